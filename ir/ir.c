@@ -1,0 +1,157 @@
+/* Constructors and list surgery for the IR. */
+#include <stdlib.h>
+#include <string.h>
+#include "ir.h"
+
+Module *mod_new(const char *path)
+{
+	Arena *a = arena_new();
+	Module *m = arena_alloc(a, sizeof *m);
+	m->arena = a;
+	m->path = intern_cstr(path);
+	return m;
+}
+
+void mod_free(Module *m)
+{
+	if (m)
+		arena_free(m->arena);
+}
+
+Stmt *stmt_new(Module *m, StmtKind kind, Loc loc)
+{
+	Stmt *s = arena_alloc(m->arena, sizeof *s);
+	s->kind = kind;
+	s->loc = loc;
+	return s;
+}
+
+void list_append(List *l, Stmt *s)
+{
+	s->next = NULL;
+	s->prev = l->tail;
+	if (l->tail)
+		l->tail->next = s;
+	else
+		l->head = s;
+	l->tail = s;
+}
+
+void list_insert_before(List *l, Stmt *at, Stmt *s)
+{
+	if (!at) {
+		list_append(l, s);
+		return;
+	}
+	s->next = at;
+	s->prev = at->prev;
+	if (at->prev)
+		at->prev->next = s;
+	else
+		l->head = s;
+	at->prev = s;
+}
+
+void list_remove(List *l, Stmt *s)
+{
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		l->head = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+	else
+		l->tail = s->prev;
+	s->next = s->prev = NULL;
+}
+
+static Expr *expr_new(Module *m, ExprKind kind, uint32_t n)
+{
+	Expr *e = arena_alloc(m->arena, sizeof *e + n * sizeof(Expr *));
+	e->kind = kind;
+	e->n = n;
+	e->kids = (Expr **)(e + 1);
+	return e;
+}
+
+Expr *expr_unary(Module *m, int op, Expr *a)
+{
+	Expr *e = expr_new(m, E_UNARY, 1);
+	e->op = op;
+	e->kids[0] = a;
+	return e;
+}
+
+Expr *expr_binary(Module *m, int op, Expr *a, Expr *b)
+{
+	Expr *e = expr_new(m, E_BINARY, 2);
+	e->op = op;
+	e->kids[0] = a;
+	e->kids[1] = b;
+	return e;
+}
+
+Expr *expr_list(Module *m, ExprKind kind, Expr **kids, uint32_t n)
+{
+	Expr *e = expr_new(m, kind, n);
+	if (n)
+		memcpy(e->kids, kids, n * sizeof *kids);
+	return e;
+}
+
+Expr *expr_call(Module *m, const char *fname, Expr **kids, uint32_t n)
+{
+	Expr *e = expr_list(m, E_CALL, kids, n);
+	e->fname = fname;
+	return e;
+}
+
+const char *op_spelling(int op)
+{
+	static const char *two[] = {"<<", ">>", "&&", "||", "==", "!=", "<=", ">="};
+	static char one[128][2];
+	if (op >= OP_SHL && op <= OP_GE)
+		return two[op - OP_SHL];
+	if (op <= 0 || op >= 128)
+		die("bad operator %d", op);
+	one[op][0] = (char)op;
+	return one[op];
+}
+
+const Spec *decl_spec(const Decl *d, const char *word)
+{
+	for (uint32_t i = 0; i < d->nspecs; i++)
+		if (strcmp(d->specs[i].word, word) == 0)
+			return &d->specs[i];
+	return NULL;
+}
+
+static int is_one_of(const char *w, const char *const *set)
+{
+	for (; *set; set++)
+		if (strcmp(w, *set) == 0)
+			return 1;
+	return 0;
+}
+
+const char *decl_space(const Decl *d)
+{
+	static const char *const spaces[] = {".reg", ".sreg", ".const", ".global",
+		".local", ".param", ".shared", ".tex", NULL};
+	for (uint32_t i = 0; i < d->nspecs; i++)
+		if (is_one_of(d->specs[i].word, spaces))
+			return d->specs[i].word;
+	return NULL;
+}
+
+const char *decl_type(const Decl *d)
+{
+	static const char *const types[] = {".b8", ".b16", ".b32", ".b64", ".b128",
+		".u8", ".u16", ".u32", ".u64", ".s8", ".s16", ".s32", ".s64",
+		".f16", ".f16x2", ".bf16", ".bf16x2", ".f32", ".f64", ".pred",
+		".texref", ".samplerref", ".surfref", ".e4m3", ".e5m2", NULL};
+	for (uint32_t i = 0; i < d->nspecs; i++)
+		if (is_one_of(d->specs[i].word, types))
+			return d->specs[i].word;
+	return NULL;
+}

@@ -1,0 +1,268 @@
+/* ptxlink IR: a PTX module as ordered statements over interned names.
+ *
+ * A Module is a list of top-level statements (directives, variables,
+ * functions).  A function body is a nested list of statements
+ * (instructions, labels, declarations, .loc, pragmas, { } scopes).  Operands
+ * are expression trees whose leaves (names and numbers) are interned and
+ * shared: never mutate an Expr in place, build a new one.  Everything a
+ * module owns lives in its arena and is freed by mod_free().
+ */
+#ifndef PTXLINK_IR_H
+#define PTXLINK_IR_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* arena.c */
+typedef struct Arena Arena;
+Arena *arena_new(void);
+void arena_free(Arena *);
+void *arena_alloc(Arena *, size_t);
+void *arena_dup(Arena *, const void *, size_t);
+char *arena_strndup(Arena *, const char *, size_t);
+size_t arena_bytes(const Arena *);
+
+/* diag.c: user-facing diagnostics, file:line:col: error: ... */
+typedef struct Loc {
+	uint32_t line;
+	uint16_t col;
+	uint16_t file;  /* index into the file-name table, 0 = none */
+} Loc;
+
+uint16_t diag_file(const char *name);
+const char *diag_filename(uint16_t file);
+void error(Loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void warn(Loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void verror(Loc, const char *kind, const char *fmt, va_list);
+void verror_counted(Loc, const char *fmt, va_list);
+int diag_errors(void);
+void diag_reset(void);
+void diag_set_stream(FILE *);
+_Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#define MAX_ERRORS 20
+
+/* intern.c: every name and numeric spelling is stored once; compare by
+ * pointer.  A Name doubles as the leaf Expr that refers to it. */
+typedef enum {
+	E_NAME,   /* register, symbol, label, special register, section name, _ */
+	E_NUM,    /* integer or float literal, spelled as written */
+	E_UNARY,  /* op a: - ~ ! */
+	E_BINARY, /* a op b, incl. the predicate pair p|q */
+	E_PAREN,  /* ( kids ) : call argument lists and parenthesized exprs */
+	E_BRACE,  /* { kids } : vector operands and initializer lists */
+	E_ADDR,   /* [ kids ] : memory address, texture operands */
+	E_CALL,   /* name ( kids ) : generic(sym), mask(...) in initializers */
+} ExprKind;
+
+typedef struct Expr Expr;
+struct Expr {
+	uint8_t kind;
+	uint8_t op;      /* operator for E_UNARY/E_BINARY (see op_spelling) */
+	uint16_t pad;
+	uint32_t n;      /* number of kids */
+	union {
+		const char *str;    /* E_NAME, E_NUM: the interned spelling */
+		Expr **kids;        /* E_UNARY (1), E_BINARY (2), lists */
+	};
+	const char *fname;      /* E_CALL: function name (interned) */
+};
+
+enum { /* two-character operators beyond plain ASCII ones */
+	OP_SHL = 128, OP_SHR, OP_LAND, OP_LOR, OP_EQ, OP_NE, OP_LE, OP_GE,
+};
+const char *op_spelling(int op);
+
+const char *intern(const char *s, size_t n);
+const char *intern_cstr(const char *s);
+Expr *name_expr(const char *interned);   /* shared leaf for a name */
+Expr *num_expr(const char *interned);    /* shared leaf for a number */
+void intern_stats(size_t *count, size_t *bytes);
+
+/* opcode.c: the instruction table (ir/opcodes.h). */
+enum {
+	OF_BRANCH = 1 << 0,  /* transfers control within the function */
+	OF_CALL = 1 << 1,
+	OF_TERM = 1 << 2,    /* ends the thread or the function */
+	OF_LOAD = 1 << 3,
+	OF_STORE = 1 << 4,
+	OF_SIDE = 1 << 5,    /* other side effect: barrier, fence, trap, ... */
+	OF_NODEF = 1 << 6,   /* first operand is not a destination */
+};
+
+typedef struct Opcode {
+	const char *name;  /* base name, e.g. "ld", "cp" */
+	uint8_t minops, maxops;
+	uint16_t flags;
+} Opcode;
+
+/* An instruction's whole spelling ("ld.global.nc.v4.f32") is interned
+ * once and shared by every instruction that spells it the same way. */
+typedef struct Spelling {
+	const char *text;       /* interned full spelling */
+	const Opcode *op;       /* NULL when the base name is unknown */
+	const char *base;       /* interned base name */
+	const char **mods;      /* interned modifiers, each with its dot */
+	uint32_t nmods;
+} Spelling;
+
+const Opcode *opcode_find(const char *base, size_t n);
+const Spelling *spelling_get(const char *text, size_t n);
+int spelling_has(const Spelling *, const char *mod);
+
+/* ir.c: statements and modules */
+typedef enum {
+	S_VERSION, S_TARGET, S_ADDRSIZE, S_FILE, S_SECTION, S_PRAGMA, S_ALIAS,
+	S_VAR, S_FUNC,
+	S_INS, S_LABEL, S_LOC, S_SCOPE,
+	S_PROTO,   /* label: .callprototype ... ; */
+	S_TARGETS, /* .calltargets / .branchtargets name, ... ; */
+	S_DATA,    /* .b8 1, 2, 3 inside a .section */
+} StmtKind;
+
+typedef struct Stmt Stmt;
+typedef struct List {
+	Stmt *head, *tail;
+} List;
+
+/* A declaration-specifier word: .visible .global .align 8 .u32 .v4
+ * .attribute(.managed) .ptr ...  kept in source order. */
+typedef struct Spec {
+	const char *word;  /* interned, with its dot */
+	const char *num;   /* .align N: the number; otherwise NULL */
+	Expr **args;       /* .attribute( args ) */
+	uint32_t nargs;
+} Spec;
+
+typedef struct Declarator {
+	const char *name;   /* interned */
+	const char *count;  /* %r<N>: N, else NULL */
+	Expr **dims;        /* [N][M]; a NULL entry is [] */
+	uint32_t ndims;
+	Expr *init;         /* = init, or NULL */
+	Loc loc;
+} Declarator;
+
+typedef struct Decl {
+	Spec *specs;
+	uint32_t nspecs;
+	Declarator *ds;
+	uint32_t nds;
+} Decl;
+
+typedef struct FuncAttr { /* .maxntid 256, 1, 1   .noreturn */
+	const char *word;
+	const char **nums;
+	uint32_t nnums;
+} FuncAttr;
+
+typedef struct Func {
+	Spec *specs;       /* linkage words before .entry/.func */
+	uint32_t nspecs;
+	int is_entry;
+	Spec *fspecs;      /* words between .func and the name (.attribute(..), .noreturn) */
+	uint32_t nfspecs;
+	Decl *rets;        /* return parameters; NULL when absent */
+	uint32_t nrets;
+	int has_rets;      /* "()" written even if empty */
+	const char *name;
+	Decl *params;
+	uint32_t nparams;
+	int has_params;
+	FuncAttr *attrs;
+	uint32_t nattrs;
+	int has_body;      /* else a declaration ending in ';' */
+	List body;
+} Func;
+
+typedef struct Ins {
+	const Spelling *sp;
+	const char *guard;  /* predicate register or NULL */
+	int guard_neg;
+	uint32_t nops;
+	Expr **ops;
+} Ins;
+
+typedef struct LocInfo {
+	uint32_t file, line, col;
+	const char *function_name;        /* NULL if absent */
+	int has_inlined;
+	uint32_t in_file, in_line, in_col;
+} LocInfo;
+
+typedef struct Proto {
+	const char *label;
+	Decl *rets;
+	uint32_t nrets;
+	int has_rets;
+	const char *name;  /* always "_" in practice */
+	Decl *params;
+	uint32_t nparams;
+} Proto;
+
+struct Stmt {
+	Stmt *next, *prev;
+	uint8_t kind;
+	Loc loc;
+	union {
+		Ins ins;
+		Decl var;                 /* S_VAR */
+		Func *func;               /* S_FUNC */
+		LocInfo *locinfo;         /* S_LOC */
+		List scope;               /* S_SCOPE */
+		Proto *proto;             /* S_PROTO */
+		const char *label;        /* S_LABEL */
+		struct {                  /* S_TARGETS, S_DATA, S_ALIAS, S_TARGET */
+			const char *label;    /* S_TARGETS: the label it defines */
+			const char *word;     /* directive or data type, e.g. ".b8" */
+			Expr **items;
+			uint32_t nitems;
+		} list;
+		struct {                  /* S_PRAGMA (strings), S_VERSION, S_ADDRSIZE */
+			const char **strs;
+			uint32_t nstrs;
+		} strs;
+		struct {                  /* S_FILE */
+			const char *index, *path, *timestamp, *size;
+		} file;
+		struct {                  /* S_SECTION */
+			const char *name;
+			List items;           /* S_DATA and S_LABEL */
+		} section;
+	};
+};
+
+typedef struct Module {
+	Arena *arena;
+	const char *path;
+	List items;
+} Module;
+
+Module *mod_new(const char *path);
+void mod_free(Module *);
+Stmt *stmt_new(Module *, StmtKind, Loc);
+void list_append(List *, Stmt *);
+void list_insert_before(List *, Stmt *at, Stmt *s);
+void list_remove(List *, Stmt *);
+Expr *expr_unary(Module *, int op, Expr *a);
+Expr *expr_binary(Module *, int op, Expr *a, Expr *b);
+Expr *expr_list(Module *, ExprKind, Expr **kids, uint32_t n);
+Expr *expr_call(Module *, const char *fname, Expr **kids, uint32_t n);
+const Spec *decl_spec(const Decl *, const char *word);
+const char *decl_space(const Decl *);
+const char *decl_type(const Decl *);
+
+/* print.c */
+void print_module(FILE *, const Module *);
+void print_expr(FILE *, const Expr *);
+
+/* verify.c: structural invariants; returns the number of violations */
+int ir_verify(const Module *);
+
+/* parse.c (ptx-grammar/): NULL after reporting errors */
+Module *ptx_parse_file(const char *path);
+Module *ptx_parse_string(const char *name, const char *text, size_t len);
+
+#endif

@@ -1,0 +1,85 @@
+/* Opcode lookup and interned instruction spellings. */
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+#include "ir.h"
+
+static const Opcode opcodes[] = {
+#define OP(name, min, max, flags) {#name, min, max, flags},
+#include "opcodes.h"
+#undef OP
+};
+
+const Opcode *opcode_find(const char *base, size_t n)
+{
+	size_t lo = 0, hi = sizeof opcodes / sizeof *opcodes;
+	while (lo < hi) {  /* the table is kept sorted by name */
+		size_t mid = (lo + hi) / 2;
+		int c = strncmp(opcodes[mid].name, base, n);
+		if (c == 0 && opcodes[mid].name[n])
+			c = 1;
+		if (c == 0)
+			return &opcodes[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+typedef struct SpellingEntry {
+	UT_hash_handle hh;
+	Spelling sp;
+} SpellingEntry;
+
+static SpellingEntry *spellings;
+
+/* Splits "ld.global.L1::evict_last.u32" into base "ld" and modifiers
+ * ".global", ".L1::evict_last", ".u32". */
+static void split(Spelling *sp)
+{
+	const char *t = sp->text;
+	const char *dot = strchr(t, '.');
+	size_t blen = dot ? (size_t)(dot - t) : strlen(t);
+	sp->base = intern(t, blen);
+	sp->op = opcode_find(t, blen);
+	uint32_t n = 0;
+	for (const char *p = dot; p; p = strchr(p + 1, '.'))
+		n++;
+	sp->mods = n ? calloc(n, sizeof *sp->mods) : NULL;
+	if (n && !sp->mods)
+		die("out of memory");
+	n = 0;
+	for (const char *p = dot; p;) {
+		const char *q = strchr(p + 1, '.');
+		size_t len = q ? (size_t)(q - p) : strlen(p);
+		sp->mods[n++] = intern(p, len);
+		p = q;
+	}
+	sp->nmods = n;
+}
+
+const Spelling *spelling_get(const char *text, size_t n)
+{
+	const char *s = intern(text, n);
+	SpellingEntry *e;
+	HASH_FIND_PTR(spellings, &s, e);
+	if (e)
+		return &e->sp;
+	e = calloc(1, sizeof *e);
+	if (!e)
+		die("out of memory");
+	e->sp.text = s;
+	split(&e->sp);
+	HASH_ADD_PTR(spellings, sp.text, e);
+	return &e->sp;
+}
+
+int spelling_has(const Spelling *sp, const char *mod)
+{
+	for (uint32_t i = 0; i < sp->nmods; i++)
+		if (strcmp(sp->mods[i], mod) == 0)
+			return 1;
+	return 0;
+}

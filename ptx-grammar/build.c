@@ -1,0 +1,359 @@
+/* IR constructors for the grammar's actions, with the checks that need
+ * the opcode table or the known directive words. */
+#include <stdlib.h>
+#include <string.h>
+#include "build.h"
+
+Vec *vec_new(void)
+{
+	Vec *v = calloc(1, sizeof *v);
+	if (!v)
+		die("out of memory");
+	return v;
+}
+
+Vec *vec_push(Vec *v, void *p)
+{
+	if (v->n == v->cap) {
+		v->cap = v->cap ? v->cap * 2 : 4;
+		v->v = realloc(v->v, v->cap * sizeof *v->v);
+		if (!v->v)
+			die("out of memory");
+	}
+	v->v[v->n++] = p;
+	return v;
+}
+
+void vec_free(Vec *v)
+{
+	if (v) {
+		free(v->v);
+		free(v);
+	}
+}
+
+void **vec_finish(struct ParseState *ps, Vec *v, uint32_t *n)
+{
+	*n = 0;
+	if (!v)
+		return NULL;
+	void **a = arena_dup(ps->m->arena, v->v, v->n * sizeof *v->v);
+	*n = v->n;
+	vec_free(v);
+	return a;
+}
+
+static int in_set(const char *w, const char *const *set)
+{
+	for (; *set; set++)
+		if (strcmp(w, *set) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *const spec_words[] = {
+	".visible", ".extern", ".weak", ".common",
+	".reg", ".sreg", ".const", ".global", ".local", ".param", ".shared", ".tex",
+	".b8", ".b16", ".b32", ".b64", ".b128", ".u8", ".u16", ".u32", ".u64",
+	".s8", ".s16", ".s32", ".s64", ".f16", ".f16x2", ".bf16", ".bf16x2",
+	".f32", ".f64", ".pred", ".e4m3", ".e5m2", ".texref", ".samplerref",
+	".surfref", ".v2", ".v4", ".v8", ".ptr", ".noreturn", NULL,
+};
+
+static const char *const func_words[] = {
+	".maxntid", ".reqntid", ".minnctapersm", ".maxnctapersm", ".maxnreg",
+	".maxclusterrank", ".reqnctapercluster", ".explicitcluster", ".noreturn",
+	".blocksareclusters", ".abi_preserve", ".abi_preserve_control", NULL,
+};
+
+/* ".shared::cta" is ".shared" with a sub-qualifier. */
+static int known_spec(const char *w)
+{
+	const char *colon = strstr(w, "::");
+	if (!colon)
+		return in_set(w, spec_words);
+	char head[32];
+	size_t n = (size_t)(colon - w);
+	if (n >= sizeof head)
+		return 0;
+	memcpy(head, w, n);
+	head[n] = 0;
+	return in_set(head, spec_words);
+}
+
+Spec *mk_spec(struct ParseState *ps, Loc loc, const char *word, const char *num, Vec *args)
+{
+	if (!num && !args && !known_spec(word))
+		error(loc, "unknown directive '%s'", word);
+	Spec *s = arena_alloc(ps->m->arena, sizeof *s);
+	s->word = intern_cstr(word);
+	s->num = num;
+	s->args = (Expr **)vec_finish(ps, args, &s->nargs);
+	return s;
+}
+
+Decl *mk_decl(struct ParseState *ps, Vec *specs, Vec *declarators)
+{
+	Decl *d = arena_alloc(ps->m->arena, sizeof *d);
+	d->specs = arena_alloc(ps->m->arena, specs->n * sizeof *d->specs);
+	for (uint32_t i = 0; i < specs->n; i++)
+		d->specs[i] = *(Spec *)specs->v[i];
+	d->nspecs = specs->n;
+	vec_free(specs);
+	d->ds = arena_alloc(ps->m->arena, declarators->n * sizeof *d->ds);
+	for (uint32_t i = 0; i < declarators->n; i++)
+		d->ds[i] = *(Declarator *)declarators->v[i];
+	d->nds = declarators->n;
+	vec_free(declarators);
+	return d;
+}
+
+Stmt *var_stmt(struct ParseState *ps, Loc loc, Decl *d)
+{
+	Stmt *s = stmt_new(ps->m, S_VAR, loc);
+	s->var = *d;
+	return s;
+}
+
+Declarator *mk_declarator(struct ParseState *ps, Loc loc, const char *name,
+	const char *count, Vec *dims, Expr *init)
+{
+	Declarator *d = arena_alloc(ps->m->arena, sizeof *d);
+	d->name = name;
+	d->count = count;
+	d->dims = (Expr **)vec_finish(ps, dims, &d->ndims);
+	d->init = init;
+	d->loc = loc;
+	return d;
+}
+
+/* A list of Decl pointers becomes an array of Decls. */
+static Decl *decls(struct ParseState *ps, Vec *v, uint32_t *n)
+{
+	*n = 0;
+	if (!v)
+		return NULL;
+	Decl *a = arena_alloc(ps->m->arena, (v->n ? v->n : 1) * sizeof *a);
+	for (uint32_t i = 0; i < v->n; i++)
+		a[i] = *(Decl *)v->v[i];
+	*n = v->n;
+	vec_free(v);
+	return a;
+}
+
+static Spec *specs_array(struct ParseState *ps, Vec *v, uint32_t *n)
+{
+	*n = 0;
+	if (!v)
+		return NULL;
+	Spec *a = arena_alloc(ps->m->arena, v->n * sizeof *a);
+	for (uint32_t i = 0; i < v->n; i++)
+		a[i] = *(Spec *)v->v[i];
+	*n = v->n;
+	vec_free(v);
+	return a;
+}
+
+Func *mk_func(struct ParseState *ps, Vec *specs, int entry, Vec *fspecs, Vec *rets,
+	const char *name, Vec *params, Vec *fattrs)
+{
+	Func *f = arena_alloc(ps->m->arena, sizeof *f);
+	f->specs = specs_array(ps, specs, &f->nspecs);
+	f->is_entry = entry;
+	f->fspecs = specs_array(ps, fspecs, &f->nfspecs);
+	f->has_rets = rets != NULL;
+	f->rets = decls(ps, rets, &f->nrets);
+	f->name = name;
+	f->has_params = params != NULL;
+	f->params = decls(ps, params, &f->nparams);
+	uint32_t n;
+	FuncAttr **a = (FuncAttr **)vec_finish(ps, fattrs, &n);
+	f->attrs = arena_alloc(ps->m->arena, (n ? n : 1) * sizeof *f->attrs);
+	for (uint32_t i = 0; i < n; i++)
+		f->attrs[i] = *a[i];
+	f->nattrs = n;
+	return f;
+}
+
+Stmt *func_stmt(struct ParseState *ps, Loc loc, Func *f)
+{
+	Stmt *s = stmt_new(ps->m, S_FUNC, loc);
+	s->func = f;
+	return s;
+}
+
+FuncAttr *mk_fattr(struct ParseState *ps, Loc loc, const char *word, Vec *nums)
+{
+	if (!in_set(word, func_words))
+		error(loc, "unknown function directive '%s'", word);
+	FuncAttr *a = arena_alloc(ps->m->arena, sizeof *a);
+	a->word = word;
+	a->nums = (const char **)vec_finish(ps, nums, &a->nnums);
+	return a;
+}
+
+Stmt *mk_strs(struct ParseState *ps, StmtKind kind, Loc loc, const char *str)
+{
+	Stmt *s = stmt_new(ps->m, kind, loc);
+	s->strs.strs = arena_dup(ps->m->arena, &str, sizeof str);
+	s->strs.nstrs = 1;
+	return s;
+}
+
+Stmt *mk_pragma(struct ParseState *ps, Loc loc, Vec *strs)
+{
+	Stmt *s = stmt_new(ps->m, S_PRAGMA, loc);
+	s->strs.strs = (const char **)vec_finish(ps, strs, &s->strs.nstrs);
+	return s;
+}
+
+Stmt *mk_list(struct ParseState *ps, StmtKind kind, Loc loc, const char *label,
+	const char *word, Vec *items)
+{
+	Stmt *s = stmt_new(ps->m, kind, loc);
+	s->list.label = label;
+	s->list.word = intern_cstr(word);
+	s->list.items = (Expr **)vec_finish(ps, items, &s->list.nitems);
+	return s;
+}
+
+Stmt *mk_alias(struct ParseState *ps, Loc loc, const char *a, const char *b)
+{
+	Vec *v = vec_push(vec_push(vec_new(), name_expr(a)), name_expr(b));
+	return mk_list(ps, S_ALIAS, loc, NULL, ".alias", v);
+}
+
+Stmt *mk_file(struct ParseState *ps, Loc loc, const char *idx, const char *path,
+	const char *ts, const char *size)
+{
+	Stmt *s = stmt_new(ps->m, S_FILE, loc);
+	s->file.index = idx;
+	s->file.path = path;
+	s->file.timestamp = ts;
+	s->file.size = size;
+	return s;
+}
+
+Stmt *mk_section(struct ParseState *ps, Loc loc, const char *name, List items)
+{
+	Stmt *s = stmt_new(ps->m, S_SECTION, loc);
+	s->section.name = name;
+	s->section.items = items;
+	return s;
+}
+
+Stmt *mk_label(struct ParseState *ps, Loc loc, const char *name)
+{
+	Stmt *s = stmt_new(ps->m, S_LABEL, loc);
+	s->label = name;
+	return s;
+}
+
+Stmt *mk_proto(struct ParseState *ps, Loc loc, const char *label, Vec *rets,
+	const char *name, Vec *params)
+{
+	Stmt *s = stmt_new(ps->m, S_PROTO, loc);
+	Proto *p = arena_alloc(ps->m->arena, sizeof *p);
+	p->label = label;
+	p->has_rets = rets != NULL;
+	p->rets = decls(ps, rets, &p->nrets);
+	p->name = name;
+	p->params = decls(ps, params, &p->nparams);
+	s->proto = p;
+	return s;
+}
+
+Stmt *mk_scope(struct ParseState *ps, Loc loc, List body)
+{
+	Stmt *s = stmt_new(ps->m, S_SCOPE, loc);
+	s->scope = body;
+	return s;
+}
+
+static void check_operands(Loc loc, const Spelling *sp, uint32_t n)
+{
+	const Opcode *op = sp->op;
+	if (n >= op->minops && n <= op->maxops)
+		return;
+	if (op->minops == op->maxops)
+		error(loc, "'%s' takes %u operand%s, not %u", sp->text, op->minops,
+			op->minops == 1 ? "" : "s", n);
+	else
+		error(loc, "'%s' takes %u to %u operands, not %u", sp->text, op->minops,
+			op->maxops, n);
+}
+
+Stmt *mk_ins(struct ParseState *ps, Loc loc, const char *guard, int neg,
+	const char *opcode, Loc oploc, Vec *ops)
+{
+	Stmt *s = stmt_new(ps->m, S_INS, loc);
+	const Spelling *sp = spelling_get(opcode, strlen(opcode));
+	s->ins.sp = sp;
+	s->ins.guard = guard;
+	s->ins.guard_neg = neg;
+	s->ins.ops = (Expr **)vec_finish(ps, ops, &s->ins.nops);
+	if (!sp->op)
+		error(oploc, "unknown instruction '%s'", sp->base);
+	else
+		check_operands(oploc, sp, s->ins.nops);
+	return s;
+}
+
+/* .loc numbers are plain decimal integers. */
+static uint32_t loc_number(Loc loc, const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+	if (*end || v > UINT32_MAX) {
+		error(loc, "expected a decimal integer in .loc, not '%s'", s);
+		return 0;
+	}
+	return (uint32_t)v;
+}
+
+Stmt *mk_loc(struct ParseState *ps, Loc loc, const char *file, const char *line, const char *col)
+{
+	Stmt *s = stmt_new(ps->m, S_LOC, loc);
+	LocInfo *li = arena_alloc(ps->m->arena, sizeof *li);
+	li->file = loc_number(loc, file);
+	li->line = loc_number(loc, line);
+	li->col = loc_number(loc, col);
+	s->locinfo = li;
+	return s;
+}
+
+Stmt *loc_funcname(struct ParseState *ps, Stmt *s, Loc loc, const char *kw, const char *name)
+{
+	if (strcmp(kw, "function_name") != 0)
+		error(loc, "expected 'function_name' or 'inlined_at' in .loc, not '%s'", kw);
+	s->locinfo->function_name = name;
+	return s;
+}
+
+Stmt *loc_inlined(struct ParseState *ps, Stmt *s, Loc loc, const char *kw,
+	const char *file, const char *line, const char *col)
+{
+	if (strcmp(kw, "inlined_at") != 0)
+		error(loc, "expected 'function_name' or 'inlined_at' in .loc, not '%s'", kw);
+	LocInfo *li = s->locinfo;
+	li->has_inlined = 1;
+	li->in_file = loc_number(loc, file);
+	li->in_line = loc_number(loc, line);
+	li->in_col = loc_number(loc, col);
+	return s;
+}
+
+/* Kids are copied straight from the Vec into the node. */
+Expr *mk_exprs(struct ParseState *ps, ExprKind kind, Vec *v)
+{
+	Expr *e = expr_list(ps->m, kind, v ? (Expr **)v->v : NULL, v ? v->n : 0);
+	vec_free(v);
+	return e;
+}
+
+Expr *mk_callexpr(struct ParseState *ps, const char *name, Vec *v)
+{
+	Expr *e = expr_call(ps->m, name, v ? (Expr **)v->v : NULL, v ? v->n : 0);
+	vec_free(v);
+	return e;
+}

@@ -1,0 +1,123 @@
+/* Driver for the scanner and parser: one call parses one PTX file into a
+ * Module, or reports every error it can and returns NULL. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "parse.h"
+#include "parser.h"
+#include "lexer.h"
+
+static const struct { const char *word; int tok; } keywords[] = {
+	{".version", VERSION}, {".target", TARGET}, {".address_size", ADDRSIZE},
+	{".file", FILE_}, {".loc", LOC_}, {".section", SECTION},
+	{".pragma", PRAGMA}, {".alias", ALIAS}, {".entry", ENTRY}, {".func", FUNC},
+	{".callprototype", CALLPROTO}, {".calltargets", CALLTARGETS},
+	{".branchtargets", BRANCHTARGETS}, {".align", ALIGN},
+	{".attribute", ATTRIBUTE},
+};
+
+int ptx_keyword(const char *s, size_t n)
+{
+	for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
+		if (strlen(keywords[i].word) == n && memcmp(keywords[i].word, s, n) == 0)
+			return keywords[i].tok;
+	return 0;
+}
+
+int ps_too_many(struct ParseState *ps)
+{
+	return diag_errors() - ps->errors0 >= MAX_ERRORS;
+}
+
+void ps_error(struct ParseState *ps, int line, int col, const char *fmt, ...)
+{
+	if (ps_too_many(ps))
+		return;
+	Loc loc = {(uint32_t)line, (uint16_t)(col > 65535 ? 65535 : col), ps->file};
+	va_list ap;
+	va_start(ap, fmt);
+	verror_counted(loc, fmt, ap);
+	va_end(ap);
+	if (ps_too_many(ps))
+		error((Loc){0, 0, ps->file}, "too many errors, giving up");
+}
+
+void ps_open(struct ParseState *ps, int line, int col)
+{
+	if (ps->nopen < 64) {
+		ps->open_line[ps->nopen] = line;
+		ps->open_col[ps->nopen] = col;
+	}
+	ps->nopen++;
+}
+
+void ps_close(struct ParseState *ps)
+{
+	if (ps->nopen > 0)
+		ps->nopen--;
+}
+
+/* A module must open with .version and then .target, as ptxas requires. */
+static void check_header(struct ParseState *ps)
+{
+	Stmt *s = ps->m->items.head;
+	Loc start = {1, 1, ps->file};
+	if (!s || s->kind != S_VERSION) {
+		error(s ? s->loc : start, "expected '.version' at the start of the module");
+		return;
+	}
+	if (!s->next || s->next->kind != S_TARGET)
+		error(s->next ? s->next->loc : s->loc, "expected '.target' after '.version'");
+}
+
+static Module *run(const char *name, FILE *in, const char *text, size_t len)
+{
+	struct ParseState ps = {0};
+	ps.m = mod_new(name);
+	ps.file = diag_file(name);
+	ps.line = ps.col = 1;
+	ps.errors0 = diag_errors();
+	yyscan_t scanner;
+	if (ptxlex_init_extra(&ps, &scanner))
+		die("cannot initialise the scanner");
+	YY_BUFFER_STATE buf = NULL;
+	if (in)
+		ptxset_in(in, scanner);
+	else
+		buf = ptx_scan_bytes(text, (int)len, scanner);
+	int rc = ptxparse(scanner, &ps);
+	if (buf)
+		ptx_delete_buffer(buf, scanner);
+	ptxlex_destroy(scanner);
+	if (rc == 0 && diag_errors() == ps.errors0)
+		check_header(&ps);
+	if (rc != 0 || diag_errors() != ps.errors0) {
+		mod_free(ps.m);
+		return NULL;
+	}
+	return ps.m;
+}
+
+Module *ptx_parse_file(const char *path)
+{
+	int is_stdin = strcmp(path, "-") == 0;
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	if (!f) {
+		error((Loc){0, 0, diag_file(path)}, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	Module *m = run(is_stdin ? "<stdin>" : path, f, NULL, 0);
+	if (ferror(f)) {
+		error((Loc){0, 0, diag_file(path)}, "read error: %s", strerror(errno));
+		mod_free(m);
+		m = NULL;
+	}
+	if (!is_stdin)
+		fclose(f);
+	return m;
+}
+
+Module *ptx_parse_string(const char *name, const char *text, size_t len)
+{
+	return run(name, NULL, text, len);
+}

@@ -1,0 +1,47 @@
+/* Shared between the scanner, the parser and the driver (parse.c). */
+#ifndef PTXLINK_PARSE_H
+#define PTXLINK_PARSE_H
+
+#include "ir/ir.h"
+
+struct ParseState;
+
+/* flex's header names the bison types without our api.prefix. */
+#define YYSTYPE PTXSTYPE
+#define YYLTYPE PTXLTYPE
+
+/* Mangled C++ names from CUB reach a few thousand characters; anything
+ * this long is garbage, not a name. */
+#define PTX_MAX_IDENT 16384
+
+/* A growable array of pointers, malloc-backed while the parser builds a
+ * list and copied into the module's arena when the list is complete. */
+typedef struct Vec {
+	uint32_t n, cap;
+	void **v;
+} Vec;
+
+Vec *vec_new(void);
+Vec *vec_push(Vec *, void *);
+void vec_free(Vec *);
+void **vec_finish(struct ParseState *, Vec *, uint32_t *n);
+
+struct ParseState {
+	Module *m;
+	uint16_t file;
+	int line, col;
+	int cline, ccol;      /* start of an open block comment */
+	int errors0;          /* diag_errors() when this parse began */
+	const char *tok;      /* text of the last name or number scanned */
+	int nopen;            /* open '{' and where the innermost few began */
+	int open_line[64], open_col[64];
+};
+
+void ps_error(struct ParseState *, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int ps_too_many(struct ParseState *);
+int ptx_keyword(const char *s, size_t n);
+void ps_open(struct ParseState *, int line, int col);
+void ps_close(struct ParseState *);
+
+#endif

@@ -1,0 +1,362 @@
+/* PTX grammar.  Instructions are generic ([@[!]p] opcode operand, ...;):
+ * the opcode table in ir/opcodes.h knows the instructions.  Actions build
+ * IR through the small constructors in build.c-style helpers below. */
+%code requires {
+#include "parse.h"
+}
+
+%define api.pure full
+%define api.prefix {ptx}
+%define parse.error custom
+%locations
+%lex-param {void *scanner}
+%parse-param {void *scanner} {struct ParseState *ps}
+%expect 0
+
+%union {
+	const char *str;
+	Expr *e;
+	Vec *vec;
+	Stmt *stmt;
+	List list;
+	Spec *spec;
+	Declarator *dcl;
+	Func *func;
+	Decl *decl;
+	LocInfo *li;
+	FuncAttr *fattr;
+	int num;
+}
+
+%code {
+#include <ctype.h>
+#include <string.h>
+#include "lexer.h"
+#define LOC(l) ((Loc){(uint32_t)(l).first_line, (uint16_t)((l).first_column > 65535 ? 65535 : (l).first_column), ps->file})
+static void ptxerror(YYLTYPE *, void *, struct ParseState *, const char *);
+#include "build.h"
+}
+
+%token <str> IDENT "identifier" DOTWORD "directive" NUM "number" STRING "string"
+%token VERSION ".version" TARGET ".target" ADDRSIZE ".address_size"
+%token FILE_ ".file" LOC_ ".loc" SECTION ".section" PRAGMA ".pragma"
+%token ALIAS ".alias" ENTRY ".entry" FUNC ".func" CALLPROTO ".callprototype"
+%token CALLTARGETS ".calltargets" BRANCHTARGETS ".branchtargets"
+%token ALIGN ".align" ATTRIBUTE ".attribute"
+%token SHL "<<" SHR ">>" LAND "&&" LOR "||" EQ "==" NE "!=" LE "<=" GE ">="
+
+%right '='
+%left LOR
+%left LAND
+%left '|'
+%left '^'
+%left '&'
+%left EQ NE
+%left '<' '>' LE GE
+%left SHL SHR
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UNARY
+
+%type <e> expr primary init_opt expr_opt
+%type <vec> exprlist exprlist_opt specs declarators dims params params_opt rets_opt paren_params
+%type <vec> strlist numlist numlist_opt fattrs fattrs_opt fspecs_opt namelist
+%type <list> stmts sec_items
+%type <stmt> stmt top instruction sec_item decl loc
+%type <spec> spec
+%type <dcl> declarator
+%type <str> count_opt
+%type <num> funckw
+%type <fattr> fattr
+%type <decl> param
+
+%destructor { vec_free($$); } <vec>
+
+%%
+
+module
+	: %empty
+	| module top            { if ($2) list_append(&ps->m->items, $2); }
+	;
+
+top
+	: VERSION NUM           { $$ = mk_strs(ps, S_VERSION, LOC(@1), $2); }
+	| TARGET namelist       { $$ = mk_list(ps, S_TARGET, LOC(@1), NULL, ".target", $2); }
+	| ADDRSIZE NUM          { $$ = mk_strs(ps, S_ADDRSIZE, LOC(@1), $2); }
+	| FILE_ NUM STRING      { $$ = mk_file(ps, LOC(@1), $2, $3, NULL, NULL); }
+	| FILE_ NUM STRING ',' NUM ',' NUM { $$ = mk_file(ps, LOC(@1), $2, $3, $5, $7); }
+	| SECTION DOTWORD '{' sec_items '}' { $$ = mk_section(ps, LOC(@1), $2, $4); }
+	| PRAGMA strlist ';'    { $$ = mk_pragma(ps, LOC(@1), $2); }
+	| ALIAS IDENT ',' IDENT ';' { $$ = mk_alias(ps, LOC(@1), $2, $4); }
+	| decl ';'              { $$ = $1; }
+	| specs funckw fspecs_opt rets_opt IDENT params_opt fattrs_opt
+	  { $<func>$ = mk_func(ps, $1, $2, $3, $4, $5, $6, $7); } func_end
+	  { $$ = func_stmt(ps, LOC(@2), $<func>8); }
+	| funckw fspecs_opt rets_opt IDENT params_opt fattrs_opt
+	  { $<func>$ = mk_func(ps, NULL, $1, $2, $3, $4, $5, $6); } func_end
+	  { $$ = func_stmt(ps, LOC(@1), $<func>7); }
+	| error ';'             { $$ = NULL; yyerrok; }
+	| error '}'             { $$ = NULL; yyerrok; }
+	;
+
+func_end
+	: ';'
+	| '{' stmts '}'         { $<func>0->has_body = 1; $<func>0->body = $2; }
+	;
+
+funckw
+	: ENTRY                 { $$ = 1; }
+	| FUNC                  { $$ = 0; }
+	;
+
+fspecs_opt
+	: %empty                { $$ = NULL; }
+	| specs
+	;
+
+rets_opt
+	: %empty                { $$ = NULL; }
+	| paren_params
+	;
+
+params_opt
+	: %empty                { $$ = NULL; }
+	| paren_params
+	;
+
+paren_params
+	: '(' ')'               { $$ = vec_new(); }
+	| '(' params ')'        { $$ = $2; }
+	;
+
+params
+	: param                 { $$ = vec_push(vec_new(), $1); }
+	| params ',' param      { $$ = vec_push($1, $3); }
+	;
+
+param
+	: specs declarator      { $$ = mk_decl(ps, $1, vec_push(vec_new(), $2)); }
+	;
+
+fattrs_opt
+	: %empty                { $$ = NULL; }
+	| fattrs
+	;
+
+fattrs
+	: fattr                 { $$ = vec_push(vec_new(), $1); }
+	| fattrs fattr          { $$ = vec_push($1, $2); }
+	;
+
+fattr
+	: DOTWORD numlist_opt   { $$ = mk_fattr(ps, LOC(@1), $1, $2); }
+	;
+
+numlist_opt
+	: %empty                { $$ = NULL; }
+	| numlist
+	;
+
+numlist
+	: NUM                   { $$ = vec_push(vec_new(), (void *)$1); }
+	| numlist ',' NUM       { $$ = vec_push($1, (void *)$3); }
+	;
+
+stmts
+	: %empty                { $$ = (List){0}; }
+	| stmts stmt            { $$ = $1; if ($2) list_append(&$$, $2); }
+	;
+
+stmt
+	: instruction
+	| IDENT ':'             { $$ = mk_label(ps, LOC(@1), $1); }
+	| IDENT ':' CALLPROTO rets_opt IDENT params_opt ';'
+	                        { $$ = mk_proto(ps, LOC(@1), $1, $4, $5, $6); }
+	| IDENT ':' CALLTARGETS namelist ';'
+	                        { $$ = mk_list(ps, S_TARGETS, LOC(@1), $1, ".calltargets", $4); }
+	| IDENT ':' BRANCHTARGETS namelist ';'
+	                        { $$ = mk_list(ps, S_TARGETS, LOC(@1), $1, ".branchtargets", $4); }
+	| decl ';'
+	| loc
+	| PRAGMA strlist ';'    { $$ = mk_pragma(ps, LOC(@1), $2); }
+	| '{' stmts '}'         { $$ = mk_scope(ps, LOC(@1), $2); }
+	| error ';'             { $$ = NULL; yyerrok; }
+	;
+
+instruction
+	: IDENT exprlist_opt ';'
+	                        { $$ = mk_ins(ps, LOC(@1), NULL, 0, $1, LOC(@1), $2); }
+	| '@' IDENT IDENT exprlist_opt ';'
+	                        { $$ = mk_ins(ps, LOC(@1), $2, 0, $3, LOC(@3), $4); }
+	| '@' '!' IDENT IDENT exprlist_opt ';'
+	                        { $$ = mk_ins(ps, LOC(@1), $3, 1, $4, LOC(@4), $5); }
+	;
+
+loc
+	: LOC_ NUM NUM NUM      { $$ = mk_loc(ps, LOC(@1), $2, $3, $4); }
+	| loc ',' IDENT IDENT   { $$ = loc_funcname(ps, $1, LOC(@3), $3, $4); }
+	| loc ',' IDENT NUM NUM NUM { $$ = loc_inlined(ps, $1, LOC(@3), $3, $4, $5, $6); }
+	;
+
+decl
+	: specs declarators     { $$ = var_stmt(ps, LOC(@1), mk_decl(ps, $1, $2)); }
+	;
+
+specs
+	: spec                  { $$ = vec_push(vec_new(), $1); }
+	| specs spec            { $$ = vec_push($1, $2); }
+	;
+
+spec
+	: DOTWORD               { $$ = mk_spec(ps, LOC(@1), $1, NULL, NULL); }
+	| ALIGN NUM             { $$ = mk_spec(ps, LOC(@1), ".align", $2, NULL); }
+	| ATTRIBUTE '(' exprlist ')' { $$ = mk_spec(ps, LOC(@1), ".attribute", NULL, $3); }
+	;
+
+declarators
+	: declarator            { $$ = vec_push(vec_new(), $1); }
+	| declarators ',' declarator { $$ = vec_push($1, $3); }
+	;
+
+declarator
+	: IDENT count_opt dims init_opt { $$ = mk_declarator(ps, LOC(@1), $1, $2, $3, $4); }
+	;
+
+count_opt
+	: %empty                { $$ = NULL; }
+	| '<' NUM '>'           { $$ = $2; }
+	;
+
+dims
+	: %empty                { $$ = NULL; }
+	| dims '[' expr_opt ']' { $$ = vec_push($1 ? $1 : vec_new(), $3); }
+	;
+
+init_opt
+	: %empty                { $$ = NULL; }
+	| '=' expr              { $$ = $2; }
+	;
+
+sec_items
+	: %empty                { $$ = (List){0}; }
+	| sec_items sec_item    { $$ = $1; if ($2) list_append(&$$, $2); }
+	;
+
+sec_item
+	: DOTWORD exprlist      { $$ = mk_list(ps, S_DATA, LOC(@1), NULL, $1, $2); }
+	| IDENT ':'             { $$ = mk_label(ps, LOC(@1), $1); }
+	;
+
+strlist
+	: STRING                { $$ = vec_push(vec_new(), (void *)$1); }
+	| strlist ',' STRING    { $$ = vec_push($1, (void *)$3); }
+	;
+
+namelist
+	: IDENT                 { $$ = vec_push(vec_new(), name_expr($1)); }
+	| namelist ',' IDENT    { $$ = vec_push($1, name_expr($3)); }
+	;
+
+exprlist_opt
+	: %empty                { $$ = NULL; }
+	| exprlist
+	;
+
+exprlist
+	: expr                  { $$ = vec_push(vec_new(), $1); }
+	| exprlist ',' expr     { $$ = vec_push($1, $3); }
+	;
+
+expr_opt
+	: %empty                { $$ = NULL; }
+	| expr
+	;
+
+expr
+	: primary
+	| '-' expr %prec UNARY  { $$ = expr_unary(ps->m, '-', $2); }
+	| '~' expr %prec UNARY  { $$ = expr_unary(ps->m, '~', $2); }
+	| '!' expr %prec UNARY  { $$ = expr_unary(ps->m, '!', $2); }
+	| expr '=' expr         { $$ = expr_binary(ps->m, '=', $1, $3); }
+	| expr LOR expr         { $$ = expr_binary(ps->m, OP_LOR, $1, $3); }
+	| expr LAND expr        { $$ = expr_binary(ps->m, OP_LAND, $1, $3); }
+	| expr '|' expr         { $$ = expr_binary(ps->m, '|', $1, $3); }
+	| expr '^' expr         { $$ = expr_binary(ps->m, '^', $1, $3); }
+	| expr '&' expr         { $$ = expr_binary(ps->m, '&', $1, $3); }
+	| expr EQ expr          { $$ = expr_binary(ps->m, OP_EQ, $1, $3); }
+	| expr NE expr          { $$ = expr_binary(ps->m, OP_NE, $1, $3); }
+	| expr '<' expr         { $$ = expr_binary(ps->m, '<', $1, $3); }
+	| expr '>' expr         { $$ = expr_binary(ps->m, '>', $1, $3); }
+	| expr LE expr          { $$ = expr_binary(ps->m, OP_LE, $1, $3); }
+	| expr GE expr          { $$ = expr_binary(ps->m, OP_GE, $1, $3); }
+	| expr SHL expr         { $$ = expr_binary(ps->m, OP_SHL, $1, $3); }
+	| expr SHR expr         { $$ = expr_binary(ps->m, OP_SHR, $1, $3); }
+	| expr '+' expr         { $$ = expr_binary(ps->m, '+', $1, $3); }
+	| expr '-' expr         { $$ = expr_binary(ps->m, '-', $1, $3); }
+	| expr '*' expr         { $$ = expr_binary(ps->m, '*', $1, $3); }
+	| expr '/' expr         { $$ = expr_binary(ps->m, '/', $1, $3); }
+	| expr '%' expr         { $$ = expr_binary(ps->m, '%', $1, $3); }
+	;
+
+primary
+	: IDENT                 { $$ = name_expr($1); }
+	| DOTWORD               { $$ = name_expr($1); }
+	| NUM                   { $$ = num_expr($1); }
+	| '(' exprlist_opt ')'  { $$ = mk_exprs(ps, E_PAREN, $2); }
+	| '{' exprlist_opt '}'  { $$ = mk_exprs(ps, E_BRACE, $2); }
+	| '[' exprlist ']'      { $$ = mk_exprs(ps, E_ADDR, $2); }
+	| IDENT '(' exprlist_opt ')' { $$ = mk_callexpr(ps, $1, $3); }
+	| DOTWORD '(' exprlist_opt ')' { $$ = mk_callexpr(ps, $1, $3); }
+	;
+
+%%
+
+static void ptxerror(YYLTYPE *l, void *scanner, struct ParseState *s, const char *msg)
+{
+	ps_error(s, l->first_line, l->first_column, "%s", msg);
+}
+
+/* "identifier" -> identifier, ".version" -> '.version', ';' stays. */
+static const char *token_text(yysymbol_kind_t k, char *buf, size_t size)
+{
+	const char *name = yysymbol_name(k);
+	size_t n = strlen(name);
+	if (name[0] == '.' || name[0] == '<' || name[0] == '>' || name[0] == '&' ||
+	    name[0] == '|' || name[0] == '=' || name[0] == '!') {
+		snprintf(buf, size, "'%s'", name);
+		return buf;
+	}
+	if (name[0] != '"' || n < 2)
+		return name;
+	if (name[1] == '.' || !isalpha((unsigned char)name[1]))
+		snprintf(buf, size, "'%.*s'", (int)n - 2, name + 1);
+	else
+		snprintf(buf, size, "%.*s", (int)n - 2, name + 1);
+	return buf;
+}
+
+static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct ParseState *ps)
+{
+	enum { MAXEXP = 5 };
+	yysymbol_kind_t exp[MAXEXP], la = yypcontext_token(ctx);
+	const YYLTYPE *l = yypcontext_location(ctx);
+	char msg[512], buf[64];
+	int n = yypcontext_expected_tokens(ctx, exp, MAXEXP);
+	int len;
+	if (la == YYSYMBOL_YYEOF)
+		len = snprintf(msg, sizeof msg, "unexpected end of file");
+	else if (la == YYSYMBOL_IDENT || la == YYSYMBOL_DOTWORD || la == YYSYMBOL_NUM)
+		len = snprintf(msg, sizeof msg, "unexpected %s '%.60s'",
+			token_text(la, buf, sizeof buf), ps->tok ? ps->tok : "");
+	else
+		len = snprintf(msg, sizeof msg, "unexpected %s", token_text(la, buf, sizeof buf));
+	for (int i = 0; i < n && n > 0 && len < (int)sizeof msg; i++)
+		len += snprintf(msg + len, sizeof msg - len, "%s%s",
+			i == 0 ? ", expected " : i == n - 1 ? " or " : ", ",
+			token_text(exp[i], buf, sizeof buf));
+	if (la == YYSYMBOL_YYEOF && ps->nopen > 0 && ps->nopen <= 64 && len < (int)sizeof msg)
+		snprintf(msg + len, sizeof msg - len, " (to close '{' at line %d)",
+			ps->open_line[ps->nopen - 1]);
+	ps_error(ps, l->first_line, l->first_column, "%s", msg);
+	return 0;
+}

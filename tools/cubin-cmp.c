@@ -1,0 +1,134 @@
+/* cubin-cmp A B: are two cubins the same machine code?
+ *
+ * Byte-identical files are the same.  Otherwise, when ptxas saw .loc
+ * lines it embeds the PTX text itself (.nv_debug_ptx_txt.<hash of the
+ * text>) and a SASS-to-PTX-line map (.nv_debug_line_sass), which change
+ * with layout alone.  Those are skipped; every other section, and every
+ * symbol (by name, value, size, binding and section), must match exactly.
+ * Exit 0: same; 1: different (first difference on stderr); 2: bad input. */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Elf {
+	unsigned char *d;
+	size_t size;
+	Elf64_Ehdr *eh;
+	Elf64_Shdr *sh;
+	const char *shstr;
+} Elf;
+
+static unsigned char *slurp(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	unsigned char *d = malloc(cap);
+	size_t k;
+	while (d && (k = fread(d + n, 1, cap - n, f)) > 0) {
+		n += k;
+		if (n == cap)
+			d = realloc(d, cap *= 2);
+	}
+	fclose(f);
+	*size = n;
+	return d;
+}
+
+static int load(const char *path, Elf *e)
+{
+	e->d = slurp(path, &e->size);
+	if (!e->d || e->size < sizeof(Elf64_Ehdr) || memcmp(e->d, ELFMAG, SELFMAG) != 0)
+		return -1;
+	e->eh = (Elf64_Ehdr *)e->d;
+	if (e->eh->e_shoff + (size_t)e->eh->e_shnum * sizeof(Elf64_Shdr) > e->size ||
+	    e->eh->e_shstrndx >= e->eh->e_shnum)
+		return -1;
+	e->sh = (Elf64_Shdr *)(e->d + e->eh->e_shoff);
+	e->shstr = (const char *)e->d + e->sh[e->eh->e_shstrndx].sh_offset;
+	for (int i = 0; i < e->eh->e_shnum; i++)
+		if (e->sh[i].sh_type != SHT_NOBITS && e->sh[i].sh_offset + e->sh[i].sh_size > e->size)
+			return -1;
+	return 0;
+}
+
+static const char *secname(const Elf *e, int i)
+{
+	return e->shstr + e->sh[i].sh_name;
+}
+
+/* Name with the PTX-text hash removed, so both files agree. */
+static void norm(const char *name, char *buf, size_t size)
+{
+	const char *p = ".nv_debug_ptx_txt";
+	snprintf(buf, size, "%s", strncmp(name, p, strlen(p)) == 0 ? p : name);
+}
+
+static int layout_only(const char *name)
+{
+	return strncmp(name, ".nv_debug_ptx_txt", 17) == 0 ||
+		strcmp(name, ".nv_debug_line_sass") == 0 ||
+		strcmp(name, ".rel.nv_debug_line_sass") == 0 ||
+		strcmp(name, ".shstrtab") == 0 || strcmp(name, ".strtab") == 0 ||
+		strcmp(name, ".symtab") == 0;
+}
+
+static int same_symbols(const Elf *a, int ia, const Elf *b, int ib)
+{
+	const Elf64_Shdr *sa = &a->sh[ia], *sb = &b->sh[ib];
+	if (sa->sh_size != sb->sh_size)
+		return 0;
+	const char *stra = (const char *)a->d + a->sh[sa->sh_link].sh_offset;
+	const char *strb = (const char *)b->d + b->sh[sb->sh_link].sh_offset;
+	size_t n = sa->sh_size / sizeof(Elf64_Sym);
+	const Elf64_Sym *x = (const Elf64_Sym *)(a->d + sa->sh_offset);
+	const Elf64_Sym *y = (const Elf64_Sym *)(b->d + sb->sh_offset);
+	for (size_t i = 0; i < n; i++) {
+		char na[256], nb[256];
+		norm(stra + x[i].st_name, na, sizeof na);
+		norm(strb + y[i].st_name, nb, sizeof nb);
+		if (strcmp(na, nb) || x[i].st_value != y[i].st_value || x[i].st_size != y[i].st_size ||
+		    x[i].st_info != y[i].st_info || x[i].st_other != y[i].st_other ||
+		    x[i].st_shndx != y[i].st_shndx)
+			return 0;
+	}
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	Elf a, b;
+	if (argc != 3) {
+		fprintf(stderr, "usage: cubin-cmp A.cubin B.cubin\n");
+		return 2;
+	}
+	if (load(argv[1], &a) || load(argv[2], &b)) {
+		fprintf(stderr, "cubin-cmp: cannot read both files as ELF64\n");
+		return 2;
+	}
+	if (a.size == b.size && memcmp(a.d, b.d, a.size) == 0)
+		return 0;
+	if (a.eh->e_shnum != b.eh->e_shnum) {
+		fprintf(stderr, "cubin-cmp: %d sections against %d\n", a.eh->e_shnum, b.eh->e_shnum);
+		return 1;
+	}
+	for (int i = 0; i < a.eh->e_shnum; i++) {
+		char na[256], nb[256];
+		norm(secname(&a, i), na, sizeof na);
+		norm(secname(&b, i), nb, sizeof nb);
+		const Elf64_Shdr *x = &a.sh[i], *y = &b.sh[i];
+		int same = strcmp(na, nb) == 0 && x->sh_type == y->sh_type && x->sh_flags == y->sh_flags;
+		if (same && x->sh_type == SHT_SYMTAB)
+			same = same_symbols(&a, i, &b, i);
+		else if (same && !layout_only(na))
+			same = x->sh_size == y->sh_size && (x->sh_type == SHT_NOBITS ||
+				memcmp(a.d + x->sh_offset, b.d + y->sh_offset, x->sh_size) == 0);
+		if (!same) {
+			fprintf(stderr, "cubin-cmp: section %d (%s / %s) differs\n", i, na, nb);
+			return 1;
+		}
+	}
+	return 0;
+}
