@@ -43,6 +43,22 @@ void **vec_finish(struct ParseState *ps, Vec *v, uint32_t *n)
 	return a;
 }
 
+/* error() that counts toward the parse's limit, like ps_error(): without
+ * it a file of bad instructions would print every one of them. */
+static void build_error(struct ParseState *ps, Loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void build_error(struct ParseState *ps, Loc loc, const char *fmt, ...)
+{
+	if (ps_too_many(ps))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	verror_counted(loc, fmt, ap);
+	va_end(ap);
+	if (ps_too_many(ps))
+		error((Loc){0, 0, ps->file}, "too many errors, giving up");
+}
+
 static int in_set(const char *w, const char *const *set)
 {
 	for (; *set; set++)
@@ -84,12 +100,25 @@ static int known_spec(const char *w)
 Spec *mk_spec(struct ParseState *ps, Loc loc, const char *word, const char *num, Vec *args)
 {
 	if (!num && !args && !known_spec(word))
-		error(loc, "unknown directive '%s'", word);
+		build_error(ps, loc, "unknown directive '%s'", word);
 	Spec *s = arena_alloc(ps->m->arena, sizeof *s);
 	s->word = intern_cstr(word);
 	s->num = num;
 	s->args = (Expr **)vec_finish(ps, args, &s->nargs);
 	return s;
+}
+
+/* Inline asm from CUDA's headers glues words: ".reg.b16" is ".reg .b16". */
+Vec *add_spec_words(struct ParseState *ps, Vec *specs, Loc loc, const char *word)
+{
+	const char *p = word;
+	while (*p) {
+		const char *q = strchr(p + 1, '.');
+		size_t n = q ? (size_t)(q - p) : strlen(p);
+		vec_push(specs, mk_spec(ps, loc, intern(p, n), NULL, NULL));
+		p += n;
+	}
+	return specs;
 }
 
 Decl *mk_decl(struct ParseState *ps, Vec *specs, Vec *declarators)
@@ -185,7 +214,7 @@ Stmt *func_stmt(struct ParseState *ps, Loc loc, Func *f)
 FuncAttr *mk_fattr(struct ParseState *ps, Loc loc, const char *word, Vec *nums)
 {
 	if (!in_set(word, func_words))
-		error(loc, "unknown function directive '%s'", word);
+		build_error(ps, loc, "unknown function directive '%s'", word);
 	FuncAttr *a = arena_alloc(ps->m->arena, sizeof *a);
 	a->word = word;
 	a->nums = (const char **)vec_finish(ps, nums, &a->nnums);
@@ -270,16 +299,16 @@ Stmt *mk_scope(struct ParseState *ps, Loc loc, List body)
 	return s;
 }
 
-static void check_operands(Loc loc, const Spelling *sp, uint32_t n)
+static void check_operands(struct ParseState *ps, Loc loc, const Spelling *sp, uint32_t n)
 {
 	const Opcode *op = sp->op;
 	if (n >= op->minops && n <= op->maxops)
 		return;
 	if (op->minops == op->maxops)
-		error(loc, "'%s' takes %u operand%s, not %u", sp->text, op->minops,
+		build_error(ps, loc, "'%s' takes %u operand%s, not %u", sp->text, op->minops,
 			op->minops == 1 ? "" : "s", n);
 	else
-		error(loc, "'%s' takes %u to %u operands, not %u", sp->text, op->minops,
+		build_error(ps, loc, "'%s' takes %u to %u operands, not %u", sp->text, op->minops,
 			op->maxops, n);
 }
 
@@ -293,31 +322,32 @@ Stmt *mk_ins(struct ParseState *ps, Loc loc, const char *guard, int neg,
 	s->ins.guard_neg = neg;
 	s->ins.ops = (Expr **)vec_finish(ps, ops, &s->ins.nops);
 	if (!sp->op)
-		error(oploc, "unknown instruction '%s'", sp->base);
+		build_error(ps, oploc, "unknown instruction '%s'", sp->base);
 	else
-		check_operands(oploc, sp, s->ins.nops);
+		check_operands(ps, oploc, sp, s->ins.nops);
 	return s;
 }
 
 /* .loc numbers are plain decimal integers. */
-static uint32_t loc_number(Loc loc, const char *s)
+static uint32_t loc_number(struct ParseState *ps, Loc loc, const char *s)
 {
 	char *end;
 	unsigned long v = strtoul(s, &end, 10);
 	if (*end || v > UINT32_MAX) {
-		error(loc, "expected a decimal integer in .loc, not '%s'", s);
+		build_error(ps, loc, "expected a decimal integer in .loc, not '%s'", s);
 		return 0;
 	}
 	return (uint32_t)v;
 }
 
-Stmt *mk_loc(struct ParseState *ps, Loc loc, const char *file, const char *line, const char *col)
+Stmt *mk_loc(struct ParseState *ps, Loc loc, const char *file, Loc floc,
+	const char *line, Loc lloc, const char *col, Loc cloc)
 {
 	Stmt *s = stmt_new(ps->m, S_LOC, loc);
 	LocInfo *li = arena_alloc(ps->m->arena, sizeof *li);
-	li->file = loc_number(loc, file);
-	li->line = loc_number(loc, line);
-	li->col = loc_number(loc, col);
+	li->file = loc_number(ps, floc, file);
+	li->line = loc_number(ps, lloc, line);
+	li->col = loc_number(ps, cloc, col);
 	s->locinfo = li;
 	return s;
 }
@@ -325,21 +355,21 @@ Stmt *mk_loc(struct ParseState *ps, Loc loc, const char *file, const char *line,
 Stmt *loc_funcname(struct ParseState *ps, Stmt *s, Loc loc, const char *kw, const char *name)
 {
 	if (strcmp(kw, "function_name") != 0)
-		error(loc, "expected 'function_name' or 'inlined_at' in .loc, not '%s'", kw);
+		build_error(ps, loc, "expected 'function_name' or 'inlined_at' in .loc, not '%s'", kw);
 	s->locinfo->function_name = name;
 	return s;
 }
 
 Stmt *loc_inlined(struct ParseState *ps, Stmt *s, Loc loc, const char *kw,
-	const char *file, const char *line, const char *col)
+	const char *file, Loc floc, const char *line, Loc lloc, const char *col, Loc cloc)
 {
 	if (strcmp(kw, "inlined_at") != 0)
-		error(loc, "expected 'function_name' or 'inlined_at' in .loc, not '%s'", kw);
+		build_error(ps, loc, "expected 'function_name' or 'inlined_at' in .loc, not '%s'", kw);
 	LocInfo *li = s->locinfo;
 	li->has_inlined = 1;
-	li->in_file = loc_number(loc, file);
-	li->in_line = loc_number(loc, line);
-	li->in_col = loc_number(loc, col);
+	li->in_file = loc_number(ps, floc, file);
+	li->in_line = loc_number(ps, lloc, line);
+	li->in_col = loc_number(ps, cloc, col);
 	return s;
 }
 

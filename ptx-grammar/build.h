@@ -15,6 +15,7 @@ Func *mk_func(struct ParseState *, Vec *specs, int entry, Vec *fspecs, Vec *rets
 Stmt *func_stmt(struct ParseState *, Loc, Func *);
 Decl *mk_decl(struct ParseState *, Vec *specs, Vec *declarators);
 Stmt *var_stmt(struct ParseState *, Loc, Decl *);
+Vec *add_spec_words(struct ParseState *, Vec *specs, Loc, const char *word);
 Spec *mk_spec(struct ParseState *, Loc, const char *word, const char *num, Vec *args);
 Declarator *mk_declarator(struct ParseState *, Loc, const char *name, const char *count,
 	Vec *dims, Expr *init);
@@ -24,10 +25,11 @@ Stmt *mk_proto(struct ParseState *, Loc, const char *label, Vec *rets, const cha
 Stmt *mk_scope(struct ParseState *, Loc, List);
 Stmt *mk_ins(struct ParseState *, Loc, const char *guard, int neg, const char *opcode,
 	Loc oploc, Vec *ops);
-Stmt *mk_loc(struct ParseState *, Loc, const char *file, const char *line, const char *col);
+Stmt *mk_loc(struct ParseState *, Loc, const char *file, Loc, const char *line, Loc,
+	const char *col, Loc);
 Stmt *loc_funcname(struct ParseState *, Stmt *, Loc, const char *kw, const char *name);
-Stmt *loc_inlined(struct ParseState *, Stmt *, Loc, const char *kw, const char *file,
-	const char *line, const char *col);
+Stmt *loc_inlined(struct ParseState *, Stmt *, Loc, const char *kw, const char *file, Loc,
+	const char *line, Loc, const char *col, Loc);
 Expr *mk_exprs(struct ParseState *, ExprKind, Vec *);
 Expr *mk_callexpr(struct ParseState *, const char *name, Vec *);
 

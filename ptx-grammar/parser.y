@@ -90,10 +90,13 @@ top
 	| ALIAS IDENT ',' IDENT ';' { $$ = mk_alias(ps, LOC(@1), $2, $4); }
 	| decl ';'              { $$ = $1; }
 	| specs funckw fspecs_opt rets_opt IDENT params_opt fattrs_opt
-	  { $<func>$ = mk_func(ps, $1, $2, $3, $4, $5, $6, $7); } func_end
+	  { $<func>$ = mk_func(ps, $1, $2, $3, $4, $5, $6, $7);
+	    /* mk_func freed the Vecs; keep %destructor off them if func_end fails */
+	    $1 = $3 = $4 = $6 = $7 = NULL; } func_end
 	  { $$ = func_stmt(ps, LOC(@2), $<func>8); }
 	| funckw fspecs_opt rets_opt IDENT params_opt fattrs_opt
-	  { $<func>$ = mk_func(ps, NULL, $1, $2, $3, $4, $5, $6); } func_end
+	  { $<func>$ = mk_func(ps, NULL, $1, $2, $3, $4, $5, $6);
+	    $2 = $3 = $5 = $6 = NULL; } func_end
 	  { $$ = func_stmt(ps, LOC(@1), $<func>7); }
 	| error ';'             { $$ = NULL; yyerrok; }
 	| error '}'             { $$ = NULL; yyerrok; }
@@ -193,9 +196,9 @@ instruction
 	;
 
 loc
-	: LOC_ NUM NUM NUM      { $$ = mk_loc(ps, LOC(@1), $2, $3, $4); }
+	: LOC_ NUM NUM NUM      { $$ = mk_loc(ps, LOC(@1), $2, LOC(@2), $3, LOC(@3), $4, LOC(@4)); }
 	| loc ',' IDENT IDENT   { $$ = loc_funcname(ps, $1, LOC(@3), $3, $4); }
-	| loc ',' IDENT NUM NUM NUM { $$ = loc_inlined(ps, $1, LOC(@3), $3, $4, $5, $6); }
+	| loc ',' IDENT NUM NUM NUM { $$ = loc_inlined(ps, $1, LOC(@3), $3, $4, LOC(@4), $5, LOC(@5), $6, LOC(@6)); }
 	;
 
 decl
@@ -203,13 +206,14 @@ decl
 	;
 
 specs
-	: spec                  { $$ = vec_push(vec_new(), $1); }
+	: DOTWORD               { $$ = add_spec_words(ps, vec_new(), LOC(@1), $1); }
+	| spec                  { $$ = vec_push(vec_new(), $1); }
+	| specs DOTWORD         { $$ = add_spec_words(ps, $1, LOC(@2), $2); }
 	| specs spec            { $$ = vec_push($1, $2); }
 	;
 
 spec
-	: DOTWORD               { $$ = mk_spec(ps, LOC(@1), $1, NULL, NULL); }
-	| ALIGN NUM             { $$ = mk_spec(ps, LOC(@1), ".align", $2, NULL); }
+	: ALIGN NUM             { $$ = mk_spec(ps, LOC(@1), ".align", $2, NULL); }
 	| ATTRIBUTE '(' exprlist ')' { $$ = mk_spec(ps, LOC(@1), ".attribute", NULL, $3); }
 	;
 
@@ -335,13 +339,55 @@ static const char *token_text(yysymbol_kind_t k, char *buf, size_t size)
 	return buf;
 }
 
+static int has_symbol(const yysymbol_kind_t *a, int n, yysymbol_kind_t k)
+{
+	for (int i = 0; i < n; i++)
+		if (a[i] == k)
+			return 1;
+	return 0;
+}
+
+/* The expected tokens worth naming, at most max of them, or 0.  Where an
+ * operand may start, its first tokens become one YYSYMBOL_YYUNDEF ("an
+ * expression"); after an operand, the binary operators (and '(' of a call)
+ * are dropped, since "expected '+'" never helps. */
+static int expected_summary(const yysymbol_kind_t *all, int nall, yysymbol_kind_t *out, int max)
+{
+	static const yysymbol_kind_t starts[] = {
+		YYSYMBOL_IDENT, YYSYMBOL_DOTWORD, YYSYMBOL_NUM, YYSYMBOL_40_, YYSYMBOL_91_,
+		YYSYMBOL_123_, YYSYMBOL_45_, YYSYMBOL_126_, YYSYMBOL_33_,
+	};
+	static const yysymbol_kind_t binops[] = {
+		YYSYMBOL_61_, YYSYMBOL_LOR, YYSYMBOL_LAND, YYSYMBOL_124_, YYSYMBOL_94_,
+		YYSYMBOL_38_, YYSYMBOL_EQ, YYSYMBOL_NE, YYSYMBOL_60_, YYSYMBOL_62_,
+		YYSYMBOL_LE, YYSYMBOL_GE, YYSYMBOL_SHL, YYSYMBOL_SHR, YYSYMBOL_43_,
+		YYSYMBOL_45_, YYSYMBOL_42_, YYSYMBOL_47_, YYSYMBOL_37_, YYSYMBOL_40_,
+	};
+	int operand = has_symbol(all, nall, YYSYMBOL_NUM) && has_symbol(all, nall, YYSYMBOL_IDENT);
+	int after = has_symbol(all, nall, YYSYMBOL_43_) && has_symbol(all, nall, YYSYMBOL_42_);
+	int n = 0;
+	if (operand)
+		out[n++] = YYSYMBOL_YYUNDEF;
+	for (int i = 0; i < nall; i++) {
+		if (operand && has_symbol(starts, sizeof starts / sizeof *starts, all[i]))
+			continue;
+		if (after && has_symbol(binops, sizeof binops / sizeof *binops, all[i]))
+			continue;
+		if (n == max)
+			return 0;
+		out[n++] = all[i];
+	}
+	return n;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct ParseState *ps)
 {
 	enum { MAXEXP = 5 };
-	yysymbol_kind_t exp[MAXEXP], la = yypcontext_token(ctx);
+	yysymbol_kind_t all[YYNTOKENS], exp[MAXEXP], la = yypcontext_token(ctx);
 	const YYLTYPE *l = yypcontext_location(ctx);
 	char msg[512], buf[64];
-	int n = yypcontext_expected_tokens(ctx, exp, MAXEXP);
+	int nall = yypcontext_expected_tokens(ctx, all, YYNTOKENS);
+	int n = expected_summary(all, nall, exp, MAXEXP);
 	int len;
 	if (la == YYSYMBOL_YYEOF)
 		len = snprintf(msg, sizeof msg, "unexpected end of file");
@@ -353,7 +399,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct 
 	for (int i = 0; i < n && n > 0 && len < (int)sizeof msg; i++)
 		len += snprintf(msg + len, sizeof msg - len, "%s%s",
 			i == 0 ? ", expected " : i == n - 1 ? " or " : ", ",
-			token_text(exp[i], buf, sizeof buf));
+			exp[i] == YYSYMBOL_YYUNDEF ? "an expression" : token_text(exp[i], buf, sizeof buf));
 	if (la == YYSYMBOL_YYEOF && ps->nopen > 0 && ps->nopen <= 64 && len < (int)sizeof msg)
 		snprintf(msg + len, sizeof msg - len, " (to close '{' at line %d)",
 			ps->open_line[ps->nopen - 1]);

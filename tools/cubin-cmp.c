@@ -1,10 +1,15 @@
 /* cubin-cmp A B: are two cubins the same machine code?
  *
- * Byte-identical files are the same.  Otherwise, when ptxas saw .loc
- * lines it embeds the PTX text itself (.nv_debug_ptx_txt.<hash of the
- * text>) and a SASS-to-PTX-line map (.nv_debug_line_sass), which change
- * with layout alone.  Those are skipped; every other section, and every
- * symbol (by name, value, size, binding and section), must match exactly.
+ * Byte-identical files are the same.  Otherwise two things in a cubin
+ * follow the PTX text's layout rather than its meaning:
+ * - with .loc lines ptxas embeds the PTX text itself
+ *   (.nv_debug_ptx_txt.<hash of the text>) and a SASS-to-PTX-line map
+ *   (.nv_debug_line_sass);
+ * - a function-scope .shared/.local variable becomes a local symbol named
+ *   $___<name>__<PTX line of its declaration>.
+ * Those sections are skipped and those line suffixes dropped; every other
+ * section, and every symbol (by name, value, size, binding and section),
+ * must match exactly.
  * Exit 0: same; 1: different (first difference on stderr); 2: bad input. */
 #include <elf.h>
 #include <stdio.h>
@@ -18,6 +23,16 @@ typedef struct Elf {
 	Elf64_Shdr *sh;
 	const char *shstr;
 } Elf;
+
+/* Sections with a size but no bytes in the file: ELF's NOBITS and the
+ * CUDA kinds for uninitialised global and shared memory. */
+enum { SHT_CUDA_NV_GLOBAL = SHT_LOPROC + 7, SHT_CUDA_NV_SHARED = SHT_LOPROC + 10 };
+
+static int nobits(const Elf64_Shdr *s)
+{
+	return s->sh_type == SHT_NOBITS || s->sh_type == SHT_CUDA_NV_GLOBAL ||
+		s->sh_type == SHT_CUDA_NV_SHARED;
+}
 
 static unsigned char *slurp(const char *path, size_t *size)
 {
@@ -49,7 +64,7 @@ static int load(const char *path, Elf *e)
 	e->sh = (Elf64_Shdr *)(e->d + e->eh->e_shoff);
 	e->shstr = (const char *)e->d + e->sh[e->eh->e_shstrndx].sh_offset;
 	for (int i = 0; i < e->eh->e_shnum; i++)
-		if (e->sh[i].sh_type != SHT_NOBITS && e->sh[i].sh_offset + e->sh[i].sh_size > e->size)
+		if (!nobits(&e->sh[i]) && e->sh[i].sh_offset + e->sh[i].sh_size > e->size)
 			return -1;
 	return 0;
 }
@@ -59,11 +74,20 @@ static const char *secname(const Elf *e, int i)
 	return e->shstr + e->sh[i].sh_name;
 }
 
-/* Name with the PTX-text hash removed, so both files agree. */
+/* Name without the parts that depend on layout: the PTX-text hash, the
+ * line number of a function-scope variable. */
 static void norm(const char *name, char *buf, size_t size)
 {
 	const char *p = ".nv_debug_ptx_txt";
 	snprintf(buf, size, "%s", strncmp(name, p, strlen(p)) == 0 ? p : name);
+	size_t n = strlen(buf);
+	if (strncmp(buf, "$___", 4) != 0)
+		return;
+	size_t d = n;
+	while (d > 0 && buf[d - 1] >= '0' && buf[d - 1] <= '9')
+		d--;
+	if (d < n && d >= 2 && buf[d - 1] == '_' && buf[d - 2] == '_')
+		buf[d] = 0;
 }
 
 static int layout_only(const char *name)
@@ -71,6 +95,7 @@ static int layout_only(const char *name)
 	return strncmp(name, ".nv_debug_ptx_txt", 17) == 0 ||
 		strcmp(name, ".nv_debug_line_sass") == 0 ||
 		strcmp(name, ".rel.nv_debug_line_sass") == 0 ||
+		strcmp(name, ".rela.nv_debug_line_sass") == 0 ||
 		strcmp(name, ".shstrtab") == 0 || strcmp(name, ".strtab") == 0 ||
 		strcmp(name, ".symtab") == 0;
 }
@@ -86,7 +111,7 @@ static int same_symbols(const Elf *a, int ia, const Elf *b, int ib)
 	const Elf64_Sym *x = (const Elf64_Sym *)(a->d + sa->sh_offset);
 	const Elf64_Sym *y = (const Elf64_Sym *)(b->d + sb->sh_offset);
 	for (size_t i = 0; i < n; i++) {
-		char na[256], nb[256];
+		char na[4096], nb[4096];
 		norm(stra + x[i].st_name, na, sizeof na);
 		norm(strb + y[i].st_name, nb, sizeof nb);
 		if (strcmp(na, nb) || x[i].st_value != y[i].st_value || x[i].st_size != y[i].st_size ||
@@ -123,7 +148,7 @@ int main(int argc, char **argv)
 		if (same && x->sh_type == SHT_SYMTAB)
 			same = same_symbols(&a, i, &b, i);
 		else if (same && !layout_only(na))
-			same = x->sh_size == y->sh_size && (x->sh_type == SHT_NOBITS ||
+			same = x->sh_size == y->sh_size && (nobits(x) ||
 				memcmp(a.d + x->sh_offset, b.d + y->sh_offset, x->sh_size) == 0);
 		if (!same) {
 			fprintf(stderr, "cubin-cmp: section %d (%s / %s) differs\n", i, na, nb);

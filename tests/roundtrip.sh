@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Round trip over the corpus: for every PTX file, ptxlink's output must be
+# accepted by ptxas and give the same machine code as the input
+# (cubin-cmp), and printing must be idempotent: print(parse(out)) == out.
+# With ROUNDTRIP_NO_PTXAS=1 only the idempotence half runs (sanitizer builds).
+set -u
+ptxlink=$1 cubincmp=$2 corpus=$3
+export PATH=/usr/local/cuda/bin:$PATH
+use_ptxas=1
+if [ "${ROUNDTRIP_NO_PTXAS:-0}" = 1 ]; then
+	use_ptxas=0
+elif ! command -v ptxas >/dev/null; then
+	echo "SKIPPED: ptxas not found (install the CUDA toolkit); the round trip needs it"
+	exit 77
+fi
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+
+one() {
+	f=$1; id=$(echo "$f" | tr '/' '_')
+	out=$work/$id.out.ptx out2=$work/$id.out2.ptx
+	"$ptxlink" --verify "$f" -o "$out" 2>"$work/$id.err" || { echo "FAIL parse $f: $(head -3 "$work/$id.err")"; return 1; }
+	"$ptxlink" --verify "$out" -o "$out2" 2>"$work/$id.err" || { echo "FAIL reparse $f: $(head -3 "$work/$id.err")"; return 1; }
+	cmp -s "$out" "$out2" || { echo "FAIL idempotence $f"; return 1; }
+	if [ $use_ptxas = 1 ]; then
+		arch=$(awk '/^[ \t]*\.target/{gsub(/[,;]/," ");print $2;exit}' "$f")
+		ptxas -arch="$arch" -c "$f" -o "$work/$id.in.cubin" 2>/dev/null || { echo "FAIL ptxas rejects the input $f"; return 1; }
+		ptxas -arch="$arch" -c "$out" -o "$work/$id.out.cubin" 2>"$work/$id.err" || { echo "FAIL ptxas rejects the output of $f: $(head -3 "$work/$id.err")"; return 1; }
+		"$cubincmp" "$work/$id.in.cubin" "$work/$id.out.cubin" 2>"$work/$id.err" || { echo "FAIL different SASS for $f: $(cat "$work/$id.err")"; return 1; }
+	fi
+	echo "ok $f"
+}
+export -f one; export ptxlink cubincmp work use_ptxas
+
+files=$(find "$corpus/ptx" -name '*.ptx' | sort)
+[ -n "$files" ] || { echo "FAIL: no corpus files under $corpus/ptx"; exit 1; }
+results=$(printf '%s\n' $files | xargs -P "$(nproc)" -I{} bash -c 'one "$@"' _ {})
+echo "$results" | grep -v '^ok ' || true
+pass=$(echo "$results" | grep -c '^ok ')
+fail=$(echo "$results" | grep -c '^FAIL')
+echo "roundtrip: $pass passed, $fail failed"
+[ "$fail" = 0 ]
