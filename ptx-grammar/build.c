@@ -108,15 +108,19 @@ Spec *mk_spec(struct ParseState *ps, Loc loc, const char *word, const char *num,
 	return s;
 }
 
-/* Inline asm from CUDA's headers glues words: ".reg.b16" is ".reg .b16". */
-Vec *add_spec_words(struct ParseState *ps, Vec *specs, Loc loc, const char *word)
+/* Words may come glued, as CUDA's inline asm writes ".reg.b16" and
+ * ".ptr.global.align 16"; a number after them belongs to a final .align. */
+Vec *add_spec_words(struct ParseState *ps, Vec *specs, Loc loc, const char *word, const char *num)
 {
 	const char *p = word;
 	while (*p) {
 		const char *q = strchr(p + 1, '.');
 		size_t n = q ? (size_t)(q - p) : strlen(p);
-		vec_push(specs, mk_spec(ps, loc, intern(p, n), NULL, NULL));
+		const char *w = intern(p, n);
 		p += n;
+		if (!*p && num && strcmp(w, ".align") != 0)
+			error(loc, "unexpected number after '%s'", w);
+		vec_push(specs, mk_spec(ps, loc, w, !*p && num ? num : NULL, NULL));
 	}
 	return specs;
 }

@@ -15,7 +15,7 @@ Func *mk_func(struct ParseState *, Vec *specs, int entry, Vec *fspecs, Vec *rets
 Stmt *func_stmt(struct ParseState *, Loc, Func *);
 Decl *mk_decl(struct ParseState *, Vec *specs, Vec *declarators);
 Stmt *var_stmt(struct ParseState *, Loc, Decl *);
-Vec *add_spec_words(struct ParseState *, Vec *specs, Loc, const char *word);
+Vec *add_spec_words(struct ParseState *, Vec *specs, Loc, const char *word, const char *num);
 Spec *mk_spec(struct ParseState *, Loc, const char *word, const char *num, Vec *args);
 Declarator *mk_declarator(struct ParseState *, Loc, const char *name, const char *count,
 	Vec *dims, Expr *init);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "parse.h"
 #include "parser.h"
 #include "lexer.h"
@@ -104,6 +105,14 @@ Module *ptx_parse_file(const char *path)
 	FILE *f = is_stdin ? stdin : fopen(path, "rb");
 	if (!f) {
 		error((Loc){0, 0, diag_file(path)}, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	/* A directory opens fine but fails on the first read, inside the scanner. */
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		error((Loc){0, 0, diag_file(path)}, "cannot read: %s", strerror(EISDIR));
+		if (!is_stdin)
+			fclose(f);
 		return NULL;
 	}
 	Module *m = run(is_stdin ? "<stdin>" : path, f, NULL, 0);

@@ -8,6 +8,7 @@
 %define api.pure full
 %define api.prefix {ptx}
 %define parse.error custom
+%define parse.lac full
 %locations
 %lex-param {void *scanner}
 %parse-param {void *scanner} {struct ParseState *ps}
@@ -98,8 +99,13 @@ top
 	  { $<func>$ = mk_func(ps, NULL, $1, $2, $3, $4, $5, $6);
 	    $2 = $3 = $5 = $6 = NULL; } func_end
 	  { $$ = func_stmt(ps, LOC(@1), $<func>7); }
-	| error ';'             { $$ = NULL; yyerrok; }
+	/* No yyerrok after ';': until three tokens parse again, more errors are
+	 * the same mistake (a body's lines read at top level, say), so stay quiet. */
+	| error ';'             { $$ = NULL; }
 	| error '}'             { $$ = NULL; yyerrok; }
+	/* A bad function header: still parse (and check) the body, rather
+	 * than resuming at its first ';' and misreading the rest. */
+	| error '{' stmts '}'   { $$ = NULL; yyerrok; }
 	;
 
 func_end
@@ -206,9 +212,11 @@ decl
 	;
 
 specs
-	: DOTWORD               { $$ = add_spec_words(ps, vec_new(), LOC(@1), $1); }
+	: DOTWORD               { $$ = add_spec_words(ps, vec_new(), LOC(@1), $1, NULL); }
+	| DOTWORD NUM           { $$ = add_spec_words(ps, vec_new(), LOC(@1), $1, $2); }
 	| spec                  { $$ = vec_push(vec_new(), $1); }
-	| specs DOTWORD         { $$ = add_spec_words(ps, $1, LOC(@2), $2); }
+	| specs DOTWORD         { $$ = add_spec_words(ps, $1, LOC(@2), $2, NULL); }
+	| specs DOTWORD NUM     { $$ = add_spec_words(ps, $1, LOC(@2), $2, $3); }
 	| specs spec            { $$ = vec_push($1, $2); }
 	;
 
@@ -310,6 +318,7 @@ primary
 	| '{' exprlist_opt '}'  { $$ = mk_exprs(ps, E_BRACE, $2); }
 	| '[' exprlist ']'      { $$ = mk_exprs(ps, E_ADDR, $2); }
 	| IDENT '(' exprlist_opt ')' { $$ = mk_callexpr(ps, $1, $3); }
+	| NUM '(' exprlist ')'  { $$ = mk_callexpr(ps, $1, $3); }
 	| DOTWORD '(' exprlist_opt ')' { $$ = mk_callexpr(ps, $1, $3); }
 	;
 
@@ -339,10 +348,25 @@ static const char *token_text(yysymbol_kind_t k, char *buf, size_t size)
 	return buf;
 }
 
+/* Single-character tokens by their spelling: bison numbers them its own way. */
+static int char_token(yysymbol_kind_t k, const char *set)
+{
+	const char *name = yysymbol_name(k);
+	return name[0] == '\'' && name[1] && name[2] == '\'' && strchr(set, name[1]);
+}
+
 static int has_symbol(const yysymbol_kind_t *a, int n, yysymbol_kind_t k)
 {
 	for (int i = 0; i < n; i++)
 		if (a[i] == k)
+			return 1;
+	return 0;
+}
+
+static int has_char(const yysymbol_kind_t *a, int n, const char *c)
+{
+	for (int i = 0; i < n; i++)
+		if (char_token(a[i], c))
 			return 1;
 	return 0;
 }
@@ -353,29 +377,23 @@ static int has_symbol(const yysymbol_kind_t *a, int n, yysymbol_kind_t k)
  * are dropped, since "expected '+'" never helps. */
 static int expected_summary(const yysymbol_kind_t *all, int nall, yysymbol_kind_t *out, int max)
 {
-	static const yysymbol_kind_t starts[] = {
-		YYSYMBOL_IDENT, YYSYMBOL_DOTWORD, YYSYMBOL_NUM, YYSYMBOL_40_, YYSYMBOL_91_,
-		YYSYMBOL_123_, YYSYMBOL_45_, YYSYMBOL_126_, YYSYMBOL_33_,
-	};
-	static const yysymbol_kind_t binops[] = {
-		YYSYMBOL_61_, YYSYMBOL_LOR, YYSYMBOL_LAND, YYSYMBOL_124_, YYSYMBOL_94_,
-		YYSYMBOL_38_, YYSYMBOL_EQ, YYSYMBOL_NE, YYSYMBOL_60_, YYSYMBOL_62_,
-		YYSYMBOL_LE, YYSYMBOL_GE, YYSYMBOL_SHL, YYSYMBOL_SHR, YYSYMBOL_43_,
-		YYSYMBOL_45_, YYSYMBOL_42_, YYSYMBOL_47_, YYSYMBOL_37_, YYSYMBOL_40_,
-	};
 	int operand = has_symbol(all, nall, YYSYMBOL_NUM) && has_symbol(all, nall, YYSYMBOL_IDENT);
-	int after = has_symbol(all, nall, YYSYMBOL_43_) && has_symbol(all, nall, YYSYMBOL_42_);
+	int after = has_char(all, nall, "+") && has_char(all, nall, "*");
 	int n = 0;
 	if (operand)
 		out[n++] = YYSYMBOL_YYUNDEF;
 	for (int i = 0; i < nall; i++) {
-		if (operand && has_symbol(starts, sizeof starts / sizeof *starts, all[i]))
+		yysymbol_kind_t k = all[i];
+		if (operand && (k == YYSYMBOL_IDENT || k == YYSYMBOL_DOTWORD || k == YYSYMBOL_NUM ||
+				char_token(k, "([{-~!")))
 			continue;
-		if (after && has_symbol(binops, sizeof binops / sizeof *binops, all[i]))
+		if (after && (char_token(k, "=|^&<>+-*/%(") || k == YYSYMBOL_LOR || k == YYSYMBOL_LAND ||
+				k == YYSYMBOL_EQ || k == YYSYMBOL_NE || k == YYSYMBOL_LE ||
+				k == YYSYMBOL_GE || k == YYSYMBOL_SHL || k == YYSYMBOL_SHR))
 			continue;
 		if (n == max)
 			return 0;
-		out[n++] = all[i];
+		out[n++] = k;
 	}
 	return n;
 }

@@ -6,7 +6,7 @@
  *   (.nv_debug_ptx_txt.<hash of the text>) and a SASS-to-PTX-line map
  *   (.nv_debug_line_sass);
  * - a function-scope .shared/.local variable becomes a local symbol named
- *   $___<name>__<PTX line of its declaration>.
+ *   $__<name>__<PTX line of its declaration>.
  * Those sections are skipped and those line suffixes dropped; every other
  * section, and every symbol (by name, value, size, binding and section),
  * must match exactly.
@@ -81,7 +81,7 @@ static void norm(const char *name, char *buf, size_t size)
 	const char *p = ".nv_debug_ptx_txt";
 	snprintf(buf, size, "%s", strncmp(name, p, strlen(p)) == 0 ? p : name);
 	size_t n = strlen(buf);
-	if (strncmp(buf, "$___", 4) != 0)
+	if (strncmp(buf, "$__", 3) != 0)
 		return;
 	size_t d = n;
 	while (d > 0 && buf[d - 1] >= '0' && buf[d - 1] <= '9')

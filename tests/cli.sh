@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The ptxlink command line: stdin/stdout, -o, --version/--help, exit
+# codes, and that a failed run never leaves an output file behind.
+set -u
+ptxlink=$1
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+check() { # name, condition (as a command)
+	if eval "$2"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL $1"; fi
+}
+cat >"$work/ok.ptx" <<'PTX'
+.version 8.5
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+	ret;
+}
+PTX
+printf '.version 8.5\n.target sm_80\n.address_size 64\n.entry k()\n{\n\tadd.s32 %%r1;\n}\n' >"$work/bad.ptx"
+
+"$ptxlink" "$work/ok.ptx" -o "$work/out.ptx"; rc=$?
+check "good input exits 0" "[ $rc = 0 ] && [ -s '$work/out.ptx' ]"
+check "-o is atomic: no temporary left" "[ -z \"\$(ls '$work' | grep tmp)\" ]"
+"$ptxlink" - <"$work/ok.ptx" >"$work/stdout.ptx"; rc=$?
+check "stdin to stdout" "[ $rc = 0 ] && cmp -s '$work/stdout.ptx' '$work/out.ptx'"
+"$ptxlink" "$work/ok.ptx" -o - >"$work/dash.ptx"
+check "-o - writes stdout" "cmp -s '$work/dash.ptx' '$work/out.ptx'"
+"$ptxlink" -o"$work/glued.ptx" "$work/ok.ptx"
+check "-oFILE form" "cmp -s '$work/glued.ptx' '$work/out.ptx'"
+
+"$ptxlink" "$work/bad.ptx" -o "$work/bad.out.ptx" 2>"$work/err"; rc=$?
+check "bad input exits 1" "[ $rc = 1 ]"
+check "bad input leaves no output" "[ ! -e '$work/bad.out.ptx' ] && [ -z \"\$(ls '$work' | grep bad.out)\" ]"
+check "bad input diagnostic" "grep -q \"bad.ptx:6:2: error: 'add.s32' takes 3 operands, not 1\" '$work/err'"
+cp "$work/out.ptx" "$work/keep.ptx"
+"$ptxlink" "$work/bad.ptx" -o "$work/keep.ptx" 2>/dev/null
+check "failed run keeps an existing output untouched" "cmp -s '$work/keep.ptx' '$work/out.ptx'"
+
+"$ptxlink" "$work/missing.ptx" -o "$work/m.ptx" 2>"$work/err"; rc=$?
+check "missing input" "[ $rc = 1 ] && grep -q 'missing.ptx: error: cannot open: No such file or directory' '$work/err' && [ ! -e '$work/m.ptx' ]"
+"$ptxlink" "$work/ok.ptx" -o "$work/nodir/x.ptx" 2>"$work/err"; rc=$?
+check "unwritable output" "[ $rc = 1 ] && grep -q 'cannot create' '$work/err'"
+"$ptxlink" --bogus 2>"$work/err"; rc=$?
+check "unknown option exits 2" "[ $rc = 2 ] && grep -q \"unknown option '--bogus'\" '$work/err'"
+"$ptxlink" 2>"$work/err"; rc=$?
+check "no input exits 2" "[ $rc = 2 ] && grep -q 'no input files' '$work/err'"
+check "--version" "\"$ptxlink\" --version | grep -q '^ptxlink [0-9]'"
+check "--help" "\"$ptxlink\" --help | grep -q '^usage: ptxlink'"
+"$ptxlink" "$work/ok.ptx" >"$work/o1.ptx"; "$ptxlink" "$work/ok.ptx" >"$work/o2.ptx"
+check "deterministic output" "cmp -s '$work/o1.ptx' '$work/o2.ptx'"
+
+echo "cli: $pass passed, $fail failed"
+[ $fail = 0 ]
