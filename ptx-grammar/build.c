@@ -118,9 +118,10 @@ Vec *add_spec_words(struct ParseState *ps, Vec *specs, Loc loc, const char *word
 		size_t n = q ? (size_t)(q - p) : strlen(p);
 		const char *w = intern(p, n);
 		p += n;
-		if (!*p && num && strcmp(w, ".align") != 0)
-			error(loc, "unexpected number after '%s'", w);
-		vec_push(specs, mk_spec(ps, loc, w, !*p && num ? num : NULL, NULL));
+		int takes_num = !*p && num && strcmp(w, ".align") == 0;
+		vec_push(specs, mk_spec(ps, loc, w, takes_num ? num : NULL, NULL));
+		if (!*p && num && !takes_num && known_spec(w))
+			build_error(ps, loc, "unexpected number after '%s'", w);
 	}
 	return specs;
 }

@@ -419,7 +419,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct 
 			i == 0 ? ", expected " : i == n - 1 ? " or " : ", ",
 			exp[i] == YYSYMBOL_YYUNDEF ? "an expression" : token_text(exp[i], buf, sizeof buf));
 	if (la == YYSYMBOL_YYEOF && ps->nopen > 0 && ps->nopen <= 64 && len < (int)sizeof msg)
-		snprintf(msg + len, sizeof msg - len, " (to close '{' at line %d)",
+		snprintf(msg + len, sizeof msg - len,
+			n == 0 ? ", expected '}' (to close '{' at line %d)" : " (to close '{' at line %d)",
 			ps->open_line[ps->nopen - 1]);
 	ps_error(ps, l->first_line, l->first_column, "%s", msg);
 	return 0;

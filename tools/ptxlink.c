@@ -109,15 +109,14 @@ static int write_output(const char *path, const Module *m)
 int main(int argc, char **argv)
 {
 	Options o = {0};
-	if (parse_args(argc, argv, &o) != 0)
-		return 2;
-	Module *m = ptx_parse_file(o.inputs[0]);
-	if (!m)
-		return 1;
-	if (o.verify && ir_verify(m) != 0)
-		die("IR invariants broken after parsing");
-	int rc = write_output(o.out, m) == 0 ? 0 : 1;
-	mod_free(m);
+	int rc = 2;
+	if (parse_args(argc, argv, &o) == 0) {
+		Module *m = ptx_parse_file(o.inputs[0]);
+		if (m && o.verify && ir_verify(m) != 0)
+			die("IR invariants broken after parsing");
+		rc = m && write_output(o.out, m) == 0 ? 0 : 1;
+		mod_free(m);
+	}
 	free(o.inputs);
 	return rc;
 }
