@@ -14,8 +14,21 @@ Module *mod_new(const char *path)
 
 void mod_free(Module *m)
 {
-	if (m)
-		arena_free(m->arena);
+	if (!m)
+		return;
+	for (Module *o = m->owned, *next; o; o = next) {
+		next = o->sibling;
+		mod_free(o);
+	}
+	arena_free(m->arena);
+}
+
+/* The linker moves statements between modules; the inputs must then
+ * live as long as the output. */
+void mod_adopt(Module *owner, Module *m)
+{
+	m->sibling = owner->owned;
+	owner->owned = m;
 }
 
 Stmt *stmt_new(Module *m, StmtKind kind, Loc loc)

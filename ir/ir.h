@@ -234,14 +234,18 @@ struct Stmt {
 	};
 };
 
-typedef struct Module {
+typedef struct Module Module;
+struct Module {
 	Arena *arena;
 	const char *path;
 	List items;
-} Module;
+	Module *owned;    /* modules whose IR this one links to, freed with it */
+	Module *sibling;  /* next in the owner's list */
+};
 
 Module *mod_new(const char *path);
 void mod_free(Module *);
+void mod_adopt(Module *owner, Module *m);
 Stmt *stmt_new(Module *, StmtKind, Loc);
 void list_append(List *, Stmt *);
 void list_insert_before(List *, Stmt *at, Stmt *s);

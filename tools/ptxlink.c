@@ -6,62 +6,147 @@
 #include <string.h>
 #include <unistd.h>
 #include "ir/ir.h"
+#include "link/link.h"
 
 typedef struct Options {
 	const char *out;
 	const char **inputs;
-	int ninputs;
+	int ninputs, cap;
 	int verify;
+	LinkOptions link;
 } Options;
 
 static void usage(FILE *f)
 {
-	fputs("usage: ptxlink [options] [-o out.ptx] in.ptx\n"
+	fputs("usage: ptxlink [options] [-o out.ptx] in.ptx...\n"
 	      "\n"
-	      "Reads PTX, checks it, and writes it back as canonical PTX.\n"
+	      "Reads PTX modules, links them into one (nvlink's symbol rules) and writes\n"
+	      "canonical PTX.  One input is checked and re-emitted, not linked.\n"
 	      "'-' as input reads standard input; as output ('-o -'), writes standard output.\n"
 	      "\n"
 	      "options:\n"
-	      "  -o FILE     write the result to FILE (default: standard output)\n"
-	      "  --verify    check IR invariants after every stage\n"
-	      "  --version   print the version and exit\n"
-	      "  --help      print this help and exit\n", f);
+	      "  -o FILE            write the result to FILE (default: standard output)\n"
+	      "  -arch=sm_XX        link for this architecture (at least as new as every input)\n"
+	      "  --allow-undefined  keep unresolved references .extern (for 'ptxas -c')\n"
+	      "  --strip-debug      drop DWARF sections, .file and .loc\n"
+	      "  -v                 say which ptxas mode the output needs\n"
+	      "  @FILE              read more arguments from FILE\n"
+	      "  --verify           check IR invariants after every stage\n"
+	      "  --version          print the version and exit\n"
+	      "  --help             print this help and exit\n", f);
+}
+
+static int parse_arg(const char *a, const char *next, int *used, Options *o);
+
+static void add_input(Options *o, const char *path)
+{
+	if (o->ninputs == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 16;
+		o->inputs = realloc(o->inputs, (size_t)o->cap * sizeof *o->inputs);
+		if (!o->inputs)
+			die("out of memory");
+	}
+	o->inputs[o->ninputs++] = path;
+}
+
+/* @FILE: whitespace-separated arguments, "double quotes" for spaces.
+ * The strings live until exit, as argv's do. */
+static int response_file(const char *path, Options *o, int depth)
+{
+	FILE *f = depth < 8 ? fopen(path, "r") : NULL;
+	if (!f) {
+		fprintf(stderr, "ptxlink: error: cannot read response file '%s'\n", path);
+		return -1;
+	}
+	char **args = NULL;
+	int n = 0, c;
+	for (;;) {
+		while ((c = getc(f)) != EOF && (c == ' ' || c == '\t' || c == '\n' || c == '\r'))
+			;
+		if (c == EOF)
+			break;
+		size_t len = 0, cap = 64;
+		char *buf = malloc(cap);
+		int quoted = 0;
+		for (; c != EOF && (quoted || !(c == ' ' || c == '\t' || c == '\n' || c == '\r')); c = getc(f)) {
+			if (c == '"') {
+				quoted = !quoted;
+				continue;
+			}
+			if (len + 1 == cap)
+				buf = realloc(buf, cap *= 2);
+			buf[len++] = (char)c;
+		}
+		buf[len] = 0;
+		args = realloc(args, (size_t)(n + 1) * sizeof *args);
+		args[n++] = buf;
+	}
+	fclose(f);
+	for (int i = 0; i < n; i++) {
+		int used = 0;
+		int rc = args[i][0] == '@' ? response_file(args[i] + 1, o, depth + 1)
+			: parse_arg(args[i], i + 1 < n ? args[i + 1] : NULL, &used, o);
+		if (rc)
+			return rc;
+		i += used;
+	}
+	free(args);
+	return 0;
+}
+
+/* One argument; *used counts how many following ones it consumed. */
+static int parse_arg(const char *a, const char *next, int *used, Options *o)
+{
+	*used = 0;
+	if (strcmp(a, "-o") == 0) {
+		if (!next) {
+			fprintf(stderr, "ptxlink: error: '-o' needs a file name\n");
+			return -1;
+		}
+		o->out = next;
+		*used = 1;
+	} else if (strncmp(a, "-o", 2) == 0 && a[2]) {
+		o->out = a + 2;
+	} else if (strncmp(a, "-arch=", 6) == 0 || strncmp(a, "--gpu-architecture=", 19) == 0) {
+		o->link.arch = strchr(a, '=') + 1;
+	} else if (strcmp(a, "-arch") == 0 && next) {
+		o->link.arch = next;
+		*used = 1;
+	} else if (strcmp(a, "--allow-undefined") == 0) {
+		o->link.allow_undefined = 1;
+	} else if (strcmp(a, "--strip-debug") == 0) {
+		o->link.strip_debug = 1;
+	} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+		o->link.verbose = 1;
+	} else if (strcmp(a, "--verify") == 0) {
+		o->verify = 1;
+	} else if (strcmp(a, "--version") == 0) {
+		printf("ptxlink %s\n", PTXLINK_VERSION);
+		exit(0);
+	} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+		usage(stdout);
+		exit(0);
+	} else if (a[0] == '@') {
+		return response_file(a + 1, o, 0);
+	} else if (a[0] == '-' && a[1]) {
+		fprintf(stderr, "ptxlink: error: unknown option '%s' (see --help)\n", a);
+		return -1;
+	} else {
+		add_input(o, a);
+	}
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, Options *o)
 {
-	o->inputs = calloc((size_t)argc, sizeof *o->inputs);
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "-o") == 0) {
-			if (++i == argc) {
-				fprintf(stderr, "ptxlink: error: '-o' needs a file name\n");
-				return -1;
-			}
-			o->out = argv[i];
-		} else if (strncmp(a, "-o", 2) == 0 && a[2]) {
-			o->out = a + 2;
-		} else if (strcmp(a, "--verify") == 0) {
-			o->verify = 1;
-		} else if (strcmp(a, "--version") == 0) {
-			printf("ptxlink %s\n", PTXLINK_VERSION);
-			exit(0);
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage(stdout);
-			exit(0);
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "ptxlink: error: unknown option '%s' (see --help)\n", a);
+		int used;
+		if (parse_arg(argv[i], i + 1 < argc ? argv[i + 1] : NULL, &used, o) != 0)
 			return -1;
-		} else {
-			o->inputs[o->ninputs++] = a;
-		}
+		i += used;
 	}
 	if (o->ninputs == 0) {
 		fprintf(stderr, "ptxlink: error: no input files (see --help)\n");
-		return -1;
-	}
-	if (o->ninputs > 1) {
-		fprintf(stderr, "ptxlink: error: linking several inputs is not supported yet\n");
 		return -1;
 	}
 	return 0;
@@ -106,14 +191,41 @@ static int write_output(const char *path, const Module *m)
 	return bad ? -1 : 0;
 }
 
+/* Parses every input (reporting errors in all of them), then links. */
+static Module *load(const Options *o)
+{
+	Module **mods = calloc((size_t)o->ninputs, sizeof *mods);
+	if (!mods)
+		die("out of memory");
+	int ok = 1;
+	for (int i = 0; i < o->ninputs; i++) {
+		mods[i] = ptx_parse_file(o->inputs[i]);
+		if (!mods[i])
+			ok = 0;
+		else if (o->verify && ir_verify(mods[i]) != 0)
+			die("IR invariants broken after parsing %s", o->inputs[i]);
+	}
+	Module *m = NULL;
+	if (!ok) {
+		for (int i = 0; i < o->ninputs; i++)
+			mod_free(mods[i]);
+	} else if (o->ninputs == 1) {
+		m = mods[0];
+	} else {
+		m = link_modules(mods, o->ninputs, &o->link);
+		if (m && o->verify && ir_verify(m) != 0)
+			die("IR invariants broken after linking");
+	}
+	free(mods);
+	return m;
+}
+
 int main(int argc, char **argv)
 {
 	Options o = {0};
 	int rc = 2;
 	if (parse_args(argc, argv, &o) == 0) {
-		Module *m = ptx_parse_file(o.inputs[0]);
-		if (m && o.verify && ir_verify(m) != 0)
-			die("IR invariants broken after parsing");
+		Module *m = load(&o);
 		rc = m && write_output(o.out, m) == 0 ? 0 : 1;
 		mod_free(m);
 	}

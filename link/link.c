@@ -1,0 +1,1213 @@
+/* link.c: merge PTX modules into one, following nvlink's rules.
+ *
+ * requires: parsed modules / produces: one module that owns its inputs
+ *
+ * 1. headers: highest .version, one .target (or -arch), one .address_size;
+ * 2. symbols: each module-scope name of each input becomes a Sym; names
+ *    with linkage meet in one Global, where a strong (.visible) definition
+ *    beats .weak ones, .common takes the largest, and two strong ones are
+ *    an error.  Internal names that collide are renamed;
+ * 3. every reference is rewritten to the final names, .loc renumbered;
+ * 4. items are emitted in input order, except that whatever an item uses
+ *    is declared (functions) or defined (variables) before it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+#include "link.h"
+
+enum { L_INTERNAL, L_VISIBLE, L_WEAK, L_COMMON, L_EXTERN };
+enum { K_FUNC, K_VAR, K_LABEL };
+enum { G_NONE, G_DECLARED, G_IN_PROGRESS, G_DEFINED };
+
+typedef struct Global Global;
+
+typedef struct Sym {
+	UT_hash_handle hh;     /* in its module's table, keyed by name pointer */
+	const char *name;      /* as written */
+	const char *newname;   /* in the output */
+	int mod, kind, linkage, is_def;
+	Stmt *def;             /* the defining statement in its module */
+	Stmt *decl;            /* its first declaration in its module */
+	Loc loc;
+	Global *g;             /* for names with linkage */
+} Sym;
+
+struct Global {
+	UT_hash_handle hh;
+	const char *name;
+	Sym *def;              /* the definition that wins */
+	Stmt *decl;            /* first declaration, used when nothing defines it */
+	Sym *decl_sym;
+	int state;             /* G_*: how far the output has got with it */
+	int internal;          /* one input's internal name (after renaming) */
+	int used;
+	Loc first_use;
+};
+
+typedef struct Taken {
+	UT_hash_handle hh;
+	const char *name;
+} Taken;
+
+/* A set of interned pointers, reused for each function's local names. */
+typedef struct PtrSet {
+	const void **slots;
+	size_t cap, n;
+} PtrSet;
+
+typedef struct Linker {
+	const LinkOptions *o;
+	Module **mods;
+	int n;
+	Module *out;
+	Sym **tables;          /* per module */
+	Global *globals;
+	Taken *taken;
+	PtrSet locals;
+	uint32_t **filemap;    /* per module: old .file index -> new */
+	uint32_t *nfilemap;
+	Stmt **files;          /* merged .file directives */
+	uint32_t nfiles;
+	int dwarf_mod;         /* the one input whose DWARF is kept, or -1 */
+} Linker;
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+/* ---- pointer sets ---- */
+
+static void set_clear(PtrSet *s)
+{
+	if (s->slots)
+		memset(s->slots, 0, s->cap * sizeof *s->slots);
+	s->n = 0;
+}
+
+static size_t set_slot(const PtrSet *s, const void *p)
+{
+	size_t i = ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15u & (s->cap - 1);
+	while (s->slots[i] && s->slots[i] != p)
+		i = (i + 1) & (s->cap - 1);
+	return i;
+}
+
+static void set_add(PtrSet *s, const void *p)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		PtrSet big = {xcalloc(s->cap ? s->cap * 2 : 64, sizeof(void *)), s->cap ? s->cap * 2 : 64, 0};
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->slots[i])
+				set_add(&big, s->slots[i]);
+		free(s->slots);
+		*s = big;
+	}
+	size_t i = set_slot(s, p);
+	if (!s->slots[i]) {
+		s->slots[i] = p;
+		s->n++;
+	}
+}
+
+static int set_has(const PtrSet *s, const void *p)
+{
+	return s->cap && s->slots[set_slot(s, p)] == p;
+}
+
+/* ---- headers ---- */
+
+static Stmt *find_item(Module *m, StmtKind kind)
+{
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == kind)
+			return s;
+	return NULL;
+}
+
+static int version_number(const char *v)
+{
+	int major = 0, minor = 0;
+	sscanf(v, "%d.%d", &major, &minor);
+	return major * 1000 + minor;
+}
+
+typedef struct Arch {
+	int num;
+	char suffix;  /* 'a', 'f' or 0 */
+} Arch;
+
+static int parse_arch(const char *s, Arch *a)
+{
+	char suffix = 0;
+	int len = 0;
+	if (sscanf(s, "sm_%d%n", &a->num, &len) != 1 && sscanf(s, "compute_%d%n", &a->num, &len) != 1)
+		return -1;
+	if (s[len] && !s[len + 1])
+		suffix = s[len];
+	else if (s[len])
+		return -1;
+	a->suffix = suffix;
+	return 0;
+}
+
+static const char *target_flag(const Stmt *t, const char *prefix)
+{
+	for (uint32_t i = 1; i < t->list.nitems; i++)
+		if (strncmp(t->list.items[i]->str, prefix, strlen(prefix)) == 0)
+			return t->list.items[i]->str;
+	return NULL;
+}
+
+/* Does this module carry DWARF, as -G makes it (more than the
+ * .debug_str that -lineinfo's inlining records use)? */
+static int has_dwarf(Module *m)
+{
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_SECTION && strcmp(s->section.name, ".debug_str") != 0)
+			return 1;
+	return 0;
+}
+
+static const char *pick_arch(Linker *l, Stmt **targets)
+{
+	Arch want = {0};
+	if (l->o->arch && parse_arch(l->o->arch, &want) != 0) {
+		error((Loc){0}, "-arch=%s is not an architecture such as sm_80", l->o->arch);
+		return NULL;
+	}
+	for (int i = 0; i < l->n; i++) {
+		const char *name = targets[i]->list.items[0]->str;
+		Arch a;
+		if (parse_arch(name, &a) != 0) {
+			error(targets[i]->loc, "unknown target architecture '%s'", name);
+			return NULL;
+		}
+		if (l->o->arch) {
+			if (a.num > want.num || (a.suffix && (a.num != want.num || a.suffix != want.suffix))) {
+				error(targets[i]->loc, "'.target %s' cannot be linked for -arch=%s", name, l->o->arch);
+				return NULL;
+			}
+		} else if (strcmp(name, targets[0]->list.items[0]->str) != 0) {
+			error(targets[i]->loc, "'.target %s' conflicts with '.target %s' at %s:%u:%u "
+				"(pass -arch=sm_XX to link for one architecture)", name,
+				targets[0]->list.items[0]->str, diag_filename(targets[0]->loc.file),
+				targets[0]->loc.line, targets[0]->loc.col);
+			return NULL;
+		}
+	}
+	return l->o->arch ? intern_cstr(l->o->arch) : targets[0]->list.items[0]->str;
+}
+
+static int check_texmode(Linker *l, Stmt **targets)
+{
+	for (int i = 1; i < l->n; i++) {
+		const char *a = target_flag(targets[0], "texmode_"), *b = target_flag(targets[i], "texmode_");
+		a = a ? a : "texmode_unified";
+		b = b ? b : "texmode_unified";
+		if (a != b) {
+			error(targets[i]->loc, "'%s' conflicts with '%s' at %s:%u:%u", b, a,
+				diag_filename(targets[0]->loc.file), targets[0]->loc.line, targets[0]->loc.col);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int check_address_size(Linker *l)
+{
+	Stmt *first = find_item(l->mods[0], S_ADDRSIZE);
+	const char *want = first ? first->strs.strs[0] : "32";
+	for (int i = 1; i < l->n; i++) {
+		Stmt *s = find_item(l->mods[i], S_ADDRSIZE);
+		const char *got = s ? s->strs.strs[0] : "32";
+		if (strcmp(got, want) != 0) {
+			Loc at = s ? s->loc : (Loc){1, 1, diag_file(l->mods[i]->path)};
+			Loc other = first ? first->loc : (Loc){1, 1, diag_file(l->mods[0]->path)};
+			error(at, "'.address_size %s' conflicts with '.address_size %s' at %s:%u:%u", got,
+				want, diag_filename(other.file), other.line, other.col);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Which input's DWARF survives: at most one may carry it. */
+static int check_debug(Linker *l)
+{
+	l->dwarf_mod = -1;
+	if (l->o->strip_debug)
+		return 0;
+	for (int i = 0; i < l->n; i++) {
+		if (!has_dwarf(l->mods[i]))
+			continue;
+		if (l->dwarf_mod >= 0) {
+			error((Loc){1, 1, diag_file(l->mods[i]->path)},
+				"cannot link DWARF debug information (-G) from more than one input "
+				"(also in %s); use --strip-debug", l->mods[l->dwarf_mod]->path);
+			return -1;
+		}
+		l->dwarf_mod = i;
+	}
+	return 0;
+}
+
+static int any_debug_flag(Linker *l, Stmt **targets)
+{
+	if (l->o->strip_debug)
+		return 0;
+	for (int i = 0; i < l->n; i++)
+		if (target_flag(targets[i], "debug"))
+			return 1;
+	return 0;
+}
+
+static int make_header(Linker *l)
+{
+	Stmt *targets[l->n];
+	Stmt *best = NULL;
+	for (int i = 0; i < l->n; i++) {
+		Stmt *v = find_item(l->mods[i], S_VERSION);
+		targets[i] = find_item(l->mods[i], S_TARGET);
+		if (!best || version_number(v->strs.strs[0]) > version_number(best->strs.strs[0]))
+			best = v;
+	}
+	const char *arch = pick_arch(l, targets);
+	if (!arch || check_texmode(l, targets) || check_address_size(l) || check_debug(l))
+		return -1;
+	Module *out = l->out;
+	Stmt *v = stmt_new(out, S_VERSION, best->loc);
+	v->strs = best->strs;
+	list_append(&out->items, v);
+	Expr *items[3];
+	uint32_t n = 0;
+	items[n++] = name_expr(arch);
+	if (any_debug_flag(l, targets))
+		items[n++] = name_expr(intern_cstr("debug"));
+	const char *tex = target_flag(targets[0], "texmode_");
+	if (tex)
+		items[n++] = name_expr(tex);
+	Stmt *t = stmt_new(out, S_TARGET, targets[0]->loc);
+	t->list.word = intern_cstr(".target");
+	t->list.items = arena_dup(out->arena, items, n * sizeof *items);
+	t->list.nitems = n;
+	list_append(&out->items, t);
+	Stmt *a = find_item(l->mods[0], S_ADDRSIZE);
+	if (a) {
+		Stmt *c = stmt_new(out, S_ADDRSIZE, a->loc);
+		c->strs = a->strs;
+		list_append(&out->items, c);
+	}
+	return 0;
+}
+
+/* ---- symbols ---- */
+
+static int linkage_of(const Spec *specs, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const char *w = specs[i].word;
+		if (!strcmp(w, ".visible"))
+			return L_VISIBLE;
+		if (!strcmp(w, ".weak"))
+			return L_WEAK;
+		if (!strcmp(w, ".common"))
+			return L_COMMON;
+		if (!strcmp(w, ".extern"))
+			return L_EXTERN;
+	}
+	return L_INTERNAL;
+}
+
+static Sym *lookup(Linker *l, int mod, const char *name)
+{
+	Sym *s;
+	HASH_FIND_PTR(l->tables[mod], &name, s);
+	return s;
+}
+
+/* One Sym per name per module; a later definition updates a prototype. */
+static void add_sym(Linker *l, int mod, const char *name, int kind, int linkage, int is_def,
+	Stmt *stmt, Loc loc)
+{
+	Sym *s = lookup(l, mod, name);
+	if (!s) {
+		s = xcalloc(1, sizeof *s);
+		s->name = s->newname = name;
+		s->mod = mod;
+		s->kind = kind;
+		s->linkage = linkage;
+		s->loc = loc;
+		HASH_ADD_PTR(l->tables[mod], name, s);
+	} else if (s->is_def && is_def) {
+		error(loc, "'%s' is defined twice in one module (first at %s:%u:%u)", name,
+			diag_filename(s->loc.file), s->loc.line, s->loc.col);
+		return;
+	}
+	if (is_def || s->linkage == L_EXTERN) {
+		s->linkage = linkage;
+		s->loc = loc;
+	}
+	if (is_def) {
+		s->is_def = 1;
+		s->def = stmt;
+	} else if (!s->decl) {
+		s->decl = stmt;
+	}
+}
+
+/* A module-scope "a, b, c" declaration becomes three statements, so each
+ * symbol can be placed, kept or dropped on its own. */
+static void split_vars(Module *m)
+{
+	for (Stmt *s = m->items.head; s; s = s->next) {
+		if (s->kind != S_VAR || s->var.nds < 2)
+			continue;
+		for (uint32_t i = s->var.nds - 1; i > 0; i--) {
+			Stmt *c = stmt_new(m, S_VAR, s->var.ds[i].loc);
+			c->var = s->var;
+			c->var.ds = &s->var.ds[i];
+			c->var.nds = 1;
+			list_insert_before(&m->items, s->next, c);
+		}
+		s->var.nds = 1;
+	}
+}
+
+static void collect_symbols(Linker *l, int mod)
+{
+	for (Stmt *s = l->mods[mod]->items.head; s; s = s->next) {
+		if (s->kind == S_FUNC) {
+			Func *f = s->func;
+			int lk = linkage_of(f->specs, f->nspecs);
+			add_sym(l, mod, f->name, K_FUNC, lk, f->has_body, s, s->loc);
+		} else if (s->kind == S_VAR) {
+			int lk = linkage_of(s->var.specs, s->var.nspecs);
+			add_sym(l, mod, s->var.ds[0].name, K_VAR, lk, lk != L_EXTERN, s, s->var.ds[0].loc);
+		} else if (s->kind == S_SECTION) {
+			for (Stmt *i = s->section.items.head; i; i = i->next)
+				if (i->kind == S_LABEL)
+					add_sym(l, mod, i->label, K_LABEL, L_INTERNAL, 1, i, i->loc);
+		}
+	}
+}
+
+static Global *global_get(Linker *l, const char *name)
+{
+	Global *g;
+	HASH_FIND_PTR(l->globals, &name, g);
+	if (!g) {
+		g = xcalloc(1, sizeof *g);
+		g->name = name;
+		HASH_ADD_PTR(l->globals, name, g);
+	}
+	return g;
+}
+
+static const char *locstr(Loc loc, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s:%u:%u", diag_filename(loc.file), loc.line, loc.col);
+	return buf;
+}
+
+/* Bytes a .common variable occupies, for "the largest wins". */
+static uint64_t var_size(const Stmt *s)
+{
+	static const struct { const char *t; int size; } sizes[] = {
+		{".b8", 1}, {".u8", 1}, {".s8", 1}, {".b16", 2}, {".u16", 2}, {".s16", 2},
+		{".f16", 2}, {".bf16", 2}, {".b32", 4}, {".u32", 4}, {".s32", 4}, {".f32", 4},
+		{".f16x2", 4}, {".bf16x2", 4}, {".b64", 8}, {".u64", 8}, {".s64", 8}, {".f64", 8},
+		{".b128", 16},
+	};
+	const char *type = decl_type(&s->var);
+	uint64_t size = 0;
+	for (size_t i = 0; type && i < sizeof sizes / sizeof *sizes; i++)
+		if (!strcmp(type, sizes[i].t))
+			size = (uint64_t)sizes[i].size;
+	if (decl_spec(&s->var, ".v2"))
+		size *= 2;
+	if (decl_spec(&s->var, ".v4"))
+		size *= 4;
+	const Declarator *d = &s->var.ds[0];
+	for (uint32_t i = 0; i < d->ndims; i++)
+		size *= d->dims[i] && d->dims[i]->kind == E_NUM ? strtoull(d->dims[i]->str, NULL, 0) : 0;
+	return size;
+}
+
+static void resolve_def(Linker *l, Sym *s)
+{
+	char buf[512];
+	Global *g = s->g;
+	Sym *d = g->def;
+	if (!d) {
+		g->def = s;
+	} else if (s->linkage == L_VISIBLE && d->linkage == L_VISIBLE) {
+		error(s->loc, "duplicate definition of '%s' (first defined at %s)", s->name,
+			locstr(d->loc, buf, sizeof buf));
+	} else if (s->linkage == L_VISIBLE) {
+		g->def = s;  /* strong beats weak and common */
+	} else if (s->linkage == L_COMMON && d->linkage == L_COMMON) {
+		if (var_size(s->def) > var_size(d->def))
+			g->def = s;
+	}
+}
+
+static void resolve(Linker *l)
+{
+	for (int m = 0; m < l->n; m++)
+		for (Sym *s = l->tables[m]; s; s = s->hh.next) {
+			if (s->linkage == L_INTERNAL)
+				continue;
+			s->g = global_get(l, s->name);
+			if (s->is_def)
+				resolve_def(l, s);
+			else if (!s->g->decl_sym) {
+				s->g->decl_sym = s;
+				s->g->decl = s->decl;
+			}
+		}
+}
+
+/* ---- signature and type agreement ---- */
+
+static int is_linkage_word(const char *w)
+{
+	return !strcmp(w, ".visible") || !strcmp(w, ".weak") || !strcmp(w, ".common") ||
+		!strcmp(w, ".extern");
+}
+
+static int same_expr(const Expr *a, const Expr *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind || a->op != b->op || a->n != b->n)
+		return 0;
+	if (a->kind == E_NAME || a->kind == E_NUM)
+		return a->str == b->str ||
+			(a->kind == E_NUM && strtoull(a->str, NULL, 0) == strtoull(b->str, NULL, 0));
+	for (uint32_t i = 0; i < a->n; i++)
+		if (!same_expr(a->kids[i], b->kids[i]))
+			return 0;
+	return 1;
+}
+
+/* Same state space, type, alignment and shape; names, linkage and
+ * initializers aside.  An unsized [] matches any size. */
+static int same_shape(const Decl *a, const Decl *b)
+{
+	uint32_t i = 0, j = 0;
+	for (;;) {
+		while (i < a->nspecs && is_linkage_word(a->specs[i].word))
+			i++;
+		while (j < b->nspecs && is_linkage_word(b->specs[j].word))
+			j++;
+		if (i == a->nspecs || j == b->nspecs)
+			break;
+		const Spec *x = &a->specs[i++], *y = &b->specs[j++];
+		if (x->word != y->word || (x->num != y->num && (!x->num || !y->num ||
+		    strtoull(x->num, NULL, 0) != strtoull(y->num, NULL, 0))))
+			return 0;
+	}
+	if (i != a->nspecs || j != b->nspecs)
+		return 0;
+	const Declarator *x = &a->ds[0], *y = &b->ds[0];
+	if (x->ndims != y->ndims)
+		return 0;
+	for (uint32_t k = 0; k < x->ndims; k++)
+		if (x->dims[k] && y->dims[k] && !same_expr(x->dims[k], y->dims[k]))
+			return 0;
+	return 1;
+}
+
+static int same_params(const Decl *a, uint32_t na, const Decl *b, uint32_t nb)
+{
+	if (na != nb)
+		return 0;
+	for (uint32_t i = 0; i < na; i++)
+		if (!same_shape(&a[i], &b[i]))
+			return 0;
+	return 1;
+}
+
+static uint64_t align_of(const Decl *d)
+{
+	const Spec *a = decl_spec(d, ".align");
+	return a ? strtoull(a->num, NULL, 0) : 0;
+}
+
+/* nvcc declares an extern variable as bytes (.b8 x[48]) whatever the
+ * definition's type (.u64 x[6]): as nvlink does, compare the state space
+ * and the size in bytes (unless the declaration is unsized), and the
+ * declaration may not promise more alignment than the definition has. */
+static int compatible_var(const Stmt *decl, const Stmt *def)
+{
+	const char *sa = decl_space(&decl->var), *sb = decl_space(&def->var);
+	if (sa != sb)
+		return 0;
+	const Declarator *d = &decl->var.ds[0];
+	int unsized = d->ndims > 0 && !d->dims[d->ndims - 1];
+	if (!unsized && var_size(decl) != var_size(def))
+		return 0;
+	return align_of(&decl->var) <= align_of(&def->var) || !align_of(&def->var);
+}
+
+static int same_signature(const Stmt *a, const Stmt *b)
+{
+	if (a->kind != b->kind)
+		return 0;
+	if (a->kind == S_VAR)
+		return compatible_var(a, b);
+	const Func *f = a->func, *g = b->func;
+	return f->is_entry == g->is_entry && same_params(f->rets, f->nrets, g->rets, g->nrets) &&
+		same_params(f->params, f->nparams, g->params, g->nparams);
+}
+
+/* Every declaration and losing definition must agree with the winner. */
+static void check_agreement(Linker *l, Module *m)
+{
+	char buf[512];
+	for (Stmt *s = m->items.head; s; s = s->next) {
+		if (s->kind != S_FUNC && s->kind != S_VAR)
+			continue;
+		const char *name = s->kind == S_FUNC ? s->func->name : s->var.ds[0].name;
+		Global *g;
+		HASH_FIND_PTR(l->globals, &name, g);
+		if (!g || !g->def || g->def->def == s)
+			continue;
+		int lk = s->kind == S_FUNC ? linkage_of(s->func->specs, s->func->nspecs)
+			: linkage_of(s->var.specs, s->var.nspecs);
+		if (lk == L_INTERNAL)
+			continue;
+		if (s->kind == S_VAR && lk == L_COMMON && g->def->linkage != L_VISIBLE)
+			continue;  /* .common sizes may differ: the largest won */
+		if (!same_signature(s, g->def->def))
+			error(s->kind == S_VAR ? s->var.ds[0].loc : s->loc,
+				"'%s' is declared here with a different %s than its definition at %s", name,
+				s->kind == S_FUNC ? "signature" : "type",
+				locstr(g->def->loc, buf, sizeof buf));
+	}
+}
+
+/* ---- renaming of internal names ---- */
+
+static int is_taken(Linker *l, const char *name)
+{
+	Taken *t;
+	HASH_FIND_PTR(l->taken, &name, t);
+	return t != NULL;
+}
+
+static void take(Linker *l, const char *name)
+{
+	Taken *t = xcalloc(1, sizeof *t);
+	t->name = name;
+	HASH_ADD_PTR(l->taken, name, t);
+}
+
+/* name$m<module>, then name$m<module>_<k>: legal PTX identifiers. */
+static const char *fresh_name(Linker *l, const char *name, int mod)
+{
+	char *buf = malloc(strlen(name) + 32);
+	if (!buf)
+		die("out of memory");
+	const char *s;
+	sprintf(buf, "%s$m%d", name, mod);
+	for (int k = 2; is_taken(l, s = intern_cstr(buf)); k++)
+		sprintf(buf, "%s$m%d_%d", name, mod, k);
+	free(buf);
+	return s;
+}
+
+static void rename_internals(Linker *l)
+{
+	for (Global *g = l->globals; g; g = g->hh.next)
+		take(l, g->name);
+	for (int m = 0; m < l->n; m++)
+		for (Sym *s = l->tables[m]; s; s = s->hh.next) {
+			if (s->linkage != L_INTERNAL)
+				continue;
+			if (is_taken(l, s->name))
+				s->newname = fresh_name(l, s->name, m);
+			take(l, s->newname);
+		}
+	/* Now unique, internal names are placed in the output like the others. */
+	for (int m = 0; m < l->n; m++)
+		for (Sym *s = l->tables[m]; s; s = s->hh.next) {
+			if (s->linkage != L_INTERNAL || s->kind == K_LABEL)
+				continue;
+			Global *g = global_get(l, s->newname);
+			g->internal = 1;
+			g->def = s->is_def ? s : NULL;
+			g->decl_sym = s->decl ? s : NULL;
+			g->decl = s->decl;
+		}
+}
+
+/* ---- rewriting references ---- */
+
+typedef struct Walk {
+	Linker *l;
+	int mod;
+	Loc loc;
+} Walk;
+
+static void note_use(Walk *w, Sym *s)
+{
+	if (!s->g)
+		return;
+	if (!s->g->used) {
+		s->g->used = 1;
+		s->g->first_use = w->loc;
+	}
+}
+
+static Sym *module_sym(Walk *w, const char *name)
+{
+	if (set_has(&w->l->locals, name))
+		return NULL;
+	return lookup(w->l, w->mod, name);
+}
+
+static Expr *rename_expr(Walk *w, Expr *e)
+{
+	if (e->kind == E_NAME) {
+		Sym *s = module_sym(w, e->str);
+		if (!s)
+			return e;
+		note_use(w, s);
+		return s->newname == s->name ? e : name_expr(s->newname);
+	}
+	if (e->kind != E_NUM)
+		for (uint32_t i = 0; i < e->n; i++)
+			e->kids[i] = rename_expr(w, e->kids[i]);
+	return e;
+}
+
+static void rename_exprs(Walk *w, Expr **es, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (es[i])
+			es[i] = rename_expr(w, es[i]);
+}
+
+static const char *rename_name(Walk *w, const char *name)
+{
+	Sym *s = module_sym(w, name);
+	return s ? s->newname : name;
+}
+
+static void add_local_decls(PtrSet *set, const Decl *ds, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = 0; j < ds[i].nds; j++)
+			set_add(set, ds[i].ds[j].name);
+}
+
+/* Names a function body declares shadow module-scope ones. */
+static void collect_locals(PtrSet *set, const List *body)
+{
+	for (const Stmt *s = body->head; s; s = s->next) {
+		if (s->kind == S_VAR)
+			add_local_decls(set, &s->var, 1);
+		else if (s->kind == S_LABEL)
+			set_add(set, s->label);
+		else if (s->kind == S_PROTO)
+			set_add(set, s->proto->label);
+		else if (s->kind == S_TARGETS)
+			set_add(set, s->list.label);
+		else if (s->kind == S_SCOPE)
+			collect_locals(set, &s->scope);
+	}
+}
+
+static void renumber_loc(Linker *l, int mod, LocInfo *li)
+{
+	uint32_t n = l->nfilemap[mod];
+	if (li->file < n && l->filemap[mod][li->file])
+		li->file = l->filemap[mod][li->file];
+	if (li->has_inlined && li->in_file < n && l->filemap[mod][li->in_file])
+		li->in_file = l->filemap[mod][li->in_file];
+}
+
+static void rename_body(Walk *w, List *body)
+{
+	for (Stmt *s = body->head; s; s = s->next) {
+		w->loc = s->loc;
+		switch (s->kind) {
+		case S_INS:
+			rename_exprs(w, s->ins.ops, s->ins.nops);
+			break;
+		case S_VAR:
+			for (uint32_t i = 0; i < s->var.nds; i++)
+				if (s->var.ds[i].init)
+					s->var.ds[i].init = rename_expr(w, s->var.ds[i].init);
+			break;
+		case S_TARGETS:
+			rename_exprs(w, s->list.items, s->list.nitems);
+			break;
+		case S_LOC:
+			renumber_loc(w->l, w->mod, s->locinfo);
+			if (s->locinfo->function_name)
+				s->locinfo->function_name = rename_name(w, s->locinfo->function_name);
+			break;
+		case S_SCOPE:
+			rename_body(w, &s->scope);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static void rename_func(Walk *w, Func *f)
+{
+	Linker *l = w->l;
+	f->name = rename_name(w, f->name);
+	if (!f->has_body)
+		return;
+	set_clear(&l->locals);
+	add_local_decls(&l->locals, f->params, f->nparams);
+	add_local_decls(&l->locals, f->rets, f->nrets);
+	collect_locals(&l->locals, &f->body);
+	rename_body(w, &f->body);
+	set_clear(&l->locals);
+}
+
+static void rename_module(Linker *l, int mod)
+{
+	Walk w = {l, mod, {0}};
+	for (Stmt *s = l->mods[mod]->items.head; s; s = s->next) {
+		w.loc = s->loc;
+		switch (s->kind) {
+		case S_FUNC:
+			rename_func(&w, s->func);
+			break;
+		case S_VAR:
+			s->var.ds[0].name = rename_name(&w, s->var.ds[0].name);
+			w.loc = s->var.ds[0].loc;
+			if (s->var.ds[0].init)
+				s->var.ds[0].init = rename_expr(&w, s->var.ds[0].init);
+			break;
+		case S_ALIAS:
+			rename_exprs(&w, s->list.items, s->list.nitems);
+			break;
+		case S_SECTION:
+			for (Stmt *i = s->section.items.head; i; i = i->next) {
+				w.loc = i->loc;
+				if (i->kind == S_LABEL)
+					i->label = rename_name(&w, i->label);
+				else
+					rename_exprs(&w, i->list.items, i->list.nitems);
+			}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* ---- .file tables ---- */
+
+static void merge_files(Linker *l)
+{
+	for (int m = 0; m < l->n; m++) {
+		uint32_t max = 0;
+		for (Stmt *s = l->mods[m]->items.head; s; s = s->next)
+			if (s->kind == S_FILE && strtoul(s->file.index, NULL, 10) > max)
+				max = (uint32_t)strtoul(s->file.index, NULL, 10);
+		l->filemap[m] = xcalloc(max + 1, sizeof **l->filemap);
+		l->nfilemap[m] = max + 1;
+		for (Stmt *s = l->mods[m]->items.head; s; s = s->next) {
+			if (s->kind != S_FILE || l->o->strip_debug)
+				continue;
+			uint32_t k = 0;
+			while (k < l->nfiles && !(l->files[k]->file.path == s->file.path &&
+			       l->files[k]->file.timestamp == s->file.timestamp &&
+			       l->files[k]->file.size == s->file.size))
+				k++;
+			if (k == l->nfiles) {
+				l->files = realloc(l->files, (l->nfiles + 1) * sizeof *l->files);
+				if (!l->files)
+					die("out of memory");
+				l->files[l->nfiles++] = s;
+			}
+			l->filemap[m][strtoul(s->file.index, NULL, 10)] = k + 1;
+		}
+	}
+}
+
+/* ---- output order ---- */
+
+typedef struct Refs {
+	Global **v;
+	uint32_t n, cap;
+} Refs;
+
+typedef struct Collect {
+	Linker *l;
+	Refs refs;
+} Collect;
+
+static void refs_add(Refs *r, Global *g)
+{
+	for (uint32_t i = 0; i < r->n; i++)
+		if (r->v[i] == g)
+			return;
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 8;
+		r->v = realloc(r->v, r->cap * sizeof *r->v);
+		if (!r->v)
+			die("out of memory");
+	}
+	r->v[r->n++] = g;
+}
+
+static void refs_expr(Collect *c, const Expr *e)
+{
+	if (e->kind == E_NAME) {
+		Global *g;
+		if (set_has(&c->l->locals, e->str))
+			return;
+		HASH_FIND_PTR(c->l->globals, &e->str, g);
+		if (g)
+			refs_add(&c->refs, g);
+		return;
+	}
+	if (e->kind != E_NUM)
+		for (uint32_t i = 0; i < e->n; i++)
+			refs_expr(c, e->kids[i]);
+}
+
+static void refs_exprs(Collect *c, Expr *const *es, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (es[i])
+			refs_expr(c, es[i]);
+}
+
+static void refs_body(Collect *c, const List *body)
+{
+	for (const Stmt *s = body->head; s; s = s->next) {
+		if (s->kind == S_INS)
+			refs_exprs(c, s->ins.ops, s->ins.nops);
+		else if (s->kind == S_TARGETS)
+			refs_exprs(c, s->list.items, s->list.nitems);
+		else if (s->kind == S_VAR) {
+			for (uint32_t i = 0; i < s->var.nds; i++)
+				if (s->var.ds[i].init)
+					refs_expr(c, s->var.ds[i].init);
+		} else if (s->kind == S_SCOPE)
+			refs_body(c, &s->scope);
+	}
+}
+
+/* The external names an item uses (not the one it defines). */
+static Refs item_refs(Linker *l, const Stmt *s)
+{
+	Collect c = {l, {0}};
+	if (s->kind == S_FUNC && s->func->has_body) {
+		const Func *f = s->func;
+		set_clear(&l->locals);
+		add_local_decls(&l->locals, f->params, f->nparams);
+		add_local_decls(&l->locals, f->rets, f->nrets);
+		collect_locals(&l->locals, &f->body);
+		refs_body(&c, &f->body);
+		set_clear(&l->locals);
+	} else if (s->kind == S_VAR && s->var.ds[0].init) {
+		refs_expr(&c, s->var.ds[0].init);
+	} else if (s->kind == S_ALIAS) {
+		refs_exprs(&c, s->list.items, s->list.nitems);
+	}
+	return c.refs;
+}
+
+static void emit(Linker *l, Stmt *s)
+{
+	list_append(&l->out->items, s);
+}
+
+/* A bodiless copy of a function definition, linkage and all. */
+static Stmt *prototype(Linker *l, const Stmt *def)
+{
+	Stmt *p = stmt_new(l->out, S_FUNC, def->loc);
+	Func *f = arena_dup(l->out->arena, def->func, sizeof *f);
+	f->has_body = 0;
+	f->body = (List){0};
+	p->func = f;
+	return p;
+}
+
+/* An .extern declaration of a variable defined later (a cycle). */
+static Stmt *extern_decl(Linker *l, const Stmt *def)
+{
+	Stmt *d = stmt_new(l->out, S_VAR, def->loc);
+	d->var = def->var;
+	Spec *specs = arena_alloc(l->out->arena, (def->var.nspecs + 1) * sizeof *specs);
+	uint32_t n = 0;
+	specs[n++] = (Spec){intern_cstr(".extern"), NULL, NULL, 0};
+	for (uint32_t i = 0; i < def->var.nspecs; i++)
+		if (!is_linkage_word(def->var.specs[i].word))
+			specs[n++] = def->var.specs[i];
+	d->var.specs = specs;
+	d->var.nspecs = n;
+	Declarator *ds = arena_dup(l->out->arena, def->var.ds, sizeof *ds);
+	ds->init = NULL;
+	d->var.ds = ds;
+	return d;
+}
+
+static void emit_def(Linker *l, Global *g);
+
+/* Makes g usable from here on in the output. */
+static void ensure(Linker *l, Global *g)
+{
+	if (g->state == G_DECLARED || g->state == G_DEFINED)
+		return;
+	if (!g->def) {
+		if (g->decl_sym && g->state == G_NONE) {
+			g->state = G_DECLARED;
+			emit(l, g->decl);
+		}
+		return;
+	}
+	if (g->def->kind == K_FUNC) {
+		g->state = G_DECLARED;
+		emit(l, prototype(l, g->def->def));
+	} else if (g->state == G_IN_PROGRESS) {
+		g->state = G_DECLARED;
+		emit(l, extern_decl(l, g->def->def));
+	} else {
+		emit_def(l, g);
+	}
+}
+
+static void ensure_refs(Linker *l, const Stmt *s, const Global *self)
+{
+	Refs r = item_refs(l, s);
+	for (uint32_t i = 0; i < r.n; i++)
+		if (r.v[i] != self)
+			ensure(l, r.v[i]);
+	free(r.v);
+}
+
+static void emit_def(Linker *l, Global *g)
+{
+	g->state = G_IN_PROGRESS;
+	ensure_refs(l, g->def->def, g);
+	emit(l, g->def->def);
+	g->state = G_DEFINED;
+}
+
+static Global *item_global(Linker *l, const Stmt *s)
+{
+	const char *name = s->kind == S_FUNC ? s->func->name : s->var.ds[0].name;
+	Global *g;
+	HASH_FIND_PTR(l->globals, &name, g);
+	return g;
+}
+
+/* One input item, in order: drop what lost or was declared already. */
+static void place(Linker *l, Stmt *s)
+{
+	Global *g = (s->kind == S_FUNC || s->kind == S_VAR) ? item_global(l, s) : NULL;
+	if (!g) {
+		ensure_refs(l, s, NULL);
+		emit(l, s);
+		return;
+	}
+	int is_def = s->kind == S_FUNC ? s->func->has_body
+		: linkage_of(s->var.specs, s->var.nspecs) != L_EXTERN;
+	if (is_def) {
+		if (g->def && g->def->def == s && g->state != G_DEFINED)
+			emit_def(l, g);
+		return;
+	}
+	if (g->state == G_DECLARED || g->state == G_DEFINED)
+		return;
+	if (g->def && g->def->kind == K_FUNC) {
+		g->state = G_DECLARED;
+		emit(l, prototype(l, g->def->def));
+	} else if (!g->def && g->decl == s) {
+		ensure(l, g);
+	}
+}
+
+static void strip_locs(List *body)
+{
+	for (Stmt *s = body->head, *next; s; s = next) {
+		next = s->next;
+		if (s->kind == S_LOC)
+			list_remove(body, s);
+		else if (s->kind == S_SCOPE)
+			strip_locs(&s->scope);
+	}
+}
+
+/* Sections of one name from every input become one section.  Only
+ * .debug_str (what -lineinfo's inlining records name) can come from
+ * several inputs; other DWARF from the one input allowed to have it. */
+static void emit_sections(Linker *l, Stmt **items, const int *mods, size_t n)
+{
+	Stmt *merged[64];
+	int nmerged = 0;
+	for (size_t k = 0; k < n; k++) {
+		Stmt *s = items[k];
+		if (s->kind != S_SECTION || l->o->strip_debug)
+			continue;
+		if (strcmp(s->section.name, ".debug_str") != 0 && mods[k] != l->dwarf_mod)
+			continue;
+		int j = 0;
+		while (j < nmerged && merged[j]->section.name != s->section.name)
+			j++;
+		if (j < nmerged) {
+			List *dst = &merged[j]->section.items;
+			for (Stmt *i = s->section.items.head, *next; i; i = next) {
+				next = i->next;
+				list_append(dst, i);
+			}
+			continue;
+		}
+		if (nmerged == 64)
+			die("more than 64 distinct sections");
+		Stmt *c = stmt_new(l->out, S_SECTION, s->loc);
+		c->section.name = s->section.name;
+		c->section.items = s->section.items;
+		merged[nmerged++] = c;
+	}
+	for (int j = 0; j < nmerged; j++)
+		emit(l, merged[j]);
+}
+
+/* Items are placed from a snapshot of every input's list taken first:
+ * placing one may hoist a later one, even from a later input, and that
+ * relinks it into the output list. */
+static void build_output(Linker *l)
+{
+	size_t n = 0, k = 0;
+	for (int m = 0; m < l->n; m++)
+		for (Stmt *s = l->mods[m]->items.head; s; s = s->next)
+			n++;
+	Stmt **items = xcalloc(n, sizeof *items);
+	int *mods = xcalloc(n, sizeof *mods);
+	for (int m = 0; m < l->n; m++)
+		for (Stmt *s = l->mods[m]->items.head; s; s = s->next) {
+			mods[k] = m;
+			items[k++] = s;
+		}
+	for (k = 0; k < n; k++) {
+		Stmt *s = items[k];
+		if (s->kind == S_VERSION || s->kind == S_TARGET || s->kind == S_ADDRSIZE ||
+		    s->kind == S_FILE || s->kind == S_SECTION)
+			continue;
+		if (l->o->strip_debug && s->kind == S_FUNC && s->func->has_body)
+			strip_locs(&s->func->body);
+		place(l, s);
+	}
+	for (k = 0; k < l->nfiles; k++) {
+		Stmt *f = stmt_new(l->out, S_FILE, l->files[k]->loc);
+		f->file = l->files[k]->file;
+		char buf[16];
+		snprintf(buf, sizeof buf, "%zu", k + 1);
+		f->file.index = intern_cstr(buf);
+		emit(l, f);
+	}
+	emit_sections(l, items, mods, n);
+	free(items);
+	free(mods);
+}
+
+/* ---- unresolved names ---- */
+
+static void check_unresolved(Linker *l)
+{
+	int devrt = 0, libdevice = 0;
+	for (Global *g = l->globals; g; g = g->hh.next) {
+		if (g->def || !g->decl_sym || g->internal)
+			continue;
+		Sym *d = g->decl_sym;
+		const char *space = d->kind == K_VAR ? decl_space(&g->decl->var) : NULL;
+		if (space && !strcmp(space, ".shared"))
+			continue;  /* dynamic shared memory is never defined */
+		if (needs_cudadevrt(g->name))
+			devrt = 1;
+		else if (!strncmp(g->name, "__nv_", 5))
+			libdevice = 1;
+		if (is_runtime_symbol(g->name) || l->o->allow_undefined)
+			continue;
+		error(g->used ? g->first_use : d->loc, "undefined reference to '%s'", g->name);
+	}
+	if (l->o->verbose && diag_errors() == 0)
+		fprintf(stderr, "ptxlink: %s\n", devrt || libdevice || l->o->allow_undefined
+			? "output needs 'ptxas -c' and nvlink (unresolved device-runtime or library symbols)"
+			: "output is a whole program: 'ptxas' without -c compiles it");
+}
+
+/* ---- the entry point ---- */
+
+static void free_linker(Linker *l)
+{
+	for (int m = 0; m < l->n; m++) {
+		Sym *s, *tmp;
+		HASH_ITER(hh, l->tables[m], s, tmp) {
+			HASH_DEL(l->tables[m], s);
+			free(s);
+		}
+		free(l->filemap[m]);
+	}
+	Global *g, *gt;
+	HASH_ITER(hh, l->globals, g, gt) {
+		HASH_DEL(l->globals, g);
+		free(g);
+	}
+	Taken *t, *tt;
+	HASH_ITER(hh, l->taken, t, tt) {
+		HASH_DEL(l->taken, t);
+		free(t);
+	}
+	free(l->tables);
+	free(l->filemap);
+	free(l->nfilemap);
+	free(l->files);
+	free(l->locals.slots);
+}
+
+Module *link_modules(Module **mods, int n, const LinkOptions *o)
+{
+	Linker l = {0};
+	l.o = o;
+	l.mods = mods;
+	l.n = n;
+	l.out = mod_new("<linked>");
+	for (int m = 0; m < n; m++)
+		mod_adopt(l.out, mods[m]);
+	l.tables = xcalloc((size_t)n, sizeof *l.tables);
+	l.filemap = xcalloc((size_t)n, sizeof *l.filemap);
+	l.nfilemap = xcalloc((size_t)n, sizeof *l.nfilemap);
+	int errors = diag_errors();
+	if (make_header(&l) == 0) {
+		for (int m = 0; m < n; m++) {
+			split_vars(mods[m]);
+			collect_symbols(&l, m);
+		}
+		resolve(&l);
+		for (int m = 0; m < n; m++)
+			check_agreement(&l, mods[m]);
+		rename_internals(&l);
+		merge_files(&l);
+		for (int m = 0; m < n; m++)
+			rename_module(&l, m);
+		check_unresolved(&l);
+		if (diag_errors() == errors)
+			build_output(&l);
+	}
+	free_linker(&l);
+	if (diag_errors() != errors) {
+		mod_free(l.out);
+		return NULL;
+	}
+	return l.out;
+}

@@ -1,0 +1,21 @@
+/* The linker: many PTX modules into one, with nvlink's symbol rules. */
+#ifndef PTXLINK_LINK_H
+#define PTXLINK_LINK_H
+
+#include "ir/ir.h"
+
+typedef struct LinkOptions {
+	const char *arch;     /* -arch=sm_XX, or NULL */
+	int allow_undefined;  /* unresolved references stay .extern */
+	int strip_debug;      /* drop DWARF sections, .file, .loc and 'debug' */
+	int verbose;          /* -v: say what was resolved and which ptxas mode */
+} LinkOptions;
+
+/* link.c: consumes the inputs (the result owns them); NULL after errors. */
+Module *link_modules(Module **mods, int n, const LinkOptions *);
+
+/* runtime.c: entry points the CUDA toolchain supplies at ptxas/nvlink time */
+int is_runtime_symbol(const char *name);
+int needs_cudadevrt(const char *name);
+
+#endif
