@@ -49,14 +49,10 @@ static void build_error(struct ParseState *ps, Loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void build_error(struct ParseState *ps, Loc loc, const char *fmt, ...)
 {
-	if (ps_too_many(ps))
-		return;
 	va_list ap;
 	va_start(ap, fmt);
-	verror_counted(loc, fmt, ap);
+	ps_verror(ps, loc, fmt, ap);
 	va_end(ap);
-	if (ps_too_many(ps))
-		error((Loc){0, 0, ps->file}, "too many errors, giving up");
 }
 
 static int in_set(const char *w, const char *const *set)

@@ -30,17 +30,23 @@ int ps_too_many(struct ParseState *ps)
 	return diag_errors() - ps->errors0 >= MAX_ERRORS;
 }
 
-void ps_error(struct ParseState *ps, int line, int col, const char *fmt, ...)
+/* Every parse error goes through here, so the cap holds for all. */
+void ps_verror(struct ParseState *ps, Loc loc, const char *fmt, va_list ap)
 {
 	if (ps_too_many(ps))
 		return;
+	verror_counted(loc, fmt, ap);
+	if (ps_too_many(ps))
+		error((Loc){0, 0, ps->file}, "too many errors, giving up");
+}
+
+void ps_error(struct ParseState *ps, int line, int col, const char *fmt, ...)
+{
 	Loc loc = {(uint32_t)line, (uint16_t)(col > 65535 ? 65535 : col), ps->file};
 	va_list ap;
 	va_start(ap, fmt);
-	verror_counted(loc, fmt, ap);
+	ps_verror(ps, loc, fmt, ap);
 	va_end(ap);
-	if (ps_too_many(ps))
-		error((Loc){0, 0, ps->file}, "too many errors, giving up");
 }
 
 void ps_open(struct ParseState *ps, int line, int col)

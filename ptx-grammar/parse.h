@@ -39,6 +39,7 @@ struct ParseState {
 
 void ps_error(struct ParseState *, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+void ps_verror(struct ParseState *, Loc, const char *fmt, va_list);
 int ps_too_many(struct ParseState *);
 int ptx_keyword(const char *s, size_t n);
 void ps_open(struct ParseState *, int line, int col);
