@@ -7,14 +7,14 @@
  * and rounding a 24-byte Expr up to 32 would waste a quarter. */
 enum { BLOCK = 64 * 1024, ALIGN = 8 };
 
-typedef struct Block {
-	struct Block *next;
+typedef struct Chunk {
+	struct Chunk *next;
 	size_t used, size;
 	max_align_t data[];
-} Block;
+} Chunk;
 
 struct Arena {
-	Block *head;
+	Chunk *head;
 	size_t total;
 };
 
@@ -30,7 +30,7 @@ void arena_free(Arena *a)
 {
 	if (!a)
 		return;
-	for (Block *b = a->head, *next; b; b = next) {
+	for (Chunk *b = a->head, *next; b; b = next) {
 		next = b->next;
 		free(b);
 	}
@@ -40,7 +40,7 @@ void arena_free(Arena *a)
 void *arena_alloc(Arena *a, size_t n)
 {
 	n = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
-	Block *b = a->head;
+	Chunk *b = a->head;
 	if (!b || b->size - b->used < n) {
 		size_t size = n > BLOCK / 4 ? n : BLOCK;
 		b = malloc(sizeof *b + size);

@@ -43,6 +43,7 @@ void diag_set_stream(FILE *);
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define MAX_ERRORS 20
+#define PTX_NAME_MAX 16384  /* longest identifier the scanner accepts */
 
 /* intern.c: every name and numeric spelling is stored once; compare by
  * pointer.  A Name doubles as the leaf Expr that refers to it. */
@@ -90,6 +91,8 @@ enum {
 	OF_STORE = 1 << 4,
 	OF_SIDE = 1 << 5,    /* other side effect: barrier, fence, trap, ... */
 	OF_NODEF = 1 << 6,   /* first operand is not a destination */
+	OF_IRREG = 1 << 7,   /* whether it is depends on the form (sem.c) */
+	OF_OPAQUE = 1 << 8,  /* roles not modelled: may do anything */
 };
 
 typedef struct Opcode {
@@ -111,6 +114,18 @@ typedef struct Spelling {
 const Opcode *opcode_find(const char *base, size_t n);
 const Spelling *spelling_get(const char *text, size_t n);
 int spelling_has(const Spelling *, const char *mod);
+
+/* sem.c: operand roles.  ins_names calls fn for every name an
+ * instruction mentions (registers, symbols, labels; not '_'), with what
+ * it does to it.  Memory: ins_space is the state space its modifiers name
+ * (NULL: generic or none). */
+typedef enum { ROLE_USE, ROLE_DEF, ROLE_MAYDEF } OpRole;
+typedef void NameFn(void *ctx, const char *name, OpRole);
+struct Ins;
+void ins_names(const struct Ins *, NameFn *, void *ctx);
+const char *ins_space(const struct Ins *);
+int ins_reads_memory(const struct Ins *);
+int ins_writes_memory(const struct Ins *);
 
 /* ir.c: statements and modules */
 typedef enum {
@@ -257,6 +272,42 @@ Expr *expr_call(Module *, const char *fname, Expr **kids, uint32_t n);
 const Spec *decl_spec(const Decl *, const char *word);
 const char *decl_space(const Decl *);
 const char *decl_type(const Decl *);
+
+/* cfg.c: basic blocks of a function's body (scopes flattened).
+ * Blocks are numbered in text order, block 0 is the entry. */
+typedef struct Block {
+	uint32_t first, end;    /* its instructions: Cfg.ins[first .. end-1] */
+	uint32_t *succ, nsucc;
+	uint32_t *pred, npred;
+	uint32_t idom;          /* immediate dominator (the entry's is itself);
+	                           UINT32_MAX when unreachable */
+	uint32_t rpo;           /* index in Cfg.order, UINT32_MAX if unreachable */
+} Block;
+
+typedef struct Cfg {
+	Arena *arena;
+	const Func *func;
+	Stmt **ins;             /* the S_INS statements in order */
+	uint32_t nins;
+	uint32_t *block_of;     /* instruction index -> block */
+	Block *blocks;
+	uint32_t nblocks;
+	uint32_t *order;        /* reachable blocks in reverse postorder */
+	uint32_t norder;
+} Cfg;
+
+Cfg *cfg_build(const Func *);   /* NULL (after an error) on a bad label */
+void cfg_free(Cfg *);
+int cfg_dominates(const Cfg *, uint32_t a, uint32_t b);
+
+/* live.c: register liveness per block; names must be interned */
+typedef struct Live Live;
+Live *live_compute(const Cfg *);
+void live_free(Live *);
+int live_reg(const Live *, const char *name);   /* its index, or -1 */
+int live_in(const Live *, uint32_t block, const char *name);
+int live_out(const Live *, uint32_t block, const char *name);
+uint32_t live_nregs(const Live *);
 
 /* print.c */
 void print_module(FILE *, const Module *);

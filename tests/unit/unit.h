@@ -12,6 +12,7 @@ Suite *lexer_suite(void);
 Suite *parser_suite(void);
 Suite *ir_suite(void);
 Suite *print_suite(void);
+Suite *analysis_suite(void);
 
 /* Parses text (a header is not added); fails the test on error. */
 Module *parse_ok(const char *text);

@@ -1,0 +1,303 @@
+/* Control-flow graph of one function: basic blocks over its instructions
+ * (nested { } scopes flattened), edges from bra, brx.idx (through its
+ * .branchtargets), ret/exit/trap and fallthrough; reverse postorder and
+ * dominators (Cooper, Harvey and Kennedy's iterative algorithm). */
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+#include "ir.h"
+
+typedef struct LabelAt {
+	UT_hash_handle hh;
+	const char *name;
+	uint32_t ins;        /* index of the next instruction */
+	const Stmt *targets; /* for a .branchtargets label */
+} LabelAt;
+
+typedef struct Builder {
+	Cfg *g;
+	LabelAt *labels;
+	size_t cap;
+	int bad;
+} Builder;
+
+static void add_label(Builder *b, const char *name, const Stmt *targets)
+{
+	LabelAt *l;
+	HASH_FIND_PTR(b->labels, &name, l);
+	if (l)
+		return;
+	l = arena_alloc(b->g->arena, sizeof *l);
+	l->name = name;
+	l->ins = b->g->nins;
+	l->targets = targets;
+	HASH_ADD_PTR(b->labels, name, l);
+}
+
+static void flatten(Builder *b, const List *body)
+{
+	Cfg *g = b->g;
+	for (const Stmt *s = body->head; s; s = s->next) {
+		if (s->kind == S_LABEL)
+			add_label(b, s->label, NULL);
+		else if (s->kind == S_TARGETS && s->list.word == intern_cstr(".branchtargets"))
+			add_label(b, s->list.label, s);
+		else if (s->kind == S_SCOPE)
+			flatten(b, &s->scope);
+		else if (s->kind == S_INS) {
+			if (g->nins == b->cap) {
+				b->cap = b->cap ? 2 * b->cap : 64;
+				g->ins = realloc(g->ins, b->cap * sizeof *g->ins);
+				if (!g->ins)
+					die("out of memory");
+			}
+			g->ins[g->nins++] = (Stmt *)s;
+		}
+	}
+}
+
+static LabelAt *label(Builder *b, const Stmt *at, const Expr *e)
+{
+	LabelAt *l = NULL;
+	if (e->kind == E_NAME)
+		HASH_FIND_PTR(b->labels, &e->str, l);
+	if (!l) {
+		error(at->loc, "branch to an unknown label");
+		b->bad = 1;
+	}
+	return l;
+}
+
+/* Targets of a branch as instruction indexes; returns their count. */
+static uint32_t branch_targets(Builder *b, const Stmt *s, uint32_t *out, uint32_t max)
+{
+	const Ins *in = &s->ins;
+	if (!strcmp(in->sp->base, "bra")) {
+		LabelAt *l = label(b, s, in->ops[0]);
+		if (l)
+			out[0] = l->ins;
+		return l ? 1 : 0;
+	}
+	LabelAt *l = in->nops == 2 ? label(b, s, in->ops[1]) : NULL;  /* brx.idx i, table */
+	if (!l || !l->targets)
+		return 0;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < l->targets->list.nitems && n < max; i++) {
+		LabelAt *t = label(b, s, l->targets->list.items[i]);
+		if (t)
+			out[n++] = t->ins;
+	}
+	return n;
+}
+
+static int ends_block(const Stmt *s)
+{
+	return (s->ins.sp->op->flags & (OF_BRANCH | OF_TERM)) != 0;
+}
+
+static void find_blocks(Builder *b, uint32_t *block_of)
+{
+	Cfg *g = b->g;
+	char *leader = calloc(g->nins + 1, 1);
+	uint32_t tmp[1024];
+	if (!leader)
+		die("out of memory");
+	leader[0] = 1;
+	for (LabelAt *l = b->labels; l; l = l->hh.next)
+		leader[l->ins] = 1;
+	for (uint32_t i = 0; i < g->nins; i++) {
+		if (!ends_block(g->ins[i]))
+			continue;
+		leader[i + 1] = 1;
+		if (g->ins[i]->ins.sp->op->flags & OF_BRANCH) {
+			uint32_t n = branch_targets(b, g->ins[i], tmp, 1024);
+			for (uint32_t k = 0; k < n; k++)
+				leader[tmp[k]] = 1;
+		}
+	}
+	for (uint32_t i = 0; i < g->nins; i++)
+		g->nblocks += leader[i];
+	g->blocks = arena_alloc(g->arena, (g->nblocks + 1) * sizeof *g->blocks);
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < g->nins; i++) {
+		if (leader[i]) {
+			if (k)
+				g->blocks[k - 1].end = i;
+			g->blocks[k++].first = i;
+		}
+		block_of[i] = k - 1;
+	}
+	if (k)
+		g->blocks[k - 1].end = g->nins;
+	free(leader);
+}
+
+static void add_edge(Cfg *g, uint32_t from, uint32_t to, uint32_t *nsucc, uint32_t **succ)
+{
+	for (uint32_t i = 0; i < nsucc[from]; i++)
+		if (succ[from][i] == to)
+			return;
+	succ[from] = realloc(succ[from], (nsucc[from] + 1) * sizeof **succ);
+	if (!succ[from])
+		die("out of memory");
+	succ[from][nsucc[from]++] = to;
+	g->blocks[to].npred++;
+}
+
+static void connect(Builder *b, const uint32_t *block_of)
+{
+	Cfg *g = b->g;
+	uint32_t **succ = calloc(g->nblocks + 1, sizeof *succ);
+	uint32_t *nsucc = calloc(g->nblocks + 1, sizeof *nsucc);
+	uint32_t tmp[1024];
+	if (!succ || !nsucc)
+		die("out of memory");
+	for (uint32_t k = 0; k < g->nblocks; k++) {
+		const Stmt *last = g->ins[g->blocks[k].end - 1];
+		unsigned flags = last->ins.sp->op->flags;
+		int falls = !(flags & (OF_BRANCH | OF_TERM)) || last->ins.guard;
+		if (flags & OF_BRANCH) {
+			uint32_t n = branch_targets(b, last, tmp, 1024);
+			for (uint32_t i = 0; i < n; i++)
+				if (tmp[i] < g->nins)
+					add_edge(g, k, block_of[tmp[i]], nsucc, succ);
+		}
+		if (falls && k + 1 < g->nblocks)
+			add_edge(g, k, k + 1, nsucc, succ);
+	}
+	for (uint32_t k = 0; k < g->nblocks; k++) {
+		Block *bl = &g->blocks[k];
+		bl->succ = arena_dup(g->arena, succ[k], nsucc[k] * sizeof *succ[k]);
+		bl->nsucc = nsucc[k];
+		bl->pred = arena_alloc(g->arena, (bl->npred + 1) * sizeof *bl->pred);
+		bl->npred = 0;
+		free(succ[k]);
+	}
+	for (uint32_t k = 0; k < g->nblocks; k++)
+		for (uint32_t i = 0; i < g->blocks[k].nsucc; i++) {
+			Block *to = &g->blocks[g->blocks[k].succ[i]];
+			to->pred[to->npred++] = k;
+		}
+	free(succ);
+	free(nsucc);
+}
+
+/* Reverse postorder by an explicit-stack DFS (deep CFGs exist). */
+static void number(Cfg *g)
+{
+	uint32_t n = g->nblocks, top = 0, count = 0;
+	uint32_t *stack = calloc(n + 1, sizeof *stack), *edge = calloc(n + 1, sizeof *edge);
+	uint32_t *post = calloc(n + 1, sizeof *post);
+	char *seen = calloc(n + 1, 1);
+	if (!stack || !edge || !post || !seen)
+		die("out of memory");
+	for (uint32_t k = 0; k < n; k++)
+		g->blocks[k].rpo = UINT32_MAX;
+	if (n) {
+		stack[top++] = 0;
+		seen[0] = 1;
+	}
+	while (top) {
+		uint32_t k = stack[top - 1];
+		if (edge[k] < g->blocks[k].nsucc) {
+			uint32_t s = g->blocks[k].succ[edge[k]++];
+			if (!seen[s]) {
+				seen[s] = 1;
+				stack[top++] = s;
+			}
+		} else {
+			post[count++] = k;
+			top--;
+		}
+	}
+	g->order = arena_alloc(g->arena, (count + 1) * sizeof *g->order);
+	g->norder = count;
+	for (uint32_t i = 0; i < count; i++) {
+		g->order[i] = post[count - 1 - i];
+		g->blocks[g->order[i]].rpo = i;
+	}
+	free(stack);
+	free(edge);
+	free(post);
+	free(seen);
+}
+
+static uint32_t intersect(const Cfg *g, uint32_t a, uint32_t b)
+{
+	while (a != b) {
+		while (g->blocks[a].rpo > g->blocks[b].rpo)
+			a = g->blocks[a].idom;
+		while (g->blocks[b].rpo > g->blocks[a].rpo)
+			b = g->blocks[b].idom;
+	}
+	return a;
+}
+
+static void dominators(Cfg *g)
+{
+	for (uint32_t k = 0; k < g->nblocks; k++)
+		g->blocks[k].idom = UINT32_MAX;
+	if (!g->norder)
+		return;
+	g->blocks[g->order[0]].idom = g->order[0];
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (uint32_t i = 1; i < g->norder; i++) {
+			Block *b = &g->blocks[g->order[i]];
+			uint32_t idom = UINT32_MAX;
+			for (uint32_t p = 0; p < b->npred; p++) {
+				uint32_t q = b->pred[p];
+				if (g->blocks[q].idom == UINT32_MAX)
+					continue;
+				idom = idom == UINT32_MAX ? q : intersect(g, q, idom);
+			}
+			if (idom != b->idom) {
+				b->idom = idom;
+				changed = 1;
+			}
+		}
+	}
+}
+
+Cfg *cfg_build(const Func *f)
+{
+	Arena *a = arena_new();
+	Cfg *g = arena_alloc(a, sizeof *g);
+	g->arena = a;
+	g->func = f;
+	Builder b = {g, NULL, 0, 0};
+	flatten(&b, &f->body);
+	g->block_of = arena_alloc(a, (g->nins + 1) * sizeof *g->block_of);
+	find_blocks(&b, g->block_of);
+	connect(&b, g->block_of);
+	number(g);
+	dominators(g);
+	HASH_CLEAR(hh, b.labels);
+	if (b.bad) {
+		cfg_free(g);
+		return NULL;
+	}
+	return g;
+}
+
+void cfg_free(Cfg *g)
+{
+	if (g) {
+		free(g->ins);
+		arena_free(g->arena);
+	}
+}
+
+int cfg_dominates(const Cfg *g, uint32_t a, uint32_t b)
+{
+	if (g->blocks[b].rpo == UINT32_MAX)
+		return 1;  /* unreachable code is dominated by everything */
+	for (;;) {
+		if (a == b)
+			return 1;
+		uint32_t up = g->blocks[b].idom;
+		if (up == b || up == UINT32_MAX)
+			return 0;
+		b = up;
+	}
+}

@@ -1,0 +1,186 @@
+/* Analyses: operand roles, CFG and dominators, liveness. */
+#include <stdlib.h>
+#include "unit.h"
+
+static Func *first_func(Module *m)
+{
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->has_body)
+			return s->func;
+	ck_abort_msg("no function");
+	return NULL;
+}
+
+typedef struct Seen {
+	char text[512];
+} Seen;
+
+static void record(void *ctx, const char *name, OpRole role)
+{
+	Seen *s = ctx;
+	static const char *roles[] = {"use", "def", "maydef"};
+	size_t n = strlen(s->text);
+	snprintf(s->text + n, sizeof s->text - n, "%s%s:%s", n ? " " : "", roles[role], name);
+}
+
+static const char *roles_of(const char *ins)
+{
+	static Seen seen;
+	char src[1024];
+	snprintf(src, sizeof src, HEADER ".entry k()\n{\n%s\n}\n", ins);
+	Module *m = parse_ok(src);
+	seen.text[0] = 0;
+	ins_names(&first_body_stmt(m)->ins, record, &seen);
+	mod_free(m);
+	return seen.text;
+}
+
+START_TEST(operand_roles)
+{
+	ck_assert_str_eq(roles_of("add.s32 %r1, %r2, 4;"), "def:%r1 use:%r2");
+	ck_assert_str_eq(roles_of("@!%p1 st.global.v2.u32 [%rd1+8], {%r1, %r2};"),
+		"use:%p1 use:%rd1 use:%r1 use:%r2");
+	ck_assert_str_eq(roles_of("ld.global.v2.u32 {%r1, _}, [%rd1];"), "def:%r1 use:%rd1");
+	ck_assert_str_eq(roles_of("setp.lt.and.s32 %p1|%p2, %r1, %r2, %p3;"),
+		"def:%p1 def:%p2 use:%r1 use:%r2 use:%p3");
+	ck_assert_str_eq(roles_of("call.uni (r0), f, (a0, a1);"), "def:r0 use:f use:a0 use:a1");
+	ck_assert_str_eq(roles_of("call f, (a0);"), "use:f use:a0");
+	ck_assert_str_eq(roles_of("bar.sync %r1;"), "use:%r1");
+	ck_assert_str_eq(roles_of("bar.red.popc.u32 %r1, 0, %p1;"), "def:%r1 use:%p1");
+	ck_assert_str_eq(roles_of("atom.global.add.u32 %r1, [%rd1], 1;"), "def:%r1 use:%rd1");
+	ck_assert_str_eq(roles_of("mbarrier.init.shared.b64 [%rd1], 32;"), "use:%rd1");
+	ck_assert_str_eq(roles_of("mbarrier.arrive.shared.b64 %rd2, [%rd1];"), "def:%rd2 use:%rd1");
+	ck_assert_str_eq(roles_of("tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2;"),
+		"use:%rd1 use:%rd2");
+	ck_assert_str_eq(roles_of("multimem.ld_reduce.relaxed.sys.global.add.u32 %r1, [%rd1];"),
+		"maydef:%r1 use:%rd1");
+}
+END_TEST
+
+START_TEST(memory_spaces)
+{
+	Module *m = parse_ok(HEADER ".entry k()\n{\nld.shared::cta.u32 %r1, [%rd1];\n"
+		"st.u32 [%rd1], %r1;\nadd.s32 %r1, %r1, 1;\n}\n");
+	Stmt *s = first_body_stmt(m);
+	ck_assert_str_eq(ins_space(&s->ins), ".shared");
+	ck_assert(ins_reads_memory(&s->ins) && !ins_writes_memory(&s->ins));
+	ck_assert_ptr_null(ins_space(&s->next->ins));
+	ck_assert(ins_writes_memory(&s->next->ins));
+	ck_assert(!ins_reads_memory(&s->next->next->ins) && !ins_writes_memory(&s->next->next->ins));
+	mod_free(m);
+}
+END_TEST
+
+/* entry: r1 = 0; loop: if r1 >= r2 goto done; r1 += 1; goto loop; done: ret */
+static const char *loop_src = HEADER ".entry k(.param .u32 n)\n{\n"
+	".reg .b32 %r<4>;\n.reg .pred %p<2>;\n"
+	"ld.param.u32 %r2, [n];\nmov.u32 %r1, 0;\n"
+	"$L_loop:\nsetp.ge.u32 %p1, %r1, %r2;\n@%p1 bra $L_done;\n"
+	"{\nadd.u32 %r1, %r1, 1;\n}\nbra.uni $L_loop;\n"
+	"$L_done:\nst.param.u32 [n], %r1;\nret;\n}\n";
+
+START_TEST(cfg_of_a_loop)
+{
+	Module *m = parse_ok(loop_src);
+	Cfg *g = cfg_build(first_func(m));
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(g->nins, 8);
+	ck_assert_uint_eq(g->nblocks, 4);       /* entry, loop head, body, done */
+	ck_assert_uint_eq(g->blocks[1].first, 2);
+	ck_assert_uint_eq(g->blocks[1].nsucc, 2);
+	ck_assert_uint_eq(g->blocks[2].nsucc, 1);
+	ck_assert_uint_eq(g->blocks[2].succ[0], 1);  /* back edge */
+	ck_assert_uint_eq(g->blocks[3].nsucc, 0);
+	ck_assert_uint_eq(g->blocks[1].npred, 2);
+	ck_assert_uint_eq(g->blocks[1].idom, 0);
+	ck_assert_uint_eq(g->blocks[2].idom, 1);
+	ck_assert_uint_eq(g->blocks[3].idom, 1);
+	ck_assert(cfg_dominates(g, 1, 3));
+	ck_assert(!cfg_dominates(g, 2, 3));
+	ck_assert_uint_eq(g->norder, 4);
+	ck_assert_uint_eq(g->order[0], 0);
+	cfg_free(g);
+	mod_free(m);
+}
+END_TEST
+
+START_TEST(cfg_of_brx_and_unreachable_code)
+{
+	Module *m = parse_ok(HEADER ".entry k()\n{\n.reg .b32 %r<2>;\n"
+		"ts: .branchtargets A, B;\nbrx.idx %r1, ts;\nexit;\n"
+		"A:\nmov.u32 %r1, 1;\nret;\nB:\nmov.u32 %r1, 2;\n}\n");
+	Cfg *g = cfg_build(first_func(m));
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(g->nblocks, 4);
+	ck_assert_uint_eq(g->blocks[0].nsucc, 2);
+	ck_assert_uint_eq(g->blocks[1].rpo, UINT32_MAX);  /* the exit after brx */
+	ck_assert_uint_eq(g->blocks[1].idom, UINT32_MAX);
+	ck_assert_uint_eq(g->blocks[2].idom, 0);
+	ck_assert_uint_eq(g->blocks[3].idom, 0);
+	cfg_free(g);
+	mod_free(m);
+}
+END_TEST
+
+START_TEST(cfg_rejects_unknown_label)
+{
+	Module *m = parse_ok(HEADER ".entry k()\n{\nbra.uni nowhere;\n}\n");
+	FILE *null = fopen("/dev/null", "w");
+	diag_set_stream(null);
+	ck_assert_ptr_null(cfg_build(first_func(m)));
+	diag_set_stream(NULL);
+	fclose(null);
+	diag_reset();
+	mod_free(m);
+}
+END_TEST
+
+START_TEST(liveness_of_a_loop)
+{
+	Module *m = parse_ok(loop_src);
+	Cfg *g = cfg_build(first_func(m));
+	Live *l = live_compute(g);
+	const char *r1 = intern_cstr("%r1"), *r2 = intern_cstr("%r2"), *r3 = intern_cstr("%r3");
+	const char *p1 = intern_cstr("%p1");
+	ck_assert_uint_eq(live_nregs(l), 6);      /* %r0..%r3, %p0, %p1 */
+	ck_assert(!live_in(l, 0, r1) && !live_in(l, 0, r2));
+	ck_assert(live_in(l, 1, r1) && live_in(l, 1, r2));
+	ck_assert(live_out(l, 2, r1) && live_out(l, 2, r2));
+	ck_assert(live_in(l, 3, r1) && !live_in(l, 3, r2));
+	ck_assert(!live_in(l, 1, p1) && !live_out(l, 1, p1));
+	ck_assert(!live_in(l, 1, r3));
+	ck_assert_int_eq(live_reg(l, intern_cstr("%r4")), -1);
+	live_free(l);
+	cfg_free(g);
+	mod_free(m);
+}
+END_TEST
+
+START_TEST(guarded_write_does_not_kill)
+{
+	Module *m = parse_ok(HEADER ".entry k()\n{\n.reg .b32 %r<3>;\n.reg .pred %p1;\n"
+		"@%p1 mov.u32 %r1, 5;\nst.global.u32 [%r2], %r1;\nret;\n}\n");
+	Cfg *g = cfg_build(first_func(m));
+	Live *l = live_compute(g);
+	ck_assert(live_in(l, 0, intern_cstr("%r1")));
+	ck_assert(live_in(l, 0, intern_cstr("%p1")));
+	live_free(l);
+	cfg_free(g);
+	mod_free(m);
+}
+END_TEST
+
+Suite *analysis_suite(void)
+{
+	Suite *s = suite_create("analysis");
+	TCase *tc = tcase_create("sem-cfg-live");
+	tcase_add_test(tc, operand_roles);
+	tcase_add_test(tc, memory_spaces);
+	tcase_add_test(tc, cfg_of_a_loop);
+	tcase_add_test(tc, cfg_of_brx_and_unreachable_code);
+	tcase_add_test(tc, cfg_rejects_unknown_label);
+	tcase_add_test(tc, liveness_of_a_loop);
+	tcase_add_test(tc, guarded_write_does_not_kill);
+	suite_add_tcase(s, tc);
+	return s;
+}
