@@ -40,6 +40,8 @@ void verror(Loc loc, const char *kind, const char *fmt, va_list ap)
 		fprintf(f, "%s:%u:%u: ", diag_filename(loc.file), loc.line, loc.col);
 	else if (loc.file)
 		fprintf(f, "%s: ", diag_filename(loc.file));
+	else
+		fputs("ptxlink: ", f);  /* about the command line, not a file */
 	fprintf(f, "%s: ", kind);
 	vfprintf(f, fmt, ap);
 	fputc('\n', f);

@@ -41,6 +41,7 @@ struct Global {
 	Sym *decl_sym;
 	int state;             /* G_*: how far the output has got with it */
 	int internal;          /* one input's internal name (after renaming) */
+	uint64_t max_align;    /* largest .align among .common or .extern .shared */
 	int used;
 	Loc first_use;
 };
@@ -147,7 +148,7 @@ static int parse_arch(const char *s, Arch *a)
 	int len = 0;
 	if (sscanf(s, "sm_%d%n", &a->num, &len) != 1 && sscanf(s, "compute_%d%n", &a->num, &len) != 1)
 		return -1;
-	if (s[len] && !s[len + 1])
+	if ((s[len] == 'a' || s[len] == 'f') && !s[len + 1])
 		suffix = s[len];
 	else if (s[len])
 		return -1;
@@ -266,6 +267,37 @@ static int any_debug_flag(Linker *l, Stmt **targets)
 	return 0;
 }
 
+/* The first PTX ISA version that knows each target (PTX ISA, "Release
+ * notes"): linking older inputs for a newer -arch raises .version. */
+static int min_version(Arch a)
+{
+	static const struct { int num, version; } table[] = {
+		{50, 4000}, {60, 5000}, {70, 6000}, {72, 6001}, {75, 6003}, {80, 7000},
+		{86, 7001}, {87, 7004}, {89, 7008}, {90, 7008}, {100, 8006}, {101, 8006},
+		{103, 8008}, {110, 9000}, {120, 8007}, {121, 8008},
+	};
+	int v = 0;
+	for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+		if (table[i].num <= a.num)
+			v = table[i].version;
+	if (a.suffix == 'a' && a.num == 90 && v < 8000)
+		v = 8000;  /* sm_90a came with PTX 8.0 */
+	return v;
+}
+
+static const char *version_for(Linker *l, const char *arch, const char *have)
+{
+	Arch a;
+	if (parse_arch(arch, &a) != 0)
+		return have;
+	int need = min_version(a);
+	if (version_number(have) >= need)
+		return have;
+	char buf[16];
+	snprintf(buf, sizeof buf, "%d.%d", need / 1000, need % 1000);
+	return intern_cstr(buf);
+}
+
 static int make_header(Linker *l)
 {
 	Stmt *targets[l->n];
@@ -281,7 +313,9 @@ static int make_header(Linker *l)
 		return -1;
 	Module *out = l->out;
 	Stmt *v = stmt_new(out, S_VERSION, best->loc);
-	v->strs = best->strs;
+	const char *version = version_for(l, arch, best->strs.strs[0]);
+	v->strs.strs = arena_dup(out->arena, &version, sizeof version);
+	v->strs.nstrs = 1;
 	list_append(&out->items, v);
 	Expr *items[3];
 	uint32_t n = 0;
@@ -456,6 +490,57 @@ static void resolve_def(Linker *l, Sym *s)
 	}
 }
 
+static uint64_t align_of(const Decl *d);
+
+/* .common variables and dynamic .shared arrays take the largest
+ * alignment any input asks for, as nvlink lays them out. */
+static void note_align(Sym *s)
+{
+	if (s->kind != K_VAR)
+		return;
+	const Stmt *st = s->is_def ? s->def : s->decl;
+	const char *space = decl_space(&st->var);
+	if (s->linkage == L_COMMON || (s->linkage == L_EXTERN && space && !strcmp(space, ".shared"))) {
+		uint64_t a = align_of(&st->var);
+		if (a > s->g->max_align)
+			s->g->max_align = a;
+	}
+}
+
+static void set_align(Linker *l, Stmt *st, uint64_t align)
+{
+	Decl *d = &st->var;
+	char buf[24];
+	snprintf(buf, sizeof buf, "%llu", (unsigned long long)align);
+	const char *num = intern_cstr(buf);
+	for (uint32_t i = 0; i < d->nspecs; i++)
+		if (!strcmp(d->specs[i].word, ".align")) {
+			d->specs[i].num = num;
+			return;
+		}
+	Spec *specs = arena_alloc(l->out->arena, (d->nspecs + 1) * sizeof *specs);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < d->nspecs; i++) {
+		if (d->specs[i].word == decl_type(d))
+			specs[n++] = (Spec){intern_cstr(".align"), num, NULL, 0};
+		specs[n++] = d->specs[i];
+	}
+	d->specs = specs;
+	d->nspecs = n;
+}
+
+static void widen_alignments(Linker *l)
+{
+	for (Global *g = l->globals; g; g = g->hh.next) {
+		if (!g->max_align)
+			continue;
+		if (g->def && g->def->linkage == L_COMMON && align_of(&g->def->def->var) < g->max_align)
+			set_align(l, g->def->def, g->max_align);
+		else if (!g->def && g->decl && align_of(&g->decl->var) < g->max_align)
+			set_align(l, g->decl, g->max_align);
+	}
+}
+
 static void resolve(Linker *l)
 {
 	for (int m = 0; m < l->n; m++)
@@ -463,6 +548,7 @@ static void resolve(Linker *l)
 			if (s->linkage == L_INTERNAL)
 				continue;
 			s->g = global_get(l, s->name);
+			note_align(s);
 			if (s->is_def)
 				resolve_def(l, s);
 			else if (!s->g->decl_sym) {
@@ -812,9 +898,14 @@ static void rename_module(Linker *l, int mod)
 
 /* ---- .file tables ---- */
 
+/* The -G input's DWARF names files by number, so its table is merged
+ * first and keeps its numbers; the others follow. */
 static void merge_files(Linker *l)
 {
-	for (int m = 0; m < l->n; m++) {
+	for (int i = -1; i < l->n; i++) {
+		int m = i < 0 ? l->dwarf_mod : i;
+		if (m < 0 || (i >= 0 && m == l->dwarf_mod))
+			continue;
 		uint32_t max = 0;
 		for (Stmt *s = l->mods[m]->items.head; s; s = s->next)
 			if (s->kind == S_FILE && strtoul(s->file.index, NULL, 10) > max)
@@ -835,7 +926,11 @@ static void merge_files(Linker *l)
 					die("out of memory");
 				l->files[l->nfiles++] = s;
 			}
-			l->filemap[m][strtoul(s->file.index, NULL, 10)] = k + 1;
+			uint32_t old = (uint32_t)strtoul(s->file.index, NULL, 10);
+			l->filemap[m][old] = k + 1;
+			if (m == l->dwarf_mod && old != k + 1)
+				error(s->loc, "cannot keep the DWARF file numbers of this -G input "
+					"(its .file table is not numbered 1, 2, ...); use --strip-debug");
 		}
 	}
 }
@@ -1138,6 +1233,8 @@ static void check_unresolved(Linker *l)
 			libdevice = 1;
 		if (is_runtime_symbol(g->name) || l->o->allow_undefined)
 			continue;
+		if (d->kind == K_FUNC && !g->used)
+			continue;  /* ptxas drops an unused .extern function, as nvlink does */
 		error(g->used ? g->first_use : d->loc, "undefined reference to '%s'", g->name);
 	}
 	if (l->o->verbose && diag_errors() == 0)
@@ -1201,6 +1298,7 @@ Module *link_modules(Module **mods, int n, const LinkOptions *o)
 		for (int m = 0; m < n; m++)
 			rename_module(&l, m);
 		check_unresolved(&l);
+		widen_alignments(&l);
 		if (diag_errors() == errors)
 			build_output(&l);
 	}

@@ -94,11 +94,11 @@ top
 	  { $<func>$ = mk_func(ps, $1, $2, $3, $4, $5, $6, $7);
 	    /* mk_func freed the Vecs; keep %destructor off them if func_end fails */
 	    $1 = $3 = $4 = $6 = $7 = NULL; } func_end
-	  { $$ = func_stmt(ps, LOC(@2), $<func>8); }
+	  { $$ = func_stmt(ps, LOC(@5), $<func>8); }
 	| funckw fspecs_opt rets_opt IDENT params_opt fattrs_opt
 	  { $<func>$ = mk_func(ps, NULL, $1, $2, $3, $4, $5, $6);
 	    $2 = $3 = $5 = $6 = NULL; } func_end
-	  { $$ = func_stmt(ps, LOC(@1), $<func>7); }
+	  { $$ = func_stmt(ps, LOC(@4), $<func>7); }
 	/* No yyerrok after ';': until three tokens parse again, more errors are
 	 * the same mistake (a body's lines read at top level, say), so stay quiet. */
 	| error ';'             { $$ = NULL; }

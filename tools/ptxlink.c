@@ -21,7 +21,8 @@ static void usage(FILE *f)
 	fputs("usage: ptxlink [options] [-o out.ptx] in.ptx...\n"
 	      "\n"
 	      "Reads PTX modules, links them into one (nvlink's symbol rules) and writes\n"
-	      "canonical PTX.  One input is checked and re-emitted, not linked.\n"
+	      "canonical PTX.  One input without -arch or --strip-debug is checked and\n"
+	      "re-emitted, not linked.\n"
 	      "'-' as input reads standard input; as output ('-o -'), writes standard output.\n"
 	      "\n"
 	      "options:\n"
@@ -82,6 +83,14 @@ static int response_file(const char *path, Options *o, int depth)
 		args[n++] = buf;
 	}
 	fclose(f);
+	/* Keep the strings reachable until exit (o->inputs and o->out point
+	 * into them), or LeakSanitizer reports the ones nothing kept. */
+	static char ***kept;
+	static int nkept;
+	kept = realloc(kept, (size_t)(nkept + 1) * sizeof *kept);
+	if (!kept)
+		die("out of memory");
+	kept[nkept++] = args;
 	for (int i = 0; i < n; i++) {
 		int used = 0;
 		int rc = args[i][0] == '@' ? response_file(args[i] + 1, o, depth + 1)
@@ -90,7 +99,6 @@ static int response_file(const char *path, Options *o, int depth)
 			return rc;
 		i += used;
 	}
-	free(args);
 	return 0;
 }
 
@@ -209,8 +217,8 @@ static Module *load(const Options *o)
 	if (!ok) {
 		for (int i = 0; i < o->ninputs; i++)
 			mod_free(mods[i]);
-	} else if (o->ninputs == 1) {
-		m = mods[0];
+	} else if (o->ninputs == 1 && !o->link.arch && !o->link.strip_debug) {
+		m = mods[0];  /* nothing to link or retarget: the plain round trip */
 	} else {
 		m = link_modules(mods, o->ninputs, &o->link);
 		if (m && o->verify && ir_verify(m) != 0)
