@@ -309,6 +309,53 @@ int live_in(const Live *, uint32_t block, const char *name);
 int live_out(const Live *, uint32_t block, const char *name);
 uint32_t live_nregs(const Live *);
 
+/* defs.c: reaching definitions and def-use chains of registers.
+ * Instruction indexes are Cfg.ins indexes; DEF_ENTRY is the value a
+ * register has on entry.  The query functions return how many there are
+ * and store at most max of them. */
+#define DEF_ENTRY UINT32_MAX
+typedef struct Defs Defs;
+Defs *defs_compute(const Cfg *, const Live *);
+void defs_free(Defs *);
+uint32_t defs_reaching(const Defs *, uint32_t ins, const char *reg, uint32_t *out, uint32_t max);
+uint32_t defs_uses(const Defs *, uint32_t def_ins, const char *reg, uint32_t *out, uint32_t max);
+
+/* value.c: "is this operand symbol + offset (or a constant)?" at an
+ * instruction.  ModuleVars knows the module's variables and which are
+ * constant data (.const, or .global only ever loaded from). */
+typedef struct Value {
+	const char *sym;   /* NULL: a plain integer */
+	int64_t off;
+} Value;
+typedef struct ModuleVars ModuleVars;
+typedef struct Tracker {
+	const ModuleVars *vars;
+	const Cfg *cfg;
+	const Live *live;
+	const Defs *defs;
+} Tracker;
+ModuleVars *module_vars_new(const Module *);
+void module_vars_free(ModuleVars *);
+int value_of(const Tracker *, uint32_t ins, const Expr *operand, Value *);
+int value_at_def(const Tracker *, uint32_t def_ins, Value *, int depth);
+
+/* callgraph.c: functions in module order, their direct callees, how
+ * many indirect calls they make, and whether their address is taken. */
+typedef struct CgFunc {
+	const char *name;
+	const Func *def;        /* NULL for a declaration only */
+	const char **callees;   /* direct, each once */
+	uint32_t ncallees;
+	uint32_t nindirect;     /* call sites through a register */
+	int address_taken;
+} CgFunc;
+typedef struct CallGraph CallGraph;
+CallGraph *callgraph_build(const Module *);
+void callgraph_free(CallGraph *);
+CgFunc *cg_find(const CallGraph *, const char *name);
+uint32_t cg_count(const CallGraph *);
+CgFunc *cg_func(const CallGraph *, uint32_t i);
+
 /* print.c */
 void print_module(FILE *, const Module *);
 void print_expr(FILE *, const Expr *);

@@ -184,3 +184,144 @@ Suite *analysis_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+
+/* ---- reaching definitions, value tracking, call graph ---- */
+
+typedef struct Analysed {
+	Module *m;
+	Cfg *cfg;
+	Live *live;
+	Defs *defs;
+	ModuleVars *vars;
+	Tracker t;
+} Analysed;
+
+static Analysed analyse(const char *src)
+{
+	Analysed a = {0};
+	a.m = parse_ok(src);
+	Func *f = NULL;
+	for (Stmt *s = a.m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->has_body)
+			f = s->func;  /* the last one */
+	a.cfg = cfg_build(f);
+	a.live = live_compute(a.cfg);
+	a.defs = defs_compute(a.cfg, a.live);
+	a.vars = module_vars_new(a.m);
+	a.t = (Tracker){a.vars, a.cfg, a.live, a.defs};
+	return a;
+}
+
+static void release(Analysed *a)
+{
+	module_vars_free(a->vars);
+	defs_free(a->defs);
+	live_free(a->live);
+	cfg_free(a->cfg);
+	mod_free(a->m);
+}
+
+START_TEST(reaching_definitions)
+{
+	Analysed a = analyse(loop_src);
+	uint32_t d[4];
+	const char *r1 = intern_cstr("%r1");
+	/* at the setp (ins 2): mov (ins 1) and the add in the loop (ins 4) */
+	ck_assert_uint_eq(defs_reaching(a.defs, 2, r1, d, 4), 2);
+	ck_assert_uint_eq(d[0], 1);
+	ck_assert_uint_eq(d[1], 4);
+	/* at the add itself only those two as well; %r2 only from the ld */
+	ck_assert_uint_eq(defs_reaching(a.defs, 4, intern_cstr("%r2"), d, 4), 1);
+	ck_assert_uint_eq(d[0], 0);
+	/* %r3 is never written: only its entry value reaches */
+	ck_assert_uint_eq(defs_reaching(a.defs, 6, intern_cstr("%r3"), d, 4), 1);
+	ck_assert_uint_eq(d[0], DEF_ENTRY);
+	/* the mov's value is used by the setp and the add (and the st) */
+	ck_assert_uint_eq(defs_uses(a.defs, 1, r1, d, 4), 3);
+	ck_assert_uint_eq(d[0], 2);
+	ck_assert_uint_eq(d[1], 4);
+	ck_assert_uint_eq(d[2], 6);
+	release(&a);
+}
+END_TEST
+
+static const char *vtable_src = HEADER
+	".func (.param .b32 r) f(.param .b32 a);\n.func (.param .b32 r) g(.param .b32 a);\n"
+	".weak .global .align 8 .u64 _ZTV1D[3] = {0, 0, f};\n"
+	".const .align 8 .u64 tab[2] = {f, generic(g)+0};\n"
+	".global .align 8 .u64 wtab[2] = {f, g};\n"
+	".visible .entry k(.param .u64 obj, .param .u32 i)\n{\n"
+	".reg .b32 %r<3>;\n.reg .b64 %rd<12>;\n"
+	"mov.u64 %rd7, _ZTV1D;\n"               /* 0 */
+	"cvta.global.u64 %rd8, %rd7;\n"          /* 1 */
+	"add.s64 %rd9, %rd8, 16;\n"              /* 2 */
+	"st.u64 [%rd6], %rd9;\n"                 /* 3 */
+	"mov.u64 %rd1, tab;\n"                   /* 4 */
+	"ld.const.u64 %rd2, [%rd1+8];\n"         /* 5 */
+	"mov.u64 %rd3, wtab;\n"                  /* 6 */
+	"ld.global.u64 %rd4, [%rd3];\n"          /* 7 */
+	"ld.param.u32 %r1, [i];\n"               /* 8 */
+	"st.global.u64 [wtab+8], %rd2;\n"        /* 9 */
+	"sub.s64 %rd10, %rd9, 8;\n"              /* 10 */
+	"ret;\n}\n";
+
+START_TEST(value_tracking)
+{
+	Analysed a = analyse(vtable_src);
+	Value v;
+	ck_assert(value_of(&a.t, 3, name_expr(intern_cstr("%rd9")), &v));
+	ck_assert_str_eq(v.sym, "_ZTV1D");
+	ck_assert_int_eq(v.off, 16);
+	ck_assert(value_of(&a.t, 11, name_expr(intern_cstr("%rd10")), &v));
+	ck_assert_int_eq(v.off, 8);
+	/* a function pointer loaded from constant data */
+	ck_assert(value_of(&a.t, 6, name_expr(intern_cstr("%rd2")), &v));
+	ck_assert_str_eq(v.sym, "g");
+	ck_assert_int_eq(v.off, 0);
+	/* wtab is stored to: its contents are not known */
+	ck_assert(!value_of(&a.t, 8, name_expr(intern_cstr("%rd4")), &v));
+	/* a kernel parameter is not a known value */
+	ck_assert(!value_of(&a.t, 9, name_expr(intern_cstr("%r1")), &v));
+	ck_assert(value_of(&a.t, 0, num_expr(intern_cstr("0x10")), &v));
+	ck_assert_ptr_null(v.sym);
+	ck_assert_int_eq(v.off, 16);
+	release(&a);
+}
+END_TEST
+
+START_TEST(call_graph)
+{
+	Module *m = parse_ok(HEADER
+		".func (.param .b32 r) f(.param .b32 a)\n{\nret;\n}\n"
+		".func (.param .b32 r) g(.param .b32 a)\n{\ncall.uni (r), f, (a);\nret;\n}\n"
+		".func h()\n{\nret;\n}\n"
+		".global .align 8 .u64 tab[1] = {g};\n"
+		".entry k()\n{\n.reg .b64 %rd<3>;\nmov.u64 %rd1, h;\n"
+		"call.uni g, (%rd1);\ncall (%rd2), %rd1, (%rd1), p;\ncall.uni f;\n}\n");
+	CallGraph *cg = callgraph_build(m);
+	ck_assert_uint_eq(cg_count(cg), 4);
+	ck_assert_str_eq(cg_func(cg, 0)->name, "f");
+	CgFunc *k = cg_find(cg, intern_cstr("k"));
+	ck_assert_uint_eq(k->ncallees, 2);
+	ck_assert_str_eq(k->callees[0], "g");
+	ck_assert_str_eq(k->callees[1], "f");
+	ck_assert_uint_eq(k->nindirect, 1);
+	ck_assert(!cg_find(cg, intern_cstr("f"))->address_taken);
+	ck_assert(cg_find(cg, intern_cstr("g"))->address_taken);   /* initializer */
+	ck_assert(cg_find(cg, intern_cstr("h"))->address_taken);   /* mov */
+	ck_assert_uint_eq(cg_find(cg, intern_cstr("g"))->ncallees, 1);
+	callgraph_free(cg);
+	mod_free(m);
+}
+END_TEST
+
+Suite *values_suite(void)
+{
+	Suite *s = suite_create("values");
+	TCase *tc = tcase_create("defs-values-calls");
+	tcase_add_test(tc, reaching_definitions);
+	tcase_add_test(tc, value_tracking);
+	tcase_add_test(tc, call_graph);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,243 @@
+/* Value tracking of addresses: is this register, at this instruction,
+ * "symbol + offset" (or a plain constant)?  Follows the unique reaching
+ * definition through mov, add/sub of constants, cvta / cvta.to, and loads
+ * from constant data: a .const variable, or a .global one whose name is
+ * only ever loaded from, with an initializer.  Anything else is unknown. */
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+#include "ir.h"
+
+enum { MAX_DEPTH = 16 };
+
+typedef struct VarInfo {
+	UT_hash_handle hh;
+	const char *name;
+	const Stmt *stmt;
+	int written;   /* stored to, or its address escapes: not constant */
+} VarInfo;
+
+struct ModuleVars {
+	VarInfo *vars;
+};
+
+static VarInfo *var_info(const ModuleVars *mv, const char *name)
+{
+	VarInfo *v;
+	HASH_FIND_PTR(mv->vars, &name, v);
+	return v;
+}
+
+static void mark_names(const ModuleVars *mv, const Expr *e)
+{
+	if (e->kind == E_NAME) {
+		VarInfo *v = var_info(mv, e->str);
+		if (v)
+			v->written = 1;
+	} else if (e->kind != E_NUM) {
+		for (uint32_t i = 0; i < e->n; i++)
+			mark_names(mv, e->kids[i]);
+	}
+}
+
+/* A plain load's address is the only use that keeps a variable constant. */
+static void scan_body(const ModuleVars *mv, const List *body)
+{
+	for (const Stmt *s = body->head; s; s = s->next) {
+		if (s->kind == S_SCOPE) {
+			scan_body(mv, &s->scope);
+			continue;
+		}
+		if (s->kind != S_INS)
+			continue;
+		int is_load = !strcmp(s->ins.sp->base, "ld") || !strcmp(s->ins.sp->base, "ldu");
+		for (uint32_t i = 0; i < s->ins.nops; i++)
+			if (!(is_load && i == 1 && s->ins.ops[i]->kind == E_ADDR))
+				mark_names(mv, s->ins.ops[i]);
+	}
+}
+
+ModuleVars *module_vars_new(const Module *m)
+{
+	ModuleVars *mv = calloc(1, sizeof *mv);
+	if (!mv)
+		die("out of memory");
+	for (const Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_VAR)
+			for (uint32_t i = 0; i < s->var.nds; i++) {
+				VarInfo *v = calloc(1, sizeof *v);
+				if (!v)
+					die("out of memory");
+				v->name = s->var.ds[i].name;
+				v->stmt = s;
+				HASH_ADD_PTR(mv->vars, name, v);
+			}
+	for (const Stmt *s = m->items.head; s; s = s->next) {
+		if (s->kind == S_FUNC && s->func->has_body)
+			scan_body(mv, &s->func->body);
+		else if (s->kind == S_VAR)
+			for (uint32_t i = 0; i < s->var.nds; i++)
+				if (s->var.ds[i].init)
+					mark_names(mv, s->var.ds[i].init);
+	}
+	return mv;
+}
+
+void module_vars_free(ModuleVars *mv)
+{
+	if (!mv)
+		return;
+	VarInfo *v, *tmp;
+	HASH_ITER(hh, mv->vars, v, tmp) {
+		HASH_DEL(mv->vars, v);
+		free(v);
+	}
+	free(mv);
+}
+
+static const Stmt *module_var(const Tracker *t, const char *name)
+{
+	VarInfo *v = var_info(t->vars, name);
+	return v ? v->stmt : NULL;
+}
+
+static int var_is_constant(const Tracker *t, const Stmt *var)
+{
+	const char *space = decl_space(&var->var);
+	if (space && !strcmp(space, ".const"))
+		return 1;
+	VarInfo *v = var_info(t->vars, var->var.ds[0].name);
+	return space && !strcmp(space, ".global") && v && !v->written &&
+		!decl_spec(&var->var, ".extern") && !decl_spec(&var->var, ".weak") &&
+		!decl_spec(&var->var, ".common");
+}
+
+static int value_of_expr(const Tracker *t, uint32_t ins, const Expr *e, Value *v, int depth);
+
+static int value_of_reg(const Tracker *t, uint32_t ins, const char *reg, Value *v, int depth)
+{
+	uint32_t def;
+	if (depth > MAX_DEPTH || defs_reaching(t->defs, ins, reg, &def, 1) != 1 || def == DEF_ENTRY)
+		return 0;
+	return value_at_def(t, def, v, depth + 1);
+}
+
+static int parse_int(const char *s, int64_t *out)
+{
+	char *end;
+	if (s[0] == '0' && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D'))
+		return 0;  /* float bits */
+	if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
+		*out = (int64_t)strtoull(s + 2, &end, 2);
+	else
+		*out = (int64_t)strtoull(s, &end, 0);
+	return *end == 0 || ((*end == 'U') && end[1] == 0);
+}
+
+static int value_of_expr(const Tracker *t, uint32_t ins, const Expr *e, Value *v, int depth)
+{
+	Value a, b;
+	switch (e->kind) {
+	case E_NUM:
+		v->sym = NULL;
+		return parse_int(e->str, &v->off);
+	case E_NAME:
+		if (live_reg(t->live, e->str) >= 0)
+			return value_of_reg(t, ins, e->str, v, depth);
+		v->sym = e->str;  /* a module-scope symbol */
+		v->off = 0;
+		return 1;
+	case E_UNARY:
+		if (e->op != '-' || !value_of_expr(t, ins, e->kids[0], &a, depth) || a.sym)
+			return 0;
+		*v = (Value){NULL, -a.off};
+		return 1;
+	case E_BINARY:
+		if ((e->op != '+' && e->op != '-') || !value_of_expr(t, ins, e->kids[0], &a, depth) ||
+		    !value_of_expr(t, ins, e->kids[1], &b, depth) || b.sym)
+			return 0;
+		*v = (Value){a.sym, e->op == '+' ? a.off + b.off : a.off - b.off};
+		return 1;
+	case E_CALL:  /* generic(sym) is sym's address */
+		return !strcmp(e->fname, "generic") && e->n == 1 &&
+			value_of_expr(t, ins, e->kids[0], v, depth);
+	case E_PAREN:
+		return e->n == 1 && value_of_expr(t, ins, e->kids[0], v, depth);
+	default:
+		return 0;
+	}
+}
+
+static int elem_size(const Decl *d)
+{
+	const char *type = decl_type(d);
+	if (!type)
+		return 0;
+	if (!strcmp(type, ".b64") || !strcmp(type, ".u64") || !strcmp(type, ".s64"))
+		return 8;
+	if (!strcmp(type, ".b32") || !strcmp(type, ".u32") || !strcmp(type, ".s32"))
+		return 4;
+	return 0;  /* byte arrays and floats are not followed */
+}
+
+/* Flattens nested braces into the i-th scalar of an initializer. */
+static const Expr *init_elem(const Expr *init, int64_t *i)
+{
+	if (init->kind != E_BRACE)
+		return (*i)-- == 0 ? init : NULL;
+	for (uint32_t k = 0; k < init->n; k++) {
+		const Expr *e = init_elem(init->kids[k], i);
+		if (e || *i < 0)
+			return e;
+	}
+	return NULL;
+}
+
+static int load_constant(const Tracker *t, uint32_t ins, const Value *addr, Value *v, int depth)
+{
+	const Stmt *var = addr->sym ? module_var(t, addr->sym) : NULL;
+	if (!var || !var->var.ds[0].init || !var_is_constant(t, var))
+		return 0;
+	int size = elem_size(&var->var);
+	if (!size || addr->off < 0 || addr->off % size)
+		return 0;
+	int64_t i = addr->off / size;
+	const Expr *e = init_elem(var->var.ds[0].init, &i);
+	return e && value_of_expr(t, ins, e, v, depth);
+}
+
+int value_at_def(const Tracker *t, uint32_t ins, Value *v, int depth)
+{
+	const Ins *in = &t->cfg->ins[ins]->ins;
+	const char *op = in->sp->base;
+	Value a, b;
+	if (in->guard || depth > MAX_DEPTH)
+		return 0;
+	if (!strcmp(op, "mov") || !strcmp(op, "cvta"))
+		return in->nops == 2 && value_of_expr(t, ins, in->ops[1], v, depth);
+	if (!strcmp(op, "add") || !strcmp(op, "sub")) {
+		if (in->nops != 3 || !value_of_expr(t, ins, in->ops[1], &a, depth) ||
+		    !value_of_expr(t, ins, in->ops[2], &b, depth))
+			return 0;
+		if (a.sym && b.sym)
+			return 0;
+		if (!strcmp(op, "sub") && b.sym)
+			return 0;
+		v->sym = a.sym ? a.sym : b.sym;
+		v->off = !strcmp(op, "add") ? a.off + b.off : a.off - b.off;
+		return 1;
+	}
+	if (!strcmp(op, "ld") && in->nops == 2 && in->ops[1]->kind == E_ADDR && in->ops[1]->n == 1) {
+		const char *space = ins_space(in);
+		if (space && strcmp(space, ".const") && strcmp(space, ".global"))
+			return 0;
+		return value_of_expr(t, ins, in->ops[1]->kids[0], &a, depth) &&
+			load_constant(t, ins, &a, v, depth);
+	}
+	return 0;
+}
+
+int value_of(const Tracker *t, uint32_t ins, const Expr *operand, Value *v)
+{
+	return value_of_expr(t, ins, operand, v, 0);
+}
