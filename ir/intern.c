@@ -3,31 +3,70 @@
  * carries its own leaf Expr: a register operand costs no allocation. */
 #include <stdlib.h>
 #include <string.h>
-#include <uthash.h>
 #include "ir.h"
 
 typedef struct Interned {
-	UT_hash_handle hh;
 	Expr name, num;  /* leaves, filled on first use */
 	size_t len;
 	char str[];
 } Interned;
 
-static Interned *table;
+/* Open addressing with linear probing; each slot keeps the full hash so a
+ * probe touches an entry only when the hashes match (one cache miss per
+ * lookup instead of one per chain link). */
+typedef struct Slot {
+	uint64_t hash;
+	Interned *e;
+} Slot;
+
+static Slot *slots;
+static size_t nslots, count;  /* nslots is 0 or a power of two */
 static size_t nbytes;
+
+static uint64_t hash_bytes(const char *s, size_t n)  /* FNV-1a, 64 bit */
+{
+	uint64_t h = 0xcbf29ce484222325u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
+	return h ^ (h >> 29);
+}
+
+static void grow(void)
+{
+	size_t n = nslots ? nslots * 2 : 4096;
+	Slot *t = calloc(n, sizeof *t);
+	if (!t)
+		die("out of memory");
+	for (size_t i = 0; i < nslots; i++) {
+		if (!slots[i].e)
+			continue;
+		size_t j = slots[i].hash & (n - 1);
+		while (t[j].e)
+			j = (j + 1) & (n - 1);
+		t[j] = slots[i];
+	}
+	free(slots);
+	slots = t;
+	nslots = n;
+}
 
 const char *intern(const char *s, size_t n)
 {
-	Interned *e;
-	HASH_FIND(hh, table, s, n, e);
-	if (e)
-		return e->str;
-	e = calloc(1, sizeof *e + n + 1);
+	if (2 * (count + 1) > nslots)  /* load factor at most 1/2 */
+		grow();
+	uint64_t h = hash_bytes(s, n);
+	size_t i = h & (nslots - 1);
+	for (; slots[i].e; i = (i + 1) & (nslots - 1))
+		if (slots[i].hash == h && slots[i].e->len == n && memcmp(slots[i].e->str, s, n) == 0)
+			return slots[i].e->str;
+	Interned *e = calloc(1, sizeof *e + n + 1);
 	if (!e)
 		die("out of memory");
 	memcpy(e->str, s, n);
 	e->len = n;
-	HASH_ADD_KEYPTR(hh, table, e->str, n, e);
+	slots[i].hash = h;
+	slots[i].e = e;
+	count++;
 	nbytes += sizeof *e + n + 1;
 	return e->str;
 }
@@ -58,8 +97,8 @@ Expr *num_expr(const char *s)
 	return e;
 }
 
-void intern_stats(size_t *count, size_t *bytes)
+void intern_stats(size_t *countp, size_t *bytes)
 {
-	*count = HASH_COUNT(table);
-	*bytes = nbytes + HASH_OVERHEAD(hh, table);
+	*countp = count;
+	*bytes = nbytes + nslots * sizeof *slots;
 }

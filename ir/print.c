@@ -68,7 +68,8 @@ void print_expr(FILE *f, const Expr *e)
 	case E_BINARY: {
 		int p = prec(e);
 		print_kid(f, e->kids[0], p);
-		puts_(f, e->op == '=' ? " = " : op_spelling(e->op));
+		/* " % ": "a%b" would scan as a and the register-like name %b */
+		puts_(f, e->op == '=' ? " = " : e->op == '%' ? " % " : op_spelling(e->op));
 		print_kid(f, e->kids[1], p + 1);
 		break;
 	}
