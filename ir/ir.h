@@ -113,6 +113,7 @@ typedef struct Spelling {
 
 const Opcode *opcode_find(const char *base, size_t n);
 const Spelling *spelling_get(const char *text, size_t n);
+const Spelling *spelling_of(const char *interned);
 int spelling_has(const Spelling *, const char *mod);
 
 /* sem.c: operand roles.  ins_names calls fn for every name an

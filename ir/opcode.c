@@ -62,7 +62,12 @@ static void split(Spelling *sp)
 
 const Spelling *spelling_get(const char *text, size_t n)
 {
-	const char *s = intern(text, n);
+	return spelling_of(intern(text, n));
+}
+
+/* By the interned text itself: the parser already has it. */
+const Spelling *spelling_of(const char *s)
+{
 	SpellingEntry *e;
 	HASH_FIND_PTR(spellings, &s, e);
 	if (e)

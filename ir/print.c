@@ -1,18 +1,72 @@
 /* Canonical PTX printer.  Spellings come from the IR (numbers as written,
  * instruction spellings whole), so parse+print keeps every token's meaning;
  * only layout and comments change. */
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include "ir.h"
 
-static void puts_(FILE *f, const char *s)
+/* A buffer of our own in front of stdio: printing is a stream of short
+ * strings, and going through fputs for each was a sixth of a round trip. */
+typedef struct Out {
+	FILE *f;
+	size_t n;
+	char buf[1 << 16];
+} Out;
+
+static void flush(Out *o)
 {
-	fputs(s, f);
+	fwrite(o->buf, 1, o->n, o->f);
+	o->n = 0;
 }
 
-static void indent(FILE *f, int depth)
+static void outn(Out *o, const char *s, size_t n)
+{
+	if (o->n + n > sizeof o->buf) {
+		flush(o);
+		if (n > sizeof o->buf) {
+			fwrite(s, 1, n, o->f);
+			return;
+		}
+	}
+	memcpy(o->buf + o->n, s, n);
+	o->n += n;
+}
+
+static void puts_(Out *o, const char *s)
+{
+	outn(o, s, strlen(s));
+}
+
+static void putc_(Out *o, char c)
+{
+	if (o->n == sizeof o->buf)
+		flush(o);
+	o->buf[o->n++] = c;
+}
+
+static void printf_(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void printf_(Out *o, const char *fmt, ...)
+{
+	char tmp[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	if (n < (int)sizeof tmp) {
+		outn(o, tmp, (size_t)n);
+		return;
+	}
+	flush(o);
+	va_start(ap, fmt);
+	vfprintf(o->f, fmt, ap);
+	va_end(ap);
+}
+
+static void indent(Out *f, int depth)
 {
 	while (depth-- > 0)
-		putc('\t', f);
+		putc_(f, '\t');
 }
 
 /* Binding strength of binary operators, as in the grammar. */
@@ -35,26 +89,28 @@ static int prec(const Expr *e)
 	}
 }
 
-static void print_kid(FILE *f, const Expr *kid, int need)
+static void expr(Out *f, const Expr *e);
+
+static void print_kid(Out *f, const Expr *kid, int need)
 {
 	int paren = prec(kid) < need;
 	if (paren)
-		putc('(', f);
-	print_expr(f, kid);
+		putc_(f, '(');
+	expr(f, kid);
 	if (paren)
-		putc(')', f);
+		putc_(f, ')');
 }
 
-static void print_exprs(FILE *f, Expr *const *kids, uint32_t n, const char *sep)
+static void print_exprs(Out *f, Expr *const *kids, uint32_t n, const char *sep)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		if (i)
 			puts_(f, sep);
-		print_expr(f, kids[i]);
+		expr(f, kids[i]);
 	}
 }
 
-void print_expr(FILE *f, const Expr *e)
+static void expr(Out *f, const Expr *e)
 {
 	switch (e->kind) {
 	case E_NAME:
@@ -62,7 +118,7 @@ void print_expr(FILE *f, const Expr *e)
 		puts_(f, e->str);
 		break;
 	case E_UNARY:
-		putc(e->op, f);
+		putc_(f, e->op);
 		print_kid(f, e->kids[0], 12);
 		break;
 	case E_BINARY: {
@@ -74,70 +130,70 @@ void print_expr(FILE *f, const Expr *e)
 		break;
 	}
 	case E_PAREN:
-		putc('(', f);
+		putc_(f, '(');
 		print_exprs(f, e->kids, e->n, ", ");
-		putc(')', f);
+		putc_(f, ')');
 		break;
 	case E_BRACE:
-		putc('{', f);
+		putc_(f, '{');
 		print_exprs(f, e->kids, e->n, ", ");
-		putc('}', f);
+		putc_(f, '}');
 		break;
 	case E_ADDR:
-		putc('[', f);
+		putc_(f, '[');
 		print_exprs(f, e->kids, e->n, ", ");
-		putc(']', f);
+		putc_(f, ']');
 		break;
 	case E_CALL:
 		puts_(f, e->fname);
-		putc('(', f);
+		putc_(f, '(');
 		print_exprs(f, e->kids, e->n, ", ");
-		putc(')', f);
+		putc_(f, ')');
 		break;
 	default:
 		die("print_expr: bad kind %d", e->kind);
 	}
 }
 
-static void print_specs(FILE *f, const Spec *specs, uint32_t n)
+static void print_specs(Out *f, const Spec *specs, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		if (i)
-			putc(' ', f);
+			putc_(f, ' ');
 		puts_(f, specs[i].word);
 		if (specs[i].num) {
-			putc(' ', f);
+			putc_(f, ' ');
 			puts_(f, specs[i].num);
 		}
 		if (specs[i].args) {
-			putc('(', f);
+			putc_(f, '(');
 			print_exprs(f, specs[i].args, specs[i].nargs, ", ");
-			putc(')', f);
+			putc_(f, ')');
 		}
 	}
 }
 
-static void print_declarator(FILE *f, const Declarator *d)
+static void print_declarator(Out *f, const Declarator *d)
 {
 	puts_(f, d->name);
 	if (d->count)
-		fprintf(f, "<%s>", d->count);
+		printf_(f, "<%s>", d->count);
 	for (uint32_t i = 0; i < d->ndims; i++) {
-		putc('[', f);
+		putc_(f, '[');
 		if (d->dims[i])
-			print_expr(f, d->dims[i]);
-		putc(']', f);
+			expr(f, d->dims[i]);
+		putc_(f, ']');
 	}
 	if (d->init) {
 		puts_(f, " = ");
-		print_expr(f, d->init);
+		expr(f, d->init);
 	}
 }
 
-static void print_decl(FILE *f, const Decl *d)
+static void print_decl(Out *f, const Decl *d)
 {
 	print_specs(f, d->specs, d->nspecs);
-	putc(d->nspecs ? '\t' : ' ', f);
+	putc_(f, d->nspecs ? '\t' : ' ');
 	for (uint32_t i = 0; i < d->nds; i++) {
 		if (i)
 			puts_(f, ", ");
@@ -146,12 +202,12 @@ static void print_decl(FILE *f, const Decl *d)
 }
 
 /* (decl, decl) for parameter lists; one per line when 'lines'. */
-static void print_params(FILE *f, const Decl *ds, uint32_t n, int lines)
+static void print_params(Out *f, const Decl *ds, uint32_t n, int lines)
 {
 	puts_(f, lines && n ? "(\n" : "(");
 	for (uint32_t i = 0; i < n; i++) {
 		if (lines)
-			putc('\t', f);
+			putc_(f, '\t');
 		print_decl(f, &ds[i]);
 		if (i + 1 < n)
 			puts_(f, lines ? ",\n" : ", ");
@@ -159,14 +215,14 @@ static void print_params(FILE *f, const Decl *ds, uint32_t n, int lines)
 	puts_(f, lines && n ? "\n)" : ")");
 }
 
-static void print_list(FILE *f, const List *l, int depth);
+static void print_list(Out *f, const List *l, int depth);
 
-static void print_ins(FILE *f, const Ins *in)
+static void print_ins(Out *f, const Ins *in)
 {
 	if (in->guard) {
 		puts_(f, in->guard_neg ? "@!" : "@");
 		puts_(f, in->guard);
-		putc(' ', f);
+		putc_(f, ' ');
 	}
 	puts_(f, in->sp->text);
 	if (in->nops) {
@@ -176,50 +232,50 @@ static void print_ins(FILE *f, const Ins *in)
 	puts_(f, ";\n");
 }
 
-static void print_loc(FILE *f, const LocInfo *li)
+static void print_loc(Out *f, const LocInfo *li)
 {
-	fprintf(f, ".loc\t%u %u %u", li->file, li->line, li->col);
+	printf_(f, ".loc\t%u %u %u", li->file, li->line, li->col);
 	if (li->function_name)
-		fprintf(f, ", function_name %s", li->function_name);
+		printf_(f, ", function_name %s", li->function_name);
 	if (li->has_inlined)
-		fprintf(f, ", inlined_at %u %u %u", li->in_file, li->in_line, li->in_col);
-	putc('\n', f);
+		printf_(f, ", inlined_at %u %u %u", li->in_file, li->in_line, li->in_col);
+	putc_(f, '\n');
 }
 
-static void print_proto(FILE *f, const Proto *p)
+static void print_proto(Out *f, const Proto *p)
 {
-	fprintf(f, "%s: .callprototype ", p->label);
+	printf_(f, "%s: .callprototype ", p->label);
 	if (p->has_rets) {
 		print_params(f, p->rets, p->nrets, 0);
-		putc(' ', f);
+		putc_(f, ' ');
 	}
 	puts_(f, p->name);
-	putc(' ', f);
+	putc_(f, ' ');
 	print_params(f, p->params, p->nparams, 0);
 	puts_(f, ";\n");
 }
 
-static void print_func(FILE *f, const Func *fn)
+static void print_func(Out *f, const Func *fn)
 {
 	print_specs(f, fn->specs, fn->nspecs);
 	if (fn->nspecs)
-		putc(' ', f);
+		putc_(f, ' ');
 	puts_(f, fn->is_entry ? ".entry " : ".func ");
 	if (fn->nfspecs) {
 		print_specs(f, fn->fspecs, fn->nfspecs);
-		putc(' ', f);
+		putc_(f, ' ');
 	}
 	if (fn->has_rets) {
 		print_params(f, fn->rets, fn->nrets, 0);
-		putc(' ', f);
+		putc_(f, ' ');
 	}
 	puts_(f, fn->name);
 	if (fn->has_params)
 		print_params(f, fn->params, fn->nparams, 1);
 	for (uint32_t i = 0; i < fn->nattrs; i++) {
-		fprintf(f, "\n%s", fn->attrs[i].word);
+		printf_(f, "\n%s", fn->attrs[i].word);
 		for (uint32_t j = 0; j < fn->attrs[i].nnums; j++)
-			fprintf(f, "%s%s", j ? ", " : " ", fn->attrs[i].nums[j]);
+			printf_(f, "%s%s", j ? ", " : " ", fn->attrs[i].nums[j]);
 	}
 	if (!fn->has_body) {
 		puts_(f, ";\n");
@@ -230,42 +286,42 @@ static void print_func(FILE *f, const Func *fn)
 	puts_(f, "}\n");
 }
 
-static void print_stmt(FILE *f, const Stmt *s, int depth)
+static void print_stmt(Out *f, const Stmt *s, int depth)
 {
 	if (s->kind != S_LABEL)
 		indent(f, depth);
 	switch (s->kind) {
 	case S_VERSION:
-		fprintf(f, ".version %s\n", s->strs.strs[0]);
+		printf_(f, ".version %s\n", s->strs.strs[0]);
 		break;
 	case S_ADDRSIZE:
-		fprintf(f, ".address_size %s\n", s->strs.strs[0]);
+		printf_(f, ".address_size %s\n", s->strs.strs[0]);
 		break;
 	case S_TARGET:
 		puts_(f, ".target ");
 		print_exprs(f, s->list.items, s->list.nitems, ", ");
-		putc('\n', f);
+		putc_(f, '\n');
 		break;
 	case S_FILE:
-		fprintf(f, ".file\t%s %s", s->file.index, s->file.path);
+		printf_(f, ".file\t%s %s", s->file.index, s->file.path);
 		if (s->file.timestamp)
-			fprintf(f, ", %s, %s", s->file.timestamp, s->file.size);
-		putc('\n', f);
+			printf_(f, ", %s, %s", s->file.timestamp, s->file.size);
+		putc_(f, '\n');
 		break;
 	case S_SECTION:
-		fprintf(f, ".section\t%s\n{\n", s->section.name);
+		printf_(f, ".section\t%s\n{\n", s->section.name);
 		print_list(f, &s->section.items, 0);
 		puts_(f, "}\n");
 		break;
 	case S_DATA:
-		fprintf(f, "%s ", s->list.word);
+		printf_(f, "%s ", s->list.word);
 		print_exprs(f, s->list.items, s->list.nitems, ",");
-		putc('\n', f);
+		putc_(f, '\n');
 		break;
 	case S_PRAGMA:
 		puts_(f, ".pragma ");
 		for (uint32_t i = 0; i < s->strs.nstrs; i++)
-			fprintf(f, "%s%s", i ? ", " : "", s->strs.strs[i]);
+			printf_(f, "%s%s", i ? ", " : "", s->strs.strs[i]);
 		puts_(f, ";\n");
 		break;
 	case S_ALIAS:
@@ -274,7 +330,7 @@ static void print_stmt(FILE *f, const Stmt *s, int depth)
 		puts_(f, ";\n");
 		break;
 	case S_TARGETS:
-		fprintf(f, "%s: %s ", s->list.label, s->list.word);
+		printf_(f, "%s: %s ", s->list.label, s->list.word);
 		print_exprs(f, s->list.items, s->list.nitems, ", ");
 		puts_(f, ";\n");
 		break;
@@ -289,7 +345,7 @@ static void print_stmt(FILE *f, const Stmt *s, int depth)
 		print_ins(f, &s->ins);
 		break;
 	case S_LABEL:
-		fprintf(f, "%s:\n", s->label);
+		printf_(f, "%s:\n", s->label);
 		break;
 	case S_LOC:
 		print_loc(f, s->locinfo);
@@ -308,17 +364,38 @@ static void print_stmt(FILE *f, const Stmt *s, int depth)
 	}
 }
 
-static void print_list(FILE *f, const List *l, int depth)
+static void print_list(Out *f, const List *l, int depth)
 {
 	for (const Stmt *s = l->head; s; s = s->next)
 		print_stmt(f, s, depth);
 }
 
-void print_module(FILE *f, const Module *m)
+static void module(Out *f, const Module *m)
 {
 	for (const Stmt *s = m->items.head; s; s = s->next) {
 		if (s->kind == S_FUNC || s->kind == S_SECTION)
-			putc('\n', f);
+			putc_(f, '\n');
 		print_stmt(f, s, 0);
 	}
+}
+
+void print_module(FILE *f, const Module *m)
+{
+	Out *o = malloc(sizeof *o);
+	if (!o)
+		die("out of memory");
+	o->f = f;
+	o->n = 0;
+	module(o, m);
+	flush(o);
+	free(o);
+}
+
+void print_expr(FILE *f, const Expr *e)
+{
+	Out o;
+	o.f = f;
+	o.n = 0;
+	expr(&o, e);
+	flush(&o);
 }

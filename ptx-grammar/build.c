@@ -4,9 +4,17 @@
 #include <string.h>
 #include "build.h"
 
-Vec *vec_new(void)
+/* Lists are short-lived and many (one per operand list): they are
+ * recycled through the parse's free list rather than malloc'ed anew. */
+Vec *vec_new(struct ParseState *ps)
 {
-	Vec *v = calloc(1, sizeof *v);
+	Vec *v = ps->free_vecs;
+	if (v) {
+		ps->free_vecs = v->next;
+		v->n = 0;
+		return v;
+	}
+	v = calloc(1, sizeof *v);
 	if (!v)
 		die("out of memory");
 	return v;
@@ -24,12 +32,22 @@ Vec *vec_push(Vec *v, void *p)
 	return v;
 }
 
-void vec_free(Vec *v)
+void vec_free(struct ParseState *ps, Vec *v)
 {
 	if (v) {
+		v->next = ps->free_vecs;
+		ps->free_vecs = v;
+	}
+}
+
+void vec_release_all(struct ParseState *ps)
+{
+	for (Vec *v = ps->free_vecs, *next; v; v = next) {
+		next = v->next;
 		free(v->v);
 		free(v);
 	}
+	ps->free_vecs = NULL;
 }
 
 void **vec_finish(struct ParseState *ps, Vec *v, uint32_t *n)
@@ -39,7 +57,7 @@ void **vec_finish(struct ParseState *ps, Vec *v, uint32_t *n)
 		return NULL;
 	void **a = arena_dup(ps->m->arena, v->v, v->n * sizeof *v->v);
 	*n = v->n;
-	vec_free(v);
+	vec_free(ps, v);
 	return a;
 }
 
@@ -129,12 +147,12 @@ Decl *mk_decl(struct ParseState *ps, Vec *specs, Vec *declarators)
 	for (uint32_t i = 0; i < specs->n; i++)
 		d->specs[i] = *(Spec *)specs->v[i];
 	d->nspecs = specs->n;
-	vec_free(specs);
+	vec_free(ps, specs);
 	d->ds = arena_alloc(ps->m->arena, declarators->n * sizeof *d->ds);
 	for (uint32_t i = 0; i < declarators->n; i++)
 		d->ds[i] = *(Declarator *)declarators->v[i];
 	d->nds = declarators->n;
-	vec_free(declarators);
+	vec_free(ps, declarators);
 	return d;
 }
 
@@ -167,7 +185,7 @@ static Decl *decls(struct ParseState *ps, Vec *v, uint32_t *n)
 	for (uint32_t i = 0; i < v->n; i++)
 		a[i] = *(Decl *)v->v[i];
 	*n = v->n;
-	vec_free(v);
+	vec_free(ps, v);
 	return a;
 }
 
@@ -180,7 +198,7 @@ static Spec *specs_array(struct ParseState *ps, Vec *v, uint32_t *n)
 	for (uint32_t i = 0; i < v->n; i++)
 		a[i] = *(Spec *)v->v[i];
 	*n = v->n;
-	vec_free(v);
+	vec_free(ps, v);
 	return a;
 }
 
@@ -249,7 +267,7 @@ Stmt *mk_list(struct ParseState *ps, StmtKind kind, Loc loc, const char *label,
 
 Stmt *mk_alias(struct ParseState *ps, Loc loc, const char *a, const char *b)
 {
-	Vec *v = vec_push(vec_push(vec_new(), name_expr(a)), name_expr(b));
+	Vec *v = vec_push(vec_push(vec_new(ps), name_expr(a)), name_expr(b));
 	return mk_list(ps, S_ALIAS, loc, NULL, ".alias", v);
 }
 
@@ -317,7 +335,7 @@ Stmt *mk_ins(struct ParseState *ps, Loc loc, const char *guard, int neg,
 	const char *opcode, Loc oploc, Vec *ops)
 {
 	Stmt *s = stmt_new(ps->m, S_INS, loc);
-	const Spelling *sp = spelling_get(opcode, strlen(opcode));
+	const Spelling *sp = spelling_of(opcode);
 	s->ins.sp = sp;
 	s->ins.guard = guard;
 	s->ins.guard_neg = neg;
@@ -378,13 +396,13 @@ Stmt *loc_inlined(struct ParseState *ps, Stmt *s, Loc loc, const char *kw,
 Expr *mk_exprs(struct ParseState *ps, ExprKind kind, Vec *v)
 {
 	Expr *e = expr_list(ps->m, kind, v ? (Expr **)v->v : NULL, v ? v->n : 0);
-	vec_free(v);
+	vec_free(ps, v);
 	return e;
 }
 
 Expr *mk_callexpr(struct ParseState *ps, const char *name, Vec *v)
 {
 	Expr *e = expr_call(ps->m, name, v ? (Expr **)v->v : NULL, v ? v->n : 0);
-	vec_free(v);
+	vec_free(ps, v);
 	return e;
 }

@@ -96,6 +96,7 @@ static Module *run(const char *name, FILE *in, const char *text, size_t len)
 	if (buf)
 		ptx_delete_buffer(buf, scanner);
 	ptxlex_destroy(scanner);
+	vec_release_all(&ps);
 	if (rc == 0 && diag_errors() == ps.errors0)
 		check_header(&ps);
 	if (rc != 0 || diag_errors() != ps.errors0) {

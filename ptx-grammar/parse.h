@@ -19,11 +19,13 @@ struct ParseState;
 typedef struct Vec {
 	uint32_t n, cap;
 	void **v;
+	struct Vec *next;  /* in the parse's free list */
 } Vec;
 
-Vec *vec_new(void);
+Vec *vec_new(struct ParseState *);
 Vec *vec_push(Vec *, void *);
-void vec_free(Vec *);
+void vec_free(struct ParseState *, Vec *);
+void vec_release_all(struct ParseState *);
 void **vec_finish(struct ParseState *, Vec *, uint32_t *n);
 
 struct ParseState {
@@ -33,6 +35,7 @@ struct ParseState {
 	int cline, ccol;      /* start of an open block comment */
 	int errors0;          /* diag_errors() when this parse began */
 	const char *tok;      /* text of the last name or number scanned */
+	Vec *free_vecs;       /* recycled lists */
 	int nopen;            /* open '{' and where the innermost few began */
 	int open_line[64], open_col[64];
 };

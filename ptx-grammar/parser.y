@@ -71,7 +71,7 @@ static void ptxerror(YYLTYPE *, void *, struct ParseState *, const char *);
 %type <fattr> fattr
 %type <decl> param
 
-%destructor { vec_free($$); } <vec>
+%destructor { vec_free(ps, $$); } <vec>
 
 %%
 
@@ -134,17 +134,17 @@ params_opt
 	;
 
 paren_params
-	: '(' ')'               { $$ = vec_new(); }
+	: '(' ')'               { $$ = vec_new(ps); }
 	| '(' params ')'        { $$ = $2; }
 	;
 
 params
-	: param                 { $$ = vec_push(vec_new(), $1); }
+	: param                 { $$ = vec_push(vec_new(ps), $1); }
 	| params ',' param      { $$ = vec_push($1, $3); }
 	;
 
 param
-	: specs declarator      { $$ = mk_decl(ps, $1, vec_push(vec_new(), $2)); }
+	: specs declarator      { $$ = mk_decl(ps, $1, vec_push(vec_new(ps), $2)); }
 	;
 
 fattrs_opt
@@ -153,7 +153,7 @@ fattrs_opt
 	;
 
 fattrs
-	: fattr                 { $$ = vec_push(vec_new(), $1); }
+	: fattr                 { $$ = vec_push(vec_new(ps), $1); }
 	| fattrs fattr          { $$ = vec_push($1, $2); }
 	;
 
@@ -167,7 +167,7 @@ numlist_opt
 	;
 
 numlist
-	: NUM                   { $$ = vec_push(vec_new(), (void *)$1); }
+	: NUM                   { $$ = vec_push(vec_new(ps), (void *)$1); }
 	| numlist ',' NUM       { $$ = vec_push($1, (void *)$3); }
 	;
 
@@ -212,9 +212,9 @@ decl
 	;
 
 specs
-	: DOTWORD               { $$ = add_spec_words(ps, vec_new(), LOC(@1), $1, NULL); }
-	| DOTWORD NUM           { $$ = add_spec_words(ps, vec_new(), LOC(@1), $1, $2); }
-	| spec                  { $$ = vec_push(vec_new(), $1); }
+	: DOTWORD               { $$ = add_spec_words(ps, vec_new(ps), LOC(@1), $1, NULL); }
+	| DOTWORD NUM           { $$ = add_spec_words(ps, vec_new(ps), LOC(@1), $1, $2); }
+	| spec                  { $$ = vec_push(vec_new(ps), $1); }
 	| specs DOTWORD         { $$ = add_spec_words(ps, $1, LOC(@2), $2, NULL); }
 	| specs DOTWORD NUM     { $$ = add_spec_words(ps, $1, LOC(@2), $2, $3); }
 	| specs spec            { $$ = vec_push($1, $2); }
@@ -226,7 +226,7 @@ spec
 	;
 
 declarators
-	: declarator            { $$ = vec_push(vec_new(), $1); }
+	: declarator            { $$ = vec_push(vec_new(ps), $1); }
 	| declarators ',' declarator { $$ = vec_push($1, $3); }
 	;
 
@@ -241,7 +241,7 @@ count_opt
 
 dims
 	: %empty                { $$ = NULL; }
-	| dims '[' expr_opt ']' { $$ = vec_push($1 ? $1 : vec_new(), $3); }
+	| dims '[' expr_opt ']' { $$ = vec_push($1 ? $1 : vec_new(ps), $3); }
 	;
 
 init_opt
@@ -260,12 +260,12 @@ sec_item
 	;
 
 strlist
-	: STRING                { $$ = vec_push(vec_new(), (void *)$1); }
+	: STRING                { $$ = vec_push(vec_new(ps), (void *)$1); }
 	| strlist ',' STRING    { $$ = vec_push($1, (void *)$3); }
 	;
 
 namelist
-	: IDENT                 { $$ = vec_push(vec_new(), name_expr($1)); }
+	: IDENT                 { $$ = vec_push(vec_new(ps), name_expr($1)); }
 	| namelist ',' IDENT    { $$ = vec_push($1, name_expr($3)); }
 	;
 
@@ -275,7 +275,7 @@ exprlist_opt
 	;
 
 exprlist
-	: expr                  { $$ = vec_push(vec_new(), $1); }
+	: expr                  { $$ = vec_push(vec_new(ps), $1); }
 	| exprlist ',' expr     { $$ = vec_push($1, $3); }
 	;
 
