@@ -1,0 +1,581 @@
+#!/usr/bin/env bash
+# Link benchmark: code quality of ptxlink + ptxas against separate compilation
+# and NVIDIA's LTO, and link time/memory scaling of ptxlink.
+#
+# Usage: tools/link-bench.sh [-o FILE] [--no-quality] [--no-scale] [--reps N]
+#
+#   -o FILE        markdown report (default docs/link-benchmark.md)
+#   --no-quality   skip section 1 (per-kernel code-quality table)
+#   --no-scale     skip section 2 (link time / memory scaling)
+#   --reps N       timing repetitions per scaling row, best is kept (default 3)
+#
+# Environment: PTXLINK (default: build-linkbench/ptxlink, built if missing),
+# CUDA_HOME (default /usr/local/cuda), LINKBENCH_WORK (scratch directory,
+# default /tmp/ptxlink-linkbench-$UID).
+#
+# Section 1, for every multi-file program corpus/ptx/<prog>/ (not handwritten/):
+#   (a) separate compilation: ptxas -c -v on each .ptx, nvlink into one cubin
+#   (b) ptxlink -v, then ptxas -v on the linked module (whole program when
+#       ptxlink says so, else ptxas -c + nvlink -lcudadevrt)
+#   (c) nvcc -rdc=true -dlto -c on corpus/src/<prog>/*.cu, nvlink -dlto
+#       -Xptxas -v (needs an nvvm shim dir, see /work/shared/TOOLCHAIN.md)
+# and reports registers, stack frame, spill stores/loads, SASS .text bytes per
+# kernel/function.  -G programs are linked with --strip-debug (routes a and b
+# on the stripped PTX; LTO cannot be combined with -G).
+# Section 2: ptxlink on 100/300/1000 generated modules (tools/gen-modules.sh)
+# and on K renamed copies of corpus/ptx/raytrace, wall time and peak RSS.
+#
+# A failure of ptxlink itself (crash, error exit, ptxas rejecting its output)
+# stops the run with the exact command and message; failures of the NVIDIA
+# LTO route are reported in the table as n/a.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+PTXAS=$CUDA_HOME/bin/ptxas
+NVLINK=$CUDA_HOME/bin/nvlink
+NVCC=$CUDA_HOME/bin/nvcc
+DEVRT=(-L"$CUDA_HOME/targets/x86_64-linux/lib" -lcudadevrt)
+WORK=${LINKBENCH_WORK:-/tmp/ptxlink-linkbench-$(id -u)}
+OUT=$ROOT/docs/link-benchmark.md
+DO_QUALITY=1
+DO_SCALE=1
+REPS=3
+while [ $# -gt 0 ]; do
+    case "$1" in
+    -o) OUT=$2; shift ;;
+    --no-quality) DO_QUALITY=0 ;;
+    --no-scale) DO_SCALE=0 ;;
+    --reps) REPS=$2; shift ;;
+    -h | --help) sed -n '2,30p' "$0"; exit 0 ;;
+    *) echo "link-bench: unknown argument: $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+case "$OUT" in /*) ;; *) OUT=$PWD/$OUT ;; esac
+
+for t in "$PTXAS" "$NVLINK" "$NVCC" /usr/bin/time readelf; do
+    command -v "$t" >/dev/null 2>&1 || { echo "link-bench: $t not found" >&2; exit 1; }
+done
+
+if [ -z "${PTXLINK:-}" ]; then
+    PTXLINK=$ROOT/build-linkbench/ptxlink
+    if [ ! -x "$PTXLINK" ]; then
+        echo "link-bench: building $PTXLINK" >&2
+        { cmake -S "$ROOT" -B "$ROOT/build-linkbench" -DCMAKE_BUILD_TYPE=Release &&
+            cmake --build "$ROOT/build-linkbench" -j2 --target ptxlink; } >/dev/null ||
+            { echo "link-bench: build failed" >&2; exit 1; }
+    fi
+fi
+
+mkdir -p "$WORK"
+NVVM=$WORK/nvvm # nvvm shim: nvlink -dlto wants <nvvm>/lib64/libnvvm.so
+mkdir -p "$NVVM/lib64"
+ln -sfn "$CUDA_HOME/nvvm/bin" "$NVVM/bin"
+ln -sfn "$CUDA_HOME/nvvm/libdevice" "$NVVM/libdevice"
+ln -sf "$CUDA_HOME"/lib/libnvvm.so* "$NVVM/lib64/" 2>/dev/null ||
+    ln -sf "$CUDA_HOME"/nvvm/lib64/libnvvm.so* "$NVVM/lib64/"
+
+now_ns() { date +%s%N; }
+ms_since() { echo $((($(now_ns) - $1) / 1000000)); }
+
+# ptxlink failures are findings, not something to work around.
+die_ptxlink() { # what log command...
+    local what=$1 log=$2
+    shift 2
+    {
+        echo "link-bench: FAILURE ($what)"
+        echo "  command: $*"
+        echo "  output:"
+        sed 's/^/    /' "$log" | head -40
+    } >&2
+    exit 1
+}
+
+target_of() { sed -n 's/^[[:space:]]*\.target[[:space:]]\{1,\}\([a-z0-9_]*\).*/\1/p' "$1" | head -n1; }
+
+# nvlink, adding the device runtime only when the link needs it.
+nvlink_cubins() { # arch out log cubins...
+    local arch=$1 out=$2 log=$3
+    shift 3
+    if "$NVLINK" -arch="$arch" "$@" -o "$out" >"$log" 2>&1; then
+        echo "nvlink"
+    elif "$NVLINK" -arch="$arch" "$@" "${DEVRT[@]}" -o "$out" >"$log" 2>&1; then
+        echo "nvlink -lcudadevrt"
+    else
+        return 1
+    fi
+}
+
+# ---------------------------------------------------------------------------
+# Statistics of one route: DIR/ptxas.v (ptxas -v output) + DIR/final.cubin
+#   -> DIR/stats.tsv: name entry regs stack spst spld sass status
+#      status: sec (own .text section), clone (copied into kernels' .text in
+#      whole-program mode), dropped (compiled by ptxas -c but not in the
+#      final cubin), inl (no trace: inlined everywhere)
+#   -> DIR/summary: nsec nkern nbodies textbytes
+# Registers: sh_info >> 24 of the .text section (ptxas -v prints registers
+# only for entries); falls back to ptxas' "Used N registers".
+# ---------------------------------------------------------------------------
+route_stats() {
+    local d=$1
+    readelf -S -W "$d/final.cubin" 2>/dev/null >"$d/sections.txt"
+    readelf -s -W "$d/final.cubin" 2>/dev/null >"$d/symbols.txt"
+    awk -v out="$d/stats.tsv" -v sumf="$d/summary" '
+    function hex(s,   i, v) { v = 0; s = tolower(s); sub(/^0x/, "", s)
+        for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+        return v }
+    function num(s) { return (s ~ /^0x/) ? hex(s) : s + 0 }
+    function add(n) { if (!(n in known)) { known[n] = 1; order[++nn] = n } }
+    FILENAME == ARGV[1] {
+        if ($0 ~ /Compiling entry function/) {
+            s = $0; sub(/.*function \047/, "", s); sub(/\047.*/, "", s)
+            entry[s] = 1; cur = s; add(s)
+        } else if ($0 ~ /Function properties for /) {
+            s = $0; sub(/.*properties for /, "", s); fn = s; want = 1; add(s); inv[s] = 1
+        } else if (want && $0 ~ /stack frame/) {
+            if (!(fn in stk)) { stk[fn] = $1; sst[fn] = $5; sld[fn] = $9 }
+            want = 0
+        } else if ($0 ~ /Used [0-9]+ registers/) {
+            for (i = 1; i < NF; i++) if ($i == "Used") used[cur] = $(i + 1)
+        }
+        next
+    }
+    FILENAME == ARGV[2] {
+        s = $0
+        if (s !~ /\] \.text\./) next
+        sub(/^[^]]*\] */, "", s); split(s, a, " ")
+        n = substr(a[1], 7); sz = hex(a[5])
+        nsec[n]++; secsz[n] += sz; if (!(n in reg)) reg[n] = int(num(a[9]) / 16777216)
+        if (!(n in smin) || sz < smin[n]) smin[n] = sz
+        if (!(n in smax) || sz > smax[n]) smax[n] = sz
+        totsec++; totbytes += sz; add(n)
+        next
+    }
+    FILENAME == ARGV[3] {
+        if ($4 != "FUNC") next
+        n = $NF
+        if (n !~ /^\$/) next
+        s = substr(n, 2); p = index(s, "$"); if (p == 0) next
+        f = substr(s, p + 1); sz = num($3)
+        ncl[f]++
+        if (!(f in cmin) || sz < cmin[f]) cmin[f] = sz
+        if (!(f in cmax) || sz > cmax[f]) cmax[f] = sz
+        add(f)
+    }
+    function szcell(cnt, lo, hi) {
+        if (cnt == 1) return lo
+        return cnt "×" (lo == hi ? lo : lo "–" hi)
+    }
+    END {
+        nk = 0; nb = 0; nd = 0
+        for (i = 1; i <= nn; i++) {
+            n = order[i]; e = (n in entry) ? 1 : 0
+            if (n in nsec) {
+                st = "sec"; r = reg[n]; if (r == 0) r = (n in used) ? used[n] : "–"
+                sass = szcell(nsec[n], smin[n], smax[n])
+                if (e) nk++; else { nb += nsec[n]; nd++ }
+            } else if (n in ncl) {
+                st = "clone"; r = "–"; sass = szcell(ncl[n], cmin[n], cmax[n]); nb += ncl[n]; nd++
+            } else if (n in inv) {
+                st = "dropped"; r = "–"; sass = "–"
+            } else { st = "inl"; r = "–"; sass = "–" }
+            if (n in used && st == "sec" && r == "") r = used[n]
+            printf "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", n, e, r, \
+                (n in stk) ? stk[n] : "–", (n in sst) ? sst[n] : "–", (n in sld) ? sld[n] : "–", sass, st > out
+        }
+        printf "%d %d %d %d %d\n", totsec, nk, nd, nb, totbytes > sumf
+    }' "$d/ptxas.v" "$d/sections.txt" "$d/symbols.txt"
+}
+
+# ---------------------------------------------------------------------------
+# Section 1: per-program routes
+# ---------------------------------------------------------------------------
+route_sep() { # prog dir arch debug files...
+    local prog=$1 d=$2 arch=$3 dbg=$4
+    shift 4
+    local t0 f b in cubins=()
+    mkdir -p "$d"
+    : >"$d/ptxas.v"
+    t0=$(now_ns)
+    for f in "$@"; do
+        b=$(basename "$f" .ptx)
+        in=$f
+        if [ "$dbg" = 1 ]; then
+            in=$d/$b.nodebug.ptx
+            "$PTXLINK" --strip-debug -o "$in" "$f" >"$d/strip.log" 2>&1 ||
+                die_ptxlink "ptxlink --strip-debug on $prog" "$d/strip.log" "$PTXLINK" --strip-debug -o "$in" "$f"
+        fi
+        "$PTXAS" -arch="$arch" -v -c "$in" -o "$d/$b.cubin" >>"$d/ptxas.v" 2>&1 ||
+            { echo "ptxas -c failed on $in" >"$d/mode"; return 1; }
+        cubins+=("$d/$b.cubin")
+    done
+    local how
+    how=$(nvlink_cubins "$arch" "$d/final.cubin" "$d/nvlink.log" "${cubins[@]}") ||
+        { echo "nvlink failed: $(head -1 "$d/nvlink.log")" >"$d/mode"; return 1; }
+    echo "$(ms_since "$t0")" >"$d/ms"
+    echo "ptxas -c ×$# + $how" >"$d/mode"
+}
+
+route_plk() { # prog dir arch debug files...
+    local prog=$1 d=$2 arch=$3 dbg=$4
+    shift 4
+    local t0 sd=() how
+    mkdir -p "$d"
+    [ "$dbg" = 1 ] && sd=(--strip-debug)
+    t0=$(now_ns)
+    "$PTXLINK" -v "${sd[@]}" -o "$d/linked.ptx" "$@" >"$d/ptxlink.log" 2>&1 ||
+        die_ptxlink "ptxlink on $prog" "$d/ptxlink.log" "$PTXLINK" -v "${sd[@]}" -o "$d/linked.ptx" "$@"
+    if grep -q 'whole program' "$d/ptxlink.log"; then
+        "$PTXAS" -arch="$arch" -v "$d/linked.ptx" -o "$d/final.cubin" >"$d/ptxas.v" 2>&1 ||
+            die_ptxlink "ptxas (whole program) rejects ptxlink output for $prog" "$d/ptxas.v" \
+                "$PTXAS" -arch="$arch" -v "$d/linked.ptx" -o "$d/final.cubin"
+        echo "ptxlink + ptxas (whole program)" >"$d/mode"
+    else
+        "$PTXAS" -arch="$arch" -v -c "$d/linked.ptx" -o "$d/linked.cubin" >"$d/ptxas.v" 2>&1 ||
+            die_ptxlink "ptxas -c rejects ptxlink output for $prog" "$d/ptxas.v" \
+                "$PTXAS" -arch="$arch" -v -c "$d/linked.ptx" -o "$d/linked.cubin"
+        how=$(nvlink_cubins "$arch" "$d/final.cubin" "$d/nvlink.log" "$d/linked.cubin") ||
+            die_ptxlink "nvlink rejects ptxas -c of ptxlink output for $prog" "$d/nvlink.log" \
+                "$NVLINK" -arch="$arch" "$d/linked.cubin" "${DEVRT[@]}" -o "$d/final.cubin"
+        echo "ptxlink + ptxas -c + $how" >"$d/mode"
+    fi
+    echo "$(ms_since "$t0")" >"$d/ms"
+}
+
+route_lto() { # prog dir arch debug srcdir
+    local prog=$1 d=$2 arch=$3 dbg=$4 src=$5 f objs=() t0
+    mkdir -p "$d"
+    if [ "$dbg" = 1 ]; then echo "n/a: -dlto cannot be combined with -G" >"$d/mode"; return 1; fi
+    if ! ls "$src"/*.cu >/dev/null 2>&1; then echo "n/a: no CUDA sources in ${src#"$ROOT"/}" >"$d/mode"; return 1; fi
+    t0=$(now_ns)
+    for f in "$src"/*.cu; do
+        if ! (cd "$src" && "$NVCC" -arch="$arch" -rdc=true -dlto -c "$(basename "$f")" \
+            -o "$d/$(basename "$f" .cu).o") >"$d/nvcc.log" 2>&1; then
+            echo "n/a: nvcc -dlto fails on $(basename "$f"): $(grep -m1 -E 'error|fatal' "$d/nvcc.log" | sed 's/^.*\/\([^/]*:\)/\1/' | cut -c1-110)" >"$d/mode"
+            return 1
+        fi
+        objs+=("$d/$(basename "$f" .cu).o")
+    done
+    if ! "$NVLINK" -arch="$arch" -dlto -nvvmpath="$NVVM" "${DEVRT[0]}" "${objs[@]}" -lcudadevrt \
+        -o "$d/final.cubin" -Xptxas -v >"$d/ptxas.v" 2>&1; then
+        echo "n/a: nvlink -dlto failed: $(grep -m1 -E 'error|fatal' "$d/ptxas.v")" >"$d/mode"
+        return 1
+    fi
+    echo "$(ms_since "$t0")" >"$d/ms"
+    echo "nvcc -dlto -c ×${#objs[@]} + nvlink -dlto" >"$d/mode"
+}
+
+quality_section() {
+    local progs=() p dir arch dbg src files
+    for dir in "$ROOT"/corpus/ptx/*/; do
+        p=$(basename "$dir")
+        [ "$p" = handwritten ] && continue
+        progs+=("$p")
+    done
+    {
+        echo "## 1. Code quality: separate compilation vs ptxlink + ptxas vs nvcc -dlto"
+        echo
+        echo "Routes (all for the \`.target\` of the program's PTX):"
+        echo
+        echo "- **(a) separate**: \`ptxas -arch=X -v -c\` on each .ptx, \`nvlink -arch=X\` (with \`-lcudadevrt\` only when needed) into one cubin."
+        echo "- **(b) ptxlink**: \`ptxlink -v -o linked.ptx *.ptx\`; then \`ptxas -arch=X -v linked.ptx\` when ptxlink reports a whole program, else \`ptxas -c\` + \`nvlink -lcudadevrt\`."
+        echo "- **(c) nvcc -dlto**: \`nvcc -arch=X -rdc=true -dlto -c\` on the program's .cu files (corpus/src/<prog>/), \`nvlink -arch=X -dlto -nvvmpath=<shim> ... -lcudadevrt -Xptxas -v\`. This recompiles from source with NVVM's whole-program optimizer: it is the upper bar, not a like-for-like PTX link."
+        echo
+        echo "Cell format: **regs · stack · spill st/ld · SASS bytes**."
+        echo "Stack and spills are ptxas' \`-v\` \"Function properties\" lines (first occurrence; in whole-program mode ptxas repeats them per kernel, with the same values);"
+        echo "registers are the top byte of \`sh_info\` of the function's \`.text.<name>\` section in the final cubin (ptxas -v prints registers for entries only; for entries both agree);"
+        echo "SASS bytes are the size of \`.text.<name>\` in the final cubin (\`readelf -S -W\`)."
+        echo "\`n×B\`: the function's code exists n times: as n local sections (separate compilation keeps one copy of each \`static\` libdevice slow path per file) or, marked *in kernels*, as n copies inside the kernels' own \`.text\` sections — whole-program ptxas (routes b and c) does not emit out-of-line callees as sections of their own but appends a private copy (\`\$<kernel>\$<func>\` symbol) to every kernel that can reach it; a kernel's SASS bytes include those copies."
+        echo "*inlined*: no code of its own anywhere (inlined into every caller, or unused); *dropped (stack · spills)*: \`ptxas -c\` compiled an out-of-line body but nvlink left it out of the executable (unreachable: every call to it was inlined in its own file). Registers \`–\`: not recorded (sm_90 cubins keep no register count in \`sh_info\` of non-entry sections; copies inside kernels have none). Hashes in nvcc's \`_INTERNAL_<h>_\` names are replaced by \`<h>\` so that the corpus PTX and the \`-dlto\` compile (different hashes) line up. Wall ms: whole route, for (c) including the nvcc front end and NVVM, so not comparable with (a)/(b)."
+        echo
+    } >>"$OUT.tmp"
+    for p in "${progs[@]}"; do
+        dir=$ROOT/corpus/ptx/$p
+        files=()
+        while IFS= read -r f; do files+=("$f"); done < <(find "$dir" -maxdepth 1 -name '*.ptx' | LC_ALL=C sort)
+        arch=$(target_of "${files[0]}")
+        dbg=0
+        grep -qE '^[[:space:]]*\.target[^/]*debug' "${files[@]}" && dbg=1
+        src=$ROOT/corpus/src/${p%%.*}
+        local W=$WORK/quality/$p
+        rm -rf "$W"
+        mkdir -p "$W"
+        echo "link-bench: $p ($arch, debug=$dbg)" >&2
+        local ok_a=1 ok_c=1
+        route_sep "$p" "$W/a" "$arch" "$dbg" "${files[@]}" || ok_a=0
+        route_plk "$p" "$W/b" "$arch" "$dbg" "${files[@]}"
+        route_lto "$p" "$W/c" "$arch" "$dbg" "$src" || ok_c=0
+        [ $ok_a = 1 ] && route_stats "$W/a"
+        route_stats "$W/b"
+        [ $ok_c = 1 ] && route_stats "$W/c"
+        for r in a b c; do [ -f "$W/$r/stats.tsv" ] || : >"$W/$r/stats.tsv"; done
+        {
+            echo "### $p ($arch$([ $dbg = 1 ] && echo ', -G PTX linked with --strip-debug'))"
+            echo
+            echo "Inputs: $(for f in "${files[@]}"; do printf '%s ' "$(basename "$f")"; done)"
+            echo
+            echo "| function | (a) separate | (b) ptxlink + ptxas | (c) nvcc -dlto |"
+            echo "|---|---|---|---|"
+            awk -F'\t' '
+            function cellof(r, n,   v) {
+                if (!ok[r]) return "n/a"
+                if (!((r, n) in st)) return "inlined"
+                v = st[r, n]
+                if (v == "inl") return "inlined"
+                if (v == "dropped") return "dropped (" stk[r, n] " · " sp[r, n] ")"
+                return rg[r, n] " · " stk[r, n] " · " sp[r, n] " · " sz[r, n] (v == "clone" ? " *in kernels*" : "")
+            }
+            FNR == 1 { r = substr(FILENAME, length(FILENAME) - 10, 1) }
+            { ok[r] = 1
+              # nvcc hashes in internal names differ between the corpus PTX and the -dlto compile
+              h = "[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]"
+              gsub("_INTERNAL_" h "_", "_INTERNAL_<h>_", $1); gsub("_GLOBAL__N__" h "_", "_GLOBAL__N__<h>_", $1)
+              if (!($1 in seen)) { seen[$1] = 1; names[++nn] = $1 }
+              if ($2 == 1) ent[$1] = 1
+              st[r, $1] = $8; rg[r, $1] = $3; stk[r, $1] = $4; sp[r, $1] = $5 "/" $6; sz[r, $1] = $7 }
+            END {
+                for (pass = 1; pass <= 2; pass++)
+                    for (i = 1; i <= nn; i++) {
+                        n = names[i]
+                        if ((pass == 1) != (n in ent)) continue
+                        printf "| %s`%s` | %s | %s | %s |\n", (n in ent) ? "**entry** " : "", n, cellof("a", n), cellof("b", n), cellof("c", n)
+                    }
+            }' "$W/a/stats.tsv" "$W/b/stats.tsv" "$W/c/stats.tsv"
+            echo
+            echo "| route | how | .text sections (kernels) | non-kernel functions not inlined: distinct / code copies | total .text bytes | wall ms |"
+            echo "|---|---|---|---|---|---|"
+            for r in a b c; do
+                local name
+                case $r in a) name="(a) separate" ;; b) name="(b) ptxlink + ptxas" ;; c) name="(c) nvcc -dlto" ;; esac
+                if [ -f "$W/$r/summary" ]; then
+                    read -r ns nk nd nb tb <"$W/$r/summary"
+                    echo "| $name | $(cat "$W/$r/mode") | $ns ($nk) | $nd / $nb | $tb | $(cat "$W/$r/ms") |"
+                else
+                    echo "| $name | $(cat "$W/$r/mode" 2>/dev/null || echo failed) | – | – | – | – |"
+                fi
+            done
+            echo
+        } >>"$OUT.tmp"
+    done
+}
+
+# ---------------------------------------------------------------------------
+# Section 2: scaling
+# ---------------------------------------------------------------------------
+# Names defined at module scope (not .extern) in nvcc-style PTX: functions,
+# entries and module-scope variables (which nvcc writes at column 0).
+defined_names() {
+    awk '
+    /^[ \t]*\/\// { next }
+    /^(\.(visible|weak)[ \t]+)?\.(entry|func)[ \t(]/ {
+        s = $0; sub(/^\.(visible|weak)[ \t]+/, "", s); sub(/^\.(entry|func)[ \t]*/, "", s)
+        if (s ~ /^\(/) sub(/^\([^)]*\)[ \t]*/, "", s)
+        match(s, /^[A-Za-z0-9_$]+/); if (RLENGTH > 0) print substr(s, 1, RLENGTH)
+        next
+    }
+    /^(\.(visible|weak)[ \t]+)?\.(global|const|shared)[ \t]/ {
+        s = $0; sub(/[ \t]*=.*/, "", s); sub(/;.*/, "", s); sub(/\[.*/, "", s)
+        n = split(s, a, /[ \t]+/); print a[n]
+    }' "$@" | LC_ALL=C sort -u
+}
+
+# Copy PTX files, suffixing every name in NAMES (whole tokens) with SUFFIX.
+rename_copy() { # names-file suffix in out
+    awk -v suf="$2" '
+    NR == FNR { m[$1] = 1; next }
+    {
+        line = $0; o = ""
+        while (match(line, /[A-Za-z0-9_$%]+/)) {
+            t = substr(line, RSTART, RLENGTH)
+            o = o substr(line, 1, RSTART - 1) ((t in m) ? t suf : t)
+            line = substr(line, RSTART + RLENGTH)
+        }
+        print o line
+    }' "$1" "$3" >"$4"
+}
+
+# Best-of-REPS wall time (ms, from date) and max peak RSS (KB, /usr/bin/time %M).
+measure() { # label list out
+    local label=$1 list=$2 out=$3 i best="" rss=0 t0 ms m
+    for ((i = 0; i < REPS; i++)); do
+        t0=$(now_ns)
+        /usr/bin/time -f "%e %M" -o "$out.time" "$PTXLINK" -v -o "$out" @"$list" >"$out.log" 2>&1 ||
+            die_ptxlink "ptxlink on $label" "$out.log" "$PTXLINK" -v -o "$out" @"$list"
+        ms=$(( ($(now_ns) - t0) / 1000000 ))
+        m=$(awk '{print $2}' "$out.time")
+        [ -z "$best" ] || [ "$ms" -lt "$best" ] && best=$ms
+        [ "$m" -gt "$rss" ] && rss=$m
+    done
+    local inb outb nfiles
+    nfiles=$(wc -l <"$list")
+    inb=$(xargs cat <"$list" | wc -c)
+    outb=$(wc -c <"$out")
+    local mode="– (one input: checked, not linked)"
+    if grep -q 'whole program' "$out.log"; then mode=whole
+    elif grep -q 'ptxas -c' "$out.log"; then mode=-c; fi
+    awk -v l="$label" -v nf="$nfiles" -v ib="$inb" -v ob="$outb" -v ms="$best" -v rss="$rss" -v mode="$mode" 'BEGIN {
+        printf "| %s | %d | %.0f | %.0f | %.3f | %.2f | %.1f | %.2f | %s |\n", l, nf, ib / 1024, ob / 1024, ms / 1000,
+            ms * 1000 / (ib / 1024), rss / 1024, rss * 1024 / ib, mode }'
+}
+
+ptxas_check() { # label file mode(-c|whole)
+    local label=$1 f=$2 mode=$3 t0 ms args=() cmd
+    [ "$mode" = -c ] && args=(-c)
+    t0=$(now_ns)
+    /usr/bin/time -f "%e %M" -o "$f.ptxas.time" "$PTXAS" -arch=sm_80 "${args[@]}" "$f" -o "$f.cubin" >"$f.ptxas.log" 2>&1 ||
+        die_ptxlink "ptxas ${args[*]} rejects ptxlink output ($label)" "$f.ptxas.log" "$PTXAS" -arch=sm_80 "${args[@]}" "$f" -o "$f.cubin"
+    ms=$(ms_since "$t0")
+    cmd="ptxas -arch=sm_80${args[*]:+ ${args[*]}}"
+    echo "| $label | \`$cmd\` | accepted | $(awk -v m="$ms" 'BEGIN{printf "%.2f", m/1000}') | $(awk '{printf "%.0f", $2/1024}' "$f.ptxas.time") | $(stat -c %s "$f.cubin") |"
+}
+
+scale_section() {
+    local S=$WORK/scale n k c f rows=() prog=raytrace
+    rm -rf "$S"
+    mkdir -p "$S"
+    {
+        echo "## 2. Link time and memory"
+        echo
+        echo "\`ptxlink -v -o out.ptx @list\` (inputs from a response file); wall time is the best of $REPS runs (shell clock around the process), peak RSS the maximum of /usr/bin/time \`%M\` over the runs."
+        echo "Generated modules: \`tools/gen-modules.sh N DIR\` — each module defines 2 \`.visible .func\`, 1 \`.visible .entry\`, 2 \`.visible .global\`, calls \`mod<i-1>_f1\` and reads \`mod<i-1>_g0\` through \`.extern\` declarations, and has an internal \`\$str\` and an internal \`.func helper\` with the same names in every module (so N-1 of each are renamed)."
+        echo "Corpus copies: the ${prog} program's 3 files repeated K times, every name defined at module scope (\`.visible\`, \`.weak\`, internal; kernels included) suffixed with \`_c<k>\` per copy so that copies do not collide."
+        echo
+        echo "| input | files | input KB | output KB | wall s | µs per input KB | peak RSS MB | RSS / input | ptxlink -v says |"
+        echo "|---|---|---|---|---|---|---|---|---|"
+    } >>"$OUT.tmp"
+    for n in 1 100 300 1000; do
+        echo "link-bench: scale: $n generated modules" >&2
+        "$ROOT/tools/gen-modules.sh" "$n" "$S/gen$n"
+        find "$S/gen$n" -name '*.ptx' | LC_ALL=C sort >"$S/gen$n.list"
+        measure "$n generated module$([ "$n" = 1 ] || echo s)" "$S/gen$n.list" "$S/gen$n.out.ptx" >>"$OUT.tmp"
+    done
+    local pd=$ROOT/corpus/ptx/$prog
+    defined_names "$pd"/*.ptx >"$S/$prog.names"
+    for k in 1 10 100; do
+        echo "link-bench: scale: $prog ×$k" >&2
+        mkdir -p "$S/${prog}x$k"
+        for ((c = 1; c <= k; c++)); do
+            for f in "$pd"/*.ptx; do
+                rename_copy "$S/$prog.names" "_c$c" "$f" "$S/${prog}x$k/c$(printf %03d "$c")_$(basename "$f")"
+            done
+        done
+        find "$S/${prog}x$k" -name '*.ptx' | LC_ALL=C sort >"$S/${prog}x$k.list"
+        measure "$prog ×$k (renamed copies)" "$S/${prog}x$k.list" "$S/${prog}x$k.out.ptx" >>"$OUT.tmp"
+    done
+    {
+        echo
+        echo "$(wc -l <"$S/$prog.names") module-scope names renamed per ${prog} copy."
+        echo
+        echo "ptxas on the linked outputs:"
+        echo
+        echo "| linked output | ptxas | result | wall s | peak RSS MB | cubin bytes |"
+        echo "|---|---|---|---|---|---|"
+    } >>"$OUT.tmp"
+    echo "link-bench: scale: ptxas checks" >&2
+    for n in 100 300 1000; do
+        ptxas_check "$n generated modules" "$S/gen$n.out.ptx" -c >>"$OUT.tmp"
+        ptxas_check "$n generated modules" "$S/gen$n.out.ptx" whole >>"$OUT.tmp"
+    done
+    ptxas_check "$prog ×10" "$S/${prog}x10.out.ptx" -c >>"$OUT.tmp"
+    ptxas_check "$prog ×10" "$S/${prog}x10.out.ptx" whole >>"$OUT.tmp"
+    # For scale: separate compilation of the 1000 modules (1000 ptxas -c + nvlink).
+    local t0 i=0
+    t0=$(now_ns)
+    while IFS= read -r f; do
+        "$PTXAS" -arch=sm_80 -c "$f" -o "$f.cubin" || { echo "link-bench: ptxas -c failed on generated $f" >&2; exit 1; }
+    done <"$S/gen1000.list"
+    sed 's/$/.cubin/' "$S/gen1000.list" >"$S/gen1000.cubins"
+    "$NVLINK" -arch=sm_80 $(cat "$S/gen1000.cubins") -o "$S/gen1000.sep.cubin" >"$S/gen1000.nvlink.log" 2>&1 ||
+        { echo "link-bench: nvlink of 1000 separate cubins failed: $(head -3 "$S/gen1000.nvlink.log")" >&2; exit 1; }
+    echo "| 1000 generated modules, unlinked (for comparison) | 1000 × \`ptxas -arch=sm_80 -c\` + \`nvlink\` (separate compilation) | accepted | $(awk -v m="$(ms_since "$t0")" 'BEGIN{printf "%.2f", m/1000}') | – | $(stat -c %s "$S/gen1000.sep.cubin") |" >>"$OUT.tmp"
+    echo >>"$OUT.tmp"
+}
+
+# ---------------------------------------------------------------------------
+# The reading of the numbers (static text, written against the numbers of
+# CUDA 13.0.88; re-check it when the tables change).
+reading() {
+    cat <<'EOF'
+## Reading
+
+Written by hand against the tables below (CUDA 13.0.88, this ptxlink); the cubin metrics are
+deterministic, the wall times are not (shared 2-CPU machine) — re-read this if the tables change.
+There is no GPU here, so nothing below is a run-time measurement: registers, stack, spills and
+code size are static properties of the cubins.
+
+**Where ptxlink + ptxas equals separate compilation.** `dynpar_multi`: the only cross-file
+references are kernel launches through the device runtime, so ptxlink says the output still
+needs `ptxas -c` + `nvlink -lcudadevrt`, and all three routes give the same numbers for every
+function (48768 bytes of .text each; the device-runtime functions dominate).
+
+**Where it wins: cross-file inlining.** One linked module lets whole-program ptxas see every
+callee, so every *direct* cross-file call is inlined and the ABI cost of the call goes away:
+raytrace's `make_*` and `destroy_hitable` (separately: own sections, `destroy_hitable` 16 B stack
+and 16/16 B spills), fnptr's `apply_twice` (24 B stack, 20/20 spills) and `block_reduce`
+(40 B stack, 36/36 spills), globals' `defs_helper_public` (8/8 spills) and clang_multi's
+`lib_helper_public`/`lib_transform` (8/8 spills) all lose their stack frames and spills.
+Total .text shrinks where there are no indirect calls: clang_multi 3200 → 2176 bytes, globals
+6144 → 5120 (NVIDIA LTO: 4992), globals.G (debug info stripped, code still unoptimised -G code)
+17792 → 5760. The price is slightly bigger kernels (globals `use_globals` 2432 → 2816 bytes,
+25 instead of 24 registers and an 8 B frame; LTO: 2688 bytes, 24 registers, 8 B).
+
+**Where it loses: indirect calls (virtual functions, function pointers).** Whole-program ptxas
+does not keep out-of-line functions as sections of their own: it appends a private copy of every
+function a kernel can reach to that kernel's .text — for an indirect call that is every
+address-taken function in the module. raytrace's virtual functions are copied into 3 kernels
+(`free_world` grows from 384 to 28032 bytes) and total .text goes from 58496 to 104064 bytes;
+fnptr from 15360 to 29696. The copies also get a tighter register budget than the separately
+compiled functions: `sphere::hit` (68 registers, no spills with -c) gets a 72 B frame and 68/68
+spills, `dielectric::scatter` 72/72, `metal::scatter` 68/68, and the trivial virtual destructors, spill-free with -c, get 4/4–12/12;
+kernel register counts go up (raytrace `create_world` 32 → 40, `free_world` 24 → 40).
+Whether that is slower or faster at run time (inlined direct calls vs more spills in the
+indirect targets) cannot be measured here.
+
+**Against NVIDIA's LTO (`nvcc -dlto`).** LTO pays the same indirect-call price, so on raytrace
+ptxlink + ptxas is level with it: same kernel stack frames, the same spill pattern in the copied
+virtual functions (LTO is worse on `dielectric::scatter`: 88 vs 72 B), kernel SASS within 2 %
+(render 41088 vs 41216 bytes, create_world 34432 vs 35200 with 40 vs 48 registers) and total
+.text 104064 vs 104960. On fnptr three of four kernels are identical. LTO is ahead where NVVM
+optimises before ptxas sees the code: in fnptr's `direct_calls` it resolves constant function
+pointers (3968 vs 6784 bytes; `op_pow`/`op_hypot` reach 3 kernels instead of 4; total 26880 vs
+29696), and in globals it inlines one helper more (4992 vs 5120 bytes). LTO is not available for
+clang_multi (its sources use a clang-only header) or for -G code.
+
+**Link time and memory (section 2).** ptxlink's time grows linearly with input size: a
+constant 0.06–0.12 ms per input KB (range over repeated runs; it varies with machine load) for the generated
+modules at 100, 300 and 1000 modules (0.10–0.17 s for 1000 modules / 1.7 MB), and falling per
+KB for the raytrace copies as start-up cost is amortised (0.32–0.40 s for 300 files / 11.8 MB); peak RSS is about 16× the input for the small generated
+modules (27 MB for 1.7 MB) and about 6× for the raytrace copies (68 MB for 11.8 MB). ptxas, not
+ptxlink, is the bottleneck: on the 1000-module linked file `ptxas -c` takes 33–36 s and 0.8 GB and
+grows superlinearly (0.5–0.7 s at 100 modules, 2.4–3.5 s at 300), longer than running 1000
+separate `ptxas -c` plus nvlink (18–21 s); whole-program ptxas takes 9–13 s. And whole-program mode is
+quadratic when unrelated code with indirect calls is linked together: in raytrace ×10 every one
+of the 40 kernels gets a copy of all ten copies' virtual functions (7960 function copies, an
+11 MB cubin, ~35 s of ptxas, against 1.1 MB and 1.5–2 s with `-c`). Linking a program's own
+modules into one whole program is what pays off; merging independent programs that use virtual
+functions or function pointers is not.
+EOF
+}
+
+rm -f "$OUT.tmp"
+mkdir -p "$(dirname "$OUT")"
+{
+    echo "# Link benchmark"
+    echo
+    echo "<!-- generated by tools/link-bench.sh; do not edit by hand -->"
+    echo "Generated by \`tools/link-bench.sh\` (regenerate: \`tools/link-bench.sh\`, about 4 minutes on 2 CPUs; \`-h\` for options)."
+    echo "ptxlink $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null)$(cd "$ROOT" && git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)'),"
+    echo "$("$PTXAS" --version | grep -o 'release [0-9.]*, V[0-9.]*' | head -1 | sed 's/^/CUDA /'),"
+    echo "$(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), load average $(cut -d' ' -f1-3 /proc/loadavg) at start."
+    echo
+    echo "@@READING@@"
+    echo
+} >"$OUT.tmp"
+[ "$DO_QUALITY" = 1 ] && quality_section
+[ "$DO_SCALE" = 1 ] && scale_section
+reading >"$OUT.reading"
+awk -v rf="$OUT.reading" '$0 == "@@READING@@" { while ((getline l < rf) > 0) print l; next } { print }' "$OUT.tmp" >"$OUT"
+rm -f "$OUT.reading"
+rm -f "$OUT.tmp"
+echo "link-bench: wrote $OUT" >&2
