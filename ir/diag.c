@@ -23,6 +23,13 @@ uint16_t diag_file(const char *name)
 	return nfiles;
 }
 
+void diag_forget_files(void)
+{
+	free(files);
+	files = NULL;
+	nfiles = 0;
+}
+
 const char *diag_filename(uint16_t file)
 {
 	return file && file <= nfiles ? files[file - 1] : "<unknown>";

@@ -102,3 +102,17 @@ void intern_stats(size_t *countp, size_t *bytes)
 	*countp = count;
 	*bytes = nbytes + nslots * sizeof *slots;
 }
+
+/* Forgets every name.  Only when no module (nor anything else holding an
+ * interned pointer) is alive: the fuzzer calls it so that hours of random
+ * names do not accumulate. */
+void intern_reset(void)
+{
+	spelling_reset();
+	diag_forget_files();
+	for (size_t i = 0; i < nslots; i++)
+		free(slots[i].e);
+	free(slots);
+	slots = NULL;
+	nslots = count = nbytes = 0;
+}

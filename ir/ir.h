@@ -33,6 +33,7 @@ typedef struct Loc {
 
 uint16_t diag_file(const char *name);
 const char *diag_filename(uint16_t file);
+void diag_forget_files(void);
 void error(Loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void warn(Loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void verror(Loc, const char *kind, const char *fmt, va_list);
@@ -81,6 +82,7 @@ const char *intern_cstr(const char *s);
 Expr *name_expr(const char *interned);   /* shared leaf for a name */
 Expr *num_expr(const char *interned);    /* shared leaf for a number */
 void intern_stats(size_t *count, size_t *bytes);
+void intern_reset(void);  /* only with no module alive: forgets every name */
 
 /* opcode.c: the instruction table (ir/opcodes.h). */
 enum {
@@ -115,6 +117,7 @@ const Opcode *opcode_find(const char *base, size_t n);
 const Spelling *spelling_get(const char *text, size_t n);
 const Spelling *spelling_of(const char *interned);
 int spelling_has(const Spelling *, const char *mod);
+void spelling_reset(void);
 
 /* sem.c: operand roles.  ins_names calls fn for every name an
  * instruction mentions (registers, symbols, labels; not '_'), with what

@@ -88,3 +88,13 @@ int spelling_has(const Spelling *sp, const char *mod)
 			return 1;
 	return 0;
 }
+
+void spelling_reset(void)
+{
+	SpellingEntry *e, *tmp;
+	HASH_ITER(hh, spellings, e, tmp) {
+		HASH_DEL(spellings, e);
+		free(e->sp.mods);
+		free(e);
+	}
+}

@@ -51,6 +51,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	diag_set_stream(devnull);
 	diag_reset();
+	/* Every random name would stay interned: long runs would only grow.
+	 * No module is alive between inputs. */
+	static unsigned runs;
+	if (++runs % 4096 == 0)
+		intern_reset();
 
 	Module *m = ptx_parse_string("fuzz.ptx", (const char *)data, size);
 	if (!m)

@@ -1,4 +1,5 @@
 /* IR building blocks: arena, interning, spellings, lists, verifier. */
+#include <stdlib.h>
 #include "unit.h"
 
 START_TEST(arena_allocates_zeroed_aligned_memory)
@@ -28,6 +29,24 @@ START_TEST(interning_gives_one_pointer_per_string)
 	ck_assert_ptr_eq(name_expr(a), name_expr(b));
 	ck_assert_int_eq(name_expr(a)->kind, E_NAME);
 	ck_assert_int_eq(num_expr(intern_cstr("1"))->kind, E_NUM);
+}
+END_TEST
+
+START_TEST(interning_can_start_afresh)
+{
+	char *text = strdup(HEADER ".entry k()\n{\nret;\n}\n");
+	Module *m = ptx_parse_string("a.ptx", text, strlen(text));
+	mod_free(m);
+	intern_reset();
+	size_t count, bytes;
+	intern_stats(&count, &bytes);
+	ck_assert_uint_eq(count, 0);
+	m = ptx_parse_string("a.ptx", text, strlen(text));
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(first_body_stmt(m)->ins.sp->base, "ret");
+	ck_assert_str_eq(diag_filename(first_body_stmt(m)->loc.file), "a.ptx");
+	mod_free(m);
+	free(text);
 }
 END_TEST
 
@@ -118,6 +137,7 @@ Suite *ir_suite(void)
 	tcase_add_test(tc, arena_allocates_zeroed_aligned_memory);
 	tcase_add_test(tc, interning_gives_one_pointer_per_string);
 	tcase_add_test(tc, opcode_table_is_sorted_and_found);
+	tcase_add_test(tc, interning_can_start_afresh);
 	tcase_add_test(tc, spellings_split_and_share);
 	tcase_add_test(tc, list_surgery);
 	tcase_add_test(tc, verifier_catches_broken_ir);
