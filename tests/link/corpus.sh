@@ -17,6 +17,7 @@
 # ptxas is looked up in PATH after /usr/local/cuda/bin; without it the
 # script says "SKIPPED: ptxas not found" and exits 77.
 set -u
+. "$(dirname "$0")/../lib.sh"
 
 if [ $# -ne 2 ]; then
 	echo "usage: $0 PTXLINK CORPUSDIR" >&2
@@ -24,36 +25,11 @@ if [ $# -ne 2 ]; then
 fi
 ptxlink=$1
 corpus=$2
-case $ptxlink in
-/*) ;;
-*) ptxlink=$(pwd)/$ptxlink ;;
-esac
-if [ ! -x "$ptxlink" ]; then
-	echo "$0: '$ptxlink' is not an executable" >&2
-	exit 2
-fi
-if [ ! -d "$corpus/ptx" ]; then
-	echo "$0: no directory '$corpus/ptx'" >&2
-	exit 2
-fi
-
-PATH=/usr/local/cuda/bin:$PATH
-export PATH
-if ! command -v ptxas >/dev/null 2>&1; then
-	echo "SKIPPED: ptxas not found"
-	exit 77
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/link-corpus.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-
-limit=
-ptxas_limit=
-if command -v timeout >/dev/null 2>&1; then
-	limit="timeout 120"
-	ptxas_limit="timeout 600"
-fi
+ptxlink=$(exe_arg "$ptxlink") || exit 2
+dir_arg "$corpus/ptx"
+need_ptxas
+scratch link-corpus
+limits 120 600
 
 # link OUT FILE...: runs ptxlink -v $opts; prints why it failed, or nothing.
 link() {

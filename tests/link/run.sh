@@ -32,6 +32,7 @@
 # ptxas is looked up in PATH after /usr/local/cuda/bin; without it the
 # script says "SKIPPED: ptxas not found" and exits 77.
 set -u
+. "$(dirname "$0")/../lib.sh"
 
 usage() {
 	echo "usage: $0 PTXLINK CASESDIR [--update]" >&2
@@ -45,36 +46,11 @@ if [ $# -eq 3 ]; then
 fi
 ptxlink=$1
 dir=$2
-case $ptxlink in
-/*) ;;
-*) ptxlink=$(pwd)/$ptxlink ;;
-esac
-if [ ! -x "$ptxlink" ]; then
-	echo "$0: '$ptxlink' is not an executable" >&2
-	exit 2
-fi
-if [ ! -d "$dir" ]; then
-	echo "$0: '$dir' is not a directory" >&2
-	exit 2
-fi
-
-PATH=/usr/local/cuda/bin:$PATH
-export PATH
-if ! command -v ptxas >/dev/null 2>&1; then
-	echo "SKIPPED: ptxas not found"
-	exit 77
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/link-test.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-
-limit=
-ptxas_limit=
-if command -v timeout >/dev/null 2>&1; then
-	limit="timeout 20"
-	ptxas_limit="timeout 120"
-fi
+ptxlink=$(exe_arg "$ptxlink") || exit 2
+dir_arg "$dir"
+need_ptxas
+scratch link-test
+limits 20 120
 
 # The names a PTX file (ptxlink's output: one module-scope declaration per
 # line start) declares .extern, except .shared, and never defines.

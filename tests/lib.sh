@@ -1,0 +1,39 @@
+# Shared by the test scripts (source it): argument checks, finding ptxas,
+# a scratch directory, time limits.
+
+# The path of an executable argument, made absolute; exits 2 if it is not one.
+exe_arg() {
+	case $1 in /*) p=$1 ;; *) p=$(pwd)/$1 ;; esac
+	[ -x "$p" ] || { echo "$0: '$1' is not an executable" >&2; exit 2; }
+	echo "$p"
+}
+
+dir_arg() {
+	[ -d "$1" ] || { echo "$0: '$1' is not a directory" >&2; exit 2; }
+}
+
+# CUDA's ptxas on PATH, or the test is reported skipped (exit 77).
+need_ptxas() {
+	PATH=/usr/local/cuda/bin:$PATH
+	export PATH
+	if ! command -v ptxas >/dev/null 2>&1; then
+		echo "SKIPPED: ptxas not found"
+		exit 77
+	fi
+}
+
+# $tmp: a scratch directory removed on exit.
+scratch() {
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || exit 2
+	trap 'rm -rf "$tmp"' EXIT
+	trap 'exit 130' INT TERM
+}
+
+# $limit and $ptxas_limit: command prefixes bounding ptxlink and ptxas runs.
+limits() {
+	limit= ptxas_limit=
+	if command -v timeout >/dev/null 2>&1; then
+		limit="timeout $1"
+		ptxas_limit="timeout $2"
+	fi
+}
