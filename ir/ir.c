@@ -168,3 +168,67 @@ const char *decl_type(const Decl *d)
 			return d->specs[i].word;
 	return NULL;
 }
+
+Stmt *ins_new(Module *m, Loc loc, const char *spelling, Expr **ops, uint32_t nops)
+{
+	const Spelling *sp = spelling_get(spelling, strlen(spelling));
+	if (!sp->op || nops < sp->op->minops || nops > sp->op->maxops)
+		die("ins_new: bad instruction '%s' with %u operands", spelling, nops);
+	Stmt *s = stmt_new(m, S_INS, loc);
+	s->ins.sp = sp;
+	s->ins.nops = nops;
+	s->ins.ops = nops ? arena_dup(m->arena, ops, nops * sizeof *ops) : NULL;
+	return s;
+}
+
+/* Words are separated by blanks; a number after .align is its operand. */
+Stmt *var_new(Module *m, Loc loc, const char *specs, const char *declarator)
+{
+	Spec tmp[32];
+	uint32_t n = 0;
+	for (const char *p = specs; *p;) {
+		size_t len = strcspn(p, " ");
+		if (!len) {
+			p++;
+			continue;
+		}
+		if (*p >= '0' && *p <= '9' && n && !strcmp(tmp[n - 1].word, ".align"))
+			tmp[n - 1].num = intern(p, len);
+		else if (*p == '.' && n < 32)
+			tmp[n++] = (Spec){.word = intern(p, len)};
+		else
+			die("var_new: bad declaration words '%s'", specs);
+		p += len;
+	}
+	Stmt *s = stmt_new(m, S_VAR, loc);
+	s->var.specs = arena_dup(m->arena, tmp, (n ? n : 1) * sizeof *tmp);
+	s->var.nspecs = n;
+	Declarator *d = arena_alloc(m->arena, sizeof *d);
+	size_t len = strcspn(declarator, "<[");
+	d->name = intern(declarator, len);
+	d->loc = loc;
+	const char *rest = declarator + len;
+	if (*rest == '<') {
+		d->count = intern(rest + 1, strcspn(rest + 1, ">"));
+	} else if (*rest == '[') {
+		Expr *dim = num_expr(intern(rest + 1, strcspn(rest + 1, "]")));
+		d->dims = arena_dup(m->arena, &dim, sizeof dim);
+		d->ndims = 1;
+	}
+	s->var.ds = d;
+	s->var.nds = 1;
+	return s;
+}
+
+Expr *int_expr(int64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%lld", (long long)v);
+	return num_expr(intern_cstr(buf));
+}
+
+Expr *expr_addr(Module *m, Expr *base, int64_t off)
+{
+	Expr *e = off ? expr_binary(m, '+', base, int_expr(off)) : base;
+	return expr_list(m, E_ADDR, &e, 1);
+}

@@ -371,4 +371,14 @@ int ir_verify(const Module *);
 Module *ptx_parse_file(const char *path);
 Module *ptx_parse_string(const char *name, const char *text, size_t len);
 
+/* ir.c: constructors for stages that write new code.  ins_new builds an
+ * instruction from its whole spelling ("st.local.f64") and operands;
+ * var_new a declaration from its words (".local .align 8 .b8") and one
+ * declarator ("buf", "%r<4>" or "buf[16]").  Both die() on a malformed
+ * request: it is the caller's bug, never the user's. */
+Stmt *ins_new(Module *, Loc, const char *spelling, Expr **ops, uint32_t nops);
+Stmt *var_new(Module *, Loc, const char *specs, const char *declarator);
+Expr *int_expr(int64_t);                          /* interned decimal literal */
+Expr *expr_addr(Module *, Expr *base, int64_t off);  /* [base+off], or [base] */
+
 #endif

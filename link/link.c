@@ -1231,7 +1231,8 @@ static void check_unresolved(Linker *l)
 			devrt = 1;
 		else if (!strncmp(g->name, "__nv_", 5))
 			libdevice = 1;
-		if (is_runtime_symbol(g->name) || l->o->allow_undefined)
+		if (is_runtime_symbol(g->name) || l->o->allow_undefined ||
+		    (l->o->lower_printf && !strcmp(g->name, "printf")))
 			continue;
 		if (d->kind == K_FUNC && !g->used)
 			continue;  /* ptxas drops an unused .extern function, as nvlink does */

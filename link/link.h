@@ -9,6 +9,7 @@ typedef struct LinkOptions {
 	int allow_undefined;  /* unresolved references stay .extern */
 	int strip_debug;      /* drop DWARF sections, .file, .loc and 'debug' */
 	int verbose;          /* -v: say what was resolved and which ptxas mode */
+	int lower_printf;     /* the printf stage will turn printf into vprintf */
 } LinkOptions;
 
 /* link.c: consumes the inputs (the result owns them); NULL after errors. */

@@ -147,6 +147,11 @@ llc    sm_80   -                          llvm/llc_fnptr.ll             ptx/llc_
 llc    sm_80   -                          llvm/llc_vectors.ll           ptx/llc_vectors.sm_80.ptx
 llc    sm_86   -O0                        llvm/llc_vectors.ll           ptx/llc_vectors.sm_86.O0.ptx
 llc    sm_80   -                          llvm/llc_printf.ll            ptx-rejected/llc_printf.sm_80.ptx
+llc    sm_80   -                          llvm/printf_types.ll          ptx-rejected/printf_types.sm_80.ptx
+llc    sm_75   -O0                        llvm/printf_types.ll          ptx-rejected/printf_types.sm_75.O0.ptx
+llc    sm_80   -                          llvm/printf_many.ll           ptx-rejected/printf_many.sm_80.ptx
+llc    sm_80   -                          llvm/printf_device.ll         ptx-rejected/printf_device.sm_80.ptx
+llc    sm_86   -O0                        llvm/printf_device.ll         ptx-rejected/printf_device.sm_86.O0.ptx
 # --- hand-written PTX, copied verbatim -----------------------------------------------------------------------------------
 copy   sm_80   -                          handwritten/hw_control.ptx    ptx/handwritten/hw_control.ptx
 copy   sm_80   -                          handwritten/hw_globals.ptx    ptx/handwritten/hw_globals.ptx

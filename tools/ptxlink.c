@@ -7,13 +7,16 @@
 #include <unistd.h>
 #include "ir/ir.h"
 #include "link/link.h"
+#include "stages/stages.h"
 
 typedef struct Options {
 	const char *out;
 	const char **inputs;
 	int ninputs, cap;
 	int verify;
+	int no_stages;
 	LinkOptions link;
+	StageOptions stages;
 } Options;
 
 static void usage(FILE *f)
@@ -31,6 +34,9 @@ static void usage(FILE *f)
 	      "  --allow-undefined  keep unresolved references .extern (for 'ptxas -c')\n"
 	      "  --strip-debug      drop DWARF sections, .file and .loc\n"
 	      "  -v                 say which ptxas mode the output needs\n"
+	      "  -Werror=format     printf format mismatches are errors, not warnings\n"
+	      "  --no-stages        link only: run no optimization stage (plain round trip)\n"
+	      "  --print-after=S    print the module to stderr after stage S\n"
 	      "  @FILE              read more arguments from FILE\n"
 	      "  --verify           check IR invariants after every stage\n"
 	      "  --version          print the version and exit\n"
@@ -127,7 +133,13 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 	} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
 		o->link.verbose = 1;
 	} else if (strcmp(a, "--verify") == 0) {
-		o->verify = 1;
+		o->verify = o->stages.verify = 1;
+	} else if (strcmp(a, "-Werror=format") == 0) {
+		o->stages.werror_format = 1;
+	} else if (strcmp(a, "--no-stages") == 0) {
+		o->no_stages = 1;
+	} else if (strncmp(a, "--print-after=", 14) == 0) {
+		o->stages.print_after = a + 14;
 	} else if (strcmp(a, "--version") == 0) {
 		printf("ptxlink %s\n", PTXLINK_VERSION);
 		exit(0);
@@ -153,6 +165,7 @@ static int parse_args(int argc, char **argv, Options *o)
 			return -1;
 		i += used;
 	}
+	o->link.lower_printf = !o->no_stages;
 	if (o->ninputs == 0) {
 		fprintf(stderr, "ptxlink: error: no input files (see --help)\n");
 		return -1;
@@ -225,6 +238,10 @@ static Module *load(const Options *o)
 			die("IR invariants broken after linking");
 	}
 	free(mods);
+	if (m && !o->no_stages && run_pipeline(m, &o->stages) != 0) {
+		mod_free(m);
+		m = NULL;
+	}
 	return m;
 }
 

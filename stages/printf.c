@@ -1,0 +1,1052 @@
+/* printf.c: lower residual printf calls to CUDA's vprintf ABI (issue 6).
+ *
+ * GPUs have no variadic calls.  A producer that went through LLVM without
+ * clang's CUDA lowering (llc, clang -fno-builtin-printf) leaves
+ *     { .param .b64 param0;  st.param.b64 [param0+0], %rd2;
+ *       .param .b32 param1;  st.param.f32 [param1+0], %f1;
+ *       .param .b32 retval0;
+ *       call.uni (retval0), printf, (param0, param1);
+ *       ld.param.b32 %r2, [retval0+0]; }
+ * which ptxas refuses.  Every st.param of an argument after the format
+ * becomes a st.local into the function's one buffer, at the argument's
+ * natural alignment (offset rounded up to its size), after C's default
+ * promotions (float to double, narrow integers to 32 bits); the call
+ * becomes vprintf(fmt, generic address of the buffer), as cicc's
+ * PrintfLoweringPass does:
+ *     { .param .b64 param0;  st.param.b64 [param0+0], %rd2;
+ *       cvt.f64.f32 %printf_fd, %f1;  st.local.f64 [__printf_buf], %printf_fd;
+ *       .param .b32 retval0;
+ *       cvta.local.u64 %printf_rd, __printf_buf;
+ *       .param .b64 param1;  st.param.b64 [param1], %printf_rd;
+ *       call.uni (retval0), vprintf, (param0, param1);
+ *       ld.param.b32 %r2, [retval0+0]; }
+ * The format must trace back to a string constant; its conversions are
+ * checked against the arguments (warnings; errors with -Werror=format).
+ * A call this stage cannot read is refused with an error, never guessed.
+ *
+ * requires: nothing (builds its own CFG, liveness and reaching definitions
+ * per function) / maintains: everything / leaves no call to printf, so a
+ * second run changes nothing. */
+#include <stdlib.h>
+#include <string.h>
+#include "stages.h"
+
+enum { A_INT, A_FLOAT, A_AGG };          /* argument kinds */
+enum { W_INT32, W_INT64, W_FLOAT, W_PTR }; /* what a conversion wants */
+
+typedef struct Arg {
+	const char *param;   /* the .param it was passed in */
+	Stmt *decl;          /* its declaration, in the call's scope */
+	Stmt **stores;       /* the st.param that fill it */
+	uint32_t nstores;
+	int kind;
+	const char *type;    /* A_INT, A_FLOAT: the stored type (".b8", ".f32") */
+	int stsize;          /* its size */
+	int size, align;     /* in the buffer, after promotion */
+	int sext;            /* a narrow integer is sign-extended */
+	uint32_t off;        /* its offset in the buffer */
+} Arg;
+
+typedef struct Site {
+	Stmt *call;
+	List *list;          /* the scope holding the call */
+	List **outer;        /* the scopes around it, innermost first */
+	uint32_t nouter;
+	const char *fmtparam;
+	Stmt *fmtstore;
+	Arg *args;           /* the arguments after the format */
+	uint32_t nargs;
+	uint32_t size;       /* bytes of buffer it needs */
+} Site;
+
+typedef struct Fn {
+	Module *m;
+	const StageOptions *o;
+	Func *f;
+	const char *printf_name, *vprintf_name;
+	Site *sites;
+	uint32_t nsites, cap;
+	List *stack[64];     /* the scopes being walked */
+	uint32_t depth;
+	const char **names;  /* declared in the function or the module */
+	const char **counts; /* %r<N>: N */
+	uint32_t nnames, namecap;
+	int bad;             /* errors in this function */
+} Fn;
+
+static int type_size(const char *t)
+{
+	static const struct { const char *w; int n; } sizes[] = {
+		{".b8", 1}, {".u8", 1}, {".s8", 1}, {".b16", 2}, {".u16", 2}, {".s16", 2},
+		{".f16", 2}, {".bf16", 2}, {".b32", 4}, {".u32", 4}, {".s32", 4}, {".f32", 4},
+		{".f16x2", 4}, {".bf16x2", 4}, {".b64", 8}, {".u64", 8}, {".s64", 8},
+		{".f64", 8}, {".b128", 16},
+	};
+	for (size_t i = 0; t && i < sizeof sizes / sizeof *sizes; i++)
+		if (!strcmp(t, sizes[i].w))
+			return sizes[i].n;
+	return 0;
+}
+
+static int is_int_type(const char *t)
+{
+	return t && strchr("bus", t[1]) && strcmp(t, ".b128") && type_size(t);
+}
+
+/* The type modifier of an instruction's spelling, and its vector width. */
+static const char *ins_type(const Ins *in, int *vec)
+{
+	const char *type = NULL;
+	*vec = 1;
+	for (uint32_t i = 0; i < in->sp->nmods; i++) {
+		const char *w = in->sp->mods[i];
+		if (!strcmp(w, ".v2") || !strcmp(w, ".v4") || !strcmp(w, ".v8"))
+			*vec = atoi(w + 2);
+		else if (type_size(w))
+			type = w;
+	}
+	return type;
+}
+
+static int is_name(const Expr *e, const char *name)
+{
+	return e->kind == E_NAME && e->str == name;
+}
+
+static int mentions(const Expr *e, const char *name)
+{
+	if (e->kind == E_NAME)
+		return e->str == name;
+	if (e->kind == E_NUM)
+		return 0;
+	for (uint32_t i = 0; i < e->n; i++)
+		if (mentions(e->kids[i], name))
+			return 1;
+	return 0;
+}
+
+static int ins_mentions(const Ins *in, const char *name)
+{
+	for (uint32_t i = 0; i < in->nops; i++)
+		if (mentions(in->ops[i], name))
+			return 1;
+	return 0;
+}
+
+/* printf's callee operand: the name after the optional (returns). */
+static const Expr *callee(const Ins *in, const Expr **rets, const Expr **args)
+{
+	uint32_t i = 0;
+	*rets = *args = NULL;
+	if (i < in->nops && in->ops[i]->kind == E_PAREN)
+		*rets = in->ops[i++];
+	if (i >= in->nops || in->ops[i]->kind != E_NAME)
+		return NULL;
+	const Expr *c = in->ops[i++];
+	if (i < in->nops && in->ops[i]->kind == E_PAREN)
+		*args = in->ops[i++];
+	return i == in->nops ? c : NULL;
+}
+
+static void fmt_diag(Fn *fn, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fmt_diag(Fn *fn, Loc loc, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (fn->o->werror_format)
+		error(loc, "%s [-Werror=format]", msg);
+	else
+		warn(loc, "%s [-Wformat]", msg);
+}
+
+/* ---- names ---------------------------------------------------------- */
+
+static void add_name(Fn *fn, const char *name, const char *count)
+{
+	if (fn->nnames == fn->namecap) {
+		fn->namecap = fn->namecap ? 2 * fn->namecap : 64;
+		fn->names = realloc(fn->names, fn->namecap * sizeof *fn->names);
+		fn->counts = realloc(fn->counts, fn->namecap * sizeof *fn->counts);
+		if (!fn->names || !fn->counts)
+			die("out of memory");
+	}
+	fn->names[fn->nnames] = name;
+	fn->counts[fn->nnames++] = count;
+}
+
+static void add_decl_names(Fn *fn, const Decl *d)
+{
+	for (uint32_t i = 0; i < d->nds; i++)
+		add_name(fn, d->ds[i].name, d->ds[i].count);
+}
+
+static void add_body_names(Fn *fn, const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_VAR)
+			add_decl_names(fn, &s->var);
+		else if (s->kind == S_SCOPE)
+			add_body_names(fn, &s->scope);
+		else if (s->kind == S_LABEL)
+			add_name(fn, s->label, NULL);
+}
+
+/* Is name one of %r<N>'s registers: base, then a number below N? */
+static int in_range(const char *name, const char *base, const char *count)
+{
+	size_t n = strlen(base);
+	if (strncmp(name, base, n) || !name[n] || (name[n] == '0' && name[n + 1]))
+		return 0;
+	for (const char *p = name + n; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return strtoull(name + n, NULL, 10) < strtoull(count, NULL, 10);
+}
+
+static int taken(const Fn *fn, const char *name)
+{
+	for (uint32_t i = 0; i < fn->nnames; i++)
+		if (fn->counts[i] ? in_range(name, fn->names[i], fn->counts[i]) :
+		    !strcmp(name, fn->names[i]))
+			return 1;
+	return 0;
+}
+
+/* base, or base_1, base_2 ... whichever nothing declares yet. */
+static const char *fresh(Fn *fn, const char *base)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", base);
+	for (int i = 1; taken(fn, buf); i++)
+		snprintf(buf, sizeof buf, "%s_%d", base, i);
+	const char *name = intern_cstr(buf);
+	add_name(fn, name, NULL);
+	return name;
+}
+
+static int decl_has(const Decl *d, const char *name)
+{
+	for (uint32_t i = 0; i < d->nds; i++)
+		if (d->ds[i].name == name)
+			return 1;
+	return 0;
+}
+
+static const Declarator *declared_in(const List *l, const char *name, Stmt **at)
+{
+	for (Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_VAR)
+			for (uint32_t i = 0; i < s->var.nds; i++)
+				if (s->var.ds[i].name == name) {
+					if (at)
+						*at = s;
+					return &s->var.ds[i];
+				}
+	return NULL;
+}
+
+/* A .param name for the call's scope that hides nothing: not declared
+ * there or around it, nor in the function's signature or the module. */
+static const char *fresh_param(Fn *fn, const Site *st, const char *base)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, "%s", base);
+	for (int i = 1;; i++) {
+		const char *name = intern_cstr(buf);
+		int used = declared_in(st->list, name, NULL) != NULL;
+		for (uint32_t k = 0; k < st->nouter && !used; k++)
+			used = declared_in(st->outer[k], name, NULL) != NULL;
+		for (uint32_t k = 0; k < fn->f->nparams && !used; k++)
+			used = fn->f->params[k].ds[0].name == name;
+		for (uint32_t k = 0; k < fn->f->nrets && !used; k++)
+			used = fn->f->rets[k].ds[0].name == name;
+		for (const Stmt *s = fn->m->items.head; s && !used; s = s->next)
+			used = (s->kind == S_FUNC && s->func->name == name) ||
+				(s->kind == S_VAR && decl_has(&s->var, name));
+		if (!used)
+			return name;
+		snprintf(buf, sizeof buf, "%s_%d", base, i);
+	}
+}
+
+/* ---- the format string ---------------------------------------------- */
+
+static int parse_int(const Expr *e, int64_t *v)
+{
+	if (e->kind == E_UNARY && e->op == '-' && parse_int(e->kids[0], v)) {
+		*v = -*v;
+		return 1;
+	}
+	if (e->kind != E_NUM)
+		return 0;
+	const char *s = e->str;
+	char *end;
+	if (s[0] == '0' && strchr("fFdD", s[1] ? s[1] : 'x'))
+		return 0;
+	if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
+		*v = (int64_t)strtoull(s + 2, &end, 2);
+	else
+		*v = (int64_t)strtoull(s, &end, 0);
+	return *end == 0 || (*end == 'U' && end[1] == 0);
+}
+
+static uint32_t count_scalars(const Expr *e)
+{
+	uint32_t n = 0;
+	if (e->kind != E_BRACE)
+		return 1;
+	for (uint32_t i = 0; i < e->n; i++)
+		n += count_scalars(e->kids[i]);
+	return n;
+}
+
+static int flatten(const Expr *e, int64_t *out, uint32_t *n, uint32_t max)
+{
+	if (e->kind == E_BRACE) {
+		for (uint32_t i = 0; i < e->n; i++)
+			if (!flatten(e->kids[i], out, n, max))
+				return 0;
+		return 1;
+	}
+	return *n < max && parse_int(e, &out[(*n)++]);
+}
+
+/* The NUL-terminated string at sym+off, if sym is a .global or .const
+ * array of integers with a constant initializer; malloc'ed. */
+static char *const_string(const Module *m, const char *sym, int64_t off)
+{
+	for (const Stmt *s = m->items.head; s; s = s->next) {
+		if (s->kind != S_VAR)
+			continue;
+		for (uint32_t i = 0; i < s->var.nds; i++) {
+			const Declarator *d = &s->var.ds[i];
+			if (d->name != sym)
+				continue;
+			const char *space = decl_space(&s->var), *type = decl_type(&s->var);
+			if (!space || (strcmp(space, ".global") && strcmp(space, ".const")) ||
+			    !d->init || !is_int_type(type) || decl_spec(&s->var, ".extern"))
+				return NULL;
+			uint32_t es = (uint32_t)type_size(type), max = count_scalars(d->init), n = 0;
+			int64_t *vals = malloc((max + 1) * sizeof *vals);
+			if (!vals)
+				die("out of memory");
+			char *str = NULL;
+			if (flatten(d->init, vals, &n, max) && off >= 0 && (uint64_t)off < (uint64_t)n * es) {
+				size_t len = 0, total = (size_t)n * es;
+				str = malloc(total - (size_t)off + 1);
+				if (!str)
+					die("out of memory");
+				for (size_t b = (size_t)off; b < total; b++) {
+					char c = (char)((uint64_t)vals[b / es] >> (8 * (b % es)));
+					str[len++] = c;
+					if (!c)
+						break;
+				}
+				str[len] = 0;  /* an initializer shorter than the array: zeros */
+			}
+			free(vals);
+			return str;
+		}
+	}
+	return NULL;
+}
+
+typedef struct Want {
+	int want;
+	char conv;           /* the conversion character; 'd' for a '*' */
+	char spec[40];       /* the conversion as written, for messages */
+} Want;
+
+/* The arguments a C format consumes, in order; unknown or unsupported
+ * conversions are reported at loc. */
+static uint32_t parse_format(Fn *fn, Loc loc, const char *s, Want *w, uint32_t max)
+{
+	uint32_t n = 0;
+	for (const char *p = s; *p; p++) {
+		if (*p != '%')
+			continue;
+		const char *start = p++;
+		if (*p == '%')
+			continue;
+		uint32_t first = n;
+		while (*p && strchr("-+ #0'", *p))
+			p++;
+		for (int part = 0; part < 2; part++) {  /* width, then .precision */
+			if (part && *p == '.')
+				p++;
+			else if (part)
+				break;
+			if (*p == '*') {
+				if (n < max)
+					w[n++] = (Want){W_INT32, 'd', ""};
+				p++;
+			} else {
+				while (*p >= '0' && *p <= '9')
+					p++;
+			}
+		}
+		const char *len = p;
+		while (*p && strchr("hljztLq", *p))
+			p++;
+		size_t lenlen = (size_t)(p - len);
+		int wide = lenlen && strchr("ljztq", *len) && strncmp(len, "lc", 2);
+		char spec[40];
+		snprintf(spec, sizeof spec, "%.*s", (int)(p - start + (*p != 0)), start);
+		for (uint32_t k = first; k < n; k++)
+			memcpy(w[k].spec, spec, sizeof spec);
+		int want;
+		if (!*p) {
+			fmt_diag(fn, loc, "spurious trailing '%%' in format");
+			break;
+		} else if (strchr("diouxXc", *p)) {
+			want = wide && *p != 'c' ? W_INT64 : W_INT32;
+		} else if (strchr("fFeEgGaA", *p)) {
+			want = W_FLOAT;
+		} else if (*p == 's' || *p == 'p') {
+			want = W_PTR;
+		} else if (*p == 'n') {
+			fmt_diag(fn, loc, "format '%s': CUDA's printf does not support %%n", spec);
+			want = W_PTR;
+		} else {
+			fmt_diag(fn, loc, "unknown conversion type character '%c' in format", *p);
+			continue;
+		}
+		if (lenlen > 2 || (lenlen == 2 && len[0] != len[1]) ||
+		    (lenlen == 2 && len[0] != 'h' && len[0] != 'l'))
+			fmt_diag(fn, loc, "format '%s': bad length modifier '%.*s'", spec, (int)lenlen, len);
+		if (n < max) {
+			w[n] = (Want){want, *p, ""};
+			memcpy(w[n++].spec, spec, sizeof spec);
+		}
+	}
+	return n;
+}
+
+static void describe(const Arg *a, char *buf, size_t n)
+{
+	if (a->kind == A_AGG)
+		snprintf(buf, n, "an aggregate of %d bytes", a->size);
+	else if (a->kind == A_FLOAT)
+		snprintf(buf, n, a->stsize == 4 ? "a float (.f32, promoted to double)" : "a double (%s)",
+			a->type);
+	else if (a->stsize < 4)
+		snprintf(buf, n, "a %d-bit integer (%s, promoted to 32 bits)", 8 * a->stsize, a->type);
+	else
+		snprintf(buf, n, "a %d-bit integer (%s)", 8 * a->stsize, a->type);
+}
+
+static int fits(int want, const Arg *a)
+{
+	switch (want) {
+	case W_INT32: return a->kind == A_INT && a->size == 4;
+	case W_INT64: return a->kind == A_INT && a->size == 8;
+	case W_FLOAT: return a->kind == A_FLOAT;
+	default: return a->kind == A_INT && a->size == 8;
+	}
+}
+
+static void check_format(Fn *fn, Site *st, const Want *w, uint32_t nw)
+{
+	static const char *const wants[] = {
+		"a 32-bit integer", "a 64-bit integer", "a floating-point value",
+		"a 64-bit pointer",
+	};
+	Loc loc = st->call->loc;
+	char what[96];
+	for (uint32_t i = 0; i < nw && i < st->nargs; i++) {
+		if (fits(w[i].want, &st->args[i]))
+			continue;
+		describe(&st->args[i], what, sizeof what);
+		fmt_diag(fn, loc, "format '%s' expects %s, but argument %u is %s", w[i].spec,
+			wants[w[i].want], i + 2, what);
+	}
+	if (nw > st->nargs)
+		fmt_diag(fn, loc, "format '%s' has no argument: the format wants %u, the call passes %u",
+			w[st->nargs].spec, nw, st->nargs);
+	else if (nw < st->nargs)
+		fmt_diag(fn, loc, "too many arguments for format: the format wants %u, the call passes %u",
+			nw, st->nargs);
+}
+
+/* ---- reading a call sequence ---------------------------------------- */
+
+static int body_refers(const List *, const char *);
+
+static void refuse(Fn *fn, const Stmt *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void refuse(Fn *fn, const Stmt *at, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	error(at->loc, "cannot lower this call to printf: %s", msg);
+	fn->bad++;
+}
+
+/* st.param [P+off], v: the offset, or -1 when it does not store to P. */
+static int64_t store_offset(const Ins *in, const char *p)
+{
+	if (strcmp(in->sp->base, "st") || !spelling_has(in->sp, ".param") || in->nops != 2 ||
+	    in->ops[0]->kind != E_ADDR || in->ops[0]->n != 1)
+		return -1;
+	const Expr *a = in->ops[0]->kids[0];
+	int64_t off;
+	if (is_name(a, p))
+		return 0;
+	if (a->kind == E_BINARY && a->op == '+' && is_name(a->kids[0], p) &&
+	    parse_int(a->kids[1], &off) && off >= 0)
+		return off;
+	return -1;
+}
+
+static int decl_size(const Decl *d, const Declarator *dr)
+{
+	int size = type_size(decl_type(d));
+	for (uint32_t i = 0; i < dr->ndims; i++) {
+		int64_t n;
+		if (!dr->dims[i] || !parse_int(dr->dims[i], &n) || n <= 0 || n > 1 << 16)
+			return 0;
+		size *= (int)n;
+	}
+	return dr->count || decl_spec(d, ".v2") || decl_spec(d, ".v4") ? 0 : size;
+}
+
+/* Finds P's declaration and stores in the call's scope; 0 after refusing. */
+static int read_param(Fn *fn, Site *st, const char *p, Arg *a)
+{
+	const Stmt *call = st->call;
+	const Declarator *dr = declared_in(st->list, p, &a->decl);
+	if (!dr || !decl_space(&a->decl->var) || strcmp(decl_space(&a->decl->var), ".param")) {
+		refuse(fn, call, "argument '%s' is not a .param declared in the call's scope", p);
+		return 0;
+	}
+	int size = decl_size(&a->decl->var, dr);
+	if (!size || a->decl->var.nds != 1) {
+		refuse(fn, a->decl, "unsupported declaration of argument '%s'", p);
+		return 0;
+	}
+	const Spec *al = decl_spec(&a->decl->var, ".align");
+	a->param = p;
+	a->size = size;
+	a->align = al ? atoi(al->num) : type_size(decl_type(&a->decl->var));
+	a->stores = arena_alloc(fn->m->arena, 16 * sizeof *a->stores);
+	int after = 0;
+	for (Stmt *s = st->list->head; s; s = s->next) {
+		if (s == call) {
+			after = 1;
+			continue;
+		}
+		if (s->kind == S_SCOPE && !declared_in(&s->scope, p, NULL) && body_refers(&s->scope, p)) {
+			refuse(fn, s, "'%s' is used in a nested scope", p);
+			return 0;
+		}
+		if (s->kind != S_INS || !ins_mentions(&s->ins, p))
+			continue;
+		int64_t off = store_offset(&s->ins, p);
+		int vec;
+		const char *type = ins_type(&s->ins, &vec);
+		if (after || off < 0 || !type || mentions(s->ins.ops[1], p)) {
+			refuse(fn, s, "'%s' is used other than by a st.param before the call", p);
+			return 0;
+		}
+		if (off + (int64_t)type_size(type) * vec > size || a->nstores == 16) {
+			refuse(fn, s, "store outside argument '%s' (%d bytes)", p, size);
+			return 0;
+		}
+		if (vec > 1 && (s->ins.ops[1]->kind != E_BRACE || s->ins.ops[1]->n != (uint32_t)vec)) {
+			refuse(fn, s, "vector store without %d values", vec);
+			return 0;
+		}
+		a->stores[a->nstores++] = s;
+	}
+	if (!a->nstores) {
+		refuse(fn, call, "argument '%s' is never stored", p);
+		return 0;
+	}
+	return 1;
+}
+
+/* A scalar is one plain store at offset 0; anything else is raw bytes. */
+static int classify(Fn *fn, Arg *a)
+{
+	int vec;
+	const Ins *in = &a->stores[0]->ins;
+	const char *type = ins_type(in, &vec);
+	if (a->nstores == 1 && vec == 1 && store_offset(in, a->param) == 0 && type_size(type) <= 8) {
+		a->type = type;
+		a->stsize = type_size(type);
+		if (!strcmp(type, ".f32") || !strcmp(type, ".f64")) {
+			a->kind = A_FLOAT;
+			a->size = a->align = 8;
+			return 1;
+		}
+		if (is_int_type(type)) {
+			a->kind = A_INT;
+			a->size = a->align = a->stsize < 4 ? 4 : a->stsize;
+			a->sext = type[1] == 's';
+			return 1;
+		}
+		refuse(fn, a->stores[0], "printf cannot take a %s argument", type);
+		return 0;
+	}
+	a->kind = A_AGG;
+	if (a->align < 1 || a->align > 8)
+		a->align = 8;
+	return 1;
+}
+
+static int read_site(Fn *fn, Site *st)
+{
+	const Expr *rets, *args;
+	const Ins *in = &st->call->ins;
+	callee(in, &rets, &args);
+	if (!args || args->n == 0) {
+		refuse(fn, st->call, "no format argument");
+		return 0;
+	}
+	for (uint32_t i = 0; i < args->n; i++) {
+		if (args->kids[i]->kind != E_NAME) {
+			refuse(fn, st->call, "argument %u is not a .param name", i + 1);
+			return 0;
+		}
+		for (uint32_t k = 0; k < i; k++)
+			if (args->kids[k]->str == args->kids[i]->str) {
+				refuse(fn, st->call, "'%s' is passed twice", args->kids[i]->str);
+				return 0;
+			}
+	}
+	if (rets) {
+		Stmt *d;
+		const Declarator *dr;
+		if (rets->n != 1 || rets->kids[0]->kind != E_NAME ||
+		    !(dr = declared_in(st->list, rets->kids[0]->str, &d)) ||
+		    decl_size(&d->var, dr) != 4) {
+			refuse(fn, st->call, "printf's result is not one 32-bit .param of the call's scope");
+			return 0;
+		}
+	}
+	Arg fmt = {0};
+	if (!read_param(fn, st, args->kids[0]->str, &fmt))
+		return 0;
+	int vec;
+	if (fmt.nstores != 1 || fmt.size != 8 || store_offset(&fmt.stores[0]->ins, fmt.param) != 0 ||
+	    type_size(ins_type(&fmt.stores[0]->ins, &vec)) != 8 || vec != 1) {
+		refuse(fn, st->call, "the format is not one 64-bit pointer");
+		return 0;
+	}
+	st->fmtparam = fmt.param;
+	st->fmtstore = fmt.stores[0];
+	st->nargs = args->n - 1;
+	st->args = arena_alloc(fn->m->arena, (st->nargs + 1) * sizeof *st->args);
+	for (uint32_t i = 0; i < st->nargs; i++)
+		if (!read_param(fn, st, args->kids[i + 1]->str, &st->args[i]) ||
+		    !classify(fn, &st->args[i]))
+			return 0;
+	return 1;
+}
+
+/* The format's text, through value tracking from its st.param. */
+static char *format_of(Fn *fn, const Site *st, const Tracker *t)
+{
+	uint32_t idx = 0;
+	while (idx < t->cfg->nins && t->cfg->ins[idx] != st->fmtstore)
+		idx++;
+	Value v;
+	if (idx == t->cfg->nins || !value_of(t, idx, st->fmtstore->ins.ops[1], &v) || !v.sym)
+		return NULL;
+	return const_string(fn->m, v.sym, v.off);
+}
+
+/* Offsets at natural alignment; narrow untyped integers take their
+ * signedness from the conversion that prints them. */
+static void layout(Site *st, const Want *w, uint32_t nw)
+{
+	uint32_t off = 0;
+	for (uint32_t i = 0; i < st->nargs; i++) {
+		Arg *a = &st->args[i];
+		if (a->kind == A_INT && a->stsize < 4 && a->type[1] == 'b')
+			a->sext = i < nw && (w[i].conv == 'd' || w[i].conv == 'i');
+		off = (off + (uint32_t)a->align - 1) / (uint32_t)a->align * (uint32_t)a->align;
+		a->off = off;
+		off += (uint32_t)a->size;
+	}
+	st->size = off;
+}
+
+/* ---- rewriting ------------------------------------------------------ */
+
+typedef struct Regs {
+	const char *buf, *rd, *fd, *r;  /* NULL until needed */
+	uint32_t bufsize;
+} Regs;
+
+static Stmt *emit(Fn *fn, List *l, Stmt *at, const Stmt *like, const char *sp, Expr *a, Expr *b)
+{
+	Expr *ops[2] = {a, b};
+	Stmt *s = ins_new(fn->m, like->loc, sp, ops, 2);
+	if (like->kind == S_INS) {
+		s->ins.guard = like->ins.guard;
+		s->ins.guard_neg = like->ins.guard_neg;
+	}
+	list_insert_before(l, at, s);
+	return s;
+}
+
+static const char *reg(Fn *fn, const char **slot, const char *base)
+{
+	if (!*slot)
+		*slot = fresh(fn, base);
+	return *slot;
+}
+
+/* An immediate's bits as the double C's promotion makes of a float. */
+static Expr *promoted_float(const Expr *e)
+{
+	const char *s = e->str;
+	double d;
+	char buf[32];
+	if (e->kind != E_NUM)
+		return NULL;
+	if (s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
+		uint32_t bits = (uint32_t)strtoul(s + 2, NULL, 16);
+		float f;
+		memcpy(&f, &bits, sizeof f);
+		d = f;
+	} else {
+		char *end;
+		d = (float)strtod(s, &end);
+		if (*end)
+			return NULL;
+	}
+	uint64_t bits;
+	memcpy(&bits, &d, sizeof bits);
+	snprintf(buf, sizeof buf, "0d%016llX", (unsigned long long)bits);
+	return num_expr(intern_cstr(buf));
+}
+
+static int rewrite_scalar(Fn *fn, Regs *r, List *l, Stmt *s, const Arg *a)
+{
+	Expr *v = s->ins.ops[1];
+	Expr *addr = expr_addr(fn->m, name_expr(r->buf), a->off);
+	char sp[32];
+	if (a->kind == A_FLOAT && a->stsize == 4) {
+		if (v->kind != E_NAME) {
+			if (!(v = promoted_float(v))) {
+				refuse(fn, s, "cannot read the float immediate");
+				return 0;
+			}
+		} else {
+			Expr *fd = name_expr(reg(fn, &r->fd, "%printf_fd"));
+			emit(fn, l, s, s, "cvt.f64.f32", fd, v);
+			v = fd;
+		}
+		emit(fn, l, s, s, "st.local.f64", addr, v);
+	} else if (a->kind == A_INT && a->stsize < 4) {
+		int bits = 8 * a->stsize;
+		int64_t k;
+		if (v->kind != E_NAME) {
+			if (!parse_int(v, &k)) {
+				refuse(fn, s, "cannot read the integer immediate");
+				return 0;
+			}
+			uint32_t u = (uint32_t)k & ((1u << bits) - 1);
+			if (a->sext && (u >> (bits - 1)))
+				u |= ~((1u << bits) - 1);
+			v = int_expr(a->sext ? (int64_t)(int32_t)u : (int64_t)u);
+		} else {
+			Expr *r32 = name_expr(reg(fn, &r->r, "%printf_r"));
+			snprintf(sp, sizeof sp, "cvt.%c32.%c%d", a->sext ? 's' : 'u', a->sext ? 's' : 'u', bits);
+			emit(fn, l, s, s, sp, r32, v);
+			v = r32;
+		}
+		emit(fn, l, s, s, "st.local.b32", addr, v);
+	} else {
+		snprintf(sp, sizeof sp, "st.local%s", a->type);
+		emit(fn, l, s, s, sp, addr, v);
+	}
+	return 1;
+}
+
+/* Raw bytes: each store lands at the same place in the buffer, vectors
+ * split into elements (the buffer is only 8-aligned). */
+static void rewrite_agg(Fn *fn, Regs *r, List *l, Stmt *s, const Arg *a)
+{
+	int vec;
+	const char *type = ins_type(&s->ins, &vec);
+	int64_t off = a->off + store_offset(&s->ins, a->param);
+	char sp[32];
+	snprintf(sp, sizeof sp, "st.local%s", type);
+	for (int i = 0; i < vec; i++) {
+		Expr *v = vec > 1 ? s->ins.ops[1]->kids[i] : s->ins.ops[1];
+		if (v->kind == E_NAME && !strcmp(v->str, "_"))
+			continue;
+		emit(fn, l, s, s, sp, expr_addr(fn->m, name_expr(r->buf), off + i * type_size(type)), v);
+	}
+}
+
+static int rewrite_site(Fn *fn, Regs *r, Site *st)
+{
+	List *l = st->list;
+	Stmt *call = st->call;
+	for (uint32_t i = 0; i < st->nargs; i++) {
+		Arg *a = &st->args[i];
+		for (uint32_t k = 0; k < a->nstores; k++) {
+			Stmt *s = a->stores[k];
+			if (a->kind == A_AGG)
+				rewrite_agg(fn, r, l, s, a);
+			else if (!rewrite_scalar(fn, r, l, s, a))
+				return 0;
+			list_remove(l, s);
+		}
+		list_remove(l, a->decl);
+	}
+	const Expr *rets, *args;
+	callee(&call->ins, &rets, &args);
+	Expr *ret = (Expr *)rets;
+	if (!ret) {
+		const char *name = fresh_param(fn, st, "retval0");
+		list_insert_before(l, call, var_new(fn->m, call->loc, ".param .b32", name));
+		Expr *k = name_expr(name);
+		ret = expr_list(fn->m, E_PAREN, &k, 1);
+	}
+	const char *pb = st->nargs ? st->args[0].param : fresh_param(fn, st, "param1");
+	Expr *ptr = int_expr(0);
+	if (st->nargs) {
+		ptr = name_expr(reg(fn, &r->rd, "%printf_rd"));
+		emit(fn, l, call, call, "cvta.local.u64", ptr, name_expr(r->buf));
+	}
+	list_insert_before(l, call, var_new(fn->m, call->loc, ".param .b64", pb));
+	emit(fn, l, call, call, "st.param.b64", expr_addr(fn->m, name_expr(pb), 0), ptr);
+	Expr *kids[2] = {name_expr(st->fmtparam), name_expr(pb)};
+	Expr *ops[3] = {ret, name_expr(fn->vprintf_name), expr_list(fn->m, E_PAREN, kids, 2)};
+	call->ins.ops = arena_dup(fn->m->arena, ops, sizeof ops);
+	call->ins.nops = 3;
+	return 1;
+}
+
+/* The buffer and registers go after the function's leading declarations. */
+static void declare(Fn *fn, const Regs *r)
+{
+	List *body = &fn->f->body;
+	Stmt *at = body->head;
+	while (at && at->kind == S_VAR)
+		at = at->next;
+	Loc loc = at ? at->loc : (Loc){0};
+	char buf[300];
+	if (r->bufsize) {
+		snprintf(buf, sizeof buf, "%s[%u]", r->buf, r->bufsize);
+		list_insert_before(body, at, var_new(fn->m, loc, ".local .align 8 .b8", buf));
+	}
+	if (r->rd)
+		list_insert_before(body, at, var_new(fn->m, loc, ".reg .b64", r->rd));
+	if (r->fd)
+		list_insert_before(body, at, var_new(fn->m, loc, ".reg .f64", r->fd));
+	if (r->r)
+		list_insert_before(body, at, var_new(fn->m, loc, ".reg .b32", r->r));
+}
+
+/* ---- finding the calls ---------------------------------------------- */
+
+static void find_sites(Fn *fn, List *l)
+{
+	if (fn->depth == sizeof fn->stack / sizeof *fn->stack)
+		die("printf: scopes nested too deep");
+	fn->stack[fn->depth++] = l;
+	for (Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_SCOPE) {
+			find_sites(fn, &s->scope);
+			continue;
+		}
+		if (s->kind != S_INS || !ins_mentions(&s->ins, fn->printf_name))
+			continue;
+		const Expr *rets, *args, *c = NULL;
+		if (s->ins.sp->op && (s->ins.sp->op->flags & OF_CALL))
+			c = callee(&s->ins, &rets, &args);
+		if (!c || c->str != fn->printf_name) {
+			error(s->loc, "cannot lower printf: its address is taken (only direct calls are)");
+			fn->bad++;
+			continue;
+		}
+		if (fn->nsites == fn->cap) {
+			fn->cap = fn->cap ? 2 * fn->cap : 8;
+			fn->sites = realloc(fn->sites, fn->cap * sizeof *fn->sites);
+			if (!fn->sites)
+				die("out of memory");
+		}
+		Site *st = &fn->sites[fn->nsites++];
+		*st = (Site){.call = s, .list = l, .nouter = fn->depth - 1};
+		st->outer = arena_alloc(fn->m->arena, (fn->depth) * sizeof *st->outer);
+		for (uint32_t k = 0; k + 1 < fn->depth; k++)
+			st->outer[k] = fn->stack[fn->depth - 2 - k];
+	}
+	fn->depth--;
+}
+
+/* Every site of one function read and checked, then all rewritten.
+ * Returns how many calls it lowered. */
+static uint32_t lower_func(Fn *fn, const ModuleVars *vars)
+{
+	find_sites(fn, &fn->f->body);
+	if (!fn->nsites)
+		return 0;
+	Cfg *cfg = cfg_build(fn->f);
+	if (!cfg) {
+		fn->bad++;
+		return 0;
+	}
+	Live *live = live_compute(cfg);
+	Defs *defs = defs_compute(cfg, live);
+	Tracker t = {vars, cfg, live, defs};
+	Regs r = {0};
+	Want w[256];
+	for (uint32_t i = 0; i < fn->nsites; i++) {
+		Site *st = &fn->sites[i];
+		if (!read_site(fn, st))
+			continue;
+		char *fmt = format_of(fn, st, &t);
+		if (!fmt) {
+			error(st->call->loc, "The first argument for printf must be a string literal");
+			fn->bad++;
+			continue;
+		}
+		uint32_t nw = parse_format(fn, st->call->loc, fmt, w, sizeof w / sizeof *w);
+		free(fmt);
+		check_format(fn, st, w, nw);
+		layout(st, w, nw);
+		if (st->size > r.bufsize)
+			r.bufsize = st->size;
+	}
+	defs_free(defs);
+	live_free(live);
+	cfg_free(cfg);
+	if (fn->bad)
+		return 0;
+	add_body_names(fn, &fn->f->body);
+	for (uint32_t i = 0; i < fn->f->nparams; i++)
+		add_decl_names(fn, &fn->f->params[i]);
+	for (uint32_t i = 0; i < fn->f->nrets; i++)
+		add_decl_names(fn, &fn->f->rets[i]);
+	if (r.bufsize)
+		r.buf = fresh(fn, "__printf_buf");
+	for (uint32_t i = 0; i < fn->nsites; i++)
+		if (!rewrite_site(fn, &r, &fn->sites[i]))
+			return 0;
+	declare(fn, &r);
+	return fn->nsites;
+}
+
+/* ---- the module ----------------------------------------------------- */
+
+static int expr_refers(const Expr *e, const char *name)
+{
+	return e && mentions(e, name);
+}
+
+static int body_refers(const List *l, const char *name)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		if ((s->kind == S_SCOPE && body_refers(&s->scope, name)) ||
+		    (s->kind == S_INS && ins_mentions(&s->ins, name)) ||
+		    (s->kind == S_VAR && s->var.nds && expr_refers(s->var.ds[0].init, name)))
+			return 1;
+	return 0;
+}
+
+static int module_refers(const Module *m, const char *name)
+{
+	for (const Stmt *s = m->items.head; s; s = s->next) {
+		if (s->kind == S_FUNC && s->func->has_body && body_refers(&s->func->body, name))
+			return 1;
+		if (s->kind == S_VAR)
+			for (uint32_t i = 0; i < s->var.nds; i++)
+				if (expr_refers(s->var.ds[i].init, name))
+					return 1;
+		if ((s->kind == S_ALIAS || s->kind == S_TARGETS) && s->list.nitems)
+			for (uint32_t i = 0; i < s->list.nitems; i++)
+				if (expr_refers(s->list.items[i], name))
+					return 1;
+	}
+	return 0;
+}
+
+static Decl one_decl(Module *m, const char *specs, const char *name)
+{
+	return var_new(m, (Loc){0}, specs, name)->var;
+}
+
+/* .extern .func (.param .b32 func_retval0) vprintf (.param .b64
+ * vprintf_param_0, .param .b64 vprintf_param_1); */
+static Stmt *vprintf_decl(Module *m, const char *name, Loc loc)
+{
+	Func *f = arena_alloc(m->arena, sizeof *f);
+	f->specs = arena_alloc(m->arena, sizeof *f->specs);
+	f->specs[0] = (Spec){.word = intern_cstr(".extern")};
+	f->nspecs = 1;
+	f->rets = arena_alloc(m->arena, sizeof *f->rets);
+	f->rets[0] = one_decl(m, ".param .b32", "func_retval0");
+	f->nrets = 1;
+	f->has_rets = 1;
+	f->name = name;
+	f->params = arena_alloc(m->arena, 2 * sizeof *f->params);
+	f->params[0] = one_decl(m, ".param .b64", "vprintf_param_0");
+	f->params[1] = one_decl(m, ".param .b64", "vprintf_param_1");
+	f->nparams = 2;
+	f->has_params = 1;
+	f->attrs = arena_alloc(m->arena, sizeof *f->attrs);
+	Stmt *s = stmt_new(m, S_FUNC, loc);
+	s->func = f;
+	return s;
+}
+
+void printf_lower(Module *m, const StageOptions *o)
+{
+	const char *pf = intern_cstr("printf"), *vpf = intern_cstr("vprintf");
+	Stmt *pf_decl = NULL, *vpf_decl = NULL, *first_func = NULL;
+	for (Stmt *s = m->items.head; s; s = s->next) {
+		if (s->kind != S_FUNC)
+			continue;
+		if (!first_func)
+			first_func = s;
+		if (s->func->name == pf && s->func->has_body)
+			return;  /* an input defines printf: its calls are ordinary */
+		if (s->func->name == pf && !pf_decl)
+			pf_decl = s;
+		if (s->func->name == vpf && !vpf_decl)
+			vpf_decl = s;
+	}
+	ModuleVars *vars = module_vars_new(m);
+	uint32_t lowered = 0;
+	int bad = 0;
+	for (Stmt *s = m->items.head; s; s = s->next) {
+		if (s->kind != S_FUNC || !s->func->has_body)
+			continue;
+		Fn fn = {.m = m, .o = o, .f = s->func, .printf_name = pf, .vprintf_name = vpf};
+		for (Stmt *t = m->items.head; t; t = t->next)
+			if (t->kind == S_VAR)
+				add_decl_names(&fn, &t->var);
+			else if (t->kind == S_FUNC)
+				add_name(&fn, t->func->name, NULL);
+		lowered += lower_func(&fn, vars);
+		bad += fn.bad;
+		free(fn.sites);
+		free(fn.names);
+		free(fn.counts);
+	}
+	module_vars_free(vars);
+	if (bad || !lowered)
+		return;
+	if (!vpf_decl) {
+		Stmt *at = pf_decl ? pf_decl : first_func;
+		list_insert_before(&m->items, at, vprintf_decl(m, vpf, at ? at->loc : (Loc){0}));
+	}
+	if (!module_refers(m, pf))
+		for (Stmt *s = m->items.head, *next; s; s = next) {
+			next = s->next;
+			if (s->kind == S_FUNC && s->func->name == pf)
+				list_remove(&m->items, s);
+		}
+}

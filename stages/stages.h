@@ -1,0 +1,20 @@
+/* The optimization stages.  Each lives in stages/<name>.c and exposes one
+ * entry taking the whole (linked) module; pipeline.c runs them in order. */
+#ifndef PTXLINK_STAGES_H
+#define PTXLINK_STAGES_H
+
+#include "ir/ir.h"
+
+typedef struct StageOptions {
+	int verify;          /* ir_verify() after every stage */
+	int werror_format;   /* -Werror=format: printf format mismatches are errors */
+	const char *print_after;  /* --print-after=<stage>: dump to stderr */
+} StageOptions;
+
+/* pipeline.c: runs every stage in order; returns 0, or -1 after errors */
+int run_pipeline(Module *, const StageOptions *);
+
+/* printf.c: calls to an undefined printf become vprintf(fmt, buffer) */
+void printf_lower(Module *, const StageOptions *);
+
+#endif

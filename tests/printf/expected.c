@@ -1,0 +1,98 @@
+/* What C's printf prints for the values each kernel of run.list is given:
+ * the reference the lowered kernels' output is compared with.  Threads of
+ * a warp run in lockstep, so each printf prints for every thread in turn.
+ * printf's result on the device is vprintf's: the number of arguments. */
+#include <stdio.h>
+#include <stdint.h>
+#include <string.h>
+
+static void types(void)
+{
+	int8_t c = (int8_t)253;
+	int16_t s = (int16_t)65531;
+	int32_t i = -42;
+	int64_t l = -1234567890123;
+	float f = 3.25f;
+	double d = 2.718281828459045;
+	printf("i8 %d u8 %u i16 %d u16 %u i32 %d u32 %u i64 %lld u64 %llu\n", c, (uint8_t)c, s,
+		(uint16_t)s, i, (uint32_t)i, (long long)l, (unsigned long long)l);
+	/* i8, i16 and float passed raw: llc widens the integers with zeros */
+	printf("raw i8 %hhd u8 %hhu i16 %hd u16 %hu f32 %f %.3e imm %hhd %hu %g\n", (uint8_t)c,
+		(uint8_t)c, (uint16_t)s, (uint16_t)s, f, f, (uint8_t)-3, (uint16_t)65535, 1.5f);
+	printf("f64 %f %g %e %.10f f32 %.2f\n", d, d, d, d, f);
+	printf("str [%s] [%-8s] [%8.3s] ptr %p long %ld %lx\n", "hello", "hello", "hello",
+		(void *)4096, (long)l, (long)l);
+	printf("const %x %X %#o %c%c %5d|%-5d|%05d\n", i, i, i, 72, 105, i, i, i);
+}
+
+static void many(void)
+{
+	int a = 10, tid;
+	long long b = -99;
+	double x = 0.5;
+	float y = -1.25f;
+	for (tid = 0; tid < 4; tid++)
+		printf("many: %d %lld %d %f %d %s %d %f %c %llu %u %.1f %x %hhd\n", a, b, a + 1, x,
+			a + 2, "word", a + 3, y, 65, (unsigned long long)b, tid, y, 255, 7);
+	for (tid = 0; tid < 4; tid++)
+		printf("no arguments at all\n");
+	for (tid = 1; tid < 4; tid += 2)
+		printf("odd thread %d: %f\n", tid, x);
+	for (tid = 0; tid < 4; tid++)
+		printf("printf returned %d\n", 14);
+}
+
+static void device(void)
+{
+	for (int tid = 0; tid < 2; tid++)
+		printf("kernel: thread %d calls report\n", tid);
+	for (unsigned tid = 0; tid < 2; tid++)
+		printf("report %s: id=%u value=%f\n", "sensor", tid, 0.75f);
+	for (int tid = 0; tid < 2; tid++)
+		printf("leaf %d\n", 12);
+}
+
+static void llc_printf(void)
+{
+	uint32_t bits = 0x40404040;
+	float v;
+	memcpy(&v, &bits, sizeof v);
+	for (int tid = 0; tid < 2; tid++)
+		printf("tid %d value %f\n", tid, v);
+}
+
+static void clang_printf(void)
+{
+	for (int tid = 0; tid < 2; tid++)
+		printf("thread %d n=%d f=%f\n", tid, 7, 0.125f);
+}
+
+static void layout(void)
+{
+	printf("%d %d %u %hx %f %g %x %s %e %d %d %ld\n", (int8_t)65533, -2, 5u,
+		(uint16_t)0xFFFE, 5.0f, 1.5f, 5u, "plain\n", 5.0, (int16_t)65533, -7, 5L);
+	printf("plain\n");
+	printf("%c %u\n", 72, 0u);
+}
+
+static void names(void)
+{
+	printf("nv\n");
+	printf("hello\n");
+	printf("%f %lld \n", 2.5f, -42LL);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct { const char *name; void (*fn)(void); } runs[] = {
+		{"types", types}, {"many", many}, {"device", device}, {"llc_printf", llc_printf},
+		{"clang_printf", clang_printf}, {"layout", layout}, {"names", names},
+	};
+	for (size_t i = 0; argc == 2 && i < sizeof runs / sizeof *runs; i++)
+		if (!strcmp(argv[1], runs[i].name)) {
+			runs[i].fn();
+			return 0;
+		}
+	fprintf(stderr, "usage: printf-expected NAME\n");
+	return 2;
+}
