@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# Runs every .entry of every corpus PTX file through ptxlink-run with a
+# small launch and made-up arguments, and records whether it completed or
+# what stopped it.  The files of a multi-file program (a directory under
+# corpus/ptx other than handwritten/) are first linked into one module by
+# ptxlink, and their kernels run from that.  Writes the table into
+# docs/interpreter.md (between the coverage markers) and the per-kernel
+# results to $OUT (default build/coverage.tsv).
+#
+#   tools/run/coverage.sh [--diff] [build-dir]          (default build)
+#
+# --diff also passes each module through ptxlink (the plain round trip)
+# and, for every kernel that completed, runs tools/run/difftest.sh on the
+# two with the same arguments; any difference fails the script.  DOC=
+# (empty) skips writing the document.
+#
+# Arguments come from the kernel's signature (ptxlink-run --list, and the
+# demangled name where c++filt is there): pointer parameters (64-bit ones
+# the name does not call integers) get a
+# $BUF-byte buffer, other integers 16, floats 1.5, aggregates zero bytes.
+# Buffers are filled with a fixed pattern.  A kernel that faults (say on
+# an index or pointer read from patterned data, or a tile offset computed
+# from an integer argument) runs again with zero-filled buffers, with 8-
+# and 16-byte-aligned structs (iterators, device_ptr) holding pointers to
+# buffers, with integers 1 and 0, as one block (a tile index past the data
+# a host would size the grid for), with buffers of 0xff bytes (-1 indexes
+# end a linked walk) and with structs of small integers (GridEvenShare);
+# the first run that completes counts.  Launch: 2 blocks of 64 threads (or the .reqntid
+# shape), 4 KiB of dynamic shared memory, at most $STEPS instructions.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+DIFF=
+if [ "${1:-}" = --diff ]; then
+	DIFF=1
+	shift
+fi
+BUILD=${1:-build}
+RUN=$BUILD/ptxlink-run
+LINK=$BUILD/ptxlink
+OUT=${OUT:-$BUILD/coverage.tsv}
+DOC=${DOC-docs/interpreter.md}
+STEPS=${STEPS:-20000000}
+BUF=${BUF:-262144}
+JOBS=${JOBS:-$(nproc)}
+[ -x "$RUN" ] && [ -x "$LINK" ] || { echo "coverage: build $RUN and $LINK first" >&2; exit 1; }
+# the plain round trip: parse and print, no optimization stages
+PLAIN=
+"$LINK" --help 2>&1 | grep -q -- --no-stages && PLAIN=--no-stages
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+args_for() {  # fill structs int grid kernel params... -> the launch options
+	local fill=$1 structs=$2 int=$3 grid=$4 block="--block 64" a=()
+	shift 5
+	for p in "$@"; do
+		case "$p" in
+		@block=*) block="--block ${p#@block=}" ;;
+		*:i) t=${p%:i}; a+=(--arg "${t#.}:$int") ;;
+		.u64*|.b64*|.s64*) a+=(--arg "buf:$BUF:$fill") ;;
+		.u32*|.b32*|.s32*|.u16*|.b16*|.s16*|.u8|.b8|.s8) t=${p%:*}; a+=(--arg "${t#.}:$int") ;;
+		.f32) a+=(--arg f32:1.5) ;;
+		.f64) a+=(--arg f64:1.5) ;;
+		*x*/8|*x*/16) case $structs in
+			ptrs) a+=(--arg "ptrs:$BUF:$fill") ;;
+			ints) a+=(--arg "words8:$int") ;;
+			*) a+=(--arg zero) ;;
+			esac ;;
+		*x*/4) if [ "$structs" = ints ]; then a+=(--arg "words4:$int"); else a+=(--arg zero); fi ;;
+		*) a+=(--arg zero) ;;
+		esac
+	done
+	echo "--grid $grid $block --dynamic-shared 4096 --max-steps $STEPS ${a[*]}"
+}
+
+# The same kernel from the module and from its round trip through ptxlink.
+compare() {  # fill structs int grid file roundtrip kernel params...
+	local out
+	# shellcheck disable=SC2046
+	out=$(PTXLINK_RUN=$RUN tools/run/difftest.sh "$5" "$6" "$7" \
+		$(args_for "$1" "$2" "$3" "$4" "$7" "${@:8}") 2>&1)
+	case $? in
+	0) echo "same" ;;
+	*) echo "DIFFERENT: $(printf '%s' "$out" | head -3 | tr '\n\t' '  ')" ;;
+	esac
+}
+
+attempt() {  # fill structs int grid file kernel params... -> exit status; the reason on stdout
+	local fill=$1 structs=$2 int=$3 grid=$4 f=$5 k=$6 err rc
+	# shellcheck disable=SC2046
+	err=$(timeout 300 "$RUN" $(args_for "$fill" "$structs" "$int" "$grid" "$k" "${@:7}") "$f" "$k" 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc -eq 124 ]; then
+		echo "timeout"
+	else
+		printf '%s\n' "$err" | grep -m1 'error:' | sed -E 's/^.*error: (ptxlink-run: )?//'
+	fi
+	return $rc
+}
+
+one() {  # label file roundtrip kernel params... -> a TSV line
+	local label=$1 f=$2 rt=$3 k=$4 why rc how first= diff=
+	shift 4
+	for how in "pattern=1 zero 16 2" "zero zero 16 2" "zero ptrs 16 2" "pattern=1 ptrs 16 2" \
+		"zero zero 1 2" "zero ptrs 1 2" "zero zero 0 2" "zero ptrs 0 2" "zero ptrs 0 1" \
+		"byte=255 zero 16 2" "zero ints 16 2" "zero ints 0 1"; do
+		# shellcheck disable=SC2086
+		why=$(attempt $how "$f" "$k" "$@")
+		rc=$?
+		[ -n "$first" ] || first=$why
+		[ $rc -eq 3 ] || break
+	done
+	[ $rc -eq 3 ] && why=$first  # what stopped it with the plain arguments
+	[ -z "$why" ] && [ $rc -ne 0 ] && why="exit $rc"
+	if [ $rc -eq 0 ]; then
+		read -r fill structs int grid <<< "$how"
+		why="completed (${fill/=/ } buffers, $structs structs, integers $int, $grid blocks)"
+		[ "$rt" = - ] || diff=$(compare $how "$f" "$rt" "$k" "$@")
+	fi
+	printf '%s\t%s\t%d\t%s\t%s\n' "$label" "$k" "$rc" "$why" "$diff"
+}
+# Parameter kinds from demangled C++ signatures (c++filt), one line each:
+# p (pointer or reference), i (integer), f (floating), c (other).  Template
+# kernels say in their demangled signature what --list cannot.
+KINDS_AWK='
+# Reads demangled C++ signatures, one a line; prints the kind of each
+# parameter: p (pointer or reference), i (integer), f (floating), c (other).
+function kind(t) {
+	gsub(/^ +| +$/, "", t)
+	if (t ~ /[*&]( const| volatile)*$/) return "p"
+	gsub(/(^| )(const|volatile)( |$)/, " ", t); gsub(/^ +| +$/, "", t)
+	if (t ~ /^(signed |unsigned )?(char|short|int|long|long long|__int128)( int)?$/ || t ~ /^(unsigned|signed|bool|size_t|ptrdiff_t|u?int(8|16|32|64)_t)$/) return "i"
+	if (t == "float" || t == "double") return "f"
+	return "c"
+}
+{
+	s = $0
+	n = length(s)
+	if (substr(s, n, 1) != ")") { print ""; next }
+	depth = 0
+	for (i = n; i > 0; i--) {
+		ch = substr(s, i, 1)
+		if (ch == ")" || ch == ">") depth++
+		else if (ch == "(" || ch == "<") { depth--; if (depth == 0) break }
+	}
+	inner = substr(s, i + 1, n - i - 1)
+	out = ""; cur = ""; depth = 0
+	for (j = 1; j <= length(inner); j++) {
+		ch = substr(inner, j, 1)
+		if (ch == "(" || ch == "<") depth++
+		if (ch == ")" || ch == ">") depth--
+		if (ch == "," && depth == 0) { out = out kind(cur) " "; cur = ""; continue }
+		cur = cur ch
+	}
+	if (cur != "" && cur != "void") out = out kind(cur)
+	print out
+}
+
+'
+
+# "name params..." lines -> the same, each 64-bit or 32-bit parameter
+# marked :p or :i when the demangled signature says which.
+annotate() {
+	local list
+	list=$(cat)
+	[ -n "$list" ] || return 0
+	if command -v c++filt > /dev/null; then
+		paste -d'|' <(printf '%s\n' "$list") \
+			<(printf '%s\n' "$list" | cut -d' ' -f1 | c++filt | awk "$KINDS_AWK")
+	else
+		printf '%s|\n' "$list"
+	fi | awk -F'|' '{
+		n = split($1, f, " "); m = split($2, k, " "); np = 0
+		for (i = 2; i <= n; i++) if (f[i] !~ /^@/) np++
+		out = f[1]
+		for (i = 2; i <= n; i++) {
+			x = f[i]
+			if (m == np && x !~ /^@/ && x !~ /:/ && x ~ /^\.[usb](32|64)$/ && (k[i-1] == "p" || k[i-1] == "i"))
+				x = x ":" k[i-1]
+			out = out " " x
+		}
+		print out
+	}'
+}
+
+export -f one attempt args_for compare
+export RUN STEPS BUF
+
+{
+	find corpus/ptx -maxdepth 1 -name '*.ptx' | sort | while read -r f; do
+		echo "$f $f"
+	done
+	find corpus/ptx/handwritten -name '*.ptx' | sort | while read -r f; do
+		echo "$f $f"
+	done
+	for d in $(find corpus/ptx -mindepth 1 -maxdepth 1 -type d ! -name handwritten | sort); do
+		linked=$tmp/$(basename "$d").ptx
+		if "$LINK" -o "$linked" "$d"/*.ptx 2> "$tmp/link.err" ||
+		   "$LINK" --strip-debug -o "$linked" "$d"/*.ptx 2> "$tmp/link.err"; then
+			echo "$d/ $linked"
+		else
+			echo "coverage: cannot link $d: $(head -1 "$tmp/link.err")" >&2
+		fi
+	done
+} | while read -r label f; do
+	rt=-
+	if [ -n "$DIFF" ]; then
+		rt=$tmp/rt.$(echo "$label" | tr '/.' '__').ptx
+		"$LINK" $PLAIN -o "$rt" "$f" 2> /dev/null || rt=-
+	fi
+	"$RUN" --list "$f" 2>/dev/null | annotate | while read -r line; do
+		echo "$label $f $rt $line"
+	done
+done | xargs -P "$JOBS" -L 1 bash -c 'one "$@"' _ | sort > "$OUT"
+
+total=$(wc -l < "$OUT")
+ok=$(awk -F'\t' '$3 == 0' "$OUT" | wc -l)
+okz=$(awk -F'\t' '$3 == 0 && $4 !~ /pattern 1 buffers, zero structs, integers 16, 2 blocks/' "$OUT" | wc -l)
+pct=$(awk -v a="$ok" -v b="$total" 'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }')
+echo "coverage: $ok of $total kernels ran to completion ($pct%)"
+
+# Group the reasons: the unsupported instruction, or the fault's kind.
+table=$(awk -F'\t' '$3 != 0 {
+	r = $4
+	if (r !~ /^unsupported instruction/) { sub(/ 0x[0-9a-f]+.*$/, "", r); sub(/ \([0-9]+ bytes\)$/, "", r) }
+	n[r]++
+} END { for (r in n) printf "| %d | %s |\n", n[r], r }' "$OUT" | sort -t'|' -k2,2nr -k3)
+
+if [ -n "$DIFF" ]; then
+	same=$(awk -F'\t' '$5 == "same"' "$OUT" | wc -l)
+	differ=$(awk -F'\t' '$5 ~ /^DIFFERENT/' "$OUT" | wc -l)
+	echo "round trip: $same kernels gave the same buffers and printf output after ptxlink, $differ differed"
+	awk -F'\t' '$5 ~ /^DIFFERENT/ { print "  " $1 " " $2 ": " $5 }' "$OUT"
+fi
+
+block=$(cat <<END
+<!-- coverage:begin (written by tools/run/coverage.sh) -->
+**$ok of $total corpus kernels ($pct%) run to completion** ($okz of them only on a retry with
+other arguments), each launched as 2 blocks of 64 threads (or its \`.reqntid\` shape) with 4 KiB of
+dynamic shared memory and a limit of $STEPS instructions.
+
+| kernels | what stopped them |
+|---:|---|
+$table
+<!-- coverage:end -->
+END
+)
+if [ -z "$DOC" ]; then
+	:
+elif [ -f "$DOC" ] && grep -q '<!-- coverage:begin' "$DOC"; then
+	awk -v block="$block" '
+		/<!-- coverage:begin/ { print block; skip = 1; next }
+		/<!-- coverage:end/ { skip = 0; next }
+		!skip' "$DOC" > "$DOC.tmp" && mv "$DOC.tmp" "$DOC"
+else
+	printf '%s\n' "$block" >> "$DOC"
+fi
+[ -z "$DIFF" ] || [ "$differ" -eq 0 ]

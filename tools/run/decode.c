@@ -1,0 +1,1187 @@
+/* Module layout and function decoding.
+ *
+ * layout_module() places every variable (global and const with their
+ * initializers, shared at fixed offsets of the block's window, module-level
+ * local in each thread's static area) and names every function.
+ * decode_func() turns a body, on its first call, into a flat DIns array:
+ * registers become frame slots, labels instruction indexes, symbols
+ * addresses, modifiers bit sets.  What cannot be decoded becomes an
+ * instruction that stops the run when (and only if) it executes.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run.h"
+
+/* ---- numbers ---- */
+
+typedef struct Cval {
+	int fk;       /* FK_* */
+	uint64_t v;
+	double f;
+} Cval;
+
+static int parse_num(const char *s, Cval *c)
+{
+	char *end;
+	c->fk = FK_INT;
+	c->f = 0;
+	if (s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
+		c->fk = FK_F32;
+		c->v = strtoull(s + 2, &end, 16);
+	} else if (s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
+		c->fk = FK_F64;
+		c->v = strtoull(s + 2, &end, 16);
+	} else if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		c->v = strtoull(s + 2, &end, 16);
+	} else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
+		c->v = strtoull(s + 2, &end, 2);
+	} else if (strpbrk(s, ".eE")) {
+		c->fk = FK_DEC;
+		c->f = strtod(s, &end);
+		c->v = 0;
+	} else if (s[0] == '0' && s[1]) {
+		c->v = strtoull(s + 1, &end, 8);
+	} else {
+		c->v = strtoull(s, &end, 10);
+	}
+	if (*end == 'U')
+		end++;
+	return *end == 0;
+}
+
+/* ---- types ---- */
+
+static const struct { const char *w; int bits, sgn, flt; } tytab[TY_COUNT] = {
+	[TY_NONE] = {"", 0, 0, 0}, [TY_PRED] = {".pred", 1, 0, 0},
+	[TY_B8] = {".b8", 8, 0, 0}, [TY_B16] = {".b16", 16, 0, 0}, [TY_B32] = {".b32", 32, 0, 0},
+	[TY_B64] = {".b64", 64, 0, 0}, [TY_B128] = {".b128", 128, 0, 0},
+	[TY_U8] = {".u8", 8, 0, 0}, [TY_U16] = {".u16", 16, 0, 0}, [TY_U32] = {".u32", 32, 0, 0},
+	[TY_U64] = {".u64", 64, 0, 0},
+	[TY_S8] = {".s8", 8, 1, 0}, [TY_S16] = {".s16", 16, 1, 0}, [TY_S32] = {".s32", 32, 1, 0},
+	[TY_S64] = {".s64", 64, 1, 0},
+	[TY_F16] = {".f16", 16, 0, 1}, [TY_F16X2] = {".f16x2", 32, 0, 0},
+	[TY_BF16] = {".bf16", 16, 0, 1}, [TY_BF16X2] = {".bf16x2", 32, 0, 0},
+	[TY_TF32] = {".tf32", 32, 0, 1}, [TY_F32] = {".f32", 32, 0, 1}, [TY_F64] = {".f64", 64, 0, 1},
+	[TY_E4M3] = {".e4m3", 8, 0, 0}, [TY_E5M2] = {".e5m2", 8, 0, 0},
+	[TY_E4M3X2] = {".e4m3x2", 16, 0, 0}, [TY_E5M2X2] = {".e5m2x2", 16, 0, 0},
+};
+
+int ty_bits(int ty) { return tytab[ty].bits; }
+int ty_signed(int ty) { return tytab[ty].sgn; }
+int ty_float(int ty) { return tytab[ty].flt; }
+
+int ty_parse(const char *w)
+{
+	if (!w)
+		return TY_NONE;
+	for (int i = 1; i < TY_COUNT; i++)
+		if (strcmp(w, tytab[i].w) == 0)
+			return i;
+	return TY_NONE;
+}
+
+static uint32_t ty_bytes(int ty)
+{
+	return ty == TY_PRED ? 1 : (uint32_t)tytab[ty].bits / 8;
+}
+
+/* ---- symbols ---- */
+
+/* Variables declared inside a body (.shared, .global, .const statics)
+ * are laid out with the module, keyed by their declarator. */
+typedef struct Static {
+	const Declarator *dr;
+	int space;
+	uint64_t addr;
+	UT_hash_handle hh;
+} Static;
+
+static Static *statics;
+
+static Sym *sym_find(const char *name)
+{
+	Sym *s;
+	HASH_FIND_PTR(M->syms, &name, s);
+	return s;
+}
+
+DFunc *find_func(const char *name)
+{
+	Sym *s = sym_find(name);
+	return s ? s->fn : NULL;
+}
+
+uint64_t func_addr(const DFunc *f)
+{
+	return MK_ADDR(TAG_FUNC, 0, f->idx);
+}
+
+DFunc *func_at(uint64_t a)
+{
+	if ((a >> 32) != (uint64_t)TAG_FUNC << 24 || (uint32_t)a >= M->nfuncs)
+		return NULL;
+	return M->funcs[(uint32_t)a];
+}
+
+const char *ins_text(const DIns *d)
+{
+	return d && d->st ? d->st->ins.sp->text : "?";
+}
+
+static int vec_of(const Decl *d)
+{
+	if (decl_spec(d, ".v2"))
+		return 2;
+	if (decl_spec(d, ".v4"))
+		return 4;
+	if (decl_spec(d, ".v8"))
+		return 8;
+	return 1;
+}
+
+static uint32_t decl_align(const Decl *d)
+{
+	const Spec *a = decl_spec(d, ".align");
+	uint32_t al = a && a->num ? (uint32_t)strtoul(a->num, NULL, 0) : 0;
+	if (!al)
+		al = ty_bytes(ty_parse(decl_type(d))) * vec_of(d);
+	return al ? al : 1;
+}
+
+/* Scalars in an initializer, counting through nested braces. */
+static uint32_t init_count(const Expr *e)
+{
+	if (!e)
+		return 0;
+	if (e->kind != E_BRACE)
+		return 1;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < e->n; i++)
+		n += init_count(e->kids[i]);
+	return n;
+}
+
+static int const_dim(const Expr *e, uint64_t *v)
+{
+	Cval c;
+	if (!e || e->kind != E_NUM || !parse_num(e->str, &c) || c.fk != FK_INT)
+		return 0;
+	*v = c.v;
+	return 1;
+}
+
+/* Bytes of one declarator; 0 for an unsized extern array. */
+static uint64_t var_size(const Decl *d, const Declarator *dr)
+{
+	int ty = ty_parse(decl_type(d));
+	uint64_t scalar = ty_bytes(ty), elem = scalar * vec_of(d), n = 1;
+	int open = 0;
+	for (uint32_t i = 0; i < dr->ndims; i++) {
+		uint64_t v;
+		if (!dr->dims[i])
+			open = 1;
+		else if (const_dim(dr->dims[i], &v))
+			n *= v;
+		else
+			return 0;
+	}
+	if (open) {
+		uint64_t per = n * vec_of(d);
+		uint64_t k = init_count(dr->init);
+		n = per ? (k + per - 1) / per * n : 0;
+	}
+	return elem * n;
+}
+
+static int space_code(const char *w)
+{
+	if (!w)
+		return SP_NONE;
+	if (strcmp(w, ".global") == 0)
+		return SP_GLOBAL;
+	if (strcmp(w, ".const") == 0)
+		return SP_CONST;
+	if (strcmp(w, ".shared") == 0)
+		return SP_SHARED;
+	if (strcmp(w, ".local") == 0)
+		return SP_LOCAL;
+	if (strcmp(w, ".param") == 0)
+		return SP_PARAM;
+	return SP_NONE;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+static uint64_t place_const(uint64_t size, uint32_t align)
+{
+	uint64_t at = align_up(M->csize ? M->csize : 16, align);
+	M->cbank = realloc(M->cbank, at + size + 1);
+	memset(M->cbank + M->csize, 0, at + size + 1 - M->csize);
+	M->csize = (uint32_t)(at + size);
+	return at;
+}
+
+/* Where a variable lives; shared variables get their offsets later. */
+static uint64_t place_var(int space, const Decl *d, const Declarator *dr, uint64_t size)
+{
+	uint32_t align = decl_align(d);
+	switch (space) {
+	case SP_GLOBAL:
+		return gmem_alloc(size, align, dr->name);
+	case SP_CONST:
+		return place_const(size, align);
+	case SP_SHARED: {
+		uint64_t at = align_up(M->shared_static, align);
+		M->shared_static = (uint32_t)(at + size);
+		return at;
+	}
+	case SP_LOCAL: {
+		uint64_t at = align_up(M->lstatic ? M->lstatic : 16, align);
+		M->lstatic = (uint32_t)(at + size);
+		return at;
+	}
+	}
+	return 0;
+}
+
+/* An extern .shared array with no size is the dynamic window; it starts
+ * after every static one, so its address is fixed up at launch. */
+static int is_dyn_shared(int space, const Decl *d, uint64_t size)
+{
+	return space == SP_SHARED && size == 0 && decl_spec(d, ".extern");
+}
+
+static Sym *add_var_sym(const Decl *d, const Declarator *dr)
+{
+	Sym *s = sym_find(dr->name);
+	int ext = decl_spec(d, ".extern") != NULL;
+	if (s && (s->fn || ext))
+		return s;  /* a definition or an earlier declaration wins */
+	if (!s) {
+		s = calloc(1, sizeof *s);
+		s->name = dr->name;
+		HASH_ADD_PTR(M->syms, name, s);
+	}
+	s->decl = d;
+	s->dr = dr;
+	s->space = space_code(decl_space(d));
+	return s;
+}
+
+static DFunc *add_func(const Func *f)
+{
+	Sym *s = sym_find(f->name);
+	if (s && s->fn) {
+		if (f->has_body && !s->fn->f->has_body)
+			s->fn->f = f;
+		return s->fn;
+	}
+	if (!s) {
+		s = calloc(1, sizeof *s);
+		s->name = f->name;
+		HASH_ADD_PTR(M->syms, name, s);
+	}
+	DFunc *fn = calloc(1, sizeof *fn);
+	fn->f = f;
+	fn->name = f->name;
+	fn->idx = M->nfuncs;
+	M->funcs = realloc(M->funcs, (M->nfuncs + 1) * sizeof *M->funcs);
+	M->funcs[M->nfuncs++] = fn;
+	s->fn = fn;
+	s->space = SP_NONE;
+	return fn;
+}
+
+static void collect_statics(const List *l)
+{
+	for (Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_SCOPE) {
+			collect_statics(&s->scope);
+			continue;
+		}
+		if (s->kind != S_VAR)
+			continue;
+		int sp = space_code(decl_space(&s->var));
+		if (sp != SP_SHARED && sp != SP_GLOBAL && sp != SP_CONST)
+			continue;
+		for (uint32_t i = 0; i < s->var.nds; i++) {
+			const Declarator *dr = &s->var.ds[i];
+			Static *st = calloc(1, sizeof *st);
+			uint64_t size = var_size(&s->var, dr);
+			st->dr = dr;
+			st->space = sp;
+			st->addr = is_dyn_shared(sp, &s->var, size) ? UINT64_MAX
+				: place_var(sp, &s->var, dr, size);
+			HASH_ADD_PTR(statics, dr, st);
+		}
+	}
+}
+
+/* ---- initializers ---- */
+
+static int ceval(const Expr *e, Cval *c, int generic);
+
+static int sym_value(const char *name, int generic, uint64_t *v)
+{
+	Sym *s = sym_find(name);
+	if (!s)
+		return 0;
+	if (s->fn) {
+		*v = func_addr(s->fn);
+		return 1;
+	}
+	if (s->space == SP_NONE || s->space == SP_PARAM)
+		return 0;
+	*v = s->addr;
+	if (generic && s->space == SP_SHARED)
+		*v = MK_ADDR(TAG_SHARED, 0, s->addr);
+	else if (generic && s->space == SP_CONST)
+		*v = MK_ADDR(TAG_CONST, 0, s->addr);
+	else if (s->space == SP_LOCAL)
+		return 0;
+	return 1;
+}
+
+static int ceval_bin(const Expr *e, Cval *c, int generic)
+{
+	Cval a, b;
+	if (!ceval(e->kids[0], &a, generic) || !ceval(e->kids[1], &b, generic))
+		return 0;
+	if (a.fk != FK_INT || b.fk != FK_INT)
+		return 0;
+	uint64_t x = a.v, y = b.v, r;
+	switch (e->op) {
+	case '+': r = x + y; break;
+	case '-': r = x - y; break;
+	case '*': r = x * y; break;
+	case '/': if (!y) return 0; r = (uint64_t)((int64_t)x / (int64_t)y); break;
+	case '%': if (!y) return 0; r = (uint64_t)((int64_t)x % (int64_t)y); break;
+	case '&': r = x & y; break;
+	case '|': r = x | y; break;
+	case '^': r = x ^ y; break;
+	case OP_SHL: r = y < 64 ? x << y : 0; break;
+	case OP_SHR: r = y < 64 ? (uint64_t)((int64_t)x >> y) : 0; break;
+	default: return 0;
+	}
+	c->fk = FK_INT;
+	c->v = r;
+	return 1;
+}
+
+/* A constant expression: numbers, symbol addresses, generic(sym) and
+ * mask(sym) byte selectors, and integer arithmetic over them. */
+static int ceval(const Expr *e, Cval *c, int generic)
+{
+	switch (e->kind) {
+	case E_NUM:
+		return parse_num(e->str, c);
+	case E_NAME:
+		c->fk = FK_INT;
+		return sym_value(e->str, generic, &c->v);
+	case E_PAREN:
+		return e->n == 1 && ceval(e->kids[0], c, generic);
+	case E_UNARY:
+		if (!ceval(e->kids[0], c, generic))
+			return 0;
+		if (e->op == '-' && c->fk == FK_DEC)
+			c->f = -c->f;
+		else if (e->op == '-' && c->fk == FK_F32)
+			c->v ^= 0x80000000u;
+		else if (e->op == '-' && c->fk == FK_F64)
+			c->v ^= 0x8000000000000000ull;
+		else if (c->fk != FK_INT)
+			return 0;
+		else
+			c->v = e->op == '-' ? -c->v : e->op == '~' ? ~c->v : !c->v;
+		return 1;
+	case E_BINARY:
+		return ceval_bin(e, c, generic);
+	case E_CALL:
+		if (e->n != 1)
+			return 0;
+		if (strcmp(e->fname, "generic") == 0)
+			return ceval(e->kids[0], c, 1);
+		Cval m;
+		if (!parse_num(e->fname, &m) || m.fk != FK_INT || !m.v || !ceval(e->kids[0], c, generic))
+			return 0;
+		c->v = (c->v & m.v) >> __builtin_ctzll(m.v);
+		return 1;
+	}
+	return 0;
+}
+
+/* The bits of an immediate as a value of type ty. */
+static uint64_t cval_bits(const Cval *c, int ty)
+{
+	Opnd o = {.kind = O_IMM, .fk = (uint8_t)c->fk, .val = c->v, .fval = c->f};
+	if (ty_float(ty))
+		return f_from_imm(&o, ty);
+	return c->fk == FK_DEC ? (uint64_t)(int64_t)c->f : c->v;
+}
+
+static int init_flat(const Expr *e, int ty, uint8_t *p, uint64_t size, uint64_t *at)
+{
+	if (e->kind == E_BRACE) {
+		for (uint32_t i = 0; i < e->n; i++)
+			if (!init_flat(e->kids[i], ty, p, size, at))
+				return 0;
+		return 1;
+	}
+	uint32_t n = ty_bytes(ty);
+	Cval c;
+	if (!ceval(e, &c, 0))
+		return 0;
+	uint64_t v = cval_bits(&c, ty);
+	if (*at + n <= size)
+		memcpy(p + *at, &v, n);
+	*at += n;
+	return 1;
+}
+
+/* An initializer it cannot evaluate makes the variable unusable: the
+ * run stops only if the kernel touches it. */
+static void init_var(Sym *s)
+{
+	if (!s->dr->init || s->unusable)
+		return;
+	uint8_t *p = s->space == SP_GLOBAL ? gmem_ptr(s->addr, s->size) : M->cbank + s->addr;
+	uint64_t at = 0;
+	if (p && !init_flat(s->dr->init, ty_parse(decl_type(s->decl)), p, s->size, &at))
+		s->unusable = "has an initializer the interpreter cannot evaluate";
+}
+
+/* ---- the module ---- */
+
+int layout_module(Module *m)
+{
+	for (Stmt *s = m->items.head; s; s = s->next) {
+		if (s->kind == S_FUNC)
+			add_func(s->func);
+		else if (s->kind == S_VAR)
+			for (uint32_t i = 0; i < s->var.nds; i++)
+				add_var_sym(&s->var, &s->var.ds[i]);
+	}
+	for (Sym *s = M->syms; s; s = s->hh.next) {
+		if (s->fn || !s->decl)
+			continue;
+		if (ty_parse(decl_type(s->decl)) == TY_NONE) {
+			s->unusable = "is a texture, sampler or surface reference";
+			continue;
+		}
+		s->size = (uint32_t)var_size(s->decl, s->dr);
+		if (decl_spec(s->decl, ".extern") && s->space != SP_SHARED)
+			s->unusable = "is declared .extern and not defined in this module";
+		s->align = decl_align(s->decl);
+		if (is_dyn_shared(s->space, s->decl, s->size))
+			s->is_extern_shared = 1;
+		else
+			s->addr = place_var(s->space, s->decl, s->dr, s->size);
+	}
+	for (uint32_t i = 0; i < M->nfuncs; i++)
+		if (M->funcs[i]->f->has_body)
+			collect_statics(&M->funcs[i]->f->body);
+	/* the dynamic window follows the static variables */
+	M->shared_static = (uint32_t)align_up(M->shared_static, 16);
+	for (Sym *s = M->syms; s; s = s->hh.next)
+		if (s->is_extern_shared)
+			s->addr = M->shared_static;
+	for (Static *st = statics; st; st = st->hh.next)
+		if (st->addr == UINT64_MAX)
+			st->addr = M->shared_static;
+	for (Sym *s = M->syms; s; s = s->hh.next)
+		if (!s->fn && s->decl && (s->space == SP_GLOBAL || s->space == SP_CONST))
+			init_var(s);
+	static const struct { const char *name; int bi; } builtins[] = {
+		{"vprintf", BI_VPRINTF}, {"malloc", BI_MALLOC}, {"free", BI_FREE},
+		{"__assertfail", BI_ASSERTFAIL},
+	};
+	for (uint32_t i = 0; i < M->nfuncs; i++)
+		for (size_t k = 0; k < sizeof builtins / sizeof *builtins; k++)
+			if (!M->funcs[i]->f->has_body && strcmp(M->funcs[i]->name, builtins[k].name) == 0)
+				M->funcs[i]->builtin = builtins[k].bi;
+	return 0;
+}
+
+/* ---- function bodies ---- */
+
+enum { B_REG, B_VREG, B_LOCAL, B_PARAM, B_KPARAM, B_LABEL, B_STATIC, B_TARGETS, B_PROTO };
+
+typedef struct Bind {
+	const char *name;
+	int kind, space;
+	uint64_t v;
+	struct Bind *prev;
+	UT_hash_handle hh;
+} Bind;
+
+typedef struct Ctx {
+	DFunc *fn;
+	Bind *names;         /* scoped: registers, frame variables */
+	Bind *labels;        /* function-wide */
+	Bind **added;
+	uint32_t nadded, capadded;
+	uint32_t nins;
+	Opnd **sets;
+	uint32_t nsets;
+} Ctx;
+
+static void bind(Ctx *c, const char *name, int kind, int space, uint64_t v)
+{
+	Bind *b = calloc(1, sizeof *b), *old;
+	b->name = name;
+	b->kind = kind;
+	b->space = space;
+	b->v = v;
+	HASH_FIND_PTR(c->names, &name, old);
+	if (old) {
+		HASH_DEL(c->names, old);
+		b->prev = old;
+	}
+	HASH_ADD_PTR(c->names, name, b);
+	if (c->nadded == c->capadded) {
+		c->capadded = c->capadded ? c->capadded * 2 : 256;
+		c->added = realloc(c->added, c->capadded * sizeof *c->added);
+	}
+	c->added[c->nadded++] = b;
+}
+
+static void unbind_to(Ctx *c, uint32_t mark)
+{
+	while (c->nadded > mark) {
+		Bind *b = c->added[--c->nadded];
+		HASH_DEL(c->names, b);
+		if (b->prev)
+			HASH_ADD_PTR(c->names, name, b->prev);
+		free(b);
+	}
+}
+
+static Bind *lookup(Ctx *c, const char *name)
+{
+	Bind *b;
+	HASH_FIND_PTR(c->names, &name, b);
+	if (!b)
+		HASH_FIND_PTR(c->labels, &name, b);
+	return b;
+}
+
+static void add_label(Ctx *c, const char *name, int kind, uint64_t v)
+{
+	Bind *b = calloc(1, sizeof *b);
+	b->name = name;
+	b->kind = kind;
+	b->v = v;
+	HASH_ADD_PTR(c->labels, name, b);
+}
+
+/* First pass: instruction indexes of labels, and branch-target lists. */
+static void scan_labels(Ctx *c, const List *l)
+{
+	for (Stmt *s = l->head; s; s = s->next) {
+		switch (s->kind) {
+		case S_INS:
+			c->nins++;
+			break;
+		case S_LABEL:
+			add_label(c, s->label, B_LABEL, c->nins);
+			break;
+		case S_SCOPE:
+			scan_labels(c, &s->scope);
+			break;
+		case S_PROTO:
+			add_label(c, s->proto->label, B_PROTO, 0);
+			break;
+		case S_TARGETS:
+			add_label(c, s->list.label, B_TARGETS, (uint64_t)(uintptr_t)s);
+			break;
+		}
+	}
+}
+
+/* .reg .v4 .f32 %v: four slots; %v names them all (an operand like
+ * {a, b, c, d}), %v.x .. %v.w (or .r .g .b .a) one each. */
+static void bind_vreg(Ctx *c, const char *name, int n)
+{
+	char buf[256];
+	static const char *const comp[2][4] = {{"x", "y", "z", "w"}, {"r", "g", "b", "a"}};
+	bind(c, name, B_VREG, n, c->fn->nregs);
+	for (int k = 0; k < n; k++)
+		for (int set = 0; set < 2 && k < 4; set++) {
+			snprintf(buf, sizeof buf, "%s.%s", name, comp[set][k]);
+			bind(c, intern_cstr(buf), B_REG, 0, c->fn->nregs + k);
+		}
+	c->fn->nregs += n;
+}
+
+static void bind_regs(Ctx *c, const Decl *d)
+{
+	for (uint32_t i = 0; i < d->nds; i++) {
+		const Declarator *dr = &d->ds[i];
+		if (vec_of(d) > 1 && !dr->count) {
+			bind_vreg(c, dr->name, vec_of(d));
+			continue;
+		}
+		if (!dr->count) {
+			bind(c, dr->name, B_REG, 0, c->fn->nregs++);
+			continue;
+		}
+		uint32_t n = (uint32_t)strtoul(dr->count, NULL, 10);
+		char buf[256];
+		for (uint32_t k = 0; k < n; k++) {
+			snprintf(buf, sizeof buf, "%s%u", dr->name, k);
+			bind(c, intern_cstr(buf), B_REG, 0, c->fn->nregs++);
+		}
+	}
+}
+
+static void bind_frame_var(Ctx *c, const Decl *d, int space)
+{
+	for (uint32_t i = 0; i < d->nds; i++) {
+		const Declarator *dr = &d->ds[i];
+		uint64_t size = var_size(d, dr), align = decl_align(d);
+		if (space == SP_LOCAL) {
+			uint64_t at = align_up(c->fn->lsize, align);
+			c->fn->lsize = (uint32_t)(at + size);
+			if (align > c->fn->lalign)
+				c->fn->lalign = (uint32_t)align;
+			bind(c, dr->name, B_LOCAL, SP_LOCAL, at);
+		} else {
+			uint64_t at = align_up(c->fn->psize, align < 8 ? 8 : align);
+			c->fn->psize = (uint32_t)(at + size);
+			bind(c, dr->name, B_PARAM, SP_PARAM, at);
+		}
+	}
+}
+
+static void bind_var(Ctx *c, const Decl *d)
+{
+	int sp = space_code(decl_space(d));
+	if (sp == SP_NONE && decl_space(d) && strcmp(decl_space(d), ".reg") == 0) {
+		bind_regs(c, d);
+		return;
+	}
+	if (sp == SP_LOCAL || sp == SP_PARAM) {
+		bind_frame_var(c, d, sp);
+		return;
+	}
+	for (uint32_t i = 0; i < d->nds; i++) {
+		Static *st;
+		const Declarator *dr = &d->ds[i];
+		HASH_FIND_PTR(statics, &dr, st);
+		if (st)
+			bind(c, dr->name, B_STATIC, st->space, st->addr);
+	}
+}
+
+static Opnd *kids_new(uint32_t n)
+{
+	return calloc(n ? n : 1, sizeof(Opnd));
+}
+
+static const char *why_name, *why_text;
+
+static int dec_opnd(Ctx *c, const Expr *e, Opnd *o);
+
+static int dec_name(Ctx *c, const char *name, Opnd *o)
+{
+	Bind *b = lookup(c, name);
+	if (name[0] == '_' && name[1] == 0) {
+		o->kind = O_SINK;
+		return 1;
+	}
+	if (b) {
+		switch (b->kind) {
+		case B_REG: o->kind = O_REG; o->reg = (uint32_t)b->v; return 1;
+		case B_VREG:
+			o->kind = O_VEC;
+			o->n = (uint32_t)b->space;
+			o->kids = kids_new(o->n);
+			for (uint32_t k = 0; k < o->n; k++) {
+				o->kids[k].kind = O_REG;
+				o->kids[k].reg = (uint32_t)b->v + k;
+			}
+			return 1;
+		case B_LOCAL: case B_PARAM:
+			o->kind = O_FRAME; o->space = (uint8_t)b->space; o->val = b->v; return 1;
+		case B_KPARAM: o->kind = O_IMM; o->val = b->v; return 1;
+		case B_LABEL: o->kind = O_LABEL; o->reg = (uint32_t)b->v; return 1;
+		case B_STATIC: o->kind = O_IMM; o->val = b->v; return 1;
+		case B_PROTO: o->kind = O_NONE; return 1;
+		case B_TARGETS: {
+			const Stmt *s = (const Stmt *)(uintptr_t)b->v;
+			Opnd *set = kids_new(s->list.nitems);
+			for (uint32_t i = 0; i < s->list.nitems; i++)
+				if (!dec_opnd(c, s->list.items[i], &set[i]) || set[i].kind != O_LABEL)
+					return 0;
+			c->sets = realloc(c->sets, (c->nsets + 1) * sizeof *c->sets);
+			c->sets[c->nsets] = set;
+			o->kind = O_LABELS;
+			o->reg = c->nsets++;
+			o->n = s->list.nitems;
+			o->kids = set;
+			return 1;
+		}
+		}
+	}
+	Sym *s = sym_find(name);
+	if (s && s->fn) {
+		o->kind = O_FUNC;
+		o->reg = s->fn->idx;
+		o->val = func_addr(s->fn);
+		return 1;
+	}
+	if (s && s->unusable) {
+		why_name = name;
+		why_text = s->unusable;
+		return 0;
+	}
+	if (s && s->space != SP_NONE && s->space != SP_PARAM) {
+		o->kind = O_IMM;
+		o->val = s->addr;
+		return 1;
+	}
+	int id = sreg_id(name);
+	if (id >= 0 && sreg_is_cluster(id) && !M->cluster1) {
+		why_name = name;
+		why_text = "needs clusters of several blocks, which are not modelled";
+		return 0;
+	}
+	if (id >= 0) {
+		o->kind = O_SREG;
+		o->reg = (uint32_t)id;
+		return 1;
+	}
+	why_name = name;
+	return 0;
+}
+
+/* base + constant: the shape of an address and of sym+offset. */
+static int dec_lin(Ctx *c, const Expr *e, Opnd *base, int64_t *off)
+{
+	if (e->kind == E_BINARY && (e->op == '+' || e->op == '-')) {
+		Cval k;
+		if (ceval(e->kids[1], &k, 0) && k.fk == FK_INT && !lookup(c, e->kids[1]->kind == E_NAME ? e->kids[1]->str : "")) {
+			if (!dec_lin(c, e->kids[0], base, off))
+				return 0;
+			*off += e->op == '+' ? (int64_t)k.v : -(int64_t)k.v;
+			return 1;
+		}
+		if (e->op == '+' && ceval(e->kids[0], &k, 0) && k.fk == FK_INT) {
+			if (!dec_lin(c, e->kids[1], base, off))
+				return 0;
+			*off += (int64_t)k.v;
+			return 1;
+		}
+		return 0;
+	}
+	if (!dec_opnd(c, e, base))
+		return 0;
+	if (base->kind == O_IMM && base->fk == FK_INT) {
+		*off += (int64_t)base->val;
+		base->kind = O_NONE;
+		base->val = 0;
+		return 1;
+	}
+	if (base->kind == O_FRAME) {
+		base->val += (uint64_t)*off;
+		*off = 0;
+	}
+	return base->kind == O_REG || base->kind == O_FRAME || base->kind == O_NONE ||
+		base->kind == O_SREG;
+}
+
+static int dec_list(Ctx *c, const Expr *e, Opnd *o, int kind)
+{
+	o->kind = (uint8_t)kind;
+	o->n = e->n;
+	o->kids = kids_new(e->n);
+	for (uint32_t i = 0; i < e->n; i++)
+		if (!dec_opnd(c, e->kids[i], &o->kids[i]))
+			return 0;
+	return 1;
+}
+
+static int dec_opnd(Ctx *c, const Expr *e, Opnd *o)
+{
+	Cval k;
+	memset(o, 0, sizeof *o);
+	switch (e->kind) {
+	case E_NAME:
+		return dec_name(c, e->str, o);
+	case E_NUM:
+		if (!parse_num(e->str, &k))
+			return 0;
+		o->kind = O_IMM;
+		o->fk = (uint8_t)k.fk;
+		o->val = k.v;
+		o->fval = k.f;
+		return 1;
+	case E_BRACE:
+		return dec_list(c, e, o, O_VEC);
+	case E_PAREN:
+		if (e->n == 1 && ceval(e->kids[0], &k, 0)) {
+			o->kind = O_IMM;
+			o->fk = (uint8_t)k.fk;
+			o->val = k.v;
+			o->fval = k.f;
+			return 1;
+		}
+		return dec_list(c, e, o, O_LIST);
+	case E_ADDR: {
+		if (e->n != 1)
+			return 0;
+		int64_t off = 0;
+		o->kind = O_ADDR;
+		o->kids = kids_new(1);
+		if (!dec_lin(c, e->kids[0], &o->kids[0], &off))
+			return 0;
+		o->val = (uint64_t)off;
+		return 1;
+	}
+	case E_UNARY:
+		if (e->op == '!' && e->kids[0]->kind == E_NAME) {
+			o->kind = O_NOT;
+			o->kids = kids_new(1);
+			return dec_opnd(c, e->kids[0], &o->kids[0]) && o->kids[0].kind == O_REG;
+		}
+		break;
+	case E_BINARY:
+		if (e->op == '|' && e->kids[0]->kind == E_NAME && e->kids[1]->kind == E_NAME &&
+		    lookup(c, e->kids[0]->str)) {
+			o->kind = O_PAIR;
+			o->kids = kids_new(2);
+			return dec_opnd(c, e->kids[0], &o->kids[0]) && dec_opnd(c, e->kids[1], &o->kids[1]);
+		}
+		break;
+	}
+	/* a constant expression, or sym+offset */
+	int64_t off = 0;
+	Opnd base;
+	if (ceval(e, &k, 0)) {
+		o->kind = O_IMM;
+		o->fk = (uint8_t)k.fk;
+		o->val = k.v;
+		o->fval = k.f;
+		return 1;
+	}
+	if (dec_lin(c, e, &base, &off)) {
+		if (base.kind == O_NONE) {
+			o->kind = O_IMM;
+			o->val = (uint64_t)off;
+			return 1;
+		}
+		if (base.kind == O_FRAME) {
+			*o = base;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- modifiers ---- */
+
+static const char *const modnames[] = {
+#define X(w) #w,
+	MODS(X)
+#undef X
+};
+
+static int in_list(const char *w, const char *const *set)
+{
+	for (; *set; set++)
+		if (strcmp(w, *set) == 0)
+			return 1;
+	return 0;
+}
+
+/* Words that change nothing for a sequential interpreter: memory order
+ * and scope (one thread runs at a time), cache and eviction hints. */
+static int ignorable(const char *w)
+{
+	static const char *const words[] = {
+		".volatile", ".relaxed", ".acquire", ".release", ".acq_rel", ".weak", ".mmio",
+		".sc", ".cta", ".gpu", ".sys", ".nc", ".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt",
+		".unified", ".level", ".gl", NULL,
+	};
+	if (strncmp(w, ".L1::", 5) == 0 || (strncmp(w, ".L2::", 5) == 0 && strcmp(w, ".L2::cache_hint")))
+		return 1;
+	return in_list(w, words);
+}
+
+static const char *const rndw[] = {"", ".rn", ".rz", ".rm", ".rp", ".rna", ".rni", ".rzi", ".rmi",
+	".rpi", ".rs", NULL};
+static const char *const cmpw[] = {"", ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls",
+	".hi", ".hs", ".equ", ".neu", ".ltu", ".leu", ".gtu", ".geu", ".num", ".nan", NULL};
+
+static int word_index(const char *w, const char *const *set)
+{
+	for (int i = 1; set[i]; i++)
+		if (strcmp(w, set[i]) == 0)
+			return i;
+	return 0;
+}
+
+static int is_compare_op(const char *base)
+{
+	return strcmp(base, "setp") == 0 || strcmp(base, "set") == 0;
+}
+
+static int mod_space(const char *w)
+{
+	static const struct { const char *w; int sp; } t[] = {
+		{".global", SP_GLOBAL}, {".const", SP_CONST}, {".shared", SP_SHARED},
+		{".shared::cta", SP_SHARED}, {".local", SP_LOCAL}, {".param", SP_PARAM},
+		{".param::entry", SP_PARAM}, {".param::func", SP_PARAM},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+		if (strcmp(w, t[i].w) == 0)
+			return t[i].sp;
+	return SP_NONE;
+}
+
+int mod_is_space_or_hint(const char *w)
+{
+	return mod_space(w) != SP_NONE || ignorable(w);
+}
+
+static const char *dec_mods(DIns *d, const Spelling *sp, int raw)
+{
+	static char why[128];
+	int cmpctx = is_compare_op(sp->base);
+	for (uint32_t i = 0; i < sp->nmods; i++) {
+		const char *w = sp->mods[i];
+		int k;
+		if ((k = ty_parse(w)) != TY_NONE) {
+			if (d->nty == 4)
+				return "too many types";
+			d->ty[d->nty++] = (uint8_t)k;
+		} else if ((k = mod_space(w)) != SP_NONE) {
+			if (d->space)
+				d->space2 = (uint8_t)k;  /* cp.async: destination, source */
+			else
+				d->space = (uint8_t)k;
+		} else if (cmpctx && (k = word_index(w, cmpw))) {
+			d->cmp = (uint8_t)k;
+		} else if ((k = word_index(w, rndw))) {
+			d->rnd = (uint8_t)k;
+		} else if (!cmpctx && (k = word_index(w, cmpw)) && k != CMP_LO && k != CMP_HI) {
+			d->cmp = (uint8_t)k;
+		} else if (strcmp(w, ".v2") == 0 || strcmp(w, ".v4") == 0 || strcmp(w, ".v8") == 0) {
+			d->vec = (uint8_t)(w[2] - '0');
+		} else if (strcmp(w, ".L2::cache_hint") == 0) {
+			d->mods |= M(cache_hint);
+		} else if (strcmp(w, ".NaN") == 0) {
+			d->mods |= M(nan);
+		} else if (ignorable(w)) {
+			continue;
+		} else if (raw) {
+			continue;  /* the handler reads the rest from the spelling */
+		} else {
+			int found = 0;
+			for (int b = 0; b < MB_COUNT; b++)
+				if (strcmp(w + 1, modnames[b]) == 0) {
+					d->mods |= 1ull << b;
+					found = 1;
+				}
+			if (!found) {
+				snprintf(why, sizeof why, "modifier '%s'", w);
+				return why;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* ---- instructions ---- */
+
+static int ex_unsupported(Thread *t, const DIns *d)
+{
+	if (d->why)
+		rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s' (%s)", ins_text(d), d->why);
+	rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s'", ins_text(d));
+}
+
+static void unsupported(DIns *d, const char *why)
+{
+	d->fn = ex_unsupported;
+	d->wfn = NULL;
+	d->why = why ? strdup(why) : NULL;
+}
+
+/* call (rets), target, (args), proto: always three operands afterwards. */
+static int dec_call(Ctx *c, const Ins *in, DIns *d)
+{
+	uint32_t i = 0;
+	Opnd *ops = kids_new(3);
+	ops[0].kind = O_LIST;
+	ops[2].kind = O_LIST;
+	if (i < in->nops && in->ops[i]->kind == E_PAREN && in->nops > 1)
+		if (!dec_opnd(c, in->ops[i++], &ops[0]))
+			return 0;
+	if (i >= in->nops || !dec_opnd(c, in->ops[i++], &ops[1]))
+		return 0;
+	if (ops[1].kind != O_FUNC && ops[1].kind != O_REG)
+		return 0;
+	if (i < in->nops && in->ops[i]->kind == E_PAREN)
+		if (!dec_opnd(c, in->ops[i++], &ops[2]))
+			return 0;
+	d->ops = ops;
+	d->nops = 3;
+	return 1;  /* a trailing prototype or target list adds nothing */
+}
+
+static void dec_ins(Ctx *c, const Stmt *s, DIns *d)
+{
+	const Ins *in = &s->ins;
+	const Handler *h = handler_find(in->sp->base);
+	static char why[300];
+	d->st = s;
+	d->guard = -1;
+	if (in->guard) {
+		Bind *b = lookup(c, in->guard);
+		if (!b || b->kind != B_REG) {
+			snprintf(why, sizeof why, "unknown guard '%s'", in->guard);
+			unsupported(d, why);
+			return;
+		}
+		d->guard = (int32_t)b->v;
+		d->gneg = (uint8_t)in->guard_neg;
+	}
+	if (!h) {
+		unsupported(d, NULL);
+		return;
+	}
+	const char *bad = dec_mods(d, in->sp, h->mods == RAW_MODS);
+	if (!bad && (d->mods & ~h->mods)) {
+		for (int b = 0; b < MB_COUNT; b++)
+			if (d->mods & ~h->mods & (1ull << b)) {
+				snprintf(why, sizeof why, "modifier '.%s'", modnames[b]);
+				break;
+			}
+		bad = why;
+	}
+	if (bad) {
+		unsupported(d, bad);
+		return;
+	}
+	if (strcmp(in->sp->base, "call") == 0) {
+		if (!dec_call(c, in, d)) {
+			unsupported(d, "call form");
+			return;
+		}
+	} else {
+		d->nops = (uint8_t)in->nops;
+		d->ops = kids_new(in->nops);
+		for (uint32_t i = 0; i < in->nops; i++) {
+			why_name = why_text = NULL;
+			if (!dec_opnd(c, in->ops[i], &d->ops[i])) {
+				if (why_text)
+					snprintf(why, sizeof why, "'%s' %s", why_name, why_text);
+				else if (why_name)
+					snprintf(why, sizeof why, "unknown name '%s'", why_name);
+				else
+					snprintf(why, sizeof why, "operand %u", i + 1);
+				unsupported(d, why);
+				return;
+			}
+		}
+	}
+	d->fn = h->fn;
+	d->wfn = h->wfn;
+	if (d->fn == ex_bar && (d->mods & M(warp))) {
+		d->fn = NULL;  /* bar.warp.sync: a warp collective, not a block barrier */
+		d->wfn = wx_warpsync;
+	}
+}
+
+static void dec_list_stmts(Ctx *c, const List *l, uint32_t *k)
+{
+	for (Stmt *s = l->head; s; s = s->next) {
+		switch (s->kind) {
+		case S_INS:
+			dec_ins(c, s, &c->fn->ins[(*k)++]);
+			break;
+		case S_VAR:
+			bind_var(c, &s->var);
+			break;
+		case S_SCOPE: {
+			uint32_t mark = c->nadded;
+			dec_list_stmts(c, &s->scope, k);
+			unbind_to(c, mark);
+			break;
+		}
+		}
+	}
+}
+
+/* The signature's parameters: the kernel's in the launch's .param block,
+ * a function's at the start of its frame's .param area. */
+static void bind_signature(Ctx *c)
+{
+	const Func *f = c->fn->f;
+	DFunc *fn = c->fn;
+	fn->nparams = f->nparams;
+	fn->nrets = f->nrets;
+	fn->poff = calloc(f->nparams + 1, sizeof *fn->poff);
+	fn->psz = calloc(f->nparams + 1, sizeof *fn->psz);
+	fn->roff = calloc(f->nrets + 1, sizeof *fn->roff);
+	fn->rsz = calloc(f->nrets + 1, sizeof *fn->rsz);
+	for (uint32_t i = 0; i < f->nrets; i++) {
+		bind_frame_var(c, &f->rets[i], SP_PARAM);
+		fn->rsz[i] = (uint32_t)var_size(&f->rets[i], &f->rets[i].ds[0]);
+		fn->roff[i] = fn->psize - fn->rsz[i];
+	}
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		const Decl *p = &f->params[i];
+		uint32_t size = (uint32_t)var_size(p, &p->ds[0]);
+		if (f->is_entry) {
+			uint64_t at = align_up(M->kpsize, decl_align(p));
+			fn->poff[i] = (uint32_t)at;
+			fn->psz[i] = size;
+			M->kpsize = (uint32_t)(at + size);
+			bind(c, p->ds[0].name, B_KPARAM, SP_PARAM, MK_ADDR(TAG_KPARAM, 0, at));
+			continue;
+		}
+		if (decl_space(p) && strcmp(decl_space(p), ".reg") == 0) {
+			bind_regs(c, p);  /* old-style register parameters */
+			fn->psz[i] = UINT32_MAX;
+			continue;
+		}
+		bind_frame_var(c, p, SP_PARAM);
+		fn->psz[i] = size;
+		fn->poff[i] = fn->psize - size;
+	}
+}
+
+void decode_func(DFunc *fn)
+{
+	Ctx c = {.fn = fn};
+	if (fn->decoded)
+		return;
+	fn->decoded = 1;
+	if (fn->f->is_entry)
+		M->kpsize = 0;
+	bind_signature(&c);
+	scan_labels(&c, &fn->f->body);
+	fn->ins = calloc(c.nins + 1, sizeof *fn->ins);
+	fn->nins = c.nins;
+	uint32_t k = 0;
+	dec_list_stmts(&c, &fn->f->body, &k);
+	/* falling off the end returns */
+	fn->ins[c.nins] = (DIns){.fn = handler_find("ret")->fn, .guard = -1, .st = NULL};
+	fn->labelsets = c.sets;
+	fn->nlabelsets = c.nsets;
+	unbind_to(&c, 0);
+	for (Bind *b = c.labels, *tmp; b; b = tmp) {
+		tmp = b->hh.next;
+		HASH_DEL(c.labels, b);
+		free(b);
+	}
+	free(c.added);
+	if (fn->lalign < 16)
+		fn->lalign = 16;
+}

@@ -1,0 +1,1512 @@
+/* Instruction execution: one handler per base opcode, found through a
+ * table keyed by the spelling's base name.  A handler runs one lane; the
+ * scheduler (warp.c) has already advanced the lane's pc, so a handler
+ * only touches pc to jump.  Registers hold values extended to 64 bits;
+ * every read masks to the width the instruction names. */
+#include <stdlib.h>
+#include <string.h>
+#include "run.h"
+
+static inline uint64_t wmask(int bits)
+{
+	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
+}
+
+static inline uint64_t zx(uint64_t v, int bits)
+{
+	return v & wmask(bits);
+}
+
+static inline int64_t sx(uint64_t v, int bits)
+{
+	if (bits >= 64)
+		return (int64_t)v;
+	return (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+
+static inline Frame *top(Thread *t)
+{
+	return &t->fr[t->depth - 1];
+}
+
+/* ---- operands ---- */
+
+uint64_t rd(Thread *t, const Opnd *o)
+{
+	switch (o->kind) {
+	case O_REG:
+		return t->r[o->reg];
+	case O_IMM:
+		return o->fk == FK_DEC ? (uint64_t)(int64_t)o->fval : o->val;
+	case O_SREG:
+		return sreg_value(t, o->reg);
+	case O_FRAME:
+		if (o->space == SP_LOCAL)
+			return top(t)->lbase + o->val;
+		return MK_ADDR(TAG_FPARAM, t->lin, top(t)->pbase + o->val);
+	case O_FUNC:
+		return o->val;
+	case O_NOT:
+		return !t->r[o->kids[0].reg];
+	case O_LIST:
+		if (o->n == 1)
+			return rd(t, &o->kids[0]);
+		break;
+	}
+	/* a vector, address or label where a value belongs: never guess one */
+	rt_fail(M->cur, RUN_UNSUPPORTED, "unsupported instruction '%s' (an operand of this kind)",
+		ins_text(M->cur));
+}
+
+/* The operand as a value of type ty (float immediates converted). */
+static uint64_t rdt(Thread *t, const Opnd *o, int ty)
+{
+	if (o->kind == O_IMM && ty_float(ty))
+		return f_from_imm(o, ty);
+	return zx(rd(t, o), ty_bits(ty));
+}
+
+static int64_t rds(Thread *t, const Opnd *o, int ty)
+{
+	return sx(rdt(t, o, ty), ty_bits(ty));
+}
+
+void wr(Thread *t, const Opnd *o, uint64_t v)
+{
+	if (o->kind == O_REG)
+		t->r[o->reg] = v;
+	else if (o->kind != O_SINK)
+		rt_fail(M->cur, RUN_UNSUPPORTED, "unsupported instruction '%s' (a destination that "
+			"is not a register)", ins_text(M->cur));
+}
+
+static uint64_t addr_of(Thread *t, const Opnd *o)
+{
+	if (o->kind != O_ADDR)
+		return rd(t, o);
+	return (o->kids[0].kind == O_NONE ? 0 : rd(t, &o->kids[0])) + o->val;
+}
+
+static int need_reg(const DIns *d, int i)
+{
+	if (i >= d->nops)
+		rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s' (operand count)", ins_text(d));
+	const Opnd *o = &d->ops[i];
+	if (o->kind != O_REG && o->kind != O_SINK)
+		rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s' (operand %d)", ins_text(d), i + 1);
+	return 1;
+}
+
+static void nops(const DIns *d, int n)
+{
+	if (d->nops != n)
+		rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s' (operand count)", ins_text(d));
+}
+
+static int ty0(const DIns *d)
+{
+	if (!d->nty)
+		rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s' (no type)", ins_text(d));
+	return d->ty[0];
+}
+
+static int is_int(int ty)
+{
+	return ty >= TY_B8 && ty <= TY_S64 && ty != TY_B128;
+}
+
+static _Noreturn void bad_form(const DIns *d)
+{
+	rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s'", ins_text(d));
+}
+
+/* ---- special registers ---- */
+
+enum {
+	SR_TID, SR_NTID = 3, SR_CTAID = 6, SR_NCTAID = 9, SR_CLUSTERID = 12, SR_NCLUSTERID = 15,
+	SR_CLUSTER_CTAID = 18, SR_CLUSTER_NCTAID = 21,
+	SR_LANEID = 24, SR_WARPID, SR_NWARPID,
+	SR_SMID, SR_NSMID, SR_GRIDID, SR_CLOCK, SR_CLOCK_HI, SR_CLOCK64, SR_GTIMER, SR_GTIMER_LO,
+	SR_GTIMER_HI, SR_LM_EQ, SR_LM_LE, SR_LM_LT, SR_LM_GE, SR_LM_GT, SR_DSMEM, SR_TSMEM,
+	SR_CTARANK, SR_NCTARANK, SR_EXPLICIT,
+	SR_ENVREG, SR_PM = SR_ENVREG + 32, SR_COUNT = SR_PM + 8,
+};
+
+static const struct { const char *name; int id, vec; } sregs[] = {
+	{"%tid", SR_TID, 1}, {"%ntid", SR_NTID, 1}, {"%ctaid", SR_CTAID, 1},
+	{"%nctaid", SR_NCTAID, 1}, {"%clusterid", SR_CLUSTERID, 1},
+	{"%nclusterid", SR_NCLUSTERID, 1}, {"%cluster_ctaid", SR_CLUSTER_CTAID, 1},
+	{"%cluster_nctaid", SR_CLUSTER_NCTAID, 1},
+	{"%laneid", SR_LANEID, 0}, {"%warpid", SR_WARPID, 0}, {"%nwarpid", SR_NWARPID, 0},
+	{"%smid", SR_SMID, 0}, {"%nsmid", SR_NSMID, 0}, {"%gridid", SR_GRIDID, 0},
+	{"%clock", SR_CLOCK, 0}, {"%clock_hi", SR_CLOCK_HI, 0}, {"%clock64", SR_CLOCK64, 0},
+	{"%globaltimer", SR_GTIMER, 0}, {"%globaltimer_lo", SR_GTIMER_LO, 0},
+	{"%globaltimer_hi", SR_GTIMER_HI, 0}, {"%lanemask_eq", SR_LM_EQ, 0},
+	{"%lanemask_le", SR_LM_LE, 0}, {"%lanemask_lt", SR_LM_LT, 0}, {"%lanemask_ge", SR_LM_GE, 0},
+	{"%lanemask_gt", SR_LM_GT, 0}, {"%dynamic_smem_size", SR_DSMEM, 0},
+	{"%total_smem_size", SR_TSMEM, 0}, {"%cluster_ctarank", SR_CTARANK, 0},
+	{"%cluster_nctarank", SR_NCTARANK, 0}, {"%is_explicit_cluster", SR_EXPLICIT, 0},
+};
+
+int sreg_id(const char *n)
+{
+	const char *dot = strchr(n, '.');
+	size_t len = dot ? (size_t)(dot - n) : strlen(n);
+	int comp = 0;
+	if (dot) {
+		if (dot[2] || (dot[1] != 'x' && dot[1] != 'y' && dot[1] != 'z'))
+			return -1;
+		comp = dot[1] == 'x' ? 0 : dot[1] == 'y' ? 1 : 2;
+	}
+	for (size_t i = 0; i < sizeof sregs / sizeof *sregs; i++)
+		if (strlen(sregs[i].name) == len && strncmp(n, sregs[i].name, len) == 0)
+			return sregs[i].vec == (dot != NULL) ? sregs[i].id + comp : -1;
+	if (!dot && strncmp(n, "%envreg", 7) == 0 && n[7]) {
+		int k = atoi(n + 7);
+		return k >= 0 && k < 32 ? SR_ENVREG + k : -1;
+	}
+	if (!dot && strncmp(n, "%pm", 3) == 0 && n[3] >= '0' && n[3] <= '7' && !n[4])
+		return SR_PM + (n[3] - '0');
+	return -1;
+}
+
+/* Cluster registers describe clusters of one block, which is what a
+ * launch without cluster dimensions gets. */
+int sreg_is_cluster(int id)
+{
+	return (id >= SR_CLUSTERID && id < SR_LANEID) || (id >= SR_CTARANK && id <= SR_EXPLICIT);
+}
+
+/* Clocks and timers are fixed functions of the step count, so that runs
+ * repeat exactly and elapsed-time loops still see time pass. */
+uint64_t sreg_value(Thread *t, uint32_t id)
+{
+	uint32_t wsize = (M->block[0] * M->block[1] * M->block[2] + 31) / 32;
+	if (id < SR_NTID)
+		return t->tid[id - SR_TID];
+	if (id < SR_CTAID)
+		return M->block[id - SR_NTID];
+	if (id < SR_NCTAID)
+		return M->ctaid[id - SR_CTAID];
+	if (id < SR_CLUSTERID)
+		return M->grid[id - SR_NCTAID];
+	if (id < SR_NCLUSTERID)
+		return M->ctaid[id - SR_CLUSTERID];
+	if (id < SR_CLUSTER_CTAID)
+		return M->grid[id - SR_NCLUSTERID];
+	if (id < SR_CLUSTER_NCTAID)
+		return 0;
+	if (id < SR_LANEID)
+		return 1;
+	switch (id) {
+	case SR_LANEID: return t->lane;
+	case SR_WARPID: return t->lin / 32;
+	case SR_NWARPID: return wsize;
+	case SR_SMID: return 0;
+	case SR_NSMID: return 1;
+	case SR_GRIDID: return 1;
+	case SR_CLOCK: return (uint32_t)M->steps;
+	case SR_CLOCK_HI: return (uint32_t)(M->steps >> 32);
+	case SR_CLOCK64: return M->steps;
+	case SR_GTIMER: return M->steps * 32;
+	case SR_GTIMER_LO: return (uint32_t)(M->steps * 32);
+	case SR_GTIMER_HI: return (uint32_t)((M->steps * 32) >> 32);
+	case SR_LM_EQ: return 1u << t->lane;
+	case SR_LM_LE: return (uint32_t)wmask(t->lane + 1);
+	case SR_LM_LT: return (uint32_t)wmask(t->lane);
+	case SR_LM_GE: return ~(uint32_t)wmask(t->lane);
+	case SR_LM_GT: return ~(uint32_t)wmask(t->lane + 1);
+	case SR_DSMEM: return M->dyn_shared;
+	case SR_TSMEM: return M->shared_size;
+	case SR_CTARANK: return 0;
+	case SR_NCTARANK: return 1;
+	case SR_EXPLICIT: return 0;
+	}
+	return 0;  /* %envreg*, %pm*: zero */
+}
+
+/* ---- moves ---- */
+
+/* mov d, {a, b}: pack; mov {a, b}, d: unpack. */
+static int ex_mov(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	nops(d, 2);
+	const Opnd *dst = &d->ops[0], *src = &d->ops[1];
+	if (src->kind == O_VEC) {
+		int each = bits / (int)src->n;
+		uint64_t v = 0;
+		for (uint32_t i = 0; i < src->n; i++)
+			v |= zx(rd(t, &src->kids[i]), each) << (i * each);
+		wr(t, dst, v);
+		return X_NEXT;
+	}
+	if (dst->kind == O_VEC) {
+		int each = bits / (int)dst->n;
+		uint64_t v = rdt(t, src, ty);
+		for (uint32_t i = 0; i < dst->n; i++)
+			wr(t, &dst->kids[i], zx(v >> (i * each), each));
+		return X_NEXT;
+	}
+	need_reg(d, 0);
+	if (ty == TY_PRED) {
+		wr(t, dst, rd(t, src) & 1);
+		return X_NEXT;
+	}
+	wr(t, dst, rdt(t, src, ty));
+	return X_NEXT;
+}
+
+/* ---- integer arithmetic ---- */
+
+static int ex_add(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	if (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2)
+		return ex_fadd(t, d);
+	nops(d, 3);
+	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
+	int cin = strcmp(d->st->ins.sp->base, "addc") == 0 ? t->carry : 0;
+	uint64_t r = zx(a + b + cin, bits);
+	if (d->mods & M(sat)) {
+		if (ty != TY_S32)
+			bad_form(d);
+		int64_t s = sx(a, 32) + sx(b, 32);
+		r = zx((uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s), 32);
+	}
+	if (d->mods & M(cc))
+		t->carry = bits == 64 ? (r < a || (cin && r == a)) : ((a + b + cin) >> bits) & 1;
+	wr(t, &d->ops[0], r);
+	return X_NEXT;
+}
+
+static int ex_sub(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	if (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2)
+		return ex_fsub(t, d);
+	nops(d, 3);
+	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
+	int bin = strcmp(d->st->ins.sp->base, "subc") == 0 ? t->carry : 0;
+	uint64_t r = zx(a - b - bin, bits);
+	if (d->mods & M(sat)) {
+		if (ty != TY_S32)
+			bad_form(d);
+		int64_t s = sx(a, 32) - sx(b, 32);
+		r = zx((uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s), 32);
+	}
+	if (d->mods & M(cc))  /* the borrow, as subc consumes it */
+		t->carry = a < b || (bin && a == b);
+	wr(t, &d->ops[0], r);
+	return X_NEXT;
+}
+
+/* The full product of two bits-wide values, as lo and hi halves. */
+static void mul_full(int ty, uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
+{
+	int bits = ty_bits(ty);
+	if (bits == 64) {
+		if (ty_signed(ty)) {
+			__int128 p = (__int128)(int64_t)a * (int64_t)b;
+			*lo = (uint64_t)p;
+			*hi = (uint64_t)((unsigned __int128)p >> 64);
+		} else {
+			unsigned __int128 p = (unsigned __int128)a * b;
+			*lo = (uint64_t)p;
+			*hi = (uint64_t)(p >> 64);
+		}
+		return;
+	}
+	uint64_t p = ty_signed(ty) ? (uint64_t)(sx(a, bits) * sx(b, bits)) : a * b;
+	*lo = zx(p, bits);
+	*hi = zx(p >> bits, bits);
+}
+
+/* mul/mad product as .lo, .hi or .wide asks; wide results are 2x bits. */
+static uint64_t product(const DIns *d, int ty, uint64_t a, uint64_t b, int *rbits)
+{
+	uint64_t lo, hi;
+	int bits = ty_bits(ty);
+	mul_full(ty, a, b, &lo, &hi);
+	*rbits = bits;
+	if (d->mods & M(wide)) {
+		if (bits > 32)
+			bad_form(d);
+		*rbits = 2 * bits;
+		return lo | hi << bits;
+	}
+	return d->mods & M(hi) ? hi : lo;
+}
+
+static int ex_mul(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), rbits;
+	if (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2)
+		return ex_fmul(t, d);
+	nops(d, 3);
+	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
+	wr(t, &d->ops[0], product(d, ty, a, b, &rbits));
+	return X_NEXT;
+}
+
+static int ex_mad(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), rbits;
+	if (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2)
+		return ex_ffma(t, d);
+	nops(d, 4);
+	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
+	uint64_t p = product(d, ty, a, b, &rbits);
+	uint64_t c = zx(rd(t, &d->ops[3]), rbits);
+	int cin = strcmp(d->st->ins.sp->base, "madc") == 0 ? t->carry : 0;
+	uint64_t r = zx(p + c + cin, rbits);
+	if (d->mods & M(sat)) {
+		if (ty != TY_S32 || !(d->mods & M(hi)))
+			bad_form(d);
+		int64_t s = sx(p, 32) + sx(c, 32);
+		r = zx((uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s), 32);
+	}
+	if (d->mods & M(cc))
+		t->carry = rbits == 64 ? (r < p || (cin && r == p)) : ((p + c + cin) >> rbits) & 1;
+	wr(t, &d->ops[0], r);
+	return X_NEXT;
+}
+
+static int ex_mul24(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), sgn = ty_signed(ty);
+	int base_mad = strcmp(d->st->ins.sp->base, "mad24") == 0;
+	nops(d, base_mad ? 4 : 3);
+	if (ty_bits(ty) != 32)
+		bad_form(d);
+	uint64_t a = rd(t, &d->ops[1]), b = rd(t, &d->ops[2]);
+	int64_t x = sgn ? sx(a, 24) : (int64_t)zx(a, 24), y = sgn ? sx(b, 24) : (int64_t)zx(b, 24);
+	uint64_t p = (uint64_t)(x * y);
+	uint64_t r = d->mods & M(hi) ? zx(p >> 16, 32) : zx(p, 32);
+	if (base_mad)
+		r = zx(r + rd(t, &d->ops[3]), 32);
+	if (d->mods & M(sat))
+		bad_form(d);
+	wr(t, &d->ops[0], r);
+	return X_NEXT;
+}
+
+/* Division by zero is undefined in PTX; this returns what NVIDIA GPUs
+ * return (all ones for the quotient, the dividend for the remainder). */
+static int ex_divrem(Thread *t, const DIns *d, int rem)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	nops(d, 3);
+	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty), r;
+	if (b == 0)
+		r = rem ? a : wmask(bits);
+	else if (ty_signed(ty)) {
+		int64_t x = sx(a, bits), y = sx(b, bits);
+		if (y == -1)
+			r = rem ? 0 : (uint64_t)0 - (uint64_t)x;
+		else
+			r = (uint64_t)(rem ? x % y : x / y);
+	} else
+		r = rem ? a % b : a / b;
+	wr(t, &d->ops[0], zx(r, bits));
+	return X_NEXT;
+}
+
+static int ex_div(Thread *t, const DIns *d)
+{
+	if (ty_float(ty0(d)))
+		return ex_fdiv(t, d);
+	return ex_divrem(t, d, 0);
+}
+
+static int ex_rem(Thread *t, const DIns *d)
+{
+	return ex_divrem(t, d, 1);
+}
+
+static int ex_abs(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	if (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2)
+		return ex_funary(t, d);
+	nops(d, 2);
+	int64_t a = rds(t, &d->ops[1], ty);
+	wr(t, &d->ops[0], zx((uint64_t)(a < 0 ? -(uint64_t)a : (uint64_t)a), bits));
+	return X_NEXT;
+}
+
+static int ex_neg(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	if (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2)
+		return ex_funary(t, d);
+	nops(d, 2);
+	wr(t, &d->ops[0], zx(-rdt(t, &d->ops[1], ty), bits));
+	return X_NEXT;
+}
+
+static int ex_minmax(Thread *t, const DIns *d, int max)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	if (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2)
+		return max ? ex_fmax(t, d) : ex_fmin(t, d);
+	nops(d, 3);
+	if (d->mods & (M(relu) | M(nan) | M(xorsign) | M(abs)))
+		bad_form(d);
+	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
+	int less = ty_signed(ty) ? sx(a, bits) < sx(b, bits) : a < b;
+	wr(t, &d->ops[0], (less ^ max) ? a : b);
+	return X_NEXT;
+}
+
+static int ex_min(Thread *t, const DIns *d) { return ex_minmax(t, d, 0); }
+static int ex_max(Thread *t, const DIns *d) { return ex_minmax(t, d, 1); }
+
+/* ---- logic and bits ---- */
+
+static int ex_logic(Thread *t, const DIns *d, int op)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	nops(d, 3);
+	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
+	uint64_t r = op == '&' ? a & b : op == '|' ? a | b : a ^ b;
+	wr(t, &d->ops[0], zx(r, bits));
+	return X_NEXT;
+}
+
+static int ex_and(Thread *t, const DIns *d) { return ex_logic(t, d, '&'); }
+static int ex_or(Thread *t, const DIns *d) { return ex_logic(t, d, '|'); }
+static int ex_xor(Thread *t, const DIns *d) { return ex_logic(t, d, '^'); }
+
+static int ex_not(Thread *t, const DIns *d)
+{
+	int ty = ty0(d);
+	nops(d, 2);
+	wr(t, &d->ops[0], zx(~rdt(t, &d->ops[1], ty), ty_bits(ty)));
+	return X_NEXT;
+}
+
+static int ex_cnot(Thread *t, const DIns *d)
+{
+	int ty = ty0(d);
+	nops(d, 2);
+	wr(t, &d->ops[0], rdt(t, &d->ops[1], ty) == 0);
+	return X_NEXT;
+}
+
+static int ex_shl(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	nops(d, 3);
+	uint64_t a = rdt(t, &d->ops[1], ty), n = zx(rd(t, &d->ops[2]), 32);
+	wr(t, &d->ops[0], n >= (uint64_t)bits ? 0 : zx(a << n, bits));
+	return X_NEXT;
+}
+
+static int ex_shr(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	nops(d, 3);
+	uint64_t a = rdt(t, &d->ops[1], ty), n = zx(rd(t, &d->ops[2]), 32), r;
+	if (ty_signed(ty))
+		r = (uint64_t)(sx(a, bits) >> (n >= (uint64_t)bits ? (uint64_t)bits - 1 : n));
+	else
+		r = n >= (uint64_t)bits ? 0 : a >> n;
+	wr(t, &d->ops[0], zx(r, bits));
+	return X_NEXT;
+}
+
+static int ex_bfe(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	nops(d, 4);
+	uint64_t a = rdt(t, &d->ops[1], ty);
+	uint32_t pos = (uint32_t)zx(rd(t, &d->ops[2]), 8), len = (uint32_t)zx(rd(t, &d->ops[3]), 8);
+	uint64_t r = 0;
+	int sbit = 0;
+	if (ty_signed(ty))
+		sbit = len == 0 ? 0 : (int)((a >> (pos + len - 1 < (uint32_t)bits ? pos + len - 1 : (uint32_t)bits - 1)) & 1);
+	for (uint32_t i = 0; i < (uint32_t)bits; i++) {
+		uint64_t bit = i < len && pos + i < (uint32_t)bits ? (a >> (pos + i)) & 1 : (uint64_t)sbit;
+		r |= bit << i;
+	}
+	wr(t, &d->ops[0], r);
+	return X_NEXT;
+}
+
+static int ex_bfi(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	nops(d, 5);
+	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
+	uint32_t pos = (uint32_t)zx(rd(t, &d->ops[3]), 8), len = (uint32_t)zx(rd(t, &d->ops[4]), 8);
+	uint64_t r = b;
+	for (uint32_t i = 0; i < len && pos + i < (uint32_t)bits; i++)
+		r = (r & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
+	wr(t, &d->ops[0], r);
+	return X_NEXT;
+}
+
+static int ex_brev(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	nops(d, 2);
+	uint64_t a = rdt(t, &d->ops[1], ty), r = 0;
+	for (int i = 0; i < bits; i++)
+		r |= ((a >> i) & 1) << (bits - 1 - i);
+	wr(t, &d->ops[0], r);
+	return X_NEXT;
+}
+
+static int ex_clz(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	nops(d, 2);
+	uint64_t a = rdt(t, &d->ops[1], ty);
+	wr(t, &d->ops[0], a == 0 ? (uint64_t)bits : (uint64_t)(__builtin_clzll(a) - (64 - bits)));
+	return X_NEXT;
+}
+
+static int ex_popc(Thread *t, const DIns *d)
+{
+	int ty = ty0(d);
+	nops(d, 2);
+	wr(t, &d->ops[0], (uint64_t)__builtin_popcountll(rdt(t, &d->ops[1], ty)));
+	return X_NEXT;
+}
+
+static int ex_bfind(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	nops(d, 2);
+	uint64_t a = rdt(t, &d->ops[1], ty);
+	if (ty_signed(ty) && sx(a, bits) < 0)
+		a = zx(~a, bits);
+	uint64_t r = 0xFFFFFFFF;
+	if (a) {
+		r = 63 - __builtin_clzll(a);
+		if (d->mods & M(shiftamt))
+			r = bits - 1 - r;
+	}
+	wr(t, &d->ops[0], r);
+	return X_NEXT;
+}
+
+static int ex_prmt(Thread *t, const DIns *d)
+{
+	nops(d, 4);
+	uint64_t a = zx(rd(t, &d->ops[1]), 32), b = zx(rd(t, &d->ops[2]), 32);
+	uint32_t c = (uint32_t)rd(t, &d->ops[3]);
+	uint64_t x = a | b << 32;  /* bytes 0..7 */
+	uint32_t r = 0;
+	uint64_t m = d->mods & (M(f4e) | M(b4e) | M(rc8) | M(ecl) | M(ecr) | M(rc16));
+	for (int i = 0; i < 4; i++) {
+		uint32_t sel, byte;
+		if (!m) {
+			sel = (c >> (4 * i)) & 0xF;
+			byte = (uint32_t)(x >> ((sel & 7) * 8)) & 0xFF;
+			if (sel & 8)
+				byte = byte & 0x80 ? 0xFF : 0;
+		} else {
+			uint32_t n = c & 3;
+			static const uint8_t f4e[4][4] = {{0,1,2,3},{1,2,3,4},{2,3,4,5},{3,4,5,6}};
+			static const uint8_t b4e[4][4] = {{0,7,6,5},{1,0,7,6},{2,1,0,7},{3,2,1,0}};
+			static const uint8_t rc8[4][4] = {{0,0,0,0},{1,1,1,1},{2,2,2,2},{3,3,3,3}};
+			static const uint8_t ecl[4][4] = {{0,1,2,3},{1,1,2,3},{2,2,2,3},{3,3,3,3}};
+			static const uint8_t ecr[4][4] = {{0,0,0,0},{0,1,1,1},{0,1,2,2},{0,1,2,3}};
+			static const uint8_t rc16[4][4] = {{0,1,0,1},{2,3,2,3},{0,1,0,1},{2,3,2,3}};
+			const uint8_t (*tab)[4] = m == M(f4e) ? f4e : m == M(b4e) ? b4e : m == M(rc8) ? rc8
+				: m == M(ecl) ? ecl : m == M(ecr) ? ecr : rc16;
+			sel = tab[n][i];
+			byte = (uint32_t)(x >> (sel * 8)) & 0xFF;
+		}
+		r |= byte << (8 * i);
+	}
+	wr(t, &d->ops[0], r);
+	return X_NEXT;
+}
+
+static int ex_lop3(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	nops(d, 5);
+	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty), c = rdt(t, &d->ops[3], ty);
+	uint32_t lut = (uint32_t)rd(t, &d->ops[4]) & 0xFF;
+	uint64_t r = 0;
+	for (int k = 0; k < 8; k++) {
+		uint64_t ta = k & 4 ? a : ~a, tb = k & 2 ? b : ~b, tc = k & 1 ? c : ~c;
+		if (lut & (1u << k))
+			r |= ta & tb & tc;
+	}
+	wr(t, &d->ops[0], zx(r, bits));
+	return X_NEXT;
+}
+
+static int ex_shf(Thread *t, const DIns *d)
+{
+	nops(d, 4);
+	uint64_t a = zx(rd(t, &d->ops[1]), 32), b = zx(rd(t, &d->ops[2]), 32);
+	uint32_t n = (uint32_t)rd(t, &d->ops[3]);
+	n = d->mods & M(wrap) ? n & 31 : n > 32 ? 32 : n;
+	uint64_t x = b << 32 | a, r;
+	if (d->mods & M(l))
+		r = (x << n) >> 32;
+	else if (d->mods & M(r))
+		r = x >> n;
+	else
+		bad_form(d);
+	wr(t, &d->ops[0], zx(r, 32));
+	return X_NEXT;
+}
+
+static int ex_bmsk(Thread *t, const DIns *d)
+{
+	nops(d, 3);
+	uint32_t a = (uint32_t)rd(t, &d->ops[1]), b = (uint32_t)rd(t, &d->ops[2]);
+	if (d->mods & M(wrap)) {
+		a &= 31;
+		b &= 31;
+	} else {
+		a = a > 32 ? 32 : a;
+		b = b > 32 ? 32 : b;
+	}
+	uint64_t m = wmask((int)(a + b > 32 ? 32 : a + b)) & ~wmask((int)a);
+	wr(t, &d->ops[0], zx(m, 32));
+	return X_NEXT;
+}
+
+static int ex_szext(Thread *t, const DIns *d)
+{
+	int ty = ty0(d);
+	nops(d, 3);
+	uint64_t a = zx(rd(t, &d->ops[1]), 32);
+	uint32_t n = (uint32_t)rd(t, &d->ops[2]);
+	n = d->mods & M(wrap) ? n & 31 : n > 32 ? 32 : n;
+	uint64_t r = n == 0 ? 0 : ty_signed(ty) ? zx((uint64_t)sx(a, (int)n), 32) : zx(a, (int)n);
+	wr(t, &d->ops[0], r);
+	return X_NEXT;
+}
+
+static int ex_sad(Thread *t, const DIns *d)
+{
+	int ty = ty0(d), bits = ty_bits(ty);
+	nops(d, 4);
+	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty), c = rdt(t, &d->ops[3], ty);
+	int lt = ty_signed(ty) ? sx(a, bits) < sx(b, bits) : a < b;
+	wr(t, &d->ops[0], zx(c + (lt ? b - a : a - b), bits));
+	return X_NEXT;
+}
+
+static int ex_dp4a(Thread *t, const DIns *d)
+{
+	nops(d, 4);
+	if (d->nty != 2)
+		bad_form(d);
+	uint32_t a = (uint32_t)rd(t, &d->ops[1]), b = (uint32_t)rd(t, &d->ops[2]);
+	int64_t acc = ty_signed(d->ty[0]) && ty_signed(d->ty[1]) ? sx(rd(t, &d->ops[3]), 32)
+		: (int64_t)zx(rd(t, &d->ops[3]), 32);
+	for (int i = 0; i < 4; i++) {
+		uint32_t x = (a >> (8 * i)) & 0xFF, y = (b >> (8 * i)) & 0xFF;
+		int64_t xa = ty_signed(d->ty[0]) ? sx(x, 8) : x, yb = ty_signed(d->ty[1]) ? sx(y, 8) : y;
+		acc += xa * yb;
+	}
+	wr(t, &d->ops[0], zx((uint64_t)acc, 32));
+	return X_NEXT;
+}
+
+/* ---- compare and select ---- */
+
+static int icompare(int cmp, int ty, uint64_t a, uint64_t b)
+{
+	int bits = ty_bits(ty);
+	int s = ty_signed(ty);
+	int64_t x = sx(a, bits), y = sx(b, bits);
+	switch (cmp) {
+	case CMP_EQ: return a == b;
+	case CMP_NE: return a != b;
+	case CMP_LT: return s ? x < y : a < b;
+	case CMP_LE: return s ? x <= y : a <= b;
+	case CMP_GT: return s ? x > y : a > b;
+	case CMP_GE: return s ? x >= y : a >= b;
+	case CMP_LO: return a < b;
+	case CMP_LS: return a <= b;
+	case CMP_HI: return a > b;
+	case CMP_HS: return a >= b;
+	}
+	return -1;
+}
+
+static int compare(const DIns *d, int ty, uint64_t a, uint64_t b)
+{
+	int r = ty_float(ty) ? fcompare(d->cmp, ty, a, b) : icompare(d->cmp, ty, a, b);
+	if (r < 0)
+		bad_form(d);
+	return r;
+}
+
+static int boolop(const DIns *d, int r, int c)
+{
+	if (d->mods & M(and))
+		return r & c;
+	if (d->mods & M(or))
+		return r | c;
+	if (d->mods & M(xor))
+		return r ^ c;
+	return r;
+}
+
+static int is_half(int ty)
+{
+	return ty == TY_F16 || ty == TY_BF16 || ty == TY_F16X2 || ty == TY_BF16X2;
+}
+
+/* One 16-bit lane of a half-precision compare, done on f64 values. */
+static int half_compare(const DIns *d, int ty, uint64_t a, uint64_t b, int lane)
+{
+	int bf = ty == TY_BF16 || ty == TY_BF16X2;
+	uint16_t x = (uint16_t)(a >> (16 * lane)), y = (uint16_t)(b >> (16 * lane));
+	double fx = bf ? bf2f(x) : h2f(x), fy = bf ? bf2f(y) : h2f(y);
+	uint64_t ux, uy;
+	memcpy(&ux, &fx, 8);
+	memcpy(&uy, &fy, 8);
+	return compare(d, TY_F64, ux, uy);
+}
+
+/* The comparison's operands, flushed when .ftz asks (f32 only). */
+static void cmp_operands(Thread *t, const DIns *d, int ty, uint64_t *a, uint64_t *b)
+{
+	*a = is_half(ty) ? rd(t, &d->ops[1]) : rdt(t, &d->ops[1], ty);
+	*b = is_half(ty) ? rd(t, &d->ops[2]) : rdt(t, &d->ops[2], ty);
+	if (ty == TY_F32 && (d->mods & M(ftz))) {
+		if ((*a & 0x7F800000) == 0)
+			*a &= 0x80000000;
+		if ((*b & 0x7F800000) == 0)
+			*b &= 0x80000000;
+	}
+}
+
+static int ex_setp(Thread *t, const DIns *d)
+{
+	int ty = d->nty ? d->ty[d->nty - 1] : TY_NONE;
+	int hasbool = (d->mods & (M(and) | M(or) | M(xor))) != 0;
+	if (d->nops != 3 + hasbool || (!is_int(ty) && !ty_float(ty) && !is_half(ty)))
+		bad_form(d);
+	uint64_t a, b;
+	cmp_operands(t, d, ty, &a, &b);
+	int c = hasbool ? (int)(rd(t, &d->ops[3]) & 1) : 0;
+	const Opnd *dst = &d->ops[0];
+	if (ty == TY_F16X2 || ty == TY_BF16X2) {
+		if (dst->kind != O_PAIR)
+			bad_form(d);
+		wr(t, &dst->kids[0], boolop(d, half_compare(d, ty, a, b, 0), c));
+		wr(t, &dst->kids[1], boolop(d, half_compare(d, ty, a, b, 1), c));
+		return X_NEXT;
+	}
+	int r = is_half(ty) ? half_compare(d, ty, a, b, 0) : compare(d, ty, a, b);
+	if (dst->kind == O_PAIR) {
+		wr(t, &dst->kids[0], boolop(d, r, c));
+		wr(t, &dst->kids[1], boolop(d, !r, c));
+	} else
+		wr(t, dst, boolop(d, r, c));
+	return X_NEXT;
+}
+
+/* set.cmp.dtype.stype: all ones (or 1.0) for true. */
+static uint64_t set_true(const DIns *d, int dty)
+{
+	switch (dty) {
+	case TY_F32: return 0x3F800000;
+	case TY_U32: case TY_S32: case TY_B32: return 0xFFFFFFFF;
+	case TY_F16: case TY_F16X2: return 0x3C00;
+	case TY_BF16: case TY_BF16X2: return 0x3F80;
+	case TY_U16: case TY_S16: case TY_B16: return 0xFFFF;
+	}
+	bad_form(d);
+}
+
+static int ex_set(Thread *t, const DIns *d)
+{
+	if (d->nty != 2)
+		bad_form(d);
+	int dty = d->ty[0], ty = d->ty[1];
+	int hasbool = (d->mods & (M(and) | M(or) | M(xor))) != 0;
+	if (d->nops != 3 + hasbool || (!is_int(ty) && !ty_float(ty) && !is_half(ty)))
+		bad_form(d);
+	uint64_t a, b;
+	cmp_operands(t, d, ty, &a, &b);
+	int c = hasbool ? (int)(rd(t, &d->ops[3]) & 1) : 0;
+	if (ty == TY_F16X2 || ty == TY_BF16X2) {
+		/* each half: 1.0 of the destination type, or all ones for integers */
+		uint64_t one = set_true(d, dty == TY_U32 || dty == TY_S32 ? TY_U16 : dty);
+		uint64_t lo = boolop(d, half_compare(d, ty, a, b, 0), c) ? one : 0;
+		uint64_t hi = boolop(d, half_compare(d, ty, a, b, 1), c) ? one : 0;
+		wr(t, &d->ops[0], lo | hi << 16);
+		return X_NEXT;
+	}
+	int r = is_half(ty) ? half_compare(d, ty, a, b, 0) : compare(d, ty, a, b);
+	wr(t, &d->ops[0], boolop(d, r, c) ? set_true(d, dty) : 0);
+	return X_NEXT;
+}
+
+static int ex_selp(Thread *t, const DIns *d)
+{
+	int ty = ty0(d);
+	nops(d, 4);
+	int p = (int)(rd(t, &d->ops[3]) & 1);
+	wr(t, &d->ops[0], rdt(t, &d->ops[p ? 1 : 2], ty));
+	return X_NEXT;
+}
+
+static int ex_slct(Thread *t, const DIns *d)
+{
+	nops(d, 4);
+	if (d->nty != 2)
+		bad_form(d);
+	int ty = d->ty[0], cty = d->ty[1];
+	uint64_t c = rdt(t, &d->ops[3], cty);
+	int ge;
+	if (cty == TY_F32) {
+		float f;
+		uint32_t u = (uint32_t)c;
+		memcpy(&f, &u, 4);
+		if (d->mods & M(ftz) && (u & 0x7F800000) == 0)
+			f = 0;
+		ge = f >= 0;  /* NaN selects b */
+	} else if (cty == TY_S32)
+		ge = sx(c, 32) >= 0;
+	else
+		bad_form(d);
+	wr(t, &d->ops[0], rdt(t, &d->ops[ge ? 1 : 2], ty));
+	return X_NEXT;
+}
+
+/* ---- memory ---- */
+
+static int ld_space(const DIns *d)
+{
+	return d->space ? d->space : SP_GENERIC;
+}
+
+static uint64_t extend(uint64_t v, int ty)
+{
+	int bits = ty_bits(ty);
+	return ty_signed(ty) ? (uint64_t)sx(v, bits) : zx(v, bits);
+}
+
+static int ex_ld(Thread *t, const DIns *d)
+{
+	int ty = ty0(d);
+	int n = d->vec ? d->vec : 1;
+	if (d->nops < 2 || d->nops > 2 + ((d->mods & M(cache_hint)) != 0) || ty == TY_B128 ||
+	    ty == TY_PRED)
+		bad_form(d);
+	uint32_t size = ty_bits(ty) / 8;
+	uint64_t a = addr_of(t, &d->ops[1]);
+	const Opnd *dst = &d->ops[0];
+	if ((dst->kind == O_VEC) != (n > 1) || (n > 1 && dst->n != (uint32_t)n))
+		bad_form(d);
+	if (a % (size * n))
+		rt_fail(d, RUN_FAULT, "misaligned address 0x%llx", (unsigned long long)a);
+	uint8_t *p = mem_ptr(t, ld_space(d), a, size * n, d);
+	for (int i = 0; i < n; i++) {
+		uint64_t v = 0;
+		memcpy(&v, p + i * size, size);
+		wr(t, n > 1 ? &dst->kids[i] : dst, extend(v, ty));
+	}
+	return X_NEXT;
+}
+
+static int ex_st(Thread *t, const DIns *d)
+{
+	int ty = ty0(d);
+	int n = d->vec ? d->vec : 1;
+	if (d->nops < 2 || d->nops > 2 + ((d->mods & M(cache_hint)) != 0) || ty == TY_B128 ||
+	    ty == TY_PRED)
+		bad_form(d);
+	uint32_t size = ty_bits(ty) / 8;
+	uint64_t a = addr_of(t, &d->ops[0]);
+	const Opnd *src = &d->ops[1];
+	if ((src->kind == O_VEC) != (n > 1) || (n > 1 && src->n != (uint32_t)n))
+		bad_form(d);
+	if (a % (size * n))
+		rt_fail(d, RUN_FAULT, "misaligned address 0x%llx", (unsigned long long)a);
+	uint8_t *p = mem_ptr(t, ld_space(d), a, size * n, d);
+	for (int i = 0; i < n; i++) {
+		uint64_t v = rdt(t, n > 1 ? &src->kids[i] : src, ty);
+		memcpy(p + i * size, &v, size);
+	}
+	return X_NEXT;
+}
+
+static int ex_cvta(Thread *t, const DIns *d)
+{
+	nops(d, 2);
+	if (!d->space || d->space == SP_GENERIC)
+		bad_form(d);
+	uint64_t a = rd(t, &d->ops[1]), r;
+	if (d->mods & M(to))
+		mem_to_space(t, d->space, a, &r);
+	else
+		r = mem_generic(t, d->space, a);
+	if (d->nty && ty_bits(d->ty[0]) == 32)
+		r = zx(r, 32);
+	wr(t, &d->ops[0], r);
+	return X_NEXT;
+}
+
+static int ex_isspacep(Thread *t, const DIns *d)
+{
+	nops(d, 2);
+	uint64_t a = rd(t, &d->ops[1]);
+	wr(t, &d->ops[0], mem_space_of(a) == d->space);
+	return X_NEXT;
+}
+
+/* atom and red: the update, returning the old value. */
+static uint64_t atom_apply(const DIns *d, int ty, uint64_t old, uint64_t b, uint64_t c, uint64_t *nv)
+{
+	int bits = ty_bits(ty);
+	uint64_t m = d->mods & (M(add) | M(min) | M(max) | M(inc) | M(dec) | M(and) | M(or) |
+		M(xor) | M(exch) | M(cas));
+	if (ty_float(ty)) {
+		if (m != M(add) && m != M(exch))
+			bad_form(d);
+		*nv = m == M(exch) ? b : atom_fadd(ty, old, b);
+		return old;
+	}
+	int s = ty_signed(ty);
+	switch (m) {
+	case M(add): *nv = old + b; break;
+	case M(min): *nv = (s ? sx(b, bits) < sx(old, bits) : b < old) ? b : old; break;
+	case M(max): *nv = (s ? sx(b, bits) > sx(old, bits) : b > old) ? b : old; break;
+	case M(inc): *nv = old >= b ? 0 : old + 1; break;
+	case M(dec): *nv = (old == 0 || old > b) ? b : old - 1; break;
+	case M(and): *nv = old & b; break;
+	case M(or): *nv = old | b; break;
+	case M(xor): *nv = old ^ b; break;
+	case M(exch): *nv = b; break;
+	case M(cas): *nv = old == b ? c : old; break;
+	default: bad_form(d);
+	}
+	*nv = zx(*nv, bits);
+	return old;
+}
+
+static int do_atom(Thread *t, const DIns *d, int has_dst)
+{
+	int ty = ty0(d);
+	int cas = (d->mods & M(cas)) != 0;
+	int base = has_dst ? 1 : 0;
+	if (d->nops != base + 2 + cas || d->vec || ty_bits(ty) < 16 || ty_bits(ty) > 64 ||
+	    (ty_bits(ty) == 16 && !ty_float(ty) && !cas) || ty == TY_F16 || ty == TY_BF16)
+		bad_form(d);
+	if (d->space && d->space != SP_GLOBAL && d->space != SP_SHARED)
+		bad_form(d);
+	uint32_t size = ty_bits(ty) / 8;
+	uint64_t a = addr_of(t, &d->ops[base]);
+	if (a % size)
+		rt_fail(d, RUN_FAULT, "misaligned atomic address 0x%llx", (unsigned long long)a);
+	uint8_t *p = mem_ptr(t, ld_space(d), a, size, d);
+	uint64_t old = 0, nv;
+	memcpy(&old, p, size);
+	uint64_t b = rdt(t, &d->ops[base + 1], ty), c = cas ? rdt(t, &d->ops[base + 2], ty) : 0;
+	atom_apply(d, ty, old, b, c, &nv);
+	memcpy(p, &nv, size);
+	if (has_dst)
+		wr(t, &d->ops[0], old);
+	return X_NEXT;
+}
+
+static int ex_atom(Thread *t, const DIns *d) { return do_atom(t, d, 1); }
+static int ex_red(Thread *t, const DIns *d) { return do_atom(t, d, 0); }
+
+/* cp.async copies at once: nothing can observe the copy in flight
+ * before the wait that the program must issue anyway. */
+static int has(const DIns *d, const char *mod)
+{
+	return spelling_has(d->st->ins.sp, mod);
+}
+
+/* For handlers that read their own modifiers: stop on any word that is
+ * not a type, a state space, a hint the decoder ignores, or in ok. */
+static void only_mods(const DIns *d, const char *const *ok)
+{
+	const Spelling *sp = d->st->ins.sp;
+	for (uint32_t i = 0; i < sp->nmods; i++) {
+		const char *w = sp->mods[i];
+		int fine = ty_parse(w) != TY_NONE || mod_is_space_or_hint(w);
+		for (const char *const *k = ok; *k && !fine; k++)
+			fine = strcmp(w, *k) == 0;
+		if (!fine)
+			rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s' (modifier '%s')",
+				ins_text(d), w);
+	}
+}
+
+static int cp_mbarrier_arrive(Thread *t, const DIns *d);
+
+static int ex_cp(Thread *t, const DIns *d)
+{
+	static const char *const ok[] = {".async", ".commit_group", ".wait_group", ".wait_all",
+		".mbarrier", ".arrive", ".noinc", NULL};
+	only_mods(d, ok);
+	if (has(d, ".mbarrier") && has(d, ".arrive"))
+		return cp_mbarrier_arrive(t, d);
+	if (!has(d, ".async"))
+		bad_form(d);
+	if (has(d, ".commit_group") || has(d, ".wait_group") || has(d, ".wait_all"))
+		return X_NEXT;
+	if (d->space != SP_SHARED || d->space2 != SP_GLOBAL || (d->nops != 3 && d->nops != 4))
+		bad_form(d);
+	/* cp.async.ca.shared.global [dst], [src], size[, srcsize] */
+	uint32_t size = (uint32_t)rd(t, &d->ops[2]);
+	uint32_t src = d->nops == 4 ? (uint32_t)rd(t, &d->ops[3]) : size;
+	if (src > size)
+		src = size;
+	uint8_t *dp = mem_ptr(t, SP_SHARED, addr_of(t, &d->ops[0]), size, d);
+	uint8_t *sp = src ? mem_ptr(t, SP_GLOBAL, addr_of(t, &d->ops[1]), src, d) : NULL;
+	if (src)
+		memcpy(dp, sp, src);
+	memset(dp + src, 0, size - src);
+	return X_NEXT;
+}
+
+static int ex_nop(Thread *t, const DIns *d)
+{
+	return X_NEXT;
+}
+
+/* ---- mbarrier ---- */
+
+/* The object's 64 bits are opaque to the program; here they hold the
+ * pending arrivals (bits 0-19), the expected count (20-39), the pending
+ * transaction bytes (40-62) and the phase parity (63).  Copies finish as
+ * they are issued, so a phase completes as soon as its counts reach 0. */
+#define MB_FIELD(v, lo, n) (((v) >> (lo)) & ((1ull << (n)) - 1))
+
+static uint64_t mb_make(uint64_t pend, uint64_t expect, uint64_t tx, uint64_t phase)
+{
+	return (pend & 0xFFFFF) | (expect & 0xFFFFF) << 20 | (tx & 0x7FFFFF) << 40 | phase << 63;
+}
+
+static uint64_t mb_settle(uint64_t v)
+{
+	uint64_t pend = MB_FIELD(v, 0, 20), expect = MB_FIELD(v, 20, 20), tx = MB_FIELD(v, 40, 23);
+	uint64_t phase = v >> 63;
+	if (pend == 0 && tx == 0)
+		return mb_make(expect, expect, 0, phase ^ 1);
+	return v;
+}
+
+static uint8_t *mb_ptr(Thread *t, const DIns *d, const Opnd *a)
+{
+	int sp = d->space ? d->space : SP_GENERIC;
+	uint64_t addr = addr_of(t, a);
+	if (addr % 8)
+		rt_fail(d, RUN_FAULT, "misaligned mbarrier 0x%llx", (unsigned long long)addr);
+	return mem_ptr(t, sp, addr, 8, d);
+}
+
+/* mbarrier.{init,inval,arrive[.expect_tx],arrive_drop,test_wait,try_wait[.parity]} */
+static int ex_mbarrier(Thread *t, const DIns *d)
+{
+	int wait = has(d, ".test_wait") || has(d, ".try_wait");
+	int init = has(d, ".init"), inval = has(d, ".inval");
+	int arrive = has(d, ".arrive"), drop = has(d, ".arrive_drop");
+	int etx = has(d, ".expect_tx");
+	static const char *const ok[] = {".init", ".inval", ".arrive", ".arrive_drop",
+		".expect_tx", ".test_wait", ".try_wait", ".parity", NULL};
+	only_mods(d, ok);
+	if (has(d, ".shared::cluster") || (init + inval + arrive + drop + wait) != 1 ||
+	    (etx && !(arrive || drop)))
+		bad_form(d);
+	uint64_t v;
+	uint8_t *p;
+	if (init || inval) {
+		nops(d, init ? 2 : 1);
+		p = mb_ptr(t, d, &d->ops[0]);
+		v = init ? mb_make(rd(t, &d->ops[1]), rd(t, &d->ops[1]), 0, 0) : 0;
+		memcpy(p, &v, 8);
+		return X_NEXT;
+	}
+	if (wait) {
+		/* p, [a], state | phaseParity (and an optional time limit) */
+		if (d->nops < 3 || d->nops > 4)
+			bad_form(d);
+		p = mb_ptr(t, d, &d->ops[1]);
+		memcpy(&v, p, 8);
+		uint64_t want = has(d, ".parity") ? rd(t, &d->ops[2]) & 1 : rd(t, &d->ops[2]) >> 63;
+		wr(t, &d->ops[0], (v >> 63) != want);
+		return X_NEXT;
+	}
+	/* [state,] [a] [, count | txcount] */
+	int hasstate = d->ops[0].kind != O_ADDR;
+	const Opnd *a = &d->ops[hasstate];
+	uint64_t count = 1, tx = 0;
+	if (d->nops == hasstate + 2) {
+		if (etx)
+			tx = rd(t, &d->ops[hasstate + 1]);
+		else
+			count = rd(t, &d->ops[hasstate + 1]);
+	} else if (d->nops != hasstate + 1)
+		bad_form(d);
+	p = mb_ptr(t, d, a);
+	memcpy(&v, p, 8);
+	if (hasstate)
+		wr(t, &d->ops[0], v & (1ull << 63));
+	uint64_t pend = MB_FIELD(v, 0, 20), expect = MB_FIELD(v, 20, 20);
+	if (count > pend)
+		rt_fail(d, RUN_FAULT, "mbarrier arrivals exceed its expected count");
+	v = mb_make(pend - count, expect - (drop ? count : 0), MB_FIELD(v, 40, 23) + tx, v >> 63);
+	v = mb_settle(v);
+	memcpy(p, &v, 8);
+	return X_NEXT;
+}
+
+/* cp.async.mbarrier.arrive[.noinc]: the copies are done already; without
+ * .noinc the pending count goes up by one and the arrival takes it back. */
+static int cp_mbarrier_arrive(Thread *t, const DIns *d)
+{
+	nops(d, 1);
+	uint8_t *p = mb_ptr(t, d, &d->ops[0]);
+	uint64_t v;
+	memcpy(&v, p, 8);
+	if (has(d, ".noinc")) {
+		uint64_t pend = MB_FIELD(v, 0, 20);
+		if (!pend)
+			rt_fail(d, RUN_FAULT, "mbarrier arrivals exceed its expected count");
+		v = mb_settle(mb_make(pend - 1, MB_FIELD(v, 20, 20), MB_FIELD(v, 40, 23), v >> 63));
+		memcpy(p, &v, 8);
+	}
+	return X_NEXT;
+}
+
+/* ---- SIMD video instructions: vadd4, vabsdiff2, ... ---- */
+
+static int ex_vsimd(Thread *t, const DIns *d)
+{
+	const char *op = d->st->ins.sp->base;
+	int lanes = op[strlen(op) - 1] == '4' ? 4 : 2, bits = 32 / lanes;
+	int add = has(d, ".add"), sat = has(d, ".sat");
+	static const char *const ok[] = {".sat", ".add", NULL};
+	only_mods(d, ok);
+	if (d->nty != 3 || d->nops != 4 || (add && sat) || d->ops[0].kind != O_REG)
+		bad_form(d);
+	int sa = ty_signed(d->ty[1]), sb = ty_signed(d->ty[2]), sd = ty_signed(d->ty[0]);
+	uint32_t a = (uint32_t)rd(t, &d->ops[1]), b = (uint32_t)rd(t, &d->ops[2]);
+	uint32_t c = (uint32_t)rd(t, &d->ops[3]), r = 0;
+	int64_t sum = 0;
+	for (int i = 0; i < lanes; i++) {
+		uint64_t xa = (a >> (i * bits)) & wmask(bits), xb = (b >> (i * bits)) & wmask(bits);
+		int64_t x = sa ? sx(xa, bits) : (int64_t)xa, y = sb ? sx(xb, bits) : (int64_t)xb, v;
+		if (strncmp(op, "vadd", 4) == 0) v = x + y;
+		else if (strncmp(op, "vsub", 4) == 0) v = x - y;
+		else if (strncmp(op, "vabsdiff", 8) == 0) v = x > y ? x - y : y - x;
+		else if (strncmp(op, "vmin", 4) == 0) v = x < y ? x : y;
+		else if (strncmp(op, "vmax", 4) == 0) v = x > y ? x : y;
+		else if (strncmp(op, "vavrg", 5) == 0) v = (x + y + 1) >> 1;
+		else bad_form(d);
+		sum += v;
+		if (sat) {
+			int64_t lo = sd ? -(1ll << (bits - 1)) : 0, hi = sd ? (1ll << (bits - 1)) - 1 : (1ll << bits) - 1;
+			v = v < lo ? lo : v > hi ? hi : v;
+		}
+		r |= (uint32_t)((uint64_t)v & wmask(bits)) << (i * bits);
+	}
+	wr(t, &d->ops[0], add ? (uint32_t)(sum + (int64_t)c) : r);
+	return X_NEXT;
+}
+
+/* ---- control ---- */
+
+static int ex_bra(Thread *t, const DIns *d)
+{
+	nops(d, 1);
+	if (d->ops[0].kind != O_LABEL)
+		bad_form(d);
+	top(t)->pc = d->ops[0].reg;
+	return X_JUMP;
+}
+
+static int ex_brx(Thread *t, const DIns *d)
+{
+	nops(d, 2);
+	if (d->ops[1].kind != O_LABELS || !(d->mods & M(idx)))
+		bad_form(d);
+	uint32_t i = (uint32_t)rd(t, &d->ops[0]);
+	if (i >= d->ops[1].n)
+		rt_fail(d, RUN_FAULT, "brx.idx index %u out of range", i);
+	top(t)->pc = d->ops[1].kids[i].reg;
+	return X_JUMP;
+}
+
+static void grow_regs(Thread *t, uint32_t need)
+{
+	if (need <= t->regcap)
+		return;
+	uint32_t n = t->regcap ? t->regcap : 256;
+	while (n < need)
+		n *= 2;
+	t->regs = realloc(t->regs, n * sizeof *t->regs);
+	if (!t->regs)
+		die("out of memory");
+	t->regcap = n;
+}
+
+/* A new frame: registers zeroed (reads of unset registers are then
+ * deterministic), the function's .local and .param areas pushed. */
+int push_frame(Thread *t, DFunc *fn, const DIns *call)
+{
+	decode_func(fn);
+	if (t->depth == t->frcap) {
+		t->frcap = t->frcap ? t->frcap * 2 : 8;
+		t->fr = realloc(t->fr, t->frcap * sizeof *t->fr);
+	}
+	if (t->depth >= 4096)
+		rt_fail(call, RUN_FAULT, "call stack overflow");
+	Frame *f = &t->fr[t->depth];
+	f->fn = fn;
+	f->pc = 0;
+	f->call = call;
+	f->regbase = t->depth ? t->fr[t->depth - 1].regbase + t->fr[t->depth - 1].fn->nregs : 0;
+	grow_regs(t, f->regbase + fn->nregs + 1);
+	memset(t->regs + f->regbase, 0, fn->nregs * sizeof *t->regs);
+	f->lbase = stack_push(&t->lmem, &t->lsp, &t->lcap, fn->lsize, fn->lalign);
+	f->pbase = stack_push(&t->pmem, &t->psp, &t->pcap, fn->psize, 16);
+	if (f->lbase == UINT32_MAX || f->pbase == UINT32_MAX)
+		rt_fail(call, RUN_FAULT, "local memory stack overflow");
+	t->depth++;
+	t->r = t->regs + f->regbase;
+	return 0;
+}
+
+/* Moves an argument (a .param variable, register or constant) into the
+ * callee's .param slot, or a result back. */
+static void copy_param(Thread *t, Thread *dummy, const Opnd *o, uint8_t *slot, uint32_t size,
+	int to_callee, const DIns *d)
+{
+	if (o->kind == O_FRAME && o->space == SP_PARAM) {
+		uint64_t a = MK_ADDR(TAG_FPARAM, t->lin, t->fr[t->depth - (to_callee ? 2 : 1)].pbase + o->val);
+		uint8_t *p = mem_ptr(t, SP_PARAM, a, size, d);
+		if (to_callee)
+			memcpy(slot, p, size);
+		else
+			memcpy(p, slot, size);
+		return;
+	}
+	if (o->kind == O_REG || (o->kind == O_IMM && to_callee)) {
+		if (size > 8)
+			bad_form(d);
+		if (to_callee) {
+			uint64_t v = rd(t, o);  /* caller's registers: see ex_call */
+			memcpy(slot, &v, size);
+		} else {
+			uint64_t v = 0;
+			memcpy(&v, slot, size);
+			t->r[o->reg] = v;
+		}
+		return;
+	}
+	bad_form(d);
+}
+
+static int ex_call(Thread *t, const DIns *d)
+{
+	const Opnd *rets = &d->ops[0], *tgt = &d->ops[1], *args = &d->ops[2];
+	DFunc *fn = tgt->kind == O_FUNC ? M->funcs[tgt->reg] : func_at(rd(t, tgt));
+	if (!fn)
+		rt_fail(d, RUN_FAULT, "indirect call through 0x%llx, not a function address",
+			(unsigned long long)rd(t, tgt));
+	if (fn->builtin)
+		return ex_call_builtin(t, d, fn);
+	if (!fn->f->has_body)
+		rt_fail(d, RUN_UNSUPPORTED, "call to '%s', which has no body", fn->name);
+	if (fn->f->is_entry)
+		rt_fail(d, RUN_UNSUPPORTED, "call of the kernel '%s'", fn->name);
+	decode_func(fn);
+	if (args->n != fn->nparams || rets->n > fn->nrets)
+		rt_fail(d, RUN_FAULT, "call of '%s' with %u arguments, %u results; it takes %u, %u",
+			fn->name, args->n, rets->n, fn->nparams, fn->nrets);
+	/* immediates and registers are read before the callee's frame hides them */
+	uint64_t early[32];
+	for (uint32_t i = 0; i < args->n && i < 32; i++)
+		early[i] = rd(t, &args->kids[i]);
+	push_frame(t, fn, d);
+	Frame *f = top(t);
+	for (uint32_t i = 0; i < args->n; i++) {
+		if (fn->psz[i] == UINT32_MAX)
+			bad_form(d);
+		uint8_t *slot = t->pmem + f->pbase + fn->poff[i];
+		const Opnd *a = &args->kids[i];
+		if (a->kind == O_REG || a->kind == O_IMM) {
+			if (fn->psz[i] > 8 || i >= 32)
+				bad_form(d);
+			memcpy(slot, &early[i], fn->psz[i]);
+		} else
+			copy_param(t, NULL, a, slot, fn->psz[i], 1, d);
+	}
+	return X_JUMP;
+}
+
+/* Returns from a frame: results go to the caller's .param variables. */
+static int ex_ret(Thread *t, const DIns *d)
+{
+	Frame f = *top(t);
+	if (t->depth == 1) {
+		thread_exit(t);
+		return X_WAIT;
+	}
+	const DIns *call = f.call;
+	const Opnd *rets = &call->ops[0];
+	t->depth--;
+	t->r = t->regs + top(t)->regbase;
+	for (uint32_t i = 0; i < rets->n; i++) {
+		uint8_t *slot = t->pmem + f.pbase + f.fn->roff[i];
+		copy_param(t, NULL, &rets->kids[i], slot, f.fn->rsz[i], 0, call);
+	}
+	t->lsp = f.lbase;
+	t->psp = f.pbase;
+	return X_JUMP;
+}
+
+static int ex_exit(Thread *t, const DIns *d)
+{
+	thread_exit(t);
+	return X_WAIT;
+}
+
+static int ex_trap(Thread *t, const DIns *d)
+{
+	rt_fail(d, RUN_FAULT, "trap");
+}
+
+static int ex_brkpt(Thread *t, const DIns *d)
+{
+	rt_fail(d, RUN_FAULT, "brkpt");
+}
+
+/* ---- the table ---- */
+
+#define IGN_ALL (M(sync) | M(aligned))
+static const Handler handlers[] = {
+	{"abs", ex_abs, NULL, M(ftz) | M(relu)},
+	{"activemask", NULL, wx_activemask, 0},
+	{"add", ex_add, NULL, M(sat) | M(cc) | M(ftz)},
+	{"addc", ex_add, NULL, M(cc)},
+	{"and", ex_and, NULL, 0},
+	{"atom", ex_atom, NULL, M(add) | M(min) | M(max) | M(inc) | M(dec) | M(and) | M(or) |
+		M(xor) | M(exch) | M(cas) | M(noftz) | M(ftz)},
+	{"bar", ex_bar, NULL, IGN_ALL | M(warp) | M(arrive) | M(red) | M(popc) | M(and) | M(or)},
+	{"barrier", ex_bar, NULL, IGN_ALL | M(arrive) | M(red) | M(popc) | M(and) | M(or)},
+	{"bfe", ex_bfe, NULL, 0},
+	{"bfi", ex_bfi, NULL, 0},
+	{"bfind", ex_bfind, NULL, M(shiftamt)},
+	{"bmsk", ex_bmsk, NULL, M(clamp) | M(wrap)},
+	{"bra", ex_bra, NULL, M(uni)},
+	{"brev", ex_brev, NULL, 0},
+	{"brkpt", ex_brkpt, NULL, 0},
+	{"brx", ex_brx, NULL, M(idx) | M(uni)},
+	{"call", ex_call, NULL, M(uni)},
+	{"clz", ex_clz, NULL, 0},
+	{"cnot", ex_cnot, NULL, 0},
+	{"copysign", ex_funary, NULL, 0},
+	{"cos", ex_funary, NULL, M(approx) | M(ftz)},
+	{"cp", ex_cp, NULL, RAW_MODS},
+	{"cvt", ex_cvt, NULL, M(ftz) | M(sat) | M(relu) | M(satfinite)},
+	{"cvta", ex_cvta, NULL, M(to)},
+	{"div", ex_div, NULL, M(approx) | M(full) | M(ftz)},
+	{"dp2a", NULL, NULL, 0},
+	{"dp4a", ex_dp4a, NULL, 0},
+	{"ex2", ex_funary, NULL, M(approx) | M(ftz)},
+	{"exit", ex_exit, NULL, 0},
+	{"fence", ex_nop, NULL, 0},
+	{"fma", ex_ffma, NULL, M(ftz) | M(sat) | M(relu)},
+	{"isspacep", ex_isspacep, NULL, 0},
+	{"ld", ex_ld, NULL, M(cache_hint)},
+	{"ldu", ex_ld, NULL, 0},
+	{"lg2", ex_funary, NULL, M(approx) | M(ftz)},
+	{"lop3", ex_lop3, NULL, 0},
+	{"mad", ex_mad, NULL, M(lo) | M(hi) | M(wide) | M(sat) | M(cc) | M(ftz)},
+	{"mad24", ex_mul24, NULL, M(lo) | M(hi) | M(sat)},
+	{"madc", ex_mad, NULL, M(lo) | M(hi) | M(cc)},
+	{"match", NULL, wx_match, M(any) | M(all) | M(sync)},
+	{"max", ex_max, NULL, M(ftz) | M(nan) | M(xorsign) | M(abs) | M(relu)},
+	{"mbarrier", ex_mbarrier, NULL, RAW_MODS},
+	{"membar", ex_nop, NULL, 0},
+	{"min", ex_min, NULL, M(ftz) | M(nan) | M(xorsign) | M(abs) | M(relu)},
+	{"mov", ex_mov, NULL, 0},
+	{"mul", ex_mul, NULL, M(lo) | M(hi) | M(wide) | M(ftz) | M(sat)},
+	{"mul24", ex_mul24, NULL, M(lo) | M(hi)},
+	{"nanosleep", ex_nop, NULL, 0},
+	{"neg", ex_neg, NULL, M(ftz)},
+	{"not", ex_not, NULL, 0},
+	{"or", ex_or, NULL, 0},
+	{"pmevent", ex_nop, NULL, 0},
+	{"popc", ex_popc, NULL, 0},
+	{"prefetch", ex_nop, NULL, 0},
+	{"prefetchu", ex_nop, NULL, 0},
+	{"prmt", ex_prmt, NULL, M(f4e) | M(b4e) | M(rc8) | M(ecl) | M(ecr) | M(rc16)},
+	{"rcp", ex_funary, NULL, M(approx) | M(ftz)},
+	{"red", ex_red, NULL, M(add) | M(min) | M(max) | M(inc) | M(dec) | M(and) | M(or) |
+		M(xor) | M(noftz) | M(ftz)},
+	{"redux", NULL, wx_redux, M(sync) | M(add) | M(min) | M(max) | M(and) | M(or) | M(xor)},
+	{"rem", ex_rem, NULL, 0},
+	{"ret", ex_ret, NULL, M(uni)},
+	{"rsqrt", ex_funary, NULL, M(approx) | M(ftz)},
+	{"sad", ex_sad, NULL, 0},
+	{"selp", ex_selp, NULL, 0},
+	{"set", ex_set, NULL, M(ftz) | M(and) | M(or) | M(xor)},
+	{"setmaxnreg", ex_nop, NULL, M(inc) | M(dec) | IGN_ALL},
+	{"setp", ex_setp, NULL, M(ftz) | M(and) | M(or) | M(xor)},
+	{"shf", ex_shf, NULL, M(l) | M(r) | M(wrap) | M(clamp)},
+	{"shfl", NULL, wx_shfl, M(sync) | M(up) | M(down) | M(bfly) | M(idx)},
+	{"shl", ex_shl, NULL, 0},
+	{"shr", ex_shr, NULL, 0},
+	{"sin", ex_funary, NULL, M(approx) | M(ftz)},
+	{"slct", ex_slct, NULL, M(ftz)},
+	{"sqrt", ex_funary, NULL, M(approx) | M(ftz)},
+	{"st", ex_st, NULL, M(cache_hint)},
+	{"sub", ex_sub, NULL, M(sat) | M(cc) | M(ftz)},
+	{"subc", ex_sub, NULL, M(cc)},
+	{"szext", ex_szext, NULL, M(clamp) | M(wrap)},
+	{"tanh", ex_funary, NULL, M(approx)},
+	{"testp", ex_funary, NULL, M(finite) | M(infinite) | M(number) | M(notanumber) |
+		M(normal) | M(subnormal)},
+	{"trap", ex_trap, NULL, 0},
+	{"vabsdiff2", ex_vsimd, NULL, RAW_MODS},
+	{"vabsdiff4", ex_vsimd, NULL, RAW_MODS},
+	{"vadd2", ex_vsimd, NULL, RAW_MODS},
+	{"vadd4", ex_vsimd, NULL, RAW_MODS},
+	{"vavrg2", ex_vsimd, NULL, RAW_MODS},
+	{"vavrg4", ex_vsimd, NULL, RAW_MODS},
+	{"vmax2", ex_vsimd, NULL, RAW_MODS},
+	{"vmax4", ex_vsimd, NULL, RAW_MODS},
+	{"vmin2", ex_vsimd, NULL, RAW_MODS},
+	{"vmin4", ex_vsimd, NULL, RAW_MODS},
+	{"vote", NULL, wx_vote, M(sync) | M(all) | M(any) | M(uni) | M(ballot)},
+	{"vsub2", ex_vsimd, NULL, RAW_MODS},
+	{"vsub4", ex_vsimd, NULL, RAW_MODS},
+	{"wmma", NULL, wx_wmma, RAW_MODS},
+	{"xor", ex_xor, NULL, 0},
+};
+
+const Handler *handler_find(const char *base)
+{
+	static int checked;
+	size_t lo = 0, hi = sizeof handlers / sizeof *handlers;
+	for (size_t i = 1; !checked && i < hi; i++)
+		if (strcmp(handlers[i - 1].name, handlers[i].name) >= 0)
+			die("handler table out of order at '%s'", handlers[i].name);
+	checked = 1;
+	while (lo < hi) {  /* the table is kept sorted by name */
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(handlers[mid].name, base);
+		if (c == 0)
+			return handlers[mid].fn || handlers[mid].wfn ? &handlers[mid] : NULL;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}

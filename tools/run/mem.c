@@ -1,0 +1,274 @@
+/* Memory spaces: global regions (buffers, module variables, the device
+ * heap), the .const bank, the block's .shared window, per-thread .local
+ * and call .param stacks, and the kernel's .param block.  Every access is
+ * bounds-checked: a bad address stops the run rather than reading
+ * whatever happens to be there. */
+#include <stdlib.h>
+#include <string.h>
+#include "run.h"
+
+typedef struct Region {
+	uint64_t base, size;
+	uint8_t *data;
+	int live;
+	int heap;
+	const char *what;
+} Region;
+
+static Region *regions;
+static uint32_t nregions, capregions;
+static uint64_t gnext = GLOBAL_BASE;
+static uint32_t lastr;
+static uint64_t heap_used;
+
+/* cudaLimitMallocHeapSize's default: device malloc returns NULL past it. */
+#define HEAP_LIMIT (8u << 20)
+
+/* Regions are handed out at increasing addresses with a gap between
+ * them, so the table stays sorted and a small overrun hits no region. */
+uint64_t gmem_alloc(uint64_t size, uint32_t align, const char *what)
+{
+	if (align < 256)
+		align = 256;
+	uint64_t base = (gnext + align - 1) & ~(uint64_t)(align - 1);
+	if (nregions == capregions) {
+		capregions = capregions ? capregions * 2 : 64;
+		regions = realloc(regions, capregions * sizeof *regions);
+		if (!regions)
+			die("out of memory");
+	}
+	Region *r = &regions[nregions++];
+	r->base = base;
+	r->size = size;
+	r->data = calloc(size ? size : 1, 1);
+	if (!r->data)
+		die("out of memory");
+	r->live = 1;
+	r->heap = what == NULL;
+	r->what = what;
+	gnext = base + size + 256;
+	return base;
+}
+
+static Region *region_find(uint64_t addr)
+{
+	if (lastr < nregions && addr >= regions[lastr].base &&
+	    addr < regions[lastr].base + regions[lastr].size)
+		return &regions[lastr];
+	uint32_t lo = 0, hi = nregions;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (regions[mid].base <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	lastr = lo - 1;
+	return &regions[lo - 1];
+}
+
+uint8_t *gmem_ptr(uint64_t addr, uint64_t size)
+{
+	Region *r = region_find(addr);
+	if (!r || !r->live || addr + size > r->base + r->size || addr + size < addr)
+		return NULL;
+	return r->data + (addr - r->base);
+}
+
+/* Device malloc: a heap region of its own per allocation. */
+uint64_t heap_malloc(uint64_t size)
+{
+	if (size > HEAP_LIMIT || heap_used + size > HEAP_LIMIT)
+		return 0;
+	heap_used += size;
+	return gmem_alloc(size, 16, NULL);
+}
+
+int gmem_free(uint64_t addr)
+{
+	Region *r = region_find(addr);
+	if (!r || !r->live || !r->heap || r->base != addr)
+		return 0;
+	r->live = 0;
+	heap_used -= r->size;
+	free(r->data);
+	r->data = NULL;
+	return 1;
+}
+
+/* Room for size bytes aligned to align on a growable stack. */
+uint32_t stack_push(uint8_t **mem, uint32_t *sp, uint32_t *cap, uint32_t size, uint32_t align)
+{
+	if (align < 8)
+		align = 8;
+	uint64_t at = ((uint64_t)*sp + align - 1) & ~(uint64_t)(align - 1);
+	uint64_t end = at + size;
+	if (end > (16u << 20))
+		return UINT32_MAX;  /* the caller reports the overflow */
+	if (end > *cap) {
+		uint32_t n = *cap ? *cap : 1024;
+		while (n < end)
+			n *= 2;
+		*mem = realloc(*mem, n);
+		if (!*mem)
+			die("out of memory");
+		*cap = n;
+	}
+	if (end > *sp)
+		memset(*mem + *sp, 0, end - *sp);
+	*sp = (uint32_t)end;
+	return (uint32_t)at;
+}
+
+static const char *space_name(int space)
+{
+	static const char *const names[] = {"", "global", "const", "shared", "local", "param", "generic"};
+	return names[space];
+}
+
+static uint8_t *in(uint8_t *base, uint64_t limit, uint64_t off, uint32_t size)
+{
+	if (!base || off > limit || size > limit - off)
+		return NULL;
+	return base + off;
+}
+
+static Thread *owner(uint64_t a)
+{
+	uint32_t thr = (uint32_t)(a >> 32) & 0xFFFFFF;
+	return thr < M->nthreads ? &M->threads[thr] : NULL;
+}
+
+/* A generic (tagged) address to host memory. */
+static uint8_t *generic_ptr(uint64_t a, uint32_t size)
+{
+	uint32_t off = (uint32_t)a;
+	Thread *o;
+	switch (TAG_OF(a)) {
+	case 0:
+		return gmem_ptr(a, size);
+	case TAG_SHARED:
+		return (a >> 32) == (uint64_t)TAG_SHARED << 24 ? in(M->shared, M->shared_size, off, size) : NULL;
+	case TAG_CONST:
+		return (a >> 32) == (uint64_t)TAG_CONST << 24 ? in(M->cbank, M->csize, off, size) : NULL;
+	case TAG_KPARAM:
+		return in(M->kparam, M->kpsize, off, size);
+	case TAG_LOCAL:
+		o = owner(a);
+		return o ? in(o->lmem, o->lsp, off, size) : NULL;
+	case TAG_FPARAM:
+		o = owner(a);
+		return o ? in(o->pmem, o->psp, off, size) : NULL;
+	}
+	return NULL;
+}
+
+uint8_t *mem_ptr(Thread *t, int space, uint64_t a, uint32_t size, const DIns *d)
+{
+	uint8_t *p = NULL;
+	switch (space) {
+	case SP_GLOBAL:
+		p = TAG_OF(a) == 0 ? gmem_ptr(a, size) : NULL;
+		break;
+	case SP_CONST:
+		p = in(M->cbank, M->csize, a, size);
+		break;
+	case SP_SHARED:
+		p = in(M->shared, M->shared_size, a, size);
+		break;
+	case SP_LOCAL:
+		p = in(t->lmem, t->lsp, a, size);
+		break;
+	case SP_PARAM:
+		p = TAG_OF(a) == TAG_KPARAM || TAG_OF(a) == TAG_FPARAM ? generic_ptr(a, size) : NULL;
+		break;
+	default:
+		p = generic_ptr(a, size);
+		break;
+	}
+	if (!p)
+		rt_fail(d, RUN_FAULT, "invalid %s address 0x%llx (%u bytes)", space_name(space),
+			(unsigned long long)a, size);
+	return p;
+}
+
+uint64_t mem_load(Thread *t, int space, uint64_t a, uint32_t size, const DIns *d)
+{
+	uint8_t *p = mem_ptr(t, space, a, size, d);
+	uint64_t v = 0;
+	memcpy(&v, p, size > 8 ? 8 : size);  /* little-endian host */
+	return v;
+}
+
+void mem_store(Thread *t, int space, uint64_t a, uint32_t size, uint64_t v, const DIns *d)
+{
+	uint8_t *p = mem_ptr(t, space, a, size, d);
+	memcpy(p, &v, size > 8 ? 8 : size);
+}
+
+/* cvta: a state-space address to a generic one. */
+uint64_t mem_generic(Thread *t, int space, uint64_t a)
+{
+	switch (space) {
+	case SP_SHARED:
+		return MK_ADDR(TAG_SHARED, 0, a);
+	case SP_CONST:
+		return MK_ADDR(TAG_CONST, 0, a);
+	case SP_LOCAL:
+		return MK_ADDR(TAG_LOCAL, t->lin, a);
+	default:
+		return a;  /* global and param addresses are already generic */
+	}
+}
+
+int mem_space_of(uint64_t a)
+{
+	switch (TAG_OF(a)) {
+	case 0:
+		return SP_GLOBAL;
+	case TAG_SHARED:
+		return SP_SHARED;
+	case TAG_CONST:
+		return SP_CONST;
+	case TAG_LOCAL:
+		return SP_LOCAL;
+	case TAG_KPARAM:
+	case TAG_FPARAM:
+		return SP_PARAM;
+	}
+	return SP_NONE;
+}
+
+/* cvta.to: a generic address to the space's own; 0 when it points
+ * elsewhere (the hardware result is undefined; a later access through
+ * it then fails cleanly). */
+int mem_to_space(Thread *t, int space, uint64_t a, uint64_t *out)
+{
+	int s = mem_space_of(a);
+	if (space == SP_GLOBAL) {
+		*out = a;
+		return s == SP_GLOBAL;
+	}
+	if (s != space) {
+		*out = a;
+		return 0;
+	}
+	*out = space == SP_PARAM ? a : (uint32_t)a;
+	return 1;
+}
+
+/* A NUL-terminated string at a generic address, for %s and assert. */
+const char *mem_cstr(Thread *t, uint64_t a, const DIns *d, size_t *len)
+{
+	for (size_t n = 0;; n++) {
+		uint8_t *p = mem_ptr(t, SP_GENERIC, a + n, 1, d);
+		if (*p == 0) {
+			*len = n;
+			return (const char *)mem_ptr(t, SP_GENERIC, a, (uint32_t)(n + 1), d);
+		}
+		if (n > (1u << 20))
+			rt_fail(d, RUN_FAULT, "unterminated string at 0x%llx", (unsigned long long)a);
+	}
+}

@@ -1,0 +1,499 @@
+/* ptxlink-run: runs one kernel of a PTX module on the CPU.
+ *
+ *   ptxlink-run [options] file.ptx kernel
+ *
+ * The printf stream goes to standard output as the kernel runs; after it
+ * completes, one line per buffer argument gives the FNV-1a 64 digest of
+ * its final contents (and, with --dump, the bytes).  Errors go to
+ * standard error as file:line:col: error: ptxlink-run: ..., with the exit
+ * codes of run.h.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run.h"
+
+Machine *M;
+
+static const char usage[] =
+	"usage: ptxlink-run [options] file.ptx kernel\n"
+	"  --grid X[,Y,Z]          blocks (default 1)\n"
+	"  --block X[,Y,Z]         threads per block (default 1)\n"
+	"  --arg SPEC              one per kernel parameter, in order:\n"
+	"      u8|u16|u32|u64|s8|s16|s32|s64|b8|b16|b32|b64:INT   f32:REAL   f64:REAL\n"
+	"      buf:SIZE[:zero|:pattern=SEED|:byte=N|:file=PATH]   a global buffer; passes its\n"
+	"                          address\n"
+	"      zero                zero bytes, whatever the parameter's size (structs)\n"
+	"      ptrs:SIZE[:FILL]    a struct whose every 8-byte word points to the middle of\n"
+	"                          a new buffer (so small negative offsets stay inside)\n"
+	"      hex:HEXBYTES        the parameter's bytes, in memory order\n"
+	"      words4:INT, words8:INT  a struct filled with 4- or 8-byte copies of INT\n"
+	"  --dynamic-shared BYTES  dynamic shared memory per block\n"
+	"  --max-steps N           stop after N thread instructions (default 1000000000)\n"
+	"  --dump                  print every buffer's bytes after its digest\n"
+	"  --dump-as TYPE          print every buffer as values, one a line; TYPE is\n"
+	"                          u8, u16, u32, u64 (hex), s32, s64, f32, f64\n"
+	"  --globals               also digest the module's .global variables\n"
+	"  --trace                 print every warp step (block, warp, lanes, line) to stderr\n"
+	"  --list                  list the kernels and their parameters, one a line\n"
+	"                          (ptxlink-run --list file.ptx)\n";
+
+_Noreturn void rt_stop(int code)
+{
+	fflush(stdout);
+	exit(code);
+}
+
+_Noreturn void rt_fail(const DIns *d, int code, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[1024];
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	if (d && d->st)
+		error(d->st->loc, "ptxlink-run: %s", msg);
+	else
+		fprintf(stderr, "%s: error: ptxlink-run: %s\n", M && M->path ? M->path : "ptxlink-run", msg);
+	rt_stop(code);
+}
+
+static _Noreturn void bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "ptxlink-run: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(RUN_USAGE);
+}
+
+static uint64_t parse_u64(const char *s, const char *what)
+{
+	char *end;
+	errno = 0;
+	uint64_t v = s[0] == '-' ? (uint64_t)strtoll(s, &end, 0) : strtoull(s, &end, 0);
+	if (!*s || *end || errno)
+		bad_usage("bad number '%s' for %s", s, what);
+	return v;
+}
+
+static void parse_dims(const char *s, uint32_t d[3], const char *what)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", s);
+	d[0] = d[1] = d[2] = 1;
+	int i = 0;
+	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+		if (i == 3)
+			bad_usage("%s takes at most three sizes", what);
+		uint64_t v = parse_u64(tok, what);
+		if (v == 0 || v > 65535u * 1024)
+			bad_usage("bad %s size '%s'", what, tok);
+		d[i++] = (uint32_t)v;
+	}
+}
+
+/* ---- kernel arguments ---- */
+
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static uint64_t make_buffer(const char *spec, int argi)
+{
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s", spec);
+	char *fill = strchr(buf, ':');
+	if (fill)
+		*fill++ = 0;
+	uint64_t size = parse_u64(buf, "buf size");
+	if (size > (1ull << 32))
+		bad_usage("buffer of %llu bytes is too large", (unsigned long long)size);
+	uint64_t a = gmem_alloc(size, 256, "buffer");
+	uint8_t *p = gmem_ptr(a, size);
+	if (!fill || strcmp(fill, "zero") == 0) {
+		/* calloc'd */
+	} else if (strncmp(fill, "pattern=", 8) == 0) {
+		uint64_t s = parse_u64(fill + 8, "pattern seed") * 0x9E3779B97F4A7C15ull + 1;
+		for (uint64_t i = 0; i < size; i++)
+			p[i] = (uint8_t)(xorshift(&s) >> 24);
+	} else if (strncmp(fill, "byte=", 5) == 0) {
+		memset(p, (int)parse_u64(fill + 5, "fill byte"), size);
+	} else if (strncmp(fill, "file=", 5) == 0) {
+		FILE *f = fopen(fill + 5, "rb");
+		if (!f)
+			bad_usage("cannot open '%s': %s", fill + 5, strerror(errno));
+		size_t got = fread(p, 1, size, f);
+		(void)got;
+		fclose(f);
+	} else
+		bad_usage("bad buffer fill '%s'", fill);
+	M->bufs = realloc(M->bufs, (M->nbufs + 1) * sizeof *M->bufs);
+	M->bufs[M->nbufs++] = (Buffer){a, size, argi};
+	return a;
+}
+
+static int hexval(int c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+		: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static void put_arg(DFunc *k, uint32_t i, const char *spec)
+{
+	uint8_t *slot = M->kparam + k->poff[i];
+	uint32_t size = k->psz[i];
+	const char *colon = strchr(spec, ':');
+	char kind[16] = {0};
+	size_t klen = colon ? (size_t)(colon - spec) : strlen(spec);
+	memcpy(kind, spec, klen < 15 ? klen : 15);
+	const char *val = colon ? colon + 1 : "";
+	uint64_t v;
+	if (strcmp(kind, "zero") == 0)
+		return;
+	if (strcmp(kind, "words4") == 0 || strcmp(kind, "words8") == 0) {
+		uint32_t w = kind[5] == '4' ? 4 : 8;
+		v = parse_u64(val, "argument");
+		for (uint32_t b = 0; b + w <= size; b += w)
+			memcpy(slot + b, &v, w);
+		return;
+	}
+	if (strcmp(kind, "ptrs") == 0) {
+		for (uint32_t b = 0; b + 8 <= size; b += 8) {
+			v = make_buffer(val, (int)i);
+			v += M->bufs[M->nbufs - 1].size / 2 & ~(uint64_t)15;
+			memcpy(slot + b, &v, 8);
+		}
+		return;
+	}
+	if (strcmp(kind, "hex") == 0) {
+		size_t n = strlen(val);
+		if (n != 2 * size)
+			bad_usage("argument %u: hex needs %u bytes", i + 1, size);
+		for (uint32_t b = 0; b < size; b++) {
+			int h = hexval(val[2 * b]), l = hexval(val[2 * b + 1]);
+			if (h < 0 || l < 0)
+				bad_usage("argument %u: bad hex '%s'", i + 1, val);
+			slot[b] = (uint8_t)(h << 4 | l);
+		}
+		return;
+	}
+	if (strcmp(kind, "buf") == 0) {
+		v = make_buffer(val, (int)i);
+	} else if (strcmp(kind, "f32") == 0) {
+		float f = strtof(val, NULL);
+		memcpy(&v, &f, 4);
+		v &= 0xFFFFFFFF;
+	} else if (strcmp(kind, "f64") == 0) {
+		double f = strtod(val, NULL);
+		memcpy(&v, &f, 8);
+	} else {
+		char w[20];
+		snprintf(w, sizeof w, ".%s", kind);
+		int ty = ty_parse(w);
+		if (ty == TY_NONE || ty_float(ty) || ty == TY_PRED)
+			bad_usage("argument %u: unknown kind '%s'", i + 1, kind);
+		v = parse_u64(val, "argument");
+		if ((uint32_t)ty_bits(ty) / 8 != size)
+			bad_usage("argument %u: '%s' is %d bytes, the parameter %u", i + 1, kind,
+				ty_bits(ty) / 8, size);
+	}
+	if (size > 8)
+		bad_usage("argument %u: the parameter is %u bytes; use zero or hex:", i + 1, size);
+	memcpy(slot, &v, size);
+}
+
+/* ---- output ---- */
+
+static uint64_t fnv1a(const uint8_t *p, uint64_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (uint64_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static void dump(const uint8_t *p, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i += 16) {
+		printf("  %08llx:", (unsigned long long)i);
+		for (uint64_t j = i; j < i + 16 && j < n; j++)
+			printf(" %02x", p[j]);
+		printf("\n");
+	}
+}
+
+/* ---- parameter kinds from a mangled name, for --list ---- */
+
+static int add_sub(char *subs, int *n, char kind)
+{
+	if (*n < 64)
+		subs[(*n)++] = kind;
+	return 1;
+}
+
+/* One <type> of an Itanium-mangled name: 'p' pointer or reference, 'i'
+ * integer, 'f' floating, 'c' class; 0 for what this small reader does
+ * not follow (templates, nested names, std:: abbreviations). */
+static int mangled_type(const char **pp, char *kind, char *subs, int *nsubs)
+{
+	const char *p = *pp;
+	char inner;
+	if (*p == 'P' || *p == 'R' || *p == 'K' || *p == 'V') {
+		char q = *p++;
+		if (!mangled_type(&p, &inner, subs, nsubs))
+			return 0;
+		*kind = q == 'P' || q == 'R' ? 'p' : inner;
+		add_sub(subs, nsubs, *kind);
+	} else if (*p == 'S') {
+		int idx = 0;
+		p++;
+		if (*p != '_') {
+			if (!isdigit((unsigned char)*p) && !isupper((unsigned char)*p))
+				return 0;
+			for (; *p && *p != '_'; p++)
+				idx = idx * 36 + (isdigit((unsigned char)*p) ? *p - '0' : *p - 'A' + 10);
+			idx++;
+		}
+		if (*p++ != '_' || idx >= *nsubs)
+			return 0;
+		*kind = subs[idx];
+	} else if (isdigit((unsigned char)*p)) {
+		long len = strtol(p, (char **)&p, 10);
+		if ((long)strlen(p) < len)
+			return 0;
+		p += len;
+		if (*p == 'I')
+			return 0;
+		*kind = 'c';
+		add_sub(subs, nsubs, 'c');
+	} else if (*p && strchr("bcahstijlmxywn", *p)) {
+		*kind = 'i';
+		p++;
+	} else if (*p == 'f' || *p == 'd') {
+		*kind = 'f';
+		p++;
+	} else
+		return 0;
+	*pp = p;
+	return 1;
+}
+
+static int mangled_kinds(const char *n, char *out, uint32_t max)
+{
+	char subs[64];
+	int nsubs = 0;
+	uint32_t k = 0;
+	if (strncmp(n, "_Z", 2) != 0 || !isdigit((unsigned char)n[2]))
+		return 0;
+	const char *p = n + 2;
+	long len = strtol(p, (char **)&p, 10);
+	if ((long)strlen(p) < len)
+		return 0;
+	p += len;
+	if (*p == 'I' || (*p == 'v' && !p[1]))
+		return 0;
+	while (*p && k < max)
+		if (!mangled_type(&p, &out[k++], subs, &nsubs))
+			return 0;
+	return *p ? 0 : (int)k;
+}
+
+/* name, then each parameter as type or typexcount (".b8x24"), and
+ * ":p" (pointer) or ":i" (integer) when the mangled name says so. */
+static void list_kernels(Module *m)
+{
+	for (Stmt *s = m->items.head; s; s = s->next) {
+		if (s->kind != S_FUNC || !s->func->is_entry || !s->func->has_body)
+			continue;
+		const Func *f = s->func;
+		char kinds[256];
+		int nk = mangled_kinds(f->name, kinds, sizeof kinds);
+		printf("%s", f->name);
+		for (uint32_t i = 0; i < f->nparams; i++) {
+			const Decl *p = &f->params[i];
+			const char *ty = decl_type(p);
+			printf(" %s", ty ? ty : "?");
+			const Declarator *dr = &p->ds[0];
+			for (uint32_t k = 0; k < dr->ndims; k++) {
+				printf("x");
+				if (dr->dims[k])
+					print_expr(stdout, dr->dims[k]);
+			}
+			const Spec *al = decl_spec(p, ".align");
+			if (al && al->num && dr->ndims)
+				printf("/%s", al->num);
+			if ((uint32_t)nk == f->nparams && (kinds[i] == 'p' || kinds[i] == 'i'))
+				printf(":%c", kinds[i]);
+		}
+		for (uint32_t i = 0; i < f->nattrs; i++)  /* a block shape the kernel demands */
+			if (strcmp(f->attrs[i].word, ".reqntid") == 0) {
+				printf(" @block=");
+				for (uint32_t k = 0; k < f->attrs[i].nnums; k++)
+					printf("%s%s", k ? "," : "", f->attrs[i].nums[k]);
+			}
+		printf("\n");
+	}
+}
+
+/* One value a line: "  [i] value", hex for unsigned types; floats
+ * with their bits, so that a reader can check rounding. */
+static void dump_as(const uint8_t *p, uint64_t n, const char *as)
+{
+	int size = strcmp(as, "u8") == 0 ? 1 : strcmp(as, "u16") == 0 ? 2
+		: strcmp(as, "u64") == 0 || strcmp(as, "s64") == 0 || strcmp(as, "f64") == 0 ? 8 : 4;
+	for (uint64_t i = 0; i + (uint64_t)size <= n; i += (uint64_t)size) {
+		uint64_t v = 0;
+		memcpy(&v, p + i, (size_t)size);
+		printf("  [%llu] ", (unsigned long long)(i / (uint64_t)size));
+		if (strcmp(as, "s32") == 0)
+			printf("%d\n", (int32_t)v);
+		else if (strcmp(as, "s64") == 0)
+			printf("%lld\n", (long long)v);
+		else if (strcmp(as, "f32") == 0) {
+			float f;
+			uint32_t u = (uint32_t)v;
+			memcpy(&f, &u, 4);
+			printf("%.9g 0x%08x\n", f, u);
+		} else if (strcmp(as, "f64") == 0) {
+			double f;
+			memcpy(&f, &v, 8);
+			printf("%.17g 0x%016llx\n", f, (unsigned long long)v);
+		} else
+			printf("0x%0*llx\n", size * 2, (unsigned long long)v);
+	}
+}
+
+static void report(int dumpit, const char *as, int globals)
+{
+	if (M->last_out && M->last_out != '\n')
+		printf("\n");
+	for (uint32_t i = 0; i < M->nbufs; i++) {
+		Buffer *b = &M->bufs[i];
+		uint8_t *p = gmem_ptr(b->addr, b->size);
+		printf("buffer %u (argument %d, %llu bytes): fnv1a64 %016llx\n", i, b->argi + 1,
+			(unsigned long long)b->size, (unsigned long long)fnv1a(p, b->size));
+		if (dumpit)
+			dump(p, b->size);
+		if (as)
+			dump_as(p, b->size, as);
+	}
+	if (!globals)
+		return;
+	for (Sym *s = M->syms; s; s = s->hh.next) {
+		if (s->fn || s->space != SP_GLOBAL || !s->size)
+			continue;
+		uint8_t *p = gmem_ptr(s->addr, s->size);
+		printf("global %s (%u bytes): fnv1a64 %016llx\n", s->name, s->size,
+			(unsigned long long)fnv1a(p, s->size));
+		if (dumpit)
+			dump(p, s->size);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *args[256];
+	int nargs = 0, dumpit = 0, globals = 0, list = 0;
+	const char *as = NULL;
+	const char *pos[2];
+	int npos = 0;
+	M = calloc(1, sizeof *M);
+	M->grid[0] = M->grid[1] = M->grid[2] = 1;
+	M->block[0] = M->block[1] = M->block[2] = 1;
+	M->max_steps = 1000000000ull;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int more = i + 1 < argc;
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (strcmp(a, "--grid") == 0 && more)
+			parse_dims(argv[++i], M->grid, "grid");
+		else if (strcmp(a, "--block") == 0 && more)
+			parse_dims(argv[++i], M->block, "block");
+		else if (strcmp(a, "--arg") == 0 && more) {
+			if (nargs == 256)
+				bad_usage("too many --arg");
+			args[nargs++] = argv[++i];
+		} else if (strcmp(a, "--dynamic-shared") == 0 && more)
+			M->dyn_shared = (uint32_t)parse_u64(argv[++i], "--dynamic-shared");
+		else if (strcmp(a, "--max-steps") == 0 && more)
+			M->max_steps = parse_u64(argv[++i], "--max-steps");
+		else if (strcmp(a, "--dump") == 0)
+			dumpit = 1;
+		else if (strcmp(a, "--dump-as") == 0 && more) {
+			as = argv[++i];
+			static const char *const kinds[] = {"u8", "u16", "u32", "u64", "s32", "s64", "f32", "f64"};
+			int ok = 0;
+			for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+				ok |= strcmp(as, kinds[k]) == 0;
+			if (!ok)
+				bad_usage("bad --dump-as type '%s'", as);
+		} else if (strcmp(a, "--globals") == 0)
+			globals = 1;
+		else if (strcmp(a, "--list") == 0)
+			list = 1;
+		else if (strcmp(a, "--trace") == 0)
+			M->trace = 1;
+		else if (a[0] == '-' && a[1]) {
+			fputs(usage, stderr);
+			bad_usage("unknown option '%s'", a);
+		} else if (npos < 2)
+			pos[npos++] = a;
+		else
+			bad_usage("too many operands");
+	}
+	if (list && npos == 1) {
+		Module *m = ptx_parse_file(pos[0]);
+		if (!m)
+			return RUN_USAGE;
+		list_kernels(m);
+		mod_free(m);
+		return RUN_OK;
+	}
+	if (npos != 2) {
+		fputs(usage, stderr);
+		return RUN_USAGE;
+	}
+	if ((uint64_t)M->block[0] * M->block[1] * M->block[2] > 1024)
+		bad_usage("a block has at most 1024 threads");
+	M->path = pos[0];
+	Module *m = ptx_parse_file(pos[0]);
+	if (!m)
+		return RUN_USAGE;
+	M->mod = m;
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_ADDRSIZE && s->strs.nstrs && strcmp(s->strs.strs[0], "32") == 0) {
+			error(s->loc, "ptxlink-run: .address_size 32 is not supported");
+			return RUN_UNSUPPORTED;
+		}
+	layout_module(m);
+	DFunc *k = find_func(intern_cstr(pos[1]));
+	if (!k || !k->f->is_entry || !k->f->has_body)
+		bad_usage("%s: no kernel (.entry with a body) named '%s'", pos[0], pos[1]);
+	M->cluster1 = 1;
+	for (uint32_t i = 0; i < k->f->nattrs; i++)
+		if (strcmp(k->f->attrs[i].word, ".explicitcluster") == 0 ||
+		    strcmp(k->f->attrs[i].word, ".reqnctapercluster") == 0)
+			M->cluster1 = 0;
+	decode_func(k);
+	if ((uint32_t)nargs != k->nparams)
+		bad_usage("kernel '%s' takes %u parameters, %d --arg given", pos[1], k->nparams, nargs);
+	M->kparam = calloc(M->kpsize + 8, 1);
+	for (uint32_t i = 0; i < k->nparams; i++)
+		put_arg(k, i, args[i]);
+	run_grid(k);
+	report(dumpit, as, globals);
+	fflush(stdout);
+	return RUN_OK;
+}

@@ -1,0 +1,339 @@
+/* ptxlink-run: a reference PTX interpreter.
+ *
+ * A kernel runs block after block; the threads of a block run
+ * cooperatively (warp.c), each warp in lockstep over 32 lanes.  Functions
+ * are decoded once, on first use, into flat arrays of DIns whose operands
+ * are register slots, constants and label indexes (decode.c), so that the
+ * execution loop (exec.c, fp.c) never looks a name up.  Memory (mem.c)
+ * hands out tagged generic addresses so that a generic pointer names its
+ * state space and, for local and param memory, its thread.
+ */
+#ifndef PTXLINK_RUN_H
+#define PTXLINK_RUN_H
+
+#include <stdint.h>
+#include <uthash.h>
+#include "ir/ir.h"
+
+/* Exit codes: what the coverage script classifies by. */
+enum {
+	RUN_OK = 0,
+	RUN_USAGE = 1,        /* bad command line, unreadable or unparsable PTX */
+	RUN_UNSUPPORTED = 2,  /* an instruction or form the interpreter lacks */
+	RUN_FAULT = 3,        /* the kernel misbehaved: bad address, trap, assert, */
+	                      /* deadlock, step limit */
+};
+
+/* Types named by instruction modifiers and declarations. */
+enum {
+	TY_NONE, TY_PRED,
+	TY_B8, TY_B16, TY_B32, TY_B64, TY_B128,
+	TY_U8, TY_U16, TY_U32, TY_U64,
+	TY_S8, TY_S16, TY_S32, TY_S64,
+	TY_F16, TY_F16X2, TY_BF16, TY_BF16X2, TY_TF32, TY_F32, TY_F64,
+	TY_E4M3, TY_E5M2, TY_E4M3X2, TY_E5M2X2,
+	TY_COUNT
+};
+int ty_bits(int ty);       /* 1 for .pred */
+int ty_signed(int ty);
+int ty_float(int ty);      /* f16 f32 f64 bf16 tf32 (scalars) */
+int ty_parse(const char *word);  /* ".u32" -> TY_U32, else TY_NONE */
+
+/* State spaces. */
+enum { SP_NONE, SP_GLOBAL, SP_CONST, SP_SHARED, SP_LOCAL, SP_PARAM, SP_GENERIC };
+
+/* Generic address layout: bits 56..63 tag the space; local and function
+ * param addresses carry the owning thread (its index in the block) in
+ * bits 32..55; the low 32 bits are the offset in that space.  Global
+ * addresses carry no tag. */
+enum {
+	TAG_SHARED = 0xC1, TAG_LOCAL = 0xC2, TAG_CONST = 0xC3,
+	TAG_KPARAM = 0xC4, TAG_FPARAM = 0xC5, TAG_FUNC = 0xC6,
+};
+#define TAG_OF(a) ((unsigned)((uint64_t)(a) >> 56))
+#define MK_ADDR(tag, thr, off) \
+	(((uint64_t)(tag) << 56) | ((uint64_t)(thr) << 32) | (uint32_t)(off))
+#define GLOBAL_BASE 0x100000000ull
+
+/* Modifier words other than types, spaces, rounding and comparison, one
+ * bit each.  The dispatch table says which a handler understands; any
+ * other makes the instruction unsupported. */
+#define MODS(X) \
+	X(ftz) X(sat) X(approx) X(full) X(hi) X(lo) X(wide) X(cc) X(uni) \
+	X(sync) X(and) X(or) X(xor) X(add) X(min) X(max) X(inc) X(dec) \
+	X(exch) X(cas) X(popc) X(up) X(down) X(bfly) X(idx) X(all) X(any) \
+	X(ballot) X(shiftamt) X(clamp) X(wrap) X(l) X(r) X(nan) X(xorsign) \
+	X(abs) X(arrive) X(red) X(warp) X(f4e) X(b4e) X(rc8) X(ecl) X(ecr) \
+	X(rc16) X(to) X(relu) X(satfinite) X(noftz) X(cache_hint) X(async) \
+	X(wait_group) X(wait_all) X(commit_group) X(aligned) X(finite) \
+	X(infinite) X(number) X(notanumber) X(normal) X(subnormal)
+
+enum {
+#define X(w) MB_##w,
+	MODS(X)
+#undef X
+	MB_COUNT
+};
+#define M(w) (1ull << MB_##w)
+_Static_assert(MB_COUNT <= 64, "modifier bits fit a uint64_t");
+
+enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNA, RND_RNI, RND_RZI, RND_RMI, RND_RPI, RND_RS };
+enum { CMP_NONE, CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_LO, CMP_LS, CMP_HI, CMP_HS,
+	CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN };
+
+/* Decoded operands. */
+enum {
+	O_NONE,
+	O_REG,    /* reg: register slot */
+	O_IMM,    /* val: integer value or float bits, see fk */
+	O_SREG,   /* reg: special register id (SR_*) */
+	O_FRAME,  /* space SP_LOCAL or SP_PARAM: frame-relative, val = offset */
+	O_ADDR,   /* [base + val]; kids[0] is the base (O_NONE when constant) */
+	O_VEC,    /* { kids } */
+	O_LIST,   /* ( kids ) of a call */
+	O_LABEL,  /* reg: instruction index */
+	O_FUNC,   /* reg: function index */
+	O_PAIR,   /* p|q: kids[0], kids[1] */
+	O_NOT,    /* !p: kids[0] */
+	O_SINK,   /* _ */
+	O_LABELS, /* brx.idx targets: reg = index of the label list */
+};
+enum { FK_INT, FK_F32, FK_F64, FK_DEC };  /* immediates: 0f, 0d, 1.5 */
+
+typedef struct Opnd Opnd;
+struct Opnd {
+	uint8_t kind, space, fk, pad;
+	uint32_t reg;
+	uint32_t n;
+	uint64_t val;
+	double fval;    /* FK_DEC */
+	Opnd *kids;
+};
+
+typedef struct Thread Thread;
+typedef struct Warp Warp;
+typedef struct DIns DIns;
+typedef struct DFunc DFunc;
+
+typedef int (*ExecFn)(Thread *, const DIns *);
+typedef int (*WarpFn)(Warp *, const DIns *, uint32_t mask);
+
+/* Handler results. */
+enum { X_NEXT, X_JUMP, X_WAIT, X_STOP };
+
+struct DIns {
+	ExecFn fn;           /* per lane */
+	WarpFn wfn;          /* collectives: once per warp for the lanes there */
+	const Stmt *st;
+	uint64_t mods;
+	int32_t guard;       /* register slot, -1 when none */
+	uint8_t gneg, nty, space, space2, rnd, cmp, vec, nops;
+	uint8_t ty[4];
+	Opnd *ops;
+	uint32_t aux;        /* handler data */
+	const char *why;     /* an unsupported instruction: the reason */
+};
+
+typedef struct Sym Sym;
+
+struct DFunc {
+	const Func *f;
+	const char *name;
+	uint32_t idx;
+	int decoded;
+	int builtin;         /* BI_*: no body, the interpreter provides it */
+	DIns *ins;
+	uint32_t nins;
+	uint32_t nregs;
+	uint32_t lsize, lalign;  /* .local variables of one frame */
+	uint32_t psize;          /* .param area of one frame */
+	uint32_t nparams, nrets;
+	uint32_t *poff, *psz, *roff, *rsz;  /* the signature's .param slots */
+	uint32_t *rtypes;        /* register slot -> width class for mov {a,b} */
+	Opnd **labelsets;        /* brx.idx target lists */
+	uint32_t nlabelsets;
+};
+
+enum { BI_NONE, BI_VPRINTF, BI_MALLOC, BI_FREE, BI_ASSERTFAIL };
+
+typedef struct Frame {
+	DFunc *fn;
+	uint32_t pc;
+	uint32_t regbase, lbase, pbase;
+	const DIns *call;    /* the caller's call instruction */
+} Frame;
+
+enum { TS_RUN, TS_BAR, TS_COLL, TS_DONE };
+
+struct Thread {
+	uint64_t *r;         /* the current frame's registers */
+	uint64_t *regs;
+	uint32_t nregs, regcap;
+	Frame *fr;
+	int depth, frcap;
+	uint8_t *lmem;       /* local memory: statics, then frames */
+	uint32_t lsp, lcap;
+	uint8_t *pmem;       /* param memory of call frames */
+	uint32_t psp, pcap;
+	int state;
+	int carry;           /* CC.CF for add.cc/addc */
+	uint32_t tid[3];
+	uint32_t lin;        /* linear index in the block */
+	uint32_t lane;
+	Warp *w;
+	/* barrier bookkeeping */
+	int bar_id;
+	const DIns *bar_ins;
+	int bar_pred;
+	const DIns *coll;    /* the collective it waits at */
+};
+
+struct Warp {
+	Thread *lane[32];
+	uint32_t exists;     /* lanes with a thread */
+	uint32_t id;
+	uint64_t divsteps;   /* steps taken while divergent, for fairness */
+	int flip;
+};
+
+/* The launch. */
+typedef struct Buffer {
+	uint64_t addr;
+	uint64_t size;
+	int argi;
+} Buffer;
+
+typedef struct Machine {
+	Module *mod;
+	const char *path;
+	DFunc **funcs;
+	uint32_t nfuncs;
+	Sym *syms;           /* uthash by name */
+	uint32_t grid[3], block[3];
+	uint32_t ctaid[3];
+	uint32_t dyn_shared;
+	uint32_t shared_static;
+	uint8_t *shared;
+	uint32_t shared_size;
+	uint8_t *cbank;      /* .const */
+	uint32_t csize;
+	uint8_t *kparam;     /* kernel parameters */
+	uint32_t kpsize;
+	uint32_t lstatic;    /* module-level .local bytes */
+	uint8_t *linit;
+	uint64_t steps, max_steps;
+	Thread *threads;
+	uint32_t nthreads;
+	Warp *warps;
+	uint32_t nwarps;
+	int bar_waiting[16];
+	int bar_expect[16];
+	Buffer *bufs;
+	uint32_t nbufs;
+	char last_out;       /* last byte printf wrote */
+	int trace;           /* --trace: every warp step to stderr */
+	const DIns *cur;     /* the instruction executing, for messages */
+	int cluster1;        /* no cluster launch asked for: one block per cluster */
+} Machine;
+
+extern Machine *M;
+
+/* run.c */
+_Noreturn void rt_stop(int code);
+_Noreturn void rt_fail(const DIns *, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* mem.c */
+uint64_t gmem_alloc(uint64_t size, uint32_t align, const char *what);
+uint64_t heap_malloc(uint64_t size);
+int gmem_free(uint64_t addr);
+uint8_t *gmem_ptr(uint64_t addr, uint64_t size);
+uint8_t *mem_ptr(Thread *, int space, uint64_t addr, uint32_t size, const DIns *);
+uint64_t mem_generic(Thread *, int space, uint64_t addr);
+int mem_to_space(Thread *, int space, uint64_t generic, uint64_t *out);
+int mem_space_of(uint64_t generic);
+uint64_t mem_load(Thread *, int space, uint64_t addr, uint32_t size, const DIns *);
+void mem_store(Thread *, int space, uint64_t addr, uint32_t size, uint64_t v, const DIns *);
+uint32_t stack_push(uint8_t **mem, uint32_t *sp, uint32_t *cap, uint32_t size, uint32_t align);
+const char *mem_cstr(Thread *, uint64_t generic, const DIns *, size_t *len);
+
+/* decode.c */
+struct Sym {
+	const char *name;
+	int space;           /* SP_*; SP_NONE for a function */
+	uint64_t addr;       /* global/const/shared/static local address */
+	uint32_t size, align;
+	const Decl *decl;
+	const Declarator *dr;
+	DFunc *fn;
+	int is_extern_shared;
+	const char *unusable;  /* why an instruction may not use it, or NULL */
+	UT_hash_handle hh;
+};
+int layout_module(Module *);
+DFunc *find_func(const char *name);
+void decode_func(DFunc *);
+uint64_t func_addr(const DFunc *);
+DFunc *func_at(uint64_t addr);
+const char *ins_text(const DIns *);
+int mod_is_space_or_hint(const char *word);
+
+/* exec.c */
+typedef struct Handler {
+	const char *name;
+	ExecFn fn;
+	WarpFn wfn;
+	uint64_t mods;       /* modifier bits it understands; RAW_MODS: it reads */
+} Handler;                   /* its modifiers from the spelling itself */
+#define RAW_MODS (~0ull)
+const Handler *handler_find(const char *base);
+uint64_t rd(Thread *, const Opnd *);
+void wr(Thread *, const Opnd *, uint64_t);
+uint64_t sreg_value(Thread *, uint32_t id);
+int sreg_id(const char *name);
+int sreg_is_cluster(int id);
+int push_frame(Thread *, DFunc *, const DIns *call);
+
+/* builtin.c */
+int ex_call_builtin(Thread *, const DIns *, DFunc *);
+
+/* fp.c */
+int ex_fadd(Thread *, const DIns *);
+int ex_fsub(Thread *, const DIns *);
+int ex_fmul(Thread *, const DIns *);
+int ex_ffma(Thread *, const DIns *);
+int ex_fdiv(Thread *, const DIns *);
+int ex_fmin(Thread *, const DIns *);
+int ex_fmax(Thread *, const DIns *);
+int ex_funary(Thread *, const DIns *);
+int ex_cvt(Thread *, const DIns *);
+int fcompare(int cmp, int ty, uint64_t a, uint64_t b);
+uint64_t f_from_imm(const Opnd *, int ty);
+float h2f(uint16_t h);
+uint16_t f2h(float f, int rnd);
+float bf2f(uint16_t h);
+uint16_t d2h(double x, int rnd);
+uint16_t f2bf(float f, int rnd);
+uint64_t atom_fadd(int ty, uint64_t a, uint64_t b);
+double read_double(Thread *, const Opnd *, int ty);
+float read_float(Thread *, const Opnd *);
+
+/* warp.c */
+int run_grid(DFunc *kernel);
+int ex_bar(Thread *, const DIns *);
+int wx_shfl(Warp *, const DIns *, uint32_t);
+int wx_vote(Warp *, const DIns *, uint32_t);
+int wx_match(Warp *, const DIns *, uint32_t);
+int wx_redux(Warp *, const DIns *, uint32_t);
+int wx_activemask(Warp *, const DIns *, uint32_t);
+int wx_warpsync(Warp *, const DIns *, uint32_t);
+void thread_exit(Thread *);
+
+/* wmma.c */
+int wx_wmma(Warp *, const DIns *, uint32_t);
+
+/* printf.c */
+int run_vprintf(Thread *, uint64_t fmt, uint64_t args, const DIns *);
+void out_write(const char *s, size_t n);
+
+#endif

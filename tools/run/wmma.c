@@ -1,0 +1,283 @@
+/* wmma: warp-wide matrix load, store and multiply-accumulate.
+ *
+ * PTX leaves the fragment layout (which lane's register holds which
+ * matrix element) unspecified, and code may only load, store, fill or
+ * apply the same operation to every element.  So any fixed layout that
+ * load, mma and store agree on gives the results the hardware gives.
+ * Here the warp's fragment slots are numbered lane by lane, register by
+ * register (slot = lane * per_lane + i), and slot s holds element
+ * s mod (rows * cols) of the matrix in row-major order; where a fragment
+ * has more slots than the matrix has elements (f16 A and B of m16n16k16),
+ * each element is held twice.  Products are accumulated in double (in
+ * int64 for integers) in k order and rounded once to the destination
+ * type: PTX does not define the order or intermediate rounding.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "run.h"
+
+typedef struct Frag {
+	int rows, cols;   /* of the matrix */
+	int ty;           /* element type */
+	int ebits;        /* element bits */
+	int per;          /* elements a register holds */
+	int nregs;        /* registers per lane */
+} Frag;
+
+static _Noreturn void bad(const DIns *d)
+{
+	rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s'", ins_text(d));
+}
+
+static int has(const DIns *d, const char *mod)
+{
+	return spelling_has(d->st->ins.sp, mod);
+}
+
+/* Every modifier must be one this file reads, a type, a space or a hint. */
+static void check_mods(const DIns *d)
+{
+	static const char *const ok[] = {".load", ".store", ".mma", ".a", ".b", ".c", ".d",
+		".sync", ".aligned", ".row", ".col", ".satfinite", ".rn", NULL};
+	const Spelling *sp = d->st->ins.sp;
+	int m, n, k;
+	for (uint32_t i = 0; i < sp->nmods; i++) {
+		const char *w = sp->mods[i];
+		int fine = ty_parse(w) != TY_NONE || mod_is_space_or_hint(w) ||
+			sscanf(w, ".m%dn%dk%d", &m, &n, &k) == 3;
+		for (const char *const *o = ok; *o && !fine; o++)
+			fine = strcmp(w, *o) == 0;
+		if (!fine)
+			rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s' (modifier '%s')",
+				ins_text(d), w);
+	}
+}
+
+static uint64_t address(Thread *t, const DIns *d, const Opnd *o)
+{
+	if (o->kind != O_ADDR)
+		bad(d);
+	return (o->kids[0].kind == O_NONE ? 0 : rd(t, &o->kids[0])) + o->val;
+}
+
+/* m16n16k16 and friends */
+static int shape(const DIns *d, int *m, int *n, int *k)
+{
+	const Spelling *sp = d->st->ins.sp;
+	for (uint32_t i = 0; i < sp->nmods; i++)
+		if (sscanf(sp->mods[i], ".m%dn%dk%d", m, n, k) == 3)
+			return 1;
+	return 0;
+}
+
+static int elem_bits(int ty)
+{
+	switch (ty) {
+	case TY_F16: case TY_BF16: return 16;
+	case TY_S8: case TY_U8: return 8;
+	case TY_F64: return 64;
+	case TY_TF32: case TY_F32: case TY_S32: return 32;
+	}
+	return 0;
+}
+
+/* The fragment of matrix which ('a', 'b', 'c') with elements of ty. */
+static Frag frag(const DIns *d, char which, int ty, int nregs)
+{
+	int m, n, k;
+	Frag f = {0};
+	if (!shape(d, &m, &n, &k) || !(f.ebits = elem_bits(ty)))
+		bad(d);
+	f.rows = which == 'b' ? k : m;
+	f.cols = which == 'a' ? k : n;
+	f.ty = ty;
+	f.per = f.ebits == 64 ? 1 : 32 / f.ebits;
+	f.nregs = nregs;
+	if ((32 * nregs * f.per) % (f.rows * f.cols))
+		bad(d);  /* not a whole number of copies of the matrix */
+	return f;
+}
+
+static double get_elem(const Frag *f, uint64_t bits)
+{
+	switch (f->ty) {
+	case TY_F16: return h2f((uint16_t)bits);
+	case TY_BF16: return bf2f((uint16_t)bits);
+	case TY_S8: return (int8_t)bits;
+	case TY_U8: return (uint8_t)bits;
+	case TY_S32: return (int32_t)bits;
+	case TY_F64: { double x; memcpy(&x, &bits, 8); return x; }
+	}
+	/* f32 and tf32 (an f32 whose low mantissa bits are ignored) */
+	uint32_t u = (uint32_t)bits;
+	if (f->ty == TY_TF32)
+		u &= 0xFFFFE000u;
+	float x;
+	memcpy(&x, &u, 4);
+	return x;
+}
+
+static uint64_t put_elem(const Frag *f, double v, int sat)
+{
+	switch (f->ty) {
+	case TY_F16: return d2h(v, RND_RN);
+	case TY_F64: { uint64_t u; memcpy(&u, &v, 8); return u; }
+	case TY_S32:
+		if (sat)
+			v = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v;
+		return (uint32_t)(int32_t)(int64_t)v;
+	}
+	float x = (float)v;
+	uint32_t u;
+	memcpy(&u, &x, 4);
+	return isnan(x) ? 0x7FFFFFFFu : u;
+}
+
+/* The bits of slot i (of this lane) in its register vector. */
+static uint64_t slot_get(Thread *t, const Opnd *vec, const Frag *f, int i)
+{
+	uint64_t r = rd(t, &vec->kids[i / f->per]);
+	int sh = (i % f->per) * f->ebits;
+	return f->ebits == 64 ? r : (r >> sh) & ((1ull << f->ebits) - 1);
+}
+
+static void slot_put(Thread *t, const Opnd *vec, const Frag *f, int i, uint64_t v)
+{
+	const Opnd *o = &vec->kids[i / f->per];
+	if (f->ebits == 64 || f->per == 1) {
+		wr(t, o, v);
+		return;
+	}
+	int sh = (i % f->per) * f->ebits;
+	uint64_t m = ((1ull << f->ebits) - 1) << sh;
+	uint64_t old = o->kind == O_REG ? t->r[o->reg] : 0;
+	wr(t, o, (old & ~m) | (v << sh & m));
+}
+
+static const Opnd *vec_of(const DIns *d, int i, int nregs)
+{
+	if (i >= d->nops || d->ops[i].kind != O_VEC || (nregs && (int)d->ops[i].n != nregs))
+		bad(d);
+	return &d->ops[i];
+}
+
+/* Byte offset of element (r, c) in memory of the given layout. */
+static uint64_t elem_offset(const Frag *f, int r, int c, int col_major, uint64_t ldm)
+{
+	uint64_t idx = col_major ? (uint64_t)c * ldm + r : (uint64_t)r * ldm + c;
+	return idx * (uint64_t)(f->ebits / 8);
+}
+
+/* wmma.load.{a,b,c}.sync.aligned.layout.shape[.space].type r, [p][, stride] */
+static void wmma_load(Warp *w, const DIns *d, char which)
+{
+	int ty = d->nty ? d->ty[0] : TY_NONE;
+	Frag f = frag(d, which, ty, (int)vec_of(d, 0, 0)->n);
+	int colmaj = has(d, ".col"), n = f.nregs * f.per, total = f.rows * f.cols;
+	if (colmaj == has(d, ".row") || (d->nops != 2 && d->nops != 3))
+		bad(d);
+	for (int l = 0; l < 32; l++) {
+		Thread *t = w->lane[l];
+		uint64_t base = address(t, d, &d->ops[1]);
+		uint64_t ldm = d->nops == 3 ? rd(t, &d->ops[2]) & 0xFFFFFFFF : (uint64_t)(colmaj ? f.rows : f.cols);
+		for (int i = 0; i < n; i++) {
+			int e = (l * n + i) % total;
+			uint64_t a = base + elem_offset(&f, e / f.cols, e % f.cols, colmaj, ldm);
+			slot_put(t, &d->ops[0], &f, i, mem_load(t, d->space ? d->space : SP_GENERIC, a,
+				(uint32_t)f.ebits / 8, d));
+		}
+	}
+}
+
+/* wmma.store.d.sync.aligned.layout.shape[.space].type [p], r[, stride] */
+static void wmma_store(Warp *w, const DIns *d)
+{
+	int ty = d->nty ? d->ty[0] : TY_NONE;
+	Frag f = frag(d, 'c', ty, (int)vec_of(d, 1, 0)->n);
+	int colmaj = has(d, ".col"), n = f.nregs * f.per, total = f.rows * f.cols;
+	if (colmaj == has(d, ".row") || (d->nops != 2 && d->nops != 3))
+		bad(d);
+	for (int l = 0; l < 32; l++) {
+		Thread *t = w->lane[l];
+		uint64_t base = address(t, d, &d->ops[0]);
+		uint64_t ldm = d->nops == 3 ? rd(t, &d->ops[2]) & 0xFFFFFFFF : (uint64_t)(colmaj ? f.rows : f.cols);
+		for (int i = 0; i < n && l * n + i < total; i++) {
+			int e = l * n + i;
+			uint64_t a = base + elem_offset(&f, e / f.cols, e % f.cols, colmaj, ldm);
+			mem_store(t, d->space ? d->space : SP_GENERIC, a, (uint32_t)f.ebits / 8,
+				slot_get(t, &d->ops[1], &f, i), d);
+		}
+	}
+}
+
+/* The matrix element e of a fragment spread over the warp. */
+static double gather(Warp *w, const Opnd *vec, const Frag *f, int e)
+{
+	int n = f->nregs * f->per;
+	return get_elem(f, slot_get(w->lane[e / n], vec, f, e % n));
+}
+
+static int mma_types(const DIns *d, int *dt, int *at, int *bt, int *ct)
+{
+	if (d->nty == 2) {  /* .dtype.ctype: f16 inputs */
+		*dt = d->ty[0];
+		*ct = d->ty[1];
+		*at = *bt = TY_F16;
+		return 1;
+	}
+	if (d->nty != 4)
+		return 0;
+	*dt = d->ty[0];
+	*at = d->ty[1];
+	*bt = d->ty[2];
+	*ct = d->ty[3];
+	return 1;
+}
+
+/* wmma.mma.sync.aligned.alayout.blayout.shape.types d, a, b, c */
+static void wmma_mma(Warp *w, const DIns *d)
+{
+	int dt, at, bt, ct, m, n, k;
+	if (!mma_types(d, &dt, &at, &bt, &ct) || d->nops != 4 || !shape(d, &m, &n, &k))
+		bad(d);
+	Frag fa = frag(d, 'a', at, (int)vec_of(d, 1, 0)->n);
+	Frag fb = frag(d, 'b', bt, (int)vec_of(d, 2, 0)->n);
+	Frag fc = frag(d, 'c', ct, (int)vec_of(d, 3, 0)->n);
+	Frag fd = frag(d, 'c', dt, (int)vec_of(d, 0, 0)->n);
+	double out[64 * 64];
+	if (m * n > 64 * 64)
+		bad(d);
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < n; j++) {
+			double acc = gather(w, &d->ops[3], &fc, i * n + j);
+			for (int x = 0; x < k; x++)
+				acc += gather(w, &d->ops[1], &fa, i * k + x) *
+					gather(w, &d->ops[2], &fb, x * n + j);
+			out[i * n + j] = acc;
+		}
+	int per_lane = fd.nregs * fd.per, sat = has(d, ".satfinite");
+	for (int l = 0; l < 32; l++)
+		for (int i = 0; i < per_lane; i++)
+			slot_put(w->lane[l], &d->ops[0], &fd, i,
+				put_elem(&fd, out[(l * per_lane + i) % (m * n)], sat));
+}
+
+int wx_wmma(Warp *w, const DIns *d, uint32_t mask)
+{
+	check_mods(d);
+	if (mask != 0xFFFFFFFFu)
+		rt_fail(d, RUN_UNSUPPORTED, "'%s' with fewer than 32 lanes", ins_text(d));
+	for (int l = 0; l < 32; l++)
+		if (w->lane[l]->coll != d)
+			rt_fail(d, RUN_UNSUPPORTED, "'%s' with lanes at different instructions", ins_text(d));
+	if (has(d, ".load"))
+		wmma_load(w, d, has(d, ".a") ? 'a' : has(d, ".b") ? 'b' : 'c');
+	else if (has(d, ".store") && has(d, ".d"))
+		wmma_store(w, d);
+	else if (has(d, ".mma"))
+		wmma_mma(w, d);
+	else
+		bad(d);
+	return X_NEXT;
+}
