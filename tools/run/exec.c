@@ -893,46 +893,48 @@ static uint64_t extend(uint64_t v, int ty)
 	return ty_signed(ty) ? (uint64_t)sx(v, bits) : zx(v, bits);
 }
 
-static int ex_ld(Thread *t, const DIns *d)
+/* What ld and st share: the form check, the address and its alignment.
+ * Returns the memory of n elements of size bytes; *val is the register
+ * (or vector) operand. */
+static uint8_t *access(Thread *t, const DIns *d, int addr_op, const Opnd **val, uint32_t *size, int *n)
 {
 	int ty = ty0(d);
-	int n = d->vec ? d->vec : 1;
+	*n = d->vec ? d->vec : 1;
 	if (d->nops < 2 || d->nops > 2 + ((d->mods & M(cache_hint)) != 0) || ty == TY_B128 ||
 	    ty == TY_PRED)
 		bad_form(d);
-	uint32_t size = ty_bits(ty) / 8;
-	uint64_t a = addr_of(t, &d->ops[1]);
-	const Opnd *dst = &d->ops[0];
-	if ((dst->kind == O_VEC) != (n > 1) || (n > 1 && dst->n != (uint32_t)n))
+	*size = ty_bits(ty) / 8;
+	uint64_t a = addr_of(t, &d->ops[addr_op]);
+	*val = &d->ops[1 - addr_op];
+	if (((*val)->kind == O_VEC) != (*n > 1) || (*n > 1 && (*val)->n != (uint32_t)*n))
 		bad_form(d);
-	if (a % (size * n))
+	if (a % (*size * *n))
 		rt_fail(d, RUN_FAULT, "misaligned address 0x%llx", (unsigned long long)a);
-	uint8_t *p = mem_ptr(t, ld_space(d), a, size * n, d);
+	return mem_ptr(t, ld_space(d), a, *size * *n, d);
+}
+
+static int ex_ld(Thread *t, const DIns *d)
+{
+	const Opnd *dst;
+	uint32_t size;
+	int n;
+	uint8_t *p = access(t, d, 1, &dst, &size, &n);
 	for (int i = 0; i < n; i++) {
 		uint64_t v = 0;
 		memcpy(&v, p + i * size, size);
-		wr(t, n > 1 ? &dst->kids[i] : dst, extend(v, ty));
+		wr(t, n > 1 ? &dst->kids[i] : dst, extend(v, ty0(d)));
 	}
 	return X_NEXT;
 }
 
 static int ex_st(Thread *t, const DIns *d)
 {
-	int ty = ty0(d);
-	int n = d->vec ? d->vec : 1;
-	if (d->nops < 2 || d->nops > 2 + ((d->mods & M(cache_hint)) != 0) || ty == TY_B128 ||
-	    ty == TY_PRED)
-		bad_form(d);
-	uint32_t size = ty_bits(ty) / 8;
-	uint64_t a = addr_of(t, &d->ops[0]);
-	const Opnd *src = &d->ops[1];
-	if ((src->kind == O_VEC) != (n > 1) || (n > 1 && src->n != (uint32_t)n))
-		bad_form(d);
-	if (a % (size * n))
-		rt_fail(d, RUN_FAULT, "misaligned address 0x%llx", (unsigned long long)a);
-	uint8_t *p = mem_ptr(t, ld_space(d), a, size * n, d);
+	const Opnd *src;
+	uint32_t size;
+	int n;
+	uint8_t *p = access(t, d, 0, &src, &size, &n);
 	for (int i = 0; i < n; i++) {
-		uint64_t v = rdt(t, n > 1 ? &src->kids[i] : src, ty);
+		uint64_t v = rdt(t, n > 1 ? &src->kids[i] : src, ty0(d));
 		memcpy(p + i * size, &v, size);
 	}
 	return X_NEXT;
