@@ -87,15 +87,19 @@ CallGraph *callgraph_build(const Module *m)
 	CallGraph *cg = calloc(1, sizeof *cg);
 	if (!cg)
 		die("out of memory");
-	for (const Stmt *s = m->items.head; s; s = s->next)
-		if (s->kind == S_FUNC && !cg_find(cg, s->func->name)) {
+	for (const Stmt *s = m->items.head; s; s = s->next) {
+		FnEntry *e = NULL;
+		if (s->kind == S_FUNC)
+			HASH_FIND_PTR(cg->index, &s->func->name, e);
+		if (s->kind == S_FUNC && !e) {  /* a prototype and its definition: one node */
 			cg->nfuncs++;
-			FnEntry *e = calloc(1, sizeof *e);
+			e = calloc(1, sizeof *e);
 			if (!e)
 				die("out of memory");
 			e->name = s->func->name;
 			HASH_ADD_PTR(cg->index, name, e);
 		}
+	}
 	cg->funcs = calloc(cg->nfuncs + 1, sizeof *cg->funcs);
 	uint32_t k = 0;
 	for (FnEntry *e = cg->index; e; e = e->hh.next) {

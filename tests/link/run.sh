@@ -138,7 +138,7 @@ for c in "$dir"/*/; do
 	inputs=$(cat "$c/inputs")
 	rm -rf "$tmp"/out*
 	# $args and $inputs are split into words on purpose (no spaces in names).
-	(cd "$c" && exec $limit "$ptxlink" $args $inputs -o "$tmp/out.ptx") \
+	(cd "$c" && exec $limit "$ptxlink" --no-stages $args $inputs -o "$tmp/out.ptx") \
 		>"$tmp/stdout" 2>"$tmp/stderr"
 	rc=$?
 

@@ -312,6 +312,14 @@ START_TEST(call_graph)
 	ck_assert_uint_eq(cg_find(cg, intern_cstr("g"))->ncallees, 1);
 	callgraph_free(cg);
 	mod_free(m);
+	/* a prototype and its later definition are one function */
+	m = parse_ok(HEADER ".func h();\n.entry k()\n{\ncall.uni h;\n}\n.func h()\n{\nret;\n}\n");
+	cg = callgraph_build(m);
+	ck_assert_uint_eq(cg_count(cg), 2);
+	ck_assert_ptr_nonnull(cg_find(cg, intern_cstr("h"))->def);
+	ck_assert_uint_eq(cg_find(cg, intern_cstr("k"))->ncallees, 1);
+	callgraph_free(cg);
+	mod_free(m);
 }
 END_TEST
 
