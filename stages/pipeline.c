@@ -8,6 +8,7 @@ typedef struct Stage {
 } Stage;
 
 static const Stage stages[] = {
+	{"devirt", devirt},
 	{"printf", printf_lower},
 };
 

@@ -9,10 +9,18 @@ typedef struct StageOptions {
 	int verify;          /* ir_verify() after every stage */
 	int werror_format;   /* -Werror=format: printf format mismatches are errors */
 	const char *print_after;  /* --print-after=<stage>: dump to stderr */
+	int no_devirt;       /* --no-devirt */
+	int remarks_devirt;  /* -Rpass=devirt: a remark per indirect call site */
+	int stats;           /* --stats: each stage's counts to stderr */
+	int allow_undefined; /* linked with --allow-undefined: the world is open */
+	int devirt_funnel_max;  /* --devirt-funnel-max=N (0: 10) */
 } StageOptions;
 
 /* pipeline.c: runs every stage in order; returns 0, or -1 after errors */
 int run_pipeline(Module *, const StageOptions *);
+
+/* devirt.c: indirect calls with known targets become direct calls or funnels */
+void devirt(Module *, const StageOptions *);
 
 /* printf.c: calls to an undefined printf become vprintf(fmt, buffer) */
 void printf_lower(Module *, const StageOptions *);

@@ -37,6 +37,10 @@ static void usage(FILE *f)
 	      "  -Werror=format     printf format mismatches are errors, not warnings\n"
 	      "  --no-stages        link only: run no optimization stage (plain round trip)\n"
 	      "  --print-after=S    print the module to stderr after stage S\n"
+	      "  --no-devirt        leave indirect calls indirect\n"
+	      "  --devirt-funnel-max=N  funnel at most N candidate targets (default 10)\n"
+	      "  -Rpass=devirt      a remark for every indirect call site\n"
+	      "  --stats            print the stages' counts to stderr\n"
 	      "  @FILE              read more arguments from FILE\n"
 	      "  --verify           check IR invariants after every stage\n"
 	      "  --version          print the version and exit\n"
@@ -138,6 +142,18 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 		o->stages.werror_format = 1;
 	} else if (strcmp(a, "--no-stages") == 0) {
 		o->no_stages = 1;
+	} else if (strcmp(a, "--no-devirt") == 0) {
+		o->stages.no_devirt = 1;
+	} else if (strncmp(a, "--devirt-funnel-max=", 20) == 0) {
+		o->stages.devirt_funnel_max = atoi(a + 20);
+		if (o->stages.devirt_funnel_max < 1) {
+			fprintf(stderr, "ptxlink: error: '%s' needs a positive number\n", a);
+			return -1;
+		}
+	} else if (strcmp(a, "-Rpass=devirt") == 0) {
+		o->stages.remarks_devirt = 1;
+	} else if (strcmp(a, "--stats") == 0) {
+		o->stages.stats = 1;
 	} else if (strncmp(a, "--print-after=", 14) == 0) {
 		o->stages.print_after = a + 14;
 	} else if (strcmp(a, "--version") == 0) {
@@ -166,6 +182,7 @@ static int parse_args(int argc, char **argv, Options *o)
 		i += used;
 	}
 	o->link.lower_printf = !o->no_stages;
+	o->stages.allow_undefined = o->link.allow_undefined;
 	if (o->ninputs == 0) {
 		fprintf(stderr, "ptxlink: error: no input files (see --help)\n");
 		return -1;

@@ -1,0 +1,691 @@
+/* devirt.c: closed-world devirtualization of indirect calls (issue 5).
+ *
+ * An indirect call `call (r), %rd9, (args), proto;` costs the full ABI in
+ * ptxas: no inlining, spills around the call, a scheduling barrier.  Once
+ * all device code is linked the possible targets are known:
+ *   - value tracking: the pointer is exactly one function (mov, add, cvta;
+ *     with a closed world also loads from initialized constant data);
+ *   - otherwise every function whose address is taken (a mov operand, a
+ *     variable initializer) and whose parameter and return lists could
+ *     match the prototype: same count, state space and byte size each.
+ *     The test only excludes what cannot be the callee, so the set is a
+ *     superset of the real targets.
+ * The set is open, and never proves a single target, when the module was
+ * linked with --allow-undefined, declares an undefined variable other than
+ * dynamic .shared memory (a pointer may arrive from code not seen) or an undefined function whose signature
+ * matches (its address may flow in).
+ * Rewrites:
+ *   one candidate, closed:   call (r), f, (args);   prototype dropped if unused
+ *   1..N candidates:          a branch funnel around the call only, inside
+ *                             its scope, so the .param stores serve every call:
+ *       mov.u64 %devirt_a, f;  setp.eq.s64 %devirt_p, %rd9, %devirt_a;
+ *       @%devirt_p bra $Ldevirt_K_0;  ...
+ *       call (r), g, (args);             (closed: the last candidate)
+ *       $Ldevirt_K_open: call (r), %rd9, (args), proto;   (open instead)
+ *       bra.uni $Ldevirt_K_join;
+ *       $Ldevirt_K_0: call (r), f, (args);  bra.uni $Ldevirt_K_join; ...
+ *       $Ldevirt_K_join:
+ * A call whose pointer is null, or with no candidate or more than
+ * --devirt-funnel-max, is left alone with a remark.  An open funnel's kept
+ * call follows a $Ldevirt_*_open label, so a second run leaves it alone.
+ *
+ * requires: nothing (builds its own call graph, CFG, liveness, reaching
+ * definitions) / maintains: the module's statements and names / breaks: any
+ * CFG or analysis built before it. */
+#include <stdlib.h>
+#include <string.h>
+#include "stages.h"
+
+enum { MAX_CAND = 64 };
+
+enum { /* why a call is left indirect */
+	WHY_NULL, WHY_NONE, WHY_MANY, WHY_MISMATCH, WHY_PRED, WHY_DONE,
+	WHY_TARGETS, WHY_FORM, NWHY
+};
+static const char *const why_text[NWHY] = {
+	"the pointer can only be null", "no candidate target",
+	"more candidates than --devirt-funnel-max", "the only target's signature does not match",
+	"a predicated call cannot be funneled", "already funneled with an indirect fallback",
+	"it has a .calltargets list", "an unrecognized call form",
+};
+
+typedef struct Stats {
+	unsigned seen, single, funnel, open_funnel, left[NWHY];
+} Stats;
+
+typedef struct Site {
+	Stmt *call;
+	List *list;                 /* the statement list holding the call */
+	const LocInfo *loc;         /* the last .loc before it, or NULL */
+	uint32_t callee;            /* index of the pointer operand */
+	const char *cands[MAX_CAND];
+	uint32_t ncands;
+	int open, single, why;      /* why: -1 when rewritten */
+} Site;
+
+typedef struct Dv {
+	Module *m;
+	const StageOptions *o;
+	CallGraph *cg;
+	ModuleVars *vars, *novars;  /* novars: tracking without loads */
+	Module *empty;
+	int open_world;             /* --allow-undefined or an undefined variable */
+	int addr32;
+	Stats st;
+	/* the function being worked on */
+	Func *f;
+	Site *sites;
+	uint32_t nsites, cap;
+	const LocInfo *lastloc;
+	const char **names;         /* labels and registers declared in it */
+	uint32_t nnames, namecap;
+	unsigned serial;
+	const char *preg, *areg;
+} Dv;
+
+static int type_size(const char *t)
+{
+	static const struct { const char *w; int n; } sizes[] = {
+		{".b8", 1}, {".u8", 1}, {".s8", 1}, {".b16", 2}, {".u16", 2}, {".s16", 2},
+		{".f16", 2}, {".bf16", 2}, {".b32", 4}, {".u32", 4}, {".s32", 4}, {".f32", 4},
+		{".f16x2", 4}, {".bf16x2", 4}, {".b64", 8}, {".u64", 8}, {".s64", 8},
+		{".f64", 8}, {".b128", 16}, {".pred", 1},
+	};
+	for (size_t i = 0; t && i < sizeof sizes / sizeof *sizes; i++)
+		if (!strcmp(t, sizes[i].w))
+			return sizes[i].n;
+	return 0;
+}
+
+/* ---- signatures ------------------------------------------------------ */
+
+/* Bytes of one declarator, -1 when unknown (then nothing matches it). */
+static int64_t decl_bytes(const Decl *d, const Declarator *dr)
+{
+	int64_t n = type_size(decl_type(d));
+	if (!n)
+		return -1;
+	for (uint32_t i = 0; i < dr->ndims; i++) {
+		const Expr *e = dr->dims[i];
+		if (!e || e->kind != E_NUM)
+			return -1;
+		n *= strtoll(e->str, NULL, 0);
+	}
+	return n;
+}
+
+static uint32_t count_ds(const Decl *d, uint32_t n)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++)
+		k += d[i].nds;
+	return k;
+}
+
+static int same_list(const Decl *a, uint32_t na, const Decl *b, uint32_t nb)
+{
+	if (count_ds(a, na) != count_ds(b, nb))
+		return 0;
+	uint32_t i = 0, j = 0, ii = 0, jj = 0;
+	while (i < na && j < nb) {
+		if (ii == a[i].nds) {
+			i++, ii = 0;
+			continue;
+		}
+		if (jj == b[j].nds) {
+			j++, jj = 0;
+			continue;
+		}
+		const char *sa = decl_space(&a[i]), *sb = decl_space(&b[j]);
+		int64_t za = decl_bytes(&a[i], &a[i].ds[ii]), zb = decl_bytes(&b[j], &b[j].ds[jj]);
+		if (strcmp(sa ? sa : ".param", sb ? sb : ".param") || za < 0 || za != zb)
+			return 0;
+		ii++, jj++;
+	}
+	return 1;
+}
+
+/* Could f be called through p?  Lenient on purpose: a false "yes" only
+ * adds a candidate, a false "no" would drop a real target. */
+static int sig_match(const Proto *p, const Func *f)
+{
+	return !f->is_entry && same_list(p->rets, p->nrets, f->rets, f->nrets) &&
+		same_list(p->params, p->nparams, f->params, f->nparams);
+}
+
+/* ---- names ----------------------------------------------------------- */
+
+static void add_name(Dv *d, const char *name)
+{
+	if (d->nnames == d->namecap) {
+		d->namecap = d->namecap ? 2 * d->namecap : 64;
+		d->names = realloc(d->names, d->namecap * sizeof *d->names);
+		if (!d->names)
+			die("out of memory");
+	}
+	d->names[d->nnames++] = name;
+}
+
+static void collect_names(Dv *d, const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_VAR)
+			for (uint32_t i = 0; i < s->var.nds; i++)
+				add_name(d, s->var.ds[i].name);
+		else if (s->kind == S_LABEL)
+			add_name(d, s->label);
+		else if (s->kind == S_SCOPE)
+			collect_names(d, &s->scope);
+}
+
+/* A name with this prefix that nothing in the function declares (a
+ * %r<N> range never starts with the "devirt" prefixes used here). */
+static const char *fresh(Dv *d, const char *base)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", base);
+	for (int k = 1;; k++) {
+		const char *n = intern_cstr(buf);
+		uint32_t i = 0;
+		while (i < d->nnames && d->names[i] != n)
+			i++;
+		if (i == d->nnames) {
+			add_name(d, n);
+			return n;
+		}
+		snprintf(buf, sizeof buf, "%s_%d", base, k);
+	}
+}
+
+/* ---- finding the sites ----------------------------------------------- */
+
+static const Stmt *find_label(const List *l, const char *label)
+{
+	for (const Stmt *s = l->head; s; s = s->next) {
+		if ((s->kind == S_PROTO && s->proto->label == label) ||
+		    (s->kind == S_TARGETS && s->list.label == label))
+			return s;
+		if (s->kind == S_SCOPE) {
+			const Stmt *t = find_label(&s->scope, label);
+			if (t)
+				return t;
+		}
+	}
+	return NULL;
+}
+
+static int is_call(const Stmt *s)
+{
+	return s->kind == S_INS && s->ins.sp->op && (s->ins.sp->op->flags & OF_CALL);
+}
+
+static void add_site(Dv *d, Stmt *s, List *l, uint32_t callee)
+{
+	if (d->nsites == d->cap) {
+		d->cap = d->cap ? 2 * d->cap : 16;
+		d->sites = realloc(d->sites, d->cap * sizeof *d->sites);
+		if (!d->sites)
+			die("out of memory");
+	}
+	d->sites[d->nsites++] = (Site){.call = s, .list = l, .loc = d->lastloc,
+		.callee = callee, .why = -1};
+}
+
+static void find_sites(Dv *d, List *l)
+{
+	for (Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_LOC)
+			d->lastloc = s->locinfo;
+		if (s->kind == S_SCOPE)
+			find_sites(d, &s->scope);
+		if (!is_call(s))
+			continue;
+		const Ins *in = &s->ins;
+		uint32_t i = 0;
+		while (i < in->nops && in->ops[i]->kind == E_PAREN)
+			i++;
+		if (i >= in->nops || in->ops[i]->kind != E_NAME || cg_find(d->cg, in->ops[i]->str))
+			continue;  /* direct */
+		add_site(d, s, l, i);
+	}
+}
+
+/* ---- choosing the candidates ------------------------------------------ */
+
+/* The i-th function of the call graph, or NULL for a duplicate entry:
+ * callgraph_build files a function declared before its definition twice,
+ * and only the entry cg_find returns has the definition and the flags. */
+static const CgFunc *cg_nth(const Dv *d, uint32_t i)
+{
+	const CgFunc *c = cg_func(d->cg, i);
+	return c && cg_find(d->cg, c->name) == c ? c : NULL;
+}
+
+static int open_for(Dv *d, const Proto *p)
+{
+	if (d->open_world)
+		return 1;
+	for (uint32_t i = 0; i < cg_count(d->cg); i++) {
+		const CgFunc *c = cg_nth(d, i);
+		if (!c || c->def)
+			continue;
+		for (const Stmt *s = d->m->items.head; s; s = s->next)
+			if (s->kind == S_FUNC && s->func->name == c->name) {
+				if (sig_match(p, s->func))
+					return 1;
+				break;
+			}
+	}
+	return 0;
+}
+
+static const Func *func_named(Dv *d, const char *name)
+{
+	const CgFunc *c = cg_find(d->cg, name);
+	return c ? c->def : NULL;
+}
+
+/* Exactly one value by tracking: 1 a function (in *f), 0 unknown or not a
+ * function, -1 null. */
+static int tracked(const Tracker *t, uint32_t ins, const Expr *e, Dv *d, const char **f)
+{
+	Value v;
+	if (!value_of(t, ins, e, &v))
+		return 0;
+	if (!v.sym)
+		return v.off == 0 ? -1 : 0;
+	if (v.off || !cg_find(d->cg, v.sym))
+		return 0;
+	*f = v.sym;
+	return 1;
+}
+
+static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs *defs)
+{
+	Ins *in = &st->call->ins;
+	d->st.seen++;
+	uint32_t last = in->nops - 1;
+	const Stmt *ps = st->callee < last && in->ops[last]->kind == E_NAME ?
+		find_label(&d->f->body, in->ops[last]->str) : NULL;
+	if (st->call->prev && st->call->prev->kind == S_LABEL &&
+	    !strncmp(st->call->prev->label, "$Ldevirt", 8)) {
+		st->why = WHY_DONE;
+		return;
+	}
+	if (ps && ps->kind == S_TARGETS) {
+		st->why = WHY_TARGETS;
+		return;
+	}
+	if (!ps || st->callee + 2 < last) {
+		st->why = WHY_FORM;
+		return;
+	}
+	const Proto *p = ps->proto;
+	uint32_t idx = 0;
+	while (idx < cfg->nins && cfg->ins[idx] != st->call)
+		idx++;
+	if (idx == cfg->nins) {
+		st->why = WHY_FORM;
+		return;
+	}
+	st->open = open_for(d, p);
+	const Expr *ptr = in->ops[st->callee];
+	const char *f = NULL;
+	Tracker exact = {d->novars, cfg, live, defs}, loads = {d->vars, cfg, live, defs};
+	int r = tracked(&exact, idx, ptr, d, &f);
+	if (r == 0 && !st->open)  /* loads of constant data hold if nothing outside writes */
+		r = tracked(&loads, idx, ptr, d, &f);
+	if (r < 0) {
+		st->why = WHY_NULL;
+		return;
+	}
+	if (r > 0) {
+		const Func *fn = func_named(d, f);
+		if (!fn || !sig_match(p, fn)) {
+			/* a declaration only: its own signature decides */
+			int ok = 0;
+			for (const Stmt *s = d->m->items.head; s && !fn; s = s->next)
+				if (s->kind == S_FUNC && s->func->name == f) {
+					ok = sig_match(p, s->func);
+					break;
+				}
+			if (!ok) {
+				st->why = WHY_MISMATCH;
+				return;
+			}
+		}
+		st->cands[st->ncands++] = f;
+		st->single = 1;
+		return;
+	}
+	for (uint32_t i = 0; i < cg_count(d->cg); i++) {
+		const CgFunc *c = cg_nth(d, i);
+		if (!c || !c->address_taken || !c->def || !sig_match(p, c->def))
+			continue;
+		if (st->ncands == MAX_CAND) {
+			st->why = WHY_MANY;
+			return;
+		}
+		st->cands[st->ncands++] = c->name;
+	}
+	/* cg_func's order is a hash's: sort by name for deterministic output */
+	for (uint32_t i = 1; i < st->ncands; i++)
+		for (uint32_t j = i; j > 0 && strcmp(st->cands[j - 1], st->cands[j]) > 0; j--) {
+			const char *t = st->cands[j];
+			st->cands[j] = st->cands[j - 1];
+			st->cands[j - 1] = t;
+		}
+	int max = d->o->devirt_funnel_max > 0 ? d->o->devirt_funnel_max : 10;
+	if (st->ncands == 0)
+		st->why = WHY_NONE;
+	else if (st->ncands == 1 && !st->open)
+		st->single = 1;
+	else if (st->ncands > (uint32_t)max)
+		st->why = WHY_MANY;
+	else if (in->guard)
+		st->why = WHY_PRED;
+}
+
+/* ---- rewriting -------------------------------------------------------- */
+
+/* The call with f as callee and no prototype. */
+static Stmt *direct(Dv *d, const Site *st, const char *f)
+{
+	const Ins *in = &st->call->ins;
+	Expr *ops[8];
+	uint32_t n = 0;
+	for (uint32_t i = 0; i + 1 < in->nops && n < 8; i++)
+		ops[n++] = i == st->callee ? name_expr(f) : in->ops[i];
+	Stmt *s = ins_new(d->m, st->call->loc, in->sp->text, ops, n);
+	s->ins.guard = in->guard;
+	s->ins.guard_neg = in->guard_neg;
+	return s;
+}
+
+static Stmt *label(Dv *d, Loc loc, const char *name)
+{
+	Stmt *s = stmt_new(d->m, S_LABEL, loc);
+	s->label = name;
+	return s;
+}
+
+static Stmt *ins2(Dv *d, Loc loc, const char *sp, Expr *a, Expr *b, Expr *c, const char *guard)
+{
+	Expr *ops[3] = {a, b, c};
+	Stmt *s = ins_new(d->m, loc, sp, ops, c ? 3 : b ? 2 : 1);
+	s->ins.guard = guard;
+	return s;
+}
+
+static const char *labelname(Dv *d, unsigned k, const char *what)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, "$Ldevirt_%u_%s", k, what);
+	return fresh(d, buf);
+}
+
+static void funnel(Dv *d, Site *st)
+{
+	List *l = st->list;
+	Stmt *at = st->call, *after = at->next;
+	Loc loc = at->loc;
+	unsigned k = d->serial++;
+	uint32_t nbr = st->open ? st->ncands : st->ncands - 1;
+	const char *lab[MAX_CAND];
+	if (!d->preg) {
+		d->preg = fresh(d, "%devirt_p");
+		d->areg = fresh(d, "%devirt_a");
+	}
+	const char *mov = d->addr32 ? "mov.u32" : "mov.u64";
+	const char *cmp = d->addr32 ? "setp.eq.s32" : "setp.eq.s64";
+	Expr *ptr = at->ins.ops[st->callee];
+	for (uint32_t i = 0; i < nbr; i++) {
+		char what[16];
+		snprintf(what, sizeof what, "%u", i);
+		lab[i] = labelname(d, k, what);
+		list_insert_before(l, at, ins2(d, loc, mov, name_expr(d->areg),
+			name_expr(st->cands[i]), NULL, NULL));
+		list_insert_before(l, at, ins2(d, loc, cmp, name_expr(d->preg), ptr,
+			name_expr(d->areg), NULL));
+		list_insert_before(l, at, ins2(d, loc, "bra", name_expr(lab[i]), NULL, NULL, d->preg));
+	}
+	const char *join = labelname(d, k, "join");
+	Stmt *tail;
+	if (st->open) {
+		list_insert_before(l, at, label(d, loc, labelname(d, k, "open")));
+		tail = at;
+	} else {
+		tail = direct(d, st, st->cands[st->ncands - 1]);
+		list_insert_before(l, at, tail);
+		list_remove(l, at);
+	}
+	/* after the kept (or last) call: the funnel's blocks, then the join */
+	Stmt *seq[3 * MAX_CAND + 2];
+	uint32_t n = 0;
+	seq[n++] = ins2(d, loc, "bra.uni", name_expr(join), NULL, NULL, NULL);
+	for (uint32_t i = 0; i < nbr; i++) {
+		seq[n++] = label(d, loc, lab[i]);
+		seq[n++] = direct(d, st, st->cands[i]);
+		if (i + 1 < nbr)
+			seq[n++] = ins2(d, loc, "bra.uni", name_expr(join), NULL, NULL, NULL);
+	}
+	seq[n++] = label(d, loc, join);
+	for (uint32_t i = 0; i < n; i++) {
+		if (after)
+			list_insert_before(l, after, seq[i]);
+		else
+			list_append(l, seq[i]);
+	}
+}
+
+static int expr_mentions(const Expr *e, const char *name)
+{
+	if (e->kind == E_NAME)
+		return e->str == name;
+	if (e->kind == E_NUM)
+		return 0;
+	for (uint32_t i = 0; i < e->n; i++)
+		if (expr_mentions(e->kids[i], name))
+			return 1;
+	return 0;
+}
+
+static int body_mentions(const List *l, const char *name)
+{
+	for (const Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_SCOPE && body_mentions(&s->scope, name))
+			return 1;
+		if (s->kind == S_INS)
+			for (uint32_t i = 0; i < s->ins.nops; i++)
+				if (expr_mentions(s->ins.ops[i], name))
+					return 1;
+	}
+	return 0;
+}
+
+static int drop_proto(List *l, const char *label)
+{
+	for (Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_PROTO && s->proto->label == label) {
+			list_remove(l, s);
+			return 1;
+		}
+		if (s->kind == S_SCOPE && drop_proto(&s->scope, label))
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- remarks ---------------------------------------------------------- */
+
+static const char *file_path(Dv *d, uint32_t index)
+{
+	for (const Stmt *s = d->m->items.head; s; s = s->next)
+		if (s->kind == S_FILE && strtoul(s->file.index, NULL, 10) == index) {
+			const char *p = s->file.path;
+			static char buf[1024];
+			size_t n = strlen(p);
+			if (n >= 2 && p[0] == '"' && n < sizeof buf) {
+				memcpy(buf, p + 1, n - 2);
+				buf[n - 2] = 0;
+				return buf;
+			}
+			return p;
+		}
+	return NULL;
+}
+
+static void remark(Dv *d, const Site *st)
+{
+	if (!d->o->remarks_devirt)
+		return;
+	const char *file = st->loc ? file_path(d, st->loc->file) : NULL;
+	if (file)
+		fprintf(stderr, "%s:%u: remark: ", file, st->loc->line);
+	else
+		fprintf(stderr, "%s:%u: remark: ", diag_filename(st->call->loc.file),
+			st->call->loc.line);
+	if (st->why >= 0) {
+		fprintf(stderr, "call left indirect: %s\n", why_text[st->why]);
+		return;
+	}
+	fputs("devirtualized call to '", stderr);
+	for (uint32_t i = 0; i < st->ncands; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", st->cands[i]);
+	fprintf(stderr, "' (%s)\n", st->single ? "single" : st->open ? "funnel, open" : "funnel");
+}
+
+/* ---- driver ----------------------------------------------------------- */
+
+/* ptxas wants a function declared before a mov or call names it: when a
+ * candidate's first declaration follows fs, a copy of its header goes
+ * before fs. */
+static void declare_before(Dv *d, Stmt *fs, const char *name)
+{
+	for (const Stmt *s = d->m->items.head; s && s != fs; s = s->next)
+		if (s->kind == S_FUNC && s->func->name == name)
+			return;
+	const Func *def = func_named(d, name);
+	if (!def)
+		return;
+	Func *decl = arena_dup(d->m->arena, def, sizeof *def);
+	decl->has_body = 0;
+	decl->body = (List){0};
+	Stmt *s = stmt_new(d->m, S_FUNC, fs->loc);
+	s->func = decl;
+	list_insert_before(&d->m->items, fs, s);
+}
+
+static void devirt_func(Dv *d, Stmt *fs)
+{
+	Func *f = fs->func;
+	d->f = f;
+	d->nsites = d->nnames = 0;
+	d->lastloc = NULL;
+	d->serial = 0;
+	d->preg = d->areg = NULL;
+	find_sites(d, &f->body);
+	if (!d->nsites)
+		return;
+	Cfg *cfg = cfg_build(f);
+	if (!cfg)
+		return;
+	Live *live = live_compute(cfg);
+	Defs *defs = defs_compute(cfg, live);
+	for (uint32_t i = 0; i < d->nsites; i++)
+		choose(d, &d->sites[i], cfg, live, defs);
+	defs_free(defs);
+	live_free(live);
+	cfg_free(cfg);
+
+	collect_names(d, &f->body);
+	for (uint32_t i = 0; i < f->nparams; i++)
+		add_name(d, f->params[i].ds[0].name);
+	for (uint32_t i = 0; i < f->nrets; i++)
+		add_name(d, f->rets[i].ds[0].name);
+	for (uint32_t i = 0; i < d->nsites; i++) {
+		Site *st = &d->sites[i];
+		const Ins *in = &st->call->ins;
+		const char *proto = in->ops[in->nops - 1]->str;
+		if (st->why >= 0) {
+			d->st.left[st->why]++;
+		} else if (st->single) {
+			d->st.single++;
+			list_insert_before(st->list, st->call, direct(d, st, st->cands[0]));
+			list_remove(st->list, st->call);
+		} else {
+			d->st.funnel++;
+			d->st.open_funnel += st->open;
+			funnel(d, st);
+		}
+		remark(d, st);
+		for (uint32_t k = 0; st->why < 0 && k < st->ncands; k++)
+			declare_before(d, fs, st->cands[k]);
+		if (st->why < 0 && !body_mentions(&f->body, proto))
+			drop_proto(&f->body, proto);
+	}
+	if (d->preg) {
+		Loc loc = f->body.head ? f->body.head->loc : (Loc){0};
+		Stmt *first = f->body.head;
+		char decl[160];
+		snprintf(decl, sizeof decl, "%s", d->preg);
+		Stmt *p = var_new(d->m, loc, ".reg .pred", decl);
+		snprintf(decl, sizeof decl, "%s", d->areg);
+		Stmt *a = var_new(d->m, loc, d->addr32 ? ".reg .b32" : ".reg .b64", decl);
+		if (first) {
+			list_insert_before(&f->body, first, p);
+			list_insert_before(&f->body, first, a);
+		} else {
+			list_append(&f->body, p);
+			list_append(&f->body, a);
+		}
+	}
+}
+
+static void print_stats(const Stats *s)
+{
+	fprintf(stderr, "devirt: %u indirect call sites\n", s->seen);
+	fprintf(stderr, "devirt:   %u devirtualized: %u single, %u funnel (%u keep an indirect fallback)\n",
+		s->single + s->funnel, s->single, s->funnel, s->open_funnel);
+	unsigned left = 0;
+	for (int i = 0; i < NWHY; i++)
+		left += s->left[i];
+	fprintf(stderr, "devirt:   %u left indirect\n", left);
+	for (int i = 0; i < NWHY; i++)
+		if (s->left[i])
+			fprintf(stderr, "devirt:     %u: %s\n", s->left[i], why_text[i]);
+}
+
+static int is_shared(const Decl *d)
+{
+	const char *space = decl_space(d);
+	return space && !strcmp(space, ".shared");
+}
+
+void devirt(Module *m, const StageOptions *o)
+{
+	if (o->no_devirt)
+		return;
+	Dv d = {.m = m, .o = o, .open_world = o->allow_undefined};
+	d.cg = callgraph_build(m);
+	d.vars = module_vars_new(m);
+	d.empty = mod_new("");
+	d.novars = module_vars_new(d.empty);
+	for (const Stmt *s = m->items.head; s; s = s->next) {
+		if (s->kind == S_ADDRSIZE && s->strs.nstrs && !strcmp(s->strs.strs[0], "32"))
+			d.addr32 = 1;
+		if (s->kind == S_VAR && decl_spec(&s->var, ".extern") && !is_shared(&s->var))
+			d.open_world = 1;  /* data from code not seen; .extern .shared is dynamic shared memory */
+	}
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->has_body)
+			devirt_func(&d, s);
+	if (o->stats)
+		print_stats(&d.st);
+	free(d.sites);
+	free(d.names);
+	module_vars_free(d.novars);
+	module_vars_free(d.vars);
+	mod_free(d.empty);
+	callgraph_free(d.cg);
+}

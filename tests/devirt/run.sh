@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Devirtualization (stages/devirt.c, issue 5).
+#
+#   tests/devirt/run.sh PTXLINK [PTXLINK-RUN] [--update]
+#
+# 1. Cases here: NAME.ptx runs as `cd tests/devirt && ptxlink --verify
+#    -Rpass=devirt --stats $(cat NAME.flags) NAME.ptx`; its output must equal
+#    NAME.expect.ptx and its stderr NAME.remarks.  A case whose first line
+#    says "open" or "left alone" must keep its indirect call; "single" must
+#    keep none.
+# 2. Corpus programs with indirect calls, linked when they have several files.
+# Every output must be accepted by ptxas, be a fixed point (a second run
+# prints it unchanged), and, with the interpreter, leave the same buffers as
+# the plain round trip (--no-stages) for every kernel both runs complete.
+# --update rewrites NAME.expect.ptx / NAME.remarks (review the diff by hand).
+set -uo pipefail
+ptxlink=$(realpath "$1")
+runner=${2:-}
+update=0
+[ "$runner" = --update ] && { runner=; update=1; }
+[ "${3:-}" = --update ] && update=1
+[ -z "$runner" ] || runner=$(realpath "$runner")
+dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$dir/../.." && pwd)
+export PATH=/usr/local/cuda/bin:$PATH
+have_ptxas=0
+command -v ptxas >/dev/null && have_ptxas=1
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+pass=0 fail=0 skipped=0
+verbose=${VERBOSE:-0}
+
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+# an indirect call: call [(r),] %reg, ...
+indirect() { grep -cE '^[[:space:]]*(@!?%[^ ]+ )?call(\.uni)?[[:space:]]+(\([^)]*\), )?%' "$1"; }
+
+check_ptxas() {
+	local what=$1 out=$2 arch
+	[ $have_ptxas = 1 ] || return 0
+	arch=$(awk '/^[ \t]*\.target/{gsub(/[,;]/," ");print $2;exit}' "$out")
+	if ptxas -arch="$arch" "$out" -o "$work/a.cubin" 2>"$work/ptxas.err" ||
+	   { grep -q '^\.extern' "$out" && ptxas -arch="$arch" -c "$out" -o "$work/a.cubin" 2>"$work/ptxas.err"; }; then
+		ok
+	else
+		bad "$what: ptxas rejects the output: $(head -2 "$work/ptxas.err")"
+	fi
+}
+
+check_fixed() {
+	local what=$1 out=$2
+	shift 2
+	if "$ptxlink" --verify "$@" "$out" -o "$work/again.ptx" 2>"$work/again.err" &&
+	   cmp -s "$out" "$work/again.ptx"; then
+		ok
+	else
+		bad "$what: a second run changes the output"
+	fi
+}
+
+# The launch options for a kernel: a buffer per pointer, small integers.
+launch_args() {  # file kernel fill int
+	local a=() t
+	for t in $(awk -v k="$2" '
+		$0 ~ "\\.entry[ \t]+" k "[ \t]*\\(?[ \t]*$" || $0 ~ "\\.entry[ \t]+" k "\\(" {on = 1}
+		on && /\.param/ { for (i = 1; i <= NF; i++) if ($i ~ /^\.(u|s|b|f)(8|16|32|64)$/) { print $i; break } else if ($i ~ /^\.align$/) { print "agg"; break } }
+		on && /\)/ && !/\.param/ {exit}
+		on && /\{/ {exit}' "$1"); do
+		case $t in
+		.u64|.s64|.b64) a+=(--arg "buf:65536:$3") ;;
+		.f32) a+=(--arg f32:1.5) ;;
+		.f64) a+=(--arg f64:1.5) ;;
+		.u*|.s*|.b*) a+=(--arg "${t#.}:$4") ;;
+		*) a+=(--arg zero) ;;
+		esac
+	done
+	echo "--grid 2 --block 32 --dynamic-shared 4096 --max-steps 5000000 ${a[*]}"
+}
+
+check_run() {  # what plain.ptx devirt.ptx
+	local what=$1 a=$2 b=$3 k how rc any=0 same=0 none=0
+	[ -n "$runner" ] || return 0
+	for k in $(sed -nE 's/^\.(visible |weak )?\.entry[ \t]+([A-Za-z0-9_$]+).*/\2/p' "$a"); do
+		for how in "pattern=1 16" "zero 16" "zero 1" "zero 0"; do
+			PTXLINK_RUN=$runner "$root/tools/run/difftest.sh" "$a" "$b" "$k" \
+				$(launch_args "$a" "$k" $how) > "$work/diff.out" 2>&1
+			rc=$?
+			[ $rc -eq 77 ] || break
+		done
+		case $rc in
+		0) ok; any=1; same=$((same + 1)) ;;
+		77) skipped=$((skipped + 1)); none=$((none + 1)) ;;
+		*) bad "$what: kernel $k differs after devirt: $(head -3 "$work/diff.out" | tr '\n' ' ')" ;;
+		esac
+	done
+	[ $any = 1 ] || echo "note: $what: the interpreter completes no kernel"
+	[ "$verbose" = 1 ] && echo "run: $what: $same kernels the same, $none not completed"
+	return 0
+}
+
+# 1. the cases
+cd "$dir"
+for f in *.ptx; do
+	case $f in *.expect.ptx) continue ;; esac
+	n=${f%.ptx}
+	flags=$(cat "$n.flags" 2>/dev/null)
+	if ! "$ptxlink" --verify -Rpass=devirt --stats $flags "$f" -o "$work/$n.ptx" 2>"$work/$n.remarks"; then
+		bad "$n: ptxlink fails: $(head -2 "$work/$n.remarks")"
+		continue
+	fi
+	if [ $update = 1 ]; then
+		cp "$work/$n.ptx" "$n.expect.ptx"
+		cp "$work/$n.remarks" "$n.remarks"
+	fi
+	if cmp -s "$work/$n.ptx" "$n.expect.ptx"; then ok; else
+		bad "$n: output differs from $n.expect.ptx"; diff "$n.expect.ptx" "$work/$n.ptx" | head -10
+	fi
+	if cmp -s "$work/$n.remarks" "$n.remarks"; then ok; else
+		bad "$n: remarks differ from $n.remarks"; diff "$n.remarks" "$work/$n.remarks" | head -10
+	fi
+	head -1 "$f" | grep -qE 'open|left alone' && want=keep || want=
+	head -1 "$f" | grep -q 'single' && want=none
+	left=$(indirect "$work/$n.ptx")
+	case $want in
+	keep) [ "$left" -ge 1 ] && ok || bad "$n: the indirect call is gone" ;;
+	none) [ "$left" -eq 0 ] && grep -q 'callprototype' "$work/$n.ptx" &&
+		bad "$n: unused prototype kept" || { [ "$left" -eq 0 ] && ok || bad "$n: an indirect call is left"; } ;;
+	esac
+	# a signature-mismatched function is never called directly
+	if grep -qE '^[[:space:]]*call.*[ ,]wide,' "$work/$n.ptx"; then
+		bad "$n: 'wide' (another signature) became a candidate"
+	else
+		ok
+	fi
+	check_ptxas "$n" "$work/$n.ptx"
+	check_fixed "$n" "$work/$n.ptx" $flags
+	"$ptxlink" --no-stages "$f" -o "$work/$n.plain.ptx"
+	check_run "$n" "$work/$n.plain.ptx" "$work/$n.ptx"
+done
+
+# 2. the corpus
+cd "$root/corpus/ptx"
+printf '%-28s %8s %8s  %s\n' program before after strategies
+for prog in handwritten/hw_control.ptx llc_fnptr.sm_80.ptx virtual_shapes.sm_80.ptx fnptr raytrace; do
+	name=$(basename "$prog" .ptx)
+	if [ -d "$prog" ]; then inputs=("$prog"/*.ptx); else inputs=("$prog"); fi
+	if ! "$ptxlink" --no-stages "${inputs[@]}" -o "$work/$name.plain.ptx" 2>"$work/err" ||
+	   ! "$ptxlink" --verify --stats "${inputs[@]}" -o "$work/$name.ptx" 2>"$work/$name.stats"; then
+		bad "$name: ptxlink fails: $(head -2 "$work/err" "$work/$name.stats")"
+		continue
+	fi
+	ok
+	printf '%-28s %8s %8s  %s\n' "$name" "$(indirect "$work/$name.plain.ptx")" \
+		"$(indirect "$work/$name.ptx")" \
+		"$(sed -n 's/^devirt: *[0-9]* devirtualized: //p' "$work/$name.stats")"
+	check_ptxas "$name" "$work/$name.ptx"
+	check_fixed "$name" "$work/$name.ptx"
+	if [ ${#inputs[@]} -gt 1 ]; then  # callees then follow their callers
+		if "$ptxlink" --verify $(printf '%s\n' "${inputs[@]}" | LC_ALL=C sort -r) \
+			-o "$work/$name.rev.ptx" 2>"$work/err"; then
+			check_ptxas "$name (reverse order)" "$work/$name.rev.ptx"
+		else
+			bad "$name: ptxlink fails in reverse order: $(head -2 "$work/err")"
+		fi
+	fi
+	check_run "$name" "$work/$name.plain.ptx" "$work/$name.ptx"
+done
+
+echo "devirt: $pass passed, $fail failed ($skipped kernel runs compared nothing)"
+[ $fail -eq 0 ]
