@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "stages.h"
+#include "link/link.h"
 
 enum { MAX_CAND = 64 };
 
@@ -662,6 +663,14 @@ static int is_shared(const Decl *d)
 	return space && !strcmp(space, ".shared");
 }
 
+static int decl_spec_in(const Spec *specs, uint32_t n, const char *word)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!strcmp(specs[i].word, word))
+			return 1;
+	return 0;
+}
+
 void devirt(Module *m, const StageOptions *o)
 {
 	if (o->no_devirt)
@@ -676,6 +685,16 @@ void devirt(Module *m, const StageOptions *o)
 			d.addr32 = 1;
 		if (s->kind == S_VAR && decl_spec(&s->var, ".extern") && !is_shared(&s->var))
 			d.open_world = 1;  /* data from code not seen; .extern .shared is dynamic shared memory */
+		/* An input that was not linked is a whole program only if no other
+		 * device code can join it: nothing .extern, no function others can
+		 * call or take the address of (nvcc without -rdc).  Else a pointer
+		 * may arrive from a function this module never sees. */
+		if (o->unlinked && s->kind == S_FUNC && !s->func->is_entry &&
+		    (decl_spec_in(s->func->specs, s->func->nspecs, ".visible") ||
+		     decl_spec_in(s->func->specs, s->func->nspecs, ".weak") ||
+		     (decl_spec_in(s->func->specs, s->func->nspecs, ".extern") &&
+		      !is_runtime_symbol(s->func->name))))
+			d.open_world = 1;
 	}
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)

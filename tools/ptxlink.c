@@ -183,6 +183,7 @@ static int parse_args(int argc, char **argv, Options *o)
 	}
 	o->link.lower_printf = !o->no_stages;
 	o->stages.allow_undefined = o->link.allow_undefined;
+	o->stages.unlinked = o->ninputs == 1;
 	if (o->ninputs == 0) {
 		fprintf(stderr, "ptxlink: error: no input files (see --help)\n");
 		return -1;
