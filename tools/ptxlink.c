@@ -249,7 +249,7 @@ static Module *load(const Options *o)
 		for (int i = 0; i < o->ninputs; i++)
 			mod_free(mods[i]);
 	} else if (o->ninputs == 1 && !o->link.arch && !o->link.strip_debug) {
-		m = mods[0];  /* nothing to link or retarget: the plain round trip */
+		m = mods[0];  /* nothing to link or retarget */
 	} else {
 		m = link_modules(mods, o->ninputs, &o->link);
 		if (m && o->verify && ir_verify(m) != 0)
