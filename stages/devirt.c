@@ -253,22 +253,15 @@ static void find_sites(Dv *d, List *l)
 
 /* ---- choosing the candidates ------------------------------------------ */
 
-/* The i-th function of the call graph, or NULL for a duplicate entry:
- * callgraph_build files a function declared before its definition twice,
- * and only the entry cg_find returns has the definition and the flags. */
-static const CgFunc *cg_nth(const Dv *d, uint32_t i)
-{
-	const CgFunc *c = cg_func(d->cg, i);
-	return c && cg_find(d->cg, c->name) == c ? c : NULL;
-}
-
 static int open_for(Dv *d, const Proto *p)
 {
 	if (d->open_world)
 		return 1;
+	/* An undefined function can be a target only if this module takes
+	 * its address: in a closed world nothing else can hand it over. */
 	for (uint32_t i = 0; i < cg_count(d->cg); i++) {
-		const CgFunc *c = cg_nth(d, i);
-		if (!c || c->def)
+		const CgFunc *c = cg_func(d->cg, i);
+		if (c->def || !c->address_taken)
 			continue;
 		for (const Stmt *s = d->m->items.head; s; s = s->next)
 			if (s->kind == S_FUNC && s->func->name == c->name) {
@@ -360,7 +353,7 @@ static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs
 		return;
 	}
 	for (uint32_t i = 0; i < cg_count(d->cg); i++) {
-		const CgFunc *c = cg_nth(d, i);
+		const CgFunc *c = cg_func(d->cg, i);
 		if (!c || !c->address_taken || !c->def || !sig_match(p, c->def))
 			continue;
 		if (st->ncands == MAX_CAND) {
