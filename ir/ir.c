@@ -139,7 +139,7 @@ const Spec *decl_spec(const Decl *d, const char *word)
 	return NULL;
 }
 
-static int is_one_of(const char *w, const char *const *set)
+int str_in(const char *w, const char *const *set)
 {
 	for (; *set; set++)
 		if (strcmp(w, *set) == 0)
@@ -147,12 +147,39 @@ static int is_one_of(const char *w, const char *const *set)
 	return 0;
 }
 
+int type_bytes(const char *t)
+{
+	static const struct { const char *w; int n; } sizes[] = {
+		{".b8", 1}, {".u8", 1}, {".s8", 1}, {".b16", 2}, {".u16", 2}, {".s16", 2},
+		{".f16", 2}, {".bf16", 2}, {".b32", 4}, {".u32", 4}, {".s32", 4}, {".f32", 4},
+		{".f16x2", 4}, {".bf16x2", 4}, {".b64", 8}, {".u64", 8}, {".s64", 8},
+		{".f64", 8}, {".b128", 16},
+	};
+	for (size_t i = 0; t && i < sizeof sizes / sizeof *sizes; i++)
+		if (!strcmp(t, sizes[i].w))
+			return sizes[i].n;
+	return 0;
+}
+
+/* 0f/0d spellings are float bits, not integers. */
+int int_literal(const char *s, int64_t *v)
+{
+	char *end;
+	if (s[0] == '0' && s[1] && strchr("fFdD", s[1]))
+		return 0;
+	if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
+		*v = (int64_t)strtoull(s + 2, &end, 2);
+	else
+		*v = (int64_t)strtoull(s, &end, 0);
+	return end != s && (*end == 0 || (*end == 'U' && end[1] == 0));
+}
+
 const char *decl_space(const Decl *d)
 {
 	static const char *const spaces[] = {".reg", ".sreg", ".const", ".global",
 		".local", ".param", ".shared", ".tex", NULL};
 	for (uint32_t i = 0; i < d->nspecs; i++)
-		if (is_one_of(d->specs[i].word, spaces))
+		if (str_in(d->specs[i].word, spaces))
 			return d->specs[i].word;
 	return NULL;
 }
@@ -164,7 +191,7 @@ const char *decl_type(const Decl *d)
 		".f16", ".f16x2", ".bf16", ".bf16x2", ".f32", ".f64", ".pred",
 		".texref", ".samplerref", ".surfref", ".e4m3", ".e5m2", NULL};
 	for (uint32_t i = 0; i < d->nspecs; i++)
-		if (is_one_of(d->specs[i].word, types))
+		if (str_in(d->specs[i].word, types))
 			return d->specs[i].word;
 	return NULL;
 }

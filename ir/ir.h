@@ -274,6 +274,9 @@ Expr *expr_binary(Module *, int op, Expr *a, Expr *b);
 Expr *expr_list(Module *, ExprKind, Expr **kids, uint32_t n);
 Expr *expr_call(Module *, const char *fname, Expr **kids, uint32_t n);
 const Spec *decl_spec(const Decl *, const char *word);
+int str_in(const char *w, const char *const *set);   /* set ends with NULL */
+int type_bytes(const char *type);   /* ".u32" -> 4; 0 if not a sized scalar type */
+int int_literal(const char *spelling, int64_t *);  /* 0 if not an integer literal */
 const char *decl_space(const Decl *);
 const char *decl_type(const Decl *);
 

@@ -122,25 +122,13 @@ static int value_of_reg(const Tracker *t, uint32_t ins, const char *reg, Value *
 	return value_at_def(t, def, v, depth + 1);
 }
 
-static int parse_int(const char *s, int64_t *out)
-{
-	char *end;
-	if (s[0] == '0' && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D'))
-		return 0;  /* float bits */
-	if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
-		*out = (int64_t)strtoull(s + 2, &end, 2);
-	else
-		*out = (int64_t)strtoull(s, &end, 0);
-	return *end == 0 || ((*end == 'U') && end[1] == 0);
-}
-
 static int value_of_expr(const Tracker *t, uint32_t ins, const Expr *e, Value *v, int depth)
 {
 	Value a, b;
 	switch (e->kind) {
 	case E_NUM:
 		v->sym = NULL;
-		return parse_int(e->str, &v->off);
+		return int_literal(e->str, &v->off);
 	case E_NAME:
 		if (live_reg(t->live, e->str) >= 0)
 			return value_of_reg(t, ins, e->str, v, depth);
@@ -168,16 +156,12 @@ static int value_of_expr(const Tracker *t, uint32_t ins, const Expr *e, Value *v
 	}
 }
 
+/* Only 32- and 64-bit integer slots hold addresses worth following. */
 static int elem_size(const Decl *d)
 {
 	const char *type = decl_type(d);
-	if (!type)
-		return 0;
-	if (!strcmp(type, ".b64") || !strcmp(type, ".u64") || !strcmp(type, ".s64"))
-		return 8;
-	if (!strcmp(type, ".b32") || !strcmp(type, ".u32") || !strcmp(type, ".s32"))
-		return 4;
-	return 0;  /* byte arrays and floats are not followed */
+	int n = type_bytes(type);
+	return (n == 4 || n == 8) && type[1] != 'f' ? n : 0;
 }
 
 /* Flattens nested braces into the i-th scalar of an initializer. */

@@ -451,24 +451,18 @@ static const char *locstr(Loc loc, char *buf, size_t size)
 /* Bytes a .common variable occupies, for "the largest wins". */
 static uint64_t var_size(const Stmt *s)
 {
-	static const struct { const char *t; int size; } sizes[] = {
-		{".b8", 1}, {".u8", 1}, {".s8", 1}, {".b16", 2}, {".u16", 2}, {".s16", 2},
-		{".f16", 2}, {".bf16", 2}, {".b32", 4}, {".u32", 4}, {".s32", 4}, {".f32", 4},
-		{".f16x2", 4}, {".bf16x2", 4}, {".b64", 8}, {".u64", 8}, {".s64", 8}, {".f64", 8},
-		{".b128", 16},
-	};
-	const char *type = decl_type(&s->var);
-	uint64_t size = 0;
-	for (size_t i = 0; type && i < sizeof sizes / sizeof *sizes; i++)
-		if (!strcmp(type, sizes[i].t))
-			size = (uint64_t)sizes[i].size;
+	uint64_t size = (uint64_t)type_bytes(decl_type(&s->var));
 	if (decl_spec(&s->var, ".v2"))
 		size *= 2;
 	if (decl_spec(&s->var, ".v4"))
 		size *= 4;
 	const Declarator *d = &s->var.ds[0];
-	for (uint32_t i = 0; i < d->ndims; i++)
-		size *= d->dims[i] && d->dims[i]->kind == E_NUM ? strtoull(d->dims[i]->str, NULL, 0) : 0;
+	for (uint32_t i = 0; i < d->ndims; i++) {
+		int64_t n = 0;
+		if (!d->dims[i] || d->dims[i]->kind != E_NUM || !int_literal(d->dims[i]->str, &n))
+			n = 0;
+		size *= (uint64_t)n;
+	}
 	return size;
 }
 
@@ -566,6 +560,19 @@ static int is_linkage_word(const char *w)
 		!strcmp(w, ".extern");
 }
 
+/* An integer literal's value; 0 for anything else (align and dims only). */
+static int64_t literal(const char *s)
+{
+	int64_t v;
+	return int_literal(s, &v) ? v : 0;
+}
+
+static int same_number(const char *a, const char *b)
+{
+	int64_t x, y;
+	return a == b || (int_literal(a, &x) && int_literal(b, &y) && x == y);
+}
+
 static int same_expr(const Expr *a, const Expr *b)
 {
 	if (!a || !b)
@@ -574,7 +581,7 @@ static int same_expr(const Expr *a, const Expr *b)
 		return 0;
 	if (a->kind == E_NAME || a->kind == E_NUM)
 		return a->str == b->str ||
-			(a->kind == E_NUM && strtoull(a->str, NULL, 0) == strtoull(b->str, NULL, 0));
+			(a->kind == E_NUM && same_number(a->str, b->str));
 	for (uint32_t i = 0; i < a->n; i++)
 		if (!same_expr(a->kids[i], b->kids[i]))
 			return 0;
@@ -595,7 +602,7 @@ static int same_shape(const Decl *a, const Decl *b)
 			break;
 		const Spec *x = &a->specs[i++], *y = &b->specs[j++];
 		if (x->word != y->word || (x->num != y->num && (!x->num || !y->num ||
-		    strtoull(x->num, NULL, 0) != strtoull(y->num, NULL, 0))))
+		    !same_number(x->num, y->num))))
 			return 0;
 	}
 	if (i != a->nspecs || j != b->nspecs)
@@ -622,7 +629,7 @@ static int same_params(const Decl *a, uint32_t na, const Decl *b, uint32_t nb)
 static uint64_t align_of(const Decl *d)
 {
 	const Spec *a = decl_spec(d, ".align");
-	return a ? strtoull(a->num, NULL, 0) : 0;
+	return a ? (uint64_t)literal(a->num) : 0;
 }
 
 /* nvcc declares an extern variable as bytes (.b8 x[48]) whatever the

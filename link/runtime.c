@@ -26,23 +26,15 @@ static const char *const cudadevrt[] = {
 	"cudaGetDeviceCount", NULL,
 };
 
-static int in(const char *name, const char *const *set)
-{
-	for (; *set; set++)
-		if (strcmp(name, *set) == 0)
-			return 1;
-	return 0;
-}
-
 /* CUDA 12+ spells the dynamic-parallelism entry points __cudaCDP2*. */
 int needs_cudadevrt(const char *name)
 {
-	return in(name, cudadevrt) || strncmp(name, "__cudaCDP", 9) == 0;
+	return str_in(name, cudadevrt) || strncmp(name, "__cudaCDP", 9) == 0;
 }
 
 /* libdevice's __nv_* math functions come as bitcode, never as PTX: a
  * producer that left them undefined (clang -nocudalib) is linked later. */
 int is_runtime_symbol(const char *name)
 {
-	return in(name, builtin) || needs_cudadevrt(name) || strncmp(name, "__nv_", 5) == 0;
+	return str_in(name, builtin) || needs_cudadevrt(name) || strncmp(name, "__nv_", 5) == 0;
 }

@@ -73,14 +73,6 @@ static void build_error(struct ParseState *ps, Loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int in_set(const char *w, const char *const *set)
-{
-	for (; *set; set++)
-		if (strcmp(w, *set) == 0)
-			return 1;
-	return 0;
-}
-
 static const char *const spec_words[] = {
 	".visible", ".extern", ".weak", ".common",
 	".reg", ".sreg", ".const", ".global", ".local", ".param", ".shared", ".tex",
@@ -101,14 +93,14 @@ static int known_spec(const char *w)
 {
 	const char *colon = strstr(w, "::");
 	if (!colon)
-		return in_set(w, spec_words);
+		return str_in(w, spec_words);
 	char head[32];
 	size_t n = (size_t)(colon - w);
 	if (n >= sizeof head)
 		return 0;
 	memcpy(head, w, n);
 	head[n] = 0;
-	return in_set(head, spec_words);
+	return str_in(head, spec_words);
 }
 
 Spec *mk_spec(struct ParseState *ps, Loc loc, const char *word, const char *num, Vec *args)
@@ -232,7 +224,7 @@ Stmt *func_stmt(struct ParseState *ps, Loc loc, Func *f)
 
 FuncAttr *mk_fattr(struct ParseState *ps, Loc loc, const char *word, Vec *nums)
 {
-	if (!in_set(word, func_words))
+	if (!str_in(word, func_words))
 		build_error(ps, loc, "unknown function directive '%s'", word);
 	FuncAttr *a = arena_alloc(ps->m->arena, sizeof *a);
 	a->word = word;

@@ -74,23 +74,9 @@ typedef struct Fn {
 	int bad;             /* errors in this function */
 } Fn;
 
-static int type_size(const char *t)
-{
-	static const struct { const char *w; int n; } sizes[] = {
-		{".b8", 1}, {".u8", 1}, {".s8", 1}, {".b16", 2}, {".u16", 2}, {".s16", 2},
-		{".f16", 2}, {".bf16", 2}, {".b32", 4}, {".u32", 4}, {".s32", 4}, {".f32", 4},
-		{".f16x2", 4}, {".bf16x2", 4}, {".b64", 8}, {".u64", 8}, {".s64", 8},
-		{".f64", 8}, {".b128", 16},
-	};
-	for (size_t i = 0; t && i < sizeof sizes / sizeof *sizes; i++)
-		if (!strcmp(t, sizes[i].w))
-			return sizes[i].n;
-	return 0;
-}
-
 static int is_int_type(const char *t)
 {
-	return t && strchr("bus", t[1]) && strcmp(t, ".b128") && type_size(t);
+	return t && strchr("bus", t[1]) && strcmp(t, ".b128") && type_bytes(t);
 }
 
 /* The type modifier of an instruction's spelling, and its vector width. */
@@ -102,7 +88,7 @@ static const char *ins_type(const Ins *in, int *vec)
 		const char *w = in->sp->mods[i];
 		if (!strcmp(w, ".v2") || !strcmp(w, ".v4") || !strcmp(w, ".v8"))
 			*vec = atoi(w + 2);
-		else if (type_size(w))
+		else if (type_bytes(w))
 			type = w;
 	}
 	return type;
@@ -280,17 +266,7 @@ static int parse_int(const Expr *e, int64_t *v)
 		*v = -*v;
 		return 1;
 	}
-	if (e->kind != E_NUM)
-		return 0;
-	const char *s = e->str;
-	char *end;
-	if (s[0] == '0' && strchr("fFdD", s[1] ? s[1] : 'x'))
-		return 0;
-	if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
-		*v = (int64_t)strtoull(s + 2, &end, 2);
-	else
-		*v = (int64_t)strtoull(s, &end, 0);
-	return *end == 0 || (*end == 'U' && end[1] == 0);
+	return e->kind == E_NUM && int_literal(e->str, v);
 }
 
 static uint32_t count_scalars(const Expr *e)
@@ -329,7 +305,7 @@ static char *const_string(const Module *m, const char *sym, int64_t off)
 			if (!space || (strcmp(space, ".global") && strcmp(space, ".const")) ||
 			    !d->init || !is_int_type(type) || decl_spec(&s->var, ".extern"))
 				return NULL;
-			uint32_t es = (uint32_t)type_size(type), max = count_scalars(d->init), n = 0;
+			uint32_t es = (uint32_t)type_bytes(type), max = count_scalars(d->init), n = 0;
 			int64_t *vals = malloc((max + 1) * sizeof *vals);
 			if (!vals)
 				die("out of memory");
@@ -505,7 +481,7 @@ static int64_t store_offset(const Ins *in, const char *p)
 
 static int decl_size(const Decl *d, const Declarator *dr)
 {
-	int size = type_size(decl_type(d));
+	int size = type_bytes(decl_type(d));
 	for (uint32_t i = 0; i < dr->ndims; i++) {
 		int64_t n;
 		if (!dr->dims[i] || !parse_int(dr->dims[i], &n) || n <= 0 || n > 1 << 16)
@@ -532,7 +508,7 @@ static int read_param(Fn *fn, Site *st, const char *p, Arg *a)
 	const Spec *al = decl_spec(&a->decl->var, ".align");
 	a->param = p;
 	a->size = size;
-	a->align = al ? atoi(al->num) : type_size(decl_type(&a->decl->var));
+	a->align = al ? atoi(al->num) : type_bytes(decl_type(&a->decl->var));
 	a->stores = arena_alloc(fn->m->arena, 16 * sizeof *a->stores);
 	int after = 0;
 	for (Stmt *s = st->list->head; s; s = s->next) {
@@ -553,7 +529,7 @@ static int read_param(Fn *fn, Site *st, const char *p, Arg *a)
 			refuse(fn, s, "'%s' is used other than by a st.param before the call", p);
 			return 0;
 		}
-		if (off + (int64_t)type_size(type) * vec > size || a->nstores == 16) {
+		if (off + (int64_t)type_bytes(type) * vec > size || a->nstores == 16) {
 			refuse(fn, s, "store outside argument '%s' (%d bytes)", p, size);
 			return 0;
 		}
@@ -576,9 +552,9 @@ static int classify(Fn *fn, Arg *a)
 	int vec;
 	const Ins *in = &a->stores[0]->ins;
 	const char *type = ins_type(in, &vec);
-	if (a->nstores == 1 && vec == 1 && store_offset(in, a->param) == 0 && type_size(type) <= 8) {
+	if (a->nstores == 1 && vec == 1 && store_offset(in, a->param) == 0 && type_bytes(type) <= 8) {
 		a->type = type;
-		a->stsize = type_size(type);
+		a->stsize = type_bytes(type);
 		if (!strcmp(type, ".f32") || !strcmp(type, ".f64")) {
 			a->kind = A_FLOAT;
 			a->size = a->align = 8;
@@ -634,7 +610,7 @@ static int read_site(Fn *fn, Site *st)
 		return 0;
 	int vec;
 	if (fmt.nstores != 1 || fmt.size != 8 || store_offset(&fmt.stores[0]->ins, fmt.param) != 0 ||
-	    type_size(ins_type(&fmt.stores[0]->ins, &vec)) != 8 || vec != 1) {
+	    type_bytes(ins_type(&fmt.stores[0]->ins, &vec)) != 8 || vec != 1) {
 		refuse(fn, st->call, "the format is not one 64-bit pointer");
 		return 0;
 	}
@@ -784,7 +760,7 @@ static void rewrite_agg(Fn *fn, Regs *r, List *l, Stmt *s, const Arg *a)
 		Expr *v = vec > 1 ? s->ins.ops[1]->kids[i] : s->ins.ops[1];
 		if (v->kind == E_NAME && !strcmp(v->str, "_"))
 			continue;
-		emit(fn, l, s, s, sp, expr_addr(fn->m, name_expr(r->buf), off + i * type_size(type)), v);
+		emit(fn, l, s, s, sp, expr_addr(fn->m, name_expr(r->buf), off + i * type_bytes(type)), v);
 	}
 }
 
