@@ -273,6 +273,7 @@ Expr *expr_unary(Module *, int op, Expr *a);
 Expr *expr_binary(Module *, int op, Expr *a, Expr *b);
 Expr *expr_list(Module *, ExprKind, Expr **kids, uint32_t n);
 Expr *expr_call(Module *, const char *fname, Expr **kids, uint32_t n);
+const Spec *spec_find(const Spec *, uint32_t n, const char *word);  /* also a Func's */
 const Spec *decl_spec(const Decl *, const char *word);
 int str_in(const char *w, const char *const *set);   /* set ends with NULL */
 int type_bytes(const char *type);   /* ".u32" -> 4; 0 if not a sized scalar type */

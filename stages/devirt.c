@@ -656,14 +656,6 @@ static int is_shared(const Decl *d)
 	return space && !strcmp(space, ".shared");
 }
 
-static int decl_spec_in(const Spec *specs, uint32_t n, const char *word)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (!strcmp(specs[i].word, word))
-			return 1;
-	return 0;
-}
-
 void devirt(Module *m, const StageOptions *o)
 {
 	if (o->no_devirt)
@@ -683,9 +675,9 @@ void devirt(Module *m, const StageOptions *o)
 		 * call or take the address of (nvcc without -rdc).  Else a pointer
 		 * may arrive from a function this module never sees. */
 		if (o->unlinked && s->kind == S_FUNC && !s->func->is_entry &&
-		    (decl_spec_in(s->func->specs, s->func->nspecs, ".visible") ||
-		     decl_spec_in(s->func->specs, s->func->nspecs, ".weak") ||
-		     (decl_spec_in(s->func->specs, s->func->nspecs, ".extern") &&
+		    (spec_find(s->func->specs, s->func->nspecs, ".visible") ||
+		     spec_find(s->func->specs, s->func->nspecs, ".weak") ||
+		     (spec_find(s->func->specs, s->func->nspecs, ".extern") &&
 		      !is_runtime_symbol(s->func->name))))
 			d.open_world = 1;
 	}
