@@ -264,3 +264,24 @@ Expr *expr_addr(Module *m, Expr *base, int64_t off)
 	Expr *e = off ? expr_binary(m, '+', base, int_expr(off)) : base;
 	return expr_list(m, E_ADDR, &e, 1);
 }
+
+/* Only 32- and 64-bit integer slots hold addresses worth following. */
+int init_slot_size(const Decl *d)
+{
+	const char *type = decl_type(d);
+	int n = type_bytes(type);
+	return (n == 4 || n == 8) && type[1] != 'f' ? n : 0;
+}
+
+/* Flattens nested braces into the i-th scalar of an initializer. */
+const Expr *init_elem(const Expr *init, int64_t *i)
+{
+	if (init->kind != E_BRACE)
+		return (*i)-- == 0 ? init : NULL;
+	for (uint32_t k = 0; k < init->n; k++) {
+		const Expr *e = init_elem(init->kids[k], i);
+		if (e || *i < 0)
+			return e;
+	}
+	return NULL;
+}

@@ -127,6 +127,7 @@ typedef enum { ROLE_USE, ROLE_DEF, ROLE_MAYDEF } OpRole;
 typedef void NameFn(void *ctx, const char *name, OpRole);
 struct Ins;
 void ins_names(const struct Ins *, NameFn *, void *ctx);
+OpRole ins_first_role(const struct Ins *);  /* what the first operand receives */
 const char *ins_space(const struct Ins *);
 int ins_reads_memory(const struct Ins *);
 int ins_writes_memory(const struct Ins *);
@@ -280,6 +281,8 @@ int type_bytes(const char *type);   /* ".u32" -> 4; 0 if not a sized scalar type
 int int_literal(const char *spelling, int64_t *);  /* 0 if not an integer literal */
 const char *decl_space(const Decl *);
 const char *decl_type(const Decl *);
+int init_slot_size(const Decl *);  /* 4 or 8 for integer slots that can hold addresses, else 0 */
+const Expr *init_elem(const Expr *init, int64_t *i);  /* the i-th scalar of nested braces */
 
 /* cfg.c: basic blocks of a function's body (scopes flattened).
  * Blocks are numbered in text order, block 0 is the entry. */
@@ -346,6 +349,15 @@ ModuleVars *module_vars_new(const Module *);
 void module_vars_free(ModuleVars *);
 int value_of(const Tracker *, uint32_t ins, const Expr *operand, Value *);
 int value_at_def(const Tracker *, uint32_t def_ins, Value *, int depth);
+
+/* flow.c: which functions an indirect call can reach, from where function
+ * and table addresses go in the whole module (flow-insensitive).
+ * flow_callees returns how many functions reg in f may hold and stores
+ * the first max, sorted by name, when they fit.  Closed worlds only. */
+typedef struct Flow Flow;
+Flow *flow_build(const Module *);
+void flow_free(Flow *);
+int flow_callees(const Flow *, const Func *f, const char *reg, const char **out, int max);
 
 /* callgraph.c: functions in module order, their direct callees, how
  * many indirect calls they make, and whether their address is taken. */

@@ -12,7 +12,7 @@ static int is_reglike(const Expr *e)
 }
 
 /* Does the first operand receive the result? */
-static OpRole first_role(const Ins *in)
+OpRole ins_first_role(const Ins *in)
 {
 	const Spelling *sp = in->sp;
 	unsigned flags = sp->op->flags;
@@ -67,7 +67,7 @@ void ins_names(const Ins *in, NameFn *fn, void *ctx)
 	if (in->guard)
 		fn(ctx, in->guard, ROLE_USE);
 	for (uint32_t i = 0; i < in->nops; i++)
-		visit(in->ops[i], i == 0 ? first_role(in) : ROLE_USE, fn, ctx);
+		visit(in->ops[i], i == 0 ? ins_first_role(in) : ROLE_USE, fn, ctx);
 }
 
 const char *ins_space(const Ins *in)

@@ -156,33 +156,12 @@ static int value_of_expr(const Tracker *t, uint32_t ins, const Expr *e, Value *v
 	}
 }
 
-/* Only 32- and 64-bit integer slots hold addresses worth following. */
-static int elem_size(const Decl *d)
-{
-	const char *type = decl_type(d);
-	int n = type_bytes(type);
-	return (n == 4 || n == 8) && type[1] != 'f' ? n : 0;
-}
-
-/* Flattens nested braces into the i-th scalar of an initializer. */
-static const Expr *init_elem(const Expr *init, int64_t *i)
-{
-	if (init->kind != E_BRACE)
-		return (*i)-- == 0 ? init : NULL;
-	for (uint32_t k = 0; k < init->n; k++) {
-		const Expr *e = init_elem(init->kids[k], i);
-		if (e || *i < 0)
-			return e;
-	}
-	return NULL;
-}
-
 static int load_constant(const Tracker *t, uint32_t ins, const Value *addr, Value *v, int depth)
 {
 	const Stmt *var = addr->sym ? module_var(t, addr->sym) : NULL;
 	if (!var || !var->var.ds[0].init || !var_is_constant(t, var))
 		return 0;
-	int size = elem_size(&var->var);
+	int size = init_slot_size(&var->var);
 	if (!size || addr->off < 0 || addr->off % size)
 		return 0;
 	int64_t i = addr->off / size;

@@ -69,6 +69,7 @@ typedef struct Dv {
 	const StageOptions *o;
 	CallGraph *cg;
 	ModuleVars *vars, *novars;  /* novars: tracking without loads */
+	Flow *flow;                 /* where function addresses go; NULL: no indirect call */
 	Module *empty;
 	int open_world;             /* --allow-undefined or an undefined variable */
 	int addr32;
@@ -294,6 +295,48 @@ static int tracked(const Tracker *t, uint32_t ins, const Expr *e, Dv *d, const c
 	return 1;
 }
 
+/* A function's definition, else its declaration. */
+static const Func *func_decl(Dv *d, const char *name)
+{
+	const Func *fn = func_named(d, name);
+	for (const Stmt *s = d->m->items.head; s && !fn; s = s->next)
+		if (s->kind == S_FUNC && s->func->name == name)
+			fn = s->func;
+	return fn;
+}
+
+/* The candidates: what the module's address flow says the pointer
+ * register can hold, else every function whose address is taken; either
+ * way only those whose signature fits.  0 when there are too many. */
+static int bound(Dv *d, Site *st, const Proto *p)
+{
+	const Expr *ptr = st->call->ins.ops[st->callee];
+	const char *found[MAX_CAND];
+	int n = -1;
+	if (d->flow && ptr->kind == E_NAME && !cg_find(d->cg, ptr->str))
+		n = flow_callees(d->flow, d->f, ptr->str, found, MAX_CAND);
+	if (n > MAX_CAND) {
+		st->why = WHY_MANY;
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		const Func *fn = func_decl(d, found[i]);
+		if (fn && sig_match(p, fn))
+			st->cands[st->ncands++] = found[i];
+	}
+	for (uint32_t i = 0; n < 0 && i < cg_count(d->cg); i++) {
+		const CgFunc *c = cg_func(d->cg, i);
+		if (!c || !c->address_taken || !c->def || !sig_match(p, c->def))
+			continue;
+		if (st->ncands == MAX_CAND) {
+			st->why = WHY_MANY;
+			return 0;
+		}
+		st->cands[st->ncands++] = c->name;
+	}
+	return 1;
+}
+
 static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs *defs)
 {
 	Ins *in = &st->call->ins;
@@ -334,34 +377,17 @@ static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs
 		return;
 	}
 	if (r > 0) {
-		const Func *fn = func_named(d, f);
+		const Func *fn = func_decl(d, f);
 		if (!fn || !sig_match(p, fn)) {
-			/* a declaration only: its own signature decides */
-			int ok = 0;
-			for (const Stmt *s = d->m->items.head; s && !fn; s = s->next)
-				if (s->kind == S_FUNC && s->func->name == f) {
-					ok = sig_match(p, s->func);
-					break;
-				}
-			if (!ok) {
-				st->why = WHY_MISMATCH;
-				return;
-			}
+			st->why = WHY_MISMATCH;
+			return;
 		}
 		st->cands[st->ncands++] = f;
 		st->single = 1;
 		return;
 	}
-	for (uint32_t i = 0; i < cg_count(d->cg); i++) {
-		const CgFunc *c = cg_func(d->cg, i);
-		if (!c || !c->address_taken || !c->def || !sig_match(p, c->def))
-			continue;
-		if (st->ncands == MAX_CAND) {
-			st->why = WHY_MANY;
-			return;
-		}
-		st->cands[st->ncands++] = c->name;
-	}
+	if (!bound(d, st, p))
+		return;
 	/* cg_func's order is a hash's: sort by name for deterministic output */
 	for (uint32_t i = 1; i < st->ncands; i++)
 		for (uint32_t j = i; j > 0 && strcmp(st->cands[j - 1], st->cands[j]) > 0; j--) {
@@ -665,6 +691,9 @@ void devirt(Module *m, const StageOptions *o)
 	d.vars = module_vars_new(m);
 	d.empty = mod_new("");
 	d.novars = module_vars_new(d.empty);
+	for (uint32_t i = 0; i < cg_count(d.cg) && !d.flow; i++)
+		if (cg_func(d.cg, i) && cg_func(d.cg, i)->nindirect)
+			d.flow = flow_build(m);
 	for (const Stmt *s = m->items.head; s; s = s->next) {
 		if (s->kind == S_ADDRSIZE && s->strs.nstrs && !strcmp(s->strs.strs[0], "32"))
 			d.addr32 = 1;
@@ -688,6 +717,7 @@ void devirt(Module *m, const StageOptions *o)
 		print_stats(&d.st);
 	free(d.sites);
 	free(d.names);
+	flow_free(d.flow);
 	module_vars_free(d.novars);
 	module_vars_free(d.vars);
 	mod_free(d.empty);

@@ -1,0 +1,661 @@
+/* Where function addresses can go, over the whole module: what bounds the
+ * callees of an indirect call when value tracking finds no single one.
+ *
+ * Flow-insensitively, every register of every function gets the set of
+ * things it may hold:
+ *   FUNC f+o   the address of function f
+ *   TABLE t+o  the address of a table: a variable whose initializer holds
+ *              function or table addresses (a vtable, a dispatch table)
+ *   MEM+o      a value read from memory (then adjusted by o)
+ *   SLOT k     a value read at [q + k] where q was itself read from memory:
+ *              if q was a table address stored in memory (a vptr), this
+ *              is that table's entry at the stored point plus k
+ * and what leaves registers for memory (stores, call arguments and
+ * returns, atomics) is recorded for the module:
+ *   loose           functions whose address may sit in memory;
+ *   address points  table addresses (+ a known offset) that may sit in
+ *                   memory, including those in variable initializers;
+ *   wide tables     those whose address reaches memory with an unknown
+ *                   offset, or that are written: every entry is loose.
+ * A call through MEM is then bounded by the loose functions; one through
+ * SLOT k by those plus every address point's entry at +k.  That is how
+ * `ld %rd1, [obj]; ld %rd2, [%rd1+K]; call %rd2` resolves to the methods
+ * in slot K of the vtables the program actually stores into objects.
+ *
+ * Assumption (what C++ guarantees of vtable pointers): a table address
+ * read back from memory is only copied, compared or used to read the table
+ * at constant offsets; it is never adjusted and stored again.  Host writes
+ * into device variables (cudaMemcpyToSymbol) are not seen: use the answer
+ * only for a closed world. */
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+#include "ir.h"
+
+enum { PT_FUNC, PT_TABLE, PT_MEM, PT_SLOT };
+enum { MAX_OFFSETS = 4 };  /* more offsets of one symbol: any offset */
+
+typedef struct Pt {
+	const char *sym;   /* FUNC, TABLE: its name */
+	int64_t off;       /* SLOT: the slot k */
+	uint8_t kind, any;
+} Pt;
+
+typedef struct PtSet {
+	Pt *v;
+	uint32_t n, cap;
+} PtSet;
+
+typedef struct RegFlow {
+	UT_hash_handle hh;
+	const char *name;
+	PtSet set;
+} RegFlow;
+
+typedef struct FuncFlow {
+	UT_hash_handle hh;
+	const Func *func;
+	RegFlow *regs;
+} FuncFlow;
+
+typedef struct Sym {
+	UT_hash_handle hh;
+	const char *name;
+	const Declarator *var;  /* a table's declarator; NULL for a function */
+	int slot;               /* its initializer's slot size, 0: not indexable */
+	int exposed;            /* its address may be in memory, or it is written */
+	int wide;
+} Sym;
+
+struct Flow {
+	const Module *m;
+	Sym *syms;
+	FuncFlow *funcs;
+	PtSet loose, points, slots;
+	int grew;   /* a register set grew in this pass */
+	int pointer;  /* bytes in an address: 8, or 4 with .address_size 32 */
+};
+
+/* ---- sets ------------------------------------------------------------- */
+
+static int same_thing(const Pt *a, const Pt *b)
+{
+	return a->kind == b->kind && a->sym == b->sym;
+}
+
+static int set_add(PtSet *s, Pt p)
+{
+	uint32_t same = 0;
+	for (uint32_t i = 0; i < s->n; i++)
+		if (same_thing(&s->v[i], &p)) {
+			if (s->v[i].any || (!p.any && s->v[i].off == p.off))
+				return 0;
+			same++;
+		}
+	if (p.any || same >= MAX_OFFSETS) {
+		uint32_t k = 0;
+		for (uint32_t i = 0; i < s->n; i++)
+			if (!same_thing(&s->v[i], &p))
+				s->v[k++] = s->v[i];
+		s->n = k;
+		p.any = 1;
+		p.off = 0;
+	}
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 4;
+		s->v = realloc(s->v, s->cap * sizeof *s->v);
+		if (!s->v)
+			die("out of memory");
+	}
+	s->v[s->n++] = p;
+	return 1;
+}
+
+static int set_union(PtSet *to, const PtSet *from)
+{
+	int grew = 0;
+	for (uint32_t i = 0; i < from->n; i++)
+		grew |= set_add(to, from->v[i]);
+	return grew;
+}
+
+/* p moved by c bytes (any: by an unknown amount).  A SLOT value stays what
+ * it is: arithmetic on a function pointer does not make another one. */
+static Pt shifted(Pt p, int64_t c, int any)
+{
+	if (p.kind != PT_SLOT) {
+		p.off += c;
+		p.any |= any;
+	}
+	return p;
+}
+
+static Pt pt(int kind, const char *sym, int64_t off)
+{
+	return (Pt){sym, off, (uint8_t)kind, 0};
+}
+
+/* ---- symbols and tables ----------------------------------------------- */
+
+static Sym *sym_find(const Flow *fl, const char *name)
+{
+	Sym *s;
+	HASH_FIND_PTR(fl->syms, &name, s);
+	return s;
+}
+
+static Sym *sym_add(Flow *fl, const char *name)
+{
+	Sym *s = sym_find(fl, name);
+	if (!s) {
+		s = calloc(1, sizeof *s);
+		if (!s)
+			die("out of memory");
+		s->name = name;
+		HASH_ADD_PTR(fl->syms, name, s);
+	}
+	return s;
+}
+
+static int mentions_sym(const Flow *fl, const Expr *e)
+{
+	if (e->kind == E_NAME)
+		return sym_find(fl, e->str) != NULL;
+	if (e->kind == E_NUM)
+		return 0;
+	for (uint32_t i = 0; i < e->n; i++)
+		if (mentions_sym(fl, e->kids[i]))
+			return 1;
+	return 0;
+}
+
+/* An initializer element that is "symbol + constant": generic(f), t+16. */
+static int eval_elem(const Flow *fl, const Expr *e, Pt *p)
+{
+	int64_t c;
+	const Sym *s;
+	switch (e->kind) {
+	case E_NAME:
+		if (!(s = sym_find(fl, e->str)))
+			return 0;
+		*p = pt(s->var ? PT_TABLE : PT_FUNC, s->name, 0);
+		return 1;
+	case E_CALL:
+		return !strcmp(e->fname, "generic") && e->n == 1 && eval_elem(fl, e->kids[0], p);
+	case E_PAREN:
+		return e->n == 1 && eval_elem(fl, e->kids[0], p);
+	case E_BINARY:
+		if ((e->op == '+' || e->op == '-') && e->kids[1]->kind == E_NUM &&
+		    int_literal(e->kids[1]->str, &c) && eval_elem(fl, e->kids[0], p)) {
+			p->off += e->op == '+' ? c : -c;
+			return 1;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Every symbol an initializer mentions, at an unknown offset. */
+static int add_mentions(const Flow *fl, const Expr *e, PtSet *out)
+{
+	if (e->kind == E_NAME) {
+		const Sym *s = sym_find(fl, e->str);
+		if (!s)
+			return 0;
+		Pt p = pt(s->var ? PT_TABLE : PT_FUNC, s->name, 0);
+		p.any = s->var != NULL;
+		return set_add(out, p);
+	}
+	int grew = 0;
+	for (uint32_t i = 0; e->kind != E_NUM && i < e->n; i++)
+		grew |= add_mentions(fl, e->kids[i], out);
+	return grew;
+}
+
+/* What table t holds at byte offset off (any: anywhere). */
+static int entries(const Flow *fl, const Sym *t, int64_t off, int any, PtSet *out)
+{
+	const Expr *init = t->var->init;
+	if (any || !t->slot)
+		return add_mentions(fl, init, out);
+	if (off < 0 || off % t->slot)
+		return 0;
+	int64_t i = off / t->slot;
+	const Expr *e = init_elem(init, &i);
+	Pt p;
+	if (!e)
+		return 0;
+	return eval_elem(fl, e, &p) ? set_add(out, p) : add_mentions(fl, e, out);
+}
+
+/* Functions by name; then tables, until no variable newly mentions one. */
+static void find_syms(Flow *fl)
+{
+	for (const Stmt *s = fl->m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC)
+			sym_add(fl, s->func->name);
+	for (int grew = 1; grew;) {
+		grew = 0;
+		for (const Stmt *s = fl->m->items.head; s; s = s->next)
+			for (uint32_t i = 0; s->kind == S_VAR && i < s->var.nds; i++) {
+				const Declarator *d = &s->var.ds[i];
+				if (!d->init || sym_find(fl, d->name) || !mentions_sym(fl, d->init))
+					continue;
+				Sym *t = sym_add(fl, d->name);
+				t->var = d;
+				t->slot = init_slot_size(&s->var);
+				grew = 1;
+			}
+	}
+}
+
+/* Table addresses in initializers are in memory from the start; one the
+ * element does not spell as "table + constant" is at an unknown offset. */
+static void initial_points(Flow *fl, const Expr *e)
+{
+	Pt p;
+	if (e->kind == E_BRACE) {
+		for (uint32_t i = 0; i < e->n; i++)
+			initial_points(fl, e->kids[i]);
+	} else if (eval_elem(fl, e, &p)) {
+		if (p.kind == PT_TABLE)
+			set_add(&fl->points, p);
+	} else {
+		PtSet all = {0};
+		add_mentions(fl, e, &all);
+		for (uint32_t i = 0; i < all.n; i++)
+			if (all.v[i].kind == PT_TABLE)
+				sym_find(fl, all.v[i].sym)->wide = 1;
+		free(all.v);
+	}
+}
+
+/* ---- registers -------------------------------------------------------- */
+
+static RegFlow *reg_flow(FuncFlow *ff, const char *name, int create)
+{
+	RegFlow *r;
+	HASH_FIND_PTR(ff->regs, &name, r);
+	if (!r && create) {
+		r = calloc(1, sizeof *r);
+		if (!r)
+			die("out of memory");
+		r->name = name;
+		HASH_ADD_PTR(ff->regs, name, r);
+	}
+	return r;
+}
+
+/* What operand e may hold, moved by c (any: by an unknown amount). */
+static void expr_flow(const Flow *fl, FuncFlow *ff, const Expr *e, int64_t c, int any, PtSet *out)
+{
+	int64_t k;
+	switch (e->kind) {
+	case E_NAME: {
+		const Sym *s = sym_find(fl, e->str);
+		if (s) {
+			set_add(out, shifted(pt(s->var ? PT_TABLE : PT_FUNC, s->name, 0), c, any));
+			return;
+		}
+		const RegFlow *r = reg_flow(ff, e->str, 0);
+		for (uint32_t i = 0; r && i < r->set.n; i++)
+			set_add(out, shifted(r->set.v[i], c, any));
+		return;
+	}
+	case E_NUM:
+		return;
+	case E_BINARY:
+		if (e->op == '+' || e->op == '-') {
+			if (e->kids[1]->kind == E_NUM && int_literal(e->kids[1]->str, &k)) {
+				expr_flow(fl, ff, e->kids[0], e->op == '+' ? c + k : c - k, any, out);
+				return;
+			}
+			if (e->op == '+' && e->kids[0]->kind == E_NUM && int_literal(e->kids[0]->str, &k)) {
+				expr_flow(fl, ff, e->kids[1], c + k, any, out);
+				return;
+			}
+		}
+		any = 1;
+		break;
+	case E_CALL:
+		any |= strcmp(e->fname, "generic") != 0;
+		break;
+	case E_UNARY:
+		any = 1;
+		break;
+	default:  /* ( ), { } lists, [ ] addresses */
+		break;
+	}
+	for (uint32_t i = 0; i < e->n; i++)
+		expr_flow(fl, ff, e->kids[i], c, any, out);
+}
+
+/* Can this load's destination hold an address?  A float, or an integer
+ * narrower than a pointer, is not followed as a table entry. */
+static int loads_pointer(const Flow *fl, const Ins *in)
+{
+	for (uint32_t i = 0; i < in->sp->nmods; i++) {
+		const char *m = in->sp->mods[i];
+		if (type_bytes(m))
+			return type_bytes(m) == fl->pointer && m[1] != 'f';
+	}
+	return 0;
+}
+
+/* The value a load from an address holding `addr` may give. */
+static void load_flow(Flow *fl, const PtSet *addr, int pointer, PtSet *out)
+{
+	int memory = addr->n == 0;
+	for (uint32_t i = 0; i < addr->n; i++) {
+		const Pt *a = &addr->v[i];
+		if (a->kind == PT_TABLE) {
+			const Sym *t = sym_find(fl, a->sym);
+			entries(fl, t, a->off, a->any, out);
+			memory |= t->exposed;
+		} else {
+			if (a->kind == PT_MEM && pointer) {
+				Pt s = pt(PT_SLOT, NULL, a->off);
+				s.any = a->any;
+				set_add(out, s);
+			}
+			memory = 1;
+		}
+	}
+	if (memory)
+		set_add(out, pt(PT_MEM, NULL, 0));
+}
+
+static int grow(Flow *fl, PtSet *s, Pt p)
+{
+	int g = set_add(s, p);
+	fl->grew |= g;
+	return g;
+}
+
+/* Values leaving registers for memory. */
+static void escape(Flow *fl, const PtSet *vals)
+{
+	for (uint32_t i = 0; i < vals->n; i++) {
+		Pt p = vals->v[i];
+		switch (p.kind) {
+		case PT_FUNC:
+			grow(fl, &fl->loose, pt(PT_FUNC, p.sym, 0));
+			break;
+		case PT_TABLE:
+			if (p.any) {
+				Sym *t = sym_find(fl, p.sym);
+				fl->grew |= !t->wide;
+				t->wide = 1;
+			} else {
+				grow(fl, &fl->points, p);
+			}
+			break;
+		case PT_SLOT:
+			grow(fl, &fl->slots, p);
+			break;
+		default:  /* memory read back and stored again: nothing new */
+			break;
+		}
+	}
+}
+
+static void written(Flow *fl, const PtSet *addr)
+{
+	for (uint32_t i = 0; i < addr->n; i++)
+		if (addr->v[i].kind == PT_TABLE) {
+			Sym *t = sym_find(fl, addr->v[i].sym);
+			fl->grew |= !t->wide;
+			t->wide = 1;
+		}
+}
+
+typedef struct DefSink {
+	Flow *fl;
+	FuncFlow *ff;
+	const PtSet *val;
+} DefSink;
+
+static void def_gets(void *ctx, const char *name, OpRole role)
+{
+	DefSink *d = ctx;
+	if (role == ROLE_USE || sym_find(d->fl, name))
+		return;
+	RegFlow *r = reg_flow(d->ff, name, 1);
+	d->fl->grew |= set_union(&r->set, d->val);
+}
+
+/* add/sub: a pointer moved by a constant, or by an unknown amount; sub's
+ * second operand makes a difference, not a pointer, but is kept anyway. */
+static void arith_flow(const Flow *fl, FuncFlow *ff, const Ins *in, PtSet *out)
+{
+	int64_t k;
+	int add = !strcmp(in->sp->base, "add");
+	const Expr *a = in->ops[1], *b = in->ops[2];
+	int ka = a->kind == E_NUM && int_literal(a->str, &k) && add;
+	int64_t ca = ka ? k : 0;
+	int kb = b->kind == E_NUM && int_literal(b->str, &k);
+	int64_t cb = kb ? (add ? k : -k) : 0;
+	expr_flow(fl, ff, a, cb, !kb, out);
+	expr_flow(fl, ff, b, ca, !ka, out);
+}
+
+/* One instruction's effect on the registers it defines and on memory. */
+static void step(Flow *fl, FuncFlow *ff, const Ins *in)
+{
+	static const char *const copies[] = {"mov", "cvta", "selp", "slct", NULL};
+	static const char *const loads[] = {"ld", "ldu", NULL};
+	unsigned flags = in->sp->op ? in->sp->op->flags : OF_OPAQUE | OF_LOAD | OF_STORE;
+	const char *base = in->sp->base;
+	if ((flags & OF_CALL) || !strcmp(base, "setp"))
+		return;  /* arguments travel through st.param, seen there */
+	uint32_t first = ins_first_role(in) == ROLE_USE ? 0 : 1;
+	PtSet src = {0}, addr = {0}, val = {0};
+	const Expr *address = NULL;
+	int packed = 0;  /* mov between a vector and a scalar */
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const Expr *e = in->ops[i];
+		packed |= e->kind == E_BRACE;
+		if (i < first)
+			continue;
+		if (e->kind == E_ADDR && !address)
+			address = e;
+		else
+			expr_flow(fl, ff, e, 0, 0, &src);
+	}
+	if (address)
+		expr_flow(fl, ff, address, 0, 0, &addr);
+	if (str_in(base, loads) && address) {
+		load_flow(fl, &addr, loads_pointer(fl, in), &val);
+	} else if (str_in(base, copies) || ((!strcmp(base, "add") || !strcmp(base, "sub")) && in->nops == 3)) {
+		if (str_in(base, copies))
+			set_union(&val, &src);
+		else
+			arith_flow(fl, ff, in, &val);
+		for (uint32_t i = 0; packed && i < val.n; i++)
+			val.v[i] = shifted(val.v[i], 0, 1);
+	} else {
+		if (flags & (OF_STORE | OF_OPAQUE)) {
+			escape(fl, &src);
+			written(fl, &addr);
+		}
+		if (flags & OF_OPAQUE)
+			escape(fl, &addr);
+		if (flags & (OF_LOAD | OF_OPAQUE))
+			set_add(&val, pt(PT_MEM, NULL, 0));
+		for (uint32_t i = 0; i < src.n; i++)
+			set_add(&val, shifted(src.v[i], 0, 1));
+	}
+	if (first || (flags & OF_OPAQUE)) {
+		DefSink sink = {fl, ff, &val};
+		ins_names(in, def_gets, &sink);
+	}
+	free(src.v);
+	free(addr.v);
+	free(val.v);
+}
+
+static void walk(Flow *fl, FuncFlow *ff, const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_SCOPE)
+			walk(fl, ff, &s->scope);
+		else if (s->kind == S_INS)
+			step(fl, ff, &s->ins);
+}
+
+static FuncFlow *func_flow(const Flow *fl, const Func *f)
+{
+	FuncFlow *ff;
+	HASH_FIND_PTR(fl->funcs, &f, ff);
+	return ff;
+}
+
+/* An Itanium C++ ABI virtual table.  The language reads its slots only to
+ * call them (a pointer to a virtual member holds a slot offset, not the
+ * function), so a stored value that came from [vptr + k] is some other
+ * pointer in the object, never one of its entries. */
+static int is_vtable(const char *name)
+{
+	return !strncmp(name, "_ZTV", 4);
+}
+
+/* Address points and slots that escaped: what they make loose. */
+static void settle(Flow *fl)
+{
+	for (int grew = 1; grew;) {
+		PtSet found = {0};
+		Sym *t, *tmp;
+		HASH_ITER(hh, fl->syms, t, tmp)
+			if (t->var && t->wide)
+				entries(fl, t, 0, 1, &found);
+		for (uint32_t i = 0; i < fl->slots.n; i++)
+			for (uint32_t j = 0; j < fl->points.n; j++) {
+				const Pt *k = &fl->slots.v[i], *p = &fl->points.v[j];
+				if (is_vtable(p->sym))
+					continue;
+				entries(fl, sym_find(fl, p->sym), p->off + k->off, p->any || k->any, &found);
+			}
+		grew = 0;
+		for (uint32_t i = 0; i < found.n; i++)
+			grew |= found.v[i].kind == PT_FUNC ?
+				set_add(&fl->loose, pt(PT_FUNC, found.v[i].sym, 0)) :
+				set_add(&fl->points, found.v[i]);
+		free(found.v);
+	}
+}
+
+/* Which tables' contents may have been replaced or be reached through
+ * memory: a load from them may also give anything memory holds. */
+static int expose(Flow *fl)
+{
+	int grew = 0;
+	for (uint32_t i = 0; i < fl->points.n; i++) {
+		Sym *t = sym_find(fl, fl->points.v[i].sym);
+		grew |= !t->exposed;
+		t->exposed = 1;
+	}
+	Sym *t, *tmp;
+	HASH_ITER(hh, fl->syms, t, tmp)
+		if (t->wide && !t->exposed)
+			grew = t->exposed = 1;
+	return grew;
+}
+
+Flow *flow_build(const Module *m)
+{
+	Flow *fl = calloc(1, sizeof *fl);
+	if (!fl)
+		die("out of memory");
+	fl->m = m;
+	fl->pointer = 8;
+	for (const Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_ADDRSIZE && s->strs.nstrs && !strcmp(s->strs.strs[0], "32"))
+			fl->pointer = 4;
+	find_syms(fl);
+	for (const Stmt *s = m->items.head; s; s = s->next)
+		for (uint32_t i = 0; s->kind == S_VAR && i < s->var.nds; i++)
+			if (s->var.ds[i].init)
+				initial_points(fl, s->var.ds[i].init);
+	for (const Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->has_body && !func_flow(fl, s->func)) {
+			FuncFlow *ff = calloc(1, sizeof *ff);
+			if (!ff)
+				die("out of memory");
+			ff->func = s->func;
+			HASH_ADD_PTR(fl->funcs, func, ff);
+		}
+	expose(fl);
+	do {
+		FuncFlow *ff, *tmp;
+		HASH_ITER(hh, fl->funcs, ff, tmp)
+			do {
+				fl->grew = 0;
+				walk(fl, ff, &ff->func->body);
+			} while (fl->grew);
+		settle(fl);
+	} while (expose(fl));
+	return fl;
+}
+
+void flow_free(Flow *fl)
+{
+	if (!fl)
+		return;
+	FuncFlow *ff, *ftmp;
+	HASH_ITER(hh, fl->funcs, ff, ftmp) {
+		RegFlow *r, *rtmp;
+		HASH_ITER(hh, ff->regs, r, rtmp) {
+			HASH_DEL(ff->regs, r);
+			free(r->set.v);
+			free(r);
+		}
+		HASH_DEL(fl->funcs, ff);
+		free(ff);
+	}
+	Sym *s, *stmp;
+	HASH_ITER(hh, fl->syms, s, stmp) {
+		HASH_DEL(fl->syms, s);
+		free(s);
+	}
+	free(fl->loose.v);
+	free(fl->points.v);
+	free(fl->slots.v);
+	free(fl);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int flow_callees(const Flow *fl, const Func *f, const char *reg, const char **out, int max)
+{
+	FuncFlow *ff = func_flow(fl, f);
+	RegFlow *r = ff ? reg_flow(ff, reg, 0) : NULL;
+	if (!r)
+		return 0;
+	PtSet c = {0};
+	for (uint32_t i = 0; i < r->set.n; i++) {
+		const Pt *p = &r->set.v[i];
+		if (p->kind == PT_FUNC && (p->any || p->off == 0))
+			set_add(&c, pt(PT_FUNC, p->sym, 0));
+		if (p->kind == PT_MEM || p->kind == PT_SLOT)
+			set_union(&c, &fl->loose);
+		for (uint32_t j = 0; p->kind == PT_SLOT && j < fl->points.n; j++) {
+			const Pt *q = &fl->points.v[j];
+			entries(fl, sym_find(fl, q->sym), q->off + p->off, q->any || p->any, &c);
+		}
+	}
+	int n = 0;
+	for (uint32_t i = 0; i < c.n; i++)
+		if (c.v[i].kind == PT_FUNC) {
+			if (n < max)
+				out[n] = c.v[i].sym;
+			n++;
+		}
+	free(c.v);
+	if (n <= max)
+		qsort(out, (size_t)n, sizeof *out, by_name);
+	return n;
+}
