@@ -63,6 +63,7 @@ typedef struct Sym {
 	const char *name;
 	const Declarator *var;  /* a table's declarator; NULL for a function */
 	int slot;               /* its initializer's slot size, 0: not indexable */
+	int global;             /* a table in .global: its generic address is the same */
 	int exposed;            /* its address may be in memory, or it is written */
 	int wide;
 } Sym;
@@ -245,6 +246,7 @@ static void find_syms(Flow *fl)
 				Sym *t = sym_add(fl, d->name);
 				t->var = d;
 				t->slot = init_slot_size(&s->var);
+				t->global = decl_space(&s->var) && !strcmp(decl_space(&s->var), ".global");
 				grew = 1;
 			}
 	}
@@ -657,5 +659,47 @@ int flow_callees(const Flow *fl, const Func *f, const char *reg, const char **ou
 	free(c.v);
 	if (n <= max)
 		qsort(out, (size_t)n, sizeof *out, by_name);
+	return n;
+}
+
+int flow_loose(const Flow *fl, const char **out, int max)
+{
+	int n = 0;
+	for (uint32_t i = 0; i < fl->loose.n; i++, n++)
+		if (n < max)
+			out[n] = fl->loose.v[i].sym;
+	return n;
+}
+
+int flow_slot_points(const Flow *fl, const Func *f, const char *reg, FlowPoint *out, int max)
+{
+	FuncFlow *ff = func_flow(fl, f);
+	RegFlow *r = ff ? reg_flow(ff, reg, 0) : NULL;
+	const Pt *slot = NULL;
+	for (uint32_t i = 0; r && i < r->set.n; i++) {
+		const Pt *p = &r->set.v[i];
+		if (p->kind == PT_SLOT && !p->any && !slot)
+			slot = p;
+		else if (p->kind != PT_MEM || p->any || p->off)
+			return -1;
+	}
+	if (!slot)
+		return -1;
+	int n = 0;
+	for (uint32_t j = 0; j < fl->points.n; j++) {
+		const Pt *q = &fl->points.v[j];
+		const Sym *t = sym_find(fl, q->sym);
+		if (q->any || !t->global)
+			return -1;
+		PtSet e = {0};
+		entries(fl, t, q->off + slot->off, 0, &e);
+		for (uint32_t i = 0; i < e.n; i++)
+			if (e.v[i].kind == PT_FUNC && !e.v[i].any && !e.v[i].off) {
+				if (n < max)
+					out[n] = (FlowPoint){t->name, q->off, e.v[i].sym};
+				n++;
+			}
+		free(e.v);
+	}
 	return n;
 }

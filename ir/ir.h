@@ -358,6 +358,18 @@ typedef struct Flow Flow;
 Flow *flow_build(const Module *);
 void flow_free(Flow *);
 int flow_callees(const Flow *, const Func *f, const char *reg, const char **out, int max);
+/* Functions whose address may sit in memory (count; the first max stored). */
+int flow_loose(const Flow *, const char **out, int max);
+/* When all reg can hold is a value read at [q + k] with q read from memory
+ * (a virtual call's pointer): the table address points q may be, with
+ * their entry at +k (count; the first max stored).  -1 when reg may hold
+ * anything else, or an address point is not a .global table's. */
+typedef struct FlowPoint {
+	const char *table;
+	int64_t off;
+	const char *entry;
+} FlowPoint;
+int flow_slot_points(const Flow *, const Func *f, const char *reg, FlowPoint *out, int max);
 
 /* callgraph.c: functions in module order, their direct callees, how
  * many indirect calls they make, and whether their address is taken. */

@@ -52,6 +52,7 @@ static const char *const why_text[NWHY] = {
 
 typedef struct Stats {
 	unsigned seen, single, funnel, open_funnel, left[NWHY];
+	unsigned pruned;  /* vtable entries cleared */
 } Stats;
 
 typedef struct Site {
@@ -62,6 +63,12 @@ typedef struct Site {
 	const char *cands[MAX_CAND];
 	uint32_t ncands;
 	int open, single, why;      /* why: -1 when rewritten */
+	/* a funnel on the vtable pointer instead of the function pointer:
+	 * the call's pointer was read at [vptr + K]; points[i] holds cands[i] */
+	const Expr *vptr;
+	FlowPoint points[MAX_CAND];
+	uint32_t npoints;
+	Stmt *load;                 /* that read, when only the call uses it */
 } Site;
 
 typedef struct Dv {
@@ -337,6 +344,95 @@ static int bound(Dv *d, Site *st, const Proto *p)
 	return 1;
 }
 
+static int has_cand(const Site *st, const char *f)
+{
+	for (uint32_t i = 0; i < st->ncands; i++)
+		if (st->cands[i] == f)
+			return 1;
+	return 0;
+}
+
+/* The call's pointer read at [vptr + K] (vptr a register, unchanged up to
+ * the call): its load's index, or UINT32_MAX. */
+static uint32_t slot_load(const Site *st, const Cfg *cfg, const Defs *defs, uint32_t call,
+	const Expr **vptr)
+{
+	const Expr *ptr = st->call->ins.ops[st->callee];
+	uint32_t def, at_call, at_load;
+	if (ptr->kind != E_NAME || defs_reaching(defs, call, ptr->str, &def, 1) != 1 || def == DEF_ENTRY)
+		return UINT32_MAX;
+	const Ins *ld = &cfg->ins[def]->ins;
+	if (strcmp(ld->sp->base, "ld") || ld->guard || ld->nops != 2 || ld->ops[1]->kind != E_ADDR ||
+	    ld->ops[1]->n != 1)
+		return UINT32_MAX;
+	const Expr *a = ld->ops[1]->kids[0];
+	if (a->kind == E_BINARY && a->op == '+' && a->kids[1]->kind == E_NUM)
+		a = a->kids[0];
+	if (a->kind != E_NAME ||
+	    defs_reaching(defs, def, a->str, &at_load, 1) != 1 ||
+	    defs_reaching(defs, call, a->str, &at_call, 1) != 1 || at_load != at_call)
+		return UINT32_MAX;
+	*vptr = a;
+	return def;
+}
+
+/* A closed set read from vtables: compare the vtable pointer with each
+ * address point instead of the function pointer with each function.  The
+ * read of the function pointer then dies, and with it the last use of the
+ * vtable's entries.  Only when no function whose address sits in memory
+ * fits, since such a one could arrive through a pointer that is no
+ * address point; the points are .global tables, whose generic address is
+ * their own. */
+static void by_vtable(Dv *d, Site *st, const Proto *p, const Cfg *cfg, const Defs *defs, uint32_t call)
+{
+	const char *loose[MAX_CAND];
+	FlowPoint pts[MAX_CAND];
+	const Expr *vptr;
+	uint32_t load = slot_load(st, cfg, defs, call, &vptr), use;
+	if (load == UINT32_MAX)
+		return;
+	int nl = flow_loose(d->flow, loose, MAX_CAND);
+	if (nl > MAX_CAND)
+		return;
+	for (int i = 0; i < nl; i++)
+		if (sig_match(p, func_decl(d, loose[i])))
+			return;
+	int n = flow_slot_points(d->flow, d->f, st->call->ins.ops[st->callee]->str, pts, MAX_CAND);
+	if (n < 0 || n > MAX_CAND)
+		return;
+	st->npoints = 0;
+	for (int i = 0; i < n; i++) {
+		const Func *fn = func_decl(d, pts[i].entry);
+		if (!fn || !sig_match(p, fn))
+			continue;  /* an object of that class cannot reach this call */
+		if (!has_cand(st, pts[i].entry))
+			return;
+		st->points[st->npoints++] = pts[i];
+	}
+	for (uint32_t i = 0; i < st->ncands; i++) {
+		uint32_t k = 0;
+		while (k < st->npoints && st->points[k].entry != st->cands[i])
+			k++;
+		if (k == st->npoints)
+			return;  /* a candidate no address point holds */
+	}
+	/* the candidate most points hold becomes the default, saving tests */
+	uint32_t best = st->ncands - 1, most = 0;
+	for (uint32_t i = 0; i < st->ncands; i++) {
+		uint32_t c = 0;
+		for (uint32_t k = 0; k < st->npoints; k++)
+			c += st->points[k].entry == st->cands[i];
+		if (c >= most)
+			best = i, most = c;
+	}
+	const char *def = st->cands[best];
+	memmove(&st->cands[best], &st->cands[best + 1], (st->ncands - best - 1) * sizeof *st->cands);
+	st->cands[st->ncands - 1] = def;
+	st->vptr = vptr;
+	if (defs_uses(defs, load, st->call->ins.ops[st->callee]->str, &use, 1) == 1 && use == call)
+		st->load = cfg->ins[load];
+}
+
 static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs *defs)
 {
 	Ins *in = &st->call->ins;
@@ -396,6 +492,8 @@ static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs
 			st->cands[j - 1] = t;
 		}
 	int max = d->o->devirt_funnel_max > 0 ? d->o->devirt_funnel_max : 10;
+	if (!st->open && st->ncands >= 1)
+		by_vtable(d, st, p, cfg, defs, idx);
 	if (st->ncands == 0)
 		st->why = WHY_NONE;
 	else if (st->ncands == 1 && !st->open)
@@ -444,6 +542,21 @@ static const char *labelname(Dv *d, unsigned k, const char *what)
 	return fresh(d, buf);
 }
 
+/* Before the call: branch to lab when ptr equals key, a function (mov)
+ * or a .global table's address point (cvta: its generic address). */
+static void test(Dv *d, List *l, Stmt *at, Expr *key, const Expr *ptr, const char *lab)
+{
+	Loc loc = at->loc;
+	int fn = key->kind == E_NAME && cg_find(d->cg, key->str);
+	const char *get = fn ? (d->addr32 ? "mov.u32" : "mov.u64") :
+		(d->addr32 ? "cvta.global.u32" : "cvta.global.u64");
+	const char *cmp = d->addr32 ? "setp.eq.s32" : "setp.eq.s64";
+	list_insert_before(l, at, ins2(d, loc, get, name_expr(d->areg), key, NULL, NULL));
+	list_insert_before(l, at, ins2(d, loc, cmp, name_expr(d->preg), (Expr *)ptr,
+		name_expr(d->areg), NULL));
+	list_insert_before(l, at, ins2(d, loc, "bra", name_expr(lab), NULL, NULL, d->preg));
+}
+
 static void funnel(Dv *d, Site *st)
 {
 	List *l = st->list;
@@ -456,18 +569,20 @@ static void funnel(Dv *d, Site *st)
 		d->preg = fresh(d, "%devirt_p");
 		d->areg = fresh(d, "%devirt_a");
 	}
-	const char *mov = d->addr32 ? "mov.u32" : "mov.u64";
-	const char *cmp = d->addr32 ? "setp.eq.s32" : "setp.eq.s64";
-	Expr *ptr = at->ins.ops[st->callee];
 	for (uint32_t i = 0; i < nbr; i++) {
 		char what[16];
 		snprintf(what, sizeof what, "%u", i);
 		lab[i] = labelname(d, k, what);
-		list_insert_before(l, at, ins2(d, loc, mov, name_expr(d->areg),
-			name_expr(st->cands[i]), NULL, NULL));
-		list_insert_before(l, at, ins2(d, loc, cmp, name_expr(d->preg), ptr,
-			name_expr(d->areg), NULL));
-		list_insert_before(l, at, ins2(d, loc, "bra", name_expr(lab[i]), NULL, NULL, d->preg));
+		if (!st->vptr)
+			test(d, l, at, name_expr(st->cands[i]), at->ins.ops[st->callee], lab[i]);
+	}
+	for (uint32_t j = 0; st->vptr && j < st->npoints; j++) {
+		const FlowPoint *pt = &st->points[j];
+		uint32_t i = 0;
+		while (st->cands[i] != pt->entry)
+			i++;
+		if (i < nbr)
+			test(d, l, at, expr_addr(d->m, name_expr(pt->table), pt->off)->kids[0], st->vptr, lab[i]);
 	}
 	const char *join = labelname(d, k, "join");
 	Stmt *tail;
@@ -596,6 +711,52 @@ static void declare_before(Dv *d, Stmt *fs, const char *name)
 	list_insert_before(&d->m->items, fs, s);
 }
 
+static void hoist_var(Dv *d, Stmt *at, const char *name, int depth);
+
+static void hoist_refs(Dv *d, Stmt *at, const Expr *e, int depth)
+{
+	if (e->kind == E_NAME) {
+		if (cg_find(d->cg, e->str))
+			declare_before(d, at, e->str);
+		else
+			hoist_var(d, at, e->str, depth + 1);
+	}
+	for (uint32_t i = 0; e->kind != E_NAME && e->kind != E_NUM && i < e->n; i++)
+		hoist_refs(d, at, e->kids[i], depth);
+}
+
+/* A funnel names a vtable: its definition must come before `at`, and
+ * before it what its initializer names. */
+static void hoist_var(Dv *d, Stmt *at, const char *name, int depth)
+{
+	Stmt *s = d->m->items.head;
+	for (; s && s != at; s = s->next)
+		if (s->kind == S_VAR && s->var.ds[0].name == name)
+			return;
+	for (; s && !(s->kind == S_VAR && s->var.ds[0].name == name); s = s->next)
+		;
+	if (!s || depth > 8)
+		return;
+	list_remove(&d->m->items, s);
+	list_insert_before(&d->m->items, at, s);
+	for (uint32_t i = 0; i < s->var.nds; i++)
+		if (s->var.ds[i].init)
+			hoist_refs(d, s, s->var.ds[i].init, depth);
+}
+
+static int remove_in(List *l, Stmt *s)
+{
+	for (Stmt *t = l->head; t; t = t->next) {
+		if (t == s) {
+			list_remove(l, s);
+			return 1;
+		}
+		if (t->kind == S_SCOPE && remove_in(&t->scope, s))
+			return 1;
+	}
+	return 0;
+}
+
 static void devirt_func(Dv *d, Stmt *fs)
 {
 	Func *f = fs->func;
@@ -638,6 +799,10 @@ static void devirt_func(Dv *d, Stmt *fs)
 			d->st.open_funnel += st->open;
 			funnel(d, st);
 		}
+		if (st->why < 0 && st->load)
+			remove_in(&f->body, st->load);
+		for (uint32_t k = 0; st->why < 0 && st->vptr && k < st->npoints; k++)
+			hoist_var(d, fs, st->points[k].table, 0);
 		remark(d, st);
 		for (uint32_t k = 0; st->why < 0 && k < st->ncands; k++)
 			declare_before(d, fs, st->cands[k]);
@@ -662,6 +827,75 @@ static void devirt_func(Dv *d, Stmt *fs)
 	}
 }
 
+/* ---- vtables whose entries nothing reads any more ---------------------- */
+
+static int mentions_func(Dv *d, const Expr *e)
+{
+	if (e->kind == E_NAME)
+		return cg_find(d->cg, e->str) != NULL;
+	for (uint32_t i = 0; e->kind != E_NUM && i < e->n; i++)
+		if (mentions_func(d, e->kids[i]))
+			return 1;
+	return 0;
+}
+
+/* Does code still call through a pointer, or take a function's address? */
+static int code_uses_pointers(Dv *d, const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_SCOPE && code_uses_pointers(d, &s->scope))
+			return 1;
+		if (s->kind == S_TARGETS)
+			return 1;
+		if (s->kind != S_INS)
+			continue;
+		const Ins *in = &s->ins;
+		uint32_t i = 0;
+		while (is_call(s) && i < in->nops && in->ops[i]->kind == E_PAREN)
+			i++;
+		if (is_call(s) && (i >= in->nops || in->ops[i]->kind != E_NAME || !cg_find(d->cg, in->ops[i]->str)))
+			return 1;
+		for (uint32_t k = is_call(s) ? i + 1 : 0; k < in->nops; k++)
+			if (mentions_func(d, in->ops[k]))
+				return 1;
+	}
+	return 0;
+}
+
+/* The initializer with every function address replaced by 0. */
+static Expr *without_funcs(Dv *d, Expr *e, unsigned *n)
+{
+	if (e->kind == E_BRACE) {
+		Expr **kids = arena_alloc(d->m->arena, e->n * sizeof *kids);
+		for (uint32_t i = 0; i < e->n; i++)
+			kids[i] = without_funcs(d, e->kids[i], n);
+		return expr_list(d->m, E_BRACE, kids, e->n);
+	}
+	if (!mentions_func(d, e))
+		return e;
+	++*n;
+	return num_expr(intern_cstr("0"));
+}
+
+/* Once no call goes through a pointer and code takes no function's
+ * address, a C++ vtable's function entries are never read again (the
+ * language reads a slot only to call it).  Clearing them frees ptxas from
+ * keeping every virtual function as an address-taken, full-ABI function. */
+static void prune_vtables(Dv *d)
+{
+	if (d->open_world)
+		return;
+	for (const Stmt *s = d->m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->has_body && code_uses_pointers(d, &s->func->body))
+			return;
+	for (Stmt *s = d->m->items.head; s; s = s->next)
+		for (uint32_t i = 0; s->kind == S_VAR && i < s->var.nds; i++) {
+			Declarator *v = &s->var.ds[i];
+			if (v->init && !strncmp(v->name, "_ZTV", 4) && mentions_func(d, v->init))
+				v->init = without_funcs(d, v->init, &d->st.pruned);
+		}
+}
+
 static void print_stats(const Stats *s)
 {
 	fprintf(stderr, "devirt: %u indirect call sites\n", s->seen);
@@ -674,6 +908,8 @@ static void print_stats(const Stats *s)
 	for (int i = 0; i < NWHY; i++)
 		if (s->left[i])
 			fprintf(stderr, "devirt:     %u: %s\n", s->left[i], why_text[i]);
+	if (s->pruned)
+		fprintf(stderr, "devirt: %u vtable entries no longer read: cleared\n", s->pruned);
 }
 
 static int is_shared(const Decl *d)
@@ -713,6 +949,8 @@ void devirt(Module *m, const StageOptions *o)
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
 			devirt_func(&d, s);
+	if (d.flow)
+		prune_vtables(&d);
 	if (o->stats)
 		print_stats(&d.st);
 	free(d.sites);
