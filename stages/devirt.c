@@ -51,9 +51,18 @@ static const char *const why_text[NWHY] = {
 };
 
 typedef struct Stats {
-	unsigned seen, single, funnel, open_funnel, left[NWHY];
+	unsigned seen, single, funnel, open_funnel, uniform, left[NWHY];
 	unsigned pruned;  /* vtable entries cleared */
 } Stats;
+
+enum { MAX_RETS = 8 };
+
+/* A constant a function stores into its return parameter. */
+typedef struct RetSlot {
+	int64_t off;
+	int bytes;
+	const Expr *value;
+} RetSlot;
 
 typedef struct Site {
 	Stmt *call;
@@ -69,6 +78,9 @@ typedef struct Site {
 	FlowPoint points[MAX_CAND];
 	uint32_t npoints;
 	Stmt *load;                 /* that read, when only the call uses it */
+	int uniform;                /* every candidate returns rets[], doing nothing else */
+	RetSlot rets[MAX_RETS];
+	uint32_t nrets;
 } Site;
 
 typedef struct Dv {
@@ -433,6 +445,151 @@ static void by_vtable(Dv *d, Site *st, const Proto *p, const Cfg *cfg, const Def
 		st->load = cfg->ins[load];
 }
 
+/* ---- uniform return value ---------------------------------------------- */
+
+static int expr_mentions(const Expr *e, const char *name);
+
+static int is_param_of(const Decl *ps, uint32_t n, const Expr *addr)
+{
+	const Expr *a = addr->kind == E_ADDR && addr->n == 1 ? addr->kids[0] : NULL;
+	if (a && a->kind == E_BINARY && a->op == '+')
+		a = a->kids[0];
+	for (uint32_t i = 0; a && a->kind == E_NAME && i < n; i++)
+		if (ps[i].ds[0].name == a->str)
+			return 1;
+	return 0;
+}
+
+static int addr_offset(const Expr *addr, int64_t *off)
+{
+	const Expr *a = addr->kids[0];
+	*off = 0;
+	return a->kind == E_NAME || (a->kind == E_BINARY && a->op == '+' &&
+		a->kids[1]->kind == E_NUM && int_literal(a->kids[1]->str, off));
+}
+
+static int last_type_bytes(const Spelling *sp)
+{
+	return sp->nmods ? type_bytes(sp->mods[sp->nmods - 1]) : 0;
+}
+
+typedef struct Consts {
+	const char *reg[16];
+	const Expr *val[16];
+	uint32_t n;
+} Consts;
+
+/* f's body only moves constants into its return parameter and returns:
+ * the slots it fills (count), or -1. */
+static int scan_const_body(const Func *f, const List *l, Consts *c, RetSlot *out, int n)
+{
+	for (const Stmt *s = l->head; s && n >= 0; s = s->next) {
+		if (s->kind == S_SCOPE) {
+			n = scan_const_body(f, &s->scope, c, out, n);
+			continue;
+		}
+		if (s->kind == S_LOC || s->kind == S_VAR || s->kind == S_PRAGMA)
+			continue;
+		if (s->kind != S_INS || s->ins.guard)
+			return -1;
+		const Ins *in = &s->ins;
+		const char *op = in->sp->base;
+		if (!strcmp(op, "ret") && in->nops == 0)
+			continue;
+		if (!strcmp(op, "ld") && ins_space(in) && !strcmp(ins_space(in), ".param") &&
+		    in->nops == 2 && is_param_of(f->params, f->nparams, in->ops[1]))
+			continue;
+		if (!strcmp(op, "mov") && in->nops == 2 && in->ops[0]->kind == E_NAME &&
+		    in->ops[1]->kind == E_NUM && c->n < 16) {
+			c->reg[c->n] = in->ops[0]->str;
+			c->val[c->n++] = in->ops[1];
+			continue;
+		}
+		int64_t off;
+		if (strcmp(op, "st") || !ins_space(in) || strcmp(ins_space(in), ".param") || in->nops != 2 ||
+		    !is_param_of(f->rets, f->nrets, in->ops[0]) || !addr_offset(in->ops[0], &off) ||
+		    n == MAX_RETS)
+			return -1;
+		const Expr *v = in->ops[1];
+		for (uint32_t i = c->n; v->kind == E_NAME && i-- > 0;)
+			if (c->reg[i] == v->str)
+				v = c->val[i];
+		if (v->kind != E_NUM)
+			return -1;
+		out[n++] = (RetSlot){off, last_type_bytes(in->sp), v};
+	}
+	return n;
+}
+
+static int same_value(const Expr *a, const Expr *b)
+{
+	int64_t x, y;
+	if (int_literal(a->str, &x) && int_literal(b->str, &y))
+		return x == y;
+	return a->str == b->str;
+}
+
+/* Every candidate defined, returning the same constants and doing nothing
+ * else: the call is those constants. */
+static void uniform(Dv *d, Site *st)
+{
+	RetSlot first[MAX_RETS], r[MAX_RETS];
+	int n = -1;
+	for (uint32_t i = 0; i < st->ncands; i++) {
+		const Func *f = func_named(d, st->cands[i]);
+		Consts c = {0};
+		int k = f ? scan_const_body(f, &f->body, &c, r, 0) : -1;
+		if (k < 0 || (n >= 0 && k != n))
+			return;
+		for (int j = 0; n >= 0 && j < k; j++)
+			if (r[j].off != first[j].off || r[j].bytes != first[j].bytes ||
+			    !same_value(r[j].value, first[j].value))
+				return;
+		if (n < 0)
+			memcpy(first, r, sizeof r);
+		n = k;
+	}
+	st->uniform = 1;
+	st->nrets = (uint32_t)n;
+	memcpy(st->rets, first, sizeof first);
+}
+
+/* The call's results read back as constants: each ld.param of its return
+ * parameter that follows it in its scope becomes a mov.  NULL (and no
+ * change) when a read is not one of the stored slots. */
+static int fold_uniform(Dv *d, Site *st, int apply)
+{
+	const Ins *call = &st->call->ins;
+	const Expr *ret = call->ops[0]->kind == E_PAREN && call->ops[0]->n == 1 ? call->ops[0]->kids[0] : NULL;
+	if (call->ops[0]->kind == E_PAREN && !ret)
+		return 0;
+	for (Stmt *s = st->call->next, *next; ret && s; s = next) {
+		next = s->next;
+		if (s->kind != S_INS || strcmp(s->ins.sp->base, "ld") || !ins_space(&s->ins) ||
+		    strcmp(ins_space(&s->ins), ".param") || s->ins.nops != 2 ||
+		    s->ins.ops[1]->kind != E_ADDR || !expr_mentions(s->ins.ops[1], ret->str))
+			continue;
+		int64_t off;
+		uint32_t k = 0;
+		if (!addr_offset(s->ins.ops[1], &off) || s->ins.ops[0]->kind != E_NAME)
+			return 0;
+		while (k < st->nrets && (st->rets[k].off != off || st->rets[k].bytes != last_type_bytes(s->ins.sp)))
+			k++;
+		if (k == st->nrets || st->rets[k].bytes < 2)
+			return 0;
+		if (apply) {
+			char sp[32];
+			snprintf(sp, sizeof sp, "mov%s", s->ins.sp->mods[s->ins.sp->nmods - 1]);
+			Expr *ops[2] = {s->ins.ops[0], (Expr *)st->rets[k].value};
+			list_insert_before(st->list, s, ins_new(d->m, s->loc, sp, ops, 2));
+			list_remove(st->list, s);
+		}
+	}
+	if (apply)
+		list_remove(st->list, st->call);
+	return 1;
+}
+
 static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs *defs)
 {
 	Ins *in = &st->call->ins;
@@ -494,6 +651,10 @@ static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs
 	int max = d->o->devirt_funnel_max > 0 ? d->o->devirt_funnel_max : 10;
 	if (!st->open && st->ncands >= 1)
 		by_vtable(d, st, p, cfg, defs, idx);
+	if (!st->open && !in->guard && st->ncands >= 1 && st->ncands <= (uint32_t)max) {
+		uniform(d, st);
+		st->uniform = st->uniform && fold_uniform(d, st, 0);
+	}
 	if (st->ncands == 0)
 		st->why = WHY_NONE;
 	else if (st->ncands == 1 && !st->open)
@@ -687,7 +848,8 @@ static void remark(Dv *d, const Site *st)
 	fputs("devirtualized call to '", stderr);
 	for (uint32_t i = 0; i < st->ncands; i++)
 		fprintf(stderr, "%s%s", i ? ", " : "", st->cands[i]);
-	fprintf(stderr, "' (%s)\n", st->single ? "single" : st->open ? "funnel, open" : "funnel");
+	fprintf(stderr, "' (%s)\n", st->uniform ? "uniform" : st->single ? "single" :
+		st->open ? "funnel, open" : "funnel");
 }
 
 /* ---- driver ----------------------------------------------------------- */
@@ -790,6 +952,9 @@ static void devirt_func(Dv *d, Stmt *fs)
 		const char *proto = in->ops[in->nops - 1]->str;
 		if (st->why >= 0) {
 			d->st.left[st->why]++;
+		} else if (st->uniform) {
+			d->st.uniform++;
+			fold_uniform(d, st, 1);
 		} else if (st->single) {
 			d->st.single++;
 			list_insert_before(st->list, st->call, direct(d, st, st->cands[0]));
@@ -899,8 +1064,8 @@ static void prune_vtables(Dv *d)
 static void print_stats(const Stats *s)
 {
 	fprintf(stderr, "devirt: %u indirect call sites\n", s->seen);
-	fprintf(stderr, "devirt:   %u devirtualized: %u single, %u funnel (%u keep an indirect fallback)\n",
-		s->single + s->funnel, s->single, s->funnel, s->open_funnel);
+	fprintf(stderr, "devirt:   %u devirtualized: %u single, %u funnel (%u keep an indirect fallback), %u uniform\n",
+		s->single + s->funnel + s->uniform, s->single, s->funnel, s->open_funnel, s->uniform);
 	unsigned left = 0;
 	for (int i = 0; i < NWHY; i++)
 		left += s->left[i];
