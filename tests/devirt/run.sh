@@ -141,7 +141,8 @@ done
 # 2. the corpus
 cd "$root/corpus/ptx"
 printf '%-28s %8s %8s  %s\n' program before after strategies
-for prog in handwritten/hw_control.ptx llc_fnptr.sm_80.ptx virtual_shapes.sm_80.ptx fnptr raytrace; do
+for prog in handwritten/hw_control.ptx llc_fnptr.sm_80.ptx virtual_shapes.sm_80.ptx fnptr raytrace \
+	mono_iface vcall_xfile; do
 	name=$(basename "$prog" .ptx)
 	if [ -d "$prog" ]; then inputs=("$prog"/*.ptx); else inputs=("$prog"); fi
 	if ! "$ptxlink" --no-stages "${inputs[@]}" -o "$work/$name.plain.ptx" 2>"$work/err" ||
