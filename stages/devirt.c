@@ -51,7 +51,7 @@ static const char *const why_text[NWHY] = {
 };
 
 typedef struct Stats {
-	unsigned seen, single, funnel, open_funnel, uniform, left[NWHY];
+	unsigned seen, single, funnel, open_funnel, uniform, targets, left[NWHY];
 	unsigned pruned;  /* vtable entries cleared */
 } Stats;
 
@@ -79,6 +79,7 @@ typedef struct Site {
 	uint32_t npoints;
 	Stmt *load;                 /* that read, when only the call uses it */
 	int uniform;                /* every candidate returns rets[], doing nothing else */
+	int targets;                /* too many for a funnel: a .calltargets list */
 	RetSlot rets[MAX_RETS];
 	uint32_t nrets;
 } Site;
@@ -659,8 +660,10 @@ static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs
 		st->why = WHY_NONE;
 	else if (st->ncands == 1 && !st->open)
 		st->single = 1;
-	else if (st->ncands > (uint32_t)max)
+	else if (st->ncands > (uint32_t)max && st->open)
 		st->why = WHY_MANY;
+	else if (st->ncands > (uint32_t)max)
+		st->targets = 1;
 	else if (in->guard)
 		st->why = WHY_PRED;
 }
@@ -774,6 +777,26 @@ static void funnel(Dv *d, Site *st)
 	}
 }
 
+/* The call keeps its pointer but names its possible callees, PTX's flist
+ * form, so ptxas need not assume any function:
+ *   $Ldevirt_K_targets: .calltargets f, g, ...;
+ *   call (r), %rd9, (args), $Ldevirt_K_targets;   */
+static void calltargets(Dv *d, Site *st)
+{
+	Ins *in = &st->call->ins;
+	Stmt *t = stmt_new(d->m, S_TARGETS, st->call->loc);
+	t->list.label = labelname(d, d->serial++, "targets");
+	t->list.word = intern_cstr(".calltargets");
+	t->list.items = arena_alloc(d->m->arena, st->ncands * sizeof *t->list.items);
+	for (uint32_t i = 0; i < st->ncands; i++)
+		t->list.items[i] = name_expr(st->cands[i]);
+	t->list.nitems = st->ncands;
+	list_insert_before(st->list, st->call, t);
+	Expr **ops = arena_dup(d->m->arena, in->ops, in->nops * sizeof *ops);
+	ops[in->nops - 1] = name_expr(t->list.label);
+	in->ops = ops;
+}
+
 static int expr_mentions(const Expr *e, const char *name)
 {
 	if (e->kind == E_NAME)
@@ -848,7 +871,7 @@ static void remark(Dv *d, const Site *st)
 	fputs("devirtualized call to '", stderr);
 	for (uint32_t i = 0; i < st->ncands; i++)
 		fprintf(stderr, "%s%s", i ? ", " : "", st->cands[i]);
-	fprintf(stderr, "' (%s)\n", st->uniform ? "uniform" : st->single ? "single" :
+	fprintf(stderr, "' (%s)\n", st->uniform ? "uniform" : st->targets ? "calltargets" : st->single ? "single" :
 		st->open ? "funnel, open" : "funnel");
 }
 
@@ -955,6 +978,9 @@ static void devirt_func(Dv *d, Stmt *fs)
 		} else if (st->uniform) {
 			d->st.uniform++;
 			fold_uniform(d, st, 1);
+		} else if (st->targets) {
+			d->st.targets++;
+			calltargets(d, st);
 		} else if (st->single) {
 			d->st.single++;
 			list_insert_before(st->list, st->call, direct(d, st, st->cands[0]));
@@ -1064,8 +1090,9 @@ static void prune_vtables(Dv *d)
 static void print_stats(const Stats *s)
 {
 	fprintf(stderr, "devirt: %u indirect call sites\n", s->seen);
-	fprintf(stderr, "devirt:   %u devirtualized: %u single, %u funnel (%u keep an indirect fallback), %u uniform\n",
-		s->single + s->funnel + s->uniform, s->single, s->funnel, s->open_funnel, s->uniform);
+	fprintf(stderr, "devirt:   %u devirtualized: %u single, %u funnel (%u keep an indirect fallback), %u uniform, %u calltargets\n",
+		s->single + s->funnel + s->uniform + s->targets, s->single, s->funnel, s->open_funnel,
+		s->uniform, s->targets);
 	unsigned left = 0;
 	for (int i = 0; i < NWHY; i++)
 		left += s->left[i];
