@@ -40,13 +40,13 @@
 enum { MAX_CAND = 64 };
 
 enum { /* why a call is left indirect */
-	WHY_NULL, WHY_NONE, WHY_MANY, WHY_MISMATCH, WHY_PRED, WHY_DONE,
+	WHY_NULL, WHY_NONE, WHY_MANY, WHY_MISMATCH, WHY_DONE,
 	WHY_TARGETS, WHY_FORM, NWHY
 };
 static const char *const why_text[NWHY] = {
 	"the pointer can only be null", "no candidate target",
 	"more candidates than --devirt-funnel-max", "the only target's signature does not match",
-	"a predicated call cannot be funneled", "already funneled with an indirect fallback",
+"already funneled with an indirect fallback",
 	"it has a .calltargets list", "an unrecognized call form",
 };
 
@@ -664,8 +664,6 @@ static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs
 		st->why = WHY_MANY;
 	else if (st->ncands > (uint32_t)max)
 		st->targets = 1;
-	else if (in->guard)
-		st->why = WHY_PRED;
 }
 
 /* ---- rewriting -------------------------------------------------------- */
@@ -733,6 +731,14 @@ static void funnel(Dv *d, Site *st)
 		d->preg = fresh(d, "%devirt_p");
 		d->areg = fresh(d, "%devirt_a");
 	}
+	const char *join = labelname(d, k, "join");
+	if (at->ins.guard) {  /* @p call: the whole funnel runs under p */
+		Stmt *skip = ins2(d, loc, "bra", name_expr(join), NULL, NULL, at->ins.guard);
+		skip->ins.guard_neg = !at->ins.guard_neg;
+		list_insert_before(l, at, skip);
+		at->ins.guard = NULL;
+		at->ins.guard_neg = 0;
+	}
 	for (uint32_t i = 0; i < nbr; i++) {
 		char what[16];
 		snprintf(what, sizeof what, "%u", i);
@@ -748,7 +754,6 @@ static void funnel(Dv *d, Site *st)
 		if (i < nbr)
 			test(d, l, at, expr_addr(d->m, name_expr(pt->table), pt->off)->kids[0], st->vptr, lab[i]);
 	}
-	const char *join = labelname(d, k, "join");
 	Stmt *tail;
 	if (st->open) {
 		list_insert_before(l, at, label(d, loc, labelname(d, k, "open")));
