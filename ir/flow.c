@@ -631,6 +631,8 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* Stops counting a little past max: the caller only needs to know it is
+ * too many. */
 int flow_callees(const Flow *fl, const Func *f, const char *reg, const char **out, int max)
 {
 	FuncFlow *ff = func_flow(fl, f);
@@ -638,24 +640,25 @@ int flow_callees(const Flow *fl, const Func *f, const char *reg, const char **ou
 	if (!r)
 		return 0;
 	PtSet c = {0};
-	for (uint32_t i = 0; i < r->set.n; i++) {
+	for (uint32_t i = 0; i < r->set.n && c.n <= (uint32_t)max; i++) {
 		const Pt *p = &r->set.v[i];
 		if (p->kind == PT_FUNC && (p->any || p->off == 0))
 			set_add(&c, pt(PT_FUNC, p->sym, 0));
 		if (p->kind == PT_MEM || p->kind == PT_SLOT)
 			set_union(&c, &fl->loose);
-		for (uint32_t j = 0; p->kind == PT_SLOT && j < fl->points.n; j++) {
+		for (uint32_t j = 0; p->kind == PT_SLOT && j < fl->points.n && c.n <= (uint32_t)max; j++) {
 			const Pt *q = &fl->points.v[j];
-			entries(fl, sym_find(fl, q->sym), q->off + p->off, q->any || p->any, &c);
+			PtSet e = {0};
+			entries(fl, sym_find(fl, q->sym), q->off + p->off, q->any || p->any, &e);
+			for (uint32_t k = 0; k < e.n; k++)
+				if (e.v[k].kind == PT_FUNC)
+					set_add(&c, pt(PT_FUNC, e.v[k].sym, 0));
+			free(e.v);
 		}
 	}
-	int n = 0;
-	for (uint32_t i = 0; i < c.n; i++)
-		if (c.v[i].kind == PT_FUNC) {
-			if (n < max)
-				out[n] = c.v[i].sym;
-			n++;
-		}
+	int n = (int)c.n;
+	for (int i = 0; i < n && i < max; i++)
+		out[i] = c.v[i].sym;
 	free(c.v);
 	if (n <= max)
 		qsort(out, (size_t)n, sizeof *out, by_name);

@@ -352,8 +352,9 @@ int value_at_def(const Tracker *, uint32_t def_ins, Value *, int depth);
 
 /* flow.c: which functions an indirect call can reach, from where function
  * and table addresses go in the whole module (flow-insensitive).
- * flow_callees returns how many functions reg in f may hold and stores
- * the first max, sorted by name, when they fit.  Closed worlds only. */
+ * flow_callees returns how many functions reg in f may hold (it stops
+ * counting past max) and stores them, sorted by name, when they fit.
+ * Closed worlds only. */
 typedef struct Flow Flow;
 Flow *flow_build(const Module *);
 void flow_free(Flow *);

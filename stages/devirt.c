@@ -92,6 +92,8 @@ typedef struct Dv {
 	Flow *flow;                 /* where function addresses go; NULL: no indirect call */
 	Module *empty;
 	int open_world;             /* --allow-undefined or an undefined variable */
+	const Func **undef;         /* undefined functions whose address is taken */
+	uint32_t nundef;
 	int addr32;
 	Stats st;
 	/* the function being worked on */
@@ -280,18 +282,29 @@ static int open_for(Dv *d, const Proto *p)
 		return 1;
 	/* An undefined function can be a target only if this module takes
 	 * its address: in a closed world nothing else can hand it over. */
-	for (uint32_t i = 0; i < cg_count(d->cg); i++) {
-		const CgFunc *c = cg_func(d->cg, i);
-		if (c->def || !c->address_taken)
-			continue;
-		for (const Stmt *s = d->m->items.head; s; s = s->next)
-			if (s->kind == S_FUNC && s->func->name == c->name) {
-				if (sig_match(p, s->func))
-					return 1;
-				break;
-			}
-	}
+	for (uint32_t i = 0; i < d->nundef; i++)
+		if (sig_match(p, d->undef[i]))
+			return 1;
 	return 0;
+}
+
+/* The declarations of undefined functions whose address is taken. */
+static void find_undef(Dv *d)
+{
+	for (const Stmt *s = d->m->items.head; s; s = s->next) {
+		if (s->kind != S_FUNC)
+			continue;
+		const CgFunc *c = cg_find(d->cg, s->func->name);
+		int seen = 0;
+		for (uint32_t i = 0; i < d->nundef; i++)
+			seen |= d->undef[i]->name == s->func->name;
+		if (!c || c->def || !c->address_taken || seen)
+			continue;
+		d->undef = realloc(d->undef, (d->nundef + 1) * sizeof *d->undef);
+		if (!d->undef)
+			die("out of memory");
+		d->undef[d->nundef++] = s->func;
+	}
 }
 
 static const Func *func_named(Dv *d, const char *name)
@@ -1124,6 +1137,7 @@ void devirt(Module *m, const StageOptions *o)
 	d.vars = module_vars_new(m);
 	d.empty = mod_new("");
 	d.novars = module_vars_new(d.empty);
+	find_undef(&d);
 	for (uint32_t i = 0; i < cg_count(d.cg) && !d.flow; i++)
 		if (cg_func(d.cg, i) && cg_func(d.cg, i)->nindirect)
 			d.flow = flow_build(m);
@@ -1152,6 +1166,7 @@ void devirt(Module *m, const StageOptions *o)
 		print_stats(&d.st);
 	free(d.sites);
 	free(d.names);
+	free(d.undef);
 	flow_free(d.flow);
 	module_vars_free(d.novars);
 	module_vars_free(d.vars);

@@ -869,6 +869,12 @@ static uint32_t lower_func(Fn *fn, const ModuleVars *vars)
 	find_sites(fn, &fn->f->body);
 	if (!fn->nsites)
 		return 0;
+	/* module-scope names too, so new registers and labels avoid them */
+	for (Stmt *t = fn->m->items.head; t; t = t->next)
+		if (t->kind == S_VAR)
+			add_decl_names(fn, &t->var);
+		else if (t->kind == S_FUNC)
+			add_name(fn, t->func->name, NULL);
 	Cfg *cfg = cfg_build(fn->f);
 	if (!cfg) {
 		fn->bad++;
@@ -1001,11 +1007,6 @@ void printf_lower(Module *m, const StageOptions *o)
 		if (s->kind != S_FUNC || !s->func->has_body)
 			continue;
 		Fn fn = {.m = m, .o = o, .f = s->func, .printf_name = pf, .vprintf_name = vpf};
-		for (Stmt *t = m->items.head; t; t = t->next)
-			if (t->kind == S_VAR)
-				add_decl_names(&fn, &t->var);
-			else if (t->kind == S_FUNC)
-				add_name(&fn, t->func->name, NULL);
 		lowered += lower_func(&fn, vars);
 		bad += fn.bad;
 		free(fn.sites);
