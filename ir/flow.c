@@ -334,7 +334,8 @@ static void expr_flow(const Flow *fl, FuncFlow *ff, const Expr *e, int64_t c, in
 }
 
 /* Can this load's destination hold an address?  A float, or an integer
- * narrower than a pointer, is not followed as a table entry. */
+ * narrower than a pointer, is taken to hold none (halves packed back into
+ * a pointer count as memory again, see step). */
 static int loads_pointer(const Flow *fl, const Ins *in)
 {
 	for (uint32_t i = 0; i < in->sp->nmods; i++) {
@@ -346,7 +347,7 @@ static int loads_pointer(const Flow *fl, const Ins *in)
 }
 
 /* The value a load from an address holding `addr` may give. */
-static void load_flow(Flow *fl, const PtSet *addr, int pointer, PtSet *out)
+static void load_flow(Flow *fl, const PtSet *addr, PtSet *out)
 {
 	int memory = addr->n == 0;
 	for (uint32_t i = 0; i < addr->n; i++) {
@@ -356,7 +357,7 @@ static void load_flow(Flow *fl, const PtSet *addr, int pointer, PtSet *out)
 			entries(fl, t, a->off, a->any, out);
 			memory |= t->exposed;
 		} else {
-			if (a->kind == PT_MEM && pointer) {
+			if (a->kind == PT_MEM) {
 				Pt s = pt(PT_SLOT, NULL, a->off);
 				s.any = a->any;
 				set_add(out, s);
@@ -468,7 +469,8 @@ static void step(Flow *fl, FuncFlow *ff, const Ins *in)
 	if (address)
 		expr_flow(fl, ff, address, 0, 0, &addr);
 	if (str_in(base, loads) && address) {
-		load_flow(fl, &addr, loads_pointer(fl, in), &val);
+		if (loads_pointer(fl, in))  /* narrower or float: not an address */
+			load_flow(fl, &addr, &val);
 	} else if (str_in(base, copies) || ((!strcmp(base, "add") || !strcmp(base, "sub")) && in->nops == 3)) {
 		if (str_in(base, copies))
 			set_union(&val, &src);
@@ -476,6 +478,8 @@ static void step(Flow *fl, FuncFlow *ff, const Ins *in)
 			arith_flow(fl, ff, in, &val);
 		for (uint32_t i = 0; packed && i < val.n; i++)
 			val.v[i] = shifted(val.v[i], 0, 1);
+		if (packed)  /* halves read from memory may make an address again */
+			set_add(&val, pt(PT_MEM, NULL, 0));
 	} else {
 		if (flags & (OF_STORE | OF_OPAQUE)) {
 			escape(fl, &src);

@@ -323,6 +323,81 @@ START_TEST(call_graph)
 }
 END_TEST
 
+static const char *flow_src = HEADER
+	".func (.param .b32 r) a1(.param .b32 x);\n.func (.param .b32 r) a2(.param .b32 x);\n"
+	".func (.param .b32 r) b1(.param .b32 x);\n.func (.param .b32 r) b2(.param .b32 x);\n"
+	".func (.param .b32 r) c1(.param .b32 x);\n.func (.param .b32 r) cb(.param .b32 x);\n"
+	".global .align 8 .u64 _ZTV1A[4] = {0, 0, a1, a2};\n"
+	".global .align 8 .u64 _ZTV1B[4] = {0, 0, b1, b2};\n"
+	".global .align 8 .u64 _ZTV1C[4] = {0, 0, c1, c1};\n"   /* never stored */
+	".global .align 8 .u64 ops[2] = {a1, b1};\n"
+	".global .align 8 .u64 slot;\n"
+	".entry k(.param .u64 obj, .param .u32 w)\n{\n"
+	".reg .pred %p<2>;\n.reg .b32 %r<3>;\n.reg .b64 %rd<20>;\n"
+	"ld.param.u64 %rd1, [obj];\n"
+	"ld.param.u32 %r1, [w];\n"
+	"setp.eq.u32 %p1, %r1, 0;\n"
+	"mov.u64 %rd2, _ZTV1A;\ncvta.global.u64 %rd3, %rd2;\nadd.s64 %rd4, %rd3, 16;\n"
+	"mov.u64 %rd5, _ZTV1B;\ncvta.global.u64 %rd6, %rd5;\nadd.s64 %rd7, %rd6, 16;\n"
+	"selp.b64 %rd8, %rd4, %rd7, %p1;\n"
+	"st.u64 [%rd1], %rd8;\n"                 /* address points A+16, B+16 */
+	"ld.u64 %rd9, [%rd1];\n"                 /* a vptr */
+	"ld.u64 %rd10, [%rd9+8];\n"              /* slot +8: a2 or b2 */
+	"ld.u64 %rd11, [%rd9];\n"                /* slot 0: a1 or b1 */
+	"mov.u64 %rd12, cb;\n"
+	"st.global.u64 [slot], %rd12;\n"         /* cb reaches memory */
+	"ld.global.u64 %rd13, [slot];\n"         /* memory: cb only */
+	"mov.u64 %rd14, ops;\n"
+	"ld.global.u64 %rd15, [%rd14+8];\n"      /* a constant table: b1 */
+	"mul.wide.u32 %rd16, %r1, 8;\nadd.s64 %rd17, %rd14, %rd16;\n"
+	"ld.global.u64 %rd18, [%rd17];\n"        /* any entry of ops */
+	"ret;\n}\n";
+
+static int callees(Flow *fl, Module *m, const char *reg, const char **out)
+{
+	const Func *k = NULL;
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->has_body)
+			k = s->func;
+	return flow_callees(fl, k, intern_cstr(reg), out, 8);
+}
+
+START_TEST(address_flow)
+{
+	Module *m = parse_ok(flow_src);
+	Flow *fl = flow_build(m);
+	const char *c[8];
+	ck_assert_int_eq(callees(fl, m, "%rd10", c), 3);
+	ck_assert_str_eq(c[0], "a2");
+	ck_assert_str_eq(c[1], "b2");
+	ck_assert_str_eq(c[2], "cb");   /* loose: it sits in memory */
+	ck_assert_int_eq(callees(fl, m, "%rd11", c), 3);
+	ck_assert_str_eq(c[0], "a1");
+	ck_assert_str_eq(c[1], "b1");
+	ck_assert_int_eq(callees(fl, m, "%rd13", c), 1);
+	ck_assert_str_eq(c[0], "cb");
+	ck_assert_int_eq(callees(fl, m, "%rd15", c), 1);
+	ck_assert_str_eq(c[0], "b1");
+	ck_assert_int_eq(callees(fl, m, "%rd18", c), 2);
+	ck_assert_int_eq(callees(fl, m, "%rd12", c), 1);
+	ck_assert_int_eq(callees(fl, m, "%r1", c), 0);
+	/* the vptr funnel's view: A+16 and B+16 hold a2 and b2 at +8 */
+	FlowPoint pts[4];
+	const Func *k = NULL;
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->has_body)
+			k = s->func;
+	ck_assert_int_eq(flow_slot_points(fl, k, intern_cstr("%rd10"), pts, 4), 2);
+	ck_assert_str_eq(pts[0].table, "_ZTV1A");
+	ck_assert_int_eq(pts[0].off, 16);
+	ck_assert_str_eq(pts[0].entry, "a2");
+	ck_assert_str_eq(pts[1].entry, "b2");
+	ck_assert_int_eq(flow_slot_points(fl, k, intern_cstr("%rd15"), pts, 4), -1);
+	flow_free(fl);
+	mod_free(m);
+}
+END_TEST
+
 Suite *values_suite(void)
 {
 	Suite *s = suite_create("values");
@@ -330,6 +405,7 @@ Suite *values_suite(void)
 	tcase_add_test(tc, reaching_definitions);
 	tcase_add_test(tc, value_tracking);
 	tcase_add_test(tc, call_graph);
+	tcase_add_test(tc, address_flow);
 	suite_add_tcase(s, tc);
 	return s;
 }
