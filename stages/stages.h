@@ -13,7 +13,7 @@ typedef struct StageOptions {
 	int remarks_devirt;  /* -Rpass=devirt: a remark per indirect call site */
 	int stats;           /* --stats: each stage's counts to stderr */
 	int allow_undefined; /* linked with --allow-undefined: the world is open */
-	int unlinked;        /* one input, not linked: other device code may join it */
+	int unlinked;        /* one input and no -arch: other device code may join it */
 	int devirt_funnel_max;  /* --devirt-funnel-max=N (0: 10) */
 } StageOptions;
 

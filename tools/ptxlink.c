@@ -183,7 +183,8 @@ static int parse_args(int argc, char **argv, Options *o)
 	}
 	o->link.lower_printf = !o->no_stages;
 	o->stages.allow_undefined = o->link.allow_undefined;
-	o->stages.unlinked = o->ninputs == 1;
+	/* -arch asks for a link, as nvlink's does: the result is the program */
+	o->stages.unlinked = o->ninputs == 1 && !o->link.arch;
 	if (o->ninputs == 0) {
 		fprintf(stderr, "ptxlink: error: no input files (see --help)\n");
 		return -1;
