@@ -1,21 +1,30 @@
 #!/usr/bin/env bash
 # Link benchmark: code quality of ptxlink + ptxas against separate compilation
-# and NVIDIA's LTO, and link time/memory scaling of ptxlink.
+# and NVIDIA's LTO, link time/memory scaling of ptxlink, and what
+# devirtualization does to programs with indirect calls.
 #
-# Usage: tools/link-bench.sh [-o FILE] [--no-quality] [--no-scale] [--reps N]
+# Usage: tools/link-bench.sh [-o FILE] [--no-quality] [--no-scale] [--no-devirt]
+#                            [--devirt-only] [--reps N]
 #
-#   -o FILE        markdown report (default docs/link-benchmark.md)
+#   -o FILE        markdown report (default docs/link-benchmark.md; with
+#                  --devirt-only, $LINKBENCH_WORK/devirt.md)
 #   --no-quality   skip section 1 (per-kernel code-quality table)
 #   --no-scale     skip section 2 (link time / memory scaling)
+#   --no-devirt    skip section 3 (devirtualization table)
+#   --devirt-only  only section 3 (about a minute), for reruns while the
+#                  devirt stage changes; writes FILE (not the docs/ report
+#                  unless -o says so) and prints it
 #   --reps N       timing repetitions per scaling row, best is kept (default 3)
 #
-# Environment: PTXLINK (default: build-linkbench/ptxlink, built if missing),
-# CUDA_HOME (default /usr/local/cuda), LINKBENCH_WORK (scratch directory,
-# default /tmp/ptxlink-linkbench-$UID).
+# Environment: PTXLINK (default: build/ptxlink, brought up to date with
+# cmake --build first; configured as Release if build/ does not exist; set
+# PTXLINK to use a given binary as is), CUDA_HOME (default /usr/local/cuda),
+# LINKBENCH_WORK (scratch directory, default /tmp/ptxlink-linkbench-$UID).
 #
 # Section 1, for every multi-file program corpus/ptx/<prog>/ (not handwritten/):
 #   (a) separate compilation: ptxas -c -v on each .ptx, nvlink into one cubin
-#   (b) ptxlink -v, then ptxas -v on the linked module (whole program when
+#   (b) ptxlink --no-devirt -v (linking only; section 3 has the stages'
+#       effect), then ptxas -v on the linked module (whole program when
 #       ptxlink says so, else ptxas -c + nvlink -lcudadevrt)
 #   (c) nvcc -rdc=true -dlto -c on corpus/src/<prog>/*.cu, nvlink -dlto
 #       -Xptxas -v (needs an nvvm shim dir, see /work/shared/TOOLCHAIN.md)
@@ -24,6 +33,14 @@
 # on the stripped PTX; LTO cannot be combined with -G).
 # Section 2: ptxlink on 100/300/1000 generated modules (tools/gen-modules.sh)
 # and on K renamed copies of corpus/ptx/raytrace, wall time and peak RSS.
+# Section 3, for every corpus program whose PTX has an indirect call (a call
+# whose callee operand is a register), found anew on every run: multi-file
+# programs corpus/ptx/<prog>/ and single files corpus/ptx/*.ptx (not
+# handwritten/): indirect call sites in the PTX each route hands to ptxas,
+# and per route (a) separate, (c) nvcc -dlto, (n) ptxlink --no-devirt + ptxas,
+# (d) ptxlink (devirtualization on) + ptxas: total .text bytes, max registers,
+# total stack frame and spill bytes, plus a per-function table.  Routes a, c
+# and n are taken from section 1 when it ran in the same invocation.
 #
 # A failure of ptxlink itself (crash, error exit, ptxas rejecting its output)
 # stops the run with the exact command and message; failures of the NVIDIA
@@ -37,38 +54,58 @@ NVLINK=$CUDA_HOME/bin/nvlink
 NVCC=$CUDA_HOME/bin/nvcc
 DEVRT=(-L"$CUDA_HOME/targets/x86_64-linux/lib" -lcudadevrt)
 WORK=${LINKBENCH_WORK:-/tmp/ptxlink-linkbench-$(id -u)}
-OUT=$ROOT/docs/link-benchmark.md
+OUT=
 DO_QUALITY=1
 DO_SCALE=1
+DO_DEVIRT=1
+DEVIRT_ONLY=0
 REPS=3
 while [ $# -gt 0 ]; do
     case "$1" in
     -o) OUT=$2; shift ;;
     --no-quality) DO_QUALITY=0 ;;
     --no-scale) DO_SCALE=0 ;;
+    --no-devirt) DO_DEVIRT=0 ;;
+    --devirt-only) DEVIRT_ONLY=1 ;;
     --reps) REPS=$2; shift ;;
-    -h | --help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,48p' "$0"; exit 0 ;;
     *) echo "link-bench: unknown argument: $1" >&2; exit 2 ;;
     esac
     shift
 done
+if [ "$DEVIRT_ONLY" = 1 ]; then
+    DO_QUALITY=0 DO_SCALE=0 DO_DEVIRT=1
+    [ -n "$OUT" ] || OUT=$WORK/devirt.md
+fi
+[ -n "$OUT" ] || OUT=$ROOT/docs/link-benchmark.md
 case "$OUT" in /*) ;; *) OUT=$PWD/$OUT ;; esac
 
 for t in "$PTXAS" "$NVLINK" "$NVCC" /usr/bin/time readelf; do
     command -v "$t" >/dev/null 2>&1 || { echo "link-bench: $t not found" >&2; exit 1; }
 done
 
+# The binary measured is the tree's: build/ptxlink brought up to date (an
+# incremental build; a stale binary would report code that no longer exists).
 if [ -z "${PTXLINK:-}" ]; then
-    PTXLINK=$ROOT/build-linkbench/ptxlink
-    if [ ! -x "$PTXLINK" ]; then
-        echo "link-bench: building $PTXLINK" >&2
-        { cmake -S "$ROOT" -B "$ROOT/build-linkbench" -DCMAKE_BUILD_TYPE=Release &&
-            cmake --build "$ROOT/build-linkbench" -j2 --target ptxlink; } >/dev/null ||
-            { echo "link-bench: build failed" >&2; exit 1; }
-    fi
+    PTXLINK=$ROOT/build/ptxlink
+    echo "link-bench: bringing $PTXLINK up to date" >&2
+    { if [ ! -f "$ROOT/build/CMakeCache.txt" ]; then
+        cmake -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=Release || exit 1
+      fi
+      cmake --build "$ROOT/build" -j2 --target ptxlink; } >"${TMPDIR:-/tmp}/link-bench-build.$$.log" 2>&1 ||
+        { echo "link-bench: build failed:" >&2; tail -20 "${TMPDIR:-/tmp}/link-bench-build.$$.log" >&2; exit 1; }
+    rm -f "${TMPDIR:-/tmp}/link-bench-build.$$.log"
 fi
+case "$PTXLINK" in /*) ;; *) PTXLINK=$PWD/$PTXLINK ;; esac
+[ -x "$PTXLINK" ] || { echo "link-bench: $PTXLINK is not an executable" >&2; exit 1; }
 
 mkdir -p "$WORK"
+# Measure a snapshot: build/ is shared, and a rebuild during the run would
+# mix two binaries (or fail with "text file busy"/"permission denied").
+PTXLINK_SRC=$PTXLINK
+cp "$PTXLINK_SRC" "$WORK/ptxlink.$$" && mv -f "$WORK/ptxlink.$$" "$WORK/ptxlink" ||
+    { echo "link-bench: cannot copy $PTXLINK_SRC" >&2; exit 1; }
+PTXLINK=$WORK/ptxlink
 NVVM=$WORK/nvvm # nvvm shim: nvlink -dlto wants <nvvm>/lib64/libnvvm.so
 mkdir -p "$NVVM/lib64"
 ln -sfn "$CUDA_HOME/nvvm/bin" "$NVVM/bin"
@@ -203,8 +240,10 @@ route_sep() { # prog dir arch debug files...
         in=$f
         if [ "$dbg" = 1 ]; then
             in=$d/$b.nodebug.ptx
-            "$PTXLINK" --strip-debug -o "$in" "$f" >"$d/strip.log" 2>&1 ||
-                die_ptxlink "ptxlink --strip-debug on $prog" "$d/strip.log" "$PTXLINK" --strip-debug -o "$in" "$f"
+            # the input minus its debug info, nothing else: no stages; one
+            # file of a multi-file program has undefined references
+            "$PTXLINK" --no-stages --allow-undefined --strip-debug -o "$in" "$f" >"$d/strip.log" 2>&1 ||
+                die_ptxlink "ptxlink --strip-debug on $prog" "$d/strip.log" "$PTXLINK" --no-stages --allow-undefined --strip-debug -o "$in" "$f"
         fi
         "$PTXAS" -arch="$arch" -v -c "$in" -o "$d/$b.cubin" >>"$d/ptxas.v" 2>&1 ||
             { echo "ptxas -c failed on $in" >"$d/mode"; return 1; }
@@ -217,20 +256,29 @@ route_sep() { # prog dir arch debug files...
     echo "ptxas -c ×$# + $how" >"$d/mode"
 }
 
+# PLK_FLAGS (an array, empty unless the caller sets it): extra ptxlink options.
+PLK_FLAGS=()
 route_plk() { # prog dir arch debug files...
     local prog=$1 d=$2 arch=$3 dbg=$4
     shift 4
-    local t0 sd=() how
+    local t0 sd=() how fl="ptxlink${PLK_FLAGS[*]:+ ${PLK_FLAGS[*]}}"
     mkdir -p "$d"
     [ "$dbg" = 1 ] && sd=(--strip-debug)
+    # one input: -arch makes it a link, as nvlink -arch does, so ptxlink
+    # treats it as the whole program (without, other device code may join)
+    [ $# = 1 ] && sd+=(-arch="$arch")
     t0=$(now_ns)
-    "$PTXLINK" -v "${sd[@]}" -o "$d/linked.ptx" "$@" >"$d/ptxlink.log" 2>&1 ||
-        die_ptxlink "ptxlink on $prog" "$d/ptxlink.log" "$PTXLINK" -v "${sd[@]}" -o "$d/linked.ptx" "$@"
+    "$PTXLINK" -v "${PLK_FLAGS[@]}" "${sd[@]}" -o "$d/linked.ptx" "$@" >"$d/ptxlink.log" 2>&1 ||
+        die_ptxlink "ptxlink on $prog" "$d/ptxlink.log" "$PTXLINK" -v "${PLK_FLAGS[@]}" "${sd[@]}" -o "$d/linked.ptx" "$@"
     if grep -q 'whole program' "$d/ptxlink.log"; then
         "$PTXAS" -arch="$arch" -v "$d/linked.ptx" -o "$d/final.cubin" >"$d/ptxas.v" 2>&1 ||
             die_ptxlink "ptxas (whole program) rejects ptxlink output for $prog" "$d/ptxas.v" \
                 "$PTXAS" -arch="$arch" -v "$d/linked.ptx" -o "$d/final.cubin"
-        echo "ptxlink + ptxas (whole program)" >"$d/mode"
+        echo "$fl + ptxas (whole program)" >"$d/mode"
+    elif [ $# = 1 ] && "$PTXAS" -arch="$arch" -v "$d/linked.ptx" -o "$d/final.cubin" >"$d/ptxas.v" 2>&1; then
+        # one input is not linked and ptxlink -v says nothing: a single
+        # translation unit that ptxas compiles whole, as nvcc without -rdc does
+        echo "$fl + ptxas (whole program; one input)" >"$d/mode"
     else
         "$PTXAS" -arch="$arch" -v -c "$d/linked.ptx" -o "$d/linked.cubin" >"$d/ptxas.v" 2>&1 ||
             die_ptxlink "ptxas -c rejects ptxlink output for $prog" "$d/ptxas.v" \
@@ -238,19 +286,23 @@ route_plk() { # prog dir arch debug files...
         how=$(nvlink_cubins "$arch" "$d/final.cubin" "$d/nvlink.log" "$d/linked.cubin") ||
             die_ptxlink "nvlink rejects ptxas -c of ptxlink output for $prog" "$d/nvlink.log" \
                 "$NVLINK" -arch="$arch" "$d/linked.cubin" "${DEVRT[@]}" -o "$d/final.cubin"
-        echo "ptxlink + ptxas -c + $how" >"$d/mode"
+        echo "$fl + ptxas -c + $how" >"$d/mode"
     fi
     echo "$(ms_since "$t0")" >"$d/ms"
 }
 
-route_lto() { # prog dir arch debug srcdir
-    local prog=$1 d=$2 arch=$3 dbg=$4 src=$5 f objs=() t0
+route_lto() { # prog dir arch debug src (a directory of .cu files, or one .cu file)
+    local prog=$1 d=$2 arch=$3 dbg=$4 src=$5 f objs=() t0 srcs=()
     mkdir -p "$d"
     if [ "$dbg" = 1 ]; then echo "n/a: -dlto cannot be combined with -G" >"$d/mode"; return 1; fi
-    if ! ls "$src"/*.cu >/dev/null 2>&1; then echo "n/a: no CUDA sources in ${src#"$ROOT"/}" >"$d/mode"; return 1; fi
+    case "$src" in
+    *.cu) [ -f "$src" ] && srcs=("$src") ;;
+    *) for f in "$src"/*.cu; do [ -f "$f" ] && srcs+=("$f"); done ;;
+    esac
+    if [ ${#srcs[@]} = 0 ]; then echo "n/a: no CUDA sources in ${src#"$ROOT"/}" >"$d/mode"; return 1; fi
     t0=$(now_ns)
-    for f in "$src"/*.cu; do
-        if ! (cd "$src" && "$NVCC" -arch="$arch" -rdc=true -dlto -c "$(basename "$f")" \
+    for f in "${srcs[@]}"; do
+        if ! (cd "$(dirname "$f")" && "$NVCC" -arch="$arch" -rdc=true -dlto -c "$(basename "$f")" \
             -o "$d/$(basename "$f" .cu).o") >"$d/nvcc.log" 2>&1; then
             echo "n/a: nvcc -dlto fails on $(basename "$f"): $(grep -m1 -E 'error|fatal' "$d/nvcc.log" | sed 's/^.*\/\([^/]*:\)/\1/' | cut -c1-110)" >"$d/mode"
             return 1
@@ -266,8 +318,65 @@ route_lto() { # prog dir arch debug srcdir
     echo "nvcc -dlto -c ×${#objs[@]} + nvlink -dlto" >"$d/mode"
 }
 
+# The inputs of one corpus program: a directory corpus/ptx/<prog>/ (linked
+# together) or one file corpus/ptx/<prog>.ptx.  Sets P_FILES (array), P_ARCH,
+# P_DBG (1 for -G PTX) and P_SRC (the CUDA source(s) for route c: a
+# directory, or a file named in tools/gen-corpus.sh's table).
+prog_inputs() { # prog
+    local p=$1 path=$ROOT/corpus/ptx/$1 f s
+    P_FILES=()
+    if [ -d "$path" ]; then
+        while IFS= read -r f; do P_FILES+=("$f"); done < <(find "$path" -maxdepth 1 -name '*.ptx' | LC_ALL=C sort)
+        P_SRC=$ROOT/corpus/src/${p%%.*}
+    else
+        P_FILES=("$path")
+        s=$(awk -v o="ptx/$p" '$5 == o { print $4; exit }' "$ROOT/tools/gen-corpus.sh" 2>/dev/null)
+        P_SRC=$ROOT/corpus/src/${s:-${p%%.*}.cu}
+    fi
+    P_ARCH=$(target_of "${P_FILES[0]}")
+    P_DBG=0
+    grep -qE '^[[:space:]]*\.target[^/]*debug' "${P_FILES[@]}" && P_DBG=1
+}
+
+# Per-function table rows, one column per route: DIR/<r>/stats.tsv for each
+# route letter r (an empty stats.tsv: the route failed, cells "n/a").
+func_table() { # dir routes...
+    local W=$1 r files=()
+    shift
+    for r in "$@"; do files+=("$W/$r/stats.tsv"); done
+    awk -F'\t' -v routes="$*" '
+    function cellof(r, n,   v) {
+        if (!ok[r]) return "n/a"
+        if (!((r, n) in st)) return "inlined"
+        v = st[r, n]
+        if (v == "inl") return "inlined"
+        if (v == "dropped") return "dropped (" stk[r, n] " · " sp[r, n] ")"
+        return rg[r, n] " · " stk[r, n] " · " sp[r, n] " · " sz[r, n] (v == "clone" ? " *in kernels*" : "")
+    }
+    BEGIN { nr = split(routes, rt, " ") }
+    FNR == 1 { r = substr(FILENAME, length(FILENAME) - 10, 1) }
+    { ok[r] = 1
+      # nvcc hashes in internal names differ between the corpus PTX and the -dlto compile
+      h = "[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]"
+      gsub("_INTERNAL_" h "_", "_INTERNAL_<h>_", $1); gsub("_GLOBAL__N__" h "_", "_GLOBAL__N__<h>_", $1)
+      if (!($1 in seen)) { seen[$1] = 1; names[++nn] = $1 }
+      if ($2 == 1) ent[$1] = 1
+      st[r, $1] = $8; rg[r, $1] = $3; stk[r, $1] = $4; sp[r, $1] = $5 "/" $6; sz[r, $1] = $7 }
+    END {
+        for (pass = 1; pass <= 2; pass++)
+            for (i = 1; i <= nn; i++) {
+                n = names[i]
+                if ((pass == 1) != (n in ent)) continue
+                printf "| %s`%s` |", (n in ent) ? "**entry** " : "", n
+                for (k = 1; k <= nr; k++) printf " %s |", cellof(rt[k], n)
+                printf "\n"
+            }
+    }' "${files[@]}"
+}
+
 quality_section() {
     local progs=() p dir arch dbg src files
+    local PLK_FLAGS=(--no-devirt) # linking alone; section 3 measures devirtualization
     for dir in "$ROOT"/corpus/ptx/*/; do
         p=$(basename "$dir")
         [ "$p" = handwritten ] && continue
@@ -279,7 +388,7 @@ quality_section() {
         echo "Routes (all for the \`.target\` of the program's PTX):"
         echo
         echo "- **(a) separate**: \`ptxas -arch=X -v -c\` on each .ptx, \`nvlink -arch=X\` (with \`-lcudadevrt\` only when needed) into one cubin."
-        echo "- **(b) ptxlink**: \`ptxlink -v -o linked.ptx *.ptx\`; then \`ptxas -arch=X -v linked.ptx\` when ptxlink reports a whole program, else \`ptxas -c\` + \`nvlink -lcudadevrt\`."
+        echo "- **(b) ptxlink**: \`ptxlink -v --no-devirt -o linked.ptx *.ptx\` (linking alone; section 3 measures what devirtualization adds); then \`ptxas -arch=X -v linked.ptx\` when ptxlink reports a whole program, else \`ptxas -c\` + \`nvlink -lcudadevrt\`."
         echo "- **(c) nvcc -dlto**: \`nvcc -arch=X -rdc=true -dlto -c\` on the program's .cu files (corpus/src/<prog>/), \`nvlink -arch=X -dlto -nvvmpath=<shim> ... -lcudadevrt -Xptxas -v\`. This recompiles from source with NVVM's whole-program optimizer: it is the upper bar, not a like-for-like PTX link."
         echo
         echo "Cell format: **regs · stack · spill st/ld · SASS bytes**."
@@ -291,13 +400,8 @@ quality_section() {
         echo
     } >>"$OUT.tmp"
     for p in "${progs[@]}"; do
-        dir=$ROOT/corpus/ptx/$p
-        files=()
-        while IFS= read -r f; do files+=("$f"); done < <(find "$dir" -maxdepth 1 -name '*.ptx' | LC_ALL=C sort)
-        arch=$(target_of "${files[0]}")
-        dbg=0
-        grep -qE '^[[:space:]]*\.target[^/]*debug' "${files[@]}" && dbg=1
-        src=$ROOT/corpus/src/${p%%.*}
+        prog_inputs "$p"
+        files=("${P_FILES[@]}") arch=$P_ARCH dbg=$P_DBG src=$P_SRC
         local W=$WORK/quality/$p
         rm -rf "$W"
         mkdir -p "$W"
@@ -315,39 +419,15 @@ quality_section() {
             echo
             echo "Inputs: $(for f in "${files[@]}"; do printf '%s ' "$(basename "$f")"; done)"
             echo
-            echo "| function | (a) separate | (b) ptxlink + ptxas | (c) nvcc -dlto |"
+            echo "| function | (a) separate | (b) ptxlink --no-devirt + ptxas | (c) nvcc -dlto |"
             echo "|---|---|---|---|"
-            awk -F'\t' '
-            function cellof(r, n,   v) {
-                if (!ok[r]) return "n/a"
-                if (!((r, n) in st)) return "inlined"
-                v = st[r, n]
-                if (v == "inl") return "inlined"
-                if (v == "dropped") return "dropped (" stk[r, n] " · " sp[r, n] ")"
-                return rg[r, n] " · " stk[r, n] " · " sp[r, n] " · " sz[r, n] (v == "clone" ? " *in kernels*" : "")
-            }
-            FNR == 1 { r = substr(FILENAME, length(FILENAME) - 10, 1) }
-            { ok[r] = 1
-              # nvcc hashes in internal names differ between the corpus PTX and the -dlto compile
-              h = "[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]"
-              gsub("_INTERNAL_" h "_", "_INTERNAL_<h>_", $1); gsub("_GLOBAL__N__" h "_", "_GLOBAL__N__<h>_", $1)
-              if (!($1 in seen)) { seen[$1] = 1; names[++nn] = $1 }
-              if ($2 == 1) ent[$1] = 1
-              st[r, $1] = $8; rg[r, $1] = $3; stk[r, $1] = $4; sp[r, $1] = $5 "/" $6; sz[r, $1] = $7 }
-            END {
-                for (pass = 1; pass <= 2; pass++)
-                    for (i = 1; i <= nn; i++) {
-                        n = names[i]
-                        if ((pass == 1) != (n in ent)) continue
-                        printf "| %s`%s` | %s | %s | %s |\n", (n in ent) ? "**entry** " : "", n, cellof("a", n), cellof("b", n), cellof("c", n)
-                    }
-            }' "$W/a/stats.tsv" "$W/b/stats.tsv" "$W/c/stats.tsv"
+            func_table "$W" a b c
             echo
             echo "| route | how | .text sections (kernels) | non-kernel functions not inlined: distinct / code copies | total .text bytes | wall ms |"
             echo "|---|---|---|---|---|---|"
             for r in a b c; do
                 local name
-                case $r in a) name="(a) separate" ;; b) name="(b) ptxlink + ptxas" ;; c) name="(c) nvcc -dlto" ;; esac
+                case $r in a) name="(a) separate" ;; b) name="(b) ptxlink --no-devirt + ptxas" ;; c) name="(c) nvcc -dlto" ;; esac
                 if [ -f "$W/$r/summary" ]; then
                     read -r ns nk nd nb tb <"$W/$r/summary"
                     echo "| $name | $(cat "$W/$r/mode") | $ns ($nk) | $nd / $nb | $tb | $(cat "$W/$r/ms") |"
@@ -407,6 +487,18 @@ measure() { # label list out
         [ -z "$best" ] || [ "$ms" -lt "$best" ] && best=$ms
         [ "$m" -gt "$rss" ] && rss=$m
     done
+    # the same link without the optimization stages: what linking alone costs
+    local nbest="" nrss=0
+    for ((i = 0; i < REPS; i++)); do
+        t0=$(now_ns)
+        /usr/bin/time -f "%e %M" -o "$out.ns.time" "$PTXLINK" --no-stages -o "$out.ns" @"$list" >"$out.ns.log" 2>&1 ||
+            die_ptxlink "ptxlink --no-stages on $label" "$out.ns.log" "$PTXLINK" --no-stages -o "$out.ns" @"$list"
+        ms=$(( ($(now_ns) - t0) / 1000000 ))
+        m=$(awk '{print $2}' "$out.ns.time")
+        [ -z "$nbest" ] || [ "$ms" -lt "$nbest" ] && nbest=$ms
+        [ "$m" -gt "$nrss" ] && nrss=$m
+    done
+    rm -f "$out.ns"
     local inb outb nfiles
     nfiles=$(wc -l <"$list")
     inb=$(xargs cat <"$list" | wc -c)
@@ -414,9 +506,10 @@ measure() { # label list out
     local mode="– (one input: checked, not linked)"
     if grep -q 'whole program' "$out.log"; then mode=whole
     elif grep -q 'ptxas -c' "$out.log"; then mode=-c; fi
-    awk -v l="$label" -v nf="$nfiles" -v ib="$inb" -v ob="$outb" -v ms="$best" -v rss="$rss" -v mode="$mode" 'BEGIN {
-        printf "| %s | %d | %.0f | %.0f | %.3f | %.2f | %.1f | %.2f | %s |\n", l, nf, ib / 1024, ob / 1024, ms / 1000,
-            ms * 1000 / (ib / 1024), rss / 1024, rss * 1024 / ib, mode }'
+    awk -v l="$label" -v nf="$nfiles" -v ib="$inb" -v ob="$outb" -v ms="$best" -v rss="$rss" -v mode="$mode" \
+        -v nms="$nbest" -v nrss="$nrss" 'BEGIN {
+        printf "| %s | %d | %.0f | %.0f | %.3f | %.2f | %.1f | %.2f | %.3f | %.2f | %.1f | %s |\n", l, nf, ib / 1024, ob / 1024, ms / 1000,
+            ms * 1000 / (ib / 1024), rss / 1024, rss * 1024 / ib, nms / 1000, nms * 1000 / (ib / 1024), nrss / 1024, mode }'
 }
 
 ptxas_check() { # label file mode(-c|whole)
@@ -441,8 +534,10 @@ scale_section() {
         echo "Generated modules: \`tools/gen-modules.sh N DIR\` — each module defines 2 \`.visible .func\`, 1 \`.visible .entry\`, 2 \`.visible .global\`, calls \`mod<i-1>_f1\` and reads \`mod<i-1>_g0\` through \`.extern\` declarations, and has an internal \`\$str\` and an internal \`.func helper\` with the same names in every module (so N-1 of each are renamed)."
         echo "Corpus copies: the ${prog} program's 3 files repeated K times, every name defined at module scope (\`.visible\`, \`.weak\`, internal; kernels included) suffixed with \`_c<k>\` per copy so that copies do not collide."
         echo
-        echo "| input | files | input KB | output KB | wall s | µs per input KB | peak RSS MB | RSS / input | ptxlink -v says |"
-        echo "|---|---|---|---|---|---|---|---|---|"
+        echo "The first four measures are \`ptxlink -v\` as it runs by default (linking and the optimization stages); the \`--no-stages\` columns are the same link without the stages (\`ptxlink --no-stages\`), measured the same way: linking alone."
+        echo
+        echo "| input | files | input KB | output KB | wall s | µs per input KB | peak RSS MB | RSS / input | wall s, --no-stages | µs per input KB, --no-stages | peak RSS MB, --no-stages | ptxlink -v says |"
+        echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
     } >>"$OUT.tmp"
     for n in 1 100 300 1000; do
         echo "link-bench: scale: $n generated modules" >&2
@@ -493,6 +588,186 @@ scale_section() {
 }
 
 # ---------------------------------------------------------------------------
+# Section 3: devirtualization
+# ---------------------------------------------------------------------------
+# Indirect call sites in PTX files: "sites flist" (flist: the call names a
+# .calltargets label, so ptxas knows its targets).  A call statement is read
+# whole up to its ';' (nvcc spreads one over several lines:
+# "call (retval0),\n%rd9,\n(\nparam0\n)\n, prototype_3;"); it is indirect when
+# the callee operand, after the optional return list, is a register.
+count_indirect() { # files...
+    awk '
+    BEGIN { RS = ";" }
+    {
+        s = $0
+        gsub(/\/\/[^\n]*/, "", s)
+        gsub(/\/\*([^*]|\*+[^*\/])*\*+\//, "", s)
+        gsub(/[\n\t\r]/, " ", s)
+        if (match(s, /[A-Za-z0-9_$]+ *: *\.calltargets/)) {
+            l = substr(s, RSTART, RLENGTH); sub(/ *:.*/, "", l); ct[FILENAME, l] = 1
+        }
+        if (!match(s, /(^|[ {}:])call(\.[a-z]+)* /)) next
+        r = substr(s, RSTART + RLENGTH); sub(/^ +/, "", r)
+        if (r ~ /^\(/) sub(/^\([^)]*\) *, */, "", r)
+        if (r !~ /^%/) next
+        n++
+        last = r; sub(/.*, */, "", last); sub(/ +$/, "", last)
+        if ((FILENAME, last) in ct) nf++
+    }
+    END { printf "%d %d\n", n, nf }' "$@"
+}
+
+indirect_cell() { # "sites flist"
+    local n=${1% *} f=${1#* }
+    if [ "$f" -gt 0 ]; then echo "$n ($f .calltargets)"; else echo "$n"; fi
+}
+
+# Totals of one route from DIR/stats.tsv and DIR/summary:
+# "textbytes maxregs stack spillst spillld" ("–" for none).
+route_totals() { # dir
+    awk -F'\t' -v sumf="$1/summary" '
+    function isnum(v) { return v ~ /^[0-9]+$/ }
+    { if (isnum($3) && (mr == "" || $3 + 0 > mr)) mr = $3 + 0
+      if ($8 != "sec" && $8 != "clone") next
+      if (isnum($4)) stk += $4
+      if (isnum($5)) sst += $5
+      if (isnum($6)) sld += $6 }
+    END { tb = "–"; if ((getline l < sumf) > 0) { split(l, a, " "); tb = a[5] }
+          printf "%s %s %d %d %d\n", tb, (mr == "" ? "–" : mr), stk, sst, sld }' "$1/stats.tsv"
+}
+
+# Programs with indirect calls, found anew on every run: directories first,
+# then single files (handwritten/ is a collection of forms, not a program).
+devirt_programs() {
+    local d f p n
+    for d in "$ROOT"/corpus/ptx/*/; do
+        p=$(basename "$d")
+        [ "$p" = handwritten ] && continue
+        set -- "$d"*.ptx
+        [ -f "$1" ] || continue
+        n=$(count_indirect "$@")
+        if [ "${n%% *}" -gt 0 ]; then echo "$p"; fi
+    done | LC_ALL=C sort
+    for f in "$ROOT"/corpus/ptx/*.ptx; do
+        [ -f "$f" ] || continue
+        n=$(count_indirect "$f")
+        if [ "${n%% *}" -gt 0 ]; then basename "$f"; fi
+    done | LC_ALL=C sort
+}
+
+devirt_section() {
+    local progs=() p r W Q
+    local PLK_FLAGS=()
+    while IFS= read -r p; do progs+=("$p"); done < <(devirt_programs)
+    local D=$WORK/devirt
+    rm -rf "$D"
+    mkdir -p "$D"
+    {
+        echo "## 3. Devirtualization: indirect calls before and after"
+        echo
+        echo "Every corpus program whose PTX has an indirect call (a \`call\` whose callee operand is a register: \`call (retval0), %rd9, (param0), prototype_3;\`), found by the script on each run: multi-file programs \`corpus/ptx/<prog>/\` and single files \`corpus/ptx/*.ptx\` (${#progs[@]} this run). Routes, each for the \`.target\` of the program's PTX:"
+        echo
+        echo "- **(a) separate** (nvcc \`-rdc\` separate compilation): \`ptxas -arch=X -v -c\` on each .ptx, \`nvlink\` into one cubin, as in section 1. For a single file that nvcc compiled without \`-rdc\` this is \`ptxas -c\` of that file (nvcc itself would compile it whole, which route (b) does)."
+        echo "- **(b) ptxlink --no-devirt + ptxas**: link only, then whole-program \`ptxas -v\` (or \`ptxas -c\` + nvlink when ptxlink says the output needs it); a single input is given `-arch=X` as well (a link of one file, so ptxlink takes it as the whole program, as nvcc without `-rdc` does) and goes to whole-program ptxas. This is section 1's route (b)."
+        echo "- **(c) nvcc -dlto**: NVIDIA's link-time optimizer from the CUDA sources, as in section 1 (the bar to beat); for a single file, that one \`.cu\` file. n/a without CUDA sources (llc, clang-only headers) or for \`-G\`."
+        echo "- **(d) ptxlink + ptxas**: as (b) with the optimization stages on (devirtualization with its defaults), \`ptxlink --stats\`."
+        echo
+        echo "**Indirect call sites** are counted in the PTX that ptxas compiles on each route: the input PTX (route a), ptxlink's output (b, d), and for (c) the PTX that NVVM hands to ptxas (\`nvlink -dlto ... -emit-ptx\` on the same LTO objects). \"(k .calltargets)\": k of them name a \`.calltargets\` list, so ptxas knows their targets. Counting is by call statement (joined across lines up to its \`;\`), not by the number of times it runs."
+        echo
+        echo "Cell format: **.text bytes · max regs · Σ stack · Σ spill st/ld**, over the final cubin of the route:"
+        echo
+        echo "- *.text bytes*: the sum of all \`.text.*\` sections of the final (nvlink-ed) cubin: every kernel with the private copies whole-program ptxas appends to it, and every out-of-line function; functions that \`ptxas -c\` compiled but nvlink dropped are not counted."
+        echo "- *max regs*: the largest register count (top byte of \`sh_info\`) over those sections: kernels, and in separate compilation also the out-of-line functions (sm_90 cubins record none for non-entries)."
+        echo "- *Σ stack*, *Σ spill st/ld*: the sum over every distinct function that has code in the final cubin (kernels, out-of-line functions, functions copied into kernels; each counted once however many copies exist; inlined and dropped functions not counted) of its ptxas \`-v\` \"bytes stack frame\" and \"bytes spill stores/loads\". A function that loses its ABI call frame or its spills around an indirect call lowers these sums."
+        echo
+        echo "| program | indirect call sites: input PTX → ptxlink (d) | in nvcc -dlto's PTX (c) | (a) separate | (b) ptxlink --no-devirt + ptxas | (c) nvcc -dlto | (d) ptxlink + ptxas |"
+        echo "|---|---|---|---|---|---|---|"
+    } >"$D/table.md"
+    : >"$D/detail.md"
+    for p in "${progs[@]}"; do
+        prog_inputs "$p"
+        W=$D/$p
+        Q=$WORK/quality/$p
+        mkdir -p "$W"
+        echo "link-bench: devirt: $p ($P_ARCH, debug=$P_DBG)" >&2
+        # routes a, b and c are section 1's when it ran in this invocation
+        for r in a b c; do
+            if [ "$DO_QUALITY" = 1 ] && [ -f "$Q/$r/mode" ]; then
+                cp -r "$Q/$r" "$W/$r"
+                continue
+            fi
+            case $r in
+            a) route_sep "$p" "$W/a" "$P_ARCH" "$P_DBG" "${P_FILES[@]}" ;;
+            b) PLK_FLAGS=(--no-devirt); route_plk "$p" "$W/b" "$P_ARCH" "$P_DBG" "${P_FILES[@]}" ;;
+            c) route_lto "$p" "$W/c" "$P_ARCH" "$P_DBG" "$P_SRC" ;;
+            esac
+        done
+        PLK_FLAGS=(--stats)
+        route_plk "$p" "$W/d" "$P_ARCH" "$P_DBG" "${P_FILES[@]}"
+        for r in a b c d; do
+            if [ -f "$W/$r/ms" ] && [ -f "$W/$r/final.cubin" ]; then
+                route_stats "$W/$r"
+            else
+                : >"$W/$r/stats.tsv"
+                rm -f "$W/$r/summary"
+            fi
+        done
+        # the PTX NVVM hands to ptxas on route c
+        local lto="n/a"
+        if [ -f "$W/c/summary" ] &&
+            "$NVLINK" -arch="$P_ARCH" -dlto -nvvmpath="$NVVM" "${DEVRT[0]}" "$W"/c/*.o -lcudadevrt \
+                -emit-ptx -o "$W/c/lto.ptx" >"$W/c/emit-ptx.log" 2>&1; then
+            set -- "$W/c/lto.ptx"*
+            lto=$(indirect_cell "$(count_indirect "$@")")
+        fi
+        local before after cells=() t
+        before=$(indirect_cell "$(count_indirect "${P_FILES[@]}")")
+        after=$(indirect_cell "$(count_indirect "$W/d/linked.ptx")")
+        for r in a b c d; do
+            if [ -f "$W/$r/summary" ]; then
+                read -r t mr sk ss sl < <(route_totals "$W/$r")
+                cells+=("$t · $mr · $sk · $ss/$sl")
+            else
+                cells+=("n/a")
+            fi
+        done
+        local name=$p
+        [ "$P_DBG" = 1 ] && name="$p (-G, stripped)"
+        echo "| $name | $before → $after | $lto | ${cells[0]} | ${cells[1]} | ${cells[2]} | ${cells[3]} |" >>"$D/table.md"
+        {
+            echo "### $p ($P_ARCH$([ "$P_DBG" = 1 ] && echo ', -G PTX with --strip-debug'))"
+            echo
+            echo "Inputs: $(for f in "${P_FILES[@]}"; do printf '%s ' "$(basename "$f")"; done)"
+            echo
+            echo "ptxlink \`--stats\` (route d): $(sed -n 's/^devirt:[[:space:]]*//p' "$W/d/ptxlink.log" | tr -s ' \t' ' ' | paste -sd ';' - | sed 's/;/; /g')"
+            echo
+            echo "| route | how |"
+            echo "|---|---|"
+            for r in a b c d; do
+                case $r in a) t="(a) separate" ;; b) t="(b) ptxlink --no-devirt + ptxas" ;; c) t="(c) nvcc -dlto" ;; d) t="(d) ptxlink + ptxas" ;; esac
+                echo "| $t | $(cat "$W/$r/mode" 2>/dev/null || echo failed) |"
+            done
+            echo
+            echo "<details><summary>per function: regs · stack · spill st/ld · SASS bytes</summary>"
+            echo
+            echo "| function | (a) separate | (b) ptxlink --no-devirt + ptxas | (c) nvcc -dlto | (d) ptxlink + ptxas |"
+            echo "|---|---|---|---|---|"
+            func_table "$W" a b c d
+            echo
+            echo "</details>"
+            echo
+        } >>"$D/detail.md"
+    done
+    {
+        cat "$D/table.md"
+        echo
+        echo "Per program: how each route ran, ptxlink's devirtualization counts, and the per-function detail (cell format and *inlined* / *dropped* / *in kernels* as in section 1)."
+        echo
+        cat "$D/detail.md"
+    } >>"$OUT.tmp"
+}
+
+# ---------------------------------------------------------------------------
 # The reading of the numbers (static text, written against the numbers of
 # CUDA 13.0.88; re-check it when the tables change).
 reading() {
@@ -517,7 +792,7 @@ and 16/16 B spills), fnptr's `apply_twice` (24 B stack, 20/20 spills) and `block
 `lib_helper_public`/`lib_transform` (8/8 spills) all lose their stack frames and spills.
 Total .text shrinks where there are no indirect calls: clang_multi 3200 → 2176 bytes, globals
 6144 → 5120 (NVIDIA LTO: 4992), globals.G (debug info stripped, code still unoptimised -G code)
-17792 → 5760. The price is slightly bigger kernels (globals `use_globals` 2432 → 2816 bytes,
+7552 → 5760. The price is slightly bigger kernels (globals `use_globals` 2432 → 2816 bytes,
 25 instead of 24 registers and an 8 B frame; LTO: 2688 bytes, 24 registers, 8 B).
 
 **Where it loses: indirect calls (virtual functions, function pointers).** Whole-program ptxas
@@ -530,7 +805,8 @@ compiled functions: `sphere::hit` (68 registers, no spills with -c) gets a 72 B 
 spills, `dielectric::scatter` 72/72, `metal::scatter` 68/68, and the trivial virtual destructors, spill-free with -c, get 4/4–12/12;
 kernel register counts go up (raytrace `create_world` 32 → 40, `free_world` 24 → 40).
 Whether that is slower or faster at run time (inlined direct calls vs more spills in the
-indirect targets) cannot be measured here.
+indirect targets) cannot be measured here. These are route (b), linking alone; section 3 shows what
+devirtualization makes of the same programs.
 
 **Against NVIDIA's LTO (`nvcc -dlto`).** LTO pays the same indirect-call price, so on raytrace
 ptxlink + ptxas is level with it: same kernel stack frames, the same spill pattern in the copied
@@ -542,30 +818,62 @@ pointers (3968 vs 6784 bytes; `op_pow`/`op_hypot` reach 3 kernels instead of 4; 
 29696), and in globals it inlines one helper more (4992 vs 5120 bytes). LTO is not available for
 clang_multi (its sources use a clang-only header) or for -G code.
 
-**Link time and memory (section 2).** ptxlink's time grows linearly with input size: a
-constant 0.06–0.12 ms per input KB (range over repeated runs; it varies with machine load) for the generated
-modules at 100, 300 and 1000 modules (0.10–0.17 s for 1000 modules / 1.7 MB), and falling per
-KB for the raytrace copies as start-up cost is amortised (0.32–0.40 s for 300 files / 11.8 MB); peak RSS is about 16× the input for the small generated
-modules (27 MB for 1.7 MB) and about 6× for the raytrace copies (68 MB for 11.8 MB). ptxas, not
-ptxlink, is the bottleneck: on the 1000-module linked file `ptxas -c` takes 33–36 s and 0.8 GB and
-grows superlinearly (0.5–0.7 s at 100 modules, 2.4–3.5 s at 300), longer than running 1000
-separate `ptxas -c` plus nvlink (18–21 s); whole-program ptxas takes 9–13 s. And whole-program mode is
-quadratic when unrelated code with indirect calls is linked together: in raytrace ×10 every one
-of the 40 kernels gets a copy of all ten copies' virtual functions (7960 function copies, an
-11 MB cubin, ~35 s of ptxas, against 1.1 MB and 1.5–2 s with `-c`). Linking a program's own
-modules into one whole program is what pays off; merging independent programs that use virtual
-functions or function pointers is not.
+**Devirtualization (section 3).** With devirtualization on, no indirect call is left in any of
+the 11 programs (route d); NVIDIA's LTO removes none (12–44 sites in the PTX it hands to ptxas;
+mono_iface goes from 13 to 44 because LTO inlines callers and copies their call sites). Where the
+targets are virtual functions ptxlink + ptxas now beats every other route. mono_iface (an
+interface with one implementation: 12 direct calls, 1 funnel): spills 48/48 → 0/0 (LTO 48/48),
+stack 152 → 80 B, .text 21760 → 15104 B (LTO 24064). vcall_xfile (vtables, factory and calls in
+three files; `channels()`/`version()` fold to constants): .text 43264 → 32000 B (LTO 34432),
+stack 496 → 176 B, spills 252/252 → 0/0. virtual_shapes: spills 124/124 → 0/0, stack 216 → 16 B
+(as low as separate compilation), for 2560 B more .text; its -G build 204/204 → 0/0. raytrace:
+.text 104064 → 39040 B (LTO 104960, separate 58496), stack 800 → 512 B, spills 580 → 320. Two
+things make the difference: the funnels compare the object's vtable pointer with each vtable
+address point the program stores, so the function-pointer load dies; and once no call goes
+through a pointer the vtables' function entries are cleared, so ptxas no longer keeps every
+virtual function as an address-taken, full-ABI function copied into each kernel. The price:
+inlined arms raise raytrace's largest register count from 48 to 72 (render), which lowers
+occupancy; whether that is slower cannot be measured without a GPU. Where the targets come from
+a `__device__` table of function pointers (fnptr, globals_init, llc_fnptr, clang_atomics_warp)
+the funnels compare function pointers, so the table and its address-taken functions stay: .text
+grows 5–20 % (fnptr 29696 → 35200 B; LTO 26880) with stack and spills unchanged. A `.calltargets`
+list instead (every multi-target site forced to it with `--devirt-funnel-max=1`) gives the same
+code as no devirtualization on fnptr and 2 % less .text on raytrace, so ptxlink uses it only for
+sets above the funnel limit.
+
+**Link time and memory (section 2).** ptxlink's time grows linearly with input size. Linking
+alone (the `--no-stages` columns) costs 50–70 µs per input KB for 100–1000 generated modules
+(0.09 s for 1000 modules / 1.7 MB) and falls to 25 µs per KB for 100 raytrace copies as start-up
+is amortised (0.30 s for 300 files / 11.8 MB). The stages add little where they find nothing to
+do (1000 generated modules: 0.15 s) and about 2.5× where every function makes indirect calls
+(raytrace ×100: 0.73 s for 5600 call sites, whose candidate sets, the union of 100 copies'
+vtables, are then too big to funnel); peak RSS is about 16× the input for the small generated
+modules (27 MB for 1.7 MB) and 7× for the raytrace copies (86 MB for 11.8 MB). Timings vary with
+machine load (2 shared CPUs). ptxas, not ptxlink, is the bottleneck: on the 1000-module linked
+file `ptxas -c` takes 42 s and 0.8 GB and grows superlinearly (0.5 s at 100 modules, 2.9 s at
+300), longer than 1000 separate `ptxas -c` plus nvlink (19 s); whole-program ptxas takes 15 s.
+And whole-program mode is quadratic when unrelated code with indirect calls is linked together:
+in raytrace ×10 every kernel gets a copy of all ten copies' virtual functions (an 11 MB cubin,
+29 s of ptxas, against 1.1 MB and 1.7 s with `-c`). Linking a program's own modules into one
+whole program is what pays off; merging independent programs that use virtual functions or
+function pointers is not.
 EOF
 }
 
 rm -f "$OUT.tmp"
 mkdir -p "$(dirname "$OUT")"
 {
-    echo "# Link benchmark"
-    echo
-    echo "<!-- generated by tools/link-bench.sh; do not edit by hand -->"
-    echo "Generated by \`tools/link-bench.sh\` (regenerate: \`tools/link-bench.sh\`, about 4 minutes on 2 CPUs; \`-h\` for options)."
-    echo "ptxlink $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null)$(cd "$ROOT" && git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)'),"
+    if [ "$DEVIRT_ONLY" = 1 ]; then
+        echo "# Link benchmark: devirtualization only"
+        echo
+        echo "Generated by \`tools/link-bench.sh --devirt-only\` (section 3 of docs/link-benchmark.md alone)."
+    else
+        echo "# Link benchmark"
+        echo
+        echo "<!-- generated by tools/link-bench.sh; do not edit by hand -->"
+        echo "Generated by \`tools/link-bench.sh\` (regenerate: \`tools/link-bench.sh\`, about 5 minutes on 2 CPUs; \`tools/link-bench.sh --devirt-only\` reruns section 3 alone into a scratch file; \`-h\` for options)."
+    fi
+    echo "ptxlink $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null)$(cd "$ROOT" && git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)') (binary \`${PTXLINK_SRC#"$ROOT"/}\`, built $(date -u -r "$PTXLINK_SRC" '+%Y-%m-%d %H:%M UTC')),"
     echo "$("$PTXAS" --version | grep -o 'release [0-9.]*, V[0-9.]*' | head -1 | sed 's/^/CUDA /'),"
     echo "$(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), load average $(cut -d' ' -f1-3 /proc/loadavg) at start."
     echo
@@ -574,8 +882,11 @@ mkdir -p "$(dirname "$OUT")"
 } >"$OUT.tmp"
 [ "$DO_QUALITY" = 1 ] && quality_section
 [ "$DO_SCALE" = 1 ] && scale_section
-reading >"$OUT.reading"
+[ "$DO_DEVIRT" = 1 ] && devirt_section
+if [ "$DEVIRT_ONLY" = 1 ]; then : >"$OUT.reading"; else reading >"$OUT.reading"; fi
 awk -v rf="$OUT.reading" '$0 == "@@READING@@" { while ((getline l < rf) > 0) print l; next } { print }' "$OUT.tmp" >"$OUT"
 rm -f "$OUT.reading"
 rm -f "$OUT.tmp"
 echo "link-bench: wrote $OUT" >&2
+[ "$DEVIRT_ONLY" = 1 ] && cat "$OUT"
+exit 0
