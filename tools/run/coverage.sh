@@ -9,10 +9,11 @@
 #
 #   tools/run/coverage.sh [--diff] [build-dir]          (default build)
 #
-# --diff also passes each module through ptxlink (the plain round trip)
-# and, for every kernel that completed, runs tools/run/difftest.sh on the
-# two with the same arguments; any difference fails the script.  DOC=
-# (empty) skips writing the document.
+# --diff also passes each module through ptxlink (the plain round trip;
+# with STAGES=1 its default optimization stages too: devirtualization,
+# printf lowering) and, for every kernel that completed, runs
+# tools/run/difftest.sh on the two with the same arguments; any difference
+# fails the script.  DOC= (empty) skips writing the document.
 #
 # Arguments come from the kernel's signature (ptxlink-run --list, and the
 # demangled name where c++filt is there): pointer parameters (64-bit ones
@@ -46,6 +47,7 @@ JOBS=${JOBS:-$(nproc)}
 # the plain round trip: parse and print, no optimization stages
 PLAIN=
 "$LINK" --help 2>&1 | grep -q -- --no-stages && PLAIN=--no-stages
+[ "${STAGES:-0}" = 1 ] && PLAIN=
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
