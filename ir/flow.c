@@ -12,7 +12,9 @@
  *              is that table's entry at the stored point plus k
  * and what leaves registers for memory (stores, call arguments and
  * returns, atomics) is recorded for the module:
- *   loose           functions whose address may sit in memory;
+ *   loose           functions whose address may sit in memory: stored by
+ *                   code, or held by a table other than a vtable (the host
+ *                   can copy it out and pass it back to a kernel);
  *   address points  table addresses (+ a known offset) that may sit in
  *                   memory, including those in variable initializers;
  *   wide tables     those whose address reaches memory with an unknown
@@ -72,7 +74,7 @@ struct Flow {
 	const Module *m;
 	Sym *syms;
 	FuncFlow *funcs;
-	PtSet loose, points, slots;
+	PtSet loose, points;
 	int grew;   /* a register set grew in this pass */
 	int pointer;  /* bytes in an address: 8, or 4 with .address_size 32 */
 };
@@ -394,10 +396,9 @@ static void escape(Flow *fl, const PtSet *vals)
 				grow(fl, &fl->points, p);
 			}
 			break;
-		case PT_SLOT:
-			grow(fl, &fl->slots, p);
-			break;
-		default:  /* memory read back and stored again: nothing new */
+		default:  /* memory read back and stored again: nothing new; a vtable
+		          * entry copied out is never called through (is_vtable), and
+		          * other tables' entries are loose anyway */
 			break;
 		}
 	}
@@ -519,29 +520,25 @@ static FuncFlow *func_flow(const Flow *fl, const Func *f)
 
 /* An Itanium C++ ABI virtual table.  The language reads its slots only to
  * call them (a pointer to a virtual member holds a slot offset, not the
- * function), so a stored value that came from [vptr + k] is some other
- * pointer in the object, never one of its entries. */
+ * function), and host code cannot name it, so its entries reach memory
+ * only as the vtable itself, through its address points. */
 static int is_vtable(const char *name)
 {
 	return !strncmp(name, "_ZTV", 4);
 }
 
-/* Address points and slots that escaped: what they make loose. */
+/* What the escaped tables make loose. */
 static void settle(Flow *fl)
 {
 	for (int grew = 1; grew;) {
 		PtSet found = {0};
 		Sym *t, *tmp;
+		/* a wide table's entries, and what the host may copy out of any
+		 * table but a vtable (cudaMemcpyFromSymbol) and hand back in a
+		 * kernel argument or a buffer */
 		HASH_ITER(hh, fl->syms, t, tmp)
-			if (t->var && t->wide)
+			if (t->var && (t->wide || !is_vtable(t->name)))
 				entries(fl, t, 0, 1, &found);
-		for (uint32_t i = 0; i < fl->slots.n; i++)
-			for (uint32_t j = 0; j < fl->points.n; j++) {
-				const Pt *k = &fl->slots.v[i], *p = &fl->points.v[j];
-				if (is_vtable(p->sym))
-					continue;
-				entries(fl, sym_find(fl, p->sym), p->off + k->off, p->any || k->any, &found);
-			}
 		grew = 0;
 		for (uint32_t i = 0; i < found.n; i++)
 			grew |= found.v[i].kind == PT_FUNC ?
@@ -626,7 +623,6 @@ void flow_free(Flow *fl)
 	}
 	free(fl->loose.v);
 	free(fl->points.v);
-	free(fl->slots.v);
 	free(fl);
 }
 
