@@ -5,19 +5,22 @@
  * all device code is linked the possible targets are known:
  *   - value tracking: the pointer is exactly one function (mov, add, cvta;
  *     with a closed world also loads from initialized constant data);
- *   - otherwise every function whose address is taken (a mov operand, a
- *     variable initializer) and whose parameter and return lists could
+ *   - otherwise what ir/flow.c says the register can hold (for a pointer
+ *     read at [vptr+K]: the entries at +K of the vtable address points the
+ *     program stores), or every address-taken function when it cannot say;
+ *     either way only functions whose parameter and return lists could
  *     match the prototype: same count, state space and byte size each.
- *     The test only excludes what cannot be the callee, so the set is a
- *     superset of the real targets.
  * The set is open, and never proves a single target, when the module was
  * linked with --allow-undefined, declares an undefined variable other than
- * dynamic .shared memory (a pointer may arrive from code not seen) or an undefined function whose signature
- * matches (its address may flow in).
- * Rewrites:
+ * dynamic .shared memory (a pointer may arrive from code not seen), has an
+ * undefined address-taken function whose signature matches, or is one
+ * input without -arch that other device code could join.
+ * Rewrites, per call site:
  *   one candidate, closed:   call (r), f, (args);   prototype dropped if unused
- *   1..N candidates:          a branch funnel around the call only, inside
- *                             its scope, so the .param stores serve every call:
+ *   every candidate returns the same constants and does nothing else
+ *   (closed): the call's result reads become movs of them (uniform)
+ *   2..N candidates (1..N open): a branch funnel around the call only,
+ *   inside its scope, so the .param stores serve every call:
  *       mov.u64 %devirt_a, f;  setp.eq.s64 %devirt_p, %rd9, %devirt_a;
  *       @%devirt_p bra $Ldevirt_K_0;  ...
  *       call (r), g, (args);             (closed: the last candidate)
@@ -25,13 +28,20 @@
  *       bra.uni $Ldevirt_K_join;
  *       $Ldevirt_K_0: call (r), f, (args);  bra.uni $Ldevirt_K_join; ...
  *       $Ldevirt_K_join:
- * A call whose pointer is null, or with no candidate or more than
- * --devirt-funnel-max, is left alone with a remark.  An open funnel's kept
- * call follows a $Ldevirt_*_open label, so a second run leaves it alone.
+ *     closed and read from .global vtables: the tests compare the vtable
+ *     pointer instead, `cvta.global.u64 %devirt_a, _ZTV1A+16`, and the
+ *     read of the function pointer goes;  @p call: `@!p bra join` first;
+ *   more than N, closed:     call (r), %rd9, (args), $Ldevirt_K_targets;
+ *                            after $Ldevirt_K_targets: .calltargets f, g, ...;
+ * A call whose pointer is null, with no candidate, or with more than N in
+ * an open world, is left alone with a remark.  An open funnel's kept call
+ * follows a $Ldevirt_*_open label, so a second run leaves it alone.
+ * Finally, if no call goes through a pointer and no code takes a function's
+ * address, the function entries of C++ vtables (_ZTV*) are cleared.
  *
- * requires: nothing (builds its own call graph, CFG, liveness, reaching
- * definitions) / maintains: the module's statements and names / breaks: any
- * CFG or analysis built before it. */
+ * requires: nothing (builds its own call graph, address flow, CFG,
+ * liveness, reaching definitions) / maintains: the module's statements and
+ * names / breaks: any CFG or analysis built before it. */
 #include <stdlib.h>
 #include <string.h>
 #include "stages.h"
