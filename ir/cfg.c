@@ -17,7 +17,7 @@ typedef struct LabelAt {
 typedef struct Builder {
 	Cfg *g;
 	LabelAt *labels;
-	size_t cap;
+	uint32_t cap;   /* of g->ins */
 	int bad;
 } Builder;
 
@@ -45,12 +45,7 @@ static void flatten(Builder *b, const List *body)
 		else if (s->kind == S_SCOPE)
 			flatten(b, &s->scope);
 		else if (s->kind == S_INS) {
-			if (g->nins == b->cap) {
-				b->cap = b->cap ? 2 * b->cap : 64;
-				g->ins = realloc(g->ins, b->cap * sizeof *g->ins);
-				if (!g->ins)
-					die("out of memory");
-			}
+			g->ins = array_grow(g->ins, g->nins, &b->cap, sizeof *g->ins);
 			g->ins[g->nins++] = (Stmt *)s;
 		}
 	}

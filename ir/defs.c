@@ -36,12 +36,7 @@ static int has(const uint64_t *b, uint32_t i) { return (b[i / 64] >> (i % 64)) &
 
 static void add_def(Defs *d, uint32_t ins, uint32_t reg)
 {
-	if (d->ndefs == d->cap) {
-		d->cap = d->cap ? 2 * d->cap : 256;
-		d->defs = realloc(d->defs, d->cap * sizeof *d->defs);
-		if (!d->defs)
-			die("out of memory");
-	}
+	d->defs = array_grow(d->defs, d->ndefs, &d->cap, sizeof *d->defs);
 	d->defs[d->ndefs++] = (Def){ins, reg};
 }
 

@@ -104,12 +104,7 @@ static int set_add(PtSet *s, Pt p)
 		p.any = 1;
 		p.off = 0;
 	}
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 4;
-		s->v = realloc(s->v, s->cap * sizeof *s->v);
-		if (!s->v)
-			die("out of memory");
-	}
+	s->v = array_grow(s->v, s->n, &s->cap, sizeof *s->v);
 	s->v[s->n++] = p;
 	return 1;
 }

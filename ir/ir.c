@@ -265,6 +265,19 @@ Expr *expr_addr(Module *m, Expr *base, int64_t off)
 	return expr_list(m, E_ADDR, &e, 1);
 }
 
+/* Room for element n of a malloc'd array holding *cap: doubles *cap when
+ * it is full.  v = array_grow(v, n, &cap, sizeof *v); v[n++] = x; */
+void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap ? 2 * *cap : 8;
+	v = realloc(v, (size_t)*cap * size);
+	if (!v)
+		die("out of memory");
+	return v;
+}
+
 /* Only 32- and 64-bit integer slots hold addresses worth following. */
 int init_slot_size(const Decl *d)
 {

@@ -276,6 +276,7 @@ Expr *expr_list(Module *, ExprKind, Expr **kids, uint32_t n);
 Expr *expr_call(Module *, const char *fname, Expr **kids, uint32_t n);
 const Spec *spec_find(const Spec *, uint32_t n, const char *word);  /* also a Func's */
 const Spec *decl_spec(const Decl *, const char *word);
+void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size);  /* room for v[n] */
 int str_in(const char *w, const char *const *set);   /* set ends with NULL */
 int type_bytes(const char *type);   /* ".u32" -> 4; 0 if not a sized scalar type */
 int int_literal(const char *spelling, int64_t *);  /* 0 if not an integer literal */

@@ -30,12 +30,7 @@ static void add_reg(Live *l, const char *name)
 	HASH_FIND_PTR(l->index, &name, e);
 	if (e)
 		return;
-	if (l->nregs == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 64;
-		l->regs = realloc(l->regs, l->cap * sizeof *l->regs);
-		if (!l->regs)
-			die("out of memory");
-	}
+	l->regs = array_grow(l->regs, l->nregs, &l->cap, sizeof *l->regs);
 	e = arena_alloc(l->arena, sizeof *e);
 	e->name = name;
 	e->index = l->nregs;

@@ -959,12 +959,7 @@ static void refs_add(Refs *r, Global *g)
 	for (uint32_t i = 0; i < r->n; i++)
 		if (r->v[i] == g)
 			return;
-	if (r->n == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 8;
-		r->v = realloc(r->v, r->cap * sizeof *r->v);
-		if (!r->v)
-			die("out of memory");
-	}
+	r->v = array_grow(r->v, r->n, &r->cap, sizeof *r->v);
 	r->v[r->n++] = g;
 }
 

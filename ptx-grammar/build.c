@@ -22,12 +22,7 @@ Vec *vec_new(struct ParseState *ps)
 
 Vec *vec_push(Vec *v, void *p)
 {
-	if (v->n == v->cap) {
-		v->cap = v->cap ? v->cap * 2 : 4;
-		v->v = realloc(v->v, v->cap * sizeof *v->v);
-		if (!v->v)
-			die("out of memory");
-	}
+	v->v = array_grow(v->v, v->n, &v->cap, sizeof *v->v);
 	v->v[v->n++] = p;
 	return v;
 }

@@ -255,12 +255,7 @@ static int is_call(const Stmt *s)
 
 static void add_site(Dv *d, Stmt *s, List *l, uint32_t callee)
 {
-	if (d->nsites == d->cap) {
-		d->cap = d->cap ? 2 * d->cap : 16;
-		d->sites = realloc(d->sites, d->cap * sizeof *d->sites);
-		if (!d->sites)
-			die("out of memory");
-	}
+	d->sites = array_grow(d->sites, d->nsites, &d->cap, sizeof *d->sites);
 	d->sites[d->nsites++] = (Site){.call = s, .list = l, .loc = d->lastloc,
 		.callee = callee, .why = -1};
 }

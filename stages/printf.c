@@ -847,12 +847,7 @@ static void find_sites(Fn *fn, List *l)
 			fn->bad++;
 			continue;
 		}
-		if (fn->nsites == fn->cap) {
-			fn->cap = fn->cap ? 2 * fn->cap : 8;
-			fn->sites = realloc(fn->sites, fn->cap * sizeof *fn->sites);
-			if (!fn->sites)
-				die("out of memory");
-		}
+		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
 		Site *st = &fn->sites[fn->nsites++];
 		*st = (Site){.call = s, .list = l, .nouter = fn->depth - 1};
 		st->outer = arena_alloc(fn->m->arena, (fn->depth) * sizeof *st->outer);
