@@ -49,16 +49,6 @@ static void take_addresses(CallGraph *cg, const Expr *e)
 	}
 }
 
-/* call (r), f, (args) or call f, (args): the callee is the first operand
- * that is not a parenthesized list. */
-static const Expr *callee(const Ins *in)
-{
-	for (uint32_t i = 0; i < in->nops; i++)
-		if (in->ops[i]->kind != E_PAREN)
-			return in->ops[i];
-	return NULL;
-}
-
 static void scan_calls(CallGraph *cg, CgFunc *f, const List *body)
 {
 	for (const Stmt *s = body->head; s; s = s->next) {
@@ -74,9 +64,9 @@ static void scan_calls(CallGraph *cg, CgFunc *f, const List *body)
 				take_addresses(cg, in->ops[i]);
 			continue;
 		}
-		const Expr *c = callee(in);
-		if (c && c->kind == E_NAME && cg_find(cg, c->str))
-			push(&f->callees, &f->ncallees, c->str);
+		CallParts c;
+		if (ins_call_parts(in, &c) && cg_find(cg, c.callee->str))
+			push(&f->callees, &f->ncallees, c.callee->str);
 		else
 			f->nindirect++;
 	}

@@ -130,6 +130,13 @@ void ins_names(const struct Ins *, NameFn *, void *ctx);
 OpRole ins_first_role(const struct Ins *);  /* what the first operand receives */
 const char *ins_space(const struct Ins *);
 int ins_reads_memory(const struct Ins *);
+/* call (rets), callee, (args), proto: the parts present (NULL if not).
+ * 0 when the instruction is no call of that shape. */
+typedef struct CallParts {
+	const Expr *rets, *callee, *args, *proto;  /* proto: a prototype or .calltargets label */
+	uint32_t callee_index;
+} CallParts;
+int ins_call_parts(const struct Ins *, CallParts *);
 int ins_writes_memory(const struct Ins *);
 
 /* ir.c: statements and modules */

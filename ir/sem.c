@@ -94,3 +94,22 @@ int ins_writes_memory(const Ins *in)
 {
 	return (in->sp->op->flags & (OF_STORE | OF_OPAQUE | OF_CALL)) != 0;
 }
+
+int ins_call_parts(const Ins *in, CallParts *p)
+{
+	uint32_t i = 0;
+	*p = (CallParts){0};
+	if (!in->sp->op || !(in->sp->op->flags & OF_CALL))
+		return 0;
+	if (i < in->nops && in->ops[i]->kind == E_PAREN)
+		p->rets = in->ops[i++];
+	if (i >= in->nops || in->ops[i]->kind != E_NAME)
+		return 0;
+	p->callee = in->ops[i];
+	p->callee_index = i++;
+	if (i < in->nops && in->ops[i]->kind == E_PAREN)
+		p->args = in->ops[i++];
+	if (i < in->nops && in->ops[i]->kind == E_NAME)
+		p->proto = in->ops[i++];
+	return i == in->nops;
+}

@@ -269,13 +269,10 @@ static void find_sites(Dv *d, List *l)
 			find_sites(d, &s->scope);
 		if (!is_call(s))
 			continue;
-		const Ins *in = &s->ins;
-		uint32_t i = 0;
-		while (i < in->nops && in->ops[i]->kind == E_PAREN)
-			i++;
-		if (i >= in->nops || in->ops[i]->kind != E_NAME || cg_find(d->cg, in->ops[i]->str))
-			continue;  /* direct */
-		add_site(d, s, l, i);
+		CallParts c;
+		ins_call_parts(&s->ins, &c);
+		if (c.callee && !cg_find(d->cg, c.callee->str))  /* else direct */
+			add_site(d, s, l, c.callee_index);
 	}
 }
 
@@ -578,9 +575,10 @@ static void uniform(Dv *d, Site *st)
  * change) when a read is not one of the stored slots. */
 static int fold_uniform(Dv *d, Site *st, int apply)
 {
-	const Ins *call = &st->call->ins;
-	const Expr *ret = call->ops[0]->kind == E_PAREN && call->ops[0]->n == 1 ? call->ops[0]->kids[0] : NULL;
-	if (call->ops[0]->kind == E_PAREN && !ret)
+	CallParts c;
+	ins_call_parts(&st->call->ins, &c);
+	const Expr *ret = c.rets && c.rets->n == 1 ? c.rets->kids[0] : NULL;
+	if (c.rets && !ret)
 		return 0;
 	for (Stmt *s = st->call->next, *next; ret && s; s = next) {
 		next = s->next;
@@ -613,9 +611,8 @@ static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs
 {
 	Ins *in = &st->call->ins;
 	d->st.seen++;
-	uint32_t last = in->nops - 1;
-	const Stmt *ps = st->callee < last && in->ops[last]->kind == E_NAME ?
-		find_label(&d->f->body, in->ops[last]->str) : NULL;
+	CallParts c;
+	const Stmt *ps = ins_call_parts(in, &c) && c.proto ? find_label(&d->f->body, c.proto->str) : NULL;
 	if (st->call->prev && st->call->prev->kind == S_LABEL &&
 	    !strncmp(st->call->prev->label, "$Ldevirt", 8)) {
 		st->why = WHY_DONE;
@@ -625,7 +622,7 @@ static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs
 		st->why = WHY_TARGETS;
 		return;
 	}
-	if (!ps || st->callee + 2 < last) {
+	if (!ps) {
 		st->why = WHY_FORM;
 		return;
 	}
@@ -1064,12 +1061,12 @@ static int code_uses_pointers(Dv *d, const List *l)
 		if (s->kind != S_INS)
 			continue;
 		const Ins *in = &s->ins;
-		uint32_t i = 0;
-		while (is_call(s) && i < in->nops && in->ops[i]->kind == E_PAREN)
-			i++;
-		if (is_call(s) && (i >= in->nops || in->ops[i]->kind != E_NAME || !cg_find(d->cg, in->ops[i]->str)))
+		CallParts c;
+		int call = is_call(s);
+		ins_call_parts(in, &c);
+		if (call && (!c.callee || !cg_find(d->cg, c.callee->str)))
 			return 1;
-		for (uint32_t k = is_call(s) ? i + 1 : 0; k < in->nops; k++)
+		for (uint32_t k = call ? c.callee_index + 1 : 0; k < in->nops; k++)
 			if (mentions_func(d, in->ops[k]))
 				return 1;
 	}

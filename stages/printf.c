@@ -119,21 +119,6 @@ static int ins_mentions(const Ins *in, const char *name)
 	return 0;
 }
 
-/* printf's callee operand: the name after the optional (returns). */
-static const Expr *callee(const Ins *in, const Expr **rets, const Expr **args)
-{
-	uint32_t i = 0;
-	*rets = *args = NULL;
-	if (i < in->nops && in->ops[i]->kind == E_PAREN)
-		*rets = in->ops[i++];
-	if (i >= in->nops || in->ops[i]->kind != E_NAME)
-		return NULL;
-	const Expr *c = in->ops[i++];
-	if (i < in->nops && in->ops[i]->kind == E_PAREN)
-		*args = in->ops[i++];
-	return i == in->nops ? c : NULL;
-}
-
 static void fmt_diag(Fn *fn, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void fmt_diag(Fn *fn, Loc loc, const char *fmt, ...)
 {
@@ -577,9 +562,9 @@ static int classify(Fn *fn, Arg *a)
 
 static int read_site(Fn *fn, Site *st)
 {
-	const Expr *rets, *args;
-	const Ins *in = &st->call->ins;
-	callee(in, &rets, &args);
+	CallParts c;
+	ins_call_parts(&st->call->ins, &c);
+	const Expr *args = c.args, *rets = c.rets;
 	if (!args || args->n == 0) {
 		refuse(fn, st->call, "no format argument");
 		return 0;
@@ -780,9 +765,9 @@ static int rewrite_site(Fn *fn, Regs *r, Site *st)
 		}
 		list_remove(l, a->decl);
 	}
-	const Expr *rets, *args;
-	callee(&call->ins, &rets, &args);
-	Expr *ret = (Expr *)rets;
+	CallParts c;
+	ins_call_parts(&call->ins, &c);
+	Expr *ret = (Expr *)c.rets;
 	if (!ret) {
 		const char *name = fresh_param(fn, st, "retval0");
 		list_insert_before(l, call, var_new(fn->m, call->loc, ".param .b32", name));
@@ -839,10 +824,8 @@ static void find_sites(Fn *fn, List *l)
 		}
 		if (s->kind != S_INS || !ins_mentions(&s->ins, fn->printf_name))
 			continue;
-		const Expr *rets, *args, *c = NULL;
-		if (s->ins.sp->op && (s->ins.sp->op->flags & OF_CALL))
-			c = callee(&s->ins, &rets, &args);
-		if (!c || c->str != fn->printf_name) {
+		CallParts c;
+		if (!ins_call_parts(&s->ins, &c) || c.proto || c.callee->str != fn->printf_name) {
 			error(s->loc, "cannot lower printf: its address is taken (only direct calls are)");
 			fn->bad++;
 			continue;
