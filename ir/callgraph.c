@@ -97,9 +97,11 @@ CallGraph *callgraph_build(const Module *m)
 		e->fn->name = e->name;
 	}
 	for (const Stmt *s = m->items.head; s; s = s->next) {
+		if (s->kind == S_FUNC && !cg_find(cg, s->func->name)->decl)
+			cg_find(cg, s->func->name)->decl = s->func;
 		if (s->kind == S_FUNC && s->func->has_body) {
 			CgFunc *f = cg_find(cg, s->func->name);
-			f->def = s->func;
+			f->def = f->decl = s->func;
 			scan_calls(cg, f, &s->func->body);
 		} else if (s->kind == S_VAR) {
 			for (uint32_t i = 0; i < s->var.nds; i++)

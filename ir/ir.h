@@ -385,6 +385,7 @@ int flow_slot_points(const Flow *, const Func *f, const char *reg, FlowPoint *ou
 typedef struct CgFunc {
 	const char *name;
 	const Func *def;        /* NULL for a declaration only */
+	const Func *decl;       /* the definition, else the first declaration */
 	const char **callees;   /* direct, each once */
 	uint32_t ncallees;
 	uint32_t nindirect;     /* call sites through a register */

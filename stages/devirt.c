@@ -79,6 +79,7 @@ typedef struct Site {
 	List *list;                 /* the statement list holding the call */
 	const LocInfo *loc;         /* the last .loc before it, or NULL */
 	uint32_t callee;            /* index of the pointer operand */
+	uint32_t ins;               /* the call's index in the CFG, or UINT32_MAX */
 	const char *cands[MAX_CAND];
 	uint32_t ncands;
 	int open, single, why;      /* why: -1 when rewritten */
@@ -293,19 +294,13 @@ static int open_for(Dv *d, const Proto *p)
 /* The declarations of undefined functions whose address is taken. */
 static void find_undef(Dv *d)
 {
-	for (const Stmt *s = d->m->items.head; s; s = s->next) {
-		if (s->kind != S_FUNC)
-			continue;
-		const CgFunc *c = cg_find(d->cg, s->func->name);
-		int seen = 0;
-		for (uint32_t i = 0; i < d->nundef; i++)
-			seen |= d->undef[i]->name == s->func->name;
-		if (!c || c->def || !c->address_taken || seen)
-			continue;
-		d->undef = realloc(d->undef, (d->nundef + 1) * sizeof *d->undef);
-		if (!d->undef)
-			die("out of memory");
-		d->undef[d->nundef++] = s->func;
+	d->undef = calloc(cg_count(d->cg) + 1, sizeof *d->undef);
+	if (!d->undef)
+		die("out of memory");
+	for (uint32_t i = 0; i < cg_count(d->cg); i++) {
+		const CgFunc *c = cg_func(d->cg, i);
+		if (!c->def && c->address_taken)
+			d->undef[d->nundef++] = c->decl;
 	}
 }
 
@@ -333,11 +328,8 @@ static int tracked(const Tracker *t, uint32_t ins, const Expr *e, Dv *d, const c
 /* A function's definition, else its declaration. */
 static const Func *func_decl(Dv *d, const char *name)
 {
-	const Func *fn = func_named(d, name);
-	for (const Stmt *s = d->m->items.head; s && !fn; s = s->next)
-		if (s->kind == S_FUNC && s->func->name == name)
-			fn = s->func;
-	return fn;
+	const CgFunc *c = cg_find(d->cg, name);
+	return c ? c->decl : NULL;
 }
 
 /* The candidates: what the module's address flow says the pointer
@@ -361,7 +353,7 @@ static int bound(Dv *d, Site *st, const Proto *p)
 	}
 	for (uint32_t i = 0; n < 0 && i < cg_count(d->cg); i++) {
 		const CgFunc *c = cg_func(d->cg, i);
-		if (!c || !c->address_taken || !c->def || !sig_match(p, c->def))
+		if (!c->address_taken || !c->def || !sig_match(p, c->def))
 			continue;
 		if (st->ncands == MAX_CAND) {
 			st->why = WHY_MANY;
@@ -627,10 +619,8 @@ static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs
 		return;
 	}
 	const Proto *p = ps->proto;
-	uint32_t idx = 0;
-	while (idx < cfg->nins && cfg->ins[idx] != st->call)
-		idx++;
-	if (idx == cfg->nins) {
+	uint32_t idx = st->ins;
+	if (idx == UINT32_MAX) {
 		st->why = WHY_FORM;
 		return;
 	}
@@ -978,6 +968,12 @@ static void devirt_func(Dv *d, Stmt *fs)
 		return;
 	Live *live = live_compute(cfg);
 	Defs *defs = defs_compute(cfg, live);
+	/* sites and CFG instructions are both in text order */
+	for (uint32_t i = 0, k = 0; i < d->nsites; i++) {
+		while (k < cfg->nins && cfg->ins[k] != d->sites[i].call)
+			k++;
+		d->sites[i].ins = k < cfg->nins ? k : UINT32_MAX;
+	}
 	for (uint32_t i = 0; i < d->nsites; i++)
 		choose(d, &d->sites[i], cfg, live, defs);
 	defs_free(defs);
@@ -1141,7 +1137,7 @@ void devirt(Module *m, const StageOptions *o)
 	d.novars = module_vars_new(d.empty);
 	find_undef(&d);
 	for (uint32_t i = 0; i < cg_count(d.cg) && !d.flow; i++)
-		if (cg_func(d.cg, i) && cg_func(d.cg, i)->nindirect)
+		if (cg_func(d.cg, i)->nindirect)
 			d.flow = flow_build(m);
 	for (const Stmt *s = m->items.head; s; s = s->next) {
 		if (s->kind == S_ADDRSIZE && s->strs.nstrs && !strcmp(s->strs.strs[0], "32"))
