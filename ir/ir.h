@@ -358,6 +358,15 @@ void module_vars_free(ModuleVars *);
 int value_of(const Tracker *, uint32_t ins, const Expr *operand, Value *);
 int value_at_def(const Tracker *, uint32_t def_ins, Value *, int depth);
 
+/* names.c: the names code in a function can see, and fresh ones */
+typedef struct Names {
+	struct { const char *name, *count; } *v;   /* count: N of %r<N>, else NULL */
+	uint32_t n, cap;
+} Names;
+void names_of_func(Names *, const Module *, const Func *);
+const char *names_fresh(Names *, const char *base);   /* base, else base_1, base_2 ... */
+void names_free(Names *);
+
 /* flow.c: which functions an indirect call can reach, from where function
  * and table addresses go in the whole module (flow-insensitive).
  * flow_callees returns how many functions reg in f may hold (it stops

@@ -112,8 +112,7 @@ typedef struct Dv {
 	Site *sites;
 	uint32_t nsites, cap;
 	const LocInfo *lastloc;
-	const char **names;         /* labels and registers declared in it */
-	uint32_t nnames, namecap;
+	Names names;                /* what it and the module declare */
 	unsigned serial;
 	const char *preg, *areg;
 } Dv;
@@ -186,50 +185,6 @@ static int sig_match(const Proto *p, const Func *f)
 {
 	return !f->is_entry && same_list(p->rets, p->nrets, f->rets, f->nrets) &&
 		same_list(p->params, p->nparams, f->params, f->nparams);
-}
-
-/* ---- names ----------------------------------------------------------- */
-
-static void add_name(Dv *d, const char *name)
-{
-	if (d->nnames == d->namecap) {
-		d->namecap = d->namecap ? 2 * d->namecap : 64;
-		d->names = realloc(d->names, d->namecap * sizeof *d->names);
-		if (!d->names)
-			die("out of memory");
-	}
-	d->names[d->nnames++] = name;
-}
-
-static void collect_names(Dv *d, const List *l)
-{
-	for (const Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_VAR)
-			for (uint32_t i = 0; i < s->var.nds; i++)
-				add_name(d, s->var.ds[i].name);
-		else if (s->kind == S_LABEL)
-			add_name(d, s->label);
-		else if (s->kind == S_SCOPE)
-			collect_names(d, &s->scope);
-}
-
-/* A name with this prefix that nothing in the function declares (a
- * %r<N> range never starts with the "devirt" prefixes used here). */
-static const char *fresh(Dv *d, const char *base)
-{
-	char buf[128];
-	snprintf(buf, sizeof buf, "%s", base);
-	for (int k = 1;; k++) {
-		const char *n = intern_cstr(buf);
-		uint32_t i = 0;
-		while (i < d->nnames && d->names[i] != n)
-			i++;
-		if (i == d->nnames) {
-			add_name(d, n);
-			return n;
-		}
-		snprintf(buf, sizeof buf, "%s_%d", base, k);
-	}
 }
 
 /* ---- finding the sites ----------------------------------------------- */
@@ -706,7 +661,7 @@ static const char *labelname(Dv *d, unsigned k, const char *what)
 {
 	char buf[64];
 	snprintf(buf, sizeof buf, "$Ldevirt_%u_%s", k, what);
-	return fresh(d, buf);
+	return names_fresh(&d->names, buf);
 }
 
 /* Before the call: branch to lab when ptr equals key, a function (mov)
@@ -733,8 +688,8 @@ static void funnel(Dv *d, Site *st)
 	uint32_t nbr = st->open ? st->ncands : st->ncands - 1;
 	const char *lab[MAX_CAND];
 	if (!d->preg) {
-		d->preg = fresh(d, "%devirt_p");
-		d->areg = fresh(d, "%devirt_a");
+		d->preg = names_fresh(&d->names, "%devirt_p");
+		d->areg = names_fresh(&d->names, "%devirt_a");
 	}
 	const char *join = labelname(d, k, "join");
 	if (at->ins.guard) {  /* @p call: the whole funnel runs under p */
@@ -956,7 +911,8 @@ static void devirt_func(Dv *d, Stmt *fs)
 {
 	Func *f = fs->func;
 	d->f = f;
-	d->nsites = d->nnames = 0;
+	d->nsites = 0;
+	names_free(&d->names);
 	d->lastloc = NULL;
 	d->serial = 0;
 	d->preg = d->areg = NULL;
@@ -980,11 +936,7 @@ static void devirt_func(Dv *d, Stmt *fs)
 	live_free(live);
 	cfg_free(cfg);
 
-	collect_names(d, &f->body);
-	for (uint32_t i = 0; i < f->nparams; i++)
-		add_name(d, f->params[i].ds[0].name);
-	for (uint32_t i = 0; i < f->nrets; i++)
-		add_name(d, f->rets[i].ds[0].name);
+	names_of_func(&d->names, d->m, f);
 	for (uint32_t i = 0; i < d->nsites; i++) {
 		Site *st = &d->sites[i];
 		const Ins *in = &st->call->ins;
@@ -1163,7 +1115,7 @@ void devirt(Module *m, const StageOptions *o)
 	if (o->stats)
 		print_stats(&d.st);
 	free(d.sites);
-	free(d.names);
+	names_free(&d.names);
 	free(d.undef);
 	flow_free(d.flow);
 	module_vars_free(d.novars);

@@ -68,9 +68,7 @@ typedef struct Fn {
 	uint32_t nsites, cap;
 	List *stack[64];     /* the scopes being walked */
 	uint32_t depth;
-	const char **names;  /* declared in the function or the module */
-	const char **counts; /* %r<N>: N */
-	uint32_t nnames, namecap;
+	Names names;         /* declared in the function or the module */
 	int bad;             /* errors in this function */
 } Fn;
 
@@ -134,69 +132,6 @@ static void fmt_diag(Fn *fn, Loc loc, const char *fmt, ...)
 }
 
 /* ---- names ---------------------------------------------------------- */
-
-static void add_name(Fn *fn, const char *name, const char *count)
-{
-	if (fn->nnames == fn->namecap) {
-		fn->namecap = fn->namecap ? 2 * fn->namecap : 64;
-		fn->names = realloc(fn->names, fn->namecap * sizeof *fn->names);
-		fn->counts = realloc(fn->counts, fn->namecap * sizeof *fn->counts);
-		if (!fn->names || !fn->counts)
-			die("out of memory");
-	}
-	fn->names[fn->nnames] = name;
-	fn->counts[fn->nnames++] = count;
-}
-
-static void add_decl_names(Fn *fn, const Decl *d)
-{
-	for (uint32_t i = 0; i < d->nds; i++)
-		add_name(fn, d->ds[i].name, d->ds[i].count);
-}
-
-static void add_body_names(Fn *fn, const List *l)
-{
-	for (const Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_VAR)
-			add_decl_names(fn, &s->var);
-		else if (s->kind == S_SCOPE)
-			add_body_names(fn, &s->scope);
-		else if (s->kind == S_LABEL)
-			add_name(fn, s->label, NULL);
-}
-
-/* Is name one of %r<N>'s registers: base, then a number below N? */
-static int in_range(const char *name, const char *base, const char *count)
-{
-	size_t n = strlen(base);
-	if (strncmp(name, base, n) || !name[n] || (name[n] == '0' && name[n + 1]))
-		return 0;
-	for (const char *p = name + n; *p; p++)
-		if (*p < '0' || *p > '9')
-			return 0;
-	return strtoull(name + n, NULL, 10) < strtoull(count, NULL, 10);
-}
-
-static int taken(const Fn *fn, const char *name)
-{
-	for (uint32_t i = 0; i < fn->nnames; i++)
-		if (fn->counts[i] ? in_range(name, fn->names[i], fn->counts[i]) :
-		    !strcmp(name, fn->names[i]))
-			return 1;
-	return 0;
-}
-
-/* base, or base_1, base_2 ... whichever nothing declares yet. */
-static const char *fresh(Fn *fn, const char *base)
-{
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s", base);
-	for (int i = 1; taken(fn, buf); i++)
-		snprintf(buf, sizeof buf, "%s_%d", base, i);
-	const char *name = intern_cstr(buf);
-	add_name(fn, name, NULL);
-	return name;
-}
 
 static int decl_has(const Decl *d, const char *name)
 {
@@ -660,7 +595,7 @@ static Stmt *emit(Fn *fn, List *l, Stmt *at, const Stmt *like, const char *sp, E
 static const char *reg(Fn *fn, const char **slot, const char *base)
 {
 	if (!*slot)
-		*slot = fresh(fn, base);
+		*slot = names_fresh(&fn->names, base);
 	return *slot;
 }
 
@@ -847,12 +782,6 @@ static uint32_t lower_func(Fn *fn, const ModuleVars *vars)
 	find_sites(fn, &fn->f->body);
 	if (!fn->nsites)
 		return 0;
-	/* module-scope names too, so new registers and labels avoid them */
-	for (Stmt *t = fn->m->items.head; t; t = t->next)
-		if (t->kind == S_VAR)
-			add_decl_names(fn, &t->var);
-		else if (t->kind == S_FUNC)
-			add_name(fn, t->func->name, NULL);
 	Cfg *cfg = cfg_build(fn->f);
 	if (!cfg) {
 		fn->bad++;
@@ -885,13 +814,9 @@ static uint32_t lower_func(Fn *fn, const ModuleVars *vars)
 	cfg_free(cfg);
 	if (fn->bad)
 		return 0;
-	add_body_names(fn, &fn->f->body);
-	for (uint32_t i = 0; i < fn->f->nparams; i++)
-		add_decl_names(fn, &fn->f->params[i]);
-	for (uint32_t i = 0; i < fn->f->nrets; i++)
-		add_decl_names(fn, &fn->f->rets[i]);
+	names_of_func(&fn->names, fn->m, fn->f);
 	if (r.bufsize)
-		r.buf = fresh(fn, "__printf_buf");
+		r.buf = names_fresh(&fn->names, "__printf_buf");
 	for (uint32_t i = 0; i < fn->nsites; i++)
 		if (!rewrite_site(fn, &r, &fn->sites[i]))
 			return 0;
@@ -988,8 +913,7 @@ void printf_lower(Module *m, const StageOptions *o)
 		lowered += lower_func(&fn, vars);
 		bad += fn.bad;
 		free(fn.sites);
-		free(fn.names);
-		free(fn.counts);
+		names_free(&fn.names);
 	}
 	module_vars_free(vars);
 	if (bad || !lowered)
