@@ -170,28 +170,12 @@ static int mentions_sym(const Flow *fl, const Expr *e)
 /* An initializer element that is "symbol + constant": generic(f), t+16. */
 static int eval_elem(const Flow *fl, const Expr *e, Pt *p)
 {
-	int64_t c;
+	Value v;
 	const Sym *s;
-	switch (e->kind) {
-	case E_NAME:
-		if (!(s = sym_find(fl, e->str)))
-			return 0;
-		*p = pt(s->var ? PT_TABLE : PT_FUNC, s->name, 0);
-		return 1;
-	case E_CALL:
-		return !strcmp(e->fname, "generic") && e->n == 1 && eval_elem(fl, e->kids[0], p);
-	case E_PAREN:
-		return e->n == 1 && eval_elem(fl, e->kids[0], p);
-	case E_BINARY:
-		if ((e->op == '+' || e->op == '-') && e->kids[1]->kind == E_NUM &&
-		    int_literal(e->kids[1]->str, &c) && eval_elem(fl, e->kids[0], p)) {
-			p->off += e->op == '+' ? c : -c;
-			return 1;
-		}
+	if (!value_of_const(e, &v) || !v.sym || !(s = sym_find(fl, v.sym)))
 		return 0;
-	default:
-		return 0;
-	}
+	*p = pt(s->var ? PT_TABLE : PT_FUNC, s->name, v.off);
+	return 1;
 }
 
 /* Every symbol an initializer mentions, at an unknown offset. */

@@ -357,6 +357,7 @@ ModuleVars *module_vars_new(const Module *);
 void module_vars_free(ModuleVars *);
 int value_of(const Tracker *, uint32_t ins, const Expr *operand, Value *);
 int value_at_def(const Tracker *, uint32_t def_ins, Value *, int depth);
+int value_of_const(const Expr *, Value *);  /* no registers: an initializer element */
 
 /* names.c: the names code in a function can see, and fresh ones */
 typedef struct Names {

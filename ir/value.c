@@ -130,7 +130,7 @@ static int value_of_expr(const Tracker *t, uint32_t ins, const Expr *e, Value *v
 		v->sym = NULL;
 		return int_literal(e->str, &v->off);
 	case E_NAME:
-		if (live_reg(t->live, e->str) >= 0)
+		if (t && live_reg(t->live, e->str) >= 0)
 			return value_of_reg(t, ins, e->str, v, depth);
 		v->sym = e->str;  /* a module-scope symbol */
 		v->off = 0;
@@ -203,4 +203,9 @@ int value_at_def(const Tracker *t, uint32_t ins, Value *v, int depth)
 int value_of(const Tracker *t, uint32_t ins, const Expr *operand, Value *v)
 {
 	return value_of_expr(t, ins, operand, v, 0);
+}
+
+int value_of_const(const Expr *e, Value *v)
+{
+	return value_of_expr(NULL, 0, e, v, 0);
 }
