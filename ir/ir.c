@@ -265,6 +265,36 @@ Expr *expr_addr(Module *m, Expr *base, int64_t off)
 	return expr_list(m, E_ADDR, &e, 1);
 }
 
+int expr_mentions(const Expr *e, const char *name)
+{
+	if (e->kind == E_NAME)
+		return e->str == name;
+	for (uint32_t i = 0; e->kind != E_NUM && i < e->n; i++)
+		if (expr_mentions(e->kids[i], name))
+			return 1;
+	return 0;
+}
+
+int ins_mentions(const Ins *in, const char *name)
+{
+	for (uint32_t i = 0; i < in->nops; i++)
+		if (expr_mentions(in->ops[i], name))
+			return 1;
+	return 0;
+}
+
+/* Instructions, nested scopes and local initializers. */
+int body_mentions(const List *l, const char *name)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		if ((s->kind == S_SCOPE && body_mentions(&s->scope, name)) ||
+		    (s->kind == S_INS && ins_mentions(&s->ins, name)) ||
+		    (s->kind == S_VAR && s->var.nds && s->var.ds[0].init &&
+		     expr_mentions(s->var.ds[0].init, name)))
+			return 1;
+	return 0;
+}
+
 /* Room for element n of a malloc'd array holding *cap: doubles *cap when
  * it is full.  v = array_grow(v, n, &cap, sizeof *v); v[n++] = x; */
 void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size)

@@ -283,6 +283,9 @@ Expr *expr_list(Module *, ExprKind, Expr **kids, uint32_t n);
 Expr *expr_call(Module *, const char *fname, Expr **kids, uint32_t n);
 const Spec *spec_find(const Spec *, uint32_t n, const char *word);  /* also a Func's */
 const Spec *decl_spec(const Decl *, const char *word);
+int expr_mentions(const Expr *, const char *name);   /* name interned */
+int ins_mentions(const struct Ins *, const char *name);
+int body_mentions(const List *, const char *name);
 void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size);  /* room for v[n] */
 int str_in(const char *w, const char *const *set);   /* set ends with NULL */
 int type_bytes(const char *type);   /* ".u32" -> 4; 0 if not a sized scalar type */

@@ -410,7 +410,6 @@ static void by_vtable(Dv *d, Site *st, const Proto *p, const Cfg *cfg, const Def
 
 /* ---- uniform return value ---------------------------------------------- */
 
-static int expr_mentions(const Expr *e, const char *name);
 
 static int is_param_of(const Decl *ps, uint32_t n, const Expr *addr)
 {
@@ -760,31 +759,6 @@ static void calltargets(Dv *d, Site *st)
 	Expr **ops = arena_dup(d->m->arena, in->ops, in->nops * sizeof *ops);
 	ops[in->nops - 1] = name_expr(t->list.label);
 	in->ops = ops;
-}
-
-static int expr_mentions(const Expr *e, const char *name)
-{
-	if (e->kind == E_NAME)
-		return e->str == name;
-	if (e->kind == E_NUM)
-		return 0;
-	for (uint32_t i = 0; i < e->n; i++)
-		if (expr_mentions(e->kids[i], name))
-			return 1;
-	return 0;
-}
-
-static int body_mentions(const List *l, const char *name)
-{
-	for (const Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE && body_mentions(&s->scope, name))
-			return 1;
-		if (s->kind == S_INS)
-			for (uint32_t i = 0; i < s->ins.nops; i++)
-				if (expr_mentions(s->ins.ops[i], name))
-					return 1;
-	}
-	return 0;
 }
 
 static int drop_proto(List *l, const char *label)

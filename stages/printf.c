@@ -97,26 +97,6 @@ static int is_name(const Expr *e, const char *name)
 	return e->kind == E_NAME && e->str == name;
 }
 
-static int mentions(const Expr *e, const char *name)
-{
-	if (e->kind == E_NAME)
-		return e->str == name;
-	if (e->kind == E_NUM)
-		return 0;
-	for (uint32_t i = 0; i < e->n; i++)
-		if (mentions(e->kids[i], name))
-			return 1;
-	return 0;
-}
-
-static int ins_mentions(const Ins *in, const char *name)
-{
-	for (uint32_t i = 0; i < in->nops; i++)
-		if (mentions(in->ops[i], name))
-			return 1;
-	return 0;
-}
-
 static void fmt_diag(Fn *fn, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void fmt_diag(Fn *fn, Loc loc, const char *fmt, ...)
 {
@@ -369,8 +349,6 @@ static void check_format(Fn *fn, Site *st, const Want *w, uint32_t nw)
 
 /* ---- reading a call sequence ---------------------------------------- */
 
-static int body_refers(const List *, const char *);
-
 static void refuse(Fn *fn, const Stmt *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void refuse(Fn *fn, const Stmt *at, const char *fmt, ...)
 {
@@ -436,7 +414,7 @@ static int read_param(Fn *fn, Site *st, const char *p, Arg *a)
 			after = 1;
 			continue;
 		}
-		if (s->kind == S_SCOPE && !declared_in(&s->scope, p, NULL) && body_refers(&s->scope, p)) {
+		if (s->kind == S_SCOPE && !declared_in(&s->scope, p, NULL) && body_mentions(&s->scope, p)) {
 			refuse(fn, s, "'%s' is used in a nested scope", p);
 			return 0;
 		}
@@ -445,7 +423,7 @@ static int read_param(Fn *fn, Site *st, const char *p, Arg *a)
 		int64_t off = store_offset(&s->ins, p);
 		int vec;
 		const char *type = ins_type(&s->ins, &vec);
-		if (after || off < 0 || !type || mentions(s->ins.ops[1], p)) {
+		if (after || off < 0 || !type || expr_mentions(s->ins.ops[1], p)) {
 			refuse(fn, s, "'%s' is used other than by a st.param before the call", p);
 			return 0;
 		}
@@ -826,33 +804,18 @@ static uint32_t lower_func(Fn *fn, const ModuleVars *vars)
 
 /* ---- the module ----------------------------------------------------- */
 
-static int expr_refers(const Expr *e, const char *name)
-{
-	return e && mentions(e, name);
-}
-
-static int body_refers(const List *l, const char *name)
-{
-	for (const Stmt *s = l->head; s; s = s->next)
-		if ((s->kind == S_SCOPE && body_refers(&s->scope, name)) ||
-		    (s->kind == S_INS && ins_mentions(&s->ins, name)) ||
-		    (s->kind == S_VAR && s->var.nds && expr_refers(s->var.ds[0].init, name)))
-			return 1;
-	return 0;
-}
-
 static int module_refers(const Module *m, const char *name)
 {
 	for (const Stmt *s = m->items.head; s; s = s->next) {
-		if (s->kind == S_FUNC && s->func->has_body && body_refers(&s->func->body, name))
+		if (s->kind == S_FUNC && s->func->has_body && body_mentions(&s->func->body, name))
 			return 1;
 		if (s->kind == S_VAR)
 			for (uint32_t i = 0; i < s->var.nds; i++)
-				if (expr_refers(s->var.ds[i].init, name))
+				if (s->var.ds[i].init && expr_mentions(s->var.ds[i].init, name))
 					return 1;
 		if ((s->kind == S_ALIAS || s->kind == S_TARGETS) && s->list.nitems)
 			for (uint32_t i = 0; i < s->list.nitems; i++)
-				if (expr_refers(s->list.items[i], name))
+				if (expr_mentions(s->list.items[i], name))
 					return 1;
 	}
 	return 0;
