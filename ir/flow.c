@@ -58,6 +58,7 @@ typedef struct FuncFlow {
 	UT_hash_handle hh;
 	const Func *func;
 	RegFlow *regs;
+	Arena *arena;      /* the Flow's: where its RegFlows live */
 } FuncFlow;
 
 typedef struct Sym {
@@ -72,6 +73,7 @@ typedef struct Sym {
 
 struct Flow {
 	const Module *m;
+	Arena *arena;      /* Syms, FuncFlows, RegFlows (their sets are malloc'd) */
 	Sym *syms;
 	FuncFlow *funcs;
 	PtSet loose, points;
@@ -146,9 +148,7 @@ static Sym *sym_add(Flow *fl, const char *name)
 {
 	Sym *s = sym_find(fl, name);
 	if (!s) {
-		s = calloc(1, sizeof *s);
-		if (!s)
-			die("out of memory");
+		s = arena_alloc(fl->arena, sizeof *s);
 		s->name = name;
 		HASH_ADD_PTR(fl->syms, name, s);
 	}
@@ -261,9 +261,7 @@ static RegFlow *reg_flow(FuncFlow *ff, const char *name, int create)
 	RegFlow *r;
 	HASH_FIND_PTR(ff->regs, &name, r);
 	if (!r && create) {
-		r = calloc(1, sizeof *r);
-		if (!r)
-			die("out of memory");
+		r = arena_alloc(ff->arena, sizeof *r);
 		r->name = name;
 		HASH_ADD_PTR(ff->regs, name, r);
 	}
@@ -350,11 +348,18 @@ static void load_flow(Flow *fl, const PtSet *addr, PtSet *out)
 		set_add(out, pt(PT_MEM, NULL, 0));
 }
 
-static int grow(Flow *fl, PtSet *s, Pt p)
+static void grow(Flow *fl, PtSet *s, Pt p)
 {
-	int g = set_add(s, p);
-	fl->grew |= g;
-	return g;
+	fl->grew |= set_add(s, p);
+}
+
+/* A table whose address reaches memory at an unknown offset, or that code
+ * writes: any entry, or anything stored into it, may be read back. */
+static void widen(Flow *fl, const char *table)
+{
+	Sym *t = sym_find(fl, table);
+	fl->grew |= !t->wide;
+	t->wide = 1;
 }
 
 /* Values leaving registers for memory. */
@@ -362,35 +367,23 @@ static void escape(Flow *fl, const PtSet *vals)
 {
 	for (uint32_t i = 0; i < vals->n; i++) {
 		Pt p = vals->v[i];
-		switch (p.kind) {
-		case PT_FUNC:
+		if (p.kind == PT_FUNC)
 			grow(fl, &fl->loose, pt(PT_FUNC, p.sym, 0));
-			break;
-		case PT_TABLE:
-			if (p.any) {
-				Sym *t = sym_find(fl, p.sym);
-				fl->grew |= !t->wide;
-				t->wide = 1;
-			} else {
-				grow(fl, &fl->points, p);
-			}
-			break;
-		default:  /* memory read back and stored again: nothing new; a vtable
-		          * entry copied out is never called through (is_vtable), and
-		          * other tables' entries are loose anyway */
-			break;
-		}
+		else if (p.kind == PT_TABLE && p.any)
+			widen(fl, p.sym);
+		else if (p.kind == PT_TABLE)
+			grow(fl, &fl->points, p);
+		/* memory read back and stored again adds nothing; a vtable entry
+		 * copied out is never called through (is_vtable), and other
+		 * tables' entries are loose anyway */
 	}
 }
 
 static void written(Flow *fl, const PtSet *addr)
 {
 	for (uint32_t i = 0; i < addr->n; i++)
-		if (addr->v[i].kind == PT_TABLE) {
-			Sym *t = sym_find(fl, addr->v[i].sym);
-			fl->grew |= !t->wide;
-			t->wide = 1;
-		}
+		if (addr->v[i].kind == PT_TABLE)
+			widen(fl, addr->v[i].sym);
 }
 
 typedef struct DefSink {
@@ -550,6 +543,7 @@ Flow *flow_build(const Module *m)
 	if (!fl)
 		die("out of memory");
 	fl->m = m;
+	fl->arena = arena_new();
 	fl->pointer = 8;
 	for (const Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_ADDRSIZE && s->strs.nstrs && !strcmp(s->strs.strs[0], "32"))
@@ -561,10 +555,9 @@ Flow *flow_build(const Module *m)
 				initial_points(fl, s->var.ds[i].init);
 	for (const Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body && !func_flow(fl, s->func)) {
-			FuncFlow *ff = calloc(1, sizeof *ff);
-			if (!ff)
-				die("out of memory");
+			FuncFlow *ff = arena_alloc(fl->arena, sizeof *ff);
 			ff->func = s->func;
+			ff->arena = fl->arena;
 			HASH_ADD_PTR(fl->funcs, func, ff);
 		}
 	expose(fl);
@@ -584,22 +577,14 @@ void flow_free(Flow *fl)
 {
 	if (!fl)
 		return;
-	FuncFlow *ff, *ftmp;
-	HASH_ITER(hh, fl->funcs, ff, ftmp) {
-		RegFlow *r, *rtmp;
-		HASH_ITER(hh, ff->regs, r, rtmp) {
-			HASH_DEL(ff->regs, r);
+	for (FuncFlow *ff = fl->funcs; ff; ff = ff->hh.next) {
+		for (RegFlow *r = ff->regs; r; r = r->hh.next)
 			free(r->set.v);
-			free(r);
-		}
-		HASH_DEL(fl->funcs, ff);
-		free(ff);
+		HASH_CLEAR(hh, ff->regs);
 	}
-	Sym *s, *stmp;
-	HASH_ITER(hh, fl->syms, s, stmp) {
-		HASH_DEL(fl->syms, s);
-		free(s);
-	}
+	HASH_CLEAR(hh, fl->funcs);
+	HASH_CLEAR(hh, fl->syms);
+	arena_free(fl->arena);
 	free(fl->loose.v);
 	free(fl->points.v);
 	free(fl);
