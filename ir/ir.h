@@ -351,7 +351,7 @@ typedef struct Value {
 } Value;
 typedef struct ModuleVars ModuleVars;
 typedef struct Tracker {
-	const ModuleVars *vars;
+	const ModuleVars *vars;   /* NULL: follow no load, even of constant data */
 	const Cfg *cfg;
 	const Live *live;
 	const Defs *defs;

@@ -97,7 +97,7 @@ void module_vars_free(ModuleVars *mv)
 
 static const Stmt *module_var(const Tracker *t, const char *name)
 {
-	VarInfo *v = var_info(t->vars, name);
+	VarInfo *v = t->vars ? var_info(t->vars, name) : NULL;
 	return v ? v->stmt : NULL;
 }
 

@@ -99,9 +99,8 @@ typedef struct Dv {
 	Module *m;
 	const StageOptions *o;
 	CallGraph *cg;
-	ModuleVars *vars, *novars;  /* novars: tracking without loads */
+	ModuleVars *vars;
 	Flow *flow;                 /* where function addresses go; NULL: no indirect call */
-	Module *empty;
 	int open_world;             /* --allow-undefined or an undefined variable */
 	const Func **undef;         /* undefined functions whose address is taken */
 	uint32_t nundef;
@@ -581,7 +580,7 @@ static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs
 	st->open = open_for(d, p);
 	const Expr *ptr = in->ops[st->callee];
 	const char *f = NULL;
-	Tracker exact = {d->novars, cfg, live, defs}, loads = {d->vars, cfg, live, defs};
+	Tracker exact = {NULL, cfg, live, defs}, loads = {d->vars, cfg, live, defs};
 	int r = tracked(&exact, idx, ptr, d, &f);
 	if (r == 0 && !st->open)  /* loads of constant data hold if nothing outside writes */
 		r = tracked(&loads, idx, ptr, d, &f);
@@ -1059,8 +1058,6 @@ void devirt(Module *m, const StageOptions *o)
 	Dv d = {.m = m, .o = o, .open_world = o->allow_undefined};
 	d.cg = callgraph_build(m);
 	d.vars = module_vars_new(m);
-	d.empty = mod_new("");
-	d.novars = module_vars_new(d.empty);
 	find_undef(&d);
 	for (uint32_t i = 0; i < cg_count(d.cg) && !d.flow; i++)
 		if (cg_func(d.cg, i)->nindirect)
@@ -1092,8 +1089,6 @@ void devirt(Module *m, const StageOptions *o)
 	names_free(&d.names);
 	free(d.undef);
 	flow_free(d.flow);
-	module_vars_free(d.novars);
 	module_vars_free(d.vars);
-	mod_free(d.empty);
 	callgraph_free(d.cg);
 }
