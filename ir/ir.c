@@ -295,6 +295,24 @@ int body_mentions(const List *l, const char *name)
 	return 0;
 }
 
+/* Bytes a declarator occupies: its type, times .v2/.v4, times each
+ * dimension; -1 when that is not known (an unsized or symbolic dimension,
+ * a type without a size). */
+int64_t decl_bytes(const Decl *d, const Declarator *dr)
+{
+	int64_t n = type_bytes(decl_type(d));
+	if (!n)
+		return -1;
+	n *= decl_spec(d, ".v4") ? 4 : decl_spec(d, ".v2") ? 2 : 1;
+	for (uint32_t i = 0; i < dr->ndims; i++) {
+		int64_t k;
+		if (!dr->dims[i] || dr->dims[i]->kind != E_NUM || !int_literal(dr->dims[i]->str, &k) || k < 0)
+			return -1;
+		n *= k;
+	}
+	return n;
+}
+
 /* Room for element n of a malloc'd array holding *cap: doubles *cap when
  * it is full.  v = array_grow(v, n, &cap, sizeof *v); v[n++] = x; */
 void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size)

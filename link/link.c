@@ -451,19 +451,8 @@ static const char *locstr(Loc loc, char *buf, size_t size)
 /* Bytes a .common variable occupies, for "the largest wins". */
 static uint64_t var_size(const Stmt *s)
 {
-	uint64_t size = (uint64_t)type_bytes(decl_type(&s->var));
-	if (decl_spec(&s->var, ".v2"))
-		size *= 2;
-	if (decl_spec(&s->var, ".v4"))
-		size *= 4;
-	const Declarator *d = &s->var.ds[0];
-	for (uint32_t i = 0; i < d->ndims; i++) {
-		int64_t n = 0;
-		if (!d->dims[i] || d->dims[i]->kind != E_NUM || !int_literal(d->dims[i]->str, &n))
-			n = 0;
-		size *= (uint64_t)n;
-	}
-	return size;
+	int64_t size = decl_bytes(&s->var, &s->var.ds[0]);
+	return size > 0 ? (uint64_t)size : 0;
 }
 
 static void resolve_def(Linker *l, Sym *s)

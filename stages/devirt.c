@@ -116,36 +116,7 @@ typedef struct Dv {
 	const char *preg, *areg;
 } Dv;
 
-static int type_size(const char *t)
-{
-	static const struct { const char *w; int n; } sizes[] = {
-		{".b8", 1}, {".u8", 1}, {".s8", 1}, {".b16", 2}, {".u16", 2}, {".s16", 2},
-		{".f16", 2}, {".bf16", 2}, {".b32", 4}, {".u32", 4}, {".s32", 4}, {".f32", 4},
-		{".f16x2", 4}, {".bf16x2", 4}, {".b64", 8}, {".u64", 8}, {".s64", 8},
-		{".f64", 8}, {".b128", 16}, {".pred", 1},
-	};
-	for (size_t i = 0; t && i < sizeof sizes / sizeof *sizes; i++)
-		if (!strcmp(t, sizes[i].w))
-			return sizes[i].n;
-	return 0;
-}
-
 /* ---- signatures ------------------------------------------------------ */
-
-/* Bytes of one declarator, -1 when unknown (then nothing matches it). */
-static int64_t decl_bytes(const Decl *d, const Declarator *dr)
-{
-	int64_t n = type_size(decl_type(d));
-	if (!n)
-		return -1;
-	for (uint32_t i = 0; i < dr->ndims; i++) {
-		const Expr *e = dr->dims[i];
-		if (!e || e->kind != E_NUM)
-			return -1;
-		n *= strtoll(e->str, NULL, 0);
-	}
-	return n;
-}
 
 static uint32_t count_ds(const Decl *d, uint32_t n)
 {

@@ -379,14 +379,10 @@ static int64_t store_offset(const Ins *in, const char *p)
 
 static int decl_size(const Decl *d, const Declarator *dr)
 {
-	int size = type_bytes(decl_type(d));
-	for (uint32_t i = 0; i < dr->ndims; i++) {
-		int64_t n;
-		if (!dr->dims[i] || !parse_int(dr->dims[i], &n) || n <= 0 || n > 1 << 16)
-			return 0;
-		size *= (int)n;
-	}
-	return dr->count || decl_spec(d, ".v2") || decl_spec(d, ".v4") ? 0 : size;
+	int64_t size = decl_bytes(d, dr);
+	if (dr->count || decl_spec(d, ".v2") || decl_spec(d, ".v4") || size <= 0 || size > 1 << 16)
+		return 0;
+	return (int)size;
 }
 
 /* Finds P's declaration and stores in the call's scope; 0 after refusing. */
