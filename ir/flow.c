@@ -544,10 +544,7 @@ Flow *flow_build(const Module *m)
 		die("out of memory");
 	fl->m = m;
 	fl->arena = arena_new();
-	fl->pointer = 8;
-	for (const Stmt *s = m->items.head; s; s = s->next)
-		if (s->kind == S_ADDRSIZE && s->strs.nstrs && !strcmp(s->strs.strs[0], "32"))
-			fl->pointer = 4;
+	fl->pointer = pointer_bytes(m);
 	find_syms(fl);
 	for (const Stmt *s = m->items.head; s; s = s->next)
 		for (uint32_t i = 0; s->kind == S_VAR && i < s->var.nds; i++)

@@ -313,6 +313,15 @@ int64_t decl_bytes(const Decl *d, const Declarator *dr)
 	return n;
 }
 
+/* Bytes in an address: 4 under .address_size 32, else 8. */
+int pointer_bytes(const Module *m)
+{
+	for (const Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_ADDRSIZE && s->strs.nstrs && !strcmp(s->strs.strs[0], "32"))
+			return 4;
+	return 8;
+}
+
 /* Room for element n of a malloc'd array holding *cap: doubles *cap when
  * it is full.  v = array_grow(v, n, &cap, sizeof *v); v[n++] = x; */
 void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size)

@@ -289,7 +289,8 @@ int body_mentions(const List *, const char *name);
 void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size);  /* room for v[n] */
 int str_in(const char *w, const char *const *set);   /* set ends with NULL */
 int type_bytes(const char *type);
-int64_t decl_bytes(const Decl *, const Declarator *);  /* -1: not known */   /* ".u32" -> 4; 0 if not a sized scalar type */
+int64_t decl_bytes(const Decl *, const Declarator *);  /* -1: not known */
+int pointer_bytes(const Module *);  /* 4 under .address_size 32, else 8 */   /* ".u32" -> 4; 0 if not a sized scalar type */
 int int_literal(const char *spelling, int64_t *);  /* 0 if not an integer literal */
 const char *decl_space(const Decl *);
 const char *decl_type(const Decl *);

@@ -100,7 +100,7 @@ typedef struct Dv {
 	const StageOptions *o;
 	CallGraph *cg;
 	ModuleVars *vars;
-	Flow *flow;                 /* where function addresses go; NULL: no indirect call */
+	Flow *flow;                 /* where function addresses go */
 	int open_world;             /* --allow-undefined or an undefined variable */
 	const Func **undef;         /* undefined functions whose address is taken */
 	uint32_t nundef;
@@ -1028,14 +1028,20 @@ void devirt(Module *m, const StageOptions *o)
 		return;
 	Dv d = {.m = m, .o = o, .open_world = o->allow_undefined};
 	d.cg = callgraph_build(m);
+	uint32_t indirect = 0;
+	for (uint32_t i = 0; i < cg_count(d.cg); i++)
+		indirect += cg_func(d.cg, i)->nindirect;
+	if (!indirect) {  /* nothing to do: spare the module-wide analyses */
+		if (o->stats)
+			print_stats(&d.st);
+		callgraph_free(d.cg);
+		return;
+	}
 	d.vars = module_vars_new(m);
+	d.flow = flow_build(m);
 	find_undef(&d);
-	for (uint32_t i = 0; i < cg_count(d.cg) && !d.flow; i++)
-		if (cg_func(d.cg, i)->nindirect)
-			d.flow = flow_build(m);
+	d.addr32 = pointer_bytes(m) == 4;
 	for (const Stmt *s = m->items.head; s; s = s->next) {
-		if (s->kind == S_ADDRSIZE && s->strs.nstrs && !strcmp(s->strs.strs[0], "32"))
-			d.addr32 = 1;
 		if (s->kind == S_VAR && decl_spec(&s->var, ".extern") && !is_shared(&s->var))
 			d.open_world = 1;  /* data from code not seen; .extern .shared is dynamic shared memory */
 		/* An input that was not linked is a whole program only if no other
@@ -1052,8 +1058,7 @@ void devirt(Module *m, const StageOptions *o)
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
 			devirt_func(&d, s);
-	if (d.flow)
-		prune_vtables(&d);
+	prune_vtables(&d);
 	if (o->stats)
 		print_stats(&d.st);
 	free(d.sites);
