@@ -259,47 +259,32 @@ static int ex_mov(Thread *t, const DIns *d)
 
 /* ---- integer arithmetic ---- */
 
-static int ex_add(Thread *t, const DIns *d)
+/* add, addc, sub, subc: .sat clamps s32; .cc leaves the carry (add) or
+ * the borrow (sub) as addc/subc consume it. */
+static int add_or_sub(Thread *t, const DIns *d, int sub)
 {
 	int ty = ty0(d), bits = ty_bits(ty);
 	if (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2)
-		return ex_fadd(t, d);
+		return sub ? ex_fsub(t, d) : ex_fadd(t, d);
 	nops(d, 3);
 	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
-	int cin = strcmp(d->st->ins.sp->base, "addc") == 0 ? t->carry : 0;
-	uint64_t r = zx(a + b + cin, bits);
+	int c = strcmp(d->st->ins.sp->base, sub ? "subc" : "addc") == 0 ? t->carry : 0;
+	uint64_t r = zx(sub ? a - b - c : a + b + c, bits);
 	if (d->mods & M(sat)) {
 		if (ty != TY_S32)
 			bad_form(d);
-		int64_t s = sx(a, 32) + sx(b, 32);
+		int64_t s = sub ? sx(a, 32) - sx(b, 32) : sx(a, 32) + sx(b, 32);
 		r = zx((uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s), 32);
 	}
 	if (d->mods & M(cc))
-		t->carry = bits == 64 ? (r < a || (cin && r == a)) : ((a + b + cin) >> bits) & 1;
+		t->carry = sub ? a < b || (c && a == b) :
+			bits == 64 ? (r < a || (c && r == a)) : ((a + b + c) >> bits) & 1;
 	wr(t, &d->ops[0], r);
 	return X_NEXT;
 }
 
-static int ex_sub(Thread *t, const DIns *d)
-{
-	int ty = ty0(d), bits = ty_bits(ty);
-	if (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2)
-		return ex_fsub(t, d);
-	nops(d, 3);
-	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
-	int bin = strcmp(d->st->ins.sp->base, "subc") == 0 ? t->carry : 0;
-	uint64_t r = zx(a - b - bin, bits);
-	if (d->mods & M(sat)) {
-		if (ty != TY_S32)
-			bad_form(d);
-		int64_t s = sx(a, 32) - sx(b, 32);
-		r = zx((uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s), 32);
-	}
-	if (d->mods & M(cc))  /* the borrow, as subc consumes it */
-		t->carry = a < b || (bin && a == b);
-	wr(t, &d->ops[0], r);
-	return X_NEXT;
-}
+static int ex_add(Thread *t, const DIns *d) { return add_or_sub(t, d, 0); }
+static int ex_sub(Thread *t, const DIns *d) { return add_or_sub(t, d, 1); }
 
 /* The full product of two bits-wide values, as lo and hi halves. */
 static void mul_full(int ty, uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
