@@ -70,6 +70,7 @@ static const struct { const char *w; int bits, sgn, flt; } tytab[TY_COUNT] = {
 int ty_bits(int ty) { return tytab[ty].bits; }
 int ty_signed(int ty) { return tytab[ty].sgn; }
 int ty_float(int ty) { return tytab[ty].flt; }
+int ty_floats(int ty) { return ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2; }
 
 int ty_parse(const char *w)
 {

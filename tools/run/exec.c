@@ -264,7 +264,7 @@ static int ex_mov(Thread *t, const DIns *d)
 static int add_or_sub(Thread *t, const DIns *d, int sub)
 {
 	int ty = ty0(d), bits = ty_bits(ty);
-	if (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2)
+	if (ty_floats(ty))
 		return sub ? ex_fsub(t, d) : ex_fadd(t, d);
 	nops(d, 3);
 	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
@@ -326,7 +326,7 @@ static uint64_t product(const DIns *d, int ty, uint64_t a, uint64_t b, int *rbit
 static int ex_mul(Thread *t, const DIns *d)
 {
 	int ty = ty0(d), rbits;
-	if (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2)
+	if (ty_floats(ty))
 		return ex_fmul(t, d);
 	nops(d, 3);
 	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
@@ -337,7 +337,7 @@ static int ex_mul(Thread *t, const DIns *d)
 static int ex_mad(Thread *t, const DIns *d)
 {
 	int ty = ty0(d), rbits;
-	if (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2)
+	if (ty_floats(ty))
 		return ex_ffma(t, d);
 	nops(d, 4);
 	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
@@ -412,7 +412,7 @@ static int ex_rem(Thread *t, const DIns *d)
 static int ex_abs(Thread *t, const DIns *d)
 {
 	int ty = ty0(d), bits = ty_bits(ty);
-	if (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2)
+	if (ty_floats(ty))
 		return ex_funary(t, d);
 	nops(d, 2);
 	int64_t a = rds(t, &d->ops[1], ty);
@@ -423,7 +423,7 @@ static int ex_abs(Thread *t, const DIns *d)
 static int ex_neg(Thread *t, const DIns *d)
 {
 	int ty = ty0(d), bits = ty_bits(ty);
-	if (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2)
+	if (ty_floats(ty))
 		return ex_funary(t, d);
 	nops(d, 2);
 	wr(t, &d->ops[0], zx(-rdt(t, &d->ops[1], ty), bits));
@@ -433,7 +433,7 @@ static int ex_neg(Thread *t, const DIns *d)
 static int ex_minmax(Thread *t, const DIns *d, int max)
 {
 	int ty = ty0(d), bits = ty_bits(ty);
-	if (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2)
+	if (ty_floats(ty))
 		return max ? ex_fmax(t, d) : ex_fmin(t, d);
 	nops(d, 3);
 	if (d->mods & (M(relu) | M(nan) | M(xorsign) | M(abs)))

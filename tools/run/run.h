@@ -37,6 +37,7 @@ enum {
 int ty_bits(int ty);       /* 1 for .pred */
 int ty_signed(int ty);
 int ty_float(int ty);      /* f16 f32 f64 bf16 tf32 (scalars) */
+int ty_floats(int ty);     /* those, or the f16x2/bf16x2 pairs: float arithmetic */
 int ty_parse(const char *word);  /* ".u32" -> TY_U32, else TY_NONE */
 
 /* State spaces. */
