@@ -22,6 +22,19 @@ need_ptxas() {
 	fi
 }
 
+# CUDA's ptxas on PATH if it is there: $have_ptxas is 1, else 0 and the
+# checks that need it are skipped, which the test says.
+find_ptxas() {
+	PATH=/usr/local/cuda/bin:$PATH
+	export PATH
+	have_ptxas=0
+	if command -v ptxas >/dev/null 2>&1; then
+		have_ptxas=1
+	else
+		echo "SKIPPED (in part): ptxas not found, its checks are not run"
+	fi
+}
+
 # $tmp: a scratch directory removed on exit.
 scratch() {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || exit 2

@@ -22,10 +22,9 @@ update=0
 [ -z "$runner" ] || runner=$(realpath "$runner")
 dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$dir/../.." && pwd)
-export PATH=/usr/local/cuda/bin:$PATH
-have_ptxas=0
-command -v ptxas >/dev/null && have_ptxas=1
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+. "$dir/../lib.sh"
+find_ptxas
+scratch devirt
 pass=0 fail=0 skipped=0
 verbose=${VERBOSE:-0}
 
@@ -43,19 +42,19 @@ check_ptxas() {
 		return 0
 	fi
 	arch=$(awk '/^[ \t]*\.target/{gsub(/[,;]/," ");print $2;exit}' "$out")
-	if ptxas -arch="$arch" "$out" -o "$work/a.cubin" 2>"$work/ptxas.err" ||
-	   { grep -q '^\.extern' "$out" && ptxas -arch="$arch" -c "$out" -o "$work/a.cubin" 2>"$work/ptxas.err"; }; then
+	if ptxas -arch="$arch" "$out" -o "$tmp/a.cubin" 2>"$tmp/ptxas.err" ||
+	   { grep -q '^\.extern' "$out" && ptxas -arch="$arch" -c "$out" -o "$tmp/a.cubin" 2>"$tmp/ptxas.err"; }; then
 		ok
 	else
-		bad "$what: ptxas rejects the output: $(head -2 "$work/ptxas.err")"
+		bad "$what: ptxas rejects the output: $(head -2 "$tmp/ptxas.err")"
 	fi
 }
 
 check_fixed() {
 	local what=$1 out=$2
 	shift 2
-	if "$ptxlink" --verify "$@" "$out" -o "$work/again.ptx" 2>"$work/again.err" &&
-	   cmp -s "$out" "$work/again.ptx"; then
+	if "$ptxlink" --verify "$@" "$out" -o "$tmp/again.ptx" 2>"$tmp/again.err" &&
+	   cmp -s "$out" "$tmp/again.ptx"; then
 		ok
 	else
 		bad "$what: a second run changes the output"
@@ -87,14 +86,14 @@ check_run() {  # what plain.ptx devirt.ptx
 	for k in $(sed -nE 's/^\.(visible |weak )?\.entry[ \t]+([A-Za-z0-9_$]+).*/\2/p' "$a"); do
 		for how in "pattern=1 16" "zero 16" "zero 1" "zero 0"; do
 			PTXLINK_RUN=$runner "$root/tools/run/difftest.sh" "$a" "$b" "$k" \
-				$(launch_args "$a" "$k" $how) > "$work/diff.out" 2>&1
+				$(launch_args "$a" "$k" $how) > "$tmp/diff.out" 2>&1
 			rc=$?
 			[ $rc -eq 77 ] || break
 		done
 		case $rc in
 		0) ok; any=1; same=$((same + 1)) ;;
 		77) skipped=$((skipped + 1)); none=$((none + 1)) ;;
-		*) bad "$what: kernel $k differs after devirt: $(head -3 "$work/diff.out" | tr '\n' ' ')" ;;
+		*) bad "$what: kernel $k differs after devirt: $(head -3 "$tmp/diff.out" | tr '\n' ' ')" ;;
 		esac
 	done
 	[ $any = 1 ] || echo "note: $what: the interpreter completes no kernel"
@@ -108,38 +107,38 @@ for f in *.ptx; do
 	case $f in *.expect.ptx) continue ;; esac
 	n=${f%.ptx}
 	flags=$(cat "$n.flags" 2>/dev/null)
-	if ! "$ptxlink" --verify -Rpass=devirt --stats $flags "$f" -o "$work/$n.ptx" 2>"$work/$n.remarks"; then
-		bad "$n: ptxlink fails: $(head -2 "$work/$n.remarks")"
+	if ! "$ptxlink" --verify -Rpass=devirt --stats $flags "$f" -o "$tmp/$n.ptx" 2>"$tmp/$n.remarks"; then
+		bad "$n: ptxlink fails: $(head -2 "$tmp/$n.remarks")"
 		continue
 	fi
 	if [ $update = 1 ]; then
-		cp "$work/$n.ptx" "$n.expect.ptx"
-		cp "$work/$n.remarks" "$n.remarks"
+		cp "$tmp/$n.ptx" "$n.expect.ptx"
+		cp "$tmp/$n.remarks" "$n.remarks"
 	fi
-	if cmp -s "$work/$n.ptx" "$n.expect.ptx"; then ok; else
-		bad "$n: output differs from $n.expect.ptx"; diff "$n.expect.ptx" "$work/$n.ptx" | head -10
+	if cmp -s "$tmp/$n.ptx" "$n.expect.ptx"; then ok; else
+		bad "$n: output differs from $n.expect.ptx"; diff "$n.expect.ptx" "$tmp/$n.ptx" | head -10
 	fi
-	if cmp -s "$work/$n.remarks" "$n.remarks"; then ok; else
-		bad "$n: remarks differ from $n.remarks"; diff "$n.remarks" "$work/$n.remarks" | head -10
+	if cmp -s "$tmp/$n.remarks" "$n.remarks"; then ok; else
+		bad "$n: remarks differ from $n.remarks"; diff "$n.remarks" "$tmp/$n.remarks" | head -10
 	fi
 	head -1 "$f" | grep -qE 'open|left alone' && want=keep || want=
 	head -1 "$f" | grep -q 'single' && want=none
-	left=$(indirect "$work/$n.ptx")
+	left=$(indirect "$tmp/$n.ptx")
 	case $want in
 	keep) [ "$left" -ge 1 ] && ok || bad "$n: the indirect call is gone" ;;
-	none) [ "$left" -eq 0 ] && grep -q 'callprototype' "$work/$n.ptx" &&
+	none) [ "$left" -eq 0 ] && grep -q 'callprototype' "$tmp/$n.ptx" &&
 		bad "$n: unused prototype kept" || { [ "$left" -eq 0 ] && ok || bad "$n: an indirect call is left"; } ;;
 	esac
 	# a signature-mismatched function is never called directly
-	if grep -qE '^[[:space:]]*call.*[ ,]wide,' "$work/$n.ptx"; then
+	if grep -qE '^[[:space:]]*call.*[ ,]wide,' "$tmp/$n.ptx"; then
 		bad "$n: 'wide' (another signature) became a candidate"
 	else
 		ok
 	fi
-	check_ptxas "$n" "$work/$n.ptx"
-	check_fixed "$n" "$work/$n.ptx" $flags
-	"$ptxlink" --no-stages "$f" -o "$work/$n.plain.ptx"
-	check_run "$n" "$work/$n.plain.ptx" "$work/$n.ptx"
+	check_ptxas "$n" "$tmp/$n.ptx"
+	check_fixed "$n" "$tmp/$n.ptx" $flags
+	"$ptxlink" --no-stages "$f" -o "$tmp/$n.plain.ptx"
+	check_run "$n" "$tmp/$n.plain.ptx" "$tmp/$n.ptx"
 done
 
 # 2. the corpus
@@ -149,26 +148,26 @@ for prog in handwritten/hw_control.ptx llc_fnptr.sm_80.ptx virtual_shapes.sm_80.
 	mono_iface vcall_xfile; do
 	name=$(basename "$prog" .ptx)
 	if [ -d "$prog" ]; then inputs=("$prog"/*.ptx); else inputs=("$prog"); fi
-	if ! "$ptxlink" --no-stages "${inputs[@]}" -o "$work/$name.plain.ptx" 2>"$work/err" ||
-	   ! "$ptxlink" --verify --stats "${inputs[@]}" -o "$work/$name.ptx" 2>"$work/$name.stats"; then
-		bad "$name: ptxlink fails: $(head -2 "$work/err" "$work/$name.stats")"
+	if ! "$ptxlink" --no-stages "${inputs[@]}" -o "$tmp/$name.plain.ptx" 2>"$tmp/err" ||
+	   ! "$ptxlink" --verify --stats "${inputs[@]}" -o "$tmp/$name.ptx" 2>"$tmp/$name.stats"; then
+		bad "$name: ptxlink fails: $(head -2 "$tmp/err" "$tmp/$name.stats")"
 		continue
 	fi
 	ok
-	printf '%-28s %8s %8s  %s\n' "$name" "$(indirect "$work/$name.plain.ptx")" \
-		"$(indirect "$work/$name.ptx")" \
-		"$(sed -n 's/^devirt: *[0-9]* devirtualized: //p' "$work/$name.stats")"
-	check_ptxas "$name" "$work/$name.ptx"
-	check_fixed "$name" "$work/$name.ptx"
+	printf '%-28s %8s %8s  %s\n' "$name" "$(indirect "$tmp/$name.plain.ptx")" \
+		"$(indirect "$tmp/$name.ptx")" \
+		"$(sed -n 's/^devirt: *[0-9]* devirtualized: //p' "$tmp/$name.stats")"
+	check_ptxas "$name" "$tmp/$name.ptx"
+	check_fixed "$name" "$tmp/$name.ptx"
 	if [ ${#inputs[@]} -gt 1 ]; then  # callees then follow their callers
 		if "$ptxlink" --verify $(printf '%s\n' "${inputs[@]}" | LC_ALL=C sort -r) \
-			-o "$work/$name.rev.ptx" 2>"$work/err"; then
-			check_ptxas "$name (reverse order)" "$work/$name.rev.ptx"
+			-o "$tmp/$name.rev.ptx" 2>"$tmp/err"; then
+			check_ptxas "$name (reverse order)" "$tmp/$name.rev.ptx"
 		else
-			bad "$name: ptxlink fails in reverse order: $(head -2 "$work/err")"
+			bad "$name: ptxlink fails in reverse order: $(head -2 "$tmp/err")"
 		fi
 	fi
-	check_run "$name" "$work/$name.plain.ptx" "$work/$name.ptx"
+	check_run "$name" "$tmp/$name.plain.ptx" "$tmp/$name.ptx"
 done
 
 echo "devirt: $pass passed, $fail failed ($skipped kernel runs compared nothing)"

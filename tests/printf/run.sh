@@ -27,10 +27,9 @@ update=0
 [ "$runner" = --update ] && { runner=; update=1; }
 dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 corpus=$(cd "$dir/../../corpus" && pwd)
-export PATH=/usr/local/cuda/bin:$PATH
-have_ptxas=0
-command -v ptxas >/dev/null && have_ptxas=1
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+. "$dir/../lib.sh"
+find_ptxas
+scratch printf
 pass=0 fail=0
 
 ok() { pass=$((pass + 1)); }
@@ -41,11 +40,11 @@ check_output() {
 	local what=$1 out=$2 arch
 	if [ $have_ptxas = 1 ]; then
 		arch=$(awk '/^[ \t]*\.target/{gsub(/[,;]/," ");print $2;exit}' "$out")
-		if ptxas -arch="$arch" "$out" -o "$work/a.cubin" 2>"$work/ptxas.err" &&
-		   ptxas -arch="$arch" -c "$out" -o "$work/a.cubin" 2>>"$work/ptxas.err"; then
+		if ptxas -arch="$arch" "$out" -o "$tmp/a.cubin" 2>"$tmp/ptxas.err" &&
+		   ptxas -arch="$arch" -c "$out" -o "$tmp/a.cubin" 2>>"$tmp/ptxas.err"; then
 			ok
 		else
-			bad "$what: ptxas rejects the output: $(head -2 "$work/ptxas.err")"
+			bad "$what: ptxas rejects the output: $(head -2 "$tmp/ptxas.err")"
 		fi
 	fi
 	# (unless an input defines printf: then its calls are ordinary)
@@ -56,8 +55,8 @@ check_output() {
 	else
 		ok
 	fi
-	if "$ptxlink" --verify "$out" -o "$work/again.ptx" 2>"$work/again.err" &&
-	   cmp -s "$out" "$work/again.ptx"; then
+	if "$ptxlink" --verify "$out" -o "$tmp/again.ptx" 2>"$tmp/again.err" &&
+	   cmp -s "$out" "$tmp/again.ptx"; then
 		ok
 	else
 		bad "$what: a second run changes the output"
@@ -80,24 +79,24 @@ cd "$dir" || exit 1
 for ptx in *.ptx; do
 	case $ptx in *.expect.ptx) continue ;; esac
 	name=${ptx%.ptx}
-	rm -f "$work/out.ptx"
-	"$ptxlink" --verify "$ptx" -o "$work/out.ptx" 2>"$work/err"
+	rm -f "$tmp/out.ptx"
+	"$ptxlink" --verify "$ptx" -o "$tmp/out.ptx" 2>"$tmp/err"
 	rc=$?
 	if [ -e "$name.err" ]; then
-		if [ $rc -ne 0 ] && [ $rc -lt 128 ] && [ ! -e "$work/out.ptx" ]; then ok; else bad "$name: exit $rc, expected failure without output"; fi
-		same "$name: diagnostics differ from $name.err" "$name.err" "$work/err"
+		if [ $rc -ne 0 ] && [ $rc -lt 128 ] && [ ! -e "$tmp/out.ptx" ]; then ok; else bad "$name: exit $rc, expected failure without output"; fi
+		same "$name: diagnostics differ from $name.err" "$name.err" "$tmp/err"
 	else
-		if [ $rc -eq 0 ]; then ok; else bad "$name: exit $rc: $(head -3 "$work/err")"; fi
-		same "$name: stderr differs from $name.warn" "$name.warn" "$work/err"
-		[ ! -e "$name.expect.ptx" ] || same "$name: output differs from $name.expect.ptx" "$name.expect.ptx" "$work/out.ptx"
-		[ ! -e "$work/out.ptx" ] || check_output "$name" "$work/out.ptx"
+		if [ $rc -eq 0 ]; then ok; else bad "$name: exit $rc: $(head -3 "$tmp/err")"; fi
+		same "$name: stderr differs from $name.warn" "$name.warn" "$tmp/err"
+		[ ! -e "$name.expect.ptx" ] || same "$name: output differs from $name.expect.ptx" "$name.expect.ptx" "$tmp/out.ptx"
+		[ ! -e "$tmp/out.ptx" ] || check_output "$name" "$tmp/out.ptx"
 	fi
 	if [ -e "$name.werror.err" ]; then
-		rm -f "$work/out.ptx"
-		"$ptxlink" -Werror=format "$ptx" -o "$work/out.ptx" 2>"$work/err"
+		rm -f "$tmp/out.ptx"
+		"$ptxlink" -Werror=format "$ptx" -o "$tmp/out.ptx" 2>"$tmp/err"
 		rc=$?
-		if [ $rc -ne 0 ] && [ $rc -lt 128 ] && [ ! -e "$work/out.ptx" ]; then ok; else bad "$name -Werror=format: exit $rc, expected failure without output"; fi
-		same "$name -Werror=format: diagnostics differ from $name.werror.err" "$name.werror.err" "$work/err"
+		if [ $rc -ne 0 ] && [ $rc -lt 128 ] && [ ! -e "$tmp/out.ptx" ]; then ok; else bad "$name -Werror=format: exit $rc, expected failure without output"; fi
+		same "$name -Werror=format: diagnostics differ from $name.werror.err" "$name.werror.err" "$tmp/err"
 	fi
 done
 
@@ -105,17 +104,17 @@ done
 for f in "$corpus"/ptx-rejected/*.ptx; do
 	grep -q 'printf' "$f" || continue
 	what=${f#"$corpus"/}
-	if "$ptxlink" --verify "$f" -o "$work/out.ptx" 2>"$work/err" && [ ! -s "$work/err" ]; then
+	if "$ptxlink" --verify "$f" -o "$tmp/out.ptx" 2>"$tmp/err" && [ ! -s "$tmp/err" ]; then
 		ok
-		check_output "$what" "$work/out.ptx"
+		check_output "$what" "$tmp/out.ptx"
 	else
-		bad "$what: $(head -3 "$work/err")"
+		bad "$what: $(head -3 "$tmp/err")"
 	fi
 done
 for f in "$corpus"/ptx/printf_demo*.ptx "$corpus"/ptx/clang_saxpy.sm_80.ptx; do
 	what=${f#"$corpus"/}
-	"$ptxlink" "$f" -o "$work/a.ptx" 2>"$work/err" && "$ptxlink" --no-stages "$f" -o "$work/b.ptx" &&
-		cmp -s "$work/a.ptx" "$work/b.ptx" && [ ! -s "$work/err" ] && ok || bad "$what: the stage changed code that calls vprintf"
+	"$ptxlink" "$f" -o "$tmp/a.ptx" 2>"$tmp/err" && "$ptxlink" --no-stages "$f" -o "$tmp/b.ptx" &&
+		cmp -s "$tmp/a.ptx" "$tmp/b.ptx" && [ ! -s "$tmp/err" ] && ok || bad "$what: the stage changed code that calls vprintf"
 done
 
 # The lowered kernels in the reference interpreter against C's printf.
@@ -124,17 +123,17 @@ if [ -n "$runner" ] && [ -x "$runner" ]; then
 		name=$(echo "$name" | tr -d ' ') file=$(echo "$file" | tr -d ' ') kernel=$(echo "$kernel" | tr -d ' ')
 		case $name in '' | '#'*) continue ;; esac
 		case $file in corpus/*) src=$corpus/${file#corpus/} ;; *) src=$dir/$file ;; esac
-		"$ptxlink" "$src" -o "$work/run.ptx" 2>/dev/null || { bad "run $name ($file): ptxlink fails"; continue; }
+		"$ptxlink" "$src" -o "$tmp/run.ptx" 2>/dev/null || { bad "run $name ($file): ptxlink fails"; continue; }
 		# shellcheck disable=SC2086
-		"$runner" $opts "$work/run.ptx" "$kernel" >"$work/run.out" 2>"$work/run.err"
+		"$runner" $opts "$tmp/run.ptx" "$kernel" >"$tmp/run.out" 2>"$tmp/run.err"
 		rc=$?
-		"$expected" "$name" >"$work/want.out"
-		grep -Ev '^buffer [0-9]+ \(argument|^  \[[0-9]+\] ' "$work/run.out" >"$work/got.out"
-		if [ $rc -eq 0 ] && cmp -s "$work/want.out" "$work/got.out"; then
+		"$expected" "$name" >"$tmp/want.out"
+		grep -Ev '^buffer [0-9]+ \(argument|^  \[[0-9]+\] ' "$tmp/run.out" >"$tmp/got.out"
+		if [ $rc -eq 0 ] && cmp -s "$tmp/want.out" "$tmp/got.out"; then
 			ok
 		else
-			bad "run $name ($file): exit $rc $(head -2 "$work/run.err")"
-			diff -u "$work/want.out" "$work/got.out" | head -20
+			bad "run $name ($file): exit $rc $(head -2 "$tmp/run.err")"
+			diff -u "$tmp/want.out" "$tmp/got.out" | head -20
 		fi
 	done <"$dir/run.list"
 else
