@@ -1063,6 +1063,19 @@ static int ex_nop(Thread *t, const DIns *d)
 	return X_NEXT;
 }
 
+/* prefetch, prefetchu, applypriority, discard: cache hints, whatever
+ * their space, level or priority words (the handlers take RAW_MODS), so
+ * nothing for a machine without caches.  discard leaves the line's bytes
+ * undefined; keeping them is one of the values it allows.  The operands
+ * are still checked: an address, and for the sized ones, a size. */
+static int ex_hint(Thread *t, const DIns *d)
+{
+	int sized = d->st->ins.sp->base[0] == 'a' || d->st->ins.sp->base[0] == 'd';
+	if (d->nops != 1 + sized || d->ops[0].kind != O_ADDR)
+		bad_form(d);
+	return X_NEXT;
+}
+
 /* ---- mbarrier ---- */
 
 /* The object's 64 bits are opaque to the program; here they hold the
@@ -1381,6 +1394,7 @@ static const Handler handlers[] = {
 	{"add", ex_add, NULL, M(sat) | M(cc) | M(ftz)},
 	{"addc", ex_add, NULL, M(cc)},
 	{"and", ex_and, NULL, 0},
+	{"applypriority", ex_hint, NULL, RAW_MODS},
 	{"atom", ex_atom, NULL, M(add) | M(min) | M(max) | M(inc) | M(dec) | M(and) | M(or) |
 		M(xor) | M(exch) | M(cas) | M(noftz) | M(ftz)},
 	{"bar", ex_bar, NULL, IGN_ALL | M(warp) | M(arrive) | M(red) | M(popc) | M(and) | M(or)},
@@ -1401,6 +1415,7 @@ static const Handler handlers[] = {
 	{"cp", ex_cp, NULL, RAW_MODS},
 	{"cvt", ex_cvt, NULL, M(ftz) | M(sat) | M(relu) | M(satfinite)},
 	{"cvta", ex_cvta, NULL, M(to)},
+	{"discard", ex_hint, NULL, RAW_MODS},
 	{"div", ex_div, NULL, M(approx) | M(full) | M(ftz)},
 	{"dp2a", NULL, NULL, 0},
 	{"dp4a", ex_dp4a, NULL, 0},
@@ -1430,8 +1445,8 @@ static const Handler handlers[] = {
 	{"or", ex_or, NULL, 0},
 	{"pmevent", ex_nop, NULL, 0},
 	{"popc", ex_popc, NULL, 0},
-	{"prefetch", ex_nop, NULL, 0},
-	{"prefetchu", ex_nop, NULL, 0},
+	{"prefetch", ex_hint, NULL, RAW_MODS},
+	{"prefetchu", ex_hint, NULL, RAW_MODS},
 	{"prmt", ex_prmt, NULL, M(f4e) | M(b4e) | M(rc8) | M(ecl) | M(ecr) | M(rc16)},
 	{"rcp", ex_funary, NULL, M(approx) | M(ftz)},
 	{"red", ex_red, NULL, M(add) | M(min) | M(max) | M(inc) | M(dec) | M(and) | M(or) |
