@@ -2,6 +2,9 @@
 # Runs one kernel from two PTX modules (say, before and after a
 # transformation) on the same inputs and compares what they leave behind
 # byte for byte: the printf stream and every buffer's full contents.
+# The printf stream is compared grouped by thread (--printf-by-thread):
+# CUDA orders one thread's output but not the interleaving of threads,
+# which a transformation may change by reordering divergent paths.
 #
 #   tools/run/difftest.sh A.ptx B.ptx kernel [ptxlink-run options...]
 #
@@ -20,9 +23,9 @@ shift 3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-"$RUN" "$a" "$k" --dump "$@" > "$tmp/a.out" 2> "$tmp/a.err"
+"$RUN" "$a" "$k" --dump --printf-by-thread "$@" > "$tmp/a.out" 2> "$tmp/a.err"
 ra=$?
-"$RUN" "$b" "$k" --dump "$@" > "$tmp/b.out" 2> "$tmp/b.err"
+"$RUN" "$b" "$k" --dump --printf-by-thread "$@" > "$tmp/b.out" 2> "$tmp/b.err"
 rb=$?
 # the messages name each file and its lines; compare what they say
 strip() { sed -E 's/^[^ ]*:[0-9]+:[0-9]+: //; s/^[^ ]*\.ptx: //' "$1"; }

@@ -8,7 +8,16 @@
 #include <string.h>
 #include "run.h"
 
-void out_write(const char *s, size_t n)
+typedef struct Args {
+	Thread *t;
+	uint64_t at;
+	const DIns *d;
+	int count;
+} Args;
+
+#define HELD_MAX (256u << 20)  /* bytes --printf-by-thread holds for a block */
+
+static void out_write(const char *s, size_t n)
 {
 	if (!n)
 		return;
@@ -16,12 +25,43 @@ void out_write(const char *s, size_t n)
 	M->last_out = s[n - 1];
 }
 
-typedef struct Args {
-	Thread *t;
-	uint64_t at;
-	const DIns *d;
-	int count;
-} Args;
+/* CUDA orders one thread's printf output but not the interleaving of
+ * threads, so --printf-by-thread holds each thread's text until its
+ * block ends (printf_flush) and a comparison sees one canonical order. */
+static void emit(Args *a, const char *s, size_t n)
+{
+	Thread *t = a->t;
+	if (!M->by_thread) {
+		out_write(s, n);
+		return;
+	}
+	if (M->held + n > HELD_MAX)
+		rt_fail(a->d, RUN_UNSUPPORTED, "--printf-by-thread holds at most %u MiB of a block's "
+			"output", HELD_MAX >> 20);
+	if (t->olen + n > t->ocap) {
+		t->ocap = (t->olen + n) * 2;
+		t->out = realloc(t->out, t->ocap);
+		if (!t->out)
+			die("out of memory");
+	}
+	memcpy(t->out + t->olen, s, n);
+	t->olen += n;
+	M->held += n;
+}
+
+/* The held output of the block's threads, in thread order. */
+void printf_flush(void)
+{
+	if (!M->by_thread || !M->threads)
+		return;
+	for (uint32_t i = 0; i < M->nthreads; i++) {
+		Thread *t = &M->threads[i];
+		out_write(t->out, t->olen);
+		t->olen = 0;
+	}
+	M->held = 0;
+}
+
 
 static uint64_t next_arg(Args *a, uint32_t size)
 {
@@ -83,7 +123,7 @@ static void convert(Args *a, char *spec, const char *len, char conv)
 			rt_fail(a->d, RUN_UNSUPPORTED, "printf conversion wider than 1 MiB");
 		char *big = malloc((size_t)need + 1);
 		snprintf(big, (size_t)need + 1, fmt, s);
-		out_write(big, (size_t)need);
+		emit(a, big, (size_t)need);
 		free(big);
 		return;
 	}
@@ -92,7 +132,7 @@ static void convert(Args *a, char *spec, const char *len, char conv)
 	}
 	if (n >= (int)sizeof buf)
 		rt_fail(a->d, RUN_UNSUPPORTED, "printf conversion wider than %zu characters", sizeof buf);
-	out_write(buf, (size_t)n);
+	emit(a, buf, (size_t)n);
 }
 
 /* Reads "%[flags][width][.prec][len]conv" at s; returns what follows. */
@@ -127,7 +167,7 @@ static const char *directive(Args *a, const char *s)
 	if (!*s)
 		return s;
 	if (*s == '%') {
-		out_write("%", 1);
+		emit(a, "%", 1);
 		return s + 1;
 	}
 	convert(a, spec, len, *s);
@@ -146,10 +186,10 @@ int run_vprintf(Thread *t, uint64_t fmt, uint64_t args, const DIns *d)
 	while (*p) {
 		const char *pct = strchr(p, '%');
 		if (!pct) {
-			out_write(p, strlen(p));
+			emit(&a, p, strlen(p));
 			break;
 		}
-		out_write(p, (size_t)(pct - p));
+		emit(&a, p, (size_t)(pct - p));
 		p = directive(&a, pct);
 	}
 	free(copy);

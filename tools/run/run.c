@@ -36,6 +36,9 @@ static const char usage[] =
 	"  --dump-as TYPE          print every buffer as values, one a line; TYPE is\n"
 	"                          u8, u16, u32, u64 (hex), s32, s64, f32, f64\n"
 	"  --globals               also digest the module's .global variables\n"
+	"  --printf-by-thread      print the printf stream grouped by thread (block by block,\n"
+	"                          in thread order), an order that does not depend on how\n"
+	"                          divergent paths were scheduled\n"
 	"  --trace                 print every warp step (block, warp, lanes, line) to stderr\n"
 	"  --list                  list the kernels and their parameters, one a line\n"
 	"                          (ptxlink-run --list file.ptx)\n";
@@ -53,6 +56,8 @@ _Noreturn void rt_fail(const DIns *d, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	if (M)
+		printf_flush();  /* what the block printed before it stopped */
 	fflush(stdout);
 	if (d && d->st)
 		error(d->st->loc, "ptxlink-run: %s", msg);
@@ -445,6 +450,8 @@ int main(int argc, char **argv)
 			list = 1;
 		else if (strcmp(a, "--trace") == 0)
 			M->trace = 1;
+		else if (strcmp(a, "--printf-by-thread") == 0)
+			M->by_thread = 1;
 		else if (a[0] == '-' && a[1]) {
 			fputs(usage, stderr);
 			bad_usage("unknown option '%s'", a);

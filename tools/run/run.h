@@ -187,6 +187,8 @@ struct Thread {
 	const DIns *bar_ins;
 	int bar_pred;
 	const DIns *coll;    /* the collective it waits at */
+	char *out;           /* --printf-by-thread: its printf text so far */
+	size_t olen, ocap;
 };
 
 struct Warp {
@@ -232,6 +234,8 @@ typedef struct Machine {
 	Buffer *bufs;
 	uint32_t nbufs;
 	char last_out;       /* last byte printf wrote */
+	int by_thread;       /* --printf-by-thread */
+	size_t held;         /* bytes of printf text held for the block */
 	int trace;           /* --trace: every warp step to stderr */
 	const DIns *cur;     /* the instruction executing, for messages */
 	int cluster1;        /* no cluster launch asked for: one block per cluster */
@@ -335,6 +339,6 @@ int wx_wmma(Warp *, const DIns *, uint32_t);
 
 /* printf.c */
 int run_vprintf(Thread *, uint64_t fmt, uint64_t args, const DIns *);
-void out_write(const char *s, size_t n);
+void printf_flush(void);
 
 #endif

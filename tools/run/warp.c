@@ -539,6 +539,7 @@ int run_grid(DFunc *k)
 				for (uint32_t i = 0; i < n; i++)
 					thread_init(&M->threads[i], k, i);
 				run_block();
+				printf_flush();
 			}
 	return 0;
 }
