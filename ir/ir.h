@@ -138,6 +138,7 @@ typedef struct CallParts {
 } CallParts;
 int ins_call_parts(const struct Ins *, CallParts *);
 int ins_writes_memory(const struct Ins *);
+int is_special_reg(const char *name);   /* %tid.x, %laneid, %envreg3, ... */
 
 /* ir.c: statements and modules */
 typedef enum {
@@ -268,6 +269,7 @@ struct Module {
 	List items;
 	Module *owned;    /* modules whose IR this one links to, freed with it */
 	Module *sibling;  /* next in the owner's list */
+	int normalized;   /* ir_normalize() has run */
 };
 
 Module *mod_new(const char *path);
@@ -332,6 +334,7 @@ int live_reg(const Live *, const char *name);   /* its index, or -1 */
 int live_in(const Live *, uint32_t block, const char *name);
 int live_out(const Live *, uint32_t block, const char *name);
 uint32_t live_nregs(const Live *);
+const char *live_name(const Live *, uint32_t reg);   /* reg < live_nregs */
 
 /* defs.c: reaching definitions and def-use chains of registers.
  * Instruction indexes are Cfg.ins indexes; DEF_ENTRY is the value a
@@ -417,8 +420,31 @@ CgFunc *cg_func(const CallGraph *, uint32_t i);
 void print_module(FILE *, const Module *);
 void print_expr(FILE *, const Expr *);
 
-/* verify.c: structural invariants; returns the number of violations */
-int ir_verify(const Module *);
+/* normalize.c: the one form the linker and the stages take.  The driver
+ * normalizes every input, linked or not; a normalized module guarantees:
+ *   - every S_VAR statement, at module scope or in a body, declares one
+ *     name (ds[0] is the whole statement);
+ *   - every function parameter and return Decl declares one name (the
+ *     grammar's own rule).
+ * Stages keep these when they add code; ir_verify checks them. */
+void ir_normalize(Module *);
+
+/* verify.c: the invariants stages must keep, checked between stages in
+ * tests and debug builds; each violation is reported (a warning naming
+ * ir_verify) and counted.  Shape: lists, expressions, opcodes and operand
+ * counts, the normalized form once ir_normalize has run; every parsed
+ * module has it.  Code: every name an instruction uses is declared, no
+ * call goes through a register no definition reaches, no register is read
+ * where no definition reaches it.  Input may break the code rules (llc
+ * leaves undefined values as registers never written), so a stage is
+ * checked against what its input broke already: ir_verified records that,
+ * ir_verify_since reports only what is new. */
+int ir_verify(const Module *);         /* shape and code */
+int ir_verify_shape(const Module *);
+typedef struct Verified Verified;
+Verified *ir_verified(const Module *);
+int ir_verify_since(const Module *, const Verified *, const char *stage);
+void ir_verified_free(Verified *);
 
 /* parse.c (ptx-grammar/): NULL after reporting errors */
 Module *ptx_parse_file(const char *path);

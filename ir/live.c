@@ -191,3 +191,8 @@ uint32_t live_nregs(const Live *l)
 {
 	return l->nregs;
 }
+
+const char *live_name(const Live *l, uint32_t reg)
+{
+	return l->regs[reg];
+}

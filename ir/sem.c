@@ -2,6 +2,7 @@
  * uses, where it touches memory.  The opcode table gives the class; the
  * forms the table cannot express are decided here, and what is not
  * modelled (OF_OPAQUE) is assumed to do anything. */
+#include <ctype.h>
 #include <string.h>
 #include "ir.h"
 
@@ -112,4 +113,39 @@ int ins_call_parts(const Ins *in, CallParts *p)
 	if (i < in->nops && in->ops[i]->kind == E_NAME)
 		p->proto = in->ops[i++];
 	return i == in->nops;
+}
+
+/* PTX's special registers (ISA chapter 10), with .x/.y/.z on the vector
+ * ones and the numbered families %envreg0-31, %pm0-7, %pm0_64-%pm7_64. */
+int is_special_reg(const char *name)
+{
+	static const char *const vec[] = {"%tid", "%ntid", "%ctaid", "%nctaid", "%clusterid",
+		"%nclusterid", "%cluster_ctaid", "%cluster_nctaid", NULL};
+	static const char *const plain[] = {"%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid",
+		"%gridid", "%clock", "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo",
+		"%globaltimer_hi", "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge",
+		"%lanemask_gt", "%dynamic_smem_size", "%total_smem_size", "%aggr_smem_size",
+		"%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster",
+		"%reserved_smem_offset_begin", "%reserved_smem_offset_end",
+		"%reserved_smem_offset_cap", "%current_graph_exec", NULL};
+	const char *dot = strchr(name, '.');
+	if (dot) {
+		char base[32];
+		size_t n = (size_t)(dot - name);
+		if (n >= sizeof base || dot[2] || !strchr("xyz", dot[1]) || !dot[1])
+			return 0;
+		memcpy(base, name, n);
+		base[n] = 0;
+		return str_in(base, vec);
+	}
+	if (str_in(name, vec) || str_in(name, plain))
+		return 1;  /* a vector register as a whole: mov.v4 {..}, %tid */
+	if (!strncmp(name, "%reserved_smem_offset_", 22))
+		return isdigit((unsigned char)name[22]);
+	const char *p = !strncmp(name, "%envreg", 7) ? name + 7 : !strncmp(name, "%pm", 3) ? name + 3 : NULL;
+	if (!p || !isdigit((unsigned char)*p))
+		return 0;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return !*p || (!strcmp(p, "_64") && name[1] == 'p');
 }

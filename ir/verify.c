@@ -1,16 +1,96 @@
-/* Structural invariants of the IR, checked between stages in test and
- * debug builds.  A violation is our bug, not the user's: it is reported
- * with the statement's location to help find the stage that broke it. */
+/* Invariants of the IR, checked between stages in test and debug builds.
+ * A violation is our bug, not the user's: it is reported with the
+ * statement's location to help find the stage that broke it.
+ * Shape, which every parsed module has:
+ *   - list links, expression arity, statements where they belong;
+ *   - a known opcode and an operand count its row allows;
+ *   - the normalized form (ir.h) once ir_normalize has run.
+ * Code, which valid PTX has but a parsed snippet or odd input may not:
+ *   - every name an instruction uses is declared (a register, a label, a
+ *     module symbol, a special register);
+ *   - no call goes through a register that no definition reaches;
+ *   - no register is read on a path where no definition reaches it
+ *     (.reg parameters aside).
+ * llc leaves undefined values as registers never written, so the code
+ * checks are also made relative to the input: ir_verified records what a
+ * module violates already (by function and message, not by line), and
+ * ir_verify_since reports only what a stage added. */
+#include <stdlib.h>
 #include <string.h>
+#include <uthash.h>
 #include "ir.h"
 
+/* Declared names by spelling; a %r<N> declaration is one entry with its
+ * count, matched by base and number. */
+typedef struct Declared {
+	UT_hash_handle hh;
+	const char *name;
+	int exact;                  /* the name itself is declared */
+	unsigned long long count;   /* the largest N of name<N> */
+} Declared;
+
+/* A code violation: "function\nmessage", interned. */
+typedef struct Known {
+	UT_hash_handle hh;
+	const char *key;
+} Known;
+
+struct Verified {
+	Known *set;
+};
+
 typedef struct Verifier {
+	const Module *m;
 	int bad;
+	int shape_only;
+	const Verified *base;       /* violations excused */
+	Verified *record;           /* collect violations instead of reporting */
+	const char *after;          /* the stage just run, for the message */
+	const Func *f;              /* the function being checked */
+	Declared *module;           /* module symbols */
+	Declared *func;             /* the function's registers, labels, params */
+	Arena *arena;
 } Verifier;
 
 static void fail(Verifier *v, Loc loc, const char *what)
 {
 	warn(loc, "ir_verify: %s", what);
+	v->bad++;
+}
+
+static const char *known_key(const Verifier *v, const char *what)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf, "%.200s\n%s", v->f ? v->f->name : "", what);
+	return intern_cstr(buf);
+}
+
+/* A violation of the code rules: recorded, excused by the baseline, or
+ * reported. */
+static void fail_code(Verifier *v, Loc loc, const char *what)
+{
+	Known *k;
+	const char *key = known_key(v, what);
+	if (v->record) {
+		HASH_FIND_PTR(v->record->set, &key, k);
+		if (!k) {
+			k = calloc(1, sizeof *k);
+			if (!k)
+				die("out of memory");
+			k->key = key;
+			HASH_ADD_PTR(v->record->set, key, k);
+		}
+		return;
+	}
+	if (v->base) {
+		HASH_FIND_PTR(v->base->set, &key, k);
+		if (k)
+			return;
+	}
+	if (v->after)
+		warn(loc, "ir_verify: after stage '%s', in '%s': %s", v->after, v->f->name, what);
+	else
+		warn(loc, "ir_verify: %s", what);
 	v->bad++;
 }
 
@@ -67,6 +147,178 @@ static void verify_decl(Verifier *v, Loc loc, const Decl *d)
 	}
 }
 
+/* ---- names ---------------------------------------------------------- */
+
+static void declare(Verifier *v, Declared **t, const char *name, const char *count)
+{
+	Declared *d;
+	size_t n = strlen(name);
+	HASH_FIND(hh, *t, name, n, d);
+	if (!d) {
+		d = arena_alloc(v->arena, sizeof *d);
+		*d = (Declared){.name = name};
+		HASH_ADD_KEYPTR(hh, *t, name, n, d);
+	}
+	unsigned long long c = count ? strtoull(count, NULL, 0) : 0;
+	if (!count)
+		d->exact = 1;
+	else if (c > d->count)
+		d->count = c;
+}
+
+static void declare_decl(Verifier *v, Declared **t, const Decl *d)
+{
+	for (uint32_t i = 0; i < d->nds; i++)
+		declare(v, t, d->ds[i].name, d->ds[i].count);
+}
+
+static void declare_body(Verifier *v, const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		switch (s->kind) {
+		case S_VAR: declare_decl(v, &v->func, &s->var); break;
+		case S_SCOPE: declare_body(v, &s->scope); break;
+		case S_LABEL: declare(v, &v->func, s->label, NULL); break;
+		case S_PROTO: declare(v, &v->func, s->proto->label, NULL); break;
+		case S_TARGETS: declare(v, &v->func, s->list.label, NULL); break;
+		default: break;
+		}
+}
+
+static const Declared *find(const Declared *t, const char *name, size_t n)
+{
+	Declared *d;
+	HASH_FIND(hh, t, name, n, d);
+	return d;
+}
+
+/* %r12 is declared by %r12 itself or by %r<N> with N > 12 (no leading 0). */
+static int is_declared(const Verifier *v, const char *name)
+{
+	size_t n = strlen(name), base = n;
+	const Declared *d;
+	if (((d = find(v->func, name, n)) && d->exact) || ((d = find(v->module, name, n)) && d->exact))
+		return 1;
+	while (base > 0 && name[base - 1] >= '0' && name[base - 1] <= '9')
+		base--;
+	if (base == n || base == 0 || (name[base] == '0' && base + 1 < n))
+		return 0;
+	return (d = find(v->func, name, base)) && strtoull(name + base, NULL, 10) < d->count;
+}
+
+/* %v.x: an element of a vector register (.x .y .z .w, or .r .g .b .a) */
+static int is_element(const Verifier *v, const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	if (!dot || !dot[1] || dot[2] || !strchr("xyzwrgba", dot[1]))
+		return 0;
+	const Declared *d = find(v->func, name, (size_t)(dot - name));
+	return d && d->exact;
+}
+
+static void check_name(void *ctx, const char *name, OpRole role)
+{
+	(void)role;
+	void **c = ctx;
+	Verifier *v = c[0];
+	const Stmt *s = c[1];
+	if (is_declared(v, name) || is_special_reg(name) || is_element(v, name))
+		return;
+	char what[160];
+	snprintf(what, sizeof what, "'%.100s' is used but nothing declares it", name);
+	fail_code(v, s->loc, what);
+}
+
+static void verify_ins(Verifier *v, const Stmt *s)
+{
+	const Ins *in = &s->ins;
+	for (uint32_t i = 0; i < in->nops; i++)
+		verify_expr(v, s->loc, in->ops[i]);
+	if (!in->sp || !in->sp->op) {
+		fail(v, s->loc, "instruction without a known opcode");
+		return;
+	}
+	if (in->nops < in->sp->op->minops || in->nops > in->sp->op->maxops) {
+		char what[160];
+		snprintf(what, sizeof what, "'%.80s' with %u operands (the table allows %u to %u)",
+			in->sp->text, in->nops, in->sp->op->minops, in->sp->op->maxops);
+		fail(v, s->loc, what);
+		return;
+	}
+	if (v->shape_only)
+		return;
+	const void *ctx[2] = {v, s};
+	ins_names(in, check_name, (void *)ctx);
+}
+
+/* ---- registers no definition reaches ---------------------------------- */
+
+static int is_reg_param(const Func *f, const char *name)
+{
+	for (uint32_t i = 0; i < f->nparams; i++)
+		if (f->params[i].ds[0].name == name && decl_space(&f->params[i]) &&
+		    !strcmp(decl_space(&f->params[i]), ".reg"))
+			return 1;
+	return 0;
+}
+
+/* Registers live on entry are read on some path before any write; a call
+ * through a register only the entry value reaches calls garbage. */
+static void verify_dataflow(Verifier *v, const Func *f, const Stmt *at)
+{
+	Cfg *g = cfg_build(f);
+	if (!g)
+		return;
+	Live *l = live_compute(g);
+	char what[200];
+	for (uint32_t r = 0; g->nblocks && r < live_nregs(l); r++) {
+		const char *reg = live_name(l, r);
+		if (live_in(l, 0, reg) && !is_reg_param(f, reg)) {
+			snprintf(what, sizeof what, "'%.100s' is read on a path where no definition reaches it", reg);
+			fail_code(v, at->loc, what);
+		}
+	}
+	Defs *d = NULL;
+	for (uint32_t i = 0; i < g->nins; i++) {
+		CallParts c;
+		const char *reg;
+		if (!ins_call_parts(&g->ins[i]->ins, &c) || live_reg(l, reg = c.callee->str) < 0)
+			continue;
+		if (!d)
+			d = defs_compute(g, l);
+		uint32_t def[2];
+		if (defs_reaching(d, i, reg, def, 2) == 1 && def[0] == DEF_ENTRY) {
+			snprintf(what, sizeof what, "call through '%.100s', which no definition reaches", reg);
+			fail_code(v, g->ins[i]->loc, what);
+		}
+	}
+	defs_free(d);
+	live_free(l);
+	cfg_free(g);
+}
+
+static void verify_func(Verifier *v, const Stmt *s)
+{
+	const Func *f = s->func;
+	if (!f->name)
+		fail(v, s->loc, "function without a name");
+	if (!f->has_body && f->body.head)
+		fail(v, s->loc, "declaration with a body");
+	v->func = NULL;
+	for (uint32_t i = 0; i < f->nparams; i++)
+		declare_decl(v, &v->func, &f->params[i]);
+	for (uint32_t i = 0; i < f->nrets; i++)
+		declare_decl(v, &v->func, &f->rets[i]);
+	declare_body(v, &f->body);
+	v->f = f;
+	int before = v->bad;
+	verify_list(v, &f->body, 1);
+	if (!v->shape_only && v->bad == before && f->has_body)
+		verify_dataflow(v, f, s);  /* its labels resolve: the CFG can be built */
+	v->f = NULL;
+	HASH_CLEAR(hh, v->func);
+}
+
 static void verify_stmt(Verifier *v, const Stmt *s, int in_body)
 {
 	int body_only = s->kind == S_INS || s->kind == S_LABEL || s->kind == S_SCOPE ||
@@ -78,20 +330,15 @@ static void verify_stmt(Verifier *v, const Stmt *s, int in_body)
 		fail(v, s->loc, "statement in the wrong place");
 	switch (s->kind) {
 	case S_INS:
-		if (!s->ins.sp || !s->ins.sp->op)
-			fail(v, s->loc, "instruction without a known opcode");
-		for (uint32_t i = 0; i < s->ins.nops; i++)
-			verify_expr(v, s->loc, s->ins.ops[i]);
+		verify_ins(v, s);
 		break;
 	case S_VAR:
 		verify_decl(v, s->loc, &s->var);
+		if (v->m->normalized && s->var.nds != 1)
+			fail(v, s->loc, "a variable statement declares more than one name after normalization");
 		break;
 	case S_FUNC:
-		if (!s->func->name)
-			fail(v, s->loc, "function without a name");
-		if (!s->func->has_body && s->func->body.head)
-			fail(v, s->loc, "declaration with a body");
-		verify_list(v, &s->func->body, 1);
+		verify_func(v, s);
 		break;
 	case S_SCOPE:
 		verify_list(v, &s->scope, 1);
@@ -117,9 +364,56 @@ static void verify_list(Verifier *v, const List *l, int in_body)
 		fail(v, (Loc){0}, "list tail is not its last statement");
 }
 
+static int verify(Verifier *v)
+{
+	v->arena = arena_new();
+	for (const Stmt *s = v->m->items.head; s; s = s->next)
+		if (s->kind == S_VAR)
+			declare_decl(v, &v->module, &s->var);
+		else if (s->kind == S_FUNC && s->func->name)
+			declare(v, &v->module, s->func->name, NULL);
+		else if (s->kind == S_ALIAS)
+			for (uint32_t i = 0; i < s->list.nitems; i++)
+				if (s->list.items[i]->kind == E_NAME)
+					declare(v, &v->module, s->list.items[i]->str, NULL);
+	verify_list(v, &v->m->items, 0);
+	HASH_CLEAR(hh, v->module);
+	arena_free(v->arena);
+	return v->bad;
+}
+
 int ir_verify(const Module *m)
 {
-	Verifier v = {0};
-	verify_list(&v, &m->items, 0);
-	return v.bad;
+	return verify(&(Verifier){.m = m});
+}
+
+int ir_verify_shape(const Module *m)
+{
+	return verify(&(Verifier){.m = m, .shape_only = 1});
+}
+
+Verified *ir_verified(const Module *m)
+{
+	Verified *r = calloc(1, sizeof *r);
+	if (!r)
+		die("out of memory");
+	verify(&(Verifier){.m = m, .record = r});
+	return r;
+}
+
+int ir_verify_since(const Module *m, const Verified *base, const char *stage)
+{
+	return verify(&(Verifier){.m = m, .base = base, .after = stage});
+}
+
+void ir_verified_free(Verified *r)
+{
+	if (!r)
+		return;
+	Known *k, *t;
+	HASH_ITER(hh, r->set, k, t) {
+		HASH_DEL(r->set, k);
+		free(k);
+	}
+	free(r);
 }

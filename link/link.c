@@ -394,24 +394,6 @@ static void add_sym(Linker *l, int mod, const char *name, int kind, int linkage,
 	}
 }
 
-/* A module-scope "a, b, c" declaration becomes three statements, so each
- * symbol can be placed, kept or dropped on its own. */
-static void split_vars(Module *m)
-{
-	for (Stmt *s = m->items.head; s; s = s->next) {
-		if (s->kind != S_VAR || s->var.nds < 2)
-			continue;
-		for (uint32_t i = s->var.nds - 1; i > 0; i--) {
-			Stmt *c = stmt_new(m, S_VAR, s->var.ds[i].loc);
-			c->var = s->var;
-			c->var.ds = &s->var.ds[i];
-			c->var.nds = 1;
-			list_insert_before(&m->items, s->next, c);
-		}
-		s->var.nds = 1;
-	}
-}
-
 static void collect_symbols(Linker *l, int mod)
 {
 	for (Stmt *s = l->mods[mod]->items.head; s; s = s->next) {
@@ -1279,7 +1261,7 @@ Module *link_modules(Module **mods, int n, const LinkOptions *o)
 	int errors = diag_errors();
 	if (make_header(&l) == 0) {
 		for (int m = 0; m < n; m++) {
-			split_vars(mods[m]);
+			ir_normalize(mods[m]);  /* one symbol per statement */
 			collect_symbols(&l, m);
 		}
 		resolve(&l);

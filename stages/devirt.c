@@ -593,6 +593,13 @@ static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs
 		st->why = WHY_MANY;
 	else if (st->ncands > (uint32_t)max)
 		st->targets = 1;
+	/* a .calltargets call still goes through the pointer it read: no
+	 * funnel on the vtable pointer, and the slot read stays */
+	if (st->targets) {
+		st->vptr = NULL;
+		st->load = NULL;
+		st->npoints = 0;
+	}
 }
 
 /* ---- rewriting -------------------------------------------------------- */

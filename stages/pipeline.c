@@ -12,17 +12,24 @@ static const Stage stages[] = {
 	{"printf", printf_lower},
 };
 
+/* With o->verify, the IR's invariants are checked after every stage: its
+ * shape, and no code violation the input did not have already (a name
+ * nothing declares, a register read or called through where no definition
+ * reaches it; ir/verify.c). */
 int run_pipeline(Module *m, const StageOptions *o)
 {
 	int errors = diag_errors();
+	ir_normalize(m);
+	Verified *before = o->verify ? ir_verified(m) : NULL;
 	for (size_t i = 0; i < sizeof stages / sizeof *stages; i++) {
 		stages[i].run(m, o);
 		if (diag_errors() != errors)
-			return -1;
-		if (o->verify && ir_verify(m) != 0)
+			break;
+		if (o->verify && ir_verify_since(m, before, stages[i].name) != 0)
 			die("IR invariants broken after stage '%s'", stages[i].name);
 		if (o->print_after && !strcmp(o->print_after, stages[i].name))
 			print_module(stderr, m);
 	}
-	return 0;
+	ir_verified_free(before);
+	return diag_errors() == errors ? 0 : -1;
 }

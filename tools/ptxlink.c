@@ -42,7 +42,8 @@ static void usage(FILE *f)
 	      "  -Rpass=devirt      a remark for every indirect call site\n"
 	      "  --stats            print the stages' counts to stderr\n"
 	      "  @FILE              read more arguments from FILE\n"
-	      "  --verify           check IR invariants after every stage\n"
+	      "  --verify           check IR invariants after parsing, linking and every stage\n"
+	      "                     (the default in Debug and test builds; --no-verify: off)\n"
 	      "  --version          print the version and exit\n"
 	      "  --help             print this help and exit\n", f);
 }
@@ -138,6 +139,8 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 		o->link.verbose = 1;
 	} else if (strcmp(a, "--verify") == 0) {
 		o->verify = o->stages.verify = 1;
+	} else if (strcmp(a, "--no-verify") == 0) {
+		o->verify = o->stages.verify = 0;
 	} else if (strcmp(a, "-Werror=format") == 0) {
 		o->stages.werror_format = 1;
 	} else if (strcmp(a, "--no-stages") == 0) {
@@ -240,10 +243,13 @@ static Module *load(const Options *o)
 	int ok = 1;
 	for (int i = 0; i < o->ninputs; i++) {
 		mods[i] = ptx_parse_file(o->inputs[i]);
-		if (!mods[i])
+		if (!mods[i]) {
 			ok = 0;
-		else if (o->verify && ir_verify(mods[i]) != 0)
+			continue;
+		}
+		if (o->verify && ir_verify_shape(mods[i]) != 0)
 			die("IR invariants broken after parsing %s", o->inputs[i]);
+		ir_normalize(mods[i]);  /* linked or not, the one form the stages take */
 	}
 	Module *m = NULL;
 	if (!ok) {
@@ -253,7 +259,7 @@ static Module *load(const Options *o)
 		m = mods[0];  /* nothing to link or retarget */
 	} else {
 		m = link_modules(mods, o->ninputs, &o->link);
-		if (m && o->verify && ir_verify(m) != 0)
+		if (m && o->verify && ir_verify_shape(m) != 0)
 			die("IR invariants broken after linking");
 	}
 	free(mods);
@@ -267,6 +273,9 @@ static Module *load(const Options *o)
 int main(int argc, char **argv)
 {
 	Options o = {0};
+#ifdef PTXLINK_VERIFY_DEFAULT
+	o.verify = o.stages.verify = 1;  /* Debug and test builds */
+#endif
 	int rc = 2;
 	if (parse_args(argc, argv, &o) == 0) {
 		Module *m = load(&o);

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
 export PATH=/usr/local/cuda/bin:$PATH
-cmake -S . -B build -DPTXLINK_WERROR=ON >/dev/null
+cmake -S . -B build -DPTXLINK_WERROR=ON -DPTXLINK_VERIFY=ON >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
 ctest --test-dir build --output-on-failure
 tools/sanitize.sh

@@ -11,7 +11,8 @@
 # 2. Corpus programs with indirect calls, linked when they have several files.
 # Every output must be accepted by ptxas, be a fixed point (a second run
 # prints it unchanged), and, with the interpreter, leave the same buffers as
-# the plain round trip (--no-stages) for every kernel both runs complete.
+# the plain round trip (--no-stages) for every kernel both runs complete;
+# the corpus programs also with --devirt-funnel-max 1, 2 and 64.
 # --update rewrites NAME.expect.ptx / NAME.remarks (review the diff by hand).
 set -uo pipefail
 ptxlink=$(realpath "$1")
@@ -168,6 +169,15 @@ for prog in handwritten/hw_control.ptx llc_fnptr.sm_80.ptx virtual_shapes.sm_80.
 		fi
 	fi
 	check_run "$name" "$tmp/$name.plain.ptx" "$tmp/$name.ptx"
+	# every strategy: all calltargets (1), small funnels (2), all funnels (64)
+	for max in 1 2 64; do
+		if "$ptxlink" --verify --devirt-funnel-max=$max "${inputs[@]}" -o "$tmp/$name.$max.ptx" 2>"$tmp/err"; then
+			check_ptxas "$name (funnel max $max)" "$tmp/$name.$max.ptx"
+			check_run "$name (funnel max $max)" "$tmp/$name.plain.ptx" "$tmp/$name.$max.ptx"
+		else
+			bad "$name: ptxlink --devirt-funnel-max=$max fails: $(head -2 "$tmp/err")"
+		fi
+	done
 done
 
 echo "devirt: $pass passed, $fail failed ($skipped kernel runs compared nothing)"

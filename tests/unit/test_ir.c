@@ -130,6 +130,125 @@ START_TEST(verifier_catches_broken_ir)
 }
 END_TEST
 
+/* The verifier's warnings for m (NULL when it finds nothing). */
+static char *verify_msgs(const Module *m)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	diag_set_stream(f);
+	int bad = ir_verify(m);
+	diag_set_stream(NULL);
+	fclose(f);
+	if (!bad) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+#define CALLER HEADER ".func (.param .b32 r) f(.param .b32 x)\n{\nret;\n}\n" \
+	".global .u64 tbl[1] = {f};\n" \
+	".entry k()\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n" \
+	".param .b32 a;\n.param .b32 r;\nmov.u32 %r1, 1;\nst.param.b32 [a], %r1;\n" \
+	"p: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+
+/* The bug of issue 10: the slot read deleted, the call kept. */
+START_TEST(verifier_rejects_call_through_undefined_register)
+{
+	Module *ok = parse_ok(CALLER "ld.global.u64 %rd1, [tbl];\ncall (r), %rd1, (a), p;\nret;\n}\n");
+	ck_assert_ptr_null(verify_msgs(ok));
+	mod_free(ok);
+	Module *m = ptx_parse_string("t.ptx", CALLER "call (r), %rd1, (a), p;\nret;\n}\n",
+		strlen(CALLER "call (r), %rd1, (a), p;\nret;\n}\n"));
+	ck_assert_ptr_nonnull(m);
+	char *msg = verify_msgs(m);
+	ck_assert_ptr_nonnull(msg);
+	ck_assert_ptr_nonnull(strstr(msg, "call through '%rd1', which no definition reaches"));
+	free(msg);
+	mod_free(m);
+}
+END_TEST
+
+START_TEST(verifier_rejects_undeclared_names_and_bad_counts)
+{
+	const char *good = HEADER ".reg .b32 unused;\n.entry k()\n{\n.reg .b32 %r<3>;\n"
+		".reg .v2 .b32 %v;\nmov.u32 %r2, %tid.x;\nmov.u32 %r1, %v.y;\n"
+		"mov.u32 %r0, %envreg3;\nbra L;\nL:\nret;\n}\n";
+	Module *m = parse_ok(good);
+	Stmt *mov = first_body_stmt(m);
+	while (mov->kind != S_INS)
+		mov = mov->next;
+	Expr **ops = mov->ins.ops;
+	Expr *undeclared[2] = {name_expr(intern_cstr("%r3")), ops[1]};  /* %r<3> ends at %r2 */
+	mov->ins.ops = undeclared;
+	char *msg = verify_msgs(m);
+	ck_assert_ptr_nonnull(msg);
+	ck_assert_ptr_nonnull(strstr(msg, "'%r3' is used but nothing declares it"));
+	free(msg);
+	Expr *label[2] = {ops[0], name_expr(intern_cstr("nowhere"))};
+	mov->ins.ops = label;
+	msg = verify_msgs(m);
+	ck_assert_ptr_nonnull(strstr(msg, "'nowhere' is used but nothing declares it"));
+	free(msg);
+	mov->ins.ops = ops;
+	mov->ins.nops = 1;  /* mov takes two */
+	msg = verify_msgs(m);
+	ck_assert_ptr_nonnull(strstr(msg, "with 1 operands (the table allows 2 to 2)"));
+	free(msg);
+	mov->ins.nops = 2;
+	ck_assert_ptr_null(verify_msgs(m));
+	mod_free(m);
+}
+END_TEST
+
+START_TEST(normalized_modules_declare_one_name_per_statement)
+{
+	const char *text = HEADER ".global .u32 a, b[2] = {1, 2}, c;\n"
+		".entry k()\n{\n.reg .b32 %r<2>, %s;\n{\n.local .b8 x[4], y[8];\n}\nret;\n}\n";
+	Module *m = parse_ok(text);
+	ir_normalize(m);
+	ck_assert_ptr_null(verify_msgs(m));
+	char *out = print_str(m);
+	ck_assert_ptr_nonnull(strstr(out, ".global .u32\ta;\n.global .u32\tb[2] = {1, 2};\n.global .u32\tc;"));
+	ck_assert_ptr_nonnull(strstr(out, ".local .b8\ty[8];"));
+	free(out);
+	Stmt *a = m->items.head;
+	while (a->kind != S_VAR)
+		a = a->next;
+	a->var.nds = 2;  /* a stage that wrote two names into one statement */
+	char *msg = verify_msgs(m);
+	ck_assert_ptr_nonnull(strstr(msg, "declares more than one name after normalization"));
+	free(msg);
+	mod_free(m);
+}
+END_TEST
+
+/* A stage must not make a register read before written where the input
+ * did not; what the input already read undefined is its own business. */
+START_TEST(undefined_reads_are_checked_against_the_input)
+{
+	const char *text = HEADER ".entry k(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd1;\n"
+		"ld.param.u64 %rd1, [p];\nmov.u32 %r1, 5;\nadd.s32 %r2, %r1, %r3;\n"
+		"st.global.u32 [%rd1], %r2;\nret;\n}\n";
+	Module *m = parse_ok(text);
+	char *msg = verify_msgs(m);
+	ck_assert_ptr_nonnull(strstr(msg, "'%r3' is read on a path where no definition reaches it"));
+	free(msg);
+	Verified *before = ir_verified(m);
+	ck_assert_int_eq(ir_verify_since(m, before, "test"), 0);  /* %r3 was undefined already */
+	Stmt *mov = first_body_stmt(m);
+	while (mov->kind != S_INS || strcmp(mov->ins.sp->base, "mov"))
+		mov = mov->next;
+	list_remove(&m->items.tail->func->body, mov);  /* as if a stage dropped %r1's write */
+	diag_set_stream(fopen("/dev/null", "w"));
+	ck_assert_int_eq(ir_verify_since(m, before, "test"), 1);
+	diag_set_stream(NULL);
+	ir_verified_free(before);
+	mod_free(m);
+}
+END_TEST
+
 Suite *ir_suite(void)
 {
 	Suite *s = suite_create("ir");
@@ -141,6 +260,10 @@ Suite *ir_suite(void)
 	tcase_add_test(tc, spellings_split_and_share);
 	tcase_add_test(tc, list_surgery);
 	tcase_add_test(tc, verifier_catches_broken_ir);
+	tcase_add_test(tc, verifier_rejects_call_through_undefined_register);
+	tcase_add_test(tc, verifier_rejects_undeclared_names_and_bad_counts);
+	tcase_add_test(tc, normalized_modules_declare_one_name_per_statement);
+	tcase_add_test(tc, undefined_reads_are_checked_against_the_input);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,38 @@
+/* The one form every module takes before the linker and the stages see it
+ * (ir.h, "Normalized modules", lists what they may assume).  Parsing keeps
+ * the text's shape, so a plain round trip prints what it read; this step
+ * is where the shapes that would make every consumer handle two forms go.
+ *
+ * Today one rule: a variable statement declares one name.  `.global .u64
+ * a[2] = {f, g}, b[2] = {h, k};` becomes two statements, so a symbol can
+ * be looked up, placed, kept or dropped on its own, and nothing reads the
+ * first declarator and takes it for the whole statement. */
+#include "ir.h"
+
+static void split_vars(Module *m, List *l)
+{
+	for (Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_FUNC)
+			split_vars(m, &s->func->body);
+		else if (s->kind == S_SCOPE)
+			split_vars(m, &s->scope);
+		if (s->kind != S_VAR || s->var.nds < 2)
+			continue;
+		for (uint32_t i = s->var.nds - 1; i > 0; i--) {
+			Stmt *c = stmt_new(m, S_VAR, s->var.ds[i].loc);
+			c->var = s->var;
+			c->var.ds = &s->var.ds[i];
+			c->var.nds = 1;
+			list_insert_before(l, s->next, c);
+		}
+		s->var.nds = 1;
+	}
+}
+
+void ir_normalize(Module *m)
+{
+	if (m->normalized)
+		return;
+	split_vars(m, &m->items);
+	m->normalized = 1;
+}
