@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# Differential testing of ptxlink's stages on generated CUDA programs.
+#
+#   tools/difftest-programs.sh [--seed S] [--count N] [--jobs J] [--keep DIR]
+#                              [--fail-dir DIR] [--max-subclasses N] [--no-clang]
+#
+# For each seed S, S+1, ... S+N-1 (default 1 and 10): tools/gen-programs.py
+# writes a program (1-4 .cu files, class hierarchies of 1-40 subclasses,
+# virtual calls, delete, function-pointer tables, printf); nvcc compiles each
+# file (-arch=sm_80 -rdc=true --ptx), and so does clang -fgpu-rdc where it
+# can (a program clang does not compile is said so and run with nvcc only).
+# The PTX files are linked plain (--no-stages), with the default stages, and
+# with --devirt-funnel-max=1, 2 and 64, every output must pass --verify and
+# whole-program ptxas, and every kernel of the manifest is run on the plain
+# link and on each optimized one with tools/run/difftest.sh.
+#
+# A comparison is one kernel of one compiler's PTX, plain against one
+# optimized link: 4 per kernel and compiler.  One where both runs stopped the
+# same way (difftest.sh exit 77) is not compared.  A difference, a ptxlink
+# or ptxas failure, or a program that does not compile is a failure: the
+# program, its PTX, the outputs and the commands are saved in
+# <fail-dir>/seed-S (default: difftest-fail beside the ptxlink binary), and
+# the run goes on.  The end is
+#
+#   difftest-programs: P programs, K kernels compared, D differences
+#   N passed, N failed
+#
+# (programs passing and failing), and the exit status is 1 on any failure.
+# PTXLINK and PTXLINK_RUN name the binaries (default build/ptxlink and
+# ptxlink-run beside it); --keep DIR keeps every program's work directory.
+# Exit 77 (skipped) when nvcc or ptxas is absent.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+seed=1 count=10 jobs=2 keep= faildir= maxsub=40 clang_ok=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--seed) seed=$2; shift ;;
+	--count) count=$2; shift ;;
+	--jobs | -j) jobs=$2; shift ;;
+	--keep) keep=$2; shift ;;
+	--fail-dir) faildir=$2; shift ;;
+	--max-subclasses) maxsub=$2; shift ;;
+	--no-clang) clang_ok=0 ;;
+	-h | --help) sed -n '2,31p' "$0"; exit 0 ;;
+	*) echo "difftest-programs: unknown argument: $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+PATH=/usr/local/cuda/bin:$PATH
+export PATH
+for t in nvcc ptxas; do
+	if ! command -v $t >/dev/null 2>&1; then
+		echo "SKIPPED: $t not found"
+		exit 77
+	fi
+done
+PTXLINK=$(realpath "${PTXLINK:-$ROOT/build/ptxlink}")
+PTXLINK_RUN=$(realpath "${PTXLINK_RUN:-$(dirname "$PTXLINK")/ptxlink-run}")
+export PTXLINK_RUN
+for b in "$PTXLINK" "$PTXLINK_RUN"; do
+	[ -x "$b" ] || { echo "difftest-programs: '$b' is not an executable" >&2; exit 2; }
+done
+faildir=$(realpath -m "${faildir:-$(dirname "$PTXLINK")/difftest-fail}")
+CLANG=
+if [ $clang_ok = 1 ]; then
+	CLANG=$(command -v clang 2>/dev/null || command -v clang-14 2>/dev/null || true)
+fi
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+if [ -n "$keep" ]; then
+	mkdir -p "$keep" && work=$(realpath "$keep")
+else
+	work=$(mktemp -d "${TMPDIR:-/tmp}/difftest-programs.XXXXXX") || exit 2
+	trap 'rm -rf "$work"' EXIT
+fi
+trap 'exit 130' INT TERM
+limit=
+command -v timeout >/dev/null 2>&1 && limit="timeout 300"
+
+# The optimized links, each compared against --no-stages.
+VARIANTS="default fm1 fm2 fm64"
+vflags() {
+	case $1 in
+	plain) echo --no-stages ;;
+	default) ;;
+	fm*) echo "--devirt-funnel-max=${1#fm}" ;;
+	esac
+}
+
+# compile DIR COMPILER: src/*.cu to DIR/<compiler>/*.ptx; the error in DIR/<compiler>.err
+compile() {
+	local d=$1 c=$2 f
+	mkdir -p "$d/$c"
+	for f in "$d"/src/*.cu; do
+		f=$(basename "$f" .cu)
+		case $c in
+		nvcc) (cd "$d/src" && $limit nvcc -arch=sm_80 -rdc=true --ptx -frandom-seed="$f" \
+			"$f.cu" -o "../$c/$f.ptx") ;;
+		clang) (cd "$d/src" && $limit "$CLANG" -x cuda --cuda-gpu-arch=sm_80 --cuda-device-only \
+			-nocudainc --cuda-path="$CUDA_HOME" -Wno-unknown-cuda-version -Wno-inline-new-delete \
+			-O2 -S -fgpu-rdc -DPTXLINK_CLANG -I"$ROOT/corpus/src" "$f.cu" -o "../$c/$f.ptx") ;;
+		esac
+	done > "$d/$c.err" 2>&1
+}
+
+# check DIR COMPILER: link every variant, ptxas each, difftest each kernel.
+# Appends to DIR/log and the counters in DIR/counts.
+check() {
+	local d=$1 c=$2 v out k args rc ins
+	ins=$(cd "$d/$c" && ls f*.ptx)
+	for v in plain $VARIANTS; do
+		out=$d/$c/$v.ptx
+		# shellcheck disable=SC2046
+		if ! (cd "$d/$c" && $limit "$PTXLINK" --verify -arch=sm_80 $(vflags $v) -o "$v.ptx" $ins) \
+			> "$d/$c/$v.link.err" 2>&1; then
+			echo "FAIL $c $v: ptxlink failed: $(head -1 "$d/$c/$v.link.err")" >> "$d/log"
+			echo "cd $c && $PTXLINK --verify -arch=sm_80 $(vflags $v) -o $v.ptx $(echo $ins)" >> "$d/cmds"
+			lfail=$((lfail + 1))
+			continue
+		fi
+		if ! $limit ptxas -arch=sm_80 "$out" -o "$d/$c/$v.cubin" > "$d/$c/$v.ptxas.err" 2>&1; then
+			echo "FAIL $c $v: ptxas rejects the output: $(head -1 "$d/$c/$v.ptxas.err")" >> "$d/log"
+			echo "ptxas -arch=sm_80 $c/$v.ptx -o /dev/null" >> "$d/cmds"
+			pfail=$((pfail + 1))
+		fi
+		rm -f "$d/$c/$v.cubin"
+	done
+	[ -f "$d/$c/plain.ptx" ] || return
+	while read -r k args; do
+		for v in $VARIANTS; do
+			[ -f "$d/$c/$v.ptx" ] || continue
+			# shellcheck disable=SC2086
+			$limit "$ROOT/tools/run/difftest.sh" "$d/$c/plain.ptx" "$d/$c/$v.ptx" "$k" $args \
+				> "$d/$c/$k.$v.diff" 2>&1
+			rc=$?
+			case $rc in
+			0) compared=$((compared + 1)); rm -f "$d/$c/$k.$v.diff" ;;
+			77) if grep -q 'stopped the same way (exit 1)' "$d/$c/$k.$v.diff"; then
+				# a bad command line or PTX that does not parse: not the kernel
+				rfail=$((rfail + 1))
+				echo "FAIL $c $k $v: $(head -1 "$d/$c/$k.$v.diff")" >> "$d/log"
+				continue
+			    fi
+			    notcmp=$((notcmp + 1))
+			    echo "note: $c $k $v: $(head -1 "$d/$c/$k.$v.diff")" >> "$d/log"
+			    rm -f "$d/$c/$k.$v.diff" ;;
+			1) compared=$((compared + 1)) diffs=$((diffs + 1))
+			   echo "FAIL $c $k $v: $(head -1 "$d/$c/$k.$v.diff")" >> "$d/log"
+			   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tools/run/difftest.sh $c/plain.ptx $c/$v.ptx $k $args" >> "$d/cmds" ;;
+			*) rfail=$((rfail + 1))
+			   echo "FAIL $c $k $v: difftest.sh exit $rc: $(head -1 "$d/$c/$k.$v.diff")" >> "$d/log"
+			   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tools/run/difftest.sh $c/plain.ptx $c/$v.ptx $k $args" >> "$d/cmds" ;;
+			esac
+		done
+	done < <(sed -n 's/^kernel //p' "$d/src/manifest")
+}
+
+# one SEED: the whole pipeline for one program, in $work/seed-SEED
+one() {
+	local s=$1 d=$work/seed-$1 t0=$SECONDS nk clangnote=
+	local compared=0 diffs=0 notcmp=0 lfail=0 pfail=0 rfail=0 cfail=0 noclang=0
+	rm -rf "$d"
+	mkdir -p "$d"
+	: > "$d/log"
+	: > "$d/cmds"
+	python3 "$ROOT/tools/gen-programs.py" --seed "$s" --max-subclasses "$maxsub" --out "$d/src" \
+		>> "$d/log" 2>&1 || { echo "FAIL gen-programs.py failed" >> "$d/log"; cfail=1; }
+	if [ $cfail = 0 ] && ! compile "$d" nvcc; then
+		echo "FAIL nvcc does not compile the program: $(grep -m1 error "$d/nvcc.err")" >> "$d/log"
+		cfail=1
+	fi
+	[ $cfail = 0 ] && check "$d" nvcc
+	if [ $cfail = 0 ] && [ -n "$CLANG" ]; then
+		if compile "$d" clang; then
+			check "$d" clang
+		else
+			noclang=1
+			clangnote=" (clang skipped: $(grep -m1 error "$d/clang.err" | sed 's/^[^ ]* //' | cut -c1-90))"
+		fi
+	elif [ -z "$CLANG" ]; then
+		noclang=1
+	fi
+	nk=$(grep -c '^kernel ' "$d/src/manifest" 2>/dev/null || echo 0)
+	local status=pass
+	[ $((diffs + lfail + pfail + rfail + cfail)) -gt 0 ] && status=fail
+	echo "$status $compared $diffs $notcmp $lfail $pfail $rfail $cfail $noclang $nk" > "$d/counts"
+	{
+		echo "seed $s: $status, $(grep -c '^file ' "$d/src/manifest" 2>/dev/null) files, $nk kernels," \
+			"$compared compared, $diffs differences, $notcmp not compared, $((SECONDS - t0)) s$clangnote"
+		grep '^FAIL' "$d/log" | head -8 | sed 's/^/  /'
+	} > "$d/summary"
+	rm -rf "$faildir/seed-$s"
+	if [ $status = fail ]; then
+		mkdir -p "$faildir"
+		cp -r "$d" "$faildir/seed-$s"
+		rm -f "$faildir/seed-$s"/*/*.cubin
+		{
+			echo "# reproduce in this directory (sources in src/, PTX per compiler in nvcc/ and clang/):"
+			echo "#   python3 $ROOT/tools/gen-programs.py --seed $s --max-subclasses $maxsub --out src"
+			cat "$d/cmds"
+		} > "$faildir/seed-$s/cmds"
+		echo "  saved in $faildir/seed-$s" >> "$d/summary"
+	fi
+	cat "$d/summary"
+}
+
+t0=$SECONDS
+running=0
+for ((s = seed; s < seed + count; s++)); do
+	if [ $running -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	one "$s" &
+	running=$((running + 1))
+done
+wait
+
+P=0 K=0 D=0 N=0 L=0 X=0 R=0 C=0 NC=0 pass=0 fail=0
+for ((s = seed; s < seed + count; s++)); do
+	f=$work/seed-$s/counts
+	if [ ! -f "$f" ]; then
+		fail=$((fail + 1)); P=$((P + 1)); continue
+	fi
+	read -r st k d n l x r c nc nk < "$f"
+	P=$((P + 1)) K=$((K + k)) D=$((D + d)) N=$((N + n)) L=$((L + l)) X=$((X + x))
+	R=$((R + r)) C=$((C + c)) NC=$((NC + nc))
+	if [ "$st" = pass ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+echo "difftest-programs: $N not compared (both runs stopped the same way), $L ptxlink failures," \
+	"$X ptxas rejections, $R interpreter errors, $C programs that did not compile," \
+	"$NC without clang; $((SECONDS - t0)) s"
+[ $fail -gt 0 ] && echo "difftest-programs: reproducers in $faildir"
+echo "difftest-programs: $P programs, $K kernels compared, $D differences"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
