@@ -11,6 +11,12 @@
  * each element is held twice.  Products are accumulated in double (in
  * int64 for integers) in k order and rounded once to the destination
  * type: PTX does not define the order or intermediate rounding.
+ *
+ * mma.sync and ldmatrix, unlike wmma, have layouts PTX defines: lane
+ * l = 4 * group + t holds fixed elements of each matrix (mma_pos), and
+ * ldmatrix gives lane l the pair at row l / 4, columns 2 * (l % 4) + 0..1
+ * of each 8x8 matrix, whose rows come from the addresses of lanes 8i..8i+7.
+ * Their products are summed as wmma's are.
  */
 #include <math.h>
 #include <stdio.h>
@@ -40,13 +46,16 @@ static void check_mods(const DIns *d)
 {
 	static const char *const ok[] = {".load", ".store", ".mma", ".a", ".b", ".c", ".d",
 		".sync", ".aligned", ".row", ".col", ".satfinite", ".rn", NULL};
+	static const char *const ldm[] = {".sync", ".aligned", ".m8n8", ".x1", ".x2", ".x4",
+		".trans", NULL};
 	const Spelling *sp = d->st->ins.sp;
+	const char *const *set = strcmp(sp->base, "ldmatrix") == 0 ? ldm : ok;
 	int m, n, k;
 	for (uint32_t i = 0; i < sp->nmods; i++) {
 		const char *w = sp->mods[i];
 		int fine = ty_parse(w) != TY_NONE || mod_is_space_or_hint(w) ||
-			sscanf(w, ".m%dn%dk%d", &m, &n, &k) == 3;
-		for (const char *const *o = ok; *o && !fine; o++)
+			(set == ok && sscanf(w, ".m%dn%dk%d", &m, &n, &k) == 3);
+		for (const char *const *o = set; *o && !fine; o++)
 			fine = strcmp(w, *o) == 0;
 		if (!fine)
 			rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s' (modifier '%s')",
@@ -263,6 +272,101 @@ static void wmma_mma(Warp *w, const DIns *d)
 				put_elem(&fd, out[(l * per_lane + i) % (m * n)], sat));
 }
 
+/* ---- mma.sync and ldmatrix ---- */
+
+/* Row and column of slot i of a lane's m16n8kK fragment (which 'a', 'b'
+ * or 'c'), as PTX lays them out: group g = lane / 4 and t = lane % 4;
+ * register r holds f->per consecutive elements along k (a, b) or n (c). */
+static void mma_pos(const Frag *f, char which, int lane, int i, int *row, int *col)
+{
+	int g = lane >> 2, t = lane & 3, r = i / f->per, j = i % f->per;
+	if (which == 'a') {
+		*row = g + 8 * (r & 1);
+		*col = t * f->per + j + (r >> 1) * 4 * f->per;
+	} else if (which == 'b') {
+		*row = t * f->per + j + r * 4 * f->per;
+		*col = g;
+	} else {
+		*row = g + 8 * (i >> 1);
+		*col = 2 * t + (i & 1);
+	}
+}
+
+/* The whole matrix of a fragment spread over the warp, row-major. */
+static void mma_gather(Warp *w, const Opnd *vec, const Frag *f, char which, double *out)
+{
+	int row, col;
+	for (int l = 0; l < 32; l++)
+		for (int i = 0; i < f->nregs * f->per; i++) {
+			mma_pos(f, which, l, i, &row, &col);
+			out[row * f->cols + col] = get_elem(f, slot_get(w->lane[l], vec, f, i));
+		}
+}
+
+/* The m16n8kK fragment of matrix which: its register count must be the
+ * one PTX gives the shape and type. */
+static Frag mma_frag(const DIns *d, char which, int ty, int opi)
+{
+	Frag f = frag(d, which, ty, (int)vec_of(d, opi, 0)->n);
+	if (f.ebits > 32 || f.nregs * f.per * 32 != f.rows * f.cols ||
+	    (which == 'c' && f.per > 2))
+		bad(d);
+	return f;
+}
+
+/* mma.sync.aligned.m16n8kK.row.col[.satfinite].dtype.atype.btype.ctype d, a, b, c */
+static void mma_sync(Warp *w, const DIns *d)
+{
+	int m, n, k, dt = d->ty[0], at = d->ty[1], bt = d->ty[2], ct = d->ty[3];
+	if (d->nty != 4 || d->nops != 4 || !shape(d, &m, &n, &k) || m != 16 || n != 8 ||
+	    k > 32 || !has(d, ".row") || !has(d, ".col"))
+		bad(d);
+	Frag fa = mma_frag(d, 'a', at, 1), fb = mma_frag(d, 'b', bt, 2);
+	Frag fc = mma_frag(d, 'c', ct, 3), fd = mma_frag(d, 'c', dt, 0);
+	if ((at == TY_TF32) != (bt == TY_TF32) || fa.ebits != fb.ebits)
+		bad(d);
+	double a[16 * 32], b[32 * 8], c[16 * 8];
+	mma_gather(w, &d->ops[1], &fa, 'a', a);
+	mma_gather(w, &d->ops[2], &fb, 'b', b);
+	mma_gather(w, &d->ops[3], &fc, 'c', c);
+	for (int i = 0; i < 16; i++)
+		for (int j = 0; j < 8; j++)
+			for (int x = 0; x < k; x++)
+				c[i * 8 + j] += a[i * k + x] * b[x * 8 + j];
+	int sat = has(d, ".satfinite"), row, col;
+	for (int l = 0; l < 32; l++)
+		for (int i = 0; i < fd.nregs * fd.per; i++) {
+			mma_pos(&fd, 'c', l, i, &row, &col);
+			slot_put(w->lane[l], &d->ops[0], &fd, i, put_elem(&fd, c[row * 8 + col], sat));
+		}
+}
+
+/* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}[.trans][.shared].b16 {r...}, [p] */
+static void ldmatrix(Warp *w, const DIns *d)
+{
+	int nm = has(d, ".x1") ? 1 : has(d, ".x2") ? 2 : has(d, ".x4") ? 4 : 0;
+	int trans = has(d, ".trans"), sp = d->space ? d->space : SP_GENERIC;
+	if (!nm || !has(d, ".m8n8") || d->nty != 1 || d->ty[0] != TY_B16 || d->nops != 2 ||
+	    vec_of(d, 0, nm)->n != (uint32_t)nm)
+		bad(d);
+	for (int i = 0; i < nm; i++) {
+		uint64_t rows[8];
+		for (int r = 0; r < 8; r++)
+			rows[r] = address(w->lane[8 * i + r], d, &d->ops[1]);
+		for (int l = 0; l < 32; l++) {
+			Thread *t = w->lane[l];
+			uint64_t v = 0;
+			for (int j = 0; j < 2; j++) {
+				int row = l / 4, col = 2 * (l % 4) + j;
+				uint64_t a = trans ? rows[col] + 2 * (uint64_t)row : rows[row] + 2 * (uint64_t)col;
+				v |= mem_load(t, sp, a, 2, d) << 16 * j;
+			}
+			wr(t, &d->ops[0].kids[i], v);
+		}
+	}
+}
+
+/* wmma, mma and ldmatrix: .aligned, so the whole warp, at one instruction. */
 int wx_wmma(Warp *w, const DIns *d, uint32_t mask)
 {
 	check_mods(d);
@@ -271,7 +375,12 @@ int wx_wmma(Warp *w, const DIns *d, uint32_t mask)
 	for (int l = 0; l < 32; l++)
 		if (w->lane[l]->coll != d)
 			rt_fail(d, RUN_UNSUPPORTED, "'%s' with lanes at different instructions", ins_text(d));
-	if (has(d, ".load"))
+	const char *base = d->st->ins.sp->base;
+	if (strcmp(base, "mma") == 0)
+		mma_sync(w, d);
+	else if (strcmp(base, "ldmatrix") == 0)
+		ldmatrix(w, d);
+	else if (has(d, ".load"))
 		wmma_load(w, d, has(d, ".a") ? 'a' : has(d, ".b") ? 'b' : 'c');
 	else if (has(d, ".store") && has(d, ".d"))
 		wmma_store(w, d);
