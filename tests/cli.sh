@@ -37,6 +37,27 @@ cp "$work/out.ptx" "$work/keep.ptx"
 "$ptxlink" "$work/bad.ptx" -o "$work/keep.ptx" 2>/dev/null
 check "failed run keeps an existing output untouched" "cmp -s '$work/keep.ptx' '$work/out.ptx'"
 
+# Output as a compiler writes it: a regular file atomically with the
+# umask's mode (an existing one keeps its mode); anything else in place.
+(umask 027; "$ptxlink" "$work/ok.ptx" -o "$work/new.ptx")
+check "a new output gets the umask's mode" "[ \"\$(stat -c %a '$work/new.ptx')\" = 640 ]"
+chmod 604 "$work/new.ptx"; "$ptxlink" "$work/ok.ptx" -o "$work/new.ptx"
+check "an existing output keeps its mode" "[ \"\$(stat -c %a '$work/new.ptx')\" = 604 ]"
+echo old >"$work/target"; ln -s target "$work/link.ptx"
+"$ptxlink" "$work/ok.ptx" -o "$work/link.ptx"; rc=$?
+check "a symlink is followed, not replaced" "[ $rc = 0 ] && [ -L '$work/link.ptx' ] && cmp -s '$work/target' '$work/out.ptx'"
+mkfifo "$work/fifo"; cat "$work/fifo" >"$work/fromfifo" & reader=$!
+"$ptxlink" "$work/ok.ptx" -o "$work/fifo"; rc=$?
+[ $rc = 0 ] || : >"$work/fifo"  # never opened: release the reader
+wait $reader
+check "a FIFO is written in place" "[ $rc = 0 ] && [ -p '$work/fifo' ] && cmp -s '$work/fromfifo' '$work/out.ptx'"
+if [ -c /dev/full ]; then
+	"$ptxlink" "$work/ok.ptx" -o /dev/full 2>"$work/err"; rc=$?
+	check "-o /dev/full fails" "[ $rc = 1 ] && [ -c /dev/full ] && grep -q \"cannot write '/dev/full': No space left on device\" '$work/err'"
+	"$ptxlink" "$work/ok.ptx" >/dev/full 2>"$work/err"; rc=$?
+	check "a full standard output fails with a message" "[ $rc = 1 ] && grep -q 'cannot write standard output: No space left on device' '$work/err'"
+fi
+
 "$ptxlink" "$work/missing.ptx" -o "$work/m.ptx" 2>"$work/err"; rc=$?
 check "missing input" "[ $rc = 1 ] && grep -q 'missing.ptx: error: cannot open: No such file or directory' '$work/err' && [ ! -e '$work/m.ptx' ]"
 "$ptxlink" "$work/ok.ptx" -o "$work/nodir/x.ptx" 2>"$work/err"; rc=$?

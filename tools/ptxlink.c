@@ -1,10 +1,12 @@
 /* ptxlink: parse PTX, run the pipeline, print PTX.
- * The output file is written atomically: on any error none is left. */
+ * A regular output file is written atomically: on any error none is left. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "ir/ir.h"
 #include "link/link.h"
 #include "stages/stages.h"
@@ -195,13 +197,69 @@ static int parse_args(int argc, char **argv, Options *o)
 	return 0;
 }
 
-/* Writes the module to a temporary file beside 'path' and renames it
- * into place only when every byte is out. */
+/* Prints the module to f and closes it; -1 (errno set) if any write,
+ * the flush or the close failed. */
+static int print_close(FILE *f, const Module *m)
+{
+	static char buf[1 << 20];
+	setvbuf(f, buf, _IOFBF, sizeof buf);
+	errno = 0;
+	print_module(f, m);
+	int bad = ferror(f) || fflush(f) != 0;
+	int err = errno ? errno : EIO;
+	if (fclose(f) != 0 && !bad) {
+		bad = 1;
+		err = errno;
+	}
+	errno = err;
+	return bad ? -1 : 0;
+}
+
+static int write_error(const char *what, const char *path)
+{
+	fprintf(stderr, "ptxlink: error: cannot %s '%s': %s\n", what, path, strerror(errno));
+	return -1;
+}
+
+/* Anything but a regular file (a device, a FIFO, a symlink's target) is
+ * written in place, as a compiler writes it: /dev/null stays a device. */
+static int write_in_place(const char *path, const Module *m)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CREAT, 0666);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		int err = errno;
+		if (fd >= 0)
+			close(fd);
+		errno = err;
+		return write_error("open", path);
+	}
+	return print_close(f, m) == 0 ? 0 : write_error("write", path);
+}
+
+/* A regular file (or a new one) is replaced atomically: written to a
+ * temporary beside it and renamed into place only when every byte is out.
+ * It gets the existing file's mode, or what the umask gives a new file. */
 static int write_output(const char *path, const Module *m)
 {
 	if (!path || strcmp(path, "-") == 0) {
-		print_module(stdout, m);
-		return fflush(stdout) == 0 ? 0 : -1;
+		if (print_close(stdout, m) != 0) {
+			fprintf(stderr, "ptxlink: error: cannot write standard output: %s\n",
+				strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	struct stat st;
+	mode_t mode;
+	if (lstat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return write_in_place(path, m);
+		mode = st.st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
 	}
 	size_t n = strlen(path);
 	char *tmp = malloc(n + 16);
@@ -209,29 +267,25 @@ static int write_output(const char *path, const Module *m)
 		die("out of memory");
 	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
 	int fd = mkstemp(tmp);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	FILE *f = fd >= 0 && fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		fprintf(stderr, "ptxlink: error: cannot create '%s': %s\n", tmp, strerror(errno));
+		int err = errno;
 		if (fd >= 0) {
 			close(fd);
 			unlink(tmp);
 		}
+		errno = err;
+		write_error("create", tmp);
 		free(tmp);
 		return -1;
 	}
-	static char buf[1 << 20];
-	setvbuf(f, buf, _IOFBF, sizeof buf);
-	print_module(f, m);
-	int bad = ferror(f);
-	bad |= fclose(f) != 0;
-	if (!bad && rename(tmp, path) != 0)
-		bad = 1;
-	if (bad) {
-		fprintf(stderr, "ptxlink: error: cannot write '%s': %s\n", path, strerror(errno));
+	int rc = 0;
+	if (print_close(f, m) != 0 || rename(tmp, path) != 0) {
+		rc = write_error("write", path);
 		unlink(tmp);
 	}
 	free(tmp);
-	return bad ? -1 : 0;
+	return rc;
 }
 
 /* Parses every input (reporting errors in all of them), then links. */
