@@ -635,6 +635,83 @@ static int cvt_pair(Thread *t, const DIns *d)
 	return X_NEXT;
 }
 
+/* ---- fp8 pairs: e4m3 (no infinities, 0x7F NaN, 448 largest) and e5m2
+ * (IEEE-like, 57344 largest) ---- */
+
+/* e4m3 uses exponent 15 for numbers (256 to 448) and only S.1111.111 for
+ * NaN, so fexpand, which would see infinities there, does not read it. */
+static double f8_value(uint32_t b, int e4m3)
+{
+	double sign = b & 0x80 ? -1 : 1;
+	b &= 0xFF;
+	if (!e4m3)
+		return fexpand(b, 2, 5);
+	if ((b & 0x7F) == 0x7F)
+		return NAN;
+	if ((b & 0x78) == 0x78)
+		return sign * ldexp(8 + (b & 7), 5);
+	return sign * fexpand(b & 0x7F, 3, 4);
+}
+
+/* cvt.rn.satfinite: the nearest finite fp8, ties to the even code (codes
+ * grow with magnitude), magnitudes past the largest (infinities too)
+ * clamped to it; NaN stays NaN. */
+static uint32_t f8_round(double x, int e4m3, int relu)
+{
+	if (isnan(x))
+		return 0x7F;
+	if (relu && x < 0)
+		x = 0;
+	uint32_t sign = signbit(x) ? 0x80 : 0, best = 0, max = e4m3 ? 0x7E : 0x7B;
+	double a = fabs(x), bestd = INFINITY;
+	if (a >= f8_value(max, e4m3))
+		return sign | max;
+	for (uint32_t c = 0; c <= max; c++) {
+		double dist = fabs(f8_value(c, e4m3) - a);
+		if (dist < bestd || (dist == bestd && !(c & 1))) {
+			bestd = dist;
+			best = c;
+		}
+	}
+	return sign | best;
+}
+
+/* cvt.rn.satfinite[.relu].{e4m3x2,e5m2x2}.{f32 a, b | f16x2 a}: the first
+ * (upper) value to the upper byte; cvt.rn[.relu].f16x2.{e4m3x2,e5m2x2},
+ * exact, each byte to its half. */
+static int cvt_fp8(Thread *t, const DIns *d)
+{
+	int dty = d->ty[0], sty = d->ty[1], relu = (d->mods & M(relu)) != 0;
+	if (dty == TY_F16X2) {
+		need(d, (sty == TY_E4M3X2 || sty == TY_E5M2X2) && d->nops == 2 && d->rnd == RND_RN &&
+			!(d->mods & ~M(relu)));
+		uint64_t v = rd(t, &d->ops[1]), r = 0;
+		for (int i = 0; i < 2; i++) {
+			double x = f8_value((uint32_t)(v >> 8 * i), sty == TY_E4M3X2);
+			if (relu && x < 0)
+				x = 0;
+			r |= (uint64_t)fround(x, RND_RN, 10, 5, H_NAN) << 16 * i;
+		}
+		wr(t, &d->ops[0], r);
+		return X_NEXT;
+	}
+	int e4m3 = dty == TY_E4M3X2;
+	need(d, (dty == TY_E4M3X2 || dty == TY_E5M2X2) && d->rnd == RND_RN &&
+		(d->mods & M(satfinite)) && !(d->mods & ~(M(satfinite) | M(relu))));
+	double hi, lo;
+	if (sty == TY_F32 && d->nops == 3) {
+		hi = read_float(t, &d->ops[1]);
+		lo = read_float(t, &d->ops[2]);
+	} else {
+		need(d, sty == TY_F16X2 && d->nops == 2);
+		uint64_t v = rd(t, &d->ops[1]);
+		hi = h2f((uint16_t)(v >> 16));
+		lo = h2f((uint16_t)v);
+	}
+	wr(t, &d->ops[0], f8_round(hi, e4m3, relu) << 8 | f8_round(lo, e4m3, relu));
+	return X_NEXT;
+}
+
 static int is_intty(int ty)
 {
 	return ty >= TY_B8 && ty <= TY_S64 && ty != TY_B128;
@@ -644,6 +721,8 @@ int ex_cvt(Thread *t, const DIns *d)
 {
 	need(d, d->nty == 2);
 	int dty = d->ty[0], sty = d->ty[1];
+	if (dty == TY_E4M3X2 || dty == TY_E5M2X2 || sty == TY_E4M3X2 || sty == TY_E5M2X2)
+		return cvt_fp8(t, d);
 	if (dty == TY_F16X2 || dty == TY_BF16X2)
 		return cvt_pair(t, d);
 	need(d, d->nops == 2 && !(d->mods & M(satfinite)));
