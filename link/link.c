@@ -11,6 +11,8 @@
  * 4. items are emitted in input order, except that whatever an item uses
  *    is declared (functions) or defined (variables) before it.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -130,10 +132,18 @@ static Stmt *find_item(Module *m, StmtKind kind)
 	return NULL;
 }
 
-static int version_number(const char *v)
+/* major * 1000 + minor, for comparing; huge majors saturate (the parser
+ * takes any digits, and .version 2147484.0 would overflow an int). */
+static int64_t version_number(const char *v)
 {
-	int major = 0, minor = 0;
-	sscanf(v, "%d.%d", &major, &minor);
+	char *end;
+	errno = 0;
+	long long major = strtoll(v, &end, 10);
+	if (errno || major > INT64_MAX / 2000)
+		return INT64_MAX;
+	long long minor = *end == '.' ? strtoll(end + 1, NULL, 10) : 0;
+	if (errno || minor > INT64_MAX / 2000)
+		return INT64_MAX;
 	return major * 1000 + minor;
 }
 
@@ -142,17 +152,25 @@ typedef struct Arch {
 	char suffix;  /* 'a', 'f' or 0 */
 } Arch;
 
+/* sm_<digits>[a|f] (or compute_...): nothing else, and no number that
+ * overflows an int. */
 static int parse_arch(const char *s, Arch *a)
 {
-	char suffix = 0;
-	int len = 0;
-	if (sscanf(s, "sm_%d%n", &a->num, &len) != 1 && sscanf(s, "compute_%d%n", &a->num, &len) != 1)
+	const char *p = !strncmp(s, "sm_", 3) ? s + 3 : !strncmp(s, "compute_", 8) ? s + 8 : NULL;
+	if (!p || *p < '0' || *p > '9')
 		return -1;
-	if ((s[len] == 'a' || s[len] == 'f') && !s[len + 1])
-		suffix = s[len];
-	else if (s[len])
+	char *end;
+	errno = 0;
+	long num = strtol(p, &end, 10);
+	if (errno || num > INT_MAX)
 		return -1;
-	a->suffix = suffix;
+	if ((*end == 'a' || *end == 'f') && !end[1])
+		a->suffix = *end;
+	else if (*end)
+		return -1;
+	else
+		a->suffix = 0;
+	a->num = (int)num;
 	return 0;
 }
 
@@ -177,7 +195,7 @@ static int has_dwarf(Module *m)
 static const char *pick_arch(Linker *l, Stmt **targets)
 {
 	Arch want = {0};
-	if (l->o->arch && parse_arch(l->o->arch, &want) != 0) {
+	if (l->o->arch && (strncmp(l->o->arch, "sm_", 3) != 0 || parse_arch(l->o->arch, &want) != 0)) {
 		error((Loc){0}, "-arch=%s is not an architecture such as sm_80", l->o->arch);
 		return NULL;
 	}

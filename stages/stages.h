@@ -19,6 +19,8 @@ typedef struct StageOptions {
 
 /* pipeline.c: runs every stage in order; returns 0, or -1 after errors */
 int run_pipeline(Module *, const StageOptions *);
+/* the i-th stage's name (for --print-after), NULL past the last */
+const char *stage_name(size_t i);
 
 /* devirt.c: indirect calls with known targets become direct calls or funnels */
 void devirt(Module *, const StageOptions *);

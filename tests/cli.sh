@@ -66,6 +66,22 @@ check "unwritable output" "[ $rc = 1 ] && grep -q 'cannot create' '$work/err'"
 check "unknown option exits 2" "[ $rc = 2 ] && grep -q \"unknown option '--bogus'\" '$work/err'"
 "$ptxlink" 2>"$work/err"; rc=$?
 check "no input exits 2" "[ $rc = 2 ] && grep -q 'no input files' '$work/err'"
+echo "@$work/self.rsp" >"$work/self.rsp"
+"$ptxlink" "@$work/self.rsp" 2>"$work/err"; rc=$?
+check "a self-including response file names the depth limit" "[ $rc = 2 ] && grep -q \"response files nested deeper than 8 (does '$work/self.rsp' include itself?)\" '$work/err'"
+mkdir "$work/dir.rsp"
+"$ptxlink" "@$work/dir.rsp" 2>"$work/err"; rc=$?
+check "a response file that is a directory" "[ $rc = 2 ] && grep -q \"cannot read response file '$work/dir.rsp': Is a directory\" '$work/err'"
+"$ptxlink" --print-after=bogus "$work/ok.ptx" 2>"$work/err"; rc=$?
+check "--print-after names the stages" "[ $rc = 2 ] && grep -q 'print-after=bogus: no such stage (the stages are devirt, ' '$work/err'"
+for n in 99999999999 3x 0 -1 ''; do
+	"$ptxlink" --devirt-funnel-max=$n "$work/ok.ptx" 2>"$work/err"; rc=$?
+	check "--devirt-funnel-max=$n is refused" "[ $rc = 2 ] && grep -q \"'--devirt-funnel-max=$n' needs a positive number\" '$work/err'"
+done
+for a in sm_99999999999 sm_4294967376 sm_+80 compute_80; do
+	"$ptxlink" -arch=$a "$work/ok.ptx" -o "$work/a.ptx" 2>"$work/err"; rc=$?
+	check "-arch=$a is refused" "[ $rc = 1 ] && grep -q -- '-arch=$a is not an architecture such as sm_80' '$work/err'"
+done
 check "--version" "\"$ptxlink\" --version | grep -q '^ptxlink [0-9]'"
 check "--help" "\"$ptxlink\" --help | grep -q '^usage: ptxlink'"
 "$ptxlink" "$work/ok.ptx" >"$work/o1.ptx"; "$ptxlink" "$work/ok.ptx" >"$work/o2.ptx"

@@ -1,6 +1,7 @@
 /* ptxlink: parse PTX, run the pipeline, print PTX.
  * A regular output file is written atomically: on any error none is left. */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,9 +68,22 @@ static void add_input(Options *o, const char *path)
  * The strings live until exit, as argv's do. */
 static int response_file(const char *path, Options *o, int depth)
 {
-	FILE *f = depth < 8 ? fopen(path, "r") : NULL;
+	enum { MAX_DEPTH = 8 };
+	if (depth >= MAX_DEPTH) {
+		fprintf(stderr, "ptxlink: error: response files nested deeper than %d "
+			"(does '%s' include itself?)\n", MAX_DEPTH, path);
+		return -1;
+	}
+	FILE *f = fopen(path, "r");
+	struct stat st;
+	if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		f = NULL;
+		errno = EISDIR;
+	}
 	if (!f) {
-		fprintf(stderr, "ptxlink: error: cannot read response file '%s'\n", path);
+		fprintf(stderr, "ptxlink: error: cannot read response file '%s': %s\n", path,
+			strerror(errno));
 		return -1;
 	}
 	char **args = NULL;
@@ -115,6 +129,31 @@ static int response_file(const char *path, Options *o, int depth)
 	return 0;
 }
 
+/* A decimal number from 1 to INT_MAX, nothing after it. */
+static int positive(const char *s, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : 0;
+	if (v < 1 || v > INT_MAX || errno || *end)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int check_stage(const char *name)
+{
+	const char *s;
+	for (size_t i = 0; (s = stage_name(i)); i++)
+		if (!strcmp(s, name))
+			return 0;
+	fprintf(stderr, "ptxlink: error: --print-after=%s: no such stage (the stages are", name);
+	for (size_t i = 0; (s = stage_name(i)); i++)
+		fprintf(stderr, "%s %s", i ? "," : "", s);
+	fputs(")\n", stderr);
+	return -1;
+}
+
 /* One argument; *used counts how many following ones it consumed. */
 static int parse_arg(const char *a, const char *next, int *used, Options *o)
 {
@@ -150,9 +189,8 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 	} else if (strcmp(a, "--no-devirt") == 0) {
 		o->stages.no_devirt = 1;
 	} else if (strncmp(a, "--devirt-funnel-max=", 20) == 0) {
-		o->stages.devirt_funnel_max = atoi(a + 20);
-		if (o->stages.devirt_funnel_max < 1) {
-			fprintf(stderr, "ptxlink: error: '%s' needs a positive number\n", a);
+		if (positive(a + 20, &o->stages.devirt_funnel_max) != 0) {
+			fprintf(stderr, "ptxlink: error: '%s' needs a positive number below 2^31\n", a);
 			return -1;
 		}
 	} else if (strcmp(a, "-Rpass=devirt") == 0) {
@@ -161,6 +199,8 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 		o->stages.stats = 1;
 	} else if (strncmp(a, "--print-after=", 14) == 0) {
 		o->stages.print_after = a + 14;
+		if (check_stage(a + 14) != 0)
+			return -1;
 	} else if (strcmp(a, "--version") == 0) {
 		printf("ptxlink %s\n", PTXLINK_VERSION);
 		exit(0);
