@@ -107,7 +107,7 @@ compile() {
 # Appends to DIR/log and the counters in DIR/counts.
 check() {
 	local d=$1 c=$2 v out k args rc ins
-	ins=$(cd "$d/$c" && ls f*.ptx)
+	ins=$(cd "$d/$c" && ls f[0-9]*.ptx)
 	for v in plain $VARIANTS; do
 		out=$d/$c/$v.ptx
 		# shellcheck disable=SC2046
@@ -118,7 +118,15 @@ check() {
 			lfail=$((lfail + 1))
 			continue
 		fi
-		if ! $limit ptxas -arch=sm_80 "$out" -o "$d/$c/$v.cubin" > "$d/$c/$v.ptxas.err" 2>&1; then
+		# ptxas is the slow part: an output the same as one checked is not checked again
+		local same= w
+		for w in plain $VARIANTS; do
+			[ "$w" = "$v" ] && break
+			cmp -s "$out" "$d/$c/$w.ptx" && { same=$w; break; }
+		done
+		if [ -n "$same" ]; then
+			:
+		elif ! $limit ptxas -arch=sm_80 "$out" -o "$d/$c/$v.cubin" > "$d/$c/$v.ptxas.err" 2>&1; then
 			echo "FAIL $c $v: ptxas rejects the output: $(head -1 "$d/$c/$v.ptxas.err")" >> "$d/log"
 			echo "ptxas -arch=sm_80 $c/$v.ptx -o /dev/null" >> "$d/cmds"
 			pfail=$((pfail + 1))

@@ -343,11 +343,12 @@ class Gen:
         if r.random() < 0.7:
             body.append(self.frag_printf(k, pr))
         W = max(slots[0], 1)
+        code = "\n".join(body)
+        nt = "    %s nt = gridDim.x * blockDim.x;\n" % U if "% nt]" in code else ""
         text = ("extern \"C\" __global__ void k%d(%s *out, const %s *in, %s n)\n{\n"
                 "    const %s W = %du;\n"
                 "    %s gid = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                "    %s nt = gridDim.x * blockDim.x;\n"
-                "    (void)nt;\n%s\n}" % (k, U, U, U, U, W, U, U, "\n".join(body)))
+                "%s%s\n}" % (k, U, U, U, U, W, U, nt, code))
         self.files[self.file()].append(text)
         grid = r.choice([1, 1, 2])
         block = r.choice([32, 32, 64])
