@@ -4,9 +4,11 @@
  *
  * 1. headers: highest .version, one .target (or -arch), one .address_size;
  * 2. symbols: each module-scope name of each input becomes a Sym; names
- *    with linkage meet in one Global, where a strong (.visible) definition
- *    beats .weak ones, .common takes the largest, and two strong ones are
- *    an error.  Internal names that collide are renamed;
+ *    with linkage meet in one Global, where a strong (.visible, or an
+ *    initialized .common) definition beats .weak ones, .common takes the
+ *    largest, sizes must otherwise agree, and two strong ones are an error;
+ *    `.alias a, b` defines a.  Internal names that collide are renamed
+ *    (never a runtime function's, such as vprintf);
  * 3. every reference is rewritten to the final names, .loc renumbered;
  * 4. items are emitted in input order, except that whatever an item uses
  *    is declared (functions) or defined (variables) before it.
@@ -412,16 +414,41 @@ static void add_sym(Linker *l, int mod, const char *name, int kind, int linkage,
 	}
 }
 
+/* `.alias a, b;` defines a (declared by a prototype before it) as b:
+ * a definition for the link, though the prototype stays bodiless. */
+static void alias_def(Linker *l, int mod, Stmt *s)
+{
+	Sym *a = lookup(l, mod, s->list.items[0]->str);
+	if (!a || a->kind != K_FUNC)
+		return;  /* ptxas reports it */
+	if (a->is_def) {
+		error(s->loc, "'%s' is defined twice in one module (first at %s:%u:%u)", a->name,
+			diag_filename(a->loc.file), a->loc.line, a->loc.col);
+		return;
+	}
+	a->is_def = 1;
+	a->def = a->decl;
+	a->loc = s->loc;
+	if (a->linkage == L_EXTERN)
+		a->linkage = L_VISIBLE;
+}
+
 static void collect_symbols(Linker *l, int mod)
 {
 	for (Stmt *s = l->mods[mod]->items.head; s; s = s->next) {
 		if (s->kind == S_FUNC) {
 			Func *f = s->func;
 			int lk = linkage_of(f->specs, f->nspecs);
+			/* ptxas resolves a runtime function however it is declared:
+			 * its name is not the module's to rename */
+			if (lk == L_INTERNAL && !f->has_body && is_runtime_symbol(f->name))
+				lk = L_EXTERN;
 			add_sym(l, mod, f->name, K_FUNC, lk, f->has_body, s, s->loc);
 		} else if (s->kind == S_VAR) {
 			int lk = linkage_of(s->var.specs, s->var.nspecs);
 			add_sym(l, mod, s->var.ds[0].name, K_VAR, lk, lk != L_EXTERN, s, s->var.ds[0].loc);
+		} else if (s->kind == S_ALIAS) {
+			alias_def(l, mod, s);
 		} else if (s->kind == S_SECTION) {
 			for (Stmt *i = s->section.items.head; i; i = i->next)
 				if (i->kind == S_LABEL)
@@ -455,21 +482,68 @@ static uint64_t var_size(const Stmt *s)
 	return size > 0 ? (uint64_t)size : 0;
 }
 
+static int has_init(const Sym *s)
+{
+	return s->kind == K_VAR && s->def->var.ds[0].init;
+}
+
+/* An initialized .common is a definition as strong as .visible, except
+ * that an uninitialized .common of at most its size merges into it. */
+static int strong(const Sym *s)
+{
+	return s->linkage == L_VISIBLE || (s->linkage == L_COMMON && has_init(s));
+}
+
+/* nvlink's rules for two definitions of one variable, made independent
+ * of input order: sizes must match unless both are .common, where the
+ * largest wins but may not outgrow an initialized one.  0, or -1 after an
+ * error naming both places. */
+static int check_var_defs(const Sym *s, const Sym *d)
+{
+	char buf[512];
+	uint64_t ss = var_size(s->def), ds = var_size(d->def);
+	if (ss == ds || !ss || !ds)
+		return 0;
+	if (s->linkage != L_COMMON || d->linkage != L_COMMON) {
+		error(s->loc, "'%s' has %llu bytes here but %llu in its definition at %s", s->name,
+			(unsigned long long)ss, (unsigned long long)ds, locstr(d->loc, buf, sizeof buf));
+		return -1;
+	}
+	if (has_init(s) == has_init(d))
+		return 0;
+	const Sym *init = has_init(s) ? s : d, *other = has_init(s) ? d : s;
+	if (var_size(other->def) <= var_size(init->def))
+		return 0;
+	error(other->loc, ".common '%s' of %llu bytes is larger than its initialized "
+		"definition at %s (%llu bytes)", s->name, (unsigned long long)var_size(other->def),
+		locstr(init->loc, buf, sizeof buf), (unsigned long long)var_size(init->def));
+	return -1;
+}
+
 static void resolve_def(Linker *l, Sym *s)
 {
 	char buf[512];
 	Global *g = s->g;
 	Sym *d = g->def;
+	(void)l;
 	if (!d) {
 		g->def = s;
-	} else if (s->linkage == L_VISIBLE && d->linkage == L_VISIBLE) {
+		return;
+	}
+	if (s->kind == K_VAR && d->kind == K_VAR && check_var_defs(s, d) != 0)
+		return;
+	if (strong(s) && strong(d)) {
 		error(s->loc, "duplicate definition of '%s' (first defined at %s)", s->name,
 			locstr(d->loc, buf, sizeof buf));
-	} else if (s->linkage == L_VISIBLE) {
+	} else if (strong(s)) {
 		g->def = s;  /* strong beats weak and common */
+	} else if (strong(d)) {
+		return;
 	} else if (s->linkage == L_COMMON && d->linkage == L_COMMON) {
 		if (var_size(s->def) > var_size(d->def))
 			g->def = s;
+	} else if (has_init(s) && !has_init(d)) {
+		g->def = s;  /* an initializer is kept, whichever input has it */
 	}
 }
 
@@ -666,6 +740,8 @@ static void check_agreement(Linker *l, Module *m)
 			continue;
 		if (s->kind == S_VAR && lk == L_COMMON && g->def->linkage != L_VISIBLE)
 			continue;  /* .common sizes may differ: the largest won */
+		if (s->kind == S_VAR && lk != L_EXTERN && var_size(s) != var_size(g->def->def))
+			continue;  /* two definitions' sizes: resolve_def said it */
 		if (!same_signature(s, g->def->def))
 			error(s->kind == S_VAR ? s->var.ds[0].loc : s->loc,
 				"'%s' is declared here with a different %s than its definition at %s", name,
