@@ -60,9 +60,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	Module *m = ptx_parse_string("fuzz.ptx", (const char *)data, size);
 	if (!m)
 		return 0;
-	if (ir_verify(m) != 0) {
+	if (ir_verify_shape(m) != 0) {
 		diag_set_stream(stderr);
-		ir_verify(m);
+		ir_verify_shape(m);
 		fprintf(stderr, "fuzz_parse: ir_verify failed on a parsed module\n");
 		abort();
 	}
@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fprintf(stderr, "fuzz_parse: the printer produced text that does not parse\n");
 		abort();
 	}
-	if (ir_verify(m2) != 0) {
+	if (ir_verify_shape(m2) != 0) {
 		fprintf(stderr, "fuzz_parse: ir_verify failed on the re-parsed module\n");
 		abort();
 	}

@@ -147,6 +147,14 @@ static char *verify_msgs(const Module *m)
 	return buf;
 }
 
+/* ir_verify reports a violation saying text. */
+static void ck_violation(const Module *m, const char *text)
+{
+	char *msg = verify_msgs(m);
+	ck_assert_msg(msg && strstr(msg, text), "ir_verify does not say \"%s\"", text);
+	free(msg);
+}
+
 #define CALLER HEADER ".func (.param .b32 r) f(.param .b32 x)\n{\nret;\n}\n" \
 	".global .u64 tbl[1] = {f};\n" \
 	".entry k()\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n" \
@@ -162,10 +170,7 @@ START_TEST(verifier_rejects_call_through_undefined_register)
 	Module *m = ptx_parse_string("t.ptx", CALLER "call (r), %rd1, (a), p;\nret;\n}\n",
 		strlen(CALLER "call (r), %rd1, (a), p;\nret;\n}\n"));
 	ck_assert_ptr_nonnull(m);
-	char *msg = verify_msgs(m);
-	ck_assert_ptr_nonnull(msg);
-	ck_assert_ptr_nonnull(strstr(msg, "call through '%rd1', which no definition reaches"));
-	free(msg);
+	ck_violation(m, "call through '%rd1', which no definition reaches");
 	mod_free(m);
 }
 END_TEST
@@ -182,20 +187,13 @@ START_TEST(verifier_rejects_undeclared_names_and_bad_counts)
 	Expr **ops = mov->ins.ops;
 	Expr *undeclared[2] = {name_expr(intern_cstr("%r3")), ops[1]};  /* %r<3> ends at %r2 */
 	mov->ins.ops = undeclared;
-	char *msg = verify_msgs(m);
-	ck_assert_ptr_nonnull(msg);
-	ck_assert_ptr_nonnull(strstr(msg, "'%r3' is used but nothing declares it"));
-	free(msg);
+	ck_violation(m, "'%r3' is used but nothing declares it");
 	Expr *label[2] = {ops[0], name_expr(intern_cstr("nowhere"))};
 	mov->ins.ops = label;
-	msg = verify_msgs(m);
-	ck_assert_ptr_nonnull(strstr(msg, "'nowhere' is used but nothing declares it"));
-	free(msg);
+	ck_violation(m, "'nowhere' is used but nothing declares it");
 	mov->ins.ops = ops;
 	mov->ins.nops = 1;  /* mov takes two */
-	msg = verify_msgs(m);
-	ck_assert_ptr_nonnull(strstr(msg, "with 1 operands (the table allows 2 to 2)"));
-	free(msg);
+	ck_violation(m, "with 1 operands (the table allows 2 to 2)");
 	mov->ins.nops = 2;
 	ck_assert_ptr_null(verify_msgs(m));
 	mod_free(m);
@@ -217,9 +215,7 @@ START_TEST(normalized_modules_declare_one_name_per_statement)
 	while (a->kind != S_VAR)
 		a = a->next;
 	a->var.nds = 2;  /* a stage that wrote two names into one statement */
-	char *msg = verify_msgs(m);
-	ck_assert_ptr_nonnull(strstr(msg, "declares more than one name after normalization"));
-	free(msg);
+	ck_violation(m, "declares more than one name after normalization");
 	mod_free(m);
 }
 END_TEST
@@ -232,9 +228,7 @@ START_TEST(undefined_reads_are_checked_against_the_input)
 		"ld.param.u64 %rd1, [p];\nmov.u32 %r1, 5;\nadd.s32 %r2, %r1, %r3;\n"
 		"st.global.u32 [%rd1], %r2;\nret;\n}\n";
 	Module *m = parse_ok(text);
-	char *msg = verify_msgs(m);
-	ck_assert_ptr_nonnull(strstr(msg, "'%r3' is read on a path where no definition reaches it"));
-	free(msg);
+	ck_violation(m, "'%r3' is read on a path where no definition reaches it");
 	Verified *before = ir_verified(m);
 	ck_assert_int_eq(ir_verify_since(m, before, "test"), 0);  /* %r3 was undefined already */
 	Stmt *mov = first_body_stmt(m);
