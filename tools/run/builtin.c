@@ -6,7 +6,7 @@
 
 static uint8_t *param_slot(Thread *t, const Opnd *o, uint32_t size, const DIns *d)
 {
-	uint64_t a = MK_ADDR(TAG_FPARAM, t->lin, t->fr[t->depth - 1].pbase + o->val);
+	uint64_t a = MK_ADDR(TAG_FPARAM, t->gid, t->fr[t->depth - 1].pbase + o->val);
 	return mem_ptr(t, SP_PARAM, a, size, d);
 }
 
@@ -49,7 +49,7 @@ static _Noreturn void assertfail(Thread *t, const DIns *d, DFunc *fn)
 	const char *func = mem_cstr(t, arg(t, d, fn, 3), d, &n);
 	fflush(stdout);
 	fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
-		file, line, func, M->ctaid[0], M->ctaid[1], M->ctaid[2], t->tid[0], t->tid[1],
+		file, line, func, t->b->ctaid[0], t->b->ctaid[1], t->b->ctaid[2], t->tid[0], t->tid[1],
 		t->tid[2], msg);
 	rt_fail(d, RUN_FAULT, "device assertion failed");
 }

@@ -27,7 +27,8 @@
 # a host would size the grid for), with buffers of 0xff bytes (-1 indexes
 # end a linked walk) and with structs of small integers (GridEvenShare);
 # the first run that completes counts.  Launch: 2 blocks of 64 threads (or the .reqntid
-# shape), 4 KiB of dynamic shared memory, at most $STEPS instructions.
+# shape; 2 clusters when the kernel has a .reqnctapercluster shape), 4 KiB of dynamic
+# shared memory, at most $STEPS instructions.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 DIFF=
@@ -52,11 +53,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 args_for() {  # fill structs int grid kernel params... -> the launch options
-	local fill=$1 structs=$2 int=$3 grid=$4 block="--block 64" a=()
+	local fill=$1 structs=$2 int=$3 grid=$4 block="--block 64" cluster= cx cy cz a=()
 	shift 5
 	for p in "$@"; do
 		case "$p" in
 		@block=*) block="--block ${p#@block=}" ;;
+		@cluster=*) cluster=${p#@cluster=} ;;
 		*:i) t=${p%:i}; a+=(--arg "${t#.}:$int") ;;
 		.u64*|.b64*|.s64*) a+=(--arg "buf:$BUF:$fill") ;;
 		.u32*|.b32*|.s32*|.u16*|.b16*|.s16*|.u8|.b8|.s8) t=${p%:*}; a+=(--arg "${t#.}:$int") ;;
@@ -71,6 +73,10 @@ args_for() {  # fill structs int grid kernel params... -> the launch options
 		*) a+=(--arg zero) ;;
 		esac
 	done
+	if [ -n "$cluster" ]; then  # the grid in whole clusters: $grid of them along x
+		IFS=, read -r cx cy cz <<< "$cluster"
+		grid="$((cx * grid)),${cy:-1},${cz:-1}"
+	fi
 	echo "--grid $grid $block --dynamic-shared 4096 --max-steps $STEPS ${a[*]}"
 }
 
@@ -237,8 +243,9 @@ fi
 block=$(cat <<END
 <!-- coverage:begin (written by tools/run/coverage.sh) -->
 **$ok of $total corpus kernels ($pct%) run to completion** ($okz of them only on a retry with
-other arguments), each launched as 2 blocks of 64 threads (or its \`.reqntid\` shape) with 4 KiB of
-dynamic shared memory and a limit of $STEPS instructions.
+other arguments), each launched as 2 blocks of 64 threads (or its \`.reqntid\` shape; 2 clusters
+of its \`.reqnctapercluster\` shape) with 4 KiB of dynamic shared memory and a limit of $STEPS
+instructions.
 
 | kernels | what stopped them |
 |---:|---|

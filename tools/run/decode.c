@@ -746,11 +746,6 @@ static int dec_name(Ctx *c, const char *name, Opnd *o)
 		return 1;
 	}
 	int id = sreg_id(name);
-	if (id >= 0 && sreg_is_cluster(id) && !M->cluster1) {
-		why_name = name;
-		why_text = "needs clusters of several blocks, which are not modelled";
-		return 0;
-	}
 	if (id >= 0) {
 		o->kind = O_SREG;
 		o->reg = (uint32_t)id;
@@ -905,7 +900,7 @@ static int ignorable(const char *w)
 {
 	static const char *const words[] = {
 		".volatile", ".relaxed", ".acquire", ".release", ".acq_rel", ".weak", ".mmio",
-		".sc", ".cta", ".gpu", ".sys", ".nc", ".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt",
+		".sc", ".cta", ".cluster", ".gpu", ".sys", ".nc", ".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt",
 		".unified", ".level", ".gl", NULL,
 	};
 	if (strncmp(w, ".L1::", 5) == 0 || (strncmp(w, ".L2::", 5) == 0 && strcmp(w, ".L2::cache_hint")))
@@ -935,7 +930,7 @@ static int mod_space(const char *w)
 {
 	static const struct { const char *w; int sp; } t[] = {
 		{".global", SP_GLOBAL}, {".const", SP_CONST}, {".shared", SP_SHARED},
-		{".shared::cta", SP_SHARED}, {".local", SP_LOCAL}, {".param", SP_PARAM},
+		{".shared::cta", SP_SHARED}, {".shared::cluster", SP_SHARED}, {".local", SP_LOCAL}, {".param", SP_PARAM},
 		{".param::entry", SP_PARAM}, {".param::func", SP_PARAM},
 	};
 	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
@@ -1038,7 +1033,7 @@ static int dec_call(Ctx *c, const Ins *in, DIns *d)
 static void dec_ins(Ctx *c, const Stmt *s, DIns *d)
 {
 	const Ins *in = &s->ins;
-	const Handler *h = handler_find(in->sp->base);
+	const Handler *h = handler_for(in->sp);
 	static char why[300];
 	d->st = s;
 	d->guard = -1;

@@ -43,7 +43,7 @@ uint64_t rd(Thread *t, const Opnd *o)
 	case O_FRAME:
 		if (o->space == SP_LOCAL)
 			return top(t)->lbase + o->val;
-		return MK_ADDR(TAG_FPARAM, t->lin, top(t)->pbase + o->val);
+		return MK_ADDR(TAG_FPARAM, t->gid, top(t)->pbase + o->val);
 	case O_FUNC:
 		return o->val;
 	case O_NOT:
@@ -170,13 +170,6 @@ int sreg_id(const char *n)
 	return -1;
 }
 
-/* Cluster registers describe clusters of one block, which is what a
- * launch without cluster dimensions gets. */
-int sreg_is_cluster(int id)
-{
-	return (id >= SR_CLUSTERID && id < SR_LANEID) || (id >= SR_CTARANK && id <= SR_EXPLICIT);
-}
-
 /* Clocks and timers are fixed functions of the step count, so that runs
  * repeat exactly and elapsed-time loops still see time pass. */
 uint64_t sreg_value(Thread *t, uint32_t id)
@@ -187,17 +180,17 @@ uint64_t sreg_value(Thread *t, uint32_t id)
 	if (id < SR_CTAID)
 		return M->block[id - SR_NTID];
 	if (id < SR_NCTAID)
-		return M->ctaid[id - SR_CTAID];
+		return t->b->ctaid[id - SR_CTAID];
 	if (id < SR_CLUSTERID)
 		return M->grid[id - SR_NCTAID];
 	if (id < SR_NCLUSTERID)
-		return M->ctaid[id - SR_CLUSTERID];
+		return t->b->ctaid[id - SR_CLUSTERID] / M->cluster[id - SR_CLUSTERID];
 	if (id < SR_CLUSTER_CTAID)
-		return M->grid[id - SR_NCLUSTERID];
+		return M->grid[id - SR_NCLUSTERID] / M->cluster[id - SR_NCLUSTERID];
 	if (id < SR_CLUSTER_NCTAID)
-		return 0;
+		return t->b->ctaid[id - SR_CLUSTER_CTAID] % M->cluster[id - SR_CLUSTER_CTAID];
 	if (id < SR_LANEID)
-		return 1;
+		return M->cluster[id - SR_CLUSTER_NCTAID];
 	switch (id) {
 	case SR_LANEID: return t->lane;
 	case SR_WARPID: return t->lin / 32;
@@ -218,9 +211,9 @@ uint64_t sreg_value(Thread *t, uint32_t id)
 	case SR_LM_GT: return ~(uint32_t)wmask(t->lane + 1);
 	case SR_DSMEM: return M->dyn_shared;
 	case SR_TSMEM: return M->shared_size;
-	case SR_CTARANK: return 0;
-	case SR_NCTARANK: return 1;
-	case SR_EXPLICIT: return 0;
+	case SR_CTARANK: return t->b->rank;
+	case SR_NCTARANK: return M->nblocks;
+	case SR_EXPLICIT: return (uint64_t)M->explicit_cluster;
 	}
 	return 0;  /* %envreg*, %pm*: zero */
 }
@@ -1286,7 +1279,7 @@ static void copy_param(Thread *t, Thread *dummy, const Opnd *o, uint8_t *slot, u
 	int to_callee, const DIns *d)
 {
 	if (o->kind == O_FRAME && o->space == SP_PARAM) {
-		uint64_t a = MK_ADDR(TAG_FPARAM, t->lin, t->fr[t->depth - (to_callee ? 2 : 1)].pbase + o->val);
+		uint64_t a = MK_ADDR(TAG_FPARAM, t->gid, t->fr[t->depth - (to_callee ? 2 : 1)].pbase + o->val);
 		uint8_t *p = mem_ptr(t, SP_PARAM, a, size, d);
 		if (to_callee)
 			memcpy(slot, p, size);
@@ -1385,6 +1378,26 @@ static int ex_brkpt(Thread *t, const DIns *d)
 	rt_fail(d, RUN_FAULT, "brkpt");
 }
 
+/* mapa[.shared::cluster].{u32,u64} d, a, rank: a's variable in the
+ * window of the cluster's block of that rank (see SHARED_MAX). */
+static int ex_mapa(Thread *t, const DIns *d)
+{
+	nops(d, 3);
+	uint64_t a = rd(t, &d->ops[1]), r = zx(rd(t, &d->ops[2]), 32), off;
+	if (r >= M->nblocks)
+		rt_fail(d, RUN_FAULT, "mapa to block rank %llu of a cluster of %u", (unsigned long long)r,
+			M->nblocks);
+	if (d->space == SP_SHARED)
+		off = (uint32_t)a & (SHARED_MAX - 1);
+	else if (!d->space && mem_to_space(t, SP_SHARED, a, &off))
+		off &= SHARED_MAX - 1;
+	else
+		rt_fail(d, RUN_FAULT, "mapa of 0x%llx, not a shared address", (unsigned long long)a);
+	uint64_t v = (r + 1) << 24 | off;
+	wr(t, &d->ops[0], d->space ? v : mem_generic(t, SP_SHARED, v));
+	return X_NEXT;
+}
+
 /* ---- the table ---- */
 
 #define IGN_ALL (M(sync) | M(aligned))
@@ -1432,6 +1445,7 @@ static const Handler handlers[] = {
 	{"mad", ex_mad, NULL, M(lo) | M(hi) | M(wide) | M(sat) | M(cc) | M(ftz)},
 	{"mad24", ex_mul24, NULL, M(lo) | M(hi) | M(sat)},
 	{"madc", ex_mad, NULL, M(lo) | M(hi) | M(cc)},
+	{"mapa", ex_mapa, NULL, 0},
 	{"match", NULL, wx_match, M(any) | M(all) | M(sync)},
 	{"max", ex_max, NULL, M(ftz) | M(nan) | M(xorsign) | M(abs) | M(relu)},
 	{"mbarrier", ex_mbarrier, NULL, RAW_MODS},
@@ -1493,6 +1507,16 @@ static const Handler handlers[] = {
 	{"wmma", NULL, wx_wmma, RAW_MODS},
 	{"xor", ex_xor, NULL, 0},
 };
+
+/* barrier.cluster is a different barrier from barrier's. */
+const Handler *handler_for(const Spelling *sp)
+{
+	static const Handler barcluster = {"barrier.cluster", ex_barcluster, NULL, RAW_MODS};
+	const Handler *h = handler_find(sp->base);
+	if (h && h->fn == ex_bar && spelling_has(sp, ".cluster"))
+		return &barcluster;
+	return h;
+}
 
 const Handler *handler_find(const char *base)
 {

@@ -141,8 +141,19 @@ static Thread *owner(uint64_t a)
 	return thr < M->nthreads ? &M->threads[thr] : NULL;
 }
 
+/* A .shared address: the window of the block its rank field names, or
+ * of t's own block (see SHARED_MAX). */
+static uint8_t *shared_ptr(Thread *t, uint64_t a, uint32_t size)
+{
+	uint32_t r = (uint32_t)(a >> 24);
+	Cta *b = r == 0 ? t->b : r <= M->nblocks ? &M->blocks[r - 1] : NULL;
+	if (a >> 32 || !b)
+		return NULL;
+	return in(b->shared, M->shared_size, a & (SHARED_MAX - 1), size);
+}
+
 /* A generic (tagged) address to host memory. */
-static uint8_t *generic_ptr(uint64_t a, uint32_t size)
+static uint8_t *generic_ptr(Thread *t, uint64_t a, uint32_t size)
 {
 	uint32_t off = (uint32_t)a;
 	Thread *o;
@@ -150,7 +161,9 @@ static uint8_t *generic_ptr(uint64_t a, uint32_t size)
 	case 0:
 		return gmem_ptr(a, size);
 	case TAG_SHARED:
-		return (a >> 32) == (uint64_t)TAG_SHARED << 24 ? in(M->shared, M->shared_size, off, size) : NULL;
+		if (off >= SHARED_MAX || (a >> 32 & 0xFFFFFF) > 0xFF)
+			return NULL;
+		return shared_ptr(t, (a >> 32 & 0xFF) << 24 | off, size);
 	case TAG_CONST:
 		return (a >> 32) == (uint64_t)TAG_CONST << 24 ? in(M->cbank, M->csize, off, size) : NULL;
 	case TAG_KPARAM:
@@ -176,16 +189,16 @@ uint8_t *mem_ptr(Thread *t, int space, uint64_t a, uint32_t size, const DIns *d)
 		p = in(M->cbank, M->csize, a, size);
 		break;
 	case SP_SHARED:
-		p = in(M->shared, M->shared_size, a, size);
+		p = shared_ptr(t, a, size);
 		break;
 	case SP_LOCAL:
 		p = in(t->lmem, t->lsp, a, size);
 		break;
 	case SP_PARAM:
-		p = TAG_OF(a) == TAG_KPARAM || TAG_OF(a) == TAG_FPARAM ? generic_ptr(a, size) : NULL;
+		p = TAG_OF(a) == TAG_KPARAM || TAG_OF(a) == TAG_FPARAM ? generic_ptr(t, a, size) : NULL;
 		break;
 	default:
-		p = generic_ptr(a, size);
+		p = generic_ptr(t, a, size);
 		break;
 	}
 	if (!p)
@@ -213,11 +226,11 @@ uint64_t mem_generic(Thread *t, int space, uint64_t a)
 {
 	switch (space) {
 	case SP_SHARED:
-		return MK_ADDR(TAG_SHARED, 0, a);
+		return MK_ADDR(TAG_SHARED, (uint32_t)a >> 24, a & (SHARED_MAX - 1));
 	case SP_CONST:
 		return MK_ADDR(TAG_CONST, 0, a);
 	case SP_LOCAL:
-		return MK_ADDR(TAG_LOCAL, t->lin, a);
+		return MK_ADDR(TAG_LOCAL, t->gid, a);
 	default:
 		return a;  /* global and param addresses are already generic */
 	}
@@ -256,6 +269,11 @@ int mem_to_space(Thread *t, int space, uint64_t a, uint64_t *out)
 		return 0;
 	}
 	*out = space == SP_PARAM ? a : (uint32_t)a;
+	if (space == SP_SHARED) {  /* the rank field moves, see SHARED_MAX */
+		if ((a >> 32 & 0xFFFFFF) > 0xFF || (uint32_t)a >= SHARED_MAX)
+			return 0;
+		*out = (a >> 32 & 0xFF) << 24 | (uint32_t)a;
+	}
 	return 1;
 }
 

@@ -21,6 +21,8 @@ static const char usage[] =
 	"usage: ptxlink-run [options] file.ptx kernel\n"
 	"  --grid X[,Y,Z]          blocks (default 1)\n"
 	"  --block X[,Y,Z]         threads per block (default 1)\n"
+	"  --cluster X[,Y,Z]       blocks per cluster, run together (default: the kernel's\n"
+	"                          .reqnctapercluster, else 1)\n"
 	"  --arg SPEC              one per kernel parameter, in order:\n"
 	"      u8|u16|u32|u64|s8|s16|s32|s64|b8|b16|b32|b64:INT   f32:REAL   f64:REAL\n"
 	"      buf:SIZE[:zero|:pattern=SEED|:byte=N|:file=PATH]   a global buffer; passes its\n"
@@ -340,12 +342,14 @@ static void list_kernels(Module *m)
 			if ((uint32_t)nk == f->nparams && (kinds[i] == 'p' || kinds[i] == 'i'))
 				printf(":%c", kinds[i]);
 		}
-		for (uint32_t i = 0; i < f->nattrs; i++)  /* a block shape the kernel demands */
-			if (strcmp(f->attrs[i].word, ".reqntid") == 0) {
-				printf(" @block=");
-				for (uint32_t k = 0; k < f->attrs[i].nnums; k++)
-					printf("%s%s", k ? "," : "", f->attrs[i].nums[k]);
-			}
+		for (uint32_t i = 0; i < f->nattrs; i++) {  /* shapes the kernel demands */
+			const char *w = f->attrs[i].word;
+			if (strcmp(w, ".reqntid") != 0 && strcmp(w, ".reqnctapercluster") != 0)
+				continue;
+			printf(" @%s=", strcmp(w, ".reqntid") == 0 ? "block" : "cluster");
+			for (uint32_t k = 0; k < f->attrs[i].nnums; k++)
+				printf("%s%s", k ? "," : "", f->attrs[i].nums[k]);
+		}
 		printf("\n");
 	}
 }
@@ -405,6 +409,37 @@ static void report(int dumpit, const char *as, int globals)
 	}
 }
 
+/* The cluster shape: what the kernel requires (.reqnctapercluster) or
+ * the launch gives (--cluster); one block when neither asks. */
+static void cluster_shape(const Func *f, const uint32_t given[3])
+{
+	int need = 0;
+	const uint32_t *use = given;
+	uint32_t req[3] = {1, 1, 1};
+	for (uint32_t i = 0; i < f->nattrs; i++) {
+		const FuncAttr *a = &f->attrs[i];
+		if (strcmp(a->word, ".explicitcluster") == 0)
+			need = 1;
+		if (strcmp(a->word, ".reqnctapercluster") != 0)
+			continue;
+		for (uint32_t k = 0; k < a->nnums && k < 3; k++)
+			req[k] = (uint32_t)parse_u64(a->nums[k], ".reqnctapercluster");
+		if (given[0] && memcmp(req, given, sizeof req))
+			bad_usage("--cluster differs from the kernel's .reqnctapercluster");
+		use = req;
+	}
+	if (need && !use[0])
+		bad_usage("kernel '%s' needs a cluster shape: --cluster X[,Y,Z]", f->name);
+	M->explicit_cluster = use[0] != 0;
+	for (int k = 0; k < 3; k++) {
+		M->cluster[k] = use[0] ? use[k] : 1;
+		if (!M->cluster[k] || M->grid[k] % M->cluster[k])
+			bad_usage("the grid is not a whole number of clusters");
+	}
+	if ((uint64_t)M->cluster[0] * M->cluster[1] * M->cluster[2] > 16)
+		bad_usage("a cluster has at most 16 blocks");
+}
+
 int main(int argc, char **argv)
 {
 	const char *args[256];
@@ -412,6 +447,7 @@ int main(int argc, char **argv)
 	const char *as = NULL;
 	const char *pos[2];
 	int npos = 0;
+	uint32_t cluster[3] = {0, 0, 0};
 	M = calloc(1, sizeof *M);
 	M->grid[0] = M->grid[1] = M->grid[2] = 1;
 	M->block[0] = M->block[1] = M->block[2] = 1;
@@ -426,6 +462,8 @@ int main(int argc, char **argv)
 			parse_dims(argv[++i], M->grid, "grid");
 		else if (strcmp(a, "--block") == 0 && more)
 			parse_dims(argv[++i], M->block, "block");
+		else if (strcmp(a, "--cluster") == 0 && more)
+			parse_dims(argv[++i], cluster, "cluster");
 		else if (strcmp(a, "--arg") == 0 && more) {
 			if (nargs == 256)
 				bad_usage("too many --arg");
@@ -488,11 +526,10 @@ int main(int argc, char **argv)
 	DFunc *k = find_func(intern_cstr(pos[1]));
 	if (!k || !k->f->is_entry || !k->f->has_body)
 		bad_usage("%s: no kernel (.entry with a body) named '%s'", pos[0], pos[1]);
-	M->cluster1 = 1;
-	for (uint32_t i = 0; i < k->f->nattrs; i++)
-		if (strcmp(k->f->attrs[i].word, ".explicitcluster") == 0 ||
-		    strcmp(k->f->attrs[i].word, ".reqnctapercluster") == 0)
-			M->cluster1 = 0;
+	cluster_shape(k->f, cluster);
+	if ((uint64_t)M->shared_static + M->dyn_shared >= SHARED_MAX)
+		bad_usage("shared memory of %llu bytes is too large",
+			(unsigned long long)M->shared_static + M->dyn_shared);
 	decode_func(k);
 	if ((uint32_t)nargs != k->nparams)
 		bad_usage("kernel '%s' takes %u parameters, %d --arg given", pos[1], k->nparams, nargs);

@@ -56,6 +56,12 @@ enum {
 	(((uint64_t)(tag) << 56) | ((uint64_t)(thr) << 32) | (uint32_t)(off))
 #define GLOBAL_BASE 0x100000000ull
 
+/* Distributed shared memory: a .shared address with r + 1 in bits 24..31
+ * (a generic one: in bits 32..55) is in the window of the cluster's block
+ * of rank r; 0 there means the thread's own block.  So windows are
+ * smaller than SHARED_MAX. */
+#define SHARED_MAX (1u << 24)
+
 /* Modifier words other than types, spaces, rounding and comparison, one
  * bit each.  The dispatch table says which a handler understands; any
  * other makes the instruction unsupported. */
@@ -164,7 +170,18 @@ typedef struct Frame {
 	const DIns *call;    /* the caller's call instruction */
 } Frame;
 
-enum { TS_RUN, TS_BAR, TS_COLL, TS_DONE };
+enum { TS_RUN, TS_BAR, TS_COLL, TS_CLUSTER, TS_DONE };
+
+/* A block of the cluster that runs now (a cluster of one block unless
+ * the launch asks for clusters). */
+typedef struct Cta {
+	uint32_t ctaid[3];
+	uint32_t rank;       /* %cluster_ctarank */
+	uint8_t *shared;     /* its .shared window */
+	Thread *threads;     /* its first thread */
+	int bar_waiting[16];
+	int bar_expect[16];
+} Cta;
 
 struct Thread {
 	uint64_t *r;         /* the current frame's registers */
@@ -180,6 +197,8 @@ struct Thread {
 	int carry;           /* CC.CF for add.cc/addc */
 	uint32_t tid[3];
 	uint32_t lin;        /* linear index in the block */
+	uint32_t gid;        /* index in M->threads: the owner field of its addresses */
+	Cta *b;
 	uint32_t lane;
 	Warp *w;
 	/* barrier bookkeeping */
@@ -187,6 +206,8 @@ struct Thread {
 	const DIns *bar_ins;
 	int bar_pred;
 	const DIns *coll;    /* the collective it waits at */
+	uint32_t cl_gen;     /* barrier.cluster: the phase it arrived in */
+	int cl_arrived;
 	char *out;           /* --printf-by-thread: its printf text so far */
 	size_t olen, ocap;
 };
@@ -213,10 +234,13 @@ typedef struct Machine {
 	uint32_t nfuncs;
 	Sym *syms;           /* uthash by name */
 	uint32_t grid[3], block[3];
-	uint32_t ctaid[3];
+	uint32_t cluster[3];     /* blocks per cluster */
+	Cta *blocks;           /* the cluster's */
+	uint32_t nblocks;
+	uint32_t bthreads;       /* threads per block */
+	uint32_t cl_gen, cl_count;  /* barrier.cluster: phase, arrivals */
 	uint32_t dyn_shared;
 	uint32_t shared_static;
-	uint8_t *shared;
 	uint32_t shared_size;
 	uint8_t *cbank;      /* .const */
 	uint32_t csize;
@@ -229,8 +253,6 @@ typedef struct Machine {
 	uint32_t nthreads;
 	Warp *warps;
 	uint32_t nwarps;
-	int bar_waiting[16];
-	int bar_expect[16];
 	Buffer *bufs;
 	uint32_t nbufs;
 	char last_out;       /* last byte printf wrote */
@@ -238,7 +260,7 @@ typedef struct Machine {
 	size_t held;         /* bytes of printf text held for the block */
 	int trace;           /* --trace: every warp step to stderr */
 	const DIns *cur;     /* the instruction executing, for messages */
-	int cluster1;        /* no cluster launch asked for: one block per cluster */
+	int explicit_cluster;  /* the launch gives a cluster shape */
 } Machine;
 
 extern Machine *M;
@@ -292,11 +314,11 @@ typedef struct Handler {
 } Handler;                   /* its modifiers from the spelling itself */
 #define RAW_MODS (~0ull)
 const Handler *handler_find(const char *base);
+const Handler *handler_for(const Spelling *);
 uint64_t rd(Thread *, const Opnd *);
 void wr(Thread *, const Opnd *, uint64_t);
 uint64_t sreg_value(Thread *, uint32_t id);
 int sreg_id(const char *name);
-int sreg_is_cluster(int id);
 int push_frame(Thread *, DFunc *, const DIns *call);
 
 /* builtin.c */
@@ -326,6 +348,7 @@ float read_float(Thread *, const Opnd *);
 /* warp.c */
 int run_grid(DFunc *kernel);
 int ex_bar(Thread *, const DIns *);
+int ex_barcluster(Thread *, const DIns *);
 int wx_shfl(Warp *, const DIns *, uint32_t);
 int wx_vote(Warp *, const DIns *, uint32_t);
 int wx_match(Warp *, const DIns *, uint32_t);

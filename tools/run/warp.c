@@ -161,8 +161,8 @@ static void step(Warp *w, uint32_t group)
 	M->cur = d;
 	count_steps((uint32_t)__builtin_popcount(group), d);
 	if (M->trace)
-		fprintf(stderr, "trace: block %u warp %u lanes %08x line %u: %s\n", M->ctaid[0] +
-			M->grid[0] * (M->ctaid[1] + M->grid[1] * M->ctaid[2]), w->id, group,
+		fprintf(stderr, "trace: block %u warp %u lanes %08x line %u: %s\n", t0->b->ctaid[0] +
+			M->grid[0] * (t0->b->ctaid[1] + M->grid[1] * t0->b->ctaid[2]), w->id, group,
 			d->st ? d->st->loc.line : 0, ins_text(d));
 	for (int i = 0; i < 32; i++) {
 		if (!(group >> i & 1))
@@ -202,12 +202,12 @@ static int warp_run(Warp *w, int n)
 
 /* ---- barriers ---- */
 
-static uint32_t live_threads(void)
+static uint32_t live_threads(Thread *from, uint32_t n)
 {
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < M->nthreads; i++)
-		n += M->threads[i].state != TS_DONE;
-	return n;
+	uint32_t live = 0;
+	for (uint32_t i = 0; i < n; i++)
+		live += from[i].state != TS_DONE;
+	return live;
 }
 
 static int bar_id_of(Thread *t, const DIns *d)
@@ -220,19 +220,19 @@ static int bar_id_of(Thread *t, const DIns *d)
 	return (int)id;
 }
 
-static void bar_release(int id)
+static void bar_release(Cta *b, int id)
 {
 	int popc = 0, all = 1, any = 0;
-	for (uint32_t i = 0; i < M->nthreads; i++) {
-		Thread *t = &M->threads[i];
+	for (uint32_t i = 0; i < M->bthreads; i++) {
+		Thread *t = &b->threads[i];
 		if (t->state == TS_BAR && t->bar_id == id) {
 			popc += t->bar_pred;
 			all &= t->bar_pred;
 			any |= t->bar_pred;
 		}
 	}
-	for (uint32_t i = 0; i < M->nthreads; i++) {
-		Thread *t = &M->threads[i];
+	for (uint32_t i = 0; i < M->bthreads; i++) {
+		Thread *t = &b->threads[i];
 		if (t->state != TS_BAR || t->bar_id != id)
 			continue;
 		const DIns *d = t->bar_ins;
@@ -243,15 +243,15 @@ static void bar_release(int id)
 		}
 		t->state = TS_RUN;
 	}
-	M->bar_waiting[id] = 0;
-	M->bar_expect[id] = 0;
+	b->bar_waiting[id] = 0;
+	b->bar_expect[id] = 0;
 }
 
-static void bar_check(int id)
+static void bar_check(Cta *b, int id)
 {
-	int expect = M->bar_expect[id] ? M->bar_expect[id] : (int)live_threads();
-	if (M->bar_waiting[id] && M->bar_waiting[id] >= expect)
-		bar_release(id);
+	int expect = b->bar_expect[id] ? b->bar_expect[id] : (int)live_threads(b->threads, M->bthreads);
+	if (b->bar_waiting[id] && b->bar_waiting[id] >= expect)
+		bar_release(b, id);
 }
 
 /* bar.sync a{, b} / barrier.sync / bar.arrive a, b / bar.red.op.pred d, a{, b}, {!}c */
@@ -266,23 +266,69 @@ int ex_bar(Thread *t, const DIns *d)
 	tmp.ops = (Opnd *)ops;
 	tmp.nops = (uint8_t)n;
 	int id = bar_id_of(t, &tmp);
+	Cta *b = t->b;
 	if (n == 2) {
 		uint32_t cnt = (uint32_t)rd(t, &ops[1]);
-		if (M->bar_expect[id] && M->bar_expect[id] != (int)cnt)
+		if (b->bar_expect[id] && b->bar_expect[id] != (int)cnt)
 			rt_fail(d, RUN_FAULT, "barrier %d used with thread counts %d and %u", id,
-				M->bar_expect[id], cnt);
-		M->bar_expect[id] = (int)cnt;
+				b->bar_expect[id], cnt);
+		b->bar_expect[id] = (int)cnt;
 	}
-	M->bar_waiting[id]++;
+	b->bar_waiting[id]++;
 	if (arrive) {
-		bar_check(id);
+		bar_check(b, id);
 		return X_NEXT;
 	}
 	t->state = TS_BAR;
 	t->bar_id = id;
 	t->bar_ins = d;
 	t->bar_pred = red ? (int)(rd(t, &d->ops[d->nops - 1]) & 1) : 0;
-	bar_check(id);
+	bar_check(b, id);
+	return X_WAIT;
+}
+
+/* barrier.cluster: a phase ends when every live thread of the cluster
+ * has arrived; wait returns once the phase the thread arrived in ended. */
+static void cluster_check(void)
+{
+	if (!M->cl_count || M->cl_count < live_threads(M->threads, M->nthreads))
+		return;
+	M->cl_gen++;
+	M->cl_count = 0;
+	for (uint32_t i = 0; i < M->nthreads; i++)
+		if (M->threads[i].state == TS_CLUSTER)
+			M->threads[i].state = TS_RUN;
+}
+
+/* barrier.cluster.arrive[.release|.relaxed][.aligned] and
+ * barrier.cluster.wait[.acquire][.aligned]; barrier.cluster.sync is not PTX. */
+int ex_barcluster(Thread *t, const DIns *d)
+{
+	static const char *const ok[] = {".cluster", ".arrive", ".wait", ".release", ".relaxed",
+		".acquire", ".aligned"};
+	const Spelling *sp = d->st->ins.sp;
+	int arrive = spelling_has(sp, ".arrive"), wait = spelling_has(sp, ".wait"), known = 0;
+	for (uint32_t i = 0; i < sp->nmods; i++)
+		for (size_t k = 0; k < sizeof ok / sizeof *ok; k++)
+			known += strcmp(sp->mods[i], ok[k]) == 0;
+	if (arrive == wait || d->nops || known != (int)sp->nmods)
+		rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s'", ins_text(d));
+	if (arrive) {
+		if (t->cl_arrived)
+			rt_fail(d, RUN_FAULT, "barrier.cluster.arrive twice without a wait");
+		t->cl_arrived = 1;
+		t->cl_gen = M->cl_gen;
+		M->cl_count++;
+		cluster_check();
+		return X_NEXT;
+	}
+	if (!t->cl_arrived)
+		rt_fail(d, RUN_FAULT, "barrier.cluster.wait without an arrive");
+	t->cl_arrived = 0;
+	if (t->cl_gen != M->cl_gen)
+		return X_NEXT;
+	t->state = TS_CLUSTER;
+	t->bar_ins = d;
 	return X_WAIT;
 }
 
@@ -291,8 +337,9 @@ void thread_exit(Thread *t)
 	t->state = TS_DONE;
 	t->depth = 0;
 	for (int id = 0; id < 16; id++)
-		if (!M->bar_expect[id])
-			bar_check(id);
+		if (!t->b->bar_expect[id])
+			bar_check(t->b, id);
+	cluster_check();
 	coll_try(t->w);
 }
 
@@ -455,27 +502,29 @@ int wx_redux(Warp *w, const DIns *d0, uint32_t mask)
 
 /* ---- blocks and the grid ---- */
 
-static void thread_init(Thread *t, DFunc *k, uint32_t lin)
+static void thread_init(Thread *t, DFunc *k, Cta *b, uint32_t lin)
 {
 	uint32_t bx = M->block[0], by = M->block[1];
 	t->lin = lin;
+	t->gid = b->rank * M->bthreads + lin;
+	t->b = b;
 	t->tid[0] = lin % bx;
 	t->tid[1] = lin / bx % by;
 	t->tid[2] = lin / (bx * by);
 	t->lane = lin % 32;
-	t->w = &M->warps[lin / 32];
 	t->state = TS_RUN;
 	t->depth = 0;
 	t->lsp = 0;
 	t->psp = 0;
 	t->carry = 0;
+	t->cl_arrived = 0;
 	/* local address 0 is never an object's, so a null local pointer faults */
 	if (stack_push(&t->lmem, &t->lsp, &t->lcap, M->lstatic > 16 ? M->lstatic : 16, 16) == UINT32_MAX)
 		rt_fail(NULL, RUN_FAULT, "module .local variables too large");
 	push_frame(t, k, NULL);
 }
 
-static int block_done(void)
+static int cluster_done(void)
 {
 	for (uint32_t i = 0; i < M->nthreads; i++)
 		if (M->threads[i].state != TS_DONE)
@@ -487,9 +536,13 @@ static _Noreturn void deadlock(void)
 {
 	for (uint32_t i = 0; i < M->nthreads; i++) {
 		Thread *t = &M->threads[i];
+		const uint32_t *c = t->b->ctaid;
 		if (t->state == TS_BAR)
 			rt_fail(t->bar_ins, RUN_FAULT, "deadlock: barrier %d waits for threads that "
-				"never arrive (block %u,%u,%u)", t->bar_id, M->ctaid[0], M->ctaid[1], M->ctaid[2]);
+				"never arrive (block %u,%u,%u)", t->bar_id, c[0], c[1], c[2]);
+		if (t->state == TS_CLUSTER)
+			rt_fail(t->bar_ins, RUN_FAULT, "deadlock: barrier.cluster waits for threads "
+				"that never arrive (block %u,%u,%u)", c[0], c[1], c[2]);
 		if (t->state == TS_COLL)
 			rt_fail(t->coll, RUN_FAULT, "deadlock: warp collective waits for lanes that "
 				"never arrive");
@@ -497,9 +550,10 @@ static _Noreturn void deadlock(void)
 	rt_fail(NULL, RUN_FAULT, "deadlock");
 }
 
-static void run_block(void)
+/* The blocks of one cluster run together, their warps taking turns. */
+static void run_cluster(void)
 {
-	while (!block_done()) {
+	while (!cluster_done()) {
 		int progress = 0;
 		for (uint32_t i = 0; i < M->nwarps; i++)
 			progress += warp_run(&M->warps[i], SLICE);
@@ -508,37 +562,64 @@ static void run_block(void)
 	}
 }
 
+/* Block r of the cluster whose first block is at base. */
+static void block_init(DFunc *k, uint32_t r, const uint32_t base[3])
+{
+	Cta *b = &M->blocks[r];
+	uint32_t cx = M->cluster[0], cy = M->cluster[1];
+	b->rank = r;
+	b->ctaid[0] = base[0] + r % cx;
+	b->ctaid[1] = base[1] + r / cx % cy;
+	b->ctaid[2] = base[2] + r / (cx * cy);
+	b->threads = M->threads + r * M->bthreads;
+	memset(b->shared, 0, M->shared_size);
+	memset(b->bar_waiting, 0, sizeof b->bar_waiting);
+	memset(b->bar_expect, 0, sizeof b->bar_expect);
+	for (uint32_t i = 0; i < M->bthreads; i++)
+		thread_init(&b->threads[i], k, b, i);
+}
+
+/* Warps never span blocks: each block's threads start a new warp. */
+static void make_warps(void)
+{
+	uint32_t wpb = (M->bthreads + 31) / 32;
+	M->nwarps = wpb * M->nblocks;
+	M->warps = calloc(M->nwarps, sizeof *M->warps);
+	for (uint32_t r = 0; r < M->nblocks; r++)
+		for (uint32_t i = 0; i < M->bthreads; i++) {
+			Warp *w = &M->warps[r * wpb + i / 32];
+			Thread *t = &M->threads[r * M->bthreads + i];
+			w->lane[i % 32] = t;
+			w->exists |= 1u << (i % 32);
+			w->id = i / 32;
+			t->w = w;
+		}
+}
+
 int run_grid(DFunc *k)
 {
 	uint32_t n = M->block[0] * M->block[1] * M->block[2];
-	M->nthreads = n;
-	M->threads = calloc(n, sizeof *M->threads);
-	M->nwarps = (n + 31) / 32;
-	M->warps = calloc(M->nwarps, sizeof *M->warps);
+	M->nblocks = M->cluster[0] * M->cluster[1] * M->cluster[2];
+	M->bthreads = n;
+	M->nthreads = n * M->nblocks;
+	M->threads = calloc(M->nthreads, sizeof *M->threads);
+	M->blocks = calloc(M->nblocks, sizeof *M->blocks);
 	M->shared_size = M->shared_static + M->dyn_shared;
-	M->shared = calloc(M->shared_size + 1, 1);
-	for (uint32_t i = 0; i < n; i++) {
-		Warp *w = &M->warps[i / 32];
-		w->lane[i % 32] = &M->threads[i];
-		w->exists |= 1u << (i % 32);
-		w->id = i / 32;
-	}
-	for (uint32_t z = 0; z < M->grid[2]; z++)
-		for (uint32_t y = 0; y < M->grid[1]; y++)
-			for (uint32_t x = 0; x < M->grid[0]; x++) {
-				M->ctaid[0] = x;
-				M->ctaid[1] = y;
-				M->ctaid[2] = z;
-				memset(M->shared, 0, M->shared_size);
-				memset(M->bar_waiting, 0, sizeof M->bar_waiting);
-				memset(M->bar_expect, 0, sizeof M->bar_expect);
+	for (uint32_t r = 0; r < M->nblocks; r++)
+		M->blocks[r].shared = calloc(M->shared_size + 1, 1);
+	make_warps();
+	uint32_t base[3];
+	for (base[2] = 0; base[2] < M->grid[2]; base[2] += M->cluster[2])
+		for (base[1] = 0; base[1] < M->grid[1]; base[1] += M->cluster[1])
+			for (base[0] = 0; base[0] < M->grid[0]; base[0] += M->cluster[0]) {
 				for (uint32_t i = 0; i < M->nwarps; i++) {
 					M->warps[i].flip = 0;
 					M->warps[i].divsteps = 0;
 				}
-				for (uint32_t i = 0; i < n; i++)
-					thread_init(&M->threads[i], k, i);
-				run_block();
+				M->cl_gen = M->cl_count = 0;
+				for (uint32_t r = 0; r < M->nblocks; r++)
+					block_init(k, r, base);
+				run_cluster();
 				printf_flush();
 			}
 	return 0;

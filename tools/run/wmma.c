@@ -314,6 +314,18 @@ static Frag mma_frag(const DIns *d, char which, int ty, int opi)
 	return f;
 }
 
+/* The input pairs PTX allows, with their accumulators: f16 (f16 or f32),
+ * bf16 and tf32 (f32), s8 and u8 in any mix (s32). */
+static int mma_types_ok(int at, int bt, int acc)
+{
+	int i8 = (at == TY_S8 || at == TY_U8) && (bt == TY_S8 || bt == TY_U8);
+	if (i8)
+		return acc == TY_S32;
+	if (at != bt || (at != TY_F16 && at != TY_BF16 && at != TY_TF32))
+		return 0;
+	return acc == TY_F32 || (acc == TY_F16 && at == TY_F16);
+}
+
 /* mma.sync.aligned.m16n8kK.row.col[.satfinite].dtype.atype.btype.ctype d, a, b, c */
 static void mma_sync(Warp *w, const DIns *d)
 {
@@ -323,7 +335,7 @@ static void mma_sync(Warp *w, const DIns *d)
 		bad(d);
 	Frag fa = mma_frag(d, 'a', at, 1), fb = mma_frag(d, 'b', bt, 2);
 	Frag fc = mma_frag(d, 'c', ct, 3), fd = mma_frag(d, 'c', dt, 0);
-	if ((at == TY_TF32) != (bt == TY_TF32) || fa.ebits != fb.ebits)
+	if (!mma_types_ok(at, bt, ct) || !mma_types_ok(at, bt, dt))
 		bad(d);
 	double a[16 * 32], b[32 * 8], c[16 * 8];
 	mma_gather(w, &d->ops[1], &fa, 'a', a);
