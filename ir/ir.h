@@ -44,7 +44,6 @@ void diag_set_stream(FILE *);
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define MAX_ERRORS 20
-#define PTX_NAME_MAX 16384  /* longest identifier the scanner accepts */
 
 /* intern.c: every name and numeric spelling is stored once; compare by
  * pointer.  A Name doubles as the leaf Expr that refers to it. */

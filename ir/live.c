@@ -49,11 +49,15 @@ static void add_decl(Live *l, const Decl *d)
 			continue;
 		}
 		unsigned long n = strtoul(dc->count, NULL, 0);
-		char buf[PTX_NAME_MAX + 24];
+		size_t size = strlen(dc->name) + 24;  /* names have no length limit */
+		char *buf = malloc(size);
+		if (!buf)
+			die("out of memory");
 		for (unsigned long k = 0; k < n; k++) {
-			snprintf(buf, sizeof buf, "%s%lu", dc->name, k);
+			snprintf(buf, size, "%s%lu", dc->name, k);
 			add_reg(l, intern_cstr(buf));
 		}
+		free(buf);
 	}
 }
 

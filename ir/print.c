@@ -305,7 +305,9 @@ static void print_stmt(Out *f, const Stmt *s, int depth)
 	case S_FILE:
 		printf_(f, ".file\t%s %s", s->file.index, s->file.path);
 		if (s->file.timestamp)
-			printf_(f, ", %s, %s", s->file.timestamp, s->file.size);
+			printf_(f, ", %s", s->file.timestamp);
+		if (s->file.size)
+			printf_(f, ", %s", s->file.size);
 		putc_(f, '\n');
 		break;
 	case S_SECTION:

@@ -10,10 +10,6 @@ struct ParseState;
 #define YYSTYPE PTXSTYPE
 #define YYLTYPE PTXLTYPE
 
-/* Mangled C++ names from CUB reach a few thousand characters; anything
- * this long is garbage, not a name. */
-#define PTX_MAX_IDENT PTX_NAME_MAX
-
 /* A growable array of pointers, malloc-backed while the parser builds a
  * list and copied into the module's arena when the list is complete. */
 typedef struct Vec {

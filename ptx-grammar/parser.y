@@ -85,6 +85,7 @@ top
 	| TARGET namelist       { $$ = mk_list(ps, S_TARGET, LOC(@1), NULL, ".target", $2); }
 	| ADDRSIZE NUM          { $$ = mk_strs(ps, S_ADDRSIZE, LOC(@1), $2); }
 	| FILE_ NUM STRING      { $$ = mk_file(ps, LOC(@1), $2, $3, NULL, NULL); }
+	| FILE_ NUM STRING ',' NUM { $$ = mk_file(ps, LOC(@1), $2, $3, $5, NULL); }
 	| FILE_ NUM STRING ',' NUM ',' NUM { $$ = mk_file(ps, LOC(@1), $2, $3, $5, $7); }
 	| SECTION DOTWORD '{' sec_items '}' { $$ = mk_section(ps, LOC(@1), $2, $4); }
 	| PRAGMA strlist ';'    { $$ = mk_pragma(ps, LOC(@1), $2); }

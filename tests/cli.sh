@@ -82,6 +82,14 @@ for a in sm_99999999999 sm_4294967376 sm_+80 compute_80; do
 	"$ptxlink" -arch=$a "$work/ok.ptx" -o "$work/a.ptx" 2>"$work/err"; rc=$?
 	check "-arch=$a is refused" "[ $rc = 1 ] && grep -q -- '-arch=$a is not an architecture such as sm_80' '$work/err'"
 done
+# Input ptxas accepts: Ctrl-Z as white space, .5, .file without a size,
+# identifiers of any length (read in linear time: 4 MB in well under 10 s).
+{ printf '.version 8.5\032\n.target sm_80\n.address_size 64\n.file 1 "a.cu", 1700000000\n'
+  printf '.global .b32 '; head -c 4000000 /dev/zero | tr '\0' x; printf ';\n'
+  printf '.visible .entry k()\n{\n\t.reg .f32 %%f<2>;\n\tmov.f32 %%f1, .5;\n\tret;\n}\n'; } >"$work/odd.ptx"
+timeout 10 "$ptxlink" "$work/odd.ptx" -o "$work/odd.out.ptx" 2>"$work/err"; rc=$?
+kept=$(grep -c -e '%f1, .5;' -e '"a.cu", 1700000000$' -e '^\.global \.b32	xxxxxxxx*;' "$work/odd.out.ptx" 2>/dev/null)
+check "inputs ptxas accepts" "[ $rc = 0 ] && [ '$kept' = 3 ] && [ $(wc -c <"$work/odd.out.ptx") -gt 4000000 ]"
 check "--version" "\"$ptxlink\" --version | grep -q '^ptxlink [0-9]'"
 check "--help" "\"$ptxlink\" --help | grep -q '^usage: ptxlink'"
 "$ptxlink" "$work/ok.ptx" >"$work/o1.ptx"; "$ptxlink" "$work/ok.ptx" >"$work/o2.ptx"

@@ -1,4 +1,6 @@
 /* The scanner on its own: token kinds, spellings and locations. */
+#include <stdlib.h>
+#include <string.h>
 #include "unit.h"
 #include "parse.h"
 #include "parser.h"
@@ -74,7 +76,8 @@ END_TEST
 START_TEST(every_immediate_spelling)
 {
 	static const char *nums[] = {"0f3F800000", "0d3FF0000000000000", "0x1F", "0xffU",
-		"017", "0b101", "0B11U", "42", "42U", "1.5", "2.5e-3", "7e10"};
+		"017", "0b101", "0B11U", "42", "42U", "1.5", "2.5e-3", "7e10",
+		".5", ".5e3", "5."};  /* ptxas reads .5 and 5. as 0.5 and 5.0 */
 	for (size_t i = 0; i < sizeof nums / sizeof *nums; i++) {
 		Tok t[4];
 		int n = scan(nums[i], t, 4);
@@ -119,6 +122,33 @@ START_TEST(operators_and_strings)
 }
 END_TEST
 
+/* ptxas takes Ctrl-Z (0x1a, a DOS end of file) for white space. */
+START_TEST(ctrl_z_is_white_space)
+{
+	Tok t[4];
+	int n = scan("ret\x1a;\x1a", t, 4);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(t[0].str, "ret");
+	ck_assert_int_eq(t[1].kind, ';');
+}
+END_TEST
+
+/* No length limit, as in ptxas; and linear time (flex would rescan a long
+ * token after every 8 KB read). */
+START_TEST(long_identifiers)
+{
+	size_t len = 1 << 20;
+	char *text = malloc(len + 8);
+	memset(text, 'a', len);
+	strcpy(text + len, " b");
+	Tok t[4];
+	int n = scan(text, t, 4);
+	ck_assert_int_eq(n, 2);
+	ck_assert_uint_eq(strlen(t[0].str), len);
+	free(text);
+}
+END_TEST
+
 Suite *lexer_suite(void)
 {
 	Suite *s = suite_create("lexer");
@@ -129,6 +159,8 @@ Suite *lexer_suite(void)
 	tcase_add_test(tc, locations_are_line_and_column);
 	tcase_add_test(tc, names_are_interned);
 	tcase_add_test(tc, operators_and_strings);
+	tcase_add_test(tc, ctrl_z_is_white_space);
+	tcase_add_test(tc, long_identifiers);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -29,6 +29,14 @@ START_TEST(spellings_survive)
 	ck_assert_ptr_nonnull(strstr(out, "0d3FF0000000000000;"));
 	ck_assert_ptr_nonnull(strstr(out, "x+(4*2);"));
 	free(out);
+	/* forms ptxas accepts: a float without its integer part, a .file
+	 * with a timestamp but no size */
+	out = roundtrip(HEADER ".file 1 \"a.cu\", 1700000000\n"
+		".entry k()\n{\nmov.f32 %f1, .5;\nmov.f32 %f2, -.5e3;\n}\n");
+	ck_assert_ptr_nonnull(strstr(out, "\"a.cu\", 1700000000\n"));
+	ck_assert_ptr_nonnull(strstr(out, "%f1, .5;"));
+	ck_assert_ptr_nonnull(strstr(out, "%f2, -.5e3;"));
+	free(out);
 }
 END_TEST
 
