@@ -1063,7 +1063,7 @@ static int ex_nop(Thread *t, const DIns *d)
  * are still checked: an address, and for the sized ones, a size. */
 static int ex_hint(Thread *t, const DIns *d)
 {
-	int sized = d->st->ins.sp->base[0] == 'a' || d->st->ins.sp->base[0] == 'd';
+	int sized = strncmp(d->st->ins.sp->base, "prefetch", 8) != 0;  /* [a], size */
 	if (d->nops != 1 + sized || d->ops[0].kind != O_ADDR)
 		bad_form(d);
 	return X_NEXT;
