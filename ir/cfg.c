@@ -67,7 +67,7 @@ static LabelAt *label(Builder *b, const Stmt *at, const Expr *e)
 static uint32_t branch_targets(Builder *b, const Stmt *s, uint32_t *out, uint32_t max)
 {
 	const Ins *in = &s->ins;
-	if (!strcmp(in->sp->base, "bra")) {
+	if (in->sp->code == O_bra) {
 		LabelAt *l = label(b, s, in->ops[0]);
 		if (l)
 			out[0] = l->ins;

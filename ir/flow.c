@@ -406,7 +406,7 @@ static void def_gets(void *ctx, const char *name, OpRole role)
 static void arith_flow(const Flow *fl, FuncFlow *ff, const Ins *in, PtSet *out)
 {
 	int64_t k;
-	int add = !strcmp(in->sp->base, "add");
+	int add = in->sp->code == O_add;
 	const Expr *a = in->ops[1], *b = in->ops[2];
 	int ka = a->kind == E_NUM && int_literal(a->str, &k) && add;
 	int64_t ca = ka ? k : 0;
@@ -419,11 +419,10 @@ static void arith_flow(const Flow *fl, FuncFlow *ff, const Ins *in, PtSet *out)
 /* One instruction's effect on the registers it defines and on memory. */
 static void step(Flow *fl, FuncFlow *ff, const Ins *in)
 {
-	static const char *const copies[] = {"mov", "cvta", "selp", "slct", NULL};
-	static const char *const loads[] = {"ld", "ldu", NULL};
 	unsigned flags = in->sp->op ? in->sp->op->flags : OF_OPAQUE | OF_LOAD | OF_STORE;
-	const char *base = in->sp->base;
-	if ((flags & OF_CALL) || !strcmp(base, "setp"))
+	int op = in->sp->code;
+	int copy = op == O_mov || op == O_cvta || op == O_selp || op == O_slct;
+	if ((flags & OF_CALL) || op == O_setp)
 		return;  /* arguments travel through st.param, seen there */
 	uint32_t first = ins_first_role(in) == ROLE_USE ? 0 : 1;
 	PtSet src = {0}, addr = {0}, val = {0};
@@ -441,11 +440,11 @@ static void step(Flow *fl, FuncFlow *ff, const Ins *in)
 	}
 	if (address)
 		expr_flow(fl, ff, address, 0, 0, &addr);
-	if (str_in(base, loads) && address) {
+	if ((op == O_ld || op == O_ldu) && address) {
 		if (loads_pointer(fl, in))  /* narrower or float: not an address */
 			load_flow(fl, &addr, &val);
-	} else if (str_in(base, copies) || ((!strcmp(base, "add") || !strcmp(base, "sub")) && in->nops == 3)) {
-		if (str_in(base, copies))
+	} else if (copy || ((op == O_add || op == O_sub) && in->nops == 3)) {
+		if (copy)
 			set_union(&val, &src);
 		else
 			arith_flow(fl, ff, in, &val);

@@ -102,14 +102,38 @@ typedef struct Opcode {
 	uint16_t flags;
 } Opcode;
 
+/* The same rows as an enum, so code switches on O_ld, never on "ld". */
+enum {
+#define OP(name, min, max, flags) O_##name,
+#include "opcodes.h"
+#undef OP
+	O_UNKNOWN
+};
+
+/* State spaces, decoded once from a spelling's or a declaration's words. */
+typedef enum Space {
+	SPACE_NONE,     /* generic addressing, or no memory */
+	SPACE_REG, SPACE_SREG, SPACE_CONST, SPACE_GLOBAL, SPACE_LOCAL, SPACE_PARAM,
+	SPACE_SHARED,   /* .shared, .shared::cta, .shared::cluster */
+	SPACE_TEX,
+} Space;
+Space space_of(const char *word);   /* ".global" -> SPACE_GLOBAL; else SPACE_NONE */
+const char *space_spelling(Space);      /* SPACE_GLOBAL -> ".global"; SPACE_NONE -> NULL */
+
 /* An instruction's whole spelling ("ld.global.nc.v4.f32") is interned
- * once and shared by every instruction that spells it the same way. */
+ * once and shared by every instruction that spells it the same way; its
+ * opcode, state space, vector width and type are decoded then. */
 typedef struct Spelling {
 	const char *text;       /* interned full spelling */
 	const Opcode *op;       /* NULL when the base name is unknown */
 	const char *base;       /* interned base name */
 	const char **mods;      /* interned modifiers, each with its dot */
 	uint32_t nmods;
+	uint16_t code;          /* O_ld, ...; O_UNKNOWN when op is NULL */
+	uint8_t space;          /* the Space its modifiers name (SPACE_NONE: generic) */
+	uint8_t vec;            /* .v2 .v4 .v8: 2, 4, 8; else 1 */
+	const char *type;       /* its last sized type modifier (".u32"), or NULL */
+	uint8_t type_bytes;     /* that type's size, 0 without one */
 } Spelling;
 
 const Opcode *opcode_find(const char *base, size_t n);
@@ -121,13 +145,13 @@ void spelling_reset(void);
 /* sem.c: operand roles.  ins_names calls fn for every name an
  * instruction mentions (registers, symbols, labels; not '_'), with what
  * it does to it.  Memory: ins_space is the state space its modifiers name
- * (NULL: generic or none). */
+ * (SPACE_NONE: generic or none). */
 typedef enum { ROLE_USE, ROLE_DEF, ROLE_MAYDEF } OpRole;
 typedef void NameFn(void *ctx, const char *name, OpRole);
 struct Ins;
 void ins_names(const struct Ins *, NameFn *, void *ctx);
 OpRole ins_first_role(const struct Ins *);  /* what the first operand receives */
-const char *ins_space(const struct Ins *);
+Space ins_space(const struct Ins *);
 int ins_reads_memory(const struct Ins *);
 /* call (rets), callee, (args), proto: the parts present (NULL if not).
  * 0 when the instruction is no call of that shape. */

@@ -35,6 +35,48 @@ typedef struct SpellingEntry {
 
 static SpellingEntry *spellings;
 
+static const char *const space_names[] = {
+	[SPACE_REG] = ".reg", [SPACE_SREG] = ".sreg", [SPACE_CONST] = ".const",
+	[SPACE_GLOBAL] = ".global", [SPACE_LOCAL] = ".local", [SPACE_PARAM] = ".param",
+	[SPACE_SHARED] = ".shared", [SPACE_TEX] = ".tex",
+};
+
+/* ".shared::cluster" names the .shared space too. */
+Space space_of(const char *w)
+{
+	size_t n = strcspn(w, ":");
+	for (int k = SPACE_REG; k <= SPACE_TEX; k++)
+		if (strlen(space_names[k]) == n && !strncmp(w, space_names[k], n))
+			return (Space)k;
+	return SPACE_NONE;
+}
+
+const char *space_spelling(Space k)
+{
+	return k == SPACE_NONE ? NULL : space_names[k];
+}
+
+/* What the modifiers say, decoded once: the state space (an instruction
+ * names at most one; .reg and .sreg are no memory), the vector width and
+ * the last sized type (cvt.f32.s32's source, ld.v4.f32's element). */
+static void decode(Spelling *sp)
+{
+	sp->code = sp->op ? (uint16_t)(sp->op - opcodes) : O_UNKNOWN;
+	sp->vec = 1;
+	for (uint32_t i = 0; i < sp->nmods; i++) {
+		const char *m = sp->mods[i];
+		Space k = space_of(m);
+		if (!sp->space && k != SPACE_REG && k != SPACE_SREG)
+			sp->space = (uint8_t)k;
+		if (!strcmp(m, ".v2") || !strcmp(m, ".v4") || !strcmp(m, ".v8"))
+			sp->vec = (uint8_t)(m[2] - '0');
+		if (type_bytes(m)) {
+			sp->type = m;
+			sp->type_bytes = (uint8_t)type_bytes(m);
+		}
+	}
+}
+
 /* Splits "ld.global.L1::evict_last.u32" into base "ld" and modifiers
  * ".global", ".L1::evict_last", ".u32". */
 static void split(Spelling *sp)
@@ -77,6 +119,7 @@ const Spelling *spelling_of(const char *s)
 		die("out of memory");
 	e->sp.text = s;
 	split(&e->sp);
+	decode(&e->sp);
 	HASH_ADD_PTR(spellings, sp.text, e);
 	return &e->sp;
 }

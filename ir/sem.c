@@ -28,7 +28,7 @@ OpRole ins_first_role(const Ins *in)
 		return ROLE_USE;
 	if (flags & OF_IRREG) {
 		/* bar.sync 0 names a barrier; bar.red.popc.u32 d, ... defines d */
-		if (!strcmp(sp->base, "bar") || !strcmp(sp->base, "barrier"))
+		if (sp->code == O_bar || sp->code == O_barrier)
 			return spelling_has(sp, ".red") ? ROLE_DEF : ROLE_USE;
 		/* mbarrier.init [a], n and wmma.store [a], ... store; the others
 		 * (mbarrier.arrive, try_wait, wgmma.mma_async, wmma.load) define */
@@ -71,19 +71,9 @@ void ins_names(const Ins *in, NameFn *fn, void *ctx)
 		visit(in->ops[i], i == 0 ? ins_first_role(in) : ROLE_USE, fn, ctx);
 }
 
-const char *ins_space(const Ins *in)
+Space ins_space(const Ins *in)
 {
-	static const char *const spaces[] = {".global", ".shared", ".local", ".param",
-		".const", ".tex", NULL};
-	const Spelling *sp = in->sp;
-	for (uint32_t i = 0; i < sp->nmods; i++)
-		for (int k = 0; spaces[k]; k++) {
-			size_t n = strlen(spaces[k]);
-			if (!strncmp(sp->mods[i], spaces[k], n) &&
-			    (sp->mods[i][n] == 0 || sp->mods[i][n] == ':'))
-				return spaces[k];
-		}
-	return NULL;
+	return (Space)in->sp->space;
 }
 
 int ins_reads_memory(const Ins *in)

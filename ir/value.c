@@ -50,7 +50,7 @@ static void scan_body(const ModuleVars *mv, const List *body)
 		}
 		if (s->kind != S_INS)
 			continue;
-		int is_load = !strcmp(s->ins.sp->base, "ld") || !strcmp(s->ins.sp->base, "ldu");
+		int is_load = s->ins.sp->code == O_ld || s->ins.sp->code == O_ldu;
 		for (uint32_t i = 0; i < s->ins.nops; i++)
 			if (!(is_load && i == 1 && s->ins.ops[i]->kind == E_ADDR))
 				mark_names(mv, s->ins.ops[i]);
@@ -172,27 +172,27 @@ static int load_constant(const Tracker *t, uint32_t ins, const Value *addr, Valu
 int value_at_def(const Tracker *t, uint32_t ins, Value *v, int depth)
 {
 	const Ins *in = &t->cfg->ins[ins]->ins;
-	const char *op = in->sp->base;
+	int op = in->sp->code;
 	Value a, b;
 	if (in->guard || depth > MAX_DEPTH)
 		return 0;
-	if (!strcmp(op, "mov") || !strcmp(op, "cvta"))
+	if (op == O_mov || op == O_cvta)
 		return in->nops == 2 && value_of_expr(t, ins, in->ops[1], v, depth);
-	if (!strcmp(op, "add") || !strcmp(op, "sub")) {
+	if (op == O_add || op == O_sub) {
 		if (in->nops != 3 || !value_of_expr(t, ins, in->ops[1], &a, depth) ||
 		    !value_of_expr(t, ins, in->ops[2], &b, depth))
 			return 0;
 		if (a.sym && b.sym)
 			return 0;
-		if (!strcmp(op, "sub") && b.sym)
+		if (op == O_sub && b.sym)
 			return 0;
 		v->sym = a.sym ? a.sym : b.sym;
-		v->off = !strcmp(op, "add") ? a.off + b.off : a.off - b.off;
+		v->off = op == O_add ? a.off + b.off : a.off - b.off;
 		return 1;
 	}
-	if (!strcmp(op, "ld") && in->nops == 2 && in->ops[1]->kind == E_ADDR && in->ops[1]->n == 1) {
-		const char *space = ins_space(in);
-		if (space && strcmp(space, ".const") && strcmp(space, ".global"))
+	if (op == O_ld && in->nops == 2 && in->ops[1]->kind == E_ADDR && in->ops[1]->n == 1) {
+		Space space = ins_space(in);
+		if (space != SPACE_NONE && space != SPACE_CONST && space != SPACE_GLOBAL)
 			return 0;
 		return value_of_expr(t, ins, in->ops[1]->kids[0], &a, depth) &&
 			load_constant(t, ins, &a, v, depth);

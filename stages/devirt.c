@@ -307,7 +307,7 @@ static uint32_t slot_load(const Site *st, const Cfg *cfg, const Defs *defs, uint
 	if (ptr->kind != E_NAME || defs_reaching(defs, call, ptr->str, &def, 1) != 1 || def == DEF_ENTRY)
 		return UINT32_MAX;
 	const Ins *ld = &cfg->ins[def]->ins;
-	if (strcmp(ld->sp->base, "ld") || ld->guard || ld->nops != 2 || ld->ops[1]->kind != E_ADDR ||
+	if (ld->sp->code != O_ld || ld->guard || ld->nops != 2 || ld->ops[1]->kind != E_ADDR ||
 	    ld->ops[1]->n != 1)
 		return UINT32_MAX;
 	const Expr *a = ld->ops[1]->kids[0];
@@ -400,11 +400,6 @@ static int addr_offset(const Expr *addr, int64_t *off)
 		a->kids[1]->kind == E_NUM && int_literal(a->kids[1]->str, off));
 }
 
-static int last_type_bytes(const Spelling *sp)
-{
-	return sp->nmods ? type_bytes(sp->mods[sp->nmods - 1]) : 0;
-}
-
 typedef struct Consts {
 	const char *reg[16];
 	const Expr *val[16];
@@ -425,20 +420,20 @@ static int scan_const_body(const Func *f, const List *l, Consts *c, RetSlot *out
 		if (s->kind != S_INS || s->ins.guard)
 			return -1;
 		const Ins *in = &s->ins;
-		const char *op = in->sp->base;
-		if (!strcmp(op, "ret") && in->nops == 0)
+		int op = in->sp->code;
+		if (op == O_ret && in->nops == 0)
 			continue;
-		if (!strcmp(op, "ld") && ins_space(in) && !strcmp(ins_space(in), ".param") &&
+		if (op == O_ld && ins_space(in) == SPACE_PARAM &&
 		    in->nops == 2 && is_param_of(f->params, f->nparams, in->ops[1]))
 			continue;
-		if (!strcmp(op, "mov") && in->nops == 2 && in->ops[0]->kind == E_NAME &&
+		if (op == O_mov && in->nops == 2 && in->ops[0]->kind == E_NAME &&
 		    in->ops[1]->kind == E_NUM && c->n < 16) {
 			c->reg[c->n] = in->ops[0]->str;
 			c->val[c->n++] = in->ops[1];
 			continue;
 		}
 		int64_t off;
-		if (strcmp(op, "st") || !ins_space(in) || strcmp(ins_space(in), ".param") || in->nops != 2 ||
+		if (op != O_st || ins_space(in) != SPACE_PARAM || in->nops != 2 ||
 		    !is_param_of(f->rets, f->nrets, in->ops[0]) || !addr_offset(in->ops[0], &off) ||
 		    n == MAX_RETS)
 			return -1;
@@ -448,7 +443,7 @@ static int scan_const_body(const Func *f, const List *l, Consts *c, RetSlot *out
 				v = c->val[i];
 		if (v->kind != E_NUM)
 			return -1;
-		out[n++] = (RetSlot){off, last_type_bytes(in->sp), v};
+		out[n++] = (RetSlot){off, in->sp->type_bytes, v};
 	}
 	return n;
 }
@@ -498,15 +493,15 @@ static int fold_uniform(Dv *d, Site *st, int apply)
 		return 0;
 	for (Stmt *s = st->call->next, *next; ret && s; s = next) {
 		next = s->next;
-		if (s->kind != S_INS || strcmp(s->ins.sp->base, "ld") || !ins_space(&s->ins) ||
-		    strcmp(ins_space(&s->ins), ".param") || s->ins.nops != 2 ||
+		if (s->kind != S_INS || s->ins.sp->code != O_ld || ins_space(&s->ins) != SPACE_PARAM ||
+		    s->ins.nops != 2 ||
 		    s->ins.ops[1]->kind != E_ADDR || !expr_mentions(s->ins.ops[1], ret->str))
 			continue;
 		int64_t off;
 		uint32_t k = 0;
 		if (!addr_offset(s->ins.ops[1], &off) || s->ins.ops[0]->kind != E_NAME)
 			return 0;
-		while (k < st->nrets && (st->rets[k].off != off || st->rets[k].bytes != last_type_bytes(s->ins.sp)))
+		while (k < st->nrets && (st->rets[k].off != off || st->rets[k].bytes != s->ins.sp->type_bytes))
 			k++;
 		if (k == st->nrets || st->rets[k].bytes < 2)
 			return 0;

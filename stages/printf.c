@@ -66,8 +66,8 @@ typedef struct Fn {
 	const char *printf_name, *vprintf_name;
 	Site *sites;
 	uint32_t nsites, cap;
-	List *stack[64];     /* the scopes being walked */
-	uint32_t depth;
+	List **stack;        /* the scopes being walked */
+	uint32_t depth, stack_cap;
 	Names names;         /* declared in the function or the module */
 	int bad;             /* errors in this function */
 } Fn;
@@ -75,21 +75,6 @@ typedef struct Fn {
 static int is_int_type(const char *t)
 {
 	return t && strchr("bus", t[1]) && strcmp(t, ".b128") && type_bytes(t);
-}
-
-/* The type modifier of an instruction's spelling, and its vector width. */
-static const char *ins_type(const Ins *in, int *vec)
-{
-	const char *type = NULL;
-	*vec = 1;
-	for (uint32_t i = 0; i < in->sp->nmods; i++) {
-		const char *w = in->sp->mods[i];
-		if (!strcmp(w, ".v2") || !strcmp(w, ".v4") || !strcmp(w, ".v8"))
-			*vec = atoi(w + 2);
-		else if (type_bytes(w))
-			type = w;
-	}
-	return type;
 }
 
 static int is_name(const Expr *e, const char *name)
@@ -364,7 +349,7 @@ static void refuse(Fn *fn, const Stmt *at, const char *fmt, ...)
 /* st.param [P+off], v: the offset, or -1 when it does not store to P. */
 static int64_t store_offset(const Ins *in, const char *p)
 {
-	if (strcmp(in->sp->base, "st") || !spelling_has(in->sp, ".param") || in->nops != 2 ||
+	if (in->sp->code != O_st || ins_space(in) != SPACE_PARAM || in->nops != 2 ||
 	    in->ops[0]->kind != E_ADDR || in->ops[0]->n != 1)
 		return -1;
 	const Expr *a = in->ops[0]->kids[0];
@@ -417,8 +402,8 @@ static int read_param(Fn *fn, Site *st, const char *p, Arg *a)
 		if (s->kind != S_INS || !ins_mentions(&s->ins, p))
 			continue;
 		int64_t off = store_offset(&s->ins, p);
-		int vec;
-		const char *type = ins_type(&s->ins, &vec);
+		const char *type = s->ins.sp->type;
+		int vec = s->ins.sp->vec;
 		if (after || off < 0 || !type || expr_mentions(s->ins.ops[1], p)) {
 			refuse(fn, s, "'%s' is used other than by a st.param before the call", p);
 			return 0;
@@ -443,10 +428,9 @@ static int read_param(Fn *fn, Site *st, const char *p, Arg *a)
 /* A scalar is one plain store at offset 0; anything else is raw bytes. */
 static int classify(Fn *fn, Arg *a)
 {
-	int vec;
 	const Ins *in = &a->stores[0]->ins;
-	const char *type = ins_type(in, &vec);
-	if (a->nstores == 1 && vec == 1 && store_offset(in, a->param) == 0 && type_bytes(type) <= 8) {
+	const char *type = in->sp->type;
+	if (a->nstores == 1 && in->sp->vec == 1 && store_offset(in, a->param) == 0 && type_bytes(type) <= 8) {
 		a->type = type;
 		a->stsize = type_bytes(type);
 		if (!strcmp(type, ".f32") || !strcmp(type, ".f64")) {
@@ -502,9 +486,9 @@ static int read_site(Fn *fn, Site *st)
 	Arg fmt = {0};
 	if (!read_param(fn, st, args->kids[0]->str, &fmt))
 		return 0;
-	int vec;
-	if (fmt.nstores != 1 || fmt.size != 8 || store_offset(&fmt.stores[0]->ins, fmt.param) != 0 ||
-	    type_bytes(ins_type(&fmt.stores[0]->ins, &vec)) != 8 || vec != 1) {
+	const Spelling *fsp = fmt.nstores == 1 ? fmt.stores[0]->ins.sp : NULL;
+	if (!fsp || fmt.size != 8 || store_offset(&fmt.stores[0]->ins, fmt.param) != 0 ||
+	    fsp->type_bytes != 8 || fsp->vec != 1) {
 		refuse(fn, st->call, "the format is not one 64-bit pointer");
 		return 0;
 	}
@@ -645,8 +629,8 @@ static int rewrite_scalar(Fn *fn, Regs *r, List *l, Stmt *s, const Arg *a)
  * split into elements (the buffer is only 8-aligned). */
 static void rewrite_agg(Fn *fn, Regs *r, List *l, Stmt *s, const Arg *a)
 {
-	int vec;
-	const char *type = ins_type(&s->ins, &vec);
+	const char *type = s->ins.sp->type;
+	int vec = s->ins.sp->vec;
 	int64_t off = a->off + store_offset(&s->ins, a->param);
 	char sp[32];
 	snprintf(sp, sizeof sp, "st.local%s", type);
@@ -723,8 +707,7 @@ static void declare(Fn *fn, const Regs *r)
 
 static void find_sites(Fn *fn, List *l)
 {
-	if (fn->depth == sizeof fn->stack / sizeof *fn->stack)
-		die("printf: scopes nested too deep");
+	fn->stack = array_grow(fn->stack, fn->depth, &fn->stack_cap, sizeof *fn->stack);
 	fn->stack[fn->depth++] = l;
 	for (Stmt *s = l->head; s; s = s->next) {
 		if (s->kind == S_SCOPE) {
@@ -873,6 +856,7 @@ void printf_lower(Module *m, const StageOptions *o)
 		bad += fn.bad;
 		free(fn.sites);
 		names_free(&fn.names);
+		free(fn.stack);
 	}
 	module_vars_free(vars);
 	if (bad || !lowered)

@@ -57,14 +57,39 @@ START_TEST(operand_roles)
 }
 END_TEST
 
+/* What a spelling's modifiers say is decoded once, when it is interned. */
+START_TEST(spellings_are_decoded)
+{
+	const Spelling *sp = spelling_get("ld.global.nc.L1::evict_last.v4.f32", 34);
+	ck_assert_int_eq(sp->code, O_ld);
+	ck_assert_int_eq(sp->space, SPACE_GLOBAL);
+	ck_assert_int_eq(sp->vec, 4);
+	ck_assert_str_eq(sp->type, ".f32");
+	ck_assert_int_eq(sp->type_bytes, 4);
+	sp = spelling_get("cvt.rn.f16.f32", 14);
+	ck_assert_int_eq(sp->code, O_cvt);
+	ck_assert_int_eq(sp->space, SPACE_NONE);
+	ck_assert_str_eq(sp->type, ".f32");  /* the last: cvt's source */
+	sp = spelling_get("st.shared::cluster.b64", 22);
+	ck_assert_int_eq(sp->space, SPACE_SHARED);
+	ck_assert_int_eq(sp->vec, 1);
+	sp = spelling_get("frobnicate.u32", 14);
+	ck_assert_int_eq(sp->code, O_UNKNOWN);
+	ck_assert_ptr_null(sp->op);
+	ck_assert_int_eq(space_of(".const"), SPACE_CONST);
+	ck_assert_int_eq(space_of(".u32"), SPACE_NONE);
+}
+END_TEST
+
 START_TEST(memory_spaces)
 {
 	Module *m = parse_ok(HEADER ".entry k()\n{\nld.shared::cta.u32 %r1, [%rd1];\n"
 		"st.u32 [%rd1], %r1;\nadd.s32 %r1, %r1, 1;\n}\n");
 	Stmt *s = first_body_stmt(m);
-	ck_assert_str_eq(ins_space(&s->ins), ".shared");
+	ck_assert_int_eq(ins_space(&s->ins), SPACE_SHARED);
+	ck_assert_str_eq(space_spelling(ins_space(&s->ins)), ".shared");
 	ck_assert(ins_reads_memory(&s->ins) && !ins_writes_memory(&s->ins));
-	ck_assert_ptr_null(ins_space(&s->next->ins));
+	ck_assert_int_eq(ins_space(&s->next->ins), SPACE_NONE);
 	ck_assert(ins_writes_memory(&s->next->ins));
 	ck_assert(!ins_reads_memory(&s->next->next->ins) && !ins_writes_memory(&s->next->next->ins));
 	mod_free(m);
@@ -176,6 +201,7 @@ Suite *analysis_suite(void)
 	TCase *tc = tcase_create("sem-cfg-live");
 	tcase_add_test(tc, operand_roles);
 	tcase_add_test(tc, memory_spaces);
+	tcase_add_test(tc, spellings_are_decoded);
 	tcase_add_test(tc, cfg_of_a_loop);
 	tcase_add_test(tc, cfg_of_brx_and_unreachable_code);
 	tcase_add_test(tc, cfg_rejects_unknown_label);
