@@ -31,7 +31,7 @@
 # Exit 77 (skipped) when nvcc or ptxas is absent.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-seed=1 count=10 jobs=2 keep= faildir= maxsub=40 clang_ok=1
+seed=1 count=10 jobs=2 keep='' faildir='' maxsub=40 clang_ok=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--seed) seed=$2; shift ;;
@@ -103,23 +103,28 @@ compile() {
 	done > "$d/$c.err" 2>&1
 }
 
+# the command that made COMPILER/VARIANT.ptx, from the reproducer's directory
+linkcmd() {
+	echo "(cd $1 && $PTXLINK --verify -arch=sm_80 $(vflags "$2") -o $2.ptx $ins)"
+}
+
 # check DIR COMPILER: link every variant, ptxas each, difftest each kernel.
 # Appends to DIR/log and the counters in DIR/counts.
 check() {
 	local d=$1 c=$2 v out k args rc ins
-	ins=$(cd "$d/$c" && ls f[0-9]*.ptx)
+	ins=$(cd "$d/$c" && echo f[0-9]*.ptx)
 	for v in plain $VARIANTS; do
 		out=$d/$c/$v.ptx
 		# shellcheck disable=SC2046
 		if ! (cd "$d/$c" && $limit "$PTXLINK" --verify -arch=sm_80 $(vflags $v) -o "$v.ptx" $ins) \
 			> "$d/$c/$v.link.err" 2>&1; then
 			echo "FAIL $c $v: ptxlink failed: $(head -1 "$d/$c/$v.link.err")" >> "$d/log"
-			echo "cd $c && $PTXLINK --verify -arch=sm_80 $(vflags $v) -o $v.ptx $(echo $ins)" >> "$d/cmds"
+			linkcmd "$c" "$v" >> "$d/cmds"
 			lfail=$((lfail + 1))
 			continue
 		fi
 		# ptxas is the slow part: an output the same as one checked is not checked again
-		local same= w
+		local same='' w
 		for w in plain $VARIANTS; do
 			[ "$w" = "$v" ] && break
 			cmp -s "$out" "$d/$c/$w.ptx" && { same=$w; break; }
@@ -154,6 +159,7 @@ check() {
 			    rm -f "$d/$c/$k.$v.diff" ;;
 			1) compared=$((compared + 1)) diffs=$((diffs + 1))
 			   echo "FAIL $c $k $v: $(head -1 "$d/$c/$k.$v.diff")" >> "$d/log"
+			   { linkcmd "$c" plain; linkcmd "$c" "$v"; } >> "$d/cmds"
 			   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tools/run/difftest.sh $c/plain.ptx $c/$v.ptx $k $args" >> "$d/cmds" ;;
 			*) rfail=$((rfail + 1))
 			   echo "FAIL $c $k $v: difftest.sh exit $rc: $(head -1 "$d/$c/$k.$v.diff")" >> "$d/log"
