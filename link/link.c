@@ -1211,37 +1211,46 @@ static void strip_locs(List *body)
 
 /* Sections of one name from every input become one section.  Only
  * .debug_str (what -lineinfo's inlining records name) can come from
- * several inputs; other DWARF from the one input allowed to have it. */
+ * several inputs; other DWARF from the one input allowed to have it.
+ * Any number of names: an index keyed on the interned name. */
+typedef struct Merged {
+	UT_hash_handle hh;
+	const char *name;
+	Stmt *s;
+} Merged;
+
 static void emit_sections(Linker *l, Stmt **items, const int *mods, size_t n)
 {
-	Stmt *merged[64];
-	int nmerged = 0;
+	Merged *index = NULL, *merged = xcalloc(n, sizeof *merged);
+	size_t nmerged = 0;
 	for (size_t k = 0; k < n; k++) {
 		Stmt *s = items[k];
 		if (s->kind != S_SECTION || l->o->strip_debug)
 			continue;
 		if (strcmp(s->section.name, ".debug_str") != 0 && mods[k] != l->dwarf_mod)
 			continue;
-		int j = 0;
-		while (j < nmerged && merged[j]->section.name != s->section.name)
-			j++;
-		if (j < nmerged) {
-			List *dst = &merged[j]->section.items;
+		Merged *m;
+		HASH_FIND_PTR(index, &s->section.name, m);
+		if (m) {
+			List *dst = &m->s->section.items;
 			for (Stmt *i = s->section.items.head, *next; i; i = next) {
 				next = i->next;
 				list_append(dst, i);
 			}
 			continue;
 		}
-		if (nmerged == 64)
-			die("more than 64 distinct sections");
 		Stmt *c = stmt_new(l->out, S_SECTION, s->loc);
 		c->section.name = s->section.name;
 		c->section.items = s->section.items;
-		merged[nmerged++] = c;
+		m = &merged[nmerged++];
+		m->name = c->section.name;
+		m->s = c;
+		HASH_ADD_PTR(index, name, m);
 	}
-	for (int j = 0; j < nmerged; j++)
-		emit(l, merged[j]);
+	HASH_CLEAR(hh, index);
+	for (size_t j = 0; j < nmerged; j++)
+		emit(l, merged[j].s);
+	free(merged);
 }
 
 /* Items are placed from a snapshot of every input's list taken first:

@@ -90,6 +90,15 @@ done
 timeout 10 "$ptxlink" "$work/odd.ptx" -o "$work/odd.out.ptx" 2>"$work/err"; rc=$?
 kept=$(grep -c -e '%f1, .5;' -e '"a.cu", 1700000000$' -e '^\.global \.b32	xxxxxxxx*;' "$work/odd.out.ptx" 2>/dev/null)
 check "inputs ptxas accepts" "[ $rc = 0 ] && [ '$kept' = 3 ] && [ $(wc -c <"$work/odd.out.ptx") -gt 4000000 ]"
+# No fixed limits ptxas lacks: 100 nested scopes (the printf stage walks
+# them), 100 distinct .section names (the linker merges them by name).
+hdr='.version 8.5\n.target sm_80\n.address_size 64\n'
+{ printf "$hdr"'.extern .func (.param .b32 r) printf(.param .b64 a, .param .b64 b);\n.visible .func f()\n{\n'
+  for i in $(seq 100); do printf '{\n'; done; printf 'ret;\n'; for i in $(seq 100); do printf '}\n'; done; printf '}\n'
+  for i in $(seq 100); do printf '.section .sec%d\n{\n.b8 1\n}\n' $i; done; } >"$work/deep.ptx"
+printf "$hdr"'.extern .func f();\n.visible .entry k()\n{\ncall f;\nret;\n}\n' >"$work/callf.ptx"
+"$ptxlink" "$work/deep.ptx" "$work/callf.ptx" -o "$work/deep.out.ptx" 2>"$work/err"; rc=$?
+check "100 nested scopes and 100 sections" "[ $rc = 0 ] && [ \$(grep -c '^\.section' '$work/deep.out.ptx') = 100 ]"
 check "--version" "\"$ptxlink\" --version | grep -q '^ptxlink [0-9]'"
 check "--help" "\"$ptxlink\" --help | grep -q '^usage: ptxlink'"
 "$ptxlink" "$work/ok.ptx" >"$work/o1.ptx"; "$ptxlink" "$work/ok.ptx" >"$work/o2.ptx"
