@@ -297,13 +297,35 @@ static int has_cand(const Site *st, const char *f)
 	return 0;
 }
 
-/* The call's pointer read at [vptr + K] (vptr a register, unchanged up to
- * the call): its load's index, or UINT32_MAX. */
+/* The register that holds the vtable pointer itself, as read from the
+ * object, where a is used at instruction at: a, or what a was computed
+ * from by adding constants (nvcc forms the slot address apart:
+ * `ld %rd57, [obj]; add.s64 %rd10, %rd57, 16; ld %rd11, [%rd10]`).  The
+ * funnel compares that register with each address point, so it must be
+ * the loaded pointer, never the slot address.  *def: its load. */
+static const Expr *vtable_pointer(const Cfg *cfg, const Defs *defs, uint32_t at, const Expr *a,
+	uint32_t *def, int depth)
+{
+	if (a->kind != E_NAME || depth > 4 || defs_reaching(defs, at, a->str, def, 1) != 1 ||
+	    *def == DEF_ENTRY)
+		return NULL;
+	const Ins *in = &cfg->ins[*def]->ins;
+	if (in->guard)
+		return NULL;
+	if (in->sp->code == O_ld)
+		return a;
+	if (in->sp->code == O_add && in->nops == 3 && in->ops[2]->kind == E_NUM)
+		return vtable_pointer(cfg, defs, *def, in->ops[1], def, depth + 1);
+	return NULL;
+}
+
+/* The call's pointer read at [vptr + K] (vptr the loaded vtable pointer,
+ * unchanged up to the call): its load's index, or UINT32_MAX. */
 static uint32_t slot_load(const Site *st, const Cfg *cfg, const Defs *defs, uint32_t call,
 	const Expr **vptr)
 {
 	const Expr *ptr = st->call->ins.ops[st->callee];
-	uint32_t def, at_call, at_load;
+	uint32_t def, vdef, at_call;
 	if (ptr->kind != E_NAME || defs_reaching(defs, call, ptr->str, &def, 1) != 1 || def == DEF_ENTRY)
 		return UINT32_MAX;
 	const Ins *ld = &cfg->ins[def]->ins;
@@ -313,11 +335,10 @@ static uint32_t slot_load(const Site *st, const Cfg *cfg, const Defs *defs, uint
 	const Expr *a = ld->ops[1]->kids[0];
 	if (a->kind == E_BINARY && a->op == '+' && a->kids[1]->kind == E_NUM)
 		a = a->kids[0];
-	if (a->kind != E_NAME ||
-	    defs_reaching(defs, def, a->str, &at_load, 1) != 1 ||
-	    defs_reaching(defs, call, a->str, &at_call, 1) != 1 || at_load != at_call)
+	const Expr *v = vtable_pointer(cfg, defs, def, a, &vdef, 0);
+	if (!v || defs_reaching(defs, call, v->str, &at_call, 1) != 1 || at_call != vdef)
 		return UINT32_MAX;
-	*vptr = a;
+	*vptr = v;
 	return def;
 }
 
