@@ -421,6 +421,39 @@ typedef struct FlowPoint {
 } FlowPoint;
 int flow_slot_points(const Flow *, const Func *f, const char *reg, FlowPoint *out, int max);
 
+/* symtab.c: the module's functions and variables by name, with what the
+ * module does with each (see the file's header for the rules).  A stage
+ * that adds or removes symbols or their uses rebuilds it. */
+typedef enum { SYM_FUNC, SYM_VAR } SymKind;
+typedef enum { LINK_INTERNAL, LINK_VISIBLE, LINK_EXTERN, LINK_WEAK, LINK_COMMON } Linkage;
+enum { USE_READ = 1, USE_WRITE = 2, USE_CALL = 4, USE_ADDR = 8 };
+typedef struct SymUse {
+	Stmt *at;               /* the instruction, .calltargets or variable statement */
+	const Func *in;         /* NULL in a module-scope initializer */
+	uint8_t how;            /* USE_* */
+} SymUse;
+typedef struct Symbol {
+	const char *name;
+	SymKind kind;
+	Linkage linkage;        /* the definition's, else the first declaration's */
+	Space space;            /* variables */
+	int64_t size;           /* bytes; -1 unknown (functions, unsized arrays) */
+	int align;              /* bytes; 0 unknown */
+	Stmt *def;              /* the definition (body, non-extern variable, .alias) */
+	Stmt *decl;             /* the first statement naming it */
+	unsigned how;           /* every use's USE_* bits */
+	SymUse *uses;
+	uint32_t nuses, cap;
+} Symbol;
+typedef struct SymTab SymTab;
+SymTab *symtab_build(const Module *);
+void symtab_free(SymTab *);
+Symbol *symtab_find(const SymTab *, const char *name);   /* name interned */
+uint32_t symtab_count(const SymTab *);
+Symbol *symtab_at(const SymTab *, uint32_t i);        /* module order */
+Linkage spec_linkage(const Spec *, uint32_t n);
+int var_align(const Decl *);   /* .align N, else the element's natural alignment */
+
 /* callgraph.c: functions in module order, their direct callees, how
  * many indirect calls they make, and whether their address is taken. */
 typedef struct CgFunc {

@@ -81,6 +81,62 @@ START_TEST(spellings_are_decoded)
 }
 END_TEST
 
+/* Every symbol once, its linkage, space, size and alignment, and how
+ * the module uses it, by statement. */
+START_TEST(symbol_table)
+{
+	Module *m = parse_ok(HEADER
+		".extern .func (.param .b32 r) g(.param .b32 x);\n"
+		".func (.param .b32 r) g(.param .b32 x)\n{\nret;\n}\n"
+		".func h()\n{\nret;\n}\n"
+		".visible .global .align 8 .u64 tbl[2] = {h, g};\n"
+		".const .v4 .f32 c[2];\n"
+		".extern .global .b8 ext[];\n"
+		".global .u32 counter;\n"
+		".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n"
+		".local .u32 counter2;\n"
+		"ld.const.f32 %r1, [c+4];\nst.global.u32 [counter], %r1;\n"
+		"atom.global.add.u32 %r2, [counter], 1;\nmov.u64 %rd1, ext;\n"
+		"{\n.param .b32 a;\n.param .b32 r;\nst.param.b32 [a], %r1;\n"
+		"call (r), g, (a);\n}\nret;\n}\n");
+	SymTab *t = symtab_build(m);
+	ck_assert_uint_eq(symtab_count(t), 7);
+	ck_assert_str_eq(symtab_at(t, 0)->name, "g");
+	Symbol *g = symtab_find(t, intern_cstr("g"));
+	ck_assert_int_eq(g->kind, SYM_FUNC);
+	ck_assert_ptr_nonnull(g->def);
+	ck_assert_ptr_ne(g->def, g->decl);   /* declared first, defined after */
+	ck_assert_int_eq(g->linkage, LINK_INTERNAL);
+	ck_assert_uint_eq(g->how, USE_CALL | USE_ADDR);  /* called by k, in tbl's initializer */
+	ck_assert_uint_eq(g->nuses, 2);
+	Symbol *h = symtab_find(t, intern_cstr("h"));
+	ck_assert_uint_eq(h->how, USE_ADDR);
+	ck_assert_ptr_null(h->uses[0].in);   /* from a module-scope initializer */
+	Symbol *tbl = symtab_find(t, intern_cstr("tbl"));
+	ck_assert_int_eq(tbl->linkage, LINK_VISIBLE);
+	ck_assert_int_eq(tbl->space, SPACE_GLOBAL);
+	ck_assert_int_eq(tbl->size, 16);
+	ck_assert_int_eq(tbl->align, 8);
+	ck_assert_uint_eq(tbl->nuses, 0);
+	Symbol *c = symtab_find(t, intern_cstr("c"));
+	ck_assert_int_eq(c->size, 32);
+	ck_assert_int_eq(c->align, 16);      /* a .v4 .f32 element */
+	ck_assert_uint_eq(c->how, USE_READ);
+	Symbol *ctr = symtab_find(t, intern_cstr("counter"));
+	ck_assert_uint_eq(ctr->how, USE_READ | USE_WRITE);
+	ck_assert_uint_eq(ctr->nuses, 2);
+	Symbol *ext = symtab_find(t, intern_cstr("ext"));
+	ck_assert_int_eq(ext->linkage, LINK_EXTERN);
+	ck_assert_ptr_null(ext->def);
+	ck_assert_int_eq(ext->size, -1);
+	ck_assert_uint_eq(ext->how, USE_ADDR);
+	ck_assert_ptr_null(symtab_find(t, intern_cstr("counter2")));  /* function scope */
+	ck_assert_int_eq(symtab_find(t, intern_cstr("k"))->linkage, LINK_VISIBLE);
+	symtab_free(t);
+	mod_free(m);
+}
+END_TEST
+
 START_TEST(memory_spaces)
 {
 	Module *m = parse_ok(HEADER ".entry k()\n{\nld.shared::cta.u32 %r1, [%rd1];\n"
@@ -202,6 +258,7 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, operand_roles);
 	tcase_add_test(tc, memory_spaces);
 	tcase_add_test(tc, spellings_are_decoded);
+	tcase_add_test(tc, symbol_table);
 	tcase_add_test(tc, cfg_of_a_loop);
 	tcase_add_test(tc, cfg_of_brx_and_unreachable_code);
 	tcase_add_test(tc, cfg_rejects_unknown_label);

@@ -1,0 +1,251 @@
+/* The module's symbol table: every function and module-scope variable by
+ * name, with its linkage, state space, size and alignment, and a use list
+ * saying where the module reads, writes, calls or takes the address of it.
+ * One pass over the module; stages that add or remove symbols or uses
+ * rebuild it (symtab_build is linear in the module).
+ *
+ * How a use is classified:
+ *   call f, ...                      USE_CALL (the callee position)
+ *   .calltargets f, g;               USE_CALL (a possible callee)
+ *   ld [v+4] / st [v] / atom [v]     USE_READ / USE_WRITE / both, by the
+ *                                    opcode's memory behaviour
+ *   mov %rd, v;  cvta %rd, v;  add %rd, v, 8;  a call argument
+ *                                    USE_ADDR: the address reaches a register
+ *   = {v, generic(w)+8} in another variable's initializer
+ *                                    USE_ADDR, at that variable's statement
+ * A local declaration that shadows a module symbol hides it from its
+ * function's uses. */
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+#include "ir.h"
+
+typedef struct Entry {
+	UT_hash_handle hh;
+	Symbol sym;
+} Entry;
+
+struct SymTab {
+	Arena *arena;
+	Entry *index;        /* by interned name */
+	Symbol **order;      /* in module order of first appearance */
+	uint32_t n, cap;
+};
+
+Symbol *symtab_find(const SymTab *t, const char *name)
+{
+	Entry *e;
+	HASH_FIND_PTR(t->index, &name, e);
+	return e ? &e->sym : NULL;
+}
+
+Linkage spec_linkage(const Spec *specs, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const char *w = specs[i].word;
+		if (!strcmp(w, ".visible"))
+			return LINK_VISIBLE;
+		if (!strcmp(w, ".weak"))
+			return LINK_WEAK;
+		if (!strcmp(w, ".common"))
+			return LINK_COMMON;
+		if (!strcmp(w, ".extern"))
+			return LINK_EXTERN;
+	}
+	return LINK_INTERNAL;
+}
+
+/* .align N when written, else the natural alignment of the element. */
+int var_align(const Decl *d)
+{
+	const Spec *a = decl_spec(d, ".align");
+	int64_t n;
+	if (a && a->num && int_literal(a->num, &n) && n > 0 && n <= (1 << 30))
+		return (int)n;
+	int t = type_bytes(decl_type(d));
+	return t * (decl_spec(d, ".v4") ? 4 : decl_spec(d, ".v2") ? 2 : 1);
+}
+
+static Symbol *add(SymTab *t, const char *name, SymKind kind)
+{
+	Symbol *s = symtab_find(t, name);
+	if (s)
+		return s;
+	Entry *e = arena_alloc(t->arena, sizeof *e);
+	s = &e->sym;
+	s->name = name;
+	s->kind = kind;
+	s->size = -1;
+	HASH_ADD_PTR(t->index, sym.name, e);
+	t->order = array_grow(t->order, t->n, &t->cap, sizeof *t->order);
+	t->order[t->n++] = s;
+	return s;
+}
+
+/* A definition wins over declarations for linkage, size and alignment. */
+static void declare(Symbol *s, Stmt *at, int is_def, Linkage lk, Space space, int64_t size, int align)
+{
+	if (is_def && !s->def)
+		s->def = at;
+	if (!s->decl)
+		s->decl = at;
+	if (is_def || s->def == NULL) {
+		s->linkage = lk;
+		s->space = space;
+		if (size >= 0 || is_def)
+			s->size = size;
+		s->align = align;
+	}
+}
+
+static void collect(SymTab *t, const Module *m)
+{
+	for (Stmt *s = m->items.head; s; s = s->next) {
+		if (s->kind == S_FUNC) {
+			Func *f = s->func;
+			Linkage lk = spec_linkage(f->specs, f->nspecs);
+			declare(add(t, f->name, SYM_FUNC), s, f->has_body, lk, SPACE_NONE, -1, 0);
+		} else if (s->kind == S_VAR) {
+			const Decl *d = &s->var;
+			Linkage lk = spec_linkage(d->specs, d->nspecs);
+			for (uint32_t i = 0; i < d->nds; i++)
+				declare(add(t, d->ds[i].name, SYM_VAR), s, lk != LINK_EXTERN, lk,
+					space_of(decl_space(d) ? decl_space(d) : ""),
+					decl_bytes(d, &d->ds[i]), var_align(d));
+		} else if (s->kind == S_ALIAS && s->list.nitems == 2 && s->list.items[0]->kind == E_NAME) {
+			Symbol *a = add(t, s->list.items[0]->str, SYM_FUNC);
+			a->def = a->def ? a->def : s;
+			a->linkage = LINK_VISIBLE;
+		}
+	}
+}
+
+typedef struct Walk {
+	SymTab *t;
+	const Func *f;
+	Stmt *at;
+	Names locals;        /* what the function declares itself */
+} Walk;
+
+static void note(Walk *w, const char *name, unsigned how)
+{
+	Symbol *s = symtab_find(w->t, name);
+	if (!s)
+		return;
+	for (uint32_t i = 0; w->f && i < w->locals.n; i++)
+		if (w->locals.v[i].name == name && !w->locals.v[i].count)
+			return;  /* a local of the same name */
+	s->how |= how;
+	s->uses = array_grow(s->uses, s->nuses, &s->cap, sizeof *s->uses);
+	s->uses[s->nuses++] = (SymUse){w->at, w->f, (uint8_t)how};
+}
+
+static void names_in(Walk *w, const Expr *e, unsigned how)
+{
+	if (e->kind == E_NAME)
+		note(w, e->str, how);
+	else if (e->kind != E_NUM)
+		for (uint32_t i = 0; i < e->n; i++)
+			names_in(w, e->kids[i], how);
+}
+
+static void ins_uses(Walk *w, const Ins *in)
+{
+	CallParts c;
+	unsigned mem = (ins_reads_memory(in) ? USE_READ : 0) | (ins_writes_memory(in) ? USE_WRITE : 0);
+	int call = ins_call_parts(in, &c);
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const Expr *e = in->ops[i];
+		if (call && e == c.callee)
+			note(w, e->str, USE_CALL);
+		else if (call && e == c.proto)
+			continue;  /* a prototype or .calltargets label */
+		else if (e->kind == E_ADDR && !call)
+			names_in(w, e, mem ? mem : USE_ADDR);
+		else
+			names_in(w, e, USE_ADDR);
+	}
+}
+
+static void body_uses(Walk *w, const List *l)
+{
+	for (Stmt *s = l->head; s; s = s->next) {
+		w->at = s;
+		if (s->kind == S_INS)
+			ins_uses(w, &s->ins);
+		else if (s->kind == S_SCOPE)
+			body_uses(w, &s->scope);
+		else if (s->kind == S_TARGETS)
+			for (uint32_t i = 0; i < s->list.nitems; i++)
+				names_in(w, s->list.items[i], USE_CALL);
+		else if (s->kind == S_VAR)
+			for (uint32_t i = 0; i < s->var.nds; i++)
+				if (s->var.ds[i].init)
+					names_in(w, s->var.ds[i].init, USE_ADDR);
+	}
+}
+
+static void add_local(Names *n, const Declarator *d)
+{
+	n->v = array_grow(n->v, n->n, &n->cap, sizeof *n->v);
+	n->v[n->n].name = d->name;
+	n->v[n->n++].count = d->count;
+}
+
+static void add_locals(Names *n, const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_VAR)
+			for (uint32_t i = 0; i < s->var.nds; i++)
+				add_local(n, &s->var.ds[i]);
+		else if (s->kind == S_SCOPE)
+			add_locals(n, &s->scope);
+}
+
+SymTab *symtab_build(const Module *m)
+{
+	Arena *a = arena_new();
+	SymTab *t = arena_alloc(a, sizeof *t);
+	t->arena = a;
+	collect(t, m);
+	Walk w = {t, NULL, NULL, {0}};
+	for (Stmt *s = m->items.head; s; s = s->next) {
+		w.at = s;
+		if (s->kind == S_VAR) {
+			w.f = NULL;
+			for (uint32_t i = 0; i < s->var.nds; i++)
+				if (s->var.ds[i].init)
+					names_in(&w, s->var.ds[i].init, USE_ADDR);
+		} else if (s->kind == S_FUNC && s->func->has_body) {
+			w.f = s->func;
+			w.locals.n = 0;
+			add_locals(&w.locals, &s->func->body);
+			for (uint32_t i = 0; i < s->func->nparams; i++)
+				add_local(&w.locals, &s->func->params[i].ds[0]);
+			body_uses(&w, &s->func->body);
+		}
+	}
+	names_free(&w.locals);
+	return t;
+}
+
+uint32_t symtab_count(const SymTab *t)
+{
+	return t->n;
+}
+
+Symbol *symtab_at(const SymTab *t, uint32_t i)
+{
+	return t->order[i];
+}
+
+void symtab_free(SymTab *t)
+{
+	if (!t)
+		return;
+	for (uint32_t i = 0; i < t->n; i++)
+		free(t->order[i]->uses);
+	free(t->order);
+	HASH_CLEAR(hh, t->index);
+	arena_free(t->arena);
+}
