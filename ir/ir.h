@@ -454,6 +454,35 @@ Symbol *symtab_at(const SymTab *, uint32_t i);        /* module order */
 Linkage spec_linkage(const Spec *, uint32_t n);
 int var_align(const Decl *);   /* .align N, else the element's natural alignment */
 
+/* memobj.c: a function's .local objects (the __local_depot, named .local
+ * variables in any scope) and every instruction that touches or converts
+ * their addresses (see the file's header for how addresses are followed).
+ * An access whose object is unknown (obj -1) may touch any object whose
+ * address escapes; a .local one, any object at all. */
+typedef struct MemObj {
+	const char *name;
+	Stmt *decl;
+	int64_t size;           /* bytes, -1 unknown */
+	int align;
+	int escapes;            /* its address goes where it is not followed */
+} MemObj;
+typedef struct MemAccess {
+	Stmt *at;               /* ld, st, atom, red, or cvta.local */
+	int obj;                /* index in objs, -1 unknown */
+	int64_t off;            /* the constant part of the offset into it */
+	int exact;              /* off is the whole offset (no run-time index) */
+	int width;              /* bytes touched from off (exact ones); 0 for cvta */
+	uint8_t how;            /* USE_READ, USE_WRITE, both; USE_ADDR for cvta */
+} MemAccess;
+typedef struct MemObjs {
+	MemObj *objs;
+	uint32_t nobjs, cobjs;
+	MemAccess *acc;         /* in text order */
+	uint32_t nacc, cacc;
+} MemObjs;
+MemObjs *memobjs_build(const Func *);
+void memobjs_free(MemObjs *);
+
 /* callgraph.c: functions in module order, their direct callees, how
  * many indirect calls they make, and whether their address is taken. */
 typedef struct CgFunc {

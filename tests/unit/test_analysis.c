@@ -137,6 +137,72 @@ START_TEST(symbol_table)
 }
 END_TEST
 
+static const char *depot_src = HEADER
+	".func use(.param .b64 p)\n{\nret;\n}\n"
+	".entry k(.param .u64 out, .param .u32 n)\n{\n"
+	".local .align 16 .b8 __local_depot0[64];\n.reg .b64 %SP;\n.reg .b64 %SPL;\n"
+	".reg .b32 %r<9>;\n.reg .b64 %rd<12>;\n"
+	"mov.u64 %SPL, __local_depot0;\ncvta.local.u64 %SP, %SPL;\n"
+	"ld.param.u32 %r1, [n];\nld.param.u64 %rd9, [out];\n"
+	"add.u64 %rd1, %SPL, 0;\nst.local.v4.u32 [%rd1], {%r1, %r1, %r1, %r1};\n"  /* 1: 16 bytes at 0 */
+	"add.u64 %rd2, %SPL, 16;\nst.local.u32 [%rd2+4], %r1;\n"                  /* 2: 4 at 20 */
+	"mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.local.u32 %r2, [%rd4];\n"  /* 3: 16 + index */
+	"add.u64 %rd5, %SP, 32;\nst.u32 [%rd5], %r2;\n"                            /* 4: generic at 32 */
+	"ld.local.u32 %r3, [%rd9];\n"                                                /* 5: unknown .local */
+	"{\n.local .align 8 .b8 named[8];\nmov.u64 %rd6, named;\nst.local.u64 [%rd6], %rd9;\n}\n" /* 6 */
+	"add.u64 %rd7, %SP, 48;\n"
+	"{\n.param .b64 param0;\nst.param.b64 [param0], %rd7;\ncall use, (param0);\n}\n"
+	"ret;\n}\n";
+
+/* Which .local object, offset and width each access touches; escapes. */
+START_TEST(local_memory_objects)
+{
+	Module *m = parse_ok(depot_src);
+	const Func *k = m->items.tail->func;
+	MemObjs *mo = memobjs_build(k);
+	ck_assert_uint_eq(mo->nobjs, 2);
+	ck_assert_str_eq(mo->objs[0].name, "__local_depot0");
+	ck_assert_int_eq(mo->objs[0].size, 64);
+	ck_assert_int_eq(mo->objs[0].align, 16);
+	ck_assert_int_eq(mo->objs[0].escapes, 1);   /* %SP+48 passed to use() */
+	ck_assert_str_eq(mo->objs[1].name, "named");
+	ck_assert_int_eq(mo->objs[1].escapes, 0);
+	ck_assert_uint_eq(mo->nacc, 7);
+	const MemAccess *a = mo->acc;
+	ck_assert(a[0].obj == 0 && a[0].how == USE_ADDR);     /* cvta.local */
+	ck_assert(a[1].obj == 0 && a[1].off == 0 && a[1].exact && a[1].width == 16 && a[1].how == USE_WRITE);
+	ck_assert(a[2].obj == 0 && a[2].off == 20 && a[2].exact && a[2].width == 4);
+	ck_assert(a[3].obj == 0 && a[3].off == 16 && !a[3].exact && a[3].how == USE_READ);
+	ck_assert(a[4].obj == 0 && a[4].off == 32 && a[4].exact && a[4].width == 4);  /* generic st */
+	ck_assert(a[5].obj == -1 && !a[5].exact);            /* ld.local [%rd9]: unknown */
+	ck_assert(a[6].obj == 1 && a[6].off == 0 && a[6].width == 8);
+	memobjs_free(mo);
+	mod_free(m);
+}
+END_TEST
+
+/* A pointer stepped through an array in a loop stays that array's, at an
+ * inexact offset; merged with another object's address, it escapes both. */
+START_TEST(local_pointers_in_loops)
+{
+	Module *m = parse_ok(HEADER ".entry k(.param .u32 n)\n{\n"
+		".local .align 4 .b8 a[64];\n.local .align 4 .b8 b[64];\n"
+		".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<6>;\n"
+		"ld.param.u32 %r1, [n];\nmov.u64 %rd1, a;\nadd.s64 %rd2, %rd1, -4;\nmov.u32 %r2, 0;\n"
+		"L:\nst.local.u32 [%rd2+4], %r2;\nadd.s64 %rd2, %rd2, 4;\nadd.s32 %r2, %r2, 1;\n"
+		"setp.lt.u32 %p1, %r2, %r1;\n@%p1 bra L;\n"
+		"mov.u64 %rd3, b;\n@%p1 mov.u64 %rd3, a;\nld.local.u32 %r3, [%rd3];\nret;\n}\n");
+	MemObjs *mo = memobjs_build(m->items.tail->func);
+	ck_assert_uint_eq(mo->nobjs, 2);
+	ck_assert_uint_eq(mo->nacc, 2);
+	ck_assert(mo->acc[0].obj == 0 && !mo->acc[0].exact && mo->acc[0].how == USE_WRITE);
+	ck_assert_int_eq(mo->acc[1].obj, -1);   /* a or b */
+	ck_assert(mo->objs[0].escapes && mo->objs[1].escapes);
+	memobjs_free(mo);
+	mod_free(m);
+}
+END_TEST
+
 START_TEST(memory_spaces)
 {
 	Module *m = parse_ok(HEADER ".entry k()\n{\nld.shared::cta.u32 %r1, [%rd1];\n"
@@ -259,6 +325,8 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, memory_spaces);
 	tcase_add_test(tc, spellings_are_decoded);
 	tcase_add_test(tc, symbol_table);
+	tcase_add_test(tc, local_memory_objects);
+	tcase_add_test(tc, local_pointers_in_loops);
 	tcase_add_test(tc, cfg_of_a_loop);
 	tcase_add_test(tc, cfg_of_brx_and_unreachable_code);
 	tcase_add_test(tc, cfg_rejects_unknown_label);
