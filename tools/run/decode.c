@@ -1168,7 +1168,7 @@ void decode_func(DFunc *fn)
 	uint32_t k = 0;
 	dec_list_stmts(&c, &fn->f->body, &k);
 	/* falling off the end returns */
-	fn->ins[c.nins] = (DIns){.fn = handler_find("ret")->fn, .guard = -1, .st = NULL};
+	fn->ins[c.nins] = (DIns){.fn = handler_of(O_ret)->fn, .guard = -1, .st = NULL};
 	fn->labelsets = c.sets;
 	fn->nlabelsets = c.nsets;
 	unbind_to(&c, 0);

@@ -1401,140 +1401,127 @@ static int ex_mapa(Thread *t, const DIns *d)
 /* ---- the table ---- */
 
 #define IGN_ALL (M(sync) | M(aligned))
-static const Handler handlers[] = {
-	{"abs", ex_abs, NULL, M(ftz) | M(relu)},
-	{"activemask", NULL, wx_activemask, 0},
-	{"add", ex_add, NULL, M(sat) | M(cc) | M(ftz)},
-	{"addc", ex_add, NULL, M(cc)},
-	{"and", ex_and, NULL, 0},
-	{"applypriority", ex_hint, NULL, RAW_MODS},
-	{"atom", ex_atom, NULL, M(add) | M(min) | M(max) | M(inc) | M(dec) | M(and) | M(or) |
+static const Handler handlers[O_UNKNOWN + 1] = {
+	[O_abs] = {ex_abs, NULL, M(ftz) | M(relu)},
+	[O_activemask] = {NULL, wx_activemask, 0},
+	[O_add] = {ex_add, NULL, M(sat) | M(cc) | M(ftz)},
+	[O_addc] = {ex_add, NULL, M(cc)},
+	[O_and] = {ex_and, NULL, 0},
+	[O_applypriority] = {ex_hint, NULL, RAW_MODS},
+	[O_atom] = {ex_atom, NULL, M(add) | M(min) | M(max) | M(inc) | M(dec) | M(and) | M(or) |
 		M(xor) | M(exch) | M(cas) | M(noftz) | M(ftz)},
-	{"bar", ex_bar, NULL, IGN_ALL | M(warp) | M(arrive) | M(red) | M(popc) | M(and) | M(or)},
-	{"barrier", ex_bar, NULL, IGN_ALL | M(arrive) | M(red) | M(popc) | M(and) | M(or)},
-	{"bfe", ex_bfe, NULL, 0},
-	{"bfi", ex_bfi, NULL, 0},
-	{"bfind", ex_bfind, NULL, M(shiftamt)},
-	{"bmsk", ex_bmsk, NULL, M(clamp) | M(wrap)},
-	{"bra", ex_bra, NULL, M(uni)},
-	{"brev", ex_brev, NULL, 0},
-	{"brkpt", ex_brkpt, NULL, 0},
-	{"brx", ex_brx, NULL, M(idx) | M(uni)},
-	{"call", ex_call, NULL, M(uni)},
-	{"clz", ex_clz, NULL, 0},
-	{"cnot", ex_cnot, NULL, 0},
-	{"copysign", ex_funary, NULL, 0},
-	{"cos", ex_funary, NULL, M(approx) | M(ftz)},
-	{"cp", ex_cp, NULL, RAW_MODS},
-	{"cvt", ex_cvt, NULL, M(ftz) | M(sat) | M(relu) | M(satfinite)},
-	{"cvta", ex_cvta, NULL, M(to)},
-	{"discard", ex_hint, NULL, RAW_MODS},
-	{"div", ex_div, NULL, M(approx) | M(full) | M(ftz)},
-	{"dp2a", NULL, NULL, 0},
-	{"dp4a", ex_dp4a, NULL, 0},
-	{"ex2", ex_funary, NULL, M(approx) | M(ftz)},
-	{"exit", ex_exit, NULL, 0},
-	{"fence", ex_nop, NULL, 0},
-	{"fma", ex_ffma, NULL, M(ftz) | M(sat) | M(relu)},
-	{"isspacep", ex_isspacep, NULL, 0},
-	{"ld", ex_ld, NULL, M(cache_hint)},
-	{"ldmatrix", NULL, wx_wmma, RAW_MODS},
-	{"ldu", ex_ld, NULL, 0},
-	{"lg2", ex_funary, NULL, M(approx) | M(ftz)},
-	{"lop3", ex_lop3, NULL, 0},
-	{"mad", ex_mad, NULL, M(lo) | M(hi) | M(wide) | M(sat) | M(cc) | M(ftz)},
-	{"mad24", ex_mul24, NULL, M(lo) | M(hi) | M(sat)},
-	{"madc", ex_mad, NULL, M(lo) | M(hi) | M(cc)},
-	{"mapa", ex_mapa, NULL, 0},
-	{"match", NULL, wx_match, M(any) | M(all) | M(sync)},
-	{"max", ex_max, NULL, M(ftz) | M(nan) | M(xorsign) | M(abs) | M(relu)},
-	{"mbarrier", ex_mbarrier, NULL, RAW_MODS},
-	{"membar", ex_nop, NULL, 0},
-	{"min", ex_min, NULL, M(ftz) | M(nan) | M(xorsign) | M(abs) | M(relu)},
-	{"mma", NULL, wx_wmma, RAW_MODS},
-	{"mov", ex_mov, NULL, 0},
-	{"mul", ex_mul, NULL, M(lo) | M(hi) | M(wide) | M(ftz) | M(sat)},
-	{"mul24", ex_mul24, NULL, M(lo) | M(hi)},
-	{"nanosleep", ex_nop, NULL, 0},
-	{"neg", ex_neg, NULL, M(ftz)},
-	{"not", ex_not, NULL, 0},
-	{"or", ex_or, NULL, 0},
-	{"pmevent", ex_nop, NULL, 0},
-	{"popc", ex_popc, NULL, 0},
-	{"prefetch", ex_hint, NULL, RAW_MODS},
-	{"prefetchu", ex_hint, NULL, RAW_MODS},
-	{"prmt", ex_prmt, NULL, M(f4e) | M(b4e) | M(rc8) | M(ecl) | M(ecr) | M(rc16)},
-	{"rcp", ex_funary, NULL, M(approx) | M(ftz)},
-	{"red", ex_red, NULL, M(add) | M(min) | M(max) | M(inc) | M(dec) | M(and) | M(or) |
+	[O_bar] = {ex_bar, NULL, IGN_ALL | M(warp) | M(arrive) | M(red) | M(popc) | M(and) | M(or)},
+	[O_barrier] = {ex_bar, NULL, IGN_ALL | M(arrive) | M(red) | M(popc) | M(and) | M(or)},
+	[O_bfe] = {ex_bfe, NULL, 0},
+	[O_bfi] = {ex_bfi, NULL, 0},
+	[O_bfind] = {ex_bfind, NULL, M(shiftamt)},
+	[O_bmsk] = {ex_bmsk, NULL, M(clamp) | M(wrap)},
+	[O_bra] = {ex_bra, NULL, M(uni)},
+	[O_brev] = {ex_brev, NULL, 0},
+	[O_brkpt] = {ex_brkpt, NULL, 0},
+	[O_brx] = {ex_brx, NULL, M(idx) | M(uni)},
+	[O_call] = {ex_call, NULL, M(uni)},
+	[O_clz] = {ex_clz, NULL, 0},
+	[O_cnot] = {ex_cnot, NULL, 0},
+	[O_copysign] = {ex_funary, NULL, 0},
+	[O_cos] = {ex_funary, NULL, M(approx) | M(ftz)},
+	[O_cp] = {ex_cp, NULL, RAW_MODS},
+	[O_cvt] = {ex_cvt, NULL, M(ftz) | M(sat) | M(relu) | M(satfinite)},
+	[O_cvta] = {ex_cvta, NULL, M(to)},
+	[O_discard] = {ex_hint, NULL, RAW_MODS},
+	[O_div] = {ex_div, NULL, M(approx) | M(full) | M(ftz)},
+	[O_dp2a] = {NULL, NULL, 0},
+	[O_dp4a] = {ex_dp4a, NULL, 0},
+	[O_ex2] = {ex_funary, NULL, M(approx) | M(ftz)},
+	[O_exit] = {ex_exit, NULL, 0},
+	[O_fence] = {ex_nop, NULL, 0},
+	[O_fma] = {ex_ffma, NULL, M(ftz) | M(sat) | M(relu)},
+	[O_isspacep] = {ex_isspacep, NULL, 0},
+	[O_ld] = {ex_ld, NULL, M(cache_hint)},
+	[O_ldmatrix] = {NULL, wx_wmma, RAW_MODS},
+	[O_ldu] = {ex_ld, NULL, 0},
+	[O_lg2] = {ex_funary, NULL, M(approx) | M(ftz)},
+	[O_lop3] = {ex_lop3, NULL, 0},
+	[O_mad] = {ex_mad, NULL, M(lo) | M(hi) | M(wide) | M(sat) | M(cc) | M(ftz)},
+	[O_mad24] = {ex_mul24, NULL, M(lo) | M(hi) | M(sat)},
+	[O_madc] = {ex_mad, NULL, M(lo) | M(hi) | M(cc)},
+	[O_mapa] = {ex_mapa, NULL, 0},
+	[O_match] = {NULL, wx_match, M(any) | M(all) | M(sync)},
+	[O_max] = {ex_max, NULL, M(ftz) | M(nan) | M(xorsign) | M(abs) | M(relu)},
+	[O_mbarrier] = {ex_mbarrier, NULL, RAW_MODS},
+	[O_membar] = {ex_nop, NULL, 0},
+	[O_min] = {ex_min, NULL, M(ftz) | M(nan) | M(xorsign) | M(abs) | M(relu)},
+	[O_mma] = {NULL, wx_wmma, RAW_MODS},
+	[O_mov] = {ex_mov, NULL, 0},
+	[O_mul] = {ex_mul, NULL, M(lo) | M(hi) | M(wide) | M(ftz) | M(sat)},
+	[O_mul24] = {ex_mul24, NULL, M(lo) | M(hi)},
+	[O_nanosleep] = {ex_nop, NULL, 0},
+	[O_neg] = {ex_neg, NULL, M(ftz)},
+	[O_not] = {ex_not, NULL, 0},
+	[O_or] = {ex_or, NULL, 0},
+	[O_pmevent] = {ex_nop, NULL, 0},
+	[O_popc] = {ex_popc, NULL, 0},
+	[O_prefetch] = {ex_hint, NULL, RAW_MODS},
+	[O_prefetchu] = {ex_hint, NULL, RAW_MODS},
+	[O_prmt] = {ex_prmt, NULL, M(f4e) | M(b4e) | M(rc8) | M(ecl) | M(ecr) | M(rc16)},
+	[O_rcp] = {ex_funary, NULL, M(approx) | M(ftz)},
+	[O_red] = {ex_red, NULL, M(add) | M(min) | M(max) | M(inc) | M(dec) | M(and) | M(or) |
 		M(xor) | M(noftz) | M(ftz)},
-	{"redux", NULL, wx_redux, M(sync) | M(add) | M(min) | M(max) | M(and) | M(or) | M(xor)},
-	{"rem", ex_rem, NULL, 0},
-	{"ret", ex_ret, NULL, M(uni)},
-	{"rsqrt", ex_funary, NULL, M(approx) | M(ftz)},
-	{"sad", ex_sad, NULL, 0},
-	{"selp", ex_selp, NULL, 0},
-	{"set", ex_set, NULL, M(ftz) | M(and) | M(or) | M(xor)},
-	{"setmaxnreg", ex_nop, NULL, M(inc) | M(dec) | IGN_ALL},
-	{"setp", ex_setp, NULL, M(ftz) | M(and) | M(or) | M(xor)},
-	{"shf", ex_shf, NULL, M(l) | M(r) | M(wrap) | M(clamp)},
-	{"shfl", NULL, wx_shfl, M(sync) | M(up) | M(down) | M(bfly) | M(idx)},
-	{"shl", ex_shl, NULL, 0},
-	{"shr", ex_shr, NULL, 0},
-	{"sin", ex_funary, NULL, M(approx) | M(ftz)},
-	{"slct", ex_slct, NULL, M(ftz)},
-	{"sqrt", ex_funary, NULL, M(approx) | M(ftz)},
-	{"st", ex_st, NULL, M(cache_hint)},
-	{"sub", ex_sub, NULL, M(sat) | M(cc) | M(ftz)},
-	{"subc", ex_sub, NULL, M(cc)},
-	{"szext", ex_szext, NULL, M(clamp) | M(wrap)},
-	{"tanh", ex_funary, NULL, M(approx)},
-	{"testp", ex_funary, NULL, M(finite) | M(infinite) | M(number) | M(notanumber) |
+	[O_redux] = {NULL, wx_redux, M(sync) | M(add) | M(min) | M(max) | M(and) | M(or) | M(xor)},
+	[O_rem] = {ex_rem, NULL, 0},
+	[O_ret] = {ex_ret, NULL, M(uni)},
+	[O_rsqrt] = {ex_funary, NULL, M(approx) | M(ftz)},
+	[O_sad] = {ex_sad, NULL, 0},
+	[O_selp] = {ex_selp, NULL, 0},
+	[O_set] = {ex_set, NULL, M(ftz) | M(and) | M(or) | M(xor)},
+	[O_setmaxnreg] = {ex_nop, NULL, M(inc) | M(dec) | IGN_ALL},
+	[O_setp] = {ex_setp, NULL, M(ftz) | M(and) | M(or) | M(xor)},
+	[O_shf] = {ex_shf, NULL, M(l) | M(r) | M(wrap) | M(clamp)},
+	[O_shfl] = {NULL, wx_shfl, M(sync) | M(up) | M(down) | M(bfly) | M(idx)},
+	[O_shl] = {ex_shl, NULL, 0},
+	[O_shr] = {ex_shr, NULL, 0},
+	[O_sin] = {ex_funary, NULL, M(approx) | M(ftz)},
+	[O_slct] = {ex_slct, NULL, M(ftz)},
+	[O_sqrt] = {ex_funary, NULL, M(approx) | M(ftz)},
+	[O_st] = {ex_st, NULL, M(cache_hint)},
+	[O_sub] = {ex_sub, NULL, M(sat) | M(cc) | M(ftz)},
+	[O_subc] = {ex_sub, NULL, M(cc)},
+	[O_szext] = {ex_szext, NULL, M(clamp) | M(wrap)},
+	[O_tanh] = {ex_funary, NULL, M(approx)},
+	[O_testp] = {ex_funary, NULL, M(finite) | M(infinite) | M(number) | M(notanumber) |
 		M(normal) | M(subnormal)},
-	{"trap", ex_trap, NULL, 0},
-	{"vabsdiff2", ex_vsimd, NULL, RAW_MODS},
-	{"vabsdiff4", ex_vsimd, NULL, RAW_MODS},
-	{"vadd2", ex_vsimd, NULL, RAW_MODS},
-	{"vadd4", ex_vsimd, NULL, RAW_MODS},
-	{"vavrg2", ex_vsimd, NULL, RAW_MODS},
-	{"vavrg4", ex_vsimd, NULL, RAW_MODS},
-	{"vmax2", ex_vsimd, NULL, RAW_MODS},
-	{"vmax4", ex_vsimd, NULL, RAW_MODS},
-	{"vmin2", ex_vsimd, NULL, RAW_MODS},
-	{"vmin4", ex_vsimd, NULL, RAW_MODS},
-	{"vote", NULL, wx_vote, M(sync) | M(all) | M(any) | M(uni) | M(ballot)},
-	{"vsub2", ex_vsimd, NULL, RAW_MODS},
-	{"vsub4", ex_vsimd, NULL, RAW_MODS},
-	{"wmma", NULL, wx_wmma, RAW_MODS},
-	{"xor", ex_xor, NULL, 0},
+	[O_trap] = {ex_trap, NULL, 0},
+	[O_vabsdiff2] = {ex_vsimd, NULL, RAW_MODS},
+	[O_vabsdiff4] = {ex_vsimd, NULL, RAW_MODS},
+	[O_vadd2] = {ex_vsimd, NULL, RAW_MODS},
+	[O_vadd4] = {ex_vsimd, NULL, RAW_MODS},
+	[O_vavrg2] = {ex_vsimd, NULL, RAW_MODS},
+	[O_vavrg4] = {ex_vsimd, NULL, RAW_MODS},
+	[O_vmax2] = {ex_vsimd, NULL, RAW_MODS},
+	[O_vmax4] = {ex_vsimd, NULL, RAW_MODS},
+	[O_vmin2] = {ex_vsimd, NULL, RAW_MODS},
+	[O_vmin4] = {ex_vsimd, NULL, RAW_MODS},
+	[O_vote] = {NULL, wx_vote, M(sync) | M(all) | M(any) | M(uni) | M(ballot)},
+	[O_vsub2] = {ex_vsimd, NULL, RAW_MODS},
+	[O_vsub4] = {ex_vsimd, NULL, RAW_MODS},
+	[O_wmma] = {NULL, wx_wmma, RAW_MODS},
+	[O_xor] = {ex_xor, NULL, 0},
 };
 
 /* barrier.cluster is a different barrier from barrier's. */
 const Handler *handler_for(const Spelling *sp)
 {
-	static const Handler barcluster = {"barrier.cluster", ex_barcluster, NULL, RAW_MODS};
-	const Handler *h = handler_find(sp->base);
+	static const Handler barcluster = {ex_barcluster, NULL, RAW_MODS};
+	const Handler *h = handler_of(sp->code);
 	if (h && h->fn == ex_bar && spelling_has(sp, ".cluster"))
 		return &barcluster;
 	return h;
 }
 
-const Handler *handler_find(const char *base)
+/* The table is indexed by the opcode enum: a row for an opcode the IR does
+ * not know cannot be written. */
+const Handler *handler_of(int code)
 {
-	static int checked;
-	size_t lo = 0, hi = sizeof handlers / sizeof *handlers;
-	for (size_t i = 1; !checked && i < hi; i++)
-		if (strcmp(handlers[i - 1].name, handlers[i].name) >= 0)
-			die("handler table out of order at '%s'", handlers[i].name);
-	checked = 1;
-	while (lo < hi) {  /* the table is kept sorted by name */
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(handlers[mid].name, base);
-		if (c == 0)
-			return handlers[mid].fn || handlers[mid].wfn ? &handlers[mid] : NULL;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	const Handler *h = &handlers[code];
+	return h->fn || h->wfn ? h : NULL;
 }

@@ -306,14 +306,13 @@ const char *ins_text(const DIns *);
 int mod_is_space_or_hint(const char *word);
 
 /* exec.c */
-typedef struct Handler {
-	const char *name;
+typedef struct Handler {   /* handlers[O_ld]: the row for ld */
 	ExecFn fn;
 	WarpFn wfn;
 	uint64_t mods;       /* modifier bits it understands; RAW_MODS: it reads */
 } Handler;                   /* its modifiers from the spelling itself */
 #define RAW_MODS (~0ull)
-const Handler *handler_find(const char *base);
+const Handler *handler_of(int opcode);   /* NULL when not implemented */
 const Handler *handler_for(const Spelling *);
 uint64_t rd(Thread *, const Opnd *);
 void wr(Thread *, const Opnd *, uint64_t);
