@@ -10,12 +10,13 @@
 # file (-arch=sm_80 -rdc=true --ptx), and so does clang -fgpu-rdc where it
 # can (a program clang does not compile is said so and run with nvcc only).
 # The PTX files are linked plain (--no-stages), with the default stages, and
-# with --devirt-funnel-max=1, 2 and 64, every output must pass --verify and
+# with --devirt-funnel-max=1, 2 and 64 (a one-file program also as one input
+# without -arch, the unlinked path), every output must pass --verify and
 # whole-program ptxas, and every kernel of the manifest is run on the plain
 # link and on each optimized one with tools/run/difftest.sh.
 #
 # A comparison is one kernel of one compiler's PTX, plain against one
-# optimized link: 4 per kernel and compiler.  One where both runs stopped the
+# optimized link: 4 per kernel and compiler (5 for one file).  One where both runs stopped the
 # same way (difftest.sh exit 77) is not compared.  A difference, a ptxlink
 # or ptxas failure, or a program that does not compile is a failure: the
 # program, its PTX, the outputs and the commands are saved in
@@ -77,13 +78,15 @@ trap 'exit 130' INT TERM
 limit=
 command -v timeout >/dev/null 2>&1 && limit="timeout 300"
 
-# The optimized links, each compared against --no-stages.
+# The optimized links, each compared against --no-stages; a one-file
+# program also as one input without -arch (not linked: an open world).
 VARIANTS="default fm1 fm2 fm64"
 vflags() {
 	case $1 in
-	plain) echo --no-stages ;;
-	default) ;;
-	fm*) echo "--devirt-funnel-max=${1#fm}" ;;
+	plain) echo -arch=sm_80 --no-stages ;;
+	default) echo -arch=sm_80 ;;
+	fm*) echo "-arch=sm_80 --devirt-funnel-max=${1#fm}" ;;
+	unlinked) ;;
 	esac
 }
 
@@ -105,18 +108,19 @@ compile() {
 
 # the command that made COMPILER/VARIANT.ptx, from the reproducer's directory
 linkcmd() {
-	echo "(cd $1 && $PTXLINK --verify -arch=sm_80 $(vflags "$2") -o $2.ptx $ins)"
+	echo "(cd $1 && $PTXLINK --verify $(vflags "$2") -o $2.ptx $ins)"
 }
 
 # check DIR COMPILER: link every variant, ptxas each, difftest each kernel.
 # Appends to DIR/log and the counters in DIR/counts.
 check() {
-	local d=$1 c=$2 v out k args rc ins
+	local d=$1 c=$2 v out k args rc ins vs=$VARIANTS
 	ins=$(cd "$d/$c" && echo f[0-9]*.ptx)
-	for v in plain $VARIANTS; do
+	[ "$(echo $ins | wc -w)" = 1 ] && vs="$vs unlinked"
+	for v in plain $vs; do
 		out=$d/$c/$v.ptx
 		# shellcheck disable=SC2046
-		if ! (cd "$d/$c" && $limit "$PTXLINK" --verify -arch=sm_80 $(vflags $v) -o "$v.ptx" $ins) \
+		if ! (cd "$d/$c" && $limit "$PTXLINK" --verify $(vflags $v) -o "$v.ptx" $ins) \
 			> "$d/$c/$v.link.err" 2>&1; then
 			echo "FAIL $c $v: ptxlink failed: $(head -1 "$d/$c/$v.link.err")" >> "$d/log"
 			linkcmd "$c" "$v" >> "$d/cmds"
@@ -125,7 +129,7 @@ check() {
 		fi
 		# ptxas is the slow part: an output the same as one checked is not checked again
 		local same='' w
-		for w in plain $VARIANTS; do
+		for w in plain $vs; do
 			[ "$w" = "$v" ] && break
 			cmp -s "$out" "$d/$c/$w.ptx" && { same=$w; break; }
 		done
@@ -140,7 +144,7 @@ check() {
 	done
 	[ -f "$d/$c/plain.ptx" ] || return
 	while read -r k args; do
-		for v in $VARIANTS; do
+		for v in $vs; do
 			[ -f "$d/$c/$v.ptx" ] || continue
 			# shellcheck disable=SC2086
 			$limit "$ROOT/tools/run/difftest.sh" "$d/$c/plain.ptx" "$d/$c/$v.ptx" "$k" $args \
