@@ -10,6 +10,7 @@ build=$root/build-asan
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}
 export ROUNDTRIP_NO_PTXAS=1
+export SWEEP=0  # tests/devirt: the funnel-limit sweep runs in the main build only
 
 mkdir -p "$build"
 cmake -S "$root" -B "$build" -DPTXLINK_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >"$build/build.log" 2>&1 &&

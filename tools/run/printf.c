@@ -35,6 +35,8 @@ static void emit(Args *a, const char *s, size_t n)
 		out_write(s, n);
 		return;
 	}
+	if (!n)
+		return;  /* printf(""): nothing held, and no buffer yet to hold it in */
 	if (M->held + n > HELD_MAX)
 		rt_fail(a->d, RUN_UNSUPPORTED, "--printf-by-thread holds at most %u MiB of a block's "
 			"output", HELD_MAX >> 20);
