@@ -43,6 +43,7 @@ struct Global {
 	Sym *def;              /* the definition that wins */
 	Stmt *decl;            /* first declaration, used when nothing defines it */
 	Sym *decl_sym;
+	Sym *first;            /* the first symbol of the name: others must be its kind */
 	int state;             /* G_*: how far the output has got with it */
 	int internal;          /* one input's internal name (after renaming) */
 	uint64_t max_align;    /* largest .align among .common or .extern .shared */
@@ -384,11 +385,32 @@ static Sym *lookup(Linker *l, int mod, const char *name)
 	return s;
 }
 
+static const char *locstr(Loc loc, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s:%u:%u", diag_filename(loc.file), loc.line, loc.col);
+	return buf;
+}
+
+/* One name as two kinds of symbol: ptxas refuses it, and nothing after
+ * collection could read a function's statement as a variable's. */
+static void kind_clash(const char *name, int kind, Loc loc, int other, Loc other_loc)
+{
+	static const char *const what[] = {"a function", "a variable", "a label"};
+	char buf[512];
+	int lo = kind < other ? kind : other, hi = kind < other ? other : kind;
+	error(loc, "'%s' is declared as %s and as %s (also at %s)", name, what[lo], what[hi],
+		locstr(other_loc, buf, sizeof buf));
+}
+
 /* One Sym per name per module; a later definition updates a prototype. */
 static void add_sym(Linker *l, int mod, const char *name, int kind, int linkage, int is_def,
 	Stmt *stmt, Loc loc)
 {
 	Sym *s = lookup(l, mod, name);
+	if (s && s->kind != kind) {
+		kind_clash(name, kind, loc, s->kind, s->loc);
+		return;
+	}
 	if (!s) {
 		s = xcalloc(1, sizeof *s);
 		s->name = s->newname = name;
@@ -469,11 +491,6 @@ static Global *global_get(Linker *l, const char *name)
 	return g;
 }
 
-static const char *locstr(Loc loc, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s:%u:%u", diag_filename(loc.file), loc.line, loc.col);
-	return buf;
-}
 
 /* Bytes a .common variable occupies, for "the largest wins". */
 static uint64_t var_size(const Stmt *s)
@@ -605,6 +622,12 @@ static void resolve(Linker *l)
 			if (s->linkage == L_INTERNAL)
 				continue;
 			s->g = global_get(l, s->name);
+			if (!s->g->first)
+				s->g->first = s;
+			if (s->g->first->kind != s->kind) {
+				kind_clash(s->name, s->kind, s->loc, s->g->first->kind, s->g->first->loc);
+				continue;
+			}
 			note_align(s);
 			if (s->is_def)
 				resolve_def(l, s);
@@ -1362,12 +1385,16 @@ Module *link_modules(Module **mods, int n, const LinkOptions *o)
 	l.filemap = xcalloc((size_t)n, sizeof *l.filemap);
 	l.nfilemap = xcalloc((size_t)n, sizeof *l.nfilemap);
 	int errors = diag_errors();
-	if (make_header(&l) == 0) {
+	int ok = make_header(&l) == 0;
+	if (ok) {
 		for (int m = 0; m < n; m++) {
 			ir_normalize(mods[m]);  /* one symbol per statement */
 			collect_symbols(&l, m);
 		}
-		resolve(&l);
+		if (diag_errors() == errors)
+			resolve(&l);
+	}
+	if (ok && diag_errors() == errors) {
 		for (int m = 0; m < n; m++)
 			check_agreement(&l, mods[m]);
 		rename_internals(&l);
@@ -1385,4 +1412,19 @@ Module *link_modules(Module **mods, int n, const LinkOptions *o)
 		return NULL;
 	}
 	return l.out;
+}
+
+/* One input that is not linked: its names still must be one kind each. */
+int link_check_symbols(Module *m)
+{
+	Linker l = {0};
+	l.mods = &m;
+	l.n = 1;
+	l.tables = xcalloc(1, sizeof *l.tables);
+	l.filemap = xcalloc(1, sizeof *l.filemap);
+	l.nfilemap = xcalloc(1, sizeof *l.nfilemap);
+	int errors = diag_errors();
+	collect_symbols(&l, 0);
+	free_linker(&l);
+	return diag_errors() == errors ? 0 : -1;
 }

@@ -14,6 +14,9 @@ typedef struct LinkOptions {
 
 /* link.c: consumes the inputs (the result owns them); NULL after errors. */
 Module *link_modules(Module **mods, int n, const LinkOptions *);
+/* The symbol checks of a link for one input that is not linked: a name
+ * declared as two kinds, a name defined twice.  0, or -1 after errors. */
+int link_check_symbols(Module *);
 
 /* runtime.c: entry points the CUDA toolchain supplies at ptxas/nvlink time */
 int is_runtime_symbol(const char *name);

@@ -351,6 +351,10 @@ static Module *load(const Options *o)
 			mod_free(mods[i]);
 	} else if (o->ninputs == 1 && !o->link.arch && !o->link.strip_debug) {
 		m = mods[0];  /* nothing to link or retarget */
+		if (link_check_symbols(m) != 0) {
+			mod_free(m);
+			m = NULL;
+		}
 	} else {
 		m = link_modules(mods, o->ninputs, &o->link);
 		if (m && o->verify && ir_verify_shape(m) != 0)
