@@ -25,9 +25,33 @@ int ptx_keyword(const char *s, size_t n)
 	return 0;
 }
 
+/* After MAX_ERRORS (or a fatal error) the scanner reads nothing more:
+ * endless input ends too. */
 int ps_too_many(struct ParseState *ps)
 {
-	return diag_errors() - ps->errors0 >= MAX_ERRORS;
+	return ps->stop || diag_errors() - ps->errors0 >= MAX_ERRORS;
+}
+
+/* ptxas takes a NUL for the end of the file; text never has one. */
+void ps_nul(struct ParseState *ps, int line, int col)
+{
+	ps_error(ps, line, col, "NUL byte in program: not a PTX text file, reading stops here");
+	ps->stop = 1;
+}
+
+size_t ps_read(struct ParseState *ps, FILE *in, char *buf, size_t max)
+{
+	if (ps->stop)
+		return 0;
+	size_t n = fread(buf, 1, max, in);
+	ps->nread += n;
+	if (ps->nread > PTX_MAX_INPUT) {
+		error((Loc){0, 0, ps->file}, "input larger than %zu MiB: not a PTX file, reading stops",
+			PTX_MAX_INPUT >> 20);
+		ps->stop = 1;
+		return 0;
+	}
+	return n;
 }
 
 /* Every parse error goes through here, so the cap holds for all. */

@@ -32,6 +32,8 @@ struct ParseState {
 	int errors0;          /* diag_errors() when this parse began */
 	const char *tok;      /* text of the last name or number scanned */
 	Vec *free_vecs;       /* recycled lists */
+	int stop;             /* a fatal input error: read no further, report no more */
+	size_t nread;         /* bytes read from the file so far */
 	int nopen;            /* open '{' and where the innermost few began */
 	int open_line[64], open_col[64];
 };
@@ -40,6 +42,11 @@ void ps_error(struct ParseState *, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void ps_verror(struct ParseState *, Loc, const char *fmt, va_list);
 int ps_too_many(struct ParseState *);
+void ps_nul(struct ParseState *, int line, int col);
+size_t ps_read(struct ParseState *, FILE *, char *buf, size_t max);
+
+/* Bigger is no PTX file, and flex's token lengths are ints. */
+#define PTX_MAX_INPUT ((size_t)1 << 31)
 int ptx_keyword(const char *s, size_t n);
 void ps_open(struct ParseState *, int line, int col);
 void ps_close(struct ParseState *);

@@ -36,6 +36,16 @@
 #define LOC(l) ((Loc){(uint32_t)(l).first_line, (uint16_t)((l).first_column > 65535 ? 65535 : (l).first_column), ps->file})
 static void ptxerror(YYLTYPE *, void *, struct ParseState *, const char *);
 #include "build.h"
+
+/* End of input once there are too many errors: error recovery would
+ * otherwise read to the end, and the end of /dev/zero never comes. */
+static int next_token(YYSTYPE *v, YYLTYPE *l, void *scanner)
+{
+	if (ps_too_many(ptxget_extra(scanner)))
+		return 0;
+	return ptxlex(v, l, scanner);
+}
+#define ptxlex next_token
 }
 
 %token <str> IDENT "identifier" DOTWORD "directive" NUM "number" STRING "string"

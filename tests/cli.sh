@@ -99,6 +99,20 @@ hdr='.version 8.5\n.target sm_80\n.address_size 64\n'
 printf "$hdr"'.extern .func f();\n.visible .entry k()\n{\ncall f;\nret;\n}\n' >"$work/callf.ptx"
 "$ptxlink" "$work/deep.ptx" "$work/callf.ptx" -o "$work/deep.out.ptx" 2>"$work/err"; rc=$?
 check "100 nested scopes and 100 sections" "[ $rc = 0 ] && [ \$(grep -c '^\.section' '$work/deep.out.ptx') = 100 ]"
+# Scanning is linear and stops on input that is no PTX text: a NUL ends
+# reading (ptxas reads it as the end of the file), endless input stops.
+head -c 100000 /dev/zero >"$work/nul.ptx"
+start=$(date +%s%N)
+"$ptxlink" "$work/nul.ptx" -o "$work/nul.out.ptx" 2>"$work/err"; rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+check "100,000 NULs: one error in under 1 s ($ms ms)" "[ $rc = 1 ] && [ $ms -lt 1000 ] && [ \$(wc -l <'$work/err') = 1 ] && grep -q 'nul.ptx:1:1: error: NUL byte in program' '$work/err'"
+{ printf "$hdr// "; head -c 100000 /dev/zero; } >"$work/nulcomment.ptx"
+"$ptxlink" "$work/nulcomment.ptx" -o "$work/nul.out.ptx" 2>"$work/err"; rc=$?
+check "a NUL in a comment" "[ $rc = 1 ] && grep -q 'nulcomment.ptx:4:4: error: NUL byte in program' '$work/err'"
+timeout 10 "$ptxlink" /dev/zero -o "$work/zero.out.ptx" 2>"$work/err"; rc=$?
+check "/dev/zero stops with a message" "[ $rc = 1 ] && grep -q '^/dev/zero:1:1: error: NUL byte in program' '$work/err' && [ ! -e '$work/zero.out.ptx' ]"
+{ printf "$hdr.entry k()\n{\n"; yes '1;'; } | timeout 10 "$ptxlink" - -o "$work/junk.out.ptx" 2>"$work/err"; rc=$?
+check "too many errors stop reading endless input" "[ $rc = 1 ] && [ \$(wc -l <'$work/err') = 21 ] && grep -q 'too many errors, giving up' '$work/err'"
 check "--version" "\"$ptxlink\" --version | grep -q '^ptxlink [0-9]'"
 check "--help" "\"$ptxlink\" --help | grep -q '^usage: ptxlink'"
 "$ptxlink" "$work/ok.ptx" >"$work/o1.ptx"; "$ptxlink" "$work/ok.ptx" >"$work/o2.ptx"
