@@ -155,16 +155,18 @@ static Sym *sym_add(Flow *fl, const char *name)
 	return s;
 }
 
+/* Walks take the first kid by a loop: a chain a+b+c+... is as deep as
+ * it is long. */
 static int mentions_sym(const Flow *fl, const Expr *e)
 {
-	if (e->kind == E_NAME)
-		return sym_find(fl, e->str) != NULL;
-	if (e->kind == E_NUM)
-		return 0;
-	for (uint32_t i = 0; i < e->n; i++)
-		if (mentions_sym(fl, e->kids[i]))
-			return 1;
-	return 0;
+	for (; e->kind != E_NAME; e = e->kids[0]) {
+		if (e->kind == E_NUM || !e->n)
+			return 0;
+		for (uint32_t i = 1; i < e->n; i++)
+			if (mentions_sym(fl, e->kids[i]))
+				return 1;
+	}
+	return sym_find(fl, e->str) != NULL;
 }
 
 /* An initializer element that is "symbol + constant": generic(f), t+16. */
@@ -181,18 +183,19 @@ static int eval_elem(const Flow *fl, const Expr *e, Pt *p)
 /* Every symbol an initializer mentions, at an unknown offset. */
 static int add_mentions(const Flow *fl, const Expr *e, PtSet *out)
 {
-	if (e->kind == E_NAME) {
-		const Sym *s = sym_find(fl, e->str);
-		if (!s)
-			return 0;
-		Pt p = pt(s->var ? PT_TABLE : PT_FUNC, s->name, 0);
-		p.any = s->var != NULL;
-		return set_add(out, p);
-	}
 	int grew = 0;
-	for (uint32_t i = 0; e->kind != E_NUM && i < e->n; i++)
-		grew |= add_mentions(fl, e->kids[i], out);
-	return grew;
+	for (; e->kind != E_NAME; e = e->kids[0]) {
+		if (e->kind == E_NUM || !e->n)
+			return grew;
+		for (uint32_t i = 1; i < e->n; i++)
+			grew |= add_mentions(fl, e->kids[i], out);
+	}
+	const Sym *s = sym_find(fl, e->str);
+	if (!s)
+		return grew;
+	Pt p = pt(s->var ? PT_TABLE : PT_FUNC, s->name, 0);
+	p.any = s->var != NULL;
+	return set_add(out, p) | grew;
 }
 
 /* What table t holds at byte offset off (any: anywhere). */
@@ -227,7 +230,7 @@ static void find_syms(Flow *fl)
 				Sym *t = sym_add(fl, d->name);
 				t->var = d;
 				t->slot = init_slot_size(&s->var);
-				t->global = decl_space(&s->var) && !strcmp(decl_space(&s->var), ".global");
+				t->global = decl_space(&s->var) == SPACE_GLOBAL;
 				grew = 1;
 			}
 	}

@@ -179,14 +179,14 @@ int int_literal(const char *s, int64_t *v)
 	return end != s && (*end == 0 || (*end == 'U' && end[1] == 0));
 }
 
-const char *decl_space(const Decl *d)
+Space decl_space(const Decl *d)
 {
-	static const char *const spaces[] = {".reg", ".sreg", ".const", ".global",
-		".local", ".param", ".shared", ".tex", NULL};
-	for (uint32_t i = 0; i < d->nspecs; i++)
-		if (str_in(d->specs[i].word, spaces))
-			return d->specs[i].word;
-	return NULL;
+	for (uint32_t i = 0; i < d->nspecs; i++) {
+		Space k = space_of(d->specs[i].word);
+		if (k != SPACE_NONE)
+			return k;
+	}
+	return SPACE_NONE;
 }
 
 const char *decl_type(const Decl *d)
@@ -265,14 +265,17 @@ Expr *expr_addr(Module *m, Expr *base, int64_t off)
 	return expr_list(m, E_ADDR, &e, 1);
 }
 
+/* The first kid by a loop: a chain a+b+c+... is as deep as it is long. */
 int expr_mentions(const Expr *e, const char *name)
 {
-	if (e->kind == E_NAME)
-		return e->str == name;
-	for (uint32_t i = 0; e->kind != E_NUM && i < e->n; i++)
-		if (expr_mentions(e->kids[i], name))
-			return 1;
-	return 0;
+	for (; e->kind != E_NAME; e = e->kids[0]) {
+		if (e->kind == E_NUM || !e->n)
+			return 0;
+		for (uint32_t i = 1; i < e->n; i++)
+			if (expr_mentions(e->kids[i], name))
+				return 1;
+	}
+	return e->str == name;
 }
 
 int ins_mentions(const Ins *in, const char *name)

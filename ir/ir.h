@@ -317,7 +317,7 @@ int type_bytes(const char *type);
 int64_t decl_bytes(const Decl *, const Declarator *);  /* -1: not known */
 int pointer_bytes(const Module *);  /* 4 under .address_size 32, else 8 */   /* ".u32" -> 4; 0 if not a sized scalar type */
 int int_literal(const char *spelling, int64_t *);  /* 0 if not an integer literal */
-const char *decl_space(const Decl *);
+Space decl_space(const Decl *);   /* SPACE_NONE when it names none */
 const char *decl_type(const Decl *);
 int init_slot_size(const Decl *);  /* 4 or 8 for integer slots that can hold addresses, else 0 */
 const Expr *init_elem(const Expr *init, int64_t *i);  /* the i-th scalar of nested braces */

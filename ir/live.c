@@ -40,7 +40,7 @@ static void add_reg(Live *l, const char *name)
 
 static void add_decl(Live *l, const Decl *d)
 {
-	if (!decl_space(d) || strcmp(decl_space(d), ".reg") != 0)
+	if (decl_space(d) != SPACE_REG)
 		return;
 	for (uint32_t i = 0; i < d->nds; i++) {
 		const Declarator *dc = &d->ds[i];

@@ -236,7 +236,7 @@ static void collect_objs(MemObjs *mo, const List *l)
 	for (Stmt *s = l->head; s; s = s->next)
 		if (s->kind == S_SCOPE)
 			collect_objs(mo, &s->scope);
-		else if (s->kind == S_VAR && space_of(decl_space(&s->var) ? decl_space(&s->var) : "") == SPACE_LOCAL)
+		else if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL)
 			for (uint32_t i = 0; i < s->var.nds; i++) {
 				mo->objs = array_grow(mo->objs, mo->nobjs, &mo->cobjs, sizeof *mo->objs);
 				mo->objs[mo->nobjs++] = (MemObj){s->var.ds[i].name, s,

@@ -110,7 +110,7 @@ static void collect(SymTab *t, const Module *m)
 			Linkage lk = spec_linkage(d->specs, d->nspecs);
 			for (uint32_t i = 0; i < d->nds; i++)
 				declare(add(t, d->ds[i].name, SYM_VAR), s, lk != LINK_EXTERN, lk,
-					space_of(decl_space(d) ? decl_space(d) : ""),
+					decl_space(d),
 					decl_bytes(d, &d->ds[i]), var_align(d));
 		} else if (s->kind == S_ALIAS && s->list.nitems == 2 && s->list.items[0]->kind == E_NAME) {
 			Symbol *a = add(t, s->list.items[0]->str, SYM_FUNC);

@@ -28,16 +28,18 @@ static VarInfo *var_info(const ModuleVars *mv, const char *name)
 	return v;
 }
 
+/* The first kid by a loop: a chain a+b+c+... is as deep as it is long. */
 static void mark_names(const ModuleVars *mv, const Expr *e)
 {
-	if (e->kind == E_NAME) {
-		VarInfo *v = var_info(mv, e->str);
-		if (v)
-			v->written = 1;
-	} else if (e->kind != E_NUM) {
-		for (uint32_t i = 0; i < e->n; i++)
+	for (; e->kind != E_NAME; e = e->kids[0]) {
+		if (e->kind == E_NUM || !e->n)
+			return;
+		for (uint32_t i = 1; i < e->n; i++)
 			mark_names(mv, e->kids[i]);
 	}
+	VarInfo *v = var_info(mv, e->str);
+	if (v)
+		v->written = 1;
 }
 
 /* A plain load's address is the only use that keeps a variable constant. */
@@ -103,11 +105,11 @@ static const Stmt *module_var(const Tracker *t, const char *name)
 
 static int var_is_constant(const Tracker *t, const Stmt *var)
 {
-	const char *space = decl_space(&var->var);
-	if (space && !strcmp(space, ".const"))
+	Space space = decl_space(&var->var);
+	if (space == SPACE_CONST)
 		return 1;
 	VarInfo *v = var_info(t->vars, var->var.ds[0].name);
-	return space && !strcmp(space, ".global") && v && !v->written &&
+	return space == SPACE_GLOBAL && v && !v->written &&
 		!decl_spec(&var->var, ".extern") && !decl_spec(&var->var, ".weak") &&
 		!decl_spec(&var->var, ".common");
 }
@@ -140,12 +142,21 @@ static int value_of_expr(const Tracker *t, uint32_t ins, const Expr *e, Value *v
 			return 0;
 		*v = (Value){NULL, -a.off};
 		return 1;
-	case E_BINARY:
-		if ((e->op != '+' && e->op != '-') || !value_of_expr(t, ins, e->kids[0], &a, depth) ||
-		    !value_of_expr(t, ins, e->kids[1], &b, depth) || b.sym)
+	case E_BINARY: {
+		/* a+b-c+...: the right operands by a loop down the chain, which
+		 * is as deep as it is long; offsets wrap as the machine's do */
+		uint64_t off = 0;
+		for (; e->kind == E_BINARY; e = e->kids[0]) {
+			if ((e->op != '+' && e->op != '-') ||
+			    !value_of_expr(t, ins, e->kids[1], &b, depth) || b.sym)
+				return 0;
+			off += e->op == '+' ? (uint64_t)b.off : -(uint64_t)b.off;
+		}
+		if (!value_of_expr(t, ins, e, &a, depth))
 			return 0;
-		*v = (Value){a.sym, e->op == '+' ? a.off + b.off : a.off - b.off};
+		*v = (Value){a.sym, (int64_t)((uint64_t)a.off + off)};
 		return 1;
+	}
 	case E_CALL:  /* generic(sym) is sym's address */
 		return !strcmp(e->fname, "generic") && e->n == 1 &&
 			value_of_expr(t, ins, e->kids[0], v, depth);

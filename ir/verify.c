@@ -256,8 +256,7 @@ static void verify_ins(Verifier *v, const Stmt *s)
 static int is_reg_param(const Func *f, const char *name)
 {
 	for (uint32_t i = 0; i < f->nparams; i++)
-		if (f->params[i].ds[0].name == name && decl_space(&f->params[i]) &&
-		    !strcmp(decl_space(&f->params[i]), ".reg"))
+		if (f->params[i].ds[0].name == name && decl_space(&f->params[i]) == SPACE_REG)
 			return 1;
 	return 0;
 }

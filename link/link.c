@@ -573,8 +573,7 @@ static void note_align(Sym *s)
 	if (s->kind != K_VAR)
 		return;
 	const Stmt *st = s->is_def ? s->def : s->decl;
-	const char *space = decl_space(&st->var);
-	if (s->linkage == L_COMMON || (s->linkage == L_EXTERN && space && !strcmp(space, ".shared"))) {
+	if (s->linkage == L_COMMON || (s->linkage == L_EXTERN && decl_space(&st->var) == SPACE_SHARED)) {
 		uint64_t a = align_of(&st->var);
 		if (a > s->g->max_align)
 			s->g->max_align = a;
@@ -724,8 +723,7 @@ static uint64_t align_of(const Decl *d)
  * declaration may not promise more alignment than the definition has. */
 static int compatible_var(const Stmt *decl, const Stmt *def)
 {
-	const char *sa = decl_space(&decl->var), *sb = decl_space(&def->var);
-	if (sa != sb)
+	if (decl_space(&decl->var) != decl_space(&def->var))
 		return 0;
 	const Declarator *d = &decl->var.ds[0];
 	int unsized = d->ndims > 0 && !d->dims[d->ndims - 1];
@@ -1323,8 +1321,7 @@ static void check_unresolved(Linker *l)
 		if (g->def || !g->decl_sym || g->internal)
 			continue;
 		Sym *d = g->decl_sym;
-		const char *space = d->kind == K_VAR ? decl_space(&g->decl->var) : NULL;
-		if (space && !strcmp(space, ".shared"))
+		if (d->kind == K_VAR && decl_space(&g->decl->var) == SPACE_SHARED)
 			continue;  /* dynamic shared memory is never defined */
 		if (needs_cudadevrt(g->name))
 			devrt = 1;

@@ -140,9 +140,9 @@ static int same_list(const Decl *a, uint32_t na, const Decl *b, uint32_t nb)
 			j++, jj = 0;
 			continue;
 		}
-		const char *sa = decl_space(&a[i]), *sb = decl_space(&b[j]);
+		Space sa = decl_space(&a[i]), sb = decl_space(&b[j]);
 		int64_t za = decl_bytes(&a[i], &a[i].ds[ii]), zb = decl_bytes(&b[j], &b[j].ds[jj]);
-		if (strcmp(sa ? sa : ".param", sb ? sb : ".param") || za < 0 || za != zb)
+		if ((sa ? sa : SPACE_PARAM) != (sb ? sb : SPACE_PARAM) || za < 0 || za != zb)
 			return 0;
 		ii++, jj++;
 	}
@@ -1041,8 +1041,7 @@ static void print_stats(const Stats *s)
 
 static int is_shared(const Decl *d)
 {
-	const char *space = decl_space(d);
-	return space && !strcmp(space, ".shared");
+	return decl_space(d) == SPACE_SHARED;
 }
 
 void devirt(Module *m, const StageOptions *o)

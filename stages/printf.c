@@ -186,8 +186,9 @@ static char *const_string(const Module *m, const char *sym, int64_t off)
 			const Declarator *d = &s->var.ds[i];
 			if (d->name != sym)
 				continue;
-			const char *space = decl_space(&s->var), *type = decl_type(&s->var);
-			if (!space || (strcmp(space, ".global") && strcmp(space, ".const")) ||
+			Space space = decl_space(&s->var);
+			const char *type = decl_type(&s->var);
+			if ((space != SPACE_GLOBAL && space != SPACE_CONST) ||
 			    !d->init || !is_int_type(type) || decl_spec(&s->var, ".extern"))
 				return NULL;
 			uint32_t es = (uint32_t)type_bytes(type), max = count_scalars(d->init), n = 0;
@@ -375,7 +376,7 @@ static int read_param(Fn *fn, Site *st, const char *p, Arg *a)
 {
 	const Stmt *call = st->call;
 	const Declarator *dr = declared_in(st->list, p, &a->decl);
-	if (!dr || !decl_space(&a->decl->var) || strcmp(decl_space(&a->decl->var), ".param")) {
+	if (!dr || decl_space(&a->decl->var) != SPACE_PARAM) {
 		refuse(fn, call, "argument '%s' is not a .param declared in the call's scope", p);
 		return 0;
 	}

@@ -41,7 +41,7 @@ START_TEST(function_signature)
 	ck_assert_str_eq(f->rets[0].ds[0].dims[0]->str, "16");
 	ck_assert_int_eq(f->nparams, 3);
 	ck_assert_ptr_nonnull(decl_spec(&f->params[1], ".ptr"));
-	ck_assert_str_eq(decl_space(&f->params[2]), ".reg");
+	ck_assert_int_eq(decl_space(&f->params[2]), SPACE_REG);
 	ck_assert_int_eq(f->nattrs, 1);
 	ck_assert_str_eq(f->attrs[0].word, ".noreturn");
 	Func *k = s->next->func;
@@ -144,7 +144,7 @@ START_TEST(variables_and_initializers)
 	Declarator *dyn = &s->next->var.ds[0];
 	ck_assert_int_eq(dyn->ndims, 1);
 	ck_assert_ptr_null(dyn->dims[0]);
-	ck_assert_str_eq(decl_space(&s->next->var), ".shared");
+	ck_assert_int_eq(decl_space(&s->next->var), SPACE_SHARED);
 	const Spec *attr = decl_spec(&nth(s, 2)->var, ".attribute");
 	ck_assert_int_eq(attr->nargs, 1);
 	ck_assert_str_eq(attr->args[0]->str, ".managed");

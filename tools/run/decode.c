@@ -195,21 +195,17 @@ static uint64_t var_size(const Decl *d, const Declarator *dr)
 	return elem * n;
 }
 
-static int space_code(const char *w)
+/* The interpreter's memory spaces for the IR's. */
+static int space_code(Space k)
 {
-	if (!w)
-		return SP_NONE;
-	if (strcmp(w, ".global") == 0)
-		return SP_GLOBAL;
-	if (strcmp(w, ".const") == 0)
-		return SP_CONST;
-	if (strcmp(w, ".shared") == 0)
-		return SP_SHARED;
-	if (strcmp(w, ".local") == 0)
-		return SP_LOCAL;
-	if (strcmp(w, ".param") == 0)
-		return SP_PARAM;
-	return SP_NONE;
+	switch (k) {
+	case SPACE_GLOBAL: return SP_GLOBAL;
+	case SPACE_CONST: return SP_CONST;
+	case SPACE_SHARED: return SP_SHARED;
+	case SPACE_LOCAL: return SP_LOCAL;
+	case SPACE_PARAM: return SP_PARAM;
+	default: return SP_NONE;
+	}
 }
 
 static uint64_t align_up(uint64_t v, uint64_t a)
@@ -661,7 +657,7 @@ static void bind_frame_var(Ctx *c, const Decl *d, int space)
 static void bind_var(Ctx *c, const Decl *d)
 {
 	int sp = space_code(decl_space(d));
-	if (sp == SP_NONE && decl_space(d) && strcmp(decl_space(d), ".reg") == 0) {
+	if (decl_space(d) == SPACE_REG) {
 		bind_regs(c, d);
 		return;
 	}
@@ -1142,7 +1138,7 @@ static void bind_signature(Ctx *c)
 			bind(c, p->ds[0].name, B_KPARAM, SP_PARAM, MK_ADDR(TAG_KPARAM, 0, at));
 			continue;
 		}
-		if (decl_space(p) && strcmp(decl_space(p), ".reg") == 0) {
+		if (decl_space(p) == SPACE_REG) {
 			bind_regs(c, p);  /* old-style register parameters */
 			fn->psz[i] = UINT32_MAX;
 			continue;
