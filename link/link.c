@@ -20,7 +20,6 @@
 #include <uthash.h>
 #include "link.h"
 
-enum { L_INTERNAL, L_VISIBLE, L_WEAK, L_COMMON, L_EXTERN };
 enum { K_FUNC, K_VAR, K_LABEL };
 enum { G_NONE, G_DECLARED, G_IN_PROGRESS, G_DEFINED };
 
@@ -362,22 +361,6 @@ static int make_header(Linker *l)
 
 /* ---- symbols ---- */
 
-static int linkage_of(const Spec *specs, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++) {
-		const char *w = specs[i].word;
-		if (!strcmp(w, ".visible"))
-			return L_VISIBLE;
-		if (!strcmp(w, ".weak"))
-			return L_WEAK;
-		if (!strcmp(w, ".common"))
-			return L_COMMON;
-		if (!strcmp(w, ".extern"))
-			return L_EXTERN;
-	}
-	return L_INTERNAL;
-}
-
 static Sym *lookup(Linker *l, int mod, const char *name)
 {
 	Sym *s;
@@ -424,7 +407,7 @@ static void add_sym(Linker *l, int mod, const char *name, int kind, int linkage,
 			diag_filename(s->loc.file), s->loc.line, s->loc.col);
 		return;
 	}
-	if (is_def || s->linkage == L_EXTERN) {
+	if (is_def || s->linkage == LINK_EXTERN) {
 		s->linkage = linkage;
 		s->loc = loc;
 	}
@@ -451,8 +434,8 @@ static void alias_def(Linker *l, int mod, Stmt *s)
 	a->is_def = 1;
 	a->def = a->decl;
 	a->loc = s->loc;
-	if (a->linkage == L_EXTERN)
-		a->linkage = L_VISIBLE;
+	if (a->linkage == LINK_EXTERN)
+		a->linkage = LINK_VISIBLE;
 }
 
 static void collect_symbols(Linker *l, int mod)
@@ -460,21 +443,21 @@ static void collect_symbols(Linker *l, int mod)
 	for (Stmt *s = l->mods[mod]->items.head; s; s = s->next) {
 		if (s->kind == S_FUNC) {
 			Func *f = s->func;
-			int lk = linkage_of(f->specs, f->nspecs);
+			int lk = spec_linkage(f->specs, f->nspecs);
 			/* ptxas resolves a runtime function however it is declared:
 			 * its name is not the module's to rename */
-			if (lk == L_INTERNAL && !f->has_body && is_runtime_symbol(f->name))
-				lk = L_EXTERN;
+			if (lk == LINK_INTERNAL && !f->has_body && is_runtime_symbol(f->name))
+				lk = LINK_EXTERN;
 			add_sym(l, mod, f->name, K_FUNC, lk, f->has_body, s, s->loc);
 		} else if (s->kind == S_VAR) {
-			int lk = linkage_of(s->var.specs, s->var.nspecs);
-			add_sym(l, mod, s->var.ds[0].name, K_VAR, lk, lk != L_EXTERN, s, s->var.ds[0].loc);
+			int lk = spec_linkage(s->var.specs, s->var.nspecs);
+			add_sym(l, mod, s->var.ds[0].name, K_VAR, lk, lk != LINK_EXTERN, s, s->var.ds[0].loc);
 		} else if (s->kind == S_ALIAS) {
 			alias_def(l, mod, s);
 		} else if (s->kind == S_SECTION) {
 			for (Stmt *i = s->section.items.head; i; i = i->next)
 				if (i->kind == S_LABEL)
-					add_sym(l, mod, i->label, K_LABEL, L_INTERNAL, 1, i, i->loc);
+					add_sym(l, mod, i->label, K_LABEL, LINK_INTERNAL, 1, i, i->loc);
 		}
 	}
 }
@@ -508,7 +491,7 @@ static int has_init(const Sym *s)
  * that an uninitialized .common of at most its size merges into it. */
 static int strong(const Sym *s)
 {
-	return s->linkage == L_VISIBLE || (s->linkage == L_COMMON && has_init(s));
+	return s->linkage == LINK_VISIBLE || (s->linkage == LINK_COMMON && has_init(s));
 }
 
 /* nvlink's rules for two definitions of one variable, made independent
@@ -521,7 +504,7 @@ static int check_var_defs(const Sym *s, const Sym *d)
 	uint64_t ss = var_size(s->def), ds = var_size(d->def);
 	if (ss == ds || !ss || !ds)
 		return 0;
-	if (s->linkage != L_COMMON || d->linkage != L_COMMON) {
+	if (s->linkage != LINK_COMMON || d->linkage != LINK_COMMON) {
 		error(s->loc, "'%s' has %llu bytes here but %llu in its definition at %s", s->name,
 			(unsigned long long)ss, (unsigned long long)ds, locstr(d->loc, buf, sizeof buf));
 		return -1;
@@ -556,7 +539,7 @@ static void resolve_def(Linker *l, Sym *s)
 		g->def = s;  /* strong beats weak and common */
 	} else if (strong(d)) {
 		return;
-	} else if (s->linkage == L_COMMON && d->linkage == L_COMMON) {
+	} else if (s->linkage == LINK_COMMON && d->linkage == LINK_COMMON) {
 		if (var_size(s->def) > var_size(d->def))
 			g->def = s;
 	} else if (has_init(s) && !has_init(d)) {
@@ -573,7 +556,7 @@ static void note_align(Sym *s)
 	if (s->kind != K_VAR)
 		return;
 	const Stmt *st = s->is_def ? s->def : s->decl;
-	if (s->linkage == L_COMMON || (s->linkage == L_EXTERN && decl_space(&st->var) == SPACE_SHARED)) {
+	if (s->linkage == LINK_COMMON || (s->linkage == LINK_EXTERN && decl_space(&st->var) == SPACE_SHARED)) {
 		uint64_t a = align_of(&st->var);
 		if (a > s->g->max_align)
 			s->g->max_align = a;
@@ -607,7 +590,7 @@ static void widen_alignments(Linker *l)
 	for (Global *g = l->globals; g; g = g->hh.next) {
 		if (!g->max_align)
 			continue;
-		if (g->def && g->def->linkage == L_COMMON && align_of(&g->def->def->var) < g->max_align)
+		if (g->def && g->def->linkage == LINK_COMMON && align_of(&g->def->def->var) < g->max_align)
 			set_align(l, g->def->def, g->max_align);
 		else if (!g->def && g->decl && align_of(&g->decl->var) < g->max_align)
 			set_align(l, g->decl, g->max_align);
@@ -618,7 +601,7 @@ static void resolve(Linker *l)
 {
 	for (int m = 0; m < l->n; m++)
 		for (Sym *s = l->tables[m]; s; s = s->hh.next) {
-			if (s->linkage == L_INTERNAL)
+			if (s->linkage == LINK_INTERNAL)
 				continue;
 			s->g = global_get(l, s->name);
 			if (!s->g->first)
@@ -755,13 +738,13 @@ static void check_agreement(Linker *l, Module *m)
 		HASH_FIND_PTR(l->globals, &name, g);
 		if (!g || !g->def || g->def->def == s)
 			continue;
-		int lk = s->kind == S_FUNC ? linkage_of(s->func->specs, s->func->nspecs)
-			: linkage_of(s->var.specs, s->var.nspecs);
-		if (lk == L_INTERNAL)
+		int lk = s->kind == S_FUNC ? spec_linkage(s->func->specs, s->func->nspecs)
+			: spec_linkage(s->var.specs, s->var.nspecs);
+		if (lk == LINK_INTERNAL)
 			continue;
-		if (s->kind == S_VAR && lk == L_COMMON && g->def->linkage != L_VISIBLE)
+		if (s->kind == S_VAR && lk == LINK_COMMON && g->def->linkage != LINK_VISIBLE)
 			continue;  /* .common sizes may differ: the largest won */
-		if (s->kind == S_VAR && lk != L_EXTERN && var_size(s) != var_size(g->def->def))
+		if (s->kind == S_VAR && lk != LINK_EXTERN && var_size(s) != var_size(g->def->def))
 			continue;  /* two definitions' sizes: resolve_def said it */
 		if (!same_signature(s, g->def->def))
 			error(s->kind == S_VAR ? s->var.ds[0].loc : s->loc,
@@ -807,7 +790,7 @@ static void rename_internals(Linker *l)
 		take(l, g->name);
 	for (int m = 0; m < l->n; m++)
 		for (Sym *s = l->tables[m]; s; s = s->hh.next) {
-			if (s->linkage != L_INTERNAL)
+			if (s->linkage != LINK_INTERNAL)
 				continue;
 			if (is_taken(l, s->name))
 				s->newname = fresh_name(l, s->name, m);
@@ -816,7 +799,7 @@ static void rename_internals(Linker *l)
 	/* Now unique, internal names are placed in the output like the others. */
 	for (int m = 0; m < l->n; m++)
 		for (Sym *s = l->tables[m]; s; s = s->hh.next) {
-			if (s->linkage != L_INTERNAL || s->kind == K_LABEL)
+			if (s->linkage != LINK_INTERNAL || s->kind == K_LABEL)
 				continue;
 			Global *g = global_get(l, s->newname);
 			g->internal = 1;
@@ -1203,7 +1186,7 @@ static void place(Linker *l, Stmt *s)
 		return;
 	}
 	int is_def = s->kind == S_FUNC ? s->func->has_body
-		: linkage_of(s->var.specs, s->var.nspecs) != L_EXTERN;
+		: spec_linkage(s->var.specs, s->var.nspecs) != LINK_EXTERN;
 	if (is_def) {
 		if (g->def && g->def->def == s && g->state != G_DEFINED)
 			emit_def(l, g);
