@@ -390,6 +390,10 @@ int value_of(const Tracker *, uint32_t ins, const Expr *operand, Value *);
 int value_at_def(const Tracker *, uint32_t def_ins, Value *, int depth);
 int value_of_const(const Expr *, Value *);  /* no registers: an initializer element */
 
+/* runtime.c: entry points the CUDA toolchain supplies at ptxas/nvlink time */
+int is_runtime_symbol(const char *name);
+int needs_cudadevrt(const char *name);
+
 /* names.c: the names code in a function can see, and fresh ones */
 typedef struct Names {
 	struct { const char *name, *count; } *v;   /* count: N of %r<N>, else NULL */

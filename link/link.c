@@ -1311,7 +1311,7 @@ static void check_unresolved(Linker *l)
 		else if (!strncmp(g->name, "__nv_", 5))
 			libdevice = 1;
 		if (is_runtime_symbol(g->name) || l->o->allow_undefined ||
-		    (l->o->lower_printf && !strcmp(g->name, "printf")))
+		    (l->o->defined_later && l->o->defined_later(g->name)))
 			continue;
 		if (d->kind == K_FUNC && !g->used)
 			continue;  /* ptxas drops an unused .extern function, as nvlink does */

@@ -9,7 +9,9 @@ typedef struct LinkOptions {
 	int allow_undefined;  /* unresolved references stay .extern */
 	int strip_debug;      /* drop DWARF sections, .file, .loc and 'debug' */
 	int verbose;          /* -v: say what was resolved and which ptxas mode */
-	int lower_printf;     /* the printf stage will turn printf into vprintf */
+	/* names a later stage defines or removes, so they may stay undefined
+	 * here (the printf stage's printf); NULL: none */
+	int (*defined_later)(const char *name);
 } LinkOptions;
 
 /* link.c: consumes the inputs (the result owns them); NULL after errors. */
@@ -17,9 +19,5 @@ Module *link_modules(Module **mods, int n, const LinkOptions *);
 /* The symbol checks of a link for one input that is not linked: a name
  * declared as two kinds, a name defined twice.  0, or -1 after errors. */
 int link_check_symbols(Module *);
-
-/* runtime.c: entry points the CUDA toolchain supplies at ptxas/nvlink time */
-int is_runtime_symbol(const char *name);
-int needs_cudadevrt(const char *name);
 
 #endif

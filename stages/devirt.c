@@ -45,7 +45,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "stages.h"
-#include "link/link.h"
 
 enum { MAX_CAND = 64 };
 

@@ -17,6 +17,11 @@ const char *stage_name(size_t i)
 	return i < sizeof stages / sizeof *stages ? stages[i].name : NULL;
 }
 
+int stages_define(const char *name)
+{
+	return printf_defines(name);
+}
+
 /* With o->verify, the IR's invariants are checked after every stage: its
  * shape, and no code violation the input did not have already (a name
  * nothing declares, a register read or called through where no definition

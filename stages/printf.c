@@ -873,3 +873,8 @@ void printf_lower(Module *m, const StageOptions *o)
 				list_remove(&m->items, s);
 		}
 }
+
+int printf_defines(const char *name)
+{
+	return !strcmp(name, "printf");
+}

@@ -17,7 +17,10 @@ typedef struct StageOptions {
 	int devirt_funnel_max;  /* --devirt-funnel-max=N (0: 10) */
 } StageOptions;
 
-/* pipeline.c: runs every stage in order; returns 0, or -1 after errors */
+/* pipeline.c: runs every stage in order; returns 0, or -1 after errors.
+ * stages_define: whether a stage defines or removes every use of name, so
+ * that the linker may leave it undefined (printf, which becomes vprintf). */
+int stages_define(const char *name);
 int run_pipeline(Module *, const StageOptions *);
 /* the i-th stage's name (for --print-after), NULL past the last */
 const char *stage_name(size_t i);
@@ -27,5 +30,6 @@ void devirt(Module *, const StageOptions *);
 
 /* printf.c: calls to an undefined printf become vprintf(fmt, buffer) */
 void printf_lower(Module *, const StageOptions *);
+int printf_defines(const char *name);   /* printf: no call is left */
 
 #endif

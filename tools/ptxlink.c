@@ -226,7 +226,7 @@ static int parse_args(int argc, char **argv, Options *o)
 			return -1;
 		i += used;
 	}
-	o->link.lower_printf = !o->no_stages;
+	o->link.defined_later = o->no_stages ? NULL : stages_define;
 	o->stages.allow_undefined = o->link.allow_undefined;
 	/* -arch asks for a link, as nvlink's does: the result is the program */
 	o->stages.unlinked = o->ninputs == 1 && !o->link.arch;

@@ -1,6 +1,6 @@
 /* Symbols the CUDA toolchain provides: calls to them may stay .extern. */
 #include <string.h>
-#include "link.h"
+#include "ir.h"
 
 /* Built into ptxas: whole-program compilation resolves them itself. */
 static const char *const builtin[] = {
