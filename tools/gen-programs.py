@@ -26,7 +26,7 @@ DIR gets prog.h, f0.cu .. f<n-1>.cu (compile each with
 one `kernel` line per kernel, with the ptxlink-run options that launch it.
 Kernels are deterministic: every thread writes only its own slots of the
 output buffer (and its own objects' destructor logs), tables are written
-with the same value by every thread before any thread reads them, and
+with the same value by every thread at the kernel's start, before a barrier, and
 nothing depends on the order of threads but printf, which CUDA does not
 order either.  The same seed and knobs always give the same files.
 """
@@ -324,6 +324,7 @@ class Gen:
 
         body = []
         pr = []         # values printf may show
+        self.writes = []  # table stores, made before any call reads a table
         frags = r.randint(1, 4)
         for _ in range(frags):
             choices = []
@@ -343,6 +344,10 @@ class Gen:
         if r.random() < 0.7:
             body.append(self.frag_printf(k, pr))
         W = max(slots[0], 1)
+        if self.writes:
+            # every thread stores the same values, then the block waits: no
+            # thread reads an entry another may still be writing
+            body.insert(0, "".join(self.writes) + "    __syncthreads();")
         code = "\n".join(body)
         nt = "    %s nt = gridDim.x * blockDim.x;\n" % U if "% nt]" in code else ""
         text = ("extern \"C\" __global__ void k%d(%s *out, const %s *in, %s n)\n{\n"
@@ -420,9 +425,10 @@ class Gen:
                 % (H.base, H.h, self.const(), log, res, H.h))
 
     def write_first(self, T):
-        if not T.written:
-            return ""
-        return "        %s[%d] = %s;\n" % (T.name, self.r.randrange(T.n), T.funcs[-1])
+        """A store of the table's extra function, hoisted to the kernel's start."""
+        if T.written:
+            self.writes.append("    %s[%d] = %s;\n" % (T.name, self.r.randrange(T.n), T.funcs[-1]))
+        return ""
 
     def call(self, T, idx, a, b):
         if T.kind == "uu":
