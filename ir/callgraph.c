@@ -37,16 +37,18 @@ static void push(const char ***list, uint32_t *n, const char *name)
 	(*list)[(*n)++] = name;
 }
 
+/* The first kid by a loop: a chain a+b+c+... is as deep as it is long. */
 static void take_addresses(CallGraph *cg, const Expr *e)
 {
-	if (e->kind == E_NAME) {
-		CgFunc *f = cg_find(cg, e->str);
-		if (f)
-			f->address_taken = 1;
-	} else if (e->kind != E_NUM) {
-		for (uint32_t i = 0; i < e->n; i++)
+	for (; e->kind != E_NAME; e = e->kids[0]) {
+		if (e->kind == E_NUM || !e->n)
+			return;
+		for (uint32_t i = 1; i < e->n; i++)
 			take_addresses(cg, e->kids[i]);
 	}
+	CgFunc *f = cg_find(cg, e->str);
+	if (f)
+		f->address_taken = 1;
 }
 
 static void scan_calls(CallGraph *cg, CgFunc *f, const List *body)

@@ -155,8 +155,7 @@ static Sym *sym_add(Flow *fl, const char *name)
 	return s;
 }
 
-/* Walks take the first kid by a loop: a chain a+b+c+... is as deep as
- * it is long. */
+/* The first kid by a loop: a chain a+b+c+... is as deep as it is long. */
 static int mentions_sym(const Flow *fl, const Expr *e)
 {
 	for (; e->kind != E_NAME; e = e->kids[0]) {
@@ -180,22 +179,30 @@ static int eval_elem(const Flow *fl, const Expr *e, Pt *p)
 	return 1;
 }
 
+typedef struct Mentions {
+	const Flow *fl;
+	PtSet *out;
+	int grew;
+} Mentions;
+
+static int add_mention(void *ctx, Expr **slot)
+{
+	Mentions *m = ctx;
+	const Sym *s = (*slot)->kind == E_NAME ? sym_find(m->fl, (*slot)->str) : NULL;
+	if (s) {
+		Pt p = pt(s->var ? PT_TABLE : PT_FUNC, s->name, 0);
+		p.any = s->var != NULL;
+		m->grew |= set_add(m->out, p);
+	}
+	return 0;
+}
+
 /* Every symbol an initializer mentions, at an unknown offset. */
 static int add_mentions(const Flow *fl, const Expr *e, PtSet *out)
 {
-	int grew = 0;
-	for (; e->kind != E_NAME; e = e->kids[0]) {
-		if (e->kind == E_NUM || !e->n)
-			return grew;
-		for (uint32_t i = 1; i < e->n; i++)
-			grew |= add_mentions(fl, e->kids[i], out);
-	}
-	const Sym *s = sym_find(fl, e->str);
-	if (!s)
-		return grew;
-	Pt p = pt(s->var ? PT_TABLE : PT_FUNC, s->name, 0);
-	p.any = s->var != NULL;
-	return set_add(out, p) | grew;
+	Mentions m = {fl, out, 0};
+	expr_leaves((Expr **)&e, add_mention, &m);
+	return m.grew;
 }
 
 /* What table t holds at byte offset off (any: anywhere). */
@@ -291,10 +298,18 @@ static void expr_flow(const Flow *fl, FuncFlow *ff, const Expr *e, int64_t c, in
 		return;
 	case E_BINARY:
 		if (e->op == '+' || e->op == '-') {
-			if (e->kids[1]->kind == E_NUM && int_literal(e->kids[1]->str, &k)) {
-				expr_flow(fl, ff, e->kids[0], e->op == '+' ? c + k : c - k, any, out);
+			/* a chain r+1+2+...: a loop, as deep as it is long */
+			while (e->kind == E_BINARY && (e->op == '+' || e->op == '-') &&
+			       e->kids[1]->kind == E_NUM && int_literal(e->kids[1]->str, &k)) {
+				c = (int64_t)(e->op == '+' ? (uint64_t)c + (uint64_t)k : (uint64_t)c - (uint64_t)k);
+				e = e->kids[0];
+			}
+			if (e->kind != E_BINARY) {
+				expr_flow(fl, ff, e, c, any, out);
 				return;
 			}
+			if (e->op != '+' && e->op != '-')
+				break;  /* not moved by a constant: at any offset */
 			if (e->op == '+' && e->kids[0]->kind == E_NUM && int_literal(e->kids[0]->str, &k)) {
 				expr_flow(fl, ff, e->kids[1], c + k, any, out);
 				return;

@@ -265,6 +265,39 @@ Expr *expr_addr(Module *m, Expr *base, int64_t off)
 	return expr_list(m, E_ADDR, &e, 1);
 }
 
+/* An explicit stack, a small one on the C stack first: a chain
+ * a+b+c+... is as deep as it is long. */
+int expr_leaves(Expr **e, LeafFn *fn, void *ctx)
+{
+	Expr **local[64], ***stack = local;
+	uint32_t n = 0, cap = 64;
+	int r = 0;
+	stack[n++] = e;
+	while (n && !r) {
+		Expr **slot = stack[--n], *x = *slot;
+		if (x->kind == E_NAME || x->kind == E_NUM) {
+			r = fn(ctx, slot);
+			continue;
+		}
+		for (uint32_t i = x->n; i-- > 0;) {
+			if (n == cap) {
+				Expr ***big = malloc(2 * cap * sizeof *big);
+				if (!big)
+					die("out of memory");
+				memcpy(big, stack, n * sizeof *big);
+				if (stack != local)
+					free(stack);
+				stack = big;
+				cap *= 2;
+			}
+			stack[n++] = &x->kids[i];
+		}
+	}
+	if (stack != local)
+		free(stack);
+	return r;
+}
+
 /* The first kid by a loop: a chain a+b+c+... is as deep as it is long. */
 int expr_mentions(const Expr *e, const char *name)
 {

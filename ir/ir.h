@@ -309,6 +309,10 @@ Expr *expr_call(Module *, const char *fname, Expr **kids, uint32_t n);
 const Spec *spec_find(const Spec *, uint32_t n, const char *word);  /* also a Func's */
 const Spec *decl_spec(const Decl *, const char *word);
 int expr_mentions(const Expr *, const char *name);   /* name interned */
+/* fn on the slot of every name and number in *e, left to right, until it
+ * returns nonzero (returned); no recursion, whatever the depth. */
+typedef int LeafFn(void *ctx, Expr **slot);
+int expr_leaves(Expr **e, LeafFn *fn, void *ctx);
 int ins_mentions(const struct Ins *, const char *name);
 int body_mentions(const List *, const char *name);
 void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size);  /* room for v[n] */

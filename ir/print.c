@@ -110,6 +110,36 @@ static void print_exprs(Out *f, Expr *const *kids, uint32_t n, const char *sep)
 	}
 }
 
+/* a+b+c+...: the left operands that need no parentheses by a loop down
+ * the chain, which is as deep as it is long, then back up. */
+static void binary(Out *f, const Expr *e)
+{
+	const Expr *local[32], **spine = local;
+	uint32_t n = 0, cap = 32;
+	for (; e->kind == E_BINARY && (!n || prec(e) >= prec(spine[n - 1])); e = e->kids[0]) {
+		if (n == cap) {
+			const Expr **big = malloc(2 * cap * sizeof *big);
+			if (!big)
+				die("out of memory");
+			memcpy(big, spine, n * sizeof *big);
+			if (spine != local)
+				free(spine);
+			spine = big;
+			cap *= 2;
+		}
+		spine[n++] = e;
+	}
+	print_kid(f, e, prec(spine[n - 1]));
+	while (n-- > 0) {
+		const Expr *b = spine[n];
+		/* " % ": "a%b" would scan as a and the register-like name %b */
+		puts_(f, b->op == '=' ? " = " : b->op == '%' ? " % " : op_spelling(b->op));
+		print_kid(f, b->kids[1], prec(b) + 1);
+	}
+	if (spine != local)
+		free(spine);
+}
+
 static void expr(Out *f, const Expr *e)
 {
 	switch (e->kind) {
@@ -121,14 +151,9 @@ static void expr(Out *f, const Expr *e)
 		putc_(f, e->op);
 		print_kid(f, e->kids[0], 12);
 		break;
-	case E_BINARY: {
-		int p = prec(e);
-		print_kid(f, e->kids[0], p);
-		/* " % ": "a%b" would scan as a and the register-like name %b */
-		puts_(f, e->op == '=' ? " = " : e->op == '%' ? " % " : op_spelling(e->op));
-		print_kid(f, e->kids[1], p + 1);
+	case E_BINARY:
+		binary(f, e);
 		break;
-	}
 	case E_PAREN:
 		putc_(f, '(');
 		print_exprs(f, e->kids, e->n, ", ");

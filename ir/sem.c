@@ -37,8 +37,27 @@ OpRole ins_first_role(const Ins *in)
 	return e->kind == E_ADDR ? ROLE_USE : ROLE_DEF;
 }
 
+typedef struct Uses {
+	NameFn *fn;
+	void *ctx;
+} Uses;
+
+static int use_leaf(void *ctx, Expr **slot)
+{
+	Uses *u = ctx;
+	if ((*slot)->kind == E_NAME && strcmp((*slot)->str, "_") != 0)
+		u->fn(u->ctx, (*slot)->str, ROLE_USE);
+	return 0;
+}
+
+/* Everything under a read is read: no recursion there, however deep. */
 static void visit(const Expr *e, OpRole role, NameFn *fn, void *ctx)
 {
+	if (role == ROLE_USE && e->kind != E_NAME) {
+		Uses u = {fn, ctx};
+		expr_leaves((Expr **)&e, use_leaf, &u);
+		return;
+	}
 	switch (e->kind) {
 	case E_NAME:
 		if (strcmp(e->str, "_") != 0)
@@ -52,8 +71,13 @@ static void visit(const Expr *e, OpRole role, NameFn *fn, void *ctx)
 		break;
 	case E_BINARY:
 		if (e->op == '|' && role != ROLE_USE) {  /* p|q: both written */
+			/* a longer chain p|q|r|...: down its left side by a loop */
+			for (; e->kind == E_BINARY && e->op == '|' && e->kids[0]->kind == E_BINARY;
+			     e = e->kids[0])
+				visit(e->kids[1], role, fn, ctx);
 			visit(e->kids[0], role, fn, ctx);
-			visit(e->kids[1], role, fn, ctx);
+			if (e->kind == E_BINARY)
+				visit(e->kids[1], role, fn, ctx);
 			break;
 		}
 		/* fall through */

@@ -94,40 +94,45 @@ static void fail_code(Verifier *v, Loc loc, const char *what)
 	v->bad++;
 }
 
+/* The first kid by a loop: a chain a+b+c+... is as deep as it is long. */
 static void verify_expr(Verifier *v, Loc loc, const Expr *e)
 {
-	if (!e) {
-		fail(v, loc, "null operand");
-		return;
+	for (;; e = e->kids[0]) {
+		if (!e) {
+			fail(v, loc, "null operand");
+			return;
+		}
+		switch (e->kind) {
+		case E_NAME:
+		case E_NUM:
+			if (!e->str || !*e->str)
+				fail(v, loc, "leaf without spelling");
+			return;
+		case E_UNARY:
+			if (e->n != 1)
+				fail(v, loc, "unary node without one operand");
+			break;
+		case E_BINARY:
+			if (e->n != 2)
+				fail(v, loc, "binary node without two operands");
+			break;
+		case E_CALL:
+			if (!e->fname)
+				fail(v, loc, "call expression without a name");
+			break;
+		case E_PAREN:
+		case E_BRACE:
+		case E_ADDR:
+			break;
+		default:
+			fail(v, loc, "unknown expression kind");
+			return;
+		}
+		for (uint32_t i = 1; i < e->n; i++)
+			verify_expr(v, loc, e->kids[i]);
+		if (!e->n)
+			return;
 	}
-	switch (e->kind) {
-	case E_NAME:
-	case E_NUM:
-		if (!e->str || !*e->str)
-			fail(v, loc, "leaf without spelling");
-		return;
-	case E_UNARY:
-		if (e->n != 1)
-			fail(v, loc, "unary node without one operand");
-		break;
-	case E_BINARY:
-		if (e->n != 2)
-			fail(v, loc, "binary node without two operands");
-		break;
-	case E_CALL:
-		if (!e->fname)
-			fail(v, loc, "call expression without a name");
-		break;
-	case E_PAREN:
-	case E_BRACE:
-	case E_ADDR:
-		break;
-	default:
-		fail(v, loc, "unknown expression kind");
-		return;
-	}
-	for (uint32_t i = 0; i < e->n; i++)
-		verify_expr(v, loc, e->kids[i]);
 }
 
 static void verify_list(Verifier *v, const List *l, int in_body);

@@ -834,18 +834,21 @@ static Sym *module_sym(Walk *w, const char *name)
 	return lookup(w->l, w->mod, name);
 }
 
+static int rename_leaf(void *ctx, Expr **slot)
+{
+	Walk *w = ctx;
+	Sym *s = (*slot)->kind == E_NAME ? module_sym(w, (*slot)->str) : NULL;
+	if (s) {
+		note_use(w, s);
+		if (s->newname != s->name)
+			*slot = name_expr(s->newname);
+	}
+	return 0;
+}
+
 static Expr *rename_expr(Walk *w, Expr *e)
 {
-	if (e->kind == E_NAME) {
-		Sym *s = module_sym(w, e->str);
-		if (!s)
-			return e;
-		note_use(w, s);
-		return s->newname == s->name ? e : name_expr(s->newname);
-	}
-	if (e->kind != E_NUM)
-		for (uint32_t i = 0; i < e->n; i++)
-			e->kids[i] = rename_expr(w, e->kids[i]);
+	expr_leaves(&e, rename_leaf, w);
 	return e;
 }
 
@@ -1032,20 +1035,22 @@ static void refs_add(Refs *r, Global *g)
 	r->v[r->n++] = g;
 }
 
+static int ref_leaf(void *ctx, Expr **slot)
+{
+	Collect *c = ctx;
+	const Expr *e = *slot;
+	Global *g;
+	if (e->kind != E_NAME || set_has(&c->l->locals, e->str))
+		return 0;
+	HASH_FIND_PTR(c->l->globals, &e->str, g);
+	if (g)
+		refs_add(&c->refs, g);
+	return 0;
+}
+
 static void refs_expr(Collect *c, const Expr *e)
 {
-	if (e->kind == E_NAME) {
-		Global *g;
-		if (set_has(&c->l->locals, e->str))
-			return;
-		HASH_FIND_PTR(c->l->globals, &e->str, g);
-		if (g)
-			refs_add(&c->refs, g);
-		return;
-	}
-	if (e->kind != E_NUM)
-		for (uint32_t i = 0; i < e->n; i++)
-			refs_expr(c, e->kids[i]);
+	expr_leaves((Expr **)&e, ref_leaf, c);
 }
 
 static void refs_exprs(Collect *c, Expr *const *es, uint32_t n)

@@ -335,8 +335,11 @@ primary
 
 %%
 
+/* bison's only other message: its stack (YYMAXDEPTH, 10000) is full. */
 static void ptxerror(YYLTYPE *l, void *scanner, struct ParseState *s, const char *msg)
 {
+	if (!strcmp(msg, "memory exhausted"))
+		msg = "nested too deep: scopes, parentheses and operators nest at most about 3,000 levels";
 	ps_error(s, l->first_line, l->first_column, "%s", msg);
 }
 

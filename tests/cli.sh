@@ -113,6 +113,15 @@ timeout 10 "$ptxlink" /dev/zero -o "$work/zero.out.ptx" 2>"$work/err"; rc=$?
 check "/dev/zero stops with a message" "[ $rc = 1 ] && grep -q '^/dev/zero:1:1: error: NUL byte in program' '$work/err' && [ ! -e '$work/zero.out.ptx' ]"
 { printf "$hdr.entry k()\n{\n"; yes '1;'; } | timeout 10 "$ptxlink" - -o "$work/junk.out.ptx" 2>"$work/err"; rc=$?
 check "too many errors stop reading endless input" "[ $rc = 1 ] && [ \$(wc -l <'$work/err') = 21 ] && grep -q 'too many errors, giving up' '$work/err'"
+# A chain of 200,000 operators (ptxas takes it) is as deep as it is long:
+# no walk recurses down it.  Printed, linked, re-read; no temporary left.
+chain=$(yes 1 | head -n 200000 | paste -sd+)
+{ printf "$hdr"'.visible .global .u32 x = %s;\n.visible .entry k()\n{\n.reg .u32 %%r<3>;\n' "$chain"
+  printf 'add.u32 %%r1, %%r2, %s;\nld.global.u32 %%r1, [x+%s];\nret;\n}\n' "${chain//+/-}" "$chain"; } >"$work/chain.ptx"
+printf "$hdr"'.extern .global .u32 x;\n.visible .entry k2()\n{\n.reg .u32 %%r1;\nld.global.u32 %%r1, [x+%s];\nret;\n}\n' "$chain" >"$work/chain2.ptx"
+"$ptxlink" "$work/chain.ptx" "$work/chain2.ptx" -o "$work/chain.out.ptx" 2>"$work/err"; rc=$?
+"$ptxlink" "$work/chain.out.ptx" -o "$work/chain.again.ptx" 2>>"$work/err"; rc2=$?
+check "a 200,000-term chain links and prints" "[ $rc = 0 ] && [ $rc2 = 0 ] && [ \$(tr -cd + <'$work/chain.out.ptx' | wc -c) = 599999 ] && cmp -s '$work/chain.out.ptx' '$work/chain.again.ptx' && [ -z \"\$(ls '$work' | grep 'chain.*tmp')\" ]"
 check "--version" "\"$ptxlink\" --version | grep -q '^ptxlink [0-9]'"
 check "--help" "\"$ptxlink\" --help | grep -q '^usage: ptxlink'"
 "$ptxlink" "$work/ok.ptx" >"$work/o1.ptx"; "$ptxlink" "$work/ok.ptx" >"$work/o2.ptx"

@@ -1,8 +1,10 @@
 /* ptxlink: parse PTX, run the pipeline, print PTX.
  * A regular output file is written atomically: on any error none is left. */
+#define _XOPEN_SOURCE 700  /* sigaltstack, SA_ONSTACK */
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,6 +279,31 @@ static int write_in_place(const char *path, const Module *m)
 	return print_close(f, m) == 0 ? 0 : write_error("write", path);
 }
 
+/* The temporary being written, removed if ptxlink crashes meanwhile (an
+ * internal error aborts): a failed run never leaves output behind. */
+static char *volatile pending_tmp;
+
+static void remove_pending(int sig)
+{
+	if (pending_tmp)
+		unlink(pending_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void guard_tmp(char *tmp)
+{
+	static char altstack[1 << 16];  /* the handler runs after a stack overflow too */
+	static const int sigs[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGINT, SIGTERM, SIGHUP};
+	stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+	sigaltstack(&ss, NULL);
+	struct sigaction sa = {.sa_handler = remove_pending, .sa_flags = SA_ONSTACK};
+	sigemptyset(&sa.sa_mask);
+	pending_tmp = tmp;
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
 /* A regular file (or a new one) is replaced atomically: written to a
  * temporary beside it and renamed into place only when every byte is out.
  * It gets the existing file's mode, or what the umask gives a new file. */
@@ -320,10 +347,12 @@ static int write_output(const char *path, const Module *m)
 		return -1;
 	}
 	int rc = 0;
+	guard_tmp(tmp);
 	if (print_close(f, m) != 0 || rename(tmp, path) != 0) {
 		rc = write_error("write", path);
 		unlink(tmp);
 	}
+	pending_tmp = NULL;
 	free(tmp);
 	return rc;
 }
