@@ -539,9 +539,6 @@ Verified *ir_verified(const Module *);
 int ir_verify_since(const Module *, const Verified *, const char *stage);
 void ir_verified_free(Verified *);
 
-/* parse.c (ptx-grammar/): NULL after reporting errors */
-Module *ptx_parse_file(const char *path);
-Module *ptx_parse_string(const char *name, const char *text, size_t len);
 
 /* ir.c: constructors for stages that write new code.  ins_new builds an
  * instruction from its whole spelling ("st.local.f64") and operands;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "parse.h"
+#include "ptx.h"
 #include "parser.h"
 #include "lexer.h"
 

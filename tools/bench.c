@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "ir/ir.h"
+#include "ptx-grammar/ptx.h"
 
 typedef struct Buf {
 	char *p;

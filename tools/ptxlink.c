@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "ir/ir.h"
+#include "ptx-grammar/ptx.h"
 #include "link/link.h"
 #include "stages/stages.h"
 

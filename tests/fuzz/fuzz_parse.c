@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ir/ir.h"
+#include "ptx-grammar/ptx.h"
 
 static FILE *devnull;
 

@@ -5,6 +5,7 @@
 #include <check.h>
 #include <string.h>
 #include "ir/ir.h"
+#include "ptx-grammar/ptx.h"
 
 #define HEADER ".version 8.5\n.target sm_80\n.address_size 64\n"
 

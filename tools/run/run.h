@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <uthash.h>
 #include "ir/ir.h"
+#include "ptx-grammar/ptx.h"
 
 /* Exit codes: what the coverage script classifies by. */
 enum {
