@@ -375,21 +375,18 @@ uint32_t defs_reaching(const Defs *, uint32_t ins, const char *reg, uint32_t *ou
 uint32_t defs_uses(const Defs *, uint32_t def_ins, const char *reg, uint32_t *out, uint32_t max);
 
 /* value.c: "is this operand symbol + offset (or a constant)?" at an
- * instruction.  ModuleVars knows the module's variables and which are
- * constant data (.const, or .global only ever loaded from). */
+ * instruction.  The symbol table says which variables are constant data
+ * (.const, or .global only ever loaded from). */
 typedef struct Value {
 	const char *sym;   /* NULL: a plain integer */
 	int64_t off;
 } Value;
-typedef struct ModuleVars ModuleVars;
 typedef struct Tracker {
-	const ModuleVars *vars;   /* NULL: follow no load, even of constant data */
+	const struct SymTab *syms;   /* NULL: follow no load, even of constant data */
 	const Cfg *cfg;
 	const Live *live;
 	const Defs *defs;
 } Tracker;
-ModuleVars *module_vars_new(const Module *);
-void module_vars_free(ModuleVars *);
 int value_of(const Tracker *, uint32_t ins, const Expr *operand, Value *);
 int value_at_def(const Tracker *, uint32_t def_ins, Value *, int depth);
 int value_of_const(const Expr *, Value *);  /* no registers: an initializer element */

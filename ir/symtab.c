@@ -140,13 +140,24 @@ static void note(Walk *w, const char *name, unsigned how)
 	s->uses[s->nuses++] = (SymUse){w->at, w->f, (uint8_t)how};
 }
 
+typedef struct Leaves {
+	Walk *w;
+	unsigned how;
+} Leaves;
+
+static int note_leaf(void *ctx, Expr **slot)
+{
+	Leaves *l = ctx;
+	if ((*slot)->kind == E_NAME)
+		note(l->w, (*slot)->str, l->how);
+	return 0;
+}
+
+/* Every name in e, without recursion (a chain a+b+c+... is deep). */
 static void names_in(Walk *w, const Expr *e, unsigned how)
 {
-	if (e->kind == E_NAME)
-		note(w, e->str, how);
-	else if (e->kind != E_NUM)
-		for (uint32_t i = 0; i < e->n; i++)
-			names_in(w, e->kids[i], how);
+	Leaves l = {w, how};
+	expr_leaves((Expr **)&e, note_leaf, &l);
 }
 
 static void ins_uses(Walk *w, const Ins *in)

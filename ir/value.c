@@ -5,113 +5,29 @@
  * only ever loaded from, with an initializer.  Anything else is unknown. */
 #include <stdlib.h>
 #include <string.h>
-#include <uthash.h>
 #include "ir.h"
 
 enum { MAX_DEPTH = 16 };
 
-typedef struct VarInfo {
-	UT_hash_handle hh;
-	const char *name;
-	const Stmt *stmt;
-	int written;   /* stored to, or its address escapes: not constant */
-} VarInfo;
-
-struct ModuleVars {
-	VarInfo *vars;
-};
-
-static VarInfo *var_info(const ModuleVars *mv, const char *name)
-{
-	VarInfo *v;
-	HASH_FIND_PTR(mv->vars, &name, v);
-	return v;
-}
-
-/* The first kid by a loop: a chain a+b+c+... is as deep as it is long. */
-static void mark_names(const ModuleVars *mv, const Expr *e)
-{
-	for (; e->kind != E_NAME; e = e->kids[0]) {
-		if (e->kind == E_NUM || !e->n)
-			return;
-		for (uint32_t i = 1; i < e->n; i++)
-			mark_names(mv, e->kids[i]);
-	}
-	VarInfo *v = var_info(mv, e->str);
-	if (v)
-		v->written = 1;
-}
-
-/* A plain load's address is the only use that keeps a variable constant. */
-static void scan_body(const ModuleVars *mv, const List *body)
-{
-	for (const Stmt *s = body->head; s; s = s->next) {
-		if (s->kind == S_SCOPE) {
-			scan_body(mv, &s->scope);
-			continue;
-		}
-		if (s->kind != S_INS)
-			continue;
-		int is_load = s->ins.sp->code == O_ld || s->ins.sp->code == O_ldu;
-		for (uint32_t i = 0; i < s->ins.nops; i++)
-			if (!(is_load && i == 1 && s->ins.ops[i]->kind == E_ADDR))
-				mark_names(mv, s->ins.ops[i]);
-	}
-}
-
-ModuleVars *module_vars_new(const Module *m)
-{
-	ModuleVars *mv = calloc(1, sizeof *mv);
-	if (!mv)
-		die("out of memory");
-	for (const Stmt *s = m->items.head; s; s = s->next)
-		if (s->kind == S_VAR)
-			for (uint32_t i = 0; i < s->var.nds; i++) {
-				VarInfo *v = calloc(1, sizeof *v);
-				if (!v)
-					die("out of memory");
-				v->name = s->var.ds[i].name;
-				v->stmt = s;
-				HASH_ADD_PTR(mv->vars, name, v);
-			}
-	for (const Stmt *s = m->items.head; s; s = s->next) {
-		if (s->kind == S_FUNC && s->func->has_body)
-			scan_body(mv, &s->func->body);
-		else if (s->kind == S_VAR)
-			for (uint32_t i = 0; i < s->var.nds; i++)
-				if (s->var.ds[i].init)
-					mark_names(mv, s->var.ds[i].init);
-	}
-	return mv;
-}
-
-void module_vars_free(ModuleVars *mv)
-{
-	if (!mv)
-		return;
-	VarInfo *v, *tmp;
-	HASH_ITER(hh, mv->vars, v, tmp) {
-		HASH_DEL(mv->vars, v);
-		free(v);
-	}
-	free(mv);
-}
-
+/* The variable's statement: its definition, else a declaration. */
 static const Stmt *module_var(const Tracker *t, const char *name)
 {
-	VarInfo *v = t->vars ? var_info(t->vars, name) : NULL;
-	return v ? v->stmt : NULL;
+	const Symbol *s = t->syms ? symtab_find(t->syms, name) : NULL;
+	if (!s || s->kind != SYM_VAR)
+		return NULL;
+	return s->def ? s->def : s->decl;
 }
 
+/* A plain load is the only use that keeps a .global variable constant:
+ * no store, no address taken, nothing another module may write. */
 static int var_is_constant(const Tracker *t, const Stmt *var)
 {
 	Space space = decl_space(&var->var);
 	if (space == SPACE_CONST)
 		return 1;
-	VarInfo *v = var_info(t->vars, var->var.ds[0].name);
-	return space == SPACE_GLOBAL && v && !v->written &&
-		!decl_spec(&var->var, ".extern") && !decl_spec(&var->var, ".weak") &&
-		!decl_spec(&var->var, ".common");
+	const Symbol *s = symtab_find(t->syms, var->var.ds[0].name);
+	return space == SPACE_GLOBAL && s && (s->how & ~USE_READ) == 0 &&
+		(s->linkage == LINK_INTERNAL || s->linkage == LINK_VISIBLE);
 }
 
 static int value_of_expr(const Tracker *t, uint32_t ins, const Expr *e, Value *v, int depth);

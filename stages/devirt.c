@@ -98,7 +98,7 @@ typedef struct Dv {
 	Module *m;
 	const StageOptions *o;
 	CallGraph *cg;
-	ModuleVars *vars;
+	SymTab *syms;
 	Flow *flow;                 /* where function addresses go */
 	int open_world;             /* --allow-undefined or an undefined variable */
 	const Func **undef;         /* undefined functions whose address is taken */
@@ -566,7 +566,7 @@ static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs
 	st->open = open_for(d, p);
 	const Expr *ptr = in->ops[st->callee];
 	const char *f = NULL;
-	Tracker exact = {NULL, cfg, live, defs}, loads = {d->vars, cfg, live, defs};
+	Tracker exact = {NULL, cfg, live, defs}, loads = {d->syms, cfg, live, defs};
 	int r = tracked(&exact, idx, ptr, d, &f);
 	if (r == 0 && !st->open)  /* loads of constant data hold if nothing outside writes */
 		r = tracked(&loads, idx, ptr, d, &f);
@@ -1058,7 +1058,7 @@ void devirt(Module *m, const StageOptions *o)
 		callgraph_free(d.cg);
 		return;
 	}
-	d.vars = module_vars_new(m);
+	d.syms = symtab_build(m);
 	d.flow = flow_build(m);
 	find_undef(&d);
 	d.addr32 = pointer_bytes(m) == 4;
@@ -1086,6 +1086,6 @@ void devirt(Module *m, const StageOptions *o)
 	names_free(&d.names);
 	free(d.undef);
 	flow_free(d.flow);
-	module_vars_free(d.vars);
+	symtab_free(d.syms);
 	callgraph_free(d.cg);
 }

@@ -735,7 +735,7 @@ static void find_sites(Fn *fn, List *l)
 
 /* Every site of one function read and checked, then all rewritten.
  * Returns how many calls it lowered. */
-static uint32_t lower_func(Fn *fn, const ModuleVars *vars)
+static uint32_t lower_func(Fn *fn, const SymTab *syms)
 {
 	find_sites(fn, &fn->f->body);
 	if (!fn->nsites)
@@ -747,7 +747,7 @@ static uint32_t lower_func(Fn *fn, const ModuleVars *vars)
 	}
 	Live *live = live_compute(cfg);
 	Defs *defs = defs_compute(cfg, live);
-	Tracker t = {vars, cfg, live, defs};
+	Tracker t = {syms, cfg, live, defs};
 	Regs r = {0};
 	Want w[256];
 	for (uint32_t i = 0; i < fn->nsites; i++) {
@@ -846,20 +846,20 @@ void printf_lower(Module *m, const StageOptions *o)
 		if (s->func->name == vpf && !vpf_decl)
 			vpf_decl = s;
 	}
-	ModuleVars *vars = module_vars_new(m);
+	SymTab *syms = symtab_build(m);
 	uint32_t lowered = 0;
 	int bad = 0;
 	for (Stmt *s = m->items.head; s; s = s->next) {
 		if (s->kind != S_FUNC || !s->func->has_body)
 			continue;
 		Fn fn = {.m = m, .o = o, .f = s->func, .printf_name = pf, .vprintf_name = vpf};
-		lowered += lower_func(&fn, vars);
+		lowered += lower_func(&fn, syms);
 		bad += fn.bad;
 		free(fn.sites);
 		names_free(&fn.names);
 		free(fn.stack);
 	}
-	module_vars_free(vars);
+	symtab_free(syms);
 	if (bad || !lowered)
 		return;
 	if (!vpf_decl) {

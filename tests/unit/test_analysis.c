@@ -343,7 +343,7 @@ typedef struct Analysed {
 	Cfg *cfg;
 	Live *live;
 	Defs *defs;
-	ModuleVars *vars;
+	SymTab *syms;
 	Tracker t;
 } Analysed;
 
@@ -358,14 +358,14 @@ static Analysed analyse(const char *src)
 	a.cfg = cfg_build(f);
 	a.live = live_compute(a.cfg);
 	a.defs = defs_compute(a.cfg, a.live);
-	a.vars = module_vars_new(a.m);
-	a.t = (Tracker){a.vars, a.cfg, a.live, a.defs};
+	a.syms = symtab_build(a.m);
+	a.t = (Tracker){a.syms, a.cfg, a.live, a.defs};
 	return a;
 }
 
 static void release(Analysed *a)
 {
-	module_vars_free(a->vars);
+	symtab_free(a->syms);
 	defs_free(a->defs);
 	live_free(a->live);
 	cfg_free(a->cfg);
