@@ -10,11 +10,10 @@
  *     program stores), or every address-taken function when it cannot say;
  *     either way only functions whose parameter and return lists could
  *     match the prototype: same count, state space and byte size each.
- * The set is open, and never proves a single target, when the module was
- * linked with --allow-undefined, declares an undefined variable other than
- * dynamic .shared memory (a pointer may arrive from code not seen), has an
- * undefined address-taken function whose signature matches, or is one
- * input without -arch that other device code could join.
+ * The set is open, and never proves a single target, when the world is
+ * open (world.c: --allow-undefined, an undefined variable, one input that
+ * other device code could join) or the module has an undefined
+ * address-taken function whose signature matches.
  * Rewrites, per call site:
  *   one candidate, closed:   call (r), f, (args);   prototype dropped if unused
  *   every candidate returns the same constants and does nothing else
@@ -39,9 +38,10 @@
  * Finally, if no call goes through a pointer and no code takes a function's
  * address, the function entries of C++ vtables (_ZTV*) are cleared.
  *
- * requires: nothing (builds its own call graph, address flow, CFG,
- * liveness, reaching definitions) / maintains: the module's statements and
- * names / breaks: any CFG or analysis built before it. */
+ * requires: the world verdict (o->world); builds its own symbol table, call
+ * graph, address flow, CFG, liveness, reaching definitions / maintains:
+ * the module's statements and names / breaks: any symbol table, CFG or
+ * analysis built before it. */
 #include <stdlib.h>
 #include <string.h>
 #include "stages.h"
@@ -100,7 +100,7 @@ typedef struct Dv {
 	CallGraph *cg;
 	SymTab *syms;
 	Flow *flow;                 /* where function addresses go */
-	int open_world;             /* --allow-undefined or an undefined variable */
+	int open_world;             /* the world is open, or an undefined function fits */
 	const Func **undef;         /* undefined functions whose address is taken */
 	uint32_t nundef;
 	int addr32;
@@ -593,7 +593,7 @@ static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs
 			st->cands[j] = st->cands[j - 1];
 			st->cands[j - 1] = t;
 		}
-	int max = d->o->devirt_funnel_max > 0 ? d->o->devirt_funnel_max : 10;
+	int max = d->o->devirt.funnel_max > 0 ? d->o->devirt.funnel_max : 10;
 	if (!st->open && st->ncands >= 1)
 		by_vtable(d, st, p, cfg, defs, idx);
 	if (!st->open && !in->guard && st->ncands >= 1 && st->ncands <= (uint32_t)max) {
@@ -787,7 +787,7 @@ static const char *file_path(Dv *d, uint32_t index)
 
 static void remark(Dv *d, const Site *st)
 {
-	if (!d->o->remarks_devirt)
+	if (!d->o->devirt.remarks)
 		return;
 	const char *file = st->loc ? file_path(d, st->loc->file) : NULL;
 	if (file)
@@ -1038,16 +1038,11 @@ static void print_stats(const Stats *s)
 		fprintf(stderr, "devirt: %u vtable entries no longer read: cleared\n", s->pruned);
 }
 
-static int is_shared(const Decl *d)
-{
-	return decl_space(d) == SPACE_SHARED;
-}
-
 void devirt(Module *m, const StageOptions *o)
 {
-	if (o->no_devirt)
+	if (o->devirt.off)
 		return;
-	Dv d = {.m = m, .o = o, .open_world = o->allow_undefined};
+	Dv d = {.m = m, .o = o, .open_world = !o->world.closed};
 	d.cg = callgraph_build(m);
 	uint32_t indirect = 0;
 	for (uint32_t i = 0; i < cg_count(d.cg); i++)
@@ -1062,20 +1057,6 @@ void devirt(Module *m, const StageOptions *o)
 	d.flow = flow_build(m);
 	find_undef(&d);
 	d.addr32 = pointer_bytes(m) == 4;
-	for (const Stmt *s = m->items.head; s; s = s->next) {
-		if (s->kind == S_VAR && decl_spec(&s->var, ".extern") && !is_shared(&s->var))
-			d.open_world = 1;  /* data from code not seen; .extern .shared is dynamic shared memory */
-		/* An input that was not linked is a whole program only if no other
-		 * device code can join it: nothing .extern, no function others can
-		 * call or take the address of (nvcc without -rdc).  Else a pointer
-		 * may arrive from a function this module never sees. */
-		if (o->unlinked && s->kind == S_FUNC && !s->func->is_entry &&
-		    (spec_find(s->func->specs, s->func->nspecs, ".visible") ||
-		     spec_find(s->func->specs, s->func->nspecs, ".weak") ||
-		     (spec_find(s->func->specs, s->func->nspecs, ".extern") &&
-		      !is_runtime_symbol(s->func->name))))
-			d.open_world = 1;
-	}
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
 			devirt_func(&d, s);

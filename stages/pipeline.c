@@ -26,10 +26,13 @@ int stages_define(const char *name)
  * shape, and no code violation the input did not have already (a name
  * nothing declares, a register read or called through where no definition
  * reaches it; ir/verify.c). */
-int run_pipeline(Module *m, const StageOptions *o)
+int run_pipeline(Module *m, const StageOptions *opts)
 {
 	int errors = diag_errors();
 	ir_normalize(m);
+	StageOptions with_world = *opts;
+	const StageOptions *o = &with_world;
+	world_decide(&with_world.world, m, opts);
 	Verified *before = o->verify ? ir_verified(m) : NULL;
 	for (size_t i = 0; i < sizeof stages / sizeof *stages; i++) {
 		stages[i].run(m, o);

@@ -90,7 +90,7 @@ static void fmt_diag(Fn *fn, Loc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (fn->o->werror_format)
+	if (fn->o->printf_lowering.werror_format)
 		error(loc, "%s [-Werror=format]", msg);
 	else
 		warn(loc, "%s [-Wformat]", msg);

@@ -5,16 +5,33 @@
 
 #include "ir/ir.h"
 
+/* Whether every piece of device code that can run with the module is in
+ * it, decided once (world.c) for every stage. */
+typedef struct World {
+	int closed;
+	const char *open_because;   /* when not: the first reason */
+} World;
+
+typedef struct DevirtOptions {
+	int off;             /* --no-devirt */
+	int remarks;         /* -Rpass=devirt: a remark per indirect call site */
+	int funnel_max;      /* --devirt-funnel-max=N (0: 10) */
+} DevirtOptions;
+
+typedef struct PrintfOptions {
+	int werror_format;   /* -Werror=format: format mismatches are errors */
+} PrintfOptions;
+
 typedef struct StageOptions {
 	int verify;          /* ir_verify() after every stage */
-	int werror_format;   /* -Werror=format: printf format mismatches are errors */
 	const char *print_after;  /* --print-after=<stage>: dump to stderr */
-	int no_devirt;       /* --no-devirt */
-	int remarks_devirt;  /* -Rpass=devirt: a remark per indirect call site */
 	int stats;           /* --stats: each stage's counts to stderr */
-	int allow_undefined; /* linked with --allow-undefined: the world is open */
-	int unlinked;        /* one input and no -arch: other device code may join it */
-	int devirt_funnel_max;  /* --devirt-funnel-max=N (0: 10) */
+	/* how the module was made, from which world.c decides */
+	int allow_undefined; /* linked with --allow-undefined */
+	int unlinked;        /* one input and no -arch */
+	World world;         /* run_pipeline fills it in */
+	DevirtOptions devirt;
+	PrintfOptions printf_lowering;
 } StageOptions;
 
 /* pipeline.c: runs every stage in order; returns 0, or -1 after errors.
@@ -24,6 +41,12 @@ int stages_define(const char *name);
 int run_pipeline(Module *, const StageOptions *);
 /* the i-th stage's name (for --print-after), NULL past the last */
 const char *stage_name(size_t i);
+
+/* world.c: a world is closed unless the module was linked with
+ * --allow-undefined, declares a variable it does not define (other than
+ * dynamic .shared memory), or is one input without -arch that other
+ * device code could join. */
+void world_decide(World *, const Module *, const StageOptions *);
 
 /* devirt.c: indirect calls with known targets become direct calls or funnels */
 void devirt(Module *, const StageOptions *);

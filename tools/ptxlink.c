@@ -186,18 +186,18 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 	} else if (strcmp(a, "--no-verify") == 0) {
 		o->verify = o->stages.verify = 0;
 	} else if (strcmp(a, "-Werror=format") == 0) {
-		o->stages.werror_format = 1;
+		o->stages.printf_lowering.werror_format = 1;
 	} else if (strcmp(a, "--no-stages") == 0) {
 		o->no_stages = 1;
 	} else if (strcmp(a, "--no-devirt") == 0) {
-		o->stages.no_devirt = 1;
+		o->stages.devirt.off = 1;
 	} else if (strncmp(a, "--devirt-funnel-max=", 20) == 0) {
-		if (positive(a + 20, &o->stages.devirt_funnel_max) != 0) {
+		if (positive(a + 20, &o->stages.devirt.funnel_max) != 0) {
 			fprintf(stderr, "ptxlink: error: '%s' needs a positive number below 2^31\n", a);
 			return -1;
 		}
 	} else if (strcmp(a, "-Rpass=devirt") == 0) {
-		o->stages.remarks_devirt = 1;
+		o->stages.devirt.remarks = 1;
 	} else if (strcmp(a, "--stats") == 0) {
 		o->stages.stats = 1;
 	} else if (strncmp(a, "--print-after=", 14) == 0) {
