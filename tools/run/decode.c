@@ -917,10 +917,6 @@ static int word_index(const char *w, const char *const *set)
 	return 0;
 }
 
-static int is_compare_op(const char *base)
-{
-	return strcmp(base, "setp") == 0 || strcmp(base, "set") == 0;
-}
 
 static int mod_space(const char *w)
 {
@@ -943,7 +939,7 @@ int mod_is_space_or_hint(const char *w)
 static const char *dec_mods(DIns *d, const Spelling *sp, int raw)
 {
 	static char why[128];
-	int cmpctx = is_compare_op(sp->base);
+	int cmpctx = sp->code == O_setp || sp->code == O_set;
 	for (uint32_t i = 0; i < sp->nmods; i++) {
 		const char *w = sp->mods[i];
 		int k;
@@ -1060,7 +1056,7 @@ static void dec_ins(Ctx *c, const Stmt *s, DIns *d)
 		unsupported(d, bad);
 		return;
 	}
-	if (strcmp(in->sp->base, "call") == 0) {
+	if (in->sp->code == O_call) {
 		if (!dec_call(c, in, d)) {
 			unsupported(d, "call form");
 			return;

@@ -261,7 +261,7 @@ static int add_or_sub(Thread *t, const DIns *d, int sub)
 		return sub ? ex_fsub(t, d) : ex_fadd(t, d);
 	nops(d, 3);
 	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
-	int c = strcmp(d->st->ins.sp->base, sub ? "subc" : "addc") == 0 ? t->carry : 0;
+	int code = d->st->ins.sp->code, c = code == O_subc || code == O_addc ? t->carry : 0;
 	uint64_t r = zx(sub ? a - b - c : a + b + c, bits);
 	if (d->mods & M(sat)) {
 		if (ty != TY_S32)
@@ -336,7 +336,7 @@ static int ex_mad(Thread *t, const DIns *d)
 	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
 	uint64_t p = product(d, ty, a, b, &rbits);
 	uint64_t c = zx(rd(t, &d->ops[3]), rbits);
-	int cin = strcmp(d->st->ins.sp->base, "madc") == 0 ? t->carry : 0;
+	int cin = d->st->ins.sp->code == O_madc ? t->carry : 0;
 	uint64_t r = zx(p + c + cin, rbits);
 	if (d->mods & M(sat)) {
 		if (ty != TY_S32 || !(d->mods & M(hi)))
@@ -353,7 +353,7 @@ static int ex_mad(Thread *t, const DIns *d)
 static int ex_mul24(Thread *t, const DIns *d)
 {
 	int ty = ty0(d), sgn = ty_signed(ty);
-	int base_mad = strcmp(d->st->ins.sp->base, "mad24") == 0;
+	int base_mad = d->st->ins.sp->code == O_mad24;
 	nops(d, base_mad ? 4 : 3);
 	if (ty_bits(ty) != 32)
 		bad_form(d);
@@ -1063,7 +1063,8 @@ static int ex_nop(Thread *t, const DIns *d)
  * are still checked: an address, and for the sized ones, a size. */
 static int ex_hint(Thread *t, const DIns *d)
 {
-	int sized = strncmp(d->st->ins.sp->base, "prefetch", 8) != 0;  /* [a], size */
+	int code = d->st->ins.sp->code;
+	int sized = code != O_prefetch && code != O_prefetchu;  /* [a], size */
 	if (d->nops != 1 + sized || d->ops[0].kind != O_ADDR)
 		bad_form(d);
 	return X_NEXT;
@@ -1178,8 +1179,9 @@ static int cp_mbarrier_arrive(Thread *t, const DIns *d)
 
 static int ex_vsimd(Thread *t, const DIns *d)
 {
-	const char *op = d->st->ins.sp->base;
-	int lanes = op[strlen(op) - 1] == '4' ? 4 : 2, bits = 32 / lanes;
+	int op = d->st->ins.sp->code;
+	int lanes = op == O_vadd4 || op == O_vsub4 || op == O_vabsdiff4 || op == O_vmin4 ||
+		op == O_vmax4 || op == O_vavrg4 ? 4 : 2, bits = 32 / lanes;
 	int add = has(d, ".add"), sat = has(d, ".sat");
 	static const char *const ok[] = {".sat", ".add", NULL};
 	only_mods(d, ok);
@@ -1192,12 +1194,12 @@ static int ex_vsimd(Thread *t, const DIns *d)
 	for (int i = 0; i < lanes; i++) {
 		uint64_t xa = (a >> (i * bits)) & wmask(bits), xb = (b >> (i * bits)) & wmask(bits);
 		int64_t x = sa ? sx(xa, bits) : (int64_t)xa, y = sb ? sx(xb, bits) : (int64_t)xb, v;
-		if (strncmp(op, "vadd", 4) == 0) v = x + y;
-		else if (strncmp(op, "vsub", 4) == 0) v = x - y;
-		else if (strncmp(op, "vabsdiff", 8) == 0) v = x > y ? x - y : y - x;
-		else if (strncmp(op, "vmin", 4) == 0) v = x < y ? x : y;
-		else if (strncmp(op, "vmax", 4) == 0) v = x > y ? x : y;
-		else if (strncmp(op, "vavrg", 5) == 0) v = (x + y + 1) >> 1;
+		if (op == O_vadd2 || op == O_vadd4) v = x + y;
+		else if (op == O_vsub2 || op == O_vsub4) v = x - y;
+		else if (op == O_vabsdiff2 || op == O_vabsdiff4) v = x > y ? x - y : y - x;
+		else if (op == O_vmin2 || op == O_vmin4) v = x < y ? x : y;
+		else if (op == O_vmax2 || op == O_vmax4) v = x > y ? x : y;
+		else if (op == O_vavrg2 || op == O_vavrg4) v = (x + y + 1) >> 1;
 		else bad_form(d);
 		sum += v;
 		if (sat) {

@@ -397,21 +397,21 @@ static int testp(const DIns *d, double v, int ty)
 	return 0;
 }
 
-static double approx(const char *op, double x)
+static double approx(int op, double x)
 {
-	if (strcmp(op, "sqrt") == 0) return sqrt(x);
-	if (strcmp(op, "rsqrt") == 0) return 1 / sqrt(x);
-	if (strcmp(op, "rcp") == 0) return 1 / x;
-	if (strcmp(op, "ex2") == 0) return exp2(x);
-	if (strcmp(op, "lg2") == 0) return log2(x);
-	if (strcmp(op, "sin") == 0) return sin(x);
-	if (strcmp(op, "cos") == 0) return cos(x);
-	if (strcmp(op, "tanh") == 0) return tanh(x);
+	if (op == O_sqrt) return sqrt(x);
+	if (op == O_rsqrt) return 1 / sqrt(x);
+	if (op == O_rcp) return 1 / x;
+	if (op == O_ex2) return exp2(x);
+	if (op == O_lg2) return log2(x);
+	if (op == O_sin) return sin(x);
+	if (op == O_cos) return cos(x);
+	if (op == O_tanh) return tanh(x);
 	return NAN;
 }
 
 /* Sign-bit operations act on the bits, as PTX specifies them. */
-static int sign_op(Thread *t, const DIns *d, const char *op, int ty)
+static int sign_op(Thread *t, const DIns *d, int op, int ty)
 {
 	int bits = ty == TY_F64 ? 64 : ty == TY_F32 ? 32 : 16;
 	uint64_t sb = 1ull << (bits - 1);
@@ -423,8 +423,8 @@ static int sign_op(Thread *t, const DIns *d, const char *op, int ty)
 		a = (uint32_t)rd(t, &d->ops[1]);
 	if (ty == TY_F32 && (d->mods & M(ftz)) && is_sub32((uint32_t)a))
 		a &= sb;
-	uint64_t r = strcmp(op, "abs") == 0 ? a & ~sb : a ^ sb;
-	if (ty == TY_F32 && isnan(f_of((uint32_t)r)) && strcmp(op, "abs") == 0)
+	uint64_t r = op == O_abs ? a & ~sb : a ^ sb;
+	if (ty == TY_F32 && isnan(f_of((uint32_t)r)) && op == O_abs)
 		r = F32_NAN;
 	wr(t, &d->ops[0], r);
 	return X_NEXT;
@@ -432,20 +432,20 @@ static int sign_op(Thread *t, const DIns *d, const char *op, int ty)
 
 int ex_funary(Thread *t, const DIns *d)
 {
-	const char *op = d->st->ins.sp->base;
+	int op = d->st->ins.sp->code;
 	int ty = d->nty ? d->ty[0] : TY_NONE;
-	if (strcmp(op, "abs") == 0 || strcmp(op, "neg") == 0) {
+	if (op == O_abs || op == O_neg) {
 		need(d, d->nops == 2 && (ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2));
 		return sign_op(t, d, op, ty);
 	}
-	if (strcmp(op, "copysign") == 0) {
+	if (op == O_copysign) {
 		need(d, d->nops == 3 && (ty == TY_F32 || ty == TY_F64));
 		uint64_t sb = ty == TY_F32 ? 0x80000000u : 1ull << 63;
 		uint64_t a = opbits(t, &d->ops[1], ty), b = opbits(t, &d->ops[2], ty);
 		wr(t, &d->ops[0], (b & ~sb) | (a & sb));
 		return X_NEXT;
 	}
-	if (strcmp(op, "testp") == 0) {
+	if (op == O_testp) {
 		need(d, d->nops == 2 && (ty == TY_F32 || ty == TY_F64));
 		wr(t, &d->ops[0], testp(d, read_double(t, &d->ops[1], ty), ty));
 		return X_NEXT;
@@ -453,7 +453,7 @@ int ex_funary(Thread *t, const DIns *d)
 	need(d, d->nops == 2 && (ty == TY_F32 || ty == TY_F64));
 	int exact = !(d->mods & M(approx));
 	if (exact)  /* only sqrt and rcp have IEEE forms, and they need a rounding mode */
-		need(d, (strcmp(op, "sqrt") == 0 || strcmp(op, "rcp") == 0) && d->rnd &&
+		need(d, (op == O_sqrt || op == O_rcp) && d->rnd &&
 			d->rnd <= RND_RP);
 	uint64_t r;
 	if (ty == TY_F32) {
@@ -461,7 +461,7 @@ int ex_funary(Thread *t, const DIns *d)
 		if (exact) {
 			int old = fegetround();
 			fesetround(fe_mode(d->rnd));
-			volatile float x = strcmp(op, "sqrt") == 0 ? sqrtf(a) : 1.0f / a;
+			volatile float x = op == O_sqrt ? sqrtf(a) : 1.0f / a;
 			fesetround(old);
 			r = out32(d, x);
 		} else
@@ -471,11 +471,11 @@ int ex_funary(Thread *t, const DIns *d)
 		if (exact) {
 			int old = fegetround();
 			fesetround(fe_mode(d->rnd));
-			volatile double x = strcmp(op, "sqrt") == 0 ? sqrt(a) : 1.0 / a;
+			volatile double x = op == O_sqrt ? sqrt(a) : 1.0 / a;
 			fesetround(old);
 			r = out64(d, x);
 		} else {
-			need(d, strcmp(op, "rcp") == 0 || strcmp(op, "rsqrt") == 0 || strcmp(op, "sqrt") == 0);
+			need(d, op == O_rcp || op == O_rsqrt || op == O_sqrt);
 			r = out64(d, approx(op, a));
 		}
 	}

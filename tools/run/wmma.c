@@ -49,7 +49,7 @@ static void check_mods(const DIns *d)
 	static const char *const ldm[] = {".sync", ".aligned", ".m8n8", ".x1", ".x2", ".x4",
 		".trans", NULL};
 	const Spelling *sp = d->st->ins.sp;
-	const char *const *set = strcmp(sp->base, "ldmatrix") == 0 ? ldm : ok;
+	const char *const *set = sp->code == O_ldmatrix ? ldm : ok;
 	int m, n, k;
 	for (uint32_t i = 0; i < sp->nmods; i++) {
 		const char *w = sp->mods[i];
@@ -387,10 +387,10 @@ int wx_wmma(Warp *w, const DIns *d, uint32_t mask)
 	for (int l = 0; l < 32; l++)
 		if (w->lane[l]->coll != d)
 			rt_fail(d, RUN_UNSUPPORTED, "'%s' with lanes at different instructions", ins_text(d));
-	const char *base = d->st->ins.sp->base;
-	if (strcmp(base, "mma") == 0)
+	int code = d->st->ins.sp->code;
+	if (code == O_mma)
 		mma_sync(w, d);
-	else if (strcmp(base, "ldmatrix") == 0)
+	else if (code == O_ldmatrix)
 		ldmatrix(w, d);
 	else if (has(d, ".load"))
 		wmma_load(w, d, has(d, ".a") ? 'a' : has(d, ".b") ? 'b' : 'c');
