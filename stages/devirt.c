@@ -829,16 +829,30 @@ static void declare_before(Dv *d, Stmt *fs, const char *name)
 
 static void hoist_var(Dv *d, Stmt *at, const char *name, int depth);
 
+typedef struct Hoist {
+	Dv *d;
+	Stmt *at;
+	int depth;
+} Hoist;
+
+static int hoist_leaf(void *ctx, Expr **slot)
+{
+	Hoist *h = ctx;
+	const char *name = (*slot)->str;
+	if ((*slot)->kind != E_NAME)
+		return 0;
+	if (cg_find(h->d->cg, name))
+		declare_before(h->d, h->at, name);
+	else
+		hoist_var(h->d, h->at, name, h->depth + 1);
+	return 0;
+}
+
+/* expr_leaves: a chain a+b+c+... is as deep as it is long */
 static void hoist_refs(Dv *d, Stmt *at, const Expr *e, int depth)
 {
-	if (e->kind == E_NAME) {
-		if (cg_find(d->cg, e->str))
-			declare_before(d, at, e->str);
-		else
-			hoist_var(d, at, e->str, depth + 1);
-	}
-	for (uint32_t i = 0; e->kind != E_NAME && e->kind != E_NUM && i < e->n; i++)
-		hoist_refs(d, at, e->kids[i], depth);
+	Hoist h = {d, at, depth};
+	expr_leaves((Expr **)&e, hoist_leaf, &h);
 }
 
 /* A funnel names a vtable: its definition must come before `at`, and
@@ -954,14 +968,16 @@ static void devirt_func(Dv *d, Stmt *fs)
 
 /* ---- vtables whose entries nothing reads any more ---------------------- */
 
+static int is_func_leaf(void *ctx, Expr **slot)
+{
+	Dv *d = ctx;
+	return (*slot)->kind == E_NAME && cg_find(d->cg, (*slot)->str) != NULL;
+}
+
+/* expr_leaves: a chain a+b+c+... is as deep as it is long */
 static int mentions_func(Dv *d, const Expr *e)
 {
-	if (e->kind == E_NAME)
-		return cg_find(d->cg, e->str) != NULL;
-	for (uint32_t i = 0; e->kind != E_NUM && i < e->n; i++)
-		if (mentions_func(d, e->kids[i]))
-			return 1;
-	return 0;
+	return expr_leaves((Expr **)&e, is_func_leaf, d);
 }
 
 /* Does code still call through a pointer, or take a function's address? */
