@@ -28,11 +28,6 @@ int ptx_keyword(const char *s, size_t n)
 
 /* After MAX_ERRORS (or a fatal error) the scanner reads nothing more:
  * endless input ends too. */
-int ps_too_many(struct ParseState *ps)
-{
-	return ps->stop || diag_errors() - ps->errors0 >= MAX_ERRORS;
-}
-
 /* ptxas takes a NUL for the end of the file; text never has one. */
 void ps_nul(struct ParseState *ps, int line, int col)
 {
@@ -58,11 +53,13 @@ size_t ps_read(struct ParseState *ps, FILE *in, char *buf, size_t max)
 /* Every parse error goes through here, so the cap holds for all. */
 void ps_verror(struct ParseState *ps, Loc loc, const char *fmt, va_list ap)
 {
-	if (ps_too_many(ps))
+	if (ps->stop)
 		return;
 	verror_counted(loc, fmt, ap);
-	if (ps_too_many(ps))
+	if (diag_errors() - ps->errors0 >= MAX_ERRORS) {
 		error((Loc){0, 0, ps->file}, "too many errors, giving up");
+		ps->stop = 1;
+	}
 }
 
 void ps_error(struct ParseState *ps, int line, int col, const char *fmt, ...)

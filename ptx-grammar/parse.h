@@ -41,7 +41,12 @@ struct ParseState {
 void ps_error(struct ParseState *, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void ps_verror(struct ParseState *, Loc, const char *fmt, va_list);
-int ps_too_many(struct ParseState *);
+/* Read no further: a fatal input error, or MAX_ERRORS reported (ps_verror
+ * sets it).  Asked for every token, so a field, not a count. */
+static inline int ps_too_many(const struct ParseState *ps)
+{
+	return ps->stop;
+}
 void ps_nul(struct ParseState *, int line, int col);
 size_t ps_read(struct ParseState *, FILE *, char *buf, size_t max);
 
