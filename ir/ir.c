@@ -280,16 +280,7 @@ int expr_leaves(Expr **e, LeafFn *fn, void *ctx)
 			continue;
 		}
 		for (uint32_t i = x->n; i-- > 0;) {
-			if (n == cap) {
-				Expr ***big = malloc(2 * cap * sizeof *big);
-				if (!big)
-					die("out of memory");
-				memcpy(big, stack, n * sizeof *big);
-				if (stack != local)
-					free(stack);
-				stack = big;
-				cap *= 2;
-			}
+			stack = stack_grow(stack, local, n, &cap, sizeof *stack);
 			stack[n++] = &x->kids[i];
 		}
 	}
@@ -369,6 +360,22 @@ void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size)
 	if (!v)
 		die("out of memory");
 	return v;
+}
+
+/* array_grow for a stack that starts in a local array: the first growth
+ * copies it to the heap; free the stack only if it is no longer local. */
+void *stack_grow(void *v, const void *local, uint32_t n, uint32_t *cap, size_t size)
+{
+	if (n < *cap)
+		return v;
+	void *big = malloc(2 * (size_t)*cap * size);
+	if (!big)
+		die("out of memory");
+	memcpy(big, v, (size_t)n * size);
+	if (v != local)
+		free(v);
+	*cap *= 2;
+	return big;
 }
 
 /* Only 32- and 64-bit integer slots hold addresses worth following. */

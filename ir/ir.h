@@ -316,6 +316,7 @@ int expr_leaves(Expr **e, LeafFn *fn, void *ctx);
 int ins_mentions(const struct Ins *, const char *name);
 int body_mentions(const List *, const char *name);
 void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size);  /* room for v[n] */
+void *stack_grow(void *v, const void *local, uint32_t n, uint32_t *cap, size_t size);  /* v starts as local */
 int str_in(const char *w, const char *const *set);   /* set ends with NULL */
 int type_bytes(const char *type);
 int64_t decl_bytes(const Decl *, const Declarator *);  /* -1: not known */

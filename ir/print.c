@@ -117,16 +117,7 @@ static void binary(Out *f, const Expr *e)
 	const Expr *local[32], **spine = local;
 	uint32_t n = 0, cap = 32;
 	for (; e->kind == E_BINARY && (!n || prec(e) >= prec(spine[n - 1])); e = e->kids[0]) {
-		if (n == cap) {
-			const Expr **big = malloc(2 * cap * sizeof *big);
-			if (!big)
-				die("out of memory");
-			memcpy(big, spine, n * sizeof *big);
-			if (spine != local)
-				free(spine);
-			spine = big;
-			cap *= 2;
-		}
+		spine = stack_grow(spine, local, n, &cap, sizeof *spine);
 		spine[n++] = e;
 	}
 	print_kid(f, e, prec(spine[n - 1]));
