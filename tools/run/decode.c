@@ -505,14 +505,20 @@ int layout_module(Module *m)
 
 /* ---- function bodies ---- */
 
-enum { B_REG, B_VREG, B_LOCAL, B_PARAM, B_KPARAM, B_LABEL, B_STATIC, B_TARGETS, B_PROTO };
+enum { B_REG, B_VREG, B_RANGE, B_LOCAL, B_PARAM, B_KPARAM, B_LABEL, B_STATIC, B_TARGETS, B_PROTO };
 
 typedef struct Bind {
 	const char *name;
 	int kind, space;
-	uint64_t v;
+	uint64_t v;          /* B_RANGE: the N of %r<N> */
+	uint32_t seq;        /* binding order: the later of two names shadows */
 	struct Bind *prev;
 	UT_hash_handle hh;
+	/* B_RANGE: the registers used so far, by number, each a B_REG bind;
+	 * declaring %r<99999999> costs nothing until one is used */
+	struct Bind *used;
+	uint32_t index;
+	UT_hash_handle rh;
 } Bind;
 
 typedef struct Ctx {
@@ -520,7 +526,7 @@ typedef struct Ctx {
 	Bind *names;         /* scoped: registers, frame variables */
 	Bind *labels;        /* function-wide */
 	Bind **added;
-	uint32_t nadded, capadded;
+	uint32_t nadded, capadded, seq;
 	uint32_t nins;
 	Opnd **sets;
 	uint32_t nsets;
@@ -533,6 +539,7 @@ static void bind(Ctx *c, const char *name, int kind, int space, uint64_t v)
 	b->kind = kind;
 	b->space = space;
 	b->v = v;
+	b->seq = ++c->seq;
 	HASH_FIND_PTR(c->names, &name, old);
 	if (old) {
 		HASH_DEL(c->names, old);
@@ -549,18 +556,50 @@ static void bind(Ctx *c, const char *name, int kind, int space, uint64_t v)
 static void unbind_to(Ctx *c, uint32_t mark)
 {
 	while (c->nadded > mark) {
-		Bind *b = c->added[--c->nadded];
+		Bind *b = c->added[--c->nadded], *r, *tmp;
 		HASH_DEL(c->names, b);
 		if (b->prev)
 			HASH_ADD_PTR(c->names, name, b->prev);
+		HASH_ITER(rh, b->used, r, tmp) {
+			HASH_DELETE(rh, b->used, r);
+			free(r);
+		}
 		free(b);
 	}
 }
 
+/* %r12 under a %r<N> with N > 12 (no leading zero): its register, given
+ * a slot the first time it is used. */
+static Bind *range_reg(Ctx *c, const char *name)
+{
+	size_t n = strlen(name), base = n;
+	while (base > 0 && name[base - 1] >= '0' && name[base - 1] <= '9')
+		base--;
+	if (base == n || base == 0 || (name[base] == '0' && base + 1 < n) || n - base > 9)
+		return NULL;
+	const char *stem = intern(name, base);
+	Bind *r, *b;
+	HASH_FIND_PTR(c->names, &stem, r);
+	uint32_t index = (uint32_t)strtoul(name + base, NULL, 10);
+	if (!r || r->kind != B_RANGE || index >= r->v)
+		return NULL;
+	HASH_FIND(rh, r->used, &index, sizeof index, b);
+	if (!b) {
+		b = calloc(1, sizeof *b);
+		if (!b)
+			die("out of memory");
+		*b = (Bind){.name = name, .kind = B_REG, .v = c->fn->nregs++, .seq = r->seq, .index = index};
+		HASH_ADD(rh, r->used, index, sizeof b->index, b);
+	}
+	return b;
+}
+
 static Bind *lookup(Ctx *c, const char *name)
 {
-	Bind *b;
+	Bind *b, *r = range_reg(c, name);
 	HASH_FIND_PTR(c->names, &name, b);
+	if (r && (!b || r->seq > b->seq))
+		return r;
 	if (!b)
 		HASH_FIND_PTR(c->labels, &name, b);
 	return b;
@@ -626,12 +665,7 @@ static void bind_regs(Ctx *c, const Decl *d)
 			bind(c, dr->name, B_REG, 0, c->fn->nregs++);
 			continue;
 		}
-		uint32_t n = (uint32_t)strtoul(dr->count, NULL, 10);
-		char buf[256];
-		for (uint32_t k = 0; k < n; k++) {
-			snprintf(buf, sizeof buf, "%s%u", dr->name, k);
-			bind(c, intern_cstr(buf), B_REG, 0, c->fn->nregs++);
-		}
+		bind(c, dr->name, B_RANGE, 0, strtoull(dr->count, NULL, 10));  /* slots as used */
 	}
 }
 
