@@ -468,9 +468,12 @@ int main(int argc, char **argv)
 			if (nargs == 256)
 				bad_usage("too many --arg");
 			args[nargs++] = argv[++i];
-		} else if (strcmp(a, "--dynamic-shared") == 0 && more)
-			M->dyn_shared = (uint32_t)parse_u64(argv[++i], "--dynamic-shared");
-		else if (strcmp(a, "--max-steps") == 0 && more)
+		} else if (strcmp(a, "--dynamic-shared") == 0 && more) {
+			uint64_t n = parse_u64(argv[++i], "--dynamic-shared");
+			if (n > UINT32_MAX)
+				bad_usage("--dynamic-shared %s: more shared memory than a block can have", argv[i]);
+			M->dyn_shared = (uint32_t)n;
+		} else if (strcmp(a, "--max-steps") == 0 && more)
 			M->max_steps = parse_u64(argv[++i], "--max-steps");
 		else if (strcmp(a, "--dump") == 0)
 			dumpit = 1;
