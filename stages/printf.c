@@ -846,6 +846,8 @@ void printf_lower(Module *m, const StageOptions *o)
 		if (s->func->name == vpf && !vpf_decl)
 			vpf_decl = s;
 	}
+	if (!pf_decl && !o->stats)
+		return;  /* nothing calls an undeclared printf: spare the symbol table */
 	SymTab *syms = symtab_build(m);
 	uint32_t lowered = 0;
 	int bad = 0;
