@@ -12,9 +12,9 @@
 
 static int joinable(const Func *f)
 {
-	return !f->is_entry && (spec_find(f->specs, f->nspecs, ".visible") ||
-		spec_find(f->specs, f->nspecs, ".weak") ||
-		(spec_find(f->specs, f->nspecs, ".extern") && !is_runtime_symbol(f->name)));
+	Linkage lk = spec_linkage(f->specs, f->nspecs);
+	return !f->is_entry && (lk == LINK_VISIBLE || lk == LINK_WEAK ||
+		(lk == LINK_EXTERN && !is_runtime_symbol(f->name)));
 }
 
 void world_decide(World *w, const Module *m, const StageOptions *o)
