@@ -442,16 +442,17 @@ static void step(Flow *fl, FuncFlow *ff, const Ins *in)
 	int copy = op == O_mov || op == O_cvta || op == O_selp || op == O_slct;
 	if ((flags & OF_CALL) || op == O_setp)
 		return;  /* arguments travel through st.param, seen there */
-	uint32_t first = ins_first_role(in) == ROLE_USE ? 0 : 1;
 	PtSet src = {0}, addr = {0}, val = {0};
 	const Expr *address = NULL;
 	int packed = 0;  /* mov between a vector and a scalar */
+	int defines = 0;
 	for (uint32_t i = 0; i < in->nops; i++) {
 		const Expr *e = in->ops[i];
+		Operand role = ins_operand(in, i);
 		packed |= e->kind == E_BRACE;
-		if (i < first)
-			continue;
-		if (e->kind == E_ADDR && !address)
+		if (role == OPND_DEF || role == OPND_MAYDEF)
+			defines = 1;
+		else if (OPND_IS_ADDRESS(role) && !address)
 			address = e;
 		else
 			expr_flow(fl, ff, e, 0, 0, &src);
@@ -482,7 +483,7 @@ static void step(Flow *fl, FuncFlow *ff, const Ins *in)
 		for (uint32_t i = 0; i < src.n; i++)
 			set_add(&val, shifted(src.v[i], 0, 1));
 	}
-	if (first || (flags & OF_OPAQUE)) {
+	if (defines || (flags & OF_OPAQUE)) {
 		DefSink sink = {fl, ff, &val};
 		ins_names(in, def_gets, &sink);
 	}

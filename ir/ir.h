@@ -91,20 +91,19 @@ enum {
 	OF_LOAD = 1 << 3,
 	OF_STORE = 1 << 4,
 	OF_SIDE = 1 << 5,    /* other side effect: barrier, fence, trap, ... */
-	OF_NODEF = 1 << 6,   /* first operand is not a destination */
-	OF_IRREG = 1 << 7,   /* whether it is depends on the form (sem.c) */
-	OF_OPAQUE = 1 << 8,  /* roles not modelled: may do anything */
+	OF_OPAQUE = 1 << 6,  /* roles not modelled: may do anything */
 };
 
 typedef struct Opcode {
 	const char *name;  /* base name, e.g. "ld", "cp" */
 	uint8_t minops, maxops;
 	uint16_t flags;
+	const char *roles;  /* per operand, the last repeating (opcodes.h) */
 } Opcode;
 
 /* The same rows as an enum, so code switches on O_ld, never on "ld". */
 enum {
-#define OP(name, min, max, flags) O_##name,
+#define OP(name, min, max, roles, flags) O_##name,
 #include "opcodes.h"
 #undef OP
 	O_UNKNOWN
@@ -142,13 +141,22 @@ const Spelling *spelling_of(const char *interned);
 int spelling_has(const Spelling *, const char *mod);
 void spelling_reset(void);
 
-/* sem.c: operand roles.  ins_names calls fn for every name an
- * instruction mentions (registers, symbols, labels; not '_'), with what
- * it does to it.  Memory: ins_space is the state space its modifiers name
- * (SPACE_NONE: generic or none). */
+/* sem.c: operand roles.  ins_operand is what an instruction does with
+ * its operand k: its opcode row's letter (opcodes.h), or the form's for
+ * "?" rows.  ins_names calls fn for every name an instruction mentions
+ * (registers, symbols, labels; not '_'), with what it does to it; names
+ * inside an address are read.  Memory: ins_space is the state space its
+ * modifiers name (SPACE_NONE: generic or none). */
+typedef enum {
+	OPND_USE, OPND_DEF, OPND_MAYDEF,  /* a value read, written, maybe written */
+	OPND_LOAD, OPND_STORE, OPND_UPDATE,  /* [address]: memory read, written, both */
+	OPND_NAMED,                          /* [address]: not accessed (prefetch, txq) */
+} Operand;
+#define OPND_IS_ADDRESS(r) ((r) >= OPND_LOAD)
 typedef enum { ROLE_USE, ROLE_DEF, ROLE_MAYDEF } OpRole;
 typedef void NameFn(void *ctx, const char *name, OpRole);
 struct Ins;
+Operand ins_operand(const struct Ins *, uint32_t k);
 void ins_names(const struct Ins *, NameFn *, void *ctx);
 OpRole ins_first_role(const struct Ins *);  /* what the first operand receives */
 Space ins_space(const struct Ins *);

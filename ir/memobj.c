@@ -164,8 +164,8 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 	Addr r = {A_NONE, -1, 0, 1};
 	int op = in->sp->code;
 	if (in->guard) {  /* may or may not write: not followed */
-		for (uint32_t i = 1; i < in->nops; i++)
-			if (in->ops[i]->kind != E_ADDR)
+		for (uint32_t i = 0; i < in->nops; i++)
+			if (ins_operand(in, i) == OPND_USE)
 				escape(w, expr_value(w, ins, in->ops[i], depth));
 		r.kind = A_UNKNOWN;
 	} else if ((op == O_mov || op == O_cvta) && in->nops == 2 && in->ops[1]->kind != E_BRACE) {
@@ -175,8 +175,9 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 			op == O_sub);
 	} else {
 		/* any other result: no address, unless computed from one */
-		for (uint32_t i = ins_first_role(in) == ROLE_USE ? 0 : 1; i < in->nops; i++) {
-			if (in->ops[i]->kind == E_ADDR)
+		for (uint32_t i = 0; i < in->nops; i++) {
+			Operand role = ins_operand(in, i);
+			if (role != OPND_USE)
 				continue;  /* a load's value is no object's address */
 			Addr a = expr_value(w, ins, in->ops[i], depth);
 			if (a.kind != A_NONE) {
@@ -197,16 +198,22 @@ static void add_access(MemObjs *mo, Stmt *at, Addr a, int width, unsigned how)
 		a.kind == A_OBJ ? a.off : 0, a.kind == A_OBJ && !a.var, width, (uint8_t)how};
 }
 
-/* Memory instructions: the address operand says what they touch; every
- * other operand that carries an object's address lets it escape. */
+static unsigned access_how(Operand r)
+{
+	return r == OPND_LOAD ? USE_READ : r == OPND_STORE ? USE_WRITE : USE_READ | USE_WRITE;
+}
+
+/* Loads, stores and atomics of .local or generic memory: the address
+ * operand says what they touch, the type how many bytes.  Every other
+ * operand that carries an object's address (an address given to an
+ * instruction not modelled here, too) lets it escape. */
 static void scan_ins(Walker *w, uint32_t i)
 {
 	Stmt *s = w->cfg->ins[i];
 	const Ins *in = &s->ins;
 	int op = in->sp->code;
 	Space sp = ins_space(in);
-	unsigned mem = (ins_reads_memory(in) ? USE_READ : 0) | (ins_writes_memory(in) ? USE_WRITE : 0);
-	int is_mem = (op == O_ld || op == O_st || op == O_atom || op == O_red || op == O_ldu) &&
+	int sized = (op == O_ld || op == O_st || op == O_atom || op == O_red || op == O_ldu) &&
 		(sp == SPACE_LOCAL || sp == SPACE_NONE);
 	if (op == O_cvta && in->nops == 2 && sp == SPACE_LOCAL && !spelling_has(in->sp, ".to")) {
 		Addr a = expr_value(w, i, in->ops[1], 0);
@@ -217,17 +224,18 @@ static void scan_ins(Walker *w, uint32_t i)
 		return;  /* followed from their uses (value_of_def) */
 	for (uint32_t k = 0; k < in->nops; k++) {
 		const Expr *e = in->ops[k];
-		if (is_mem && e->kind == E_ADDR) {
+		Operand role = ins_operand(in, k);
+		if (sized && OPND_IS_ADDRESS(role)) {
 			Addr a = expr_value(w, i, e, 0);
+			unsigned how = access_how(role);
 			if (a.kind == A_OBJ)
-				add_access(w->mo, s, a, in->sp->type_bytes * in->sp->vec, mem);
+				add_access(w->mo, s, a, in->sp->type_bytes * in->sp->vec, how);
 			else if (a.kind == A_UNKNOWN || sp == SPACE_LOCAL)
-				add_access(w->mo, s, (Addr){A_UNKNOWN, -1, 0, 1}, 0, mem);
+				add_access(w->mo, s, (Addr){A_UNKNOWN, -1, 0, 1}, 0, how);
 			continue;  /* generic through no address of ours: not .local */
 		}
-		if (k == 0 && ins_first_role(in) != ROLE_USE)
-			continue;
-		escape(w, expr_value(w, i, e, 0));
+		if (role != OPND_DEF && role != OPND_MAYDEF)
+			escape(w, expr_value(w, i, e, 0));
 	}
 }
 

@@ -5,7 +5,7 @@
 #include "ir.h"
 
 static const Opcode opcodes[] = {
-#define OP(name, min, max, flags) {#name, min, max, flags},
+#define OP(name, min, max, roles, flags) {#name, min, max, flags, roles},
 #include "opcodes.h"
 #undef OP
 };

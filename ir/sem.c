@@ -12,29 +12,72 @@ static int is_reglike(const Expr *e)
 		(e->kind == E_BINARY && e->op == '|');
 }
 
+static Operand letter(char c)
+{
+	switch (c) {
+	case 'd': return OPND_DEF;
+	case 'r': return OPND_LOAD;
+	case 'w': return OPND_STORE;
+	case 'x': return OPND_UPDATE;
+	case 'p': return OPND_NAMED;
+	default: return OPND_USE;
+	}
+}
+
+/* The "?" rows, whose roles depend on the form. */
+static Operand by_form(const Ins *in, uint32_t k)
+{
+	const Spelling *sp = in->sp;
+	const Expr *e = in->ops[k];
+	int first_reg = k == 0 && is_reglike(e);
+	if (sp->op->flags & OF_OPAQUE)
+		return first_reg ? OPND_MAYDEF : e->kind == E_ADDR ? OPND_UPDATE : OPND_USE;
+	switch (sp->code) {
+	case O_call:  /* call (rets), callee, (args): the return list is written */
+		return k == 0 && e->kind == E_PAREN ? OPND_DEF : OPND_USE;
+	case O_bar:  /* bar.sync 0 names a barrier; bar.red.popc.u32 d, ... defines d */
+	case O_barrier:
+		return k == 0 && spelling_has(sp, ".red") ? OPND_DEF : OPND_USE;
+	case O_wmma:  /* wmma.load d, [a], s reads; wmma.store [a], r, s writes */
+		if (e->kind == E_ADDR)
+			return is_reglike(in->ops[0]) ? OPND_LOAD : OPND_STORE;
+		return first_reg ? OPND_DEF : OPND_USE;
+	default:
+		/* mbarrier.arrive, try_wait and wgmma.mma_async define their first
+		 * operand; mbarrier's and cp's addresses may be read and written */
+		if (e->kind == E_ADDR)
+			return OPND_UPDATE;
+		return first_reg && sp->code != O_cp ? OPND_DEF : OPND_USE;
+	}
+}
+
+/* Where the row and the brackets disagree (input the verifier reports),
+ * the brackets decide, and an unexpected address counts as read and
+ * written. */
+Operand ins_operand(const Ins *in, uint32_t k)
+{
+	const char *roles = in->sp->op->roles;
+	Operand r;
+	if (roles[0] == '?')
+		r = by_form(in, k);
+	else {
+		size_t n = strlen(roles);
+		r = n ? letter(roles[k < n ? k : n - 1]) : OPND_USE;
+	}
+	if (OPND_IS_ADDRESS(r) != (in->ops[k]->kind == E_ADDR))
+		r = in->ops[k]->kind == E_ADDR ? OPND_UPDATE : OPND_USE;
+	return r;
+}
+
+static OpRole name_role(Operand r)
+{
+	return r == OPND_DEF ? ROLE_DEF : r == OPND_MAYDEF ? ROLE_MAYDEF : ROLE_USE;
+}
+
 /* Does the first operand receive the result? */
 OpRole ins_first_role(const Ins *in)
 {
-	const Spelling *sp = in->sp;
-	unsigned flags = sp->op->flags;
-	if (in->nops == 0)
-		return ROLE_USE;
-	const Expr *e = in->ops[0];
-	if (flags & OF_OPAQUE)
-		return is_reglike(e) ? ROLE_MAYDEF : ROLE_USE;
-	if (flags & OF_CALL)
-		return e->kind == E_PAREN ? ROLE_DEF : ROLE_USE;
-	if (flags & OF_NODEF)
-		return ROLE_USE;
-	if (flags & OF_IRREG) {
-		/* bar.sync 0 names a barrier; bar.red.popc.u32 d, ... defines d */
-		if (sp->code == O_bar || sp->code == O_barrier)
-			return spelling_has(sp, ".red") ? ROLE_DEF : ROLE_USE;
-		/* mbarrier.init [a], n and wmma.store [a], ... store; the others
-		 * (mbarrier.arrive, try_wait, wgmma.mma_async, wmma.load) define */
-		return is_reglike(e) ? ROLE_DEF : ROLE_USE;
-	}
-	return e->kind == E_ADDR ? ROLE_USE : ROLE_DEF;
+	return in->nops ? name_role(ins_operand(in, 0)) : ROLE_USE;
 }
 
 typedef struct Uses {
@@ -92,7 +135,7 @@ void ins_names(const Ins *in, NameFn *fn, void *ctx)
 	if (in->guard)
 		fn(ctx, in->guard, ROLE_USE);
 	for (uint32_t i = 0; i < in->nops; i++)
-		visit(in->ops[i], i == 0 ? ins_first_role(in) : ROLE_USE, fn, ctx);
+		visit(in->ops[i], name_role(ins_operand(in, i)), fn, ctx);
 }
 
 Space ins_space(const Ins *in)

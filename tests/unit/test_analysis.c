@@ -57,6 +57,55 @@ START_TEST(operand_roles)
 }
 END_TEST
 
+/* Each operand's role, from the opcode row or the form: "d u r" for
+ * ld d, [a], c (d defined, u read, r/w/x an address read, written, both;
+ * p an address not accessed). */
+static const char *operands_of(const char *ins)
+{
+	static char text[64];
+	static const char letters[] = {
+		[OPND_USE] = 'u', [OPND_DEF] = 'd', [OPND_MAYDEF] = 'm', [OPND_LOAD] = 'r',
+		[OPND_STORE] = 'w', [OPND_UPDATE] = 'x', [OPND_NAMED] = 'p',
+	};
+	char src[1024];
+	snprintf(src, sizeof src, HEADER ".entry k()\n{\n%s\n}\n", ins);
+	Module *m = parse_ok(src);
+	const Ins *in = &first_body_stmt(m)->ins;
+	size_t n = 0;
+	for (uint32_t k = 0; k < in->nops && n + 1 < sizeof text; k++)
+		text[n++] = letters[ins_operand(in, k)];
+	text[n] = 0;
+	mod_free(m);
+	return text;
+}
+
+START_TEST(operand_kinds)
+{
+	ck_assert_str_eq(operands_of("ld.global.u32 %r1, [%rd1];"), "dr");
+	ck_assert_str_eq(operands_of("ld.global.L2::cache_hint.u32 %r1, [%rd1], %rd2;"), "dru");
+	ck_assert_str_eq(operands_of("st.local.v2.u32 [%rd1+8], {%r1, %r2};"), "wu");
+	ck_assert_str_eq(operands_of("atom.global.cas.b32 %r1, [%rd1], %r2, %r3;"), "dxuu");
+	ck_assert_str_eq(operands_of("red.global.add.u32 [%rd1], 1;"), "xu");
+	ck_assert_str_eq(operands_of("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 "
+		"[%rd1], %r1, [%rd2];"), "wux");
+	ck_assert_str_eq(operands_of("cvta.local.u64 %rd1, %rd2;"), "du");
+	ck_assert_str_eq(operands_of("prefetch.global.L2 [%rd1];"), "p");
+	ck_assert_str_eq(operands_of("txq.width.b32 %r1, [%rd1];"), "dp");
+	ck_assert_str_eq(operands_of("call.uni (r0), f, (a0);"), "duu");
+	ck_assert_str_eq(operands_of("bar.red.popc.u32 %r1, 0, %p1;"), "duu");
+	ck_assert_str_eq(operands_of("bar.sync 0;"), "u");
+	ck_assert_str_eq(operands_of("wmma.load.a.sync.aligned.row.m16n16k16.f16 "
+		"{%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1], 16;"), "dru");
+	ck_assert_str_eq(operands_of("wmma.store.d.sync.aligned.row.m16n16k16.f32 [%rd1], "
+		"{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, 16;"), "wuu");
+	ck_assert_str_eq(operands_of("mbarrier.arrive.shared.b64 %rd2, [%rd1];"), "dx");
+	ck_assert_str_eq(operands_of("cp.async.ca.shared.global [%rd1], [%rd2], 16;"), "xxu");
+	ck_assert_str_eq(operands_of("cp.async.wait_group 0;"), "u");
+	ck_assert_str_eq(operands_of("multimem.ld_reduce.relaxed.sys.global.add.u32 %r1, [%rd1];"),
+		"mx");
+}
+END_TEST
+
 /* What a spelling's modifiers say is decoded once, when it is interned. */
 START_TEST(spellings_are_decoded)
 {
@@ -322,6 +371,7 @@ Suite *analysis_suite(void)
 	Suite *s = suite_create("analysis");
 	TCase *tc = tcase_create("sem-cfg-live");
 	tcase_add_test(tc, operand_roles);
+	tcase_add_test(tc, operand_kinds);
 	tcase_add_test(tc, memory_spaces);
 	tcase_add_test(tc, spellings_are_decoded);
 	tcase_add_test(tc, symbol_table);
