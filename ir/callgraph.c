@@ -1,29 +1,23 @@
 /* Call graph of a module: who calls whom directly, which calls are
- * indirect, and which functions have their address taken (named by a
- * non-call instruction, such as mov %rd, f, or in a variable initializer)
- * and so may be reached by an indirect call. */
+ * indirect, and which functions have their address taken and so may be
+ * reached by an indirect call.  The functions, their definitions and what
+ * is done with their addresses are the symbol table's; this file adds
+ * only the call edges, in the order the calls are written. */
 #include <stdlib.h>
 #include <string.h>
-#include <uthash.h>
 #include "ir.h"
 
-typedef struct FnEntry {
-	UT_hash_handle hh;
-	const char *name;
-	CgFunc *fn;
-} FnEntry;
-
 struct CallGraph {
+	const SymTab *syms;
 	CgFunc *funcs;
 	uint32_t nfuncs;
-	FnEntry *index;
+	CgFunc **by_id;   /* per symbol id: its node, NULL for a variable */
 };
 
 CgFunc *cg_find(const CallGraph *cg, const char *name)
 {
-	FnEntry *e;
-	HASH_FIND_PTR(cg->index, &name, e);
-	return e ? e->fn : NULL;
+	const Symbol *s = symtab_find(cg->syms, name);
+	return s ? cg->by_id[s->id] : NULL;
 }
 
 static void push(const char ***list, uint32_t *n, const char *name)
@@ -37,80 +31,50 @@ static void push(const char ***list, uint32_t *n, const char *name)
 	(*list)[(*n)++] = name;
 }
 
-/* The first kid by a loop: a chain a+b+c+... is as deep as it is long. */
-static void take_addresses(CallGraph *cg, const Expr *e)
-{
-	for (; e->kind != E_NAME; e = e->kids[0]) {
-		if (e->kind == E_NUM || !e->n)
-			return;
-		for (uint32_t i = 1; i < e->n; i++)
-			take_addresses(cg, e->kids[i]);
-	}
-	CgFunc *f = cg_find(cg, e->str);
-	if (f)
-		f->address_taken = 1;
-}
-
 static void scan_calls(CallGraph *cg, CgFunc *f, const List *body)
 {
 	for (const Stmt *s = body->head; s; s = s->next) {
-		if (s->kind == S_SCOPE) {
+		if (s->kind == S_SCOPE)
 			scan_calls(cg, f, &s->scope);
+		if (s->kind != S_INS || !(s->ins.sp->op->flags & OF_CALL))
 			continue;
-		}
-		if (s->kind != S_INS)
-			continue;
-		const Ins *in = &s->ins;
-		if (!(in->sp->op->flags & OF_CALL)) {
-			for (uint32_t i = 0; i < in->nops; i++)
-				take_addresses(cg, in->ops[i]);
-			continue;
-		}
 		CallParts c;
-		if (ins_call_parts(in, &c) && cg_find(cg, c.callee->str))
+		if (ins_call_parts(&s->ins, &c) && cg_find(cg, c.callee->str))
 			push(&f->callees, &f->ncallees, c.callee->str);
 		else
 			f->nindirect++;
 	}
 }
 
-CallGraph *callgraph_build(const Module *m)
+/* A function's first statement is a prototype or its definition; an
+ * .alias defines it without a body of its own. */
+static void add_func(CgFunc *f, const Symbol *s)
+{
+	f->name = s->name;
+	f->sym = s;
+	f->def = s->def && s->def->kind == S_FUNC ? s->def->func : NULL;
+	f->decl = f->def ? f->def : s->decl->func;
+	f->address_taken = (s->how & USE_ADDR) != 0;
+}
+
+CallGraph *callgraph_build(const Module *m, const SymTab *syms)
 {
 	CallGraph *cg = calloc(1, sizeof *cg);
-	if (!cg)
+	uint32_t n = symtab_count(syms);
+	if (!cg || !(cg->by_id = calloc(n + 1, sizeof *cg->by_id)) ||
+	    !(cg->funcs = calloc(n + 1, sizeof *cg->funcs)))
 		die("out of memory");
-	for (const Stmt *s = m->items.head; s; s = s->next) {
-		FnEntry *e = NULL;
-		if (s->kind == S_FUNC)
-			HASH_FIND_PTR(cg->index, &s->func->name, e);
-		if (s->kind == S_FUNC && !e) {  /* a prototype and its definition: one node */
-			cg->nfuncs++;
-			e = calloc(1, sizeof *e);
-			if (!e)
-				die("out of memory");
-			e->name = s->func->name;
-			HASH_ADD_PTR(cg->index, name, e);
+	cg->syms = syms;
+	for (uint32_t i = 0; i < n; i++) {
+		const Symbol *s = symtab_at(syms, i);
+		if (s->kind == SYM_FUNC) {
+			cg->by_id[i] = &cg->funcs[cg->nfuncs++];
+			add_func(cg->by_id[i], s);
 		}
 	}
-	cg->funcs = calloc(cg->nfuncs + 1, sizeof *cg->funcs);
-	uint32_t k = 0;
-	for (FnEntry *e = cg->index; e; e = e->hh.next) {
-		e->fn = &cg->funcs[k++];
-		e->fn->name = e->name;
-	}
-	for (const Stmt *s = m->items.head; s; s = s->next) {
-		if (s->kind == S_FUNC && !cg_find(cg, s->func->name)->decl)
-			cg_find(cg, s->func->name)->decl = s->func;
-		if (s->kind == S_FUNC && s->func->has_body) {
-			CgFunc *f = cg_find(cg, s->func->name);
-			f->def = f->decl = s->func;
-			scan_calls(cg, f, &s->func->body);
-		} else if (s->kind == S_VAR) {
-			for (uint32_t i = 0; i < s->var.nds; i++)
-				if (s->var.ds[i].init)
-					take_addresses(cg, s->var.ds[i].init);
-		}
-	}
+	for (const Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->has_body)
+			scan_calls(cg, cg_find(cg, s->func->name), &s->func->body);
 	return cg;
 }
 
@@ -130,11 +94,7 @@ void callgraph_free(CallGraph *cg)
 		return;
 	for (uint32_t i = 0; i < cg->nfuncs; i++)
 		free(cg->funcs[i].callees);
-	FnEntry *e, *tmp;
-	HASH_ITER(hh, cg->index, e, tmp) {
-		HASH_DEL(cg->index, e);
-		free(e);
-	}
 	free(cg->funcs);
+	free(cg->by_id);
 	free(cg);
 }

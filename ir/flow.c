@@ -61,9 +61,11 @@ typedef struct FuncFlow {
 	Arena *arena;      /* the Flow's: where its RegFlows live */
 } FuncFlow;
 
+/* What the analysis follows of a symbol: every function, and every
+ * variable whose initializer mentions one it follows (a table).  Kept per
+ * symbol table id; the rest of what is known of a symbol is the table's. */
 typedef struct Sym {
-	UT_hash_handle hh;
-	const char *name;
+	const char *name;       /* NULL: not followed */
 	const Declarator *var;  /* a table's declarator; NULL for a function */
 	int slot;               /* its initializer's slot size, 0: not indexable */
 	int global;             /* a table in .global: its generic address is the same */
@@ -73,8 +75,10 @@ typedef struct Sym {
 
 struct Flow {
 	const Module *m;
-	Arena *arena;      /* Syms, FuncFlows, RegFlows (their sets are malloc'd) */
-	Sym *syms;
+	Arena *arena;      /* FuncFlows, RegFlows (their sets are malloc'd) */
+	const SymTab *syms;
+	Sym *state;        /* per symbol id */
+	uint32_t nsyms;
 	FuncFlow *funcs;
 	PtSet loose, points;
 	int grew;   /* a register set grew in this pass */
@@ -139,20 +143,17 @@ static Pt pt(int kind, const char *sym, int64_t off)
 
 static Sym *sym_find(const Flow *fl, const char *name)
 {
-	Sym *s;
-	HASH_FIND_PTR(fl->syms, &name, s);
-	return s;
+	const Symbol *s = symtab_find(fl->syms, name);
+	return s && fl->state[s->id].name ? &fl->state[s->id] : NULL;
 }
 
 static Sym *sym_add(Flow *fl, const char *name)
 {
-	Sym *s = sym_find(fl, name);
-	if (!s) {
-		s = arena_alloc(fl->arena, sizeof *s);
-		s->name = name;
-		HASH_ADD_PTR(fl->syms, name, s);
-	}
-	return s;
+	const Symbol *s = symtab_find(fl->syms, name);
+	if (!s)
+		die("flow: '%s' is not in the symbol table", name);
+	fl->state[s->id].name = s->name;
+	return &fl->state[s->id];
 }
 
 /* The first kid by a loop: a chain a+b+c+... is as deep as it is long. */
@@ -522,13 +523,14 @@ static void settle(Flow *fl)
 {
 	for (int grew = 1; grew;) {
 		PtSet found = {0};
-		Sym *t, *tmp;
 		/* a wide table's entries, and what the host may copy out of any
 		 * table but a vtable (cudaMemcpyFromSymbol) and hand back in a
 		 * kernel argument or a buffer */
-		HASH_ITER(hh, fl->syms, t, tmp)
+		for (uint32_t i = 0; i < fl->nsyms; i++) {
+			const Sym *t = &fl->state[i];
 			if (t->var && (t->wide || !is_vtable(t->name)))
 				entries(fl, t, 0, 1, &found);
+		}
 		grew = 0;
 		for (uint32_t i = 0; i < found.n; i++)
 			grew |= found.v[i].kind == PT_FUNC ?
@@ -548,19 +550,23 @@ static int expose(Flow *fl)
 		grew |= !t->exposed;
 		t->exposed = 1;
 	}
-	Sym *t, *tmp;
-	HASH_ITER(hh, fl->syms, t, tmp)
-		if (t->wide && !t->exposed)
-			grew = t->exposed = 1;
+	for (uint32_t i = 0; i < fl->nsyms; i++)
+		if (fl->state[i].wide && !fl->state[i].exposed)
+			grew = fl->state[i].exposed = 1;
 	return grew;
 }
 
-Flow *flow_build(const Module *m)
+Flow *flow_build(const Module *m, const SymTab *syms)
 {
 	Flow *fl = calloc(1, sizeof *fl);
 	if (!fl)
 		die("out of memory");
 	fl->m = m;
+	fl->syms = syms;
+	fl->nsyms = symtab_count(syms);
+	fl->state = calloc(fl->nsyms + 1, sizeof *fl->state);
+	if (!fl->state)
+		die("out of memory");
 	fl->arena = arena_new();
 	fl->pointer = pointer_bytes(m);
 	find_syms(fl);
@@ -598,7 +604,7 @@ void flow_free(Flow *fl)
 		HASH_CLEAR(hh, ff->regs);
 	}
 	HASH_CLEAR(hh, fl->funcs);
-	HASH_CLEAR(hh, fl->syms);
+	free(fl->state);
 	arena_free(fl->arena);
 	free(fl->loose.v);
 	free(fl->points.v);

@@ -390,8 +390,9 @@ typedef struct Value {
 	const char *sym;   /* NULL: a plain integer */
 	int64_t off;
 } Value;
+typedef struct SymTab SymTab;   /* symtab.c, below */
 typedef struct Tracker {
-	const struct SymTab *syms;   /* NULL: follow no load, even of constant data */
+	const SymTab *syms;   /* NULL: follow no load, even of constant data */
 	const Cfg *cfg;
 	const Live *live;
 	const Defs *defs;
@@ -419,7 +420,7 @@ void names_free(Names *);
  * counting past max) and stores them, sorted by name, when they fit.
  * Closed worlds only. */
 typedef struct Flow Flow;
-Flow *flow_build(const Module *);
+Flow *flow_build(const Module *, const SymTab *);  /* which must outlive it */
 void flow_free(Flow *);
 int flow_callees(const Flow *, const Func *f, const char *reg, const char **out, int max);
 /* Functions whose address may sit in memory (count; the first max stored). */
@@ -448,6 +449,7 @@ typedef struct SymUse {
 } SymUse;
 typedef struct Symbol {
 	const char *name;
+	uint32_t id;            /* its index in module order: symtab_at(t, id) */
 	SymKind kind;
 	Linkage linkage;        /* the definition's, else the first declaration's */
 	Space space;            /* variables */
@@ -459,7 +461,6 @@ typedef struct Symbol {
 	SymUse *uses;
 	uint32_t nuses, cap;
 } Symbol;
-typedef struct SymTab SymTab;
 SymTab *symtab_build(const Module *);
 void symtab_free(SymTab *);
 Symbol *symtab_find(const SymTab *, const char *name);   /* name interned */
@@ -498,9 +499,12 @@ MemObjs *memobjs_build(const Func *);
 void memobjs_free(MemObjs *);
 
 /* callgraph.c: functions in module order, their direct callees, how
- * many indirect calls they make, and whether their address is taken. */
+ * many indirect calls they make, and whether their address is taken
+ * (the symbol table's USE_ADDR).  It reads the SymTab it is given, which
+ * must outlive it. */
 typedef struct CgFunc {
 	const char *name;
+	const Symbol *sym;
 	const Func *def;        /* NULL for a declaration only */
 	const Func *decl;       /* the definition, else the first declaration */
 	const char **callees;   /* direct, each once */
@@ -509,7 +513,7 @@ typedef struct CgFunc {
 	int address_taken;
 } CgFunc;
 typedef struct CallGraph CallGraph;
-CallGraph *callgraph_build(const Module *);
+CallGraph *callgraph_build(const Module *, const SymTab *);
 void callgraph_free(CallGraph *);
 CgFunc *cg_find(const CallGraph *, const char *name);
 uint32_t cg_count(const CallGraph *);

@@ -1059,7 +1059,8 @@ void devirt(Module *m, const StageOptions *o)
 	if (o->devirt.off)
 		return;
 	Dv d = {.m = m, .o = o, .open_world = !o->world.closed};
-	d.cg = callgraph_build(m);
+	d.syms = symtab_build(m);
+	d.cg = callgraph_build(m, d.syms);
 	uint32_t indirect = 0;
 	for (uint32_t i = 0; i < cg_count(d.cg); i++)
 		indirect += cg_func(d.cg, i)->nindirect;
@@ -1067,10 +1068,10 @@ void devirt(Module *m, const StageOptions *o)
 		if (o->stats)
 			print_stats(&d.st);
 		callgraph_free(d.cg);
+		symtab_free(d.syms);
 		return;
 	}
-	d.syms = symtab_build(m);
-	d.flow = flow_build(m);
+	d.flow = flow_build(m, d.syms);
 	find_undef(&d);
 	d.addr32 = pointer_bytes(m) == 4;
 	for (Stmt *s = m->items.head; s; s = s->next)
@@ -1083,6 +1084,6 @@ void devirt(Module *m, const StageOptions *o)
 	names_free(&d.names);
 	free(d.undef);
 	flow_free(d.flow);
-	symtab_free(d.syms);
 	callgraph_free(d.cg);
+	symtab_free(d.syms);
 }

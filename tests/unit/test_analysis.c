@@ -499,7 +499,8 @@ START_TEST(call_graph)
 		".global .align 8 .u64 tab[1] = {g};\n"
 		".entry k()\n{\n.reg .b64 %rd<3>;\nmov.u64 %rd1, h;\n"
 		"call.uni g, (%rd1);\ncall (%rd2), %rd1, (%rd1), p;\ncall.uni f;\n}\n");
-	CallGraph *cg = callgraph_build(m);
+	SymTab *syms = symtab_build(m);
+	CallGraph *cg = callgraph_build(m, syms);
 	ck_assert_uint_eq(cg_count(cg), 4);
 	ck_assert_str_eq(cg_func(cg, 0)->name, "f");
 	CgFunc *k = cg_find(cg, intern_cstr("k"));
@@ -512,14 +513,17 @@ START_TEST(call_graph)
 	ck_assert(cg_find(cg, intern_cstr("h"))->address_taken);   /* mov */
 	ck_assert_uint_eq(cg_find(cg, intern_cstr("g"))->ncallees, 1);
 	callgraph_free(cg);
+	symtab_free(syms);
 	mod_free(m);
 	/* a prototype and its later definition are one function */
 	m = parse_ok(HEADER ".func h();\n.entry k()\n{\ncall.uni h;\n}\n.func h()\n{\nret;\n}\n");
-	cg = callgraph_build(m);
+	syms = symtab_build(m);
+	cg = callgraph_build(m, syms);
 	ck_assert_uint_eq(cg_count(cg), 2);
 	ck_assert_ptr_nonnull(cg_find(cg, intern_cstr("h"))->def);
 	ck_assert_uint_eq(cg_find(cg, intern_cstr("k"))->ncallees, 1);
 	callgraph_free(cg);
+	symtab_free(syms);
 	mod_free(m);
 }
 END_TEST
@@ -566,7 +570,8 @@ static int callees(Flow *fl, Module *m, const char *reg, const char **out)
 START_TEST(address_flow)
 {
 	Module *m = parse_ok(flow_src);
-	Flow *fl = flow_build(m);
+	SymTab *syms = symtab_build(m);
+	Flow *fl = flow_build(m, syms);
 	const char *c[8];
 	/* slot +8 of the stored vtables, and what may sit in memory: cb
 	 * (stored) and ops' entries (the host can copy them out) */
@@ -600,6 +605,7 @@ START_TEST(address_flow)
 	ck_assert_str_eq(pts[1].entry, "b2");
 	ck_assert_int_eq(flow_slot_points(fl, k, intern_cstr("%rd15"), pts, 4), -1);
 	flow_free(fl);
+	symtab_free(syms);
 	mod_free(m);
 }
 END_TEST
