@@ -468,6 +468,7 @@ uint32_t symtab_count(const SymTab *);
 Symbol *symtab_at(const SymTab *, uint32_t i);        /* module order */
 Linkage spec_linkage(const Spec *, uint32_t n);
 int var_align(const Decl *);   /* .align N, else the element's natural alignment */
+int align_written(const Decl *);   /* .align N; 0 without one */
 
 /* memobj.c: a function's .local objects (the __local_depot, named .local
  * variables in any scope) and every instruction that touches or converts

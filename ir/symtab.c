@@ -55,13 +55,22 @@ Linkage spec_linkage(const Spec *specs, uint32_t n)
 	return LINK_INTERNAL;
 }
 
-/* .align N when written, else the natural alignment of the element. */
-int var_align(const Decl *d)
+/* The N of .align N; 0 without one (or with a nonsense N). */
+int align_written(const Decl *d)
 {
 	const Spec *a = decl_spec(d, ".align");
 	int64_t n;
 	if (a && a->num && int_literal(a->num, &n) && n > 0 && n <= (1 << 30))
 		return (int)n;
+	return 0;
+}
+
+/* .align N when written, else the natural alignment of the element. */
+int var_align(const Decl *d)
+{
+	int n = align_written(d);
+	if (n)
+		return n;
 	int t = type_bytes(decl_type(d));
 	return t * (decl_spec(d, ".v4") ? 4 : decl_spec(d, ".v2") ? 2 : 1);
 }

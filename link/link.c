@@ -547,8 +547,6 @@ static void resolve_def(Linker *l, Sym *s)
 	}
 }
 
-static uint64_t align_of(const Decl *d);
-
 /* .common variables and dynamic .shared arrays take the largest
  * alignment any input asks for, as nvlink lays them out. */
 static void note_align(Sym *s)
@@ -557,7 +555,7 @@ static void note_align(Sym *s)
 		return;
 	const Stmt *st = s->is_def ? s->def : s->decl;
 	if (s->linkage == LINK_COMMON || (s->linkage == LINK_EXTERN && decl_space(&st->var) == SPACE_SHARED)) {
-		uint64_t a = align_of(&st->var);
+		uint64_t a = (uint64_t)align_written(&st->var);
 		if (a > s->g->max_align)
 			s->g->max_align = a;
 	}
@@ -590,9 +588,9 @@ static void widen_alignments(Linker *l)
 	for (Global *g = l->globals; g; g = g->hh.next) {
 		if (!g->max_align)
 			continue;
-		if (g->def && g->def->linkage == LINK_COMMON && align_of(&g->def->def->var) < g->max_align)
+		if (g->def && g->def->linkage == LINK_COMMON && (uint64_t)align_written(&g->def->def->var) < g->max_align)
 			set_align(l, g->def->def, g->max_align);
-		else if (!g->def && g->decl && align_of(&g->decl->var) < g->max_align)
+		else if (!g->def && g->decl && (uint64_t)align_written(&g->decl->var) < g->max_align)
 			set_align(l, g->decl, g->max_align);
 	}
 }
@@ -626,13 +624,6 @@ static int is_linkage_word(const char *w)
 {
 	return !strcmp(w, ".visible") || !strcmp(w, ".weak") || !strcmp(w, ".common") ||
 		!strcmp(w, ".extern");
-}
-
-/* An integer literal's value; 0 for anything else (align and dims only). */
-static int64_t literal(const char *s)
-{
-	int64_t v;
-	return int_literal(s, &v) ? v : 0;
 }
 
 static int same_number(const char *a, const char *b)
@@ -694,11 +685,6 @@ static int same_params(const Decl *a, uint32_t na, const Decl *b, uint32_t nb)
 	return 1;
 }
 
-static uint64_t align_of(const Decl *d)
-{
-	const Spec *a = decl_spec(d, ".align");
-	return a ? (uint64_t)literal(a->num) : 0;
-}
 
 /* nvcc declares an extern variable as bytes (.b8 x[48]) whatever the
  * definition's type (.u64 x[6]): as nvlink does, compare the state space
@@ -712,7 +698,7 @@ static int compatible_var(const Stmt *decl, const Stmt *def)
 	int unsized = d->ndims > 0 && !d->dims[d->ndims - 1];
 	if (!unsized && var_size(decl) != var_size(def))
 		return 0;
-	return align_of(&decl->var) <= align_of(&def->var) || !align_of(&def->var);
+	return (uint64_t)align_written(&decl->var) <= (uint64_t)align_written(&def->var) || !(uint64_t)align_written(&def->var);
 }
 
 static int same_signature(const Stmt *a, const Stmt *b)

@@ -385,10 +385,9 @@ static int read_param(Fn *fn, Site *st, const char *p, Arg *a)
 		refuse(fn, a->decl, "unsupported declaration of argument '%s'", p);
 		return 0;
 	}
-	const Spec *al = decl_spec(&a->decl->var, ".align");
 	a->param = p;
 	a->size = size;
-	a->align = al ? atoi(al->num) : type_bytes(decl_type(&a->decl->var));
+	a->align = var_align(&a->decl->var);
 	a->stores = arena_alloc(fn->m->arena, 16 * sizeof *a->stores);
 	int after = 0;
 	for (Stmt *s = st->list->head; s; s = s->next) {
