@@ -405,13 +405,25 @@ int value_of_const(const Expr *, Value *);  /* no registers: an initializer elem
 int is_runtime_symbol(const char *name);
 int needs_cudadevrt(const char *name);
 
-/* names.c: the names code in a function can see, and fresh ones */
+/* names.c: sets of declared names, and fresh ones beside them.  A %r<N>
+ * declaration is one entry that declares %r0 .. %r<N-1>.  Names are
+ * interned; a zeroed Names is empty, and names_free empties it again. */
+typedef struct NameEntry NameEntry;
 typedef struct Names {
-	struct { const char *name, *count; } *v;   /* count: N of %r<N>, else NULL */
-	uint32_t n, cap;
+	NameEntry *exact;    /* declared as themselves, by pointer */
+	NameEntry *ranges;   /* %r<N>: by the base's spelling */
+	Arena *arena;
 } Names;
-void names_of_func(Names *, const Module *, const Func *);
-const char *names_fresh(Names *, const char *base);   /* base, else base_1, base_2 ... */
+void names_add(Names *, const char *name, const char *count);  /* count: N of name<N> */
+void names_add_decls(Names *, const Decl *, uint32_t n);
+/* what a body declares in any scope: variables, registers, labels, and
+ * the labels of prototypes and .calltargets lists */
+void names_of_body(Names *, const List *);
+/* what code in f can see: the module's symbols, f's parameters and body */
+void names_of_func(Names *, const Module *, const Func *f);
+int names_exact(const Names *, const char *name);      /* declared as itself */
+int names_declared(const Names *, const char *name);   /* itself or in a range */
+const char *names_fresh(Names *, const char *base);    /* base, else base_1, base_2 ... */
 void names_free(Names *);
 
 /* flow.c: which functions an indirect call can reach, from where function

@@ -1,82 +1,118 @@
-/* The names code in one function can see (its registers, parameters and
- * labels, the module's symbols), and fresh ones beside them for what a
- * stage adds.  A %r<N> declaration stands for %r0 .. %r<N-1>. */
+/* Sets of declared names: what code in one function can see (its
+ * registers, parameters and labels, the module's symbols), for the
+ * verifier's "is it declared", the symbol table's "does a local hide it"
+ * and the stages' fresh names.  Names declared as themselves are found by
+ * their interned pointer; a %r<N> range by its base's spelling, since the
+ * base of %r15 is not interned on its own. */
 #include <stdlib.h>
 #include <string.h>
+#include <uthash.h>
 #include "ir.h"
 
-static void add(Names *n, const char *name, const char *count)
+struct NameEntry {
+	UT_hash_handle hh;
+	const char *name;
+	unsigned long long count;   /* ranges: the largest N of name<N> */
+};
+
+void names_add(Names *n, const char *name, const char *count)
 {
-	n->v = array_grow(n->v, n->n, &n->cap, sizeof *n->v);
-	n->v[n->n].name = name;
-	n->v[n->n++].count = count;
+	NameEntry *e;
+	if (!count) {
+		HASH_FIND_PTR(n->exact, &name, e);
+		if (e)
+			return;
+	} else {
+		HASH_FIND(hh, n->ranges, name, strlen(name), e);
+	}
+	if (!e) {
+		if (!n->arena)
+			n->arena = arena_new();
+		e = arena_alloc(n->arena, sizeof *e);
+		e->name = name;
+		if (count)
+			HASH_ADD_KEYPTR(hh, n->ranges, name, strlen(name), e);
+		else
+			HASH_ADD_PTR(n->exact, name, e);
+	}
+	unsigned long long c = count ? strtoull(count, NULL, 0) : 0;
+	if (c > e->count)
+		e->count = c;
 }
 
-static void add_decl(Names *n, const Decl *d)
+void names_add_decls(Names *n, const Decl *d, uint32_t nd)
 {
-	for (uint32_t i = 0; i < d->nds; i++)
-		add(n, d->ds[i].name, d->ds[i].count);
+	for (uint32_t i = 0; i < nd; i++)
+		for (uint32_t j = 0; j < d[i].nds; j++)
+			names_add(n, d[i].ds[j].name, d[i].ds[j].count);
 }
 
-static void add_body(Names *n, const List *l)
+void names_of_body(Names *n, const List *l)
 {
 	for (const Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_VAR)
-			add_decl(n, &s->var);
-		else if (s->kind == S_SCOPE)
-			add_body(n, &s->scope);
-		else if (s->kind == S_LABEL)
-			add(n, s->label, NULL);
+		switch (s->kind) {
+		case S_VAR: names_add_decls(n, &s->var, 1); break;
+		case S_SCOPE: names_of_body(n, &s->scope); break;
+		case S_LABEL: names_add(n, s->label, NULL); break;
+		case S_PROTO: names_add(n, s->proto->label, NULL); break;
+		case S_TARGETS: names_add(n, s->list.label, NULL); break;
+		default: break;
+		}
 }
 
 void names_of_func(Names *n, const Module *m, const Func *f)
 {
 	for (const Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_VAR)
-			add_decl(n, &s->var);
+			names_add_decls(n, &s->var, 1);
 		else if (s->kind == S_FUNC)
-			add(n, s->func->name, NULL);
-	add_body(n, &f->body);
-	for (uint32_t i = 0; i < f->nparams; i++)
-		add_decl(n, &f->params[i]);
-	for (uint32_t i = 0; i < f->nrets; i++)
-		add_decl(n, &f->rets[i]);
+			names_add(n, s->func->name, NULL);
+	names_of_body(n, &f->body);
+	names_add_decls(n, f->params, f->nparams);
+	names_add_decls(n, f->rets, f->nrets);
 }
 
-/* Is name one of %r<N>'s registers: base, then a number below N? */
-static int in_range(const char *name, const char *base, const char *count)
+int names_exact(const Names *n, const char *name)
 {
-	size_t n = strlen(base);
-	if (strncmp(name, base, n) || !name[n] || (name[n] == '0' && name[n + 1]))
+	NameEntry *e;
+	HASH_FIND_PTR(n->exact, &name, e);
+	return e != NULL;
+}
+
+/* %r12 is declared by %r12 itself or by %r<N> with N > 12 (no leading 0). */
+int names_declared(const Names *n, const char *name)
+{
+	if (names_exact(n, name))
+		return 1;
+	if (!n->ranges)
 		return 0;
-	for (const char *p = name + n; *p; p++)
-		if (*p < '0' || *p > '9')
-			return 0;
-	return strtoull(name + n, NULL, 10) < strtoull(count, NULL, 10);
-}
-
-static int taken(const Names *n, const char *name)
-{
-	for (uint32_t i = 0; i < n->n; i++)
-		if (n->v[i].count ? in_range(name, n->v[i].name, n->v[i].count) :
-		    !strcmp(name, n->v[i].name))
-			return 1;
-	return 0;
+	size_t len = strlen(name), base = len;
+	while (base > 0 && name[base - 1] >= '0' && name[base - 1] <= '9')
+		base--;
+	if (base == len || base == 0 || (name[base] == '0' && base + 1 < len))
+		return 0;
+	NameEntry *e;
+	HASH_FIND(hh, n->ranges, name, base, e);
+	return e && strtoull(name + base, NULL, 10) < e->count;
 }
 
 const char *names_fresh(Names *n, const char *base)
 {
 	char buf[256];
 	snprintf(buf, sizeof buf, "%s", base);
-	for (int i = 1; taken(n, buf); i++)
-		snprintf(buf, sizeof buf, "%s_%d", base, i);
 	const char *name = intern_cstr(buf);
-	add(n, name, NULL);
+	for (int i = 1; names_declared(n, name); i++) {
+		snprintf(buf, sizeof buf, "%s_%d", base, i);
+		name = intern_cstr(buf);
+	}
+	names_add(n, name, NULL);
 	return name;
 }
 
 void names_free(Names *n)
 {
-	free(n->v);
+	HASH_CLEAR(hh, n->exact);
+	HASH_CLEAR(hh, n->ranges);
+	arena_free(n->arena);
 	*n = (Names){0};
 }

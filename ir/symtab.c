@@ -140,11 +140,8 @@ typedef struct Walk {
 static void note(Walk *w, const char *name, unsigned how)
 {
 	Symbol *s = symtab_find(w->t, name);
-	if (!s)
-		return;
-	for (uint32_t i = 0; w->f && i < w->locals.n; i++)
-		if (w->locals.v[i].name == name && !w->locals.v[i].count)
-			return;  /* a local of the same name */
+	if (!s || (w->f && names_exact(&w->locals, name)))
+		return;  /* none, or a local of the same name */
 	s->how |= how;
 	s->uses = array_grow(s->uses, s->nuses, &s->cap, sizeof *s->uses);
 	s->uses[s->nuses++] = (SymUse){w->at, w->f, (uint8_t)how};
@@ -206,23 +203,6 @@ static void body_uses(Walk *w, const List *l)
 	}
 }
 
-static void add_local(Names *n, const Declarator *d)
-{
-	n->v = array_grow(n->v, n->n, &n->cap, sizeof *n->v);
-	n->v[n->n].name = d->name;
-	n->v[n->n++].count = d->count;
-}
-
-static void add_locals(Names *n, const List *l)
-{
-	for (const Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_VAR)
-			for (uint32_t i = 0; i < s->var.nds; i++)
-				add_local(n, &s->var.ds[i]);
-		else if (s->kind == S_SCOPE)
-			add_locals(n, &s->scope);
-}
-
 SymTab *symtab_build(const Module *m)
 {
 	Arena *a = arena_new();
@@ -239,10 +219,10 @@ SymTab *symtab_build(const Module *m)
 					names_in(&w, s->var.ds[i].init, USE_ADDR);
 		} else if (s->kind == S_FUNC && s->func->has_body) {
 			w.f = s->func;
-			w.locals.n = 0;
-			add_locals(&w.locals, &s->func->body);
-			for (uint32_t i = 0; i < s->func->nparams; i++)
-				add_local(&w.locals, &s->func->params[i].ds[0]);
+			names_free(&w.locals);
+			names_of_body(&w.locals, &s->func->body);
+			names_add_decls(&w.locals, s->func->params, s->func->nparams);
+			names_add_decls(&w.locals, s->func->rets, s->func->nrets);
 			body_uses(&w, &s->func->body);
 		}
 	}

@@ -20,15 +20,6 @@
 #include <uthash.h>
 #include "ir.h"
 
-/* Declared names by spelling; a %r<N> declaration is one entry with its
- * count, matched by base and number. */
-typedef struct Declared {
-	UT_hash_handle hh;
-	const char *name;
-	int exact;                  /* the name itself is declared */
-	unsigned long long count;   /* the largest N of name<N> */
-} Declared;
-
 /* A code violation: "function\nmessage", interned. */
 typedef struct Known {
 	UT_hash_handle hh;
@@ -47,9 +38,8 @@ typedef struct Verifier {
 	Verified *record;           /* collect violations instead of reporting */
 	const char *after;          /* the stage just run, for the message */
 	const Func *f;              /* the function being checked */
-	Declared *module;           /* module symbols */
-	Declared *func;             /* the function's registers, labels, params */
-	Arena *arena;
+	Names module;               /* module symbols */
+	Names func;                 /* the function's registers, labels, params */
 } Verifier;
 
 static void fail(Verifier *v, Loc loc, const char *what)
@@ -154,71 +144,13 @@ static void verify_decl(Verifier *v, Loc loc, const Decl *d)
 
 /* ---- names ---------------------------------------------------------- */
 
-static void declare(Verifier *v, Declared **t, const char *name, const char *count)
-{
-	Declared *d;
-	size_t n = strlen(name);
-	HASH_FIND(hh, *t, name, n, d);
-	if (!d) {
-		d = arena_alloc(v->arena, sizeof *d);
-		*d = (Declared){.name = name};
-		HASH_ADD_KEYPTR(hh, *t, name, n, d);
-	}
-	unsigned long long c = count ? strtoull(count, NULL, 0) : 0;
-	if (!count)
-		d->exact = 1;
-	else if (c > d->count)
-		d->count = c;
-}
-
-static void declare_decl(Verifier *v, Declared **t, const Decl *d)
-{
-	for (uint32_t i = 0; i < d->nds; i++)
-		declare(v, t, d->ds[i].name, d->ds[i].count);
-}
-
-static void declare_body(Verifier *v, const List *l)
-{
-	for (const Stmt *s = l->head; s; s = s->next)
-		switch (s->kind) {
-		case S_VAR: declare_decl(v, &v->func, &s->var); break;
-		case S_SCOPE: declare_body(v, &s->scope); break;
-		case S_LABEL: declare(v, &v->func, s->label, NULL); break;
-		case S_PROTO: declare(v, &v->func, s->proto->label, NULL); break;
-		case S_TARGETS: declare(v, &v->func, s->list.label, NULL); break;
-		default: break;
-		}
-}
-
-static const Declared *find(const Declared *t, const char *name, size_t n)
-{
-	Declared *d;
-	HASH_FIND(hh, t, name, n, d);
-	return d;
-}
-
-/* %r12 is declared by %r12 itself or by %r<N> with N > 12 (no leading 0). */
-static int is_declared(const Verifier *v, const char *name)
-{
-	size_t n = strlen(name), base = n;
-	const Declared *d;
-	if (((d = find(v->func, name, n)) && d->exact) || ((d = find(v->module, name, n)) && d->exact))
-		return 1;
-	while (base > 0 && name[base - 1] >= '0' && name[base - 1] <= '9')
-		base--;
-	if (base == n || base == 0 || (name[base] == '0' && base + 1 < n))
-		return 0;
-	return (d = find(v->func, name, base)) && strtoull(name + base, NULL, 10) < d->count;
-}
-
 /* %v.x: an element of a vector register (.x .y .z .w, or .r .g .b .a) */
 static int is_element(const Verifier *v, const char *name)
 {
 	const char *dot = strrchr(name, '.');
 	if (!dot || !dot[1] || dot[2] || !strchr("xyzwrgba", dot[1]))
 		return 0;
-	const Declared *d = find(v->func, name, (size_t)(dot - name));
-	return d && d->exact;
+	return names_exact(&v->func, intern(name, (size_t)(dot - name)));
 }
 
 static void check_name(void *ctx, const char *name, OpRole role)
@@ -227,7 +159,8 @@ static void check_name(void *ctx, const char *name, OpRole role)
 	void **c = ctx;
 	Verifier *v = c[0];
 	const Stmt *s = c[1];
-	if (is_declared(v, name) || is_special_reg(name) || is_element(v, name))
+	if (names_declared(&v->func, name) || names_exact(&v->module, name) ||
+	    is_special_reg(name) || is_element(v, name))
 		return;
 	char what[160];
 	snprintf(what, sizeof what, "'%.100s' is used but nothing declares it", name);
@@ -308,19 +241,16 @@ static void verify_func(Verifier *v, const Stmt *s)
 		fail(v, s->loc, "function without a name");
 	if (!f->has_body && f->body.head)
 		fail(v, s->loc, "declaration with a body");
-	v->func = NULL;
-	for (uint32_t i = 0; i < f->nparams; i++)
-		declare_decl(v, &v->func, &f->params[i]);
-	for (uint32_t i = 0; i < f->nrets; i++)
-		declare_decl(v, &v->func, &f->rets[i]);
-	declare_body(v, &f->body);
+	names_add_decls(&v->func, f->params, f->nparams);
+	names_add_decls(&v->func, f->rets, f->nrets);
+	names_of_body(&v->func, &f->body);
 	v->f = f;
 	int before = v->bad;
 	verify_list(v, &f->body, 1);
 	if (!v->shape_only && v->bad == before && f->has_body)
 		verify_dataflow(v, f, s);  /* its labels resolve: the CFG can be built */
 	v->f = NULL;
-	HASH_CLEAR(hh, v->func);
+	names_free(&v->func);
 }
 
 static void verify_stmt(Verifier *v, const Stmt *s, int in_body)
@@ -370,19 +300,17 @@ static void verify_list(Verifier *v, const List *l, int in_body)
 
 static int verify(Verifier *v)
 {
-	v->arena = arena_new();
 	for (const Stmt *s = v->m->items.head; s; s = s->next)
 		if (s->kind == S_VAR)
-			declare_decl(v, &v->module, &s->var);
+			names_add_decls(&v->module, &s->var, 1);
 		else if (s->kind == S_FUNC && s->func->name)
-			declare(v, &v->module, s->func->name, NULL);
+			names_add(&v->module, s->func->name, NULL);
 		else if (s->kind == S_ALIAS)
 			for (uint32_t i = 0; i < s->list.nitems; i++)
 				if (s->list.items[i]->kind == E_NAME)
-					declare(v, &v->module, s->list.items[i]->str, NULL);
+					names_add(&v->module, s->list.items[i]->str, NULL);
 	verify_list(v, &v->m->items, 0);
-	HASH_CLEAR(hh, v->module);
-	arena_free(v->arena);
+	names_free(&v->module);
 	return v->bad;
 }
 

@@ -50,17 +50,6 @@ struct Global {
 	Loc first_use;
 };
 
-typedef struct Taken {
-	UT_hash_handle hh;
-	const char *name;
-} Taken;
-
-/* A set of interned pointers, reused for each function's local names. */
-typedef struct PtrSet {
-	const void **slots;
-	size_t cap, n;
-} PtrSet;
-
 typedef struct Linker {
 	const LinkOptions *o;
 	Module **mods;
@@ -68,8 +57,8 @@ typedef struct Linker {
 	Module *out;
 	Sym **tables;          /* per module */
 	Global *globals;
-	Taken *taken;
-	PtrSet locals;
+	Names taken;           /* output names of module scope so far */
+	Names locals;          /* the function being walked: they shadow module names */
 	uint32_t **filemap;    /* per module: old .file index -> new */
 	uint32_t *nfilemap;
 	Stmt **files;          /* merged .file directives */
@@ -83,45 +72,6 @@ static void *xcalloc(size_t n, size_t size)
 	if (!p)
 		die("out of memory");
 	return p;
-}
-
-/* ---- pointer sets ---- */
-
-static void set_clear(PtrSet *s)
-{
-	if (s->slots)
-		memset(s->slots, 0, s->cap * sizeof *s->slots);
-	s->n = 0;
-}
-
-static size_t set_slot(const PtrSet *s, const void *p)
-{
-	size_t i = ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15u & (s->cap - 1);
-	while (s->slots[i] && s->slots[i] != p)
-		i = (i + 1) & (s->cap - 1);
-	return i;
-}
-
-static void set_add(PtrSet *s, const void *p)
-{
-	if (2 * (s->n + 1) > s->cap) {
-		PtrSet big = {xcalloc(s->cap ? s->cap * 2 : 64, sizeof(void *)), s->cap ? s->cap * 2 : 64, 0};
-		for (size_t i = 0; i < s->cap; i++)
-			if (s->slots[i])
-				set_add(&big, s->slots[i]);
-		free(s->slots);
-		*s = big;
-	}
-	size_t i = set_slot(s, p);
-	if (!s->slots[i]) {
-		s->slots[i] = p;
-		s->n++;
-	}
-}
-
-static int set_has(const PtrSet *s, const void *p)
-{
-	return s->cap && s->slots[set_slot(s, p)] == p;
 }
 
 /* ---- headers ---- */
@@ -742,20 +692,6 @@ static void check_agreement(Linker *l, Module *m)
 
 /* ---- renaming of internal names ---- */
 
-static int is_taken(Linker *l, const char *name)
-{
-	Taken *t;
-	HASH_FIND_PTR(l->taken, &name, t);
-	return t != NULL;
-}
-
-static void take(Linker *l, const char *name)
-{
-	Taken *t = xcalloc(1, sizeof *t);
-	t->name = name;
-	HASH_ADD_PTR(l->taken, name, t);
-}
-
 /* name$m<module>, then name$m<module>_<k>: legal PTX identifiers. */
 static const char *fresh_name(Linker *l, const char *name, int mod)
 {
@@ -764,7 +700,7 @@ static const char *fresh_name(Linker *l, const char *name, int mod)
 		die("out of memory");
 	const char *s;
 	sprintf(buf, "%s$m%d", name, mod);
-	for (int k = 2; is_taken(l, s = intern_cstr(buf)); k++)
+	for (int k = 2; names_exact(&l->taken, s = intern_cstr(buf)); k++)
 		sprintf(buf, "%s$m%d_%d", name, mod, k);
 	free(buf);
 	return s;
@@ -773,14 +709,14 @@ static const char *fresh_name(Linker *l, const char *name, int mod)
 static void rename_internals(Linker *l)
 {
 	for (Global *g = l->globals; g; g = g->hh.next)
-		take(l, g->name);
+		names_add(&l->taken, g->name, NULL);
 	for (int m = 0; m < l->n; m++)
 		for (Sym *s = l->tables[m]; s; s = s->hh.next) {
 			if (s->linkage != LINK_INTERNAL)
 				continue;
-			if (is_taken(l, s->name))
+			if (names_exact(&l->taken, s->name))
 				s->newname = fresh_name(l, s->name, m);
-			take(l, s->newname);
+			names_add(&l->taken, s->newname, NULL);
 		}
 	/* Now unique, internal names are placed in the output like the others. */
 	for (int m = 0; m < l->n; m++)
@@ -815,7 +751,7 @@ static void note_use(Walk *w, Sym *s)
 
 static Sym *module_sym(Walk *w, const char *name)
 {
-	if (set_has(&w->l->locals, name))
+	if (names_exact(&w->l->locals, name))
 		return NULL;
 	return lookup(w->l, w->mod, name);
 }
@@ -851,28 +787,13 @@ static const char *rename_name(Walk *w, const char *name)
 	return s ? s->newname : name;
 }
 
-static void add_local_decls(PtrSet *set, const Decl *ds, uint32_t n)
+/* Names a function declares shadow module-scope ones. */
+static void enter_func(Linker *l, const Func *f)
 {
-	for (uint32_t i = 0; i < n; i++)
-		for (uint32_t j = 0; j < ds[i].nds; j++)
-			set_add(set, ds[i].ds[j].name);
-}
-
-/* Names a function body declares shadow module-scope ones. */
-static void collect_locals(PtrSet *set, const List *body)
-{
-	for (const Stmt *s = body->head; s; s = s->next) {
-		if (s->kind == S_VAR)
-			add_local_decls(set, &s->var, 1);
-		else if (s->kind == S_LABEL)
-			set_add(set, s->label);
-		else if (s->kind == S_PROTO)
-			set_add(set, s->proto->label);
-		else if (s->kind == S_TARGETS)
-			set_add(set, s->list.label);
-		else if (s->kind == S_SCOPE)
-			collect_locals(set, &s->scope);
-	}
+	names_free(&l->locals);
+	names_add_decls(&l->locals, f->params, f->nparams);
+	names_add_decls(&l->locals, f->rets, f->nrets);
+	names_of_body(&l->locals, &f->body);
 }
 
 static void renumber_loc(Linker *l, int mod, LocInfo *li)
@@ -920,12 +841,9 @@ static void rename_func(Walk *w, Func *f)
 	f->name = rename_name(w, f->name);
 	if (!f->has_body)
 		return;
-	set_clear(&l->locals);
-	add_local_decls(&l->locals, f->params, f->nparams);
-	add_local_decls(&l->locals, f->rets, f->nrets);
-	collect_locals(&l->locals, &f->body);
+	enter_func(l, f);
 	rename_body(w, &f->body);
-	set_clear(&l->locals);
+	names_free(&l->locals);
 }
 
 static void rename_module(Linker *l, int mod)
@@ -1026,7 +944,7 @@ static int ref_leaf(void *ctx, Expr **slot)
 	Collect *c = ctx;
 	const Expr *e = *slot;
 	Global *g;
-	if (e->kind != E_NAME || set_has(&c->l->locals, e->str))
+	if (e->kind != E_NAME || names_exact(&c->l->locals, e->str))
 		return 0;
 	HASH_FIND_PTR(c->l->globals, &e->str, g);
 	if (g)
@@ -1068,12 +986,9 @@ static Refs item_refs(Linker *l, const Stmt *s)
 	Collect c = {l, {0}};
 	if (s->kind == S_FUNC && s->func->has_body) {
 		const Func *f = s->func;
-		set_clear(&l->locals);
-		add_local_decls(&l->locals, f->params, f->nparams);
-		add_local_decls(&l->locals, f->rets, f->nrets);
-		collect_locals(&l->locals, &f->body);
+		enter_func(l, f);
 		refs_body(&c, &f->body);
-		set_clear(&l->locals);
+		names_free(&l->locals);
 	} else if (s->kind == S_VAR && s->var.ds[0].init) {
 		refs_expr(&c, s->var.ds[0].init);
 	} else if (s->kind == S_ALIAS) {
@@ -1331,16 +1246,12 @@ static void free_linker(Linker *l)
 		HASH_DEL(l->globals, g);
 		free(g);
 	}
-	Taken *t, *tt;
-	HASH_ITER(hh, l->taken, t, tt) {
-		HASH_DEL(l->taken, t);
-		free(t);
-	}
+	names_free(&l->taken);
 	free(l->tables);
 	free(l->filemap);
 	free(l->nfilemap);
 	free(l->files);
-	free(l->locals.slots);
+	names_free(&l->locals);
 }
 
 Module *link_modules(Module **mods, int n, const LinkOptions *o)

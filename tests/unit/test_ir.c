@@ -107,6 +107,38 @@ START_TEST(list_surgery)
 }
 END_TEST
 
+/* A %r<N> range declares %r0..%r<N-1>, without leading zeros; fresh names
+ * avoid every name a body declares, prototype labels too. */
+START_TEST(declared_names_and_fresh_ones)
+{
+	Module *m = parse_ok(HEADER ".global .u32 g;\n.func f(.param .b32 a)\n{\n"
+		".reg .b32 %r<10>;\n.reg .pred %p;\n{\n.reg .b64 %x;\n}\n"
+		"fresh: .callprototype ()_ ();\nfresh_1:\nret;\n}\n");
+	const Func *f = NULL;
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC)
+			f = s->func;
+	Names n = {0};
+	names_of_func(&n, m, f);
+	ck_assert(names_declared(&n, intern_cstr("%r9")));
+	ck_assert(names_declared(&n, intern_cstr("%r0")));
+	ck_assert(!names_declared(&n, intern_cstr("%r10")));
+	ck_assert(!names_declared(&n, intern_cstr("%r09")));
+	ck_assert(!names_exact(&n, intern_cstr("%r9")));   /* only in the range */
+	ck_assert(names_exact(&n, intern_cstr("%p")));
+	ck_assert(names_exact(&n, intern_cstr("%x")));     /* an inner scope's */
+	ck_assert(names_exact(&n, intern_cstr("a")));
+	ck_assert(names_exact(&n, intern_cstr("g")));
+	ck_assert(names_exact(&n, intern_cstr("f")));
+	ck_assert_str_eq(names_fresh(&n, "fresh"), "fresh_2");
+	ck_assert_str_eq(names_fresh(&n, "fresh"), "fresh_3");
+	ck_assert_str_eq(names_fresh(&n, "%r"), "%r");
+	names_free(&n);
+	ck_assert(!names_exact(&n, intern_cstr("g")));
+	mod_free(m);
+}
+END_TEST
+
 START_TEST(verifier_catches_broken_ir)
 {
 	Module *m = parse_ok(HEADER ".entry k()\n{\nret;\nexit;\n}\n");
@@ -256,6 +288,7 @@ Suite *ir_suite(void)
 	tcase_add_test(tc, verifier_catches_broken_ir);
 	tcase_add_test(tc, verifier_rejects_call_through_undefined_register);
 	tcase_add_test(tc, verifier_rejects_undeclared_names_and_bad_counts);
+	tcase_add_test(tc, declared_names_and_fresh_ones);
 	tcase_add_test(tc, normalized_modules_declare_one_name_per_statement);
 	tcase_add_test(tc, undefined_reads_are_checked_against_the_input);
 	suite_add_tcase(s, tc);
