@@ -24,9 +24,11 @@
  * checked against the arguments (warnings; errors with -Werror=format).
  * A call this stage cannot read is refused with an error, never guessed.
  *
- * requires: nothing (builds its own CFG, liveness and reaching definitions
- * per function) / maintains: everything / leaves no call to printf, so a
- * second run changes nothing. */
+ * requires: normalized input; builds its own symbol table (which functions
+ * call printf) and, per such function, CFG, liveness and reaching
+ * definitions / maintains: every other function untouched / breaks: any
+ * symbol table or analysis built before it (it adds vprintf, a buffer and
+ * registers) / leaves no call to printf, so a second run changes nothing. */
 #include <stdlib.h>
 #include <string.h>
 #include "stages.h"
