@@ -2,7 +2,15 @@
  * function.  A definition is an (instruction, register) pair; each
  * register also has an "entry" definition standing for the value it has
  * on entry (a parameter, or undefined).  Guarded and may-define writes
- * reach without killing what was there. */
+ * reach without killing what was there.
+ *
+ * Sparse, one register at a time: a register's reaching set is kept only
+ * at the start of the blocks where it is live-in (ir/live.c), solved over
+ * those blocks alone, so memory follows the live ranges rather than
+ * blocks times definitions.  Within a block the register's own
+ * definitions, sorted by instruction, are found by binary search.  A
+ * question about a register that is dead where it is asked (will it still
+ * hold what it held?) walks back from there instead. */
 #include <stdlib.h>
 #include <string.h>
 #include "ir.h"
@@ -12,27 +20,38 @@ typedef struct Def {
 	uint32_t reg;
 } Def;
 
+/* A sorted set of definition ids. */
+typedef struct IdSet {
+	uint32_t *v;
+	uint32_t n, cap;
+} IdSet;
+
+/* The distinct reaching sets, each stored once: along a long live range
+ * most blocks see the set the block before them saw.  Set 0 is empty. */
+typedef struct SetPool {
+	uint32_t *ids, nids, cids;      /* the sets' members, one set after another */
+	uint32_t *first, nsets, csets;  /* set i: ids[first[i] .. first[i+1]) */
+	uint32_t *table, tsize;         /* open addressing by content: set index + 1 */
+} SetPool;
+
 struct Defs {
 	const Cfg *cfg;
 	const Live *live;
-	Def *defs;
-	uint32_t ndefs, cap, words;
-	uint32_t *first_of_ins;   /* ins -> first def id it makes (defs are in order) */
-	uint32_t *count_of_ins;
-	uint64_t *in;             /* per block: defs reaching its start */
+	Def *defs;                /* entry definitions first (id = register), then by instruction */
+	uint32_t ndefs, cap;
 	uint32_t nregs;
-	uint32_t **by_reg;        /* register -> its definition ids */
-	uint32_t *nby_reg;
+	uint32_t *reg_first;      /* register r's ids: reg_ids[reg_first[r] .. reg_first[r+1]) */
+	uint32_t *reg_ids;
+	uint32_t *in_first;       /* per register: where its live-in blocks' sets start in in */
+	uint32_t *in;             /* per (register, live-in block), in live_in_blocks order:
+	                             its reaching set, an index into pool */
+	SetPool pool;
 };
 
 typedef struct DefScan {
 	Defs *d;
 	uint32_t ins;
 } DefScan;
-
-static void set(uint64_t *b, uint32_t i) { b[i / 64] |= 1ull << (i % 64); }
-static void clr(uint64_t *b, uint32_t i) { b[i / 64] &= ~(1ull << (i % 64)); }
-static int has(const uint64_t *b, uint32_t i) { return (b[i / 64] >> (i % 64)) & 1; }
 
 static void add_def(Defs *d, uint32_t ins, uint32_t reg)
 {
@@ -48,23 +67,28 @@ static void note_def(void *ctx, const char *name, OpRole role)
 		add_def(s->d, s->ins, (uint32_t)r);
 }
 
-/* Numbers every definition: entry ones first, then in instruction order. */
+/* Numbers every definition: entry ones first, then in instruction order,
+ * and lists each register's (a counting sort keeps that order). */
 static void number_defs(Defs *d)
 {
 	const Cfg *g = d->cfg;
 	for (uint32_t r = 0; r < d->nregs; r++)
 		add_def(d, DEF_ENTRY, r);
-	d->first_of_ins = calloc(g->nins + 1, sizeof *d->first_of_ins);
-	d->count_of_ins = calloc(g->nins + 1, sizeof *d->count_of_ins);
-	if (!d->first_of_ins || !d->count_of_ins)
-		die("out of memory");
 	DefScan s = {d, 0};
 	for (uint32_t i = 0; i < g->nins; i++) {
-		d->first_of_ins[i] = d->ndefs;
 		s.ins = i;
 		ins_names(&g->ins[i]->ins, note_def, &s);
-		d->count_of_ins[i] = d->ndefs - d->first_of_ins[i];
 	}
+	d->reg_first = calloc(d->nregs + 2, sizeof *d->reg_first);
+	d->reg_ids = malloc((d->ndefs + 1) * sizeof *d->reg_ids);
+	if (!d->reg_first || !d->reg_ids)
+		die("out of memory");
+	for (uint32_t id = 0; id < d->ndefs; id++)
+		d->reg_first[d->defs[id].reg + 2]++;
+	for (uint32_t r = 0; r < d->nregs; r++)
+		d->reg_first[r + 2] += d->reg_first[r + 1];
+	for (uint32_t id = 0; id < d->ndefs; id++)
+		d->reg_ids[d->reg_first[d->defs[id].reg + 1]++] = id;
 }
 
 static int kills(const Defs *d, uint32_t id)
@@ -79,52 +103,166 @@ static int kills(const Defs *d, uint32_t id)
 	return !(in->sp->op->flags & OF_OPAQUE);
 }
 
-/* Applies instruction i to a reaching set. */
-static void step(const Defs *d, uint32_t i, uint64_t *bits, uint32_t *const *by_reg,
-	const uint32_t *nby_reg)
+static void set_add(IdSet *s, uint32_t id)
 {
-	for (uint32_t k = 0; k < d->count_of_ins[i]; k++) {
-		uint32_t id = d->first_of_ins[i] + k;
-		if (kills(d, id)) {
-			uint32_t r = d->defs[id].reg;
-			for (uint32_t j = 0; j < nby_reg[r]; j++)
-				clr(bits, by_reg[r][j]);
-		}
-	}
-	for (uint32_t k = 0; k < d->count_of_ins[i]; k++)
-		set(bits, d->first_of_ins[i] + k);
+	uint32_t i = s->n;
+	while (i > 0 && s->v[i - 1] > id)
+		i--;
+	if (i > 0 && s->v[i - 1] == id)
+		return;
+	s->v = array_grow(s->v, s->n, &s->cap, sizeof *s->v);
+	memmove(s->v + i + 1, s->v + i, (s->n - i) * sizeof *s->v);
+	s->v[i] = id;
+	s->n++;
 }
 
-static void solve(Defs *d, uint32_t **by_reg, const uint32_t *nby_reg)
+static int set_union(IdSet *to, const IdSet *from)
 {
-	const Cfg *g = d->cfg;
-	size_t w = d->words;
-	d->in = calloc((size_t)(g->nblocks + 1) * w, sizeof *d->in);
-	uint64_t *out = calloc((size_t)(g->nblocks + 1) * w, sizeof *out);
-	if (!d->in || !out)
+	uint32_t before = to->n;
+	for (uint32_t i = 0; i < from->n; i++)
+		set_add(to, from->v[i]);
+	return to->n != before;
+}
+
+static uint32_t hash_ids(const uint32_t *v, uint32_t n)
+{
+	uint32_t h = 2166136261u;
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ v[i]) * 16777619u;
+	return h;
+}
+
+static uint32_t pool_size(const SetPool *p, uint32_t set)
+{
+	return p->first[set + 1] - p->first[set];
+}
+
+static const uint32_t *pool_ids(const SetPool *p, uint32_t set)
+{
+	return p->ids + p->first[set];
+}
+
+static void pool_rehash(SetPool *p)
+{
+	free(p->table);
+	p->tsize = p->tsize ? 2 * p->tsize : 1024;
+	p->table = calloc(p->tsize, sizeof *p->table);
+	if (!p->table)
 		die("out of memory");
-	for (uint32_t r = 0; r < d->nregs; r++)
-		set(d->in, r);  /* entry definitions reach the entry block */
+	for (uint32_t set = 0; set < p->nsets; set++) {
+		uint32_t i = hash_ids(pool_ids(p, set), pool_size(p, set)) & (p->tsize - 1);
+		while (p->table[i])
+			i = (i + 1) & (p->tsize - 1);
+		p->table[i] = set + 1;
+	}
+}
+
+/* The index of the set holding exactly s's members. */
+static uint32_t pool_intern(SetPool *p, const IdSet *s)
+{
+	if (2 * (p->nsets + 1) > p->tsize)
+		pool_rehash(p);
+	uint32_t i = hash_ids(s->v, s->n) & (p->tsize - 1);
+	for (; p->table[i]; i = (i + 1) & (p->tsize - 1)) {
+		uint32_t set = p->table[i] - 1;
+		if (pool_size(p, set) == s->n && (!s->n || !memcmp(pool_ids(p, set), s->v, s->n * sizeof *s->v)))
+			return set;
+	}
+	for (uint32_t k = 0; k < s->n; k++) {
+		p->ids = array_grow(p->ids, p->nids, &p->cids, sizeof *p->ids);
+		p->ids[p->nids++] = s->v[k];
+	}
+	p->first = array_grow(p->first, p->nsets + 1, &p->csets, sizeof *p->first);
+	if (!p->nsets)
+		p->first[0] = 0;
+	p->first[++p->nsets] = p->nids;
+	p->table[i] = p->nsets;
+	return p->nsets - 1;
+}
+
+static void pool_union(const SetPool *p, uint32_t set, IdSet *to)
+{
+	const uint32_t *v = pool_ids(p, set);
+	for (uint32_t i = 0; i < pool_size(p, set); i++)
+		set_add(to, v[i]);
+}
+
+/* Register r's definitions at instructions from..to-1, applied to *s:
+ * a killing one empties it first.  1 if one killed. */
+static int apply(const Defs *d, uint32_t r, uint32_t from, uint32_t to, IdSet *s)
+{
+	const uint32_t *ids = d->reg_ids + d->reg_first[r] + 1;   /* past the entry one */
+	uint32_t n = d->reg_first[r + 1] - d->reg_first[r] - 1, lo = 0, hi = n;
+	while (lo < hi) {  /* the first at or after from */
+		uint32_t mid = (lo + hi) / 2;
+		if (d->defs[ids[mid]].ins < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int killed = 0;
+	for (uint32_t i = lo; i < n && d->defs[ids[i]].ins < to; i++) {
+		if (kills(d, ids[i])) {
+			s->n = 0;
+			killed = 1;
+		}
+		set_add(s, ids[i]);
+	}
+	return killed;
+}
+
+/* Where block b's set is kept for register r, or -1 (r is dead there). */
+static int64_t slot(const Defs *d, uint32_t r, uint32_t b)
+{
+	const uint32_t *blocks;
+	uint32_t n = live_in_blocks(d->live, r, &blocks), lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (blocks[mid] < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && blocks[lo] == b ? (int64_t)d->in_first[r] + lo : -1;
+}
+
+/* What reaches the end of block p: its own definitions after what
+ * reaches its start (kept, since r is live-out and p does not kill it,
+ * unless p's definitions kill it anyway). */
+static void block_out(const Defs *d, uint32_t r, uint32_t p, IdSet *out)
+{
+	const Block *b = &d->cfg->blocks[p];
+	int64_t at = slot(d, r, p);
+	out->n = 0;
+	if (at >= 0)
+		pool_union(&d->pool, d->in[at], out);
+	apply(d, r, b->first, b->end, out);
+}
+
+static void solve_reg(Defs *d, uint32_t r, IdSet *tmp, IdSet *cur)
+{
+	const uint32_t *blocks;
+	uint32_t n = live_in_blocks(d->live, r, &blocks);
+	uint32_t *in = d->in + d->in_first[r];
+	IdSet entry = {&r, 1, 1};
+	for (uint32_t j = 0; j < n; j++)  /* the entry definition reaches the entry block */
+		in[j] = blocks[j] == 0 ? pool_intern(&d->pool, &entry) : 0;
 	for (int changed = 1; changed;) {
 		changed = 0;
-		for (uint32_t o = 0; o < g->norder; o++) {
-			uint32_t k = g->order[o];
-			const Block *b = &g->blocks[k];
-			uint64_t *in = d->in + k * w;
-			for (uint32_t p = 0; p < b->npred; p++)
-				for (size_t x = 0; x < w; x++)
-					in[x] |= out[b->pred[p] * w + x];
-			uint64_t cur[w ? w : 1];
-			memcpy(cur, in, w * sizeof *cur);
-			for (uint32_t i = b->first; i < b->end; i++)
-				step(d, i, cur, by_reg, nby_reg);
-			if (memcmp(cur, out + k * w, w * sizeof *cur)) {
-				memcpy(out + k * w, cur, w * sizeof *cur);
+		for (uint32_t j = 0; j < n; j++) {
+			const Block *b = &d->cfg->blocks[blocks[j]];
+			cur->n = 0;
+			pool_union(&d->pool, in[j], cur);
+			for (uint32_t p = 0; p < b->npred; p++) {
+				block_out(d, r, b->pred[p], tmp);
+				set_union(cur, tmp);
+			}
+			if (cur->n != pool_size(&d->pool, in[j])) {  /* sets only grow */
+				in[j] = pool_intern(&d->pool, cur);
 				changed = 1;
 			}
 		}
 	}
-	free(out);
 }
 
 Defs *defs_compute(const Cfg *g, const Live *l)
@@ -136,21 +274,25 @@ Defs *defs_compute(const Cfg *g, const Live *l)
 	d->live = l;
 	d->nregs = live_nregs(l);
 	number_defs(d);
-	d->words = (d->ndefs + 63) / 64;
-	uint32_t **by_reg = calloc(d->nregs + 1, sizeof *by_reg);
-	uint32_t *nby_reg = calloc(d->nregs + 1, sizeof *nby_reg);
-	if (!by_reg || !nby_reg)
+	d->in_first = malloc((d->nregs + 1) * sizeof *d->in_first);
+	if (!d->in_first)
 		die("out of memory");
-	for (uint32_t id = 0; id < d->ndefs; id++) {
-		uint32_t r = d->defs[id].reg;
-		by_reg[r] = realloc(by_reg[r], (nby_reg[r] + 1) * sizeof **by_reg);
-		if (!by_reg[r])
-			die("out of memory");
-		by_reg[r][nby_reg[r]++] = id;
+	uint32_t total = 0;
+	for (uint32_t r = 0; r < d->nregs; r++) {
+		const uint32_t *blocks;
+		d->in_first[r] = total;
+		total += live_in_blocks(l, r, &blocks);
 	}
-	solve(d, by_reg, nby_reg);
-	d->by_reg = by_reg;
-	d->nby_reg = nby_reg;
+	d->in_first[d->nregs] = total;
+	d->in = calloc(total + 1, sizeof *d->in);
+	if (!d->in)
+		die("out of memory");
+	IdSet empty = {0}, tmp = {0}, cur = {0};
+	pool_intern(&d->pool, &empty);
+	for (uint32_t r = 0; r < d->nregs; r++)
+		solve_reg(d, r, &tmp, &cur);
+	free(tmp.v);
+	free(cur.v);
 	return d;
 }
 
@@ -158,15 +300,52 @@ void defs_free(Defs *d)
 {
 	if (!d)
 		return;
-	for (uint32_t r = 0; r < d->nregs; r++)
-		free(d->by_reg[r]);
-	free(d->by_reg);
-	free(d->nby_reg);
-	free(d->defs);
-	free(d->first_of_ins);
-	free(d->count_of_ins);
 	free(d->in);
+	free(d->pool.ids);
+	free(d->pool.first);
+	free(d->pool.table);
+	free(d->in_first);
+	free(d->reg_first);
+	free(d->reg_ids);
+	free(d->defs);
 	free(d);
+}
+
+/* For a register dead at the start of block k (nothing reads it again):
+ * what reaches there, by walking back through predecessors. */
+static void walk_back(const Defs *d, uint32_t r, uint32_t k, IdSet *out)
+{
+	const Cfg *g = d->cfg;
+	uint8_t *seen = calloc(g->nblocks + 1, 1);
+	uint32_t *stack = malloc((g->nblocks + 1) * sizeof *stack), n = 0;
+	IdSet part = {0};
+	if (!seen || !stack)
+		die("out of memory");
+	if (k == 0)
+		set_add(out, r);
+	for (uint32_t p = 0; p < g->blocks[k].npred; p++)
+		if (!seen[g->blocks[k].pred[p]]) {
+			seen[g->blocks[k].pred[p]] = 1;
+			stack[n++] = g->blocks[k].pred[p];
+		}
+	while (n) {
+		uint32_t b = stack[--n];
+		part.n = 0;
+		int killed = apply(d, r, g->blocks[b].first, g->blocks[b].end, &part);
+		set_union(out, &part);
+		if (killed)
+			continue;
+		if (b == 0)
+			set_add(out, r);
+		for (uint32_t p = 0; p < g->blocks[b].npred; p++)
+			if (!seen[g->blocks[b].pred[p]]) {
+				seen[g->blocks[b].pred[p]] = 1;
+				stack[n++] = g->blocks[b].pred[p];
+			}
+	}
+	free(part.v);
+	free(seen);
+	free(stack);
 }
 
 uint32_t defs_reaching(const Defs *d, uint32_t ins, const char *reg, uint32_t *out, uint32_t max)
@@ -175,20 +354,20 @@ uint32_t defs_reaching(const Defs *d, uint32_t ins, const char *reg, uint32_t *o
 	uint32_t k = d->cfg->block_of[ins];
 	if (r < 0 || d->cfg->blocks[k].rpo == UINT32_MAX)
 		return 0;
-	size_t w = d->words;
-	uint64_t cur[w ? w : 1];
-	memcpy(cur, d->in + k * w, w * sizeof *cur);
-	for (uint32_t i = d->cfg->blocks[k].first; i < ins; i++)
-		step(d, i, cur, d->by_reg, d->nby_reg);
-	uint32_t n = 0;
-	for (uint32_t j = 0; j < d->nby_reg[r]; j++) {
-		uint32_t id = d->by_reg[r][j];
-		if (has(cur, id)) {
-			if (n < max)
-				out[n] = d->defs[id].ins;
-			n++;
-		}
+	IdSet here = {0}, set = {0};
+	if (!apply(d, (uint32_t)r, d->cfg->blocks[k].first, ins, &here)) {
+		int64_t at = slot(d, (uint32_t)r, k);
+		if (at >= 0)
+			pool_union(&d->pool, d->in[at], &set);
+		else
+			walk_back(d, (uint32_t)r, k, &set);
 	}
+	set_union(&set, &here);
+	for (uint32_t i = 0; i < set.n && i < max; i++)
+		out[i] = d->defs[set.v[i]].ins;
+	uint32_t n = set.n;
+	free(here.v);
+	free(set.v);
 	return n;
 }
 

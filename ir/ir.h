@@ -362,7 +362,9 @@ Cfg *cfg_build(const Func *);   /* NULL (after an error) on a bad label */
 void cfg_free(Cfg *);
 int cfg_dominates(const Cfg *, uint32_t a, uint32_t b);
 
-/* live.c: register liveness per block; names must be interned */
+/* live.c: register liveness per block; names must be interned.  The
+ * registers are those the code mentions; live_in_blocks gives register
+ * reg's live-in blocks, sorted. */
 typedef struct Live Live;
 Live *live_compute(const Cfg *);
 void live_free(Live *);
@@ -371,6 +373,7 @@ int live_in(const Live *, uint32_t block, const char *name);
 int live_out(const Live *, uint32_t block, const char *name);
 uint32_t live_nregs(const Live *);
 const char *live_name(const Live *, uint32_t reg);   /* reg < live_nregs */
+uint32_t live_in_blocks(const Live *, uint32_t reg, const uint32_t **blocks);
 
 /* defs.c: reaching definitions and def-use chains of registers.
  * Instruction indexes are Cfg.ins indexes; DEF_ENTRY is the value a

@@ -1,9 +1,15 @@
 /* Register liveness over a Cfg: which registers a block may read before
  * writing (live-in) and which its successors may read (live-out).  The
- * registers are the function's .reg declarations (and .reg parameters),
- * %r<N> standing for %r0 .. %r(N-1).  A guarded or may-define write does
- * not kill a value. */
-#include <stdio.h>
+ * registers are the names the function's code mentions that its .reg
+ * declarations (or .reg parameters) declare, %r<N> standing for %r0 ..
+ * %r(N-1): a register nothing mentions costs nothing, however many a
+ * range declares.  A guarded or may-define write does not kill a value.
+ *
+ * Sparse, one register at a time: the blocks that read a register before
+ * writing it are live-in; from each, liveness walks up to predecessors
+ * until a block that writes the register first.  Memory is the size of
+ * the answer (each register's live-in blocks, sorted), not blocks times
+ * registers. */
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -15,61 +21,31 @@ typedef struct RegEntry {
 	uint32_t index;
 } RegEntry;
 
+/* (register, block) pairs: an upward-exposed read or a kill */
+typedef struct Event {
+	uint32_t reg, block;
+} Event;
+
 struct Live {
 	Arena *arena;
 	const Cfg *cfg;
 	RegEntry *index;
 	const char **regs;
-	uint32_t nregs, cap, words;
-	uint64_t *use, *def, *in, *out;  /* nblocks * words each */
+	uint32_t nregs, cap;
+	uint32_t *first;   /* register r's live-in blocks: blocks[first[r] .. first[r+1]) */
+	uint32_t *blocks;
 };
 
-static void add_reg(Live *l, const char *name)
-{
-	RegEntry *e;
-	HASH_FIND_PTR(l->index, &name, e);
-	if (e)
-		return;
-	l->regs = array_grow(l->regs, l->nregs, &l->cap, sizeof *l->regs);
-	e = arena_alloc(l->arena, sizeof *e);
-	e->name = name;
-	e->index = l->nregs;
-	l->regs[l->nregs++] = name;
-	HASH_ADD_PTR(l->index, name, e);
-}
-
-static void add_decl(Live *l, const Decl *d)
-{
-	if (decl_space(d) != SPACE_REG)
-		return;
-	for (uint32_t i = 0; i < d->nds; i++) {
-		const Declarator *dc = &d->ds[i];
-		if (!dc->count) {
-			add_reg(l, dc->name);
-			continue;
-		}
-		unsigned long n = strtoul(dc->count, NULL, 0);
-		size_t size = strlen(dc->name) + 24;  /* names have no length limit */
-		char *buf = malloc(size);
-		if (!buf)
-			die("out of memory");
-		for (unsigned long k = 0; k < n; k++) {
-			snprintf(buf, size, "%s%lu", dc->name, k);
-			add_reg(l, intern_cstr(buf));
-		}
-		free(buf);
-	}
-}
-
-static void collect_regs(Live *l, const List *body)
-{
-	for (const Stmt *s = body->head; s; s = s->next) {
-		if (s->kind == S_VAR)
-			add_decl(l, &s->var);
-		else if (s->kind == S_SCOPE)
-			collect_regs(l, &s->scope);
-	}
-}
+typedef struct Scan {
+	Live *l;
+	const Names *declared;   /* the function's .reg names */
+	Event *reads, *kills;
+	uint32_t nreads, creads, nkills, ckills;
+	uint32_t *killed_in;     /* per register: 1 + the block that last killed it */
+	uint32_t block;
+	int guarded;
+	int defs_now;            /* second pass over an instruction: its writes */
+} Scan;
 
 int live_reg(const Live *l, const char *name)
 {
@@ -78,64 +54,150 @@ int live_reg(const Live *l, const char *name)
 	return e ? (int)e->index : -1;
 }
 
-static void set(uint64_t *bits, uint32_t i)
+static uint32_t add_reg(Scan *s, const char *name)
 {
-	bits[i / 64] |= 1ull << (i % 64);
+	Live *l = s->l;
+	RegEntry *e;
+	HASH_FIND_PTR(l->index, &name, e);
+	if (e)
+		return e->index;
+	l->regs = array_grow(l->regs, l->nregs, &l->cap, sizeof *l->regs);
+	s->killed_in = realloc(s->killed_in, l->cap * sizeof *s->killed_in);
+	if (!s->killed_in)
+		die("out of memory");
+	s->killed_in[l->nregs] = 0;
+	e = arena_alloc(l->arena, sizeof *e);
+	e->name = name;
+	e->index = l->nregs;
+	l->regs[l->nregs++] = name;
+	HASH_ADD_PTR(l->index, name, e);
+	return e->index;
 }
 
-static int has(const uint64_t *bits, uint32_t i)
+static void add_event(Event **v, uint32_t *n, uint32_t *cap, uint32_t reg, uint32_t block)
 {
-	return (bits[i / 64] >> (i % 64)) & 1;
+	*v = array_grow(*v, *n, cap, sizeof **v);
+	(*v)[(*n)++] = (Event){reg, block};
 }
-
-typedef struct Scan {
-	Live *l;
-	uint64_t *use, *def;
-	int guarded;
-	int defs_now;   /* second pass over an instruction: its writes */
-} Scan;
 
 static void scan_name(void *ctx, const char *name, OpRole role)
 {
 	Scan *s = ctx;
-	int r = live_reg(s->l, name);
-	if (r < 0)
+	if (!names_declared(s->declared, name))
 		return;
-	if (!s->defs_now && role == ROLE_USE && !has(s->def, (uint32_t)r))
-		set(s->use, (uint32_t)r);
-	if (s->defs_now && role == ROLE_DEF && !s->guarded)
-		set(s->def, (uint32_t)r);
-}
-
-static void local_sets(Live *l, uint32_t k)
-{
-	const Block *b = &l->cfg->blocks[k];
-	Scan s = {l, l->use + k * l->words, l->def + k * l->words, 0, 0};
-	for (uint32_t i = b->first; i < b->end; i++) {
-		const Ins *in = &l->cfg->ins[i]->ins;
-		s.guarded = in->guard != NULL;
-		s.defs_now = 0;
-		ins_names(in, scan_name, &s);
-		s.defs_now = 1;
-		ins_names(in, scan_name, &s);
+	uint32_t r = add_reg(s, name);
+	int killed = s->killed_in[r] == s->block + 1;
+	if (!s->defs_now && role == ROLE_USE && !killed)
+		add_event(&s->reads, &s->nreads, &s->creads, r, s->block);
+	if (s->defs_now && role == ROLE_DEF && !s->guarded && !killed) {
+		add_event(&s->kills, &s->nkills, &s->ckills, r, s->block);
+		s->killed_in[r] = s->block + 1;
 	}
 }
 
-static int update(Live *l, uint32_t k)
+static void reg_decls(Names *n, const Decl *d, uint32_t nd)
 {
-	uint64_t *in = l->in + k * l->words, *out = l->out + k * l->words;
-	const Block *b = &l->cfg->blocks[k];
-	int changed = 0;
-	for (uint32_t w = 0; w < l->words; w++) {
-		uint64_t o = 0;
-		for (uint32_t i = 0; i < b->nsucc; i++)
-			o |= l->in[b->succ[i] * l->words + w];
-		uint64_t n = l->use[k * l->words + w] | (o & ~l->def[k * l->words + w]);
-		changed |= o != out[w] || n != in[w];
-		out[w] = o;
-		in[w] = n;
+	for (uint32_t i = 0; i < nd; i++)
+		if (decl_space(&d[i]) == SPACE_REG)
+			names_add_decls(n, &d[i], 1);
+}
+
+static void reg_decls_of_body(Names *n, const List *body)
+{
+	for (const Stmt *s = body->head; s; s = s->next)
+		if (s->kind == S_VAR)
+			reg_decls(n, &s->var, 1);
+		else if (s->kind == S_SCOPE)
+			reg_decls_of_body(n, &s->scope);
+}
+
+/* Reads before any write, and the first unguarded write, per block. */
+static void scan_blocks(Scan *s)
+{
+	const Cfg *g = s->l->cfg;
+	for (uint32_t k = 0; k < g->nblocks; k++) {
+		s->block = k;
+		for (uint32_t i = g->blocks[k].first; i < g->blocks[k].end; i++) {
+			const Ins *in = &g->ins[i]->ins;
+			s->guarded = in->guard != NULL;
+			s->defs_now = 0;
+			ins_names(in, scan_name, s);
+			s->defs_now = 1;
+			ins_names(in, scan_name, s);
+		}
 	}
-	return changed;
+}
+
+/* Events grouped by register (a counting sort): v[at[r] .. at[r+1]). */
+static uint32_t *group(Event *v, uint32_t n, uint32_t nregs)
+{
+	uint32_t *at = calloc(nregs + 2, sizeof *at);
+	Event *sorted = malloc((n + 1) * sizeof *sorted);
+	if (!at || !sorted)
+		die("out of memory");
+	for (uint32_t i = 0; i < n; i++)
+		at[v[i].reg + 2]++;
+	for (uint32_t r = 0; r < nregs; r++)
+		at[r + 2] += at[r + 1];
+	for (uint32_t i = 0; i < n; i++)
+		sorted[at[v[i].reg + 1]++] = v[i];
+	if (n)
+		memcpy(v, sorted, n * sizeof *v);
+	free(sorted);
+	return at;
+}
+
+static int by_number(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Each register's live-in blocks: its reading blocks, then upward through
+ * predecessors that do not kill it.  mark and kill hold 1 + the register
+ * being walked, so they are never cleared. */
+static void solve(Live *l, Scan *s)
+{
+	const Cfg *g = l->cfg;
+	uint32_t *rat = group(s->reads, s->nreads, l->nregs);
+	uint32_t *kat = group(s->kills, s->nkills, l->nregs);
+	uint32_t *mark = calloc(g->nblocks + 1, sizeof *mark);
+	uint32_t *kill = calloc(g->nblocks + 1, sizeof *kill);
+	uint32_t *stack = malloc((g->nblocks + 1) * sizeof *stack);
+	uint32_t nblocks = 0, cblocks = 0;
+	l->first = arena_alloc(l->arena, (l->nregs + 1) * sizeof *l->first);
+	if (!mark || !kill || !stack)
+		die("out of memory");
+	for (uint32_t r = 0; r < l->nregs; r++) {
+		uint32_t n = 0, start = nblocks;
+		for (uint32_t i = kat[r]; i < kat[r + 1]; i++)
+			kill[s->kills[i].block] = r + 1;
+		for (uint32_t i = rat[r]; i < rat[r + 1]; i++)
+			if (mark[s->reads[i].block] != r + 1) {
+				mark[s->reads[i].block] = r + 1;
+				stack[n++] = s->reads[i].block;
+			}
+		l->first[r] = start;
+		while (n) {
+			uint32_t b = stack[--n];
+			l->blocks = array_grow(l->blocks, nblocks, &cblocks, sizeof *l->blocks);
+			l->blocks[nblocks++] = b;
+			for (uint32_t p = 0; p < g->blocks[b].npred; p++) {
+				uint32_t q = g->blocks[b].pred[p];
+				if (mark[q] != r + 1 && kill[q] != r + 1) {
+					mark[q] = r + 1;
+					stack[n++] = q;
+				}
+			}
+		}
+		qsort(l->blocks + start, nblocks - start, sizeof *l->blocks, by_number);
+	}
+	l->first[l->nregs] = nblocks;
+	free(rat);
+	free(kat);
+	free(mark);
+	free(kill);
+	free(stack);
 }
 
 Live *live_compute(const Cfg *g)
@@ -144,25 +206,17 @@ Live *live_compute(const Cfg *g)
 	Live *l = arena_alloc(a, sizeof *l);
 	l->arena = a;
 	l->cfg = g;
-	for (uint32_t i = 0; i < g->func->nparams; i++)
-		add_decl(l, &g->func->params[i]);
-	for (uint32_t i = 0; i < g->func->nrets; i++)
-		add_decl(l, &g->func->rets[i]);
-	collect_regs(l, &g->func->body);
-	l->words = (l->nregs + 63) / 64;
-	size_t n = (size_t)(g->nblocks + 1) * (l->words + 1);
-	l->use = arena_alloc(a, n * sizeof *l->use);
-	l->def = arena_alloc(a, n * sizeof *l->def);
-	l->in = arena_alloc(a, n * sizeof *l->in);
-	l->out = arena_alloc(a, n * sizeof *l->out);
-	for (uint32_t k = 0; k < g->nblocks; k++)
-		local_sets(l, k);
-	/* Postorder visits successors first, so few rounds are needed. */
-	for (int changed = 1; changed;) {
-		changed = 0;
-		for (uint32_t i = g->nblocks; i-- > 0;)
-			changed |= update(l, i);
-	}
+	Names declared = {0};
+	reg_decls(&declared, g->func->params, g->func->nparams);
+	reg_decls(&declared, g->func->rets, g->func->nrets);
+	reg_decls_of_body(&declared, &g->func->body);
+	Scan s = {.l = l, .declared = &declared};
+	scan_blocks(&s);
+	solve(l, &s);
+	free(s.reads);
+	free(s.kills);
+	free(s.killed_in);
+	names_free(&declared);
 	return l;
 }
 
@@ -172,23 +226,38 @@ void live_free(Live *l)
 		return;
 	HASH_CLEAR(hh, l->index);
 	free(l->regs);
+	free(l->blocks);
 	arena_free(l->arena);
 }
 
-static int query(const Live *l, const uint64_t *bits, uint32_t block, const char *name)
+static int live_in_reg(const Live *l, uint32_t block, int r)
 {
-	int r = live_reg(l, name);
-	return r >= 0 && has(bits + block * l->words, (uint32_t)r);
+	if (r < 0)
+		return 0;
+	const uint32_t *v = l->blocks + l->first[r];
+	size_t n = l->first[r + 1] - l->first[r];
+	return bsearch(&block, v, n, sizeof *v, by_number) != NULL;
 }
 
 int live_in(const Live *l, uint32_t block, const char *name)
 {
-	return query(l, l->in, block, name);
+	return live_in_reg(l, block, live_reg(l, name));
 }
 
 int live_out(const Live *l, uint32_t block, const char *name)
 {
-	return query(l, l->out, block, name);
+	int r = live_reg(l, name);
+	const Block *b = &l->cfg->blocks[block];
+	for (uint32_t i = 0; i < b->nsucc; i++)
+		if (live_in_reg(l, b->succ[i], r))
+			return 1;
+	return 0;
+}
+
+uint32_t live_in_blocks(const Live *l, uint32_t reg, const uint32_t **blocks)
+{
+	*blocks = l->blocks + l->first[reg];
+	return l->first[reg + 1] - l->first[reg];
 }
 
 uint32_t live_nregs(const Live *l)

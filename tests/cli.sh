@@ -131,6 +131,28 @@ check "a 200,000-term chain links and prints" "[ $rc = 0 ] && [ $rc2 = 0 ] && [ 
   printf 'p: .callprototype (.param .b32 _) _ (.param .b32 _);\ncall (r), %%rd1, (a), p;\n}\nret;\n}\n'; } >"$work/chain3.ptx"
 "$ptxlink" -arch=sm_80 "$work/chain3.ptx" -o "$work/chain3.out.ptx" 2>"$work/err"; rc=$?
 check "a 200,000-term chain in a function table goes through devirtualization" "[ $rc = 0 ] && grep -q 'call.*f,' '$work/chain3.out.ptx'"
+# A 200,000-instruction function (if-then diamonds) with one indirect
+# call: dataflow memory follows live ranges, not blocks x definitions
+# (dense bitsets took 8.9 GB and 61 s here).  Under 1 GB of address space
+# unless the build is sanitized, whose shadow memory needs more.
+awk 'BEGIN {
+	n = 200000
+	print ".version 7.0\n.target sm_70\n.address_size 64"
+	print ".func (.param .b32 r) f(.param .b32 a)\n{\n.reg .b32 %r<2>;\nld.param.u32 %r1, [a];\nst.param.b32 [r], %r1;\nret;\n}"
+	printf ".visible .entry k(.param .u64 p)\n{\n.reg .pred %%p<%d>;\n.reg .b32 %%r<%d>;\n.reg .b64 %%rd<4>;\n", n / 10 + 2, n + 2
+	print "ld.param.u64 %rd1, [p];\nld.global.u32 %r0, [%rd1];\nmov.u64 %rd2, f;"
+	for (i = 1; i < n; i++)
+		if (i % 10 == 0)
+			printf "setp.eq.s32 %%p%d, %%r%d, 7;\nmov.u32 %%r%d, %%r%d;\n@%%p%d bra L%d;\nadd.s32 %%r%d, %%r%d, 3;\nL%d:\n", i / 10, i - 1, i, i - 1, i / 10, i, i, i, i
+		else
+			printf "add.s32 %%r%d, %%r%d, %d;\n", i, i - 1, i
+	printf "{\n.param .b32 a0;\nst.param.b32 [a0], %%r%d;\n.param .b32 r0;\n", n - 1
+	print "proto: .callprototype (.param .b32 _) _ (.param .b32 _);\ncall (r0), %rd2, (a0), proto;"
+	printf "ld.param.b32 %%r%d, [r0];\n}\nst.global.u32 [%%rd1], %%r%d;\nret;\n}\n", n, n
+}' >"$work/long.ptx"
+if grep -q __asan_init "$ptxlink"; then limit=unlimited; else limit=1048576; fi
+(ulimit -v $limit; "$ptxlink" "$work/long.ptx" -o "$work/long.out.ptx" 2>"$work/err"); rc=$?
+check "a 200,000-instruction function with an indirect call, in 1 GB" "[ $rc = 0 ] && grep -q 'call.*(r0), f, (a0);' '$work/long.out.ptx'"
 check "--version" "\"$ptxlink\" --version | grep -q '^ptxlink [0-9]'"
 check "--help" "\"$ptxlink\" --help | grep -q '^usage: ptxlink'"
 "$ptxlink" "$work/ok.ptx" >"$work/o1.ptx"; "$ptxlink" "$work/ok.ptx" >"$work/o2.ptx"

@@ -338,7 +338,7 @@ START_TEST(liveness_of_a_loop)
 	Live *l = live_compute(g);
 	const char *r1 = intern_cstr("%r1"), *r2 = intern_cstr("%r2"), *r3 = intern_cstr("%r3");
 	const char *p1 = intern_cstr("%p1");
-	ck_assert_uint_eq(live_nregs(l), 6);      /* %r0..%r3, %p0, %p1 */
+	ck_assert_uint_eq(live_nregs(l), 3);      /* those the code names: %r1, %r2, %p1 */
 	ck_assert(!live_in(l, 0, r1) && !live_in(l, 0, r2));
 	ck_assert(live_in(l, 1, r1) && live_in(l, 1, r2));
 	ck_assert(live_out(l, 2, r1) && live_out(l, 2, r2));
@@ -434,14 +434,25 @@ START_TEST(reaching_definitions)
 	/* at the add itself only those two as well; %r2 only from the ld */
 	ck_assert_uint_eq(defs_reaching(a.defs, 4, intern_cstr("%r2"), d, 4), 1);
 	ck_assert_uint_eq(d[0], 0);
-	/* %r3 is never written: only its entry value reaches */
-	ck_assert_uint_eq(defs_reaching(a.defs, 6, intern_cstr("%r3"), d, 4), 1);
-	ck_assert_uint_eq(d[0], DEF_ENTRY);
+	/* %r2 is dead at the st (ins 6): found by walking back, the ld */
+	ck_assert_uint_eq(defs_reaching(a.defs, 6, intern_cstr("%r2"), d, 4), 1);
+	ck_assert_uint_eq(d[0], 0);
+	/* %r3 is declared, never named: no register of the code's */
+	ck_assert_uint_eq(defs_reaching(a.defs, 6, intern_cstr("%r3"), d, 4), 0);
 	/* the mov's value is used by the setp and the add (and the st) */
 	ck_assert_uint_eq(defs_uses(a.defs, 1, r1, d, 4), 3);
 	ck_assert_uint_eq(d[0], 2);
 	ck_assert_uint_eq(d[1], 4);
 	ck_assert_uint_eq(d[2], 6);
+	release(&a);
+	/* a guarded write joins the value on entry, and does not replace it */
+	a = analyse(HEADER ".entry k(.param .u32 n)\n{\n.reg .b32 %r<3>;\n.reg .pred %p;\n"
+		"setp.eq.u32 %p, %r1, 0;\n@%p mov.u32 %r1, 5;\nst.param.u32 [n], %r1;\nret;\n}\n");
+	ck_assert_uint_eq(defs_reaching(a.defs, 2, intern_cstr("%r1"), d, 4), 2);
+	ck_assert_uint_eq(d[0], DEF_ENTRY);
+	ck_assert_uint_eq(d[1], 1);
+	ck_assert_uint_eq(defs_reaching(a.defs, 0, intern_cstr("%r1"), d, 4), 1);
+	ck_assert_uint_eq(d[0], DEF_ENTRY);
 	release(&a);
 }
 END_TEST
