@@ -29,7 +29,7 @@ OpRole ins_first_role(const Ins *in)
 	if (flags & OF_IRREG) {
 		/* bar.sync 0 names a barrier; bar.red.popc.u32 d, ... defines d */
 		if (sp->code == O_bar || sp->code == O_barrier)
-			return spelling_has(sp, ".red") ? ROLE_DEF : ROLE_USE;
+			return spelling_has(sp, MOD_red) ? ROLE_DEF : ROLE_USE;
 		/* mbarrier.init [a], n and wmma.store [a], ... store; the others
 		 * (mbarrier.arrive, try_wait, wgmma.mma_async, wmma.load) define */
 		return is_reglike(e) ? ROLE_DEF : ROLE_USE;

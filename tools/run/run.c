@@ -206,7 +206,7 @@ static void put_arg(DFunc *k, uint32_t i, const char *spec)
 	} else {
 		char w[20];
 		snprintf(w, sizeof w, ".%s", kind);
-		int ty = ty_parse(w);
+		int ty = type_of(w);
 		if (ty == TY_NONE || ty_float(ty) || ty == TY_PRED)
 			bad_usage("argument %u: unknown kind '%s'", i + 1, kind);
 		v = parse_u64(val, "argument");
