@@ -226,6 +226,16 @@ typedef struct CallParts {
 } CallParts;
 int ins_call_parts(const struct Ins *, CallParts *);
 int ins_writes_memory(const struct Ins *);
+/* Special registers (ir/sregs.h): sreg_find gives a name's SR_* and its
+ * index (see sregs.h), or -1 if it names none. */
+enum { SRF_ONE, SRF_XYZ, SRF_NUM, SRF_N64 };
+enum {
+#define SREG(name, spelling, form) SR_##name,
+#include "sregs.h"
+#undef SREG
+	SR_COUNT
+};
+int sreg_find(const char *name, int *index);
 int is_special_reg(const char *name);   /* %tid.x, %laneid, %envreg3, ... */
 
 /* ir.c: statements and modules */

@@ -745,10 +745,11 @@ static int dec_name(Ctx *c, const char *name, Opnd *o)
 		o->val = s->addr;
 		return 1;
 	}
-	int id = sreg_id(name);
-	if (id >= 0) {
+	int index, id = sreg_find(name, &index);
+	if (id >= 0 && sreg_known(id, index)) {
 		o->kind = O_SREG;
 		o->reg = (uint32_t)id;
+		o->val = (uint64_t)index;
 		return 1;
 	}
 	why_name = name;

@@ -39,7 +39,7 @@ uint64_t rd(Thread *t, const Opnd *o)
 	case O_IMM:
 		return o->fk == FK_DEC ? (uint64_t)(int64_t)o->fval : o->val;
 	case O_SREG:
-		return sreg_value(t, o->reg);
+		return sreg_value(t, o->reg, (uint32_t)o->val);
 	case O_FRAME:
 		if (o->space == SP_LOCAL)
 			return top(t)->lbase + o->val;
@@ -122,76 +122,36 @@ static _Noreturn void bad_form(const DIns *d)
 
 /* ---- special registers ---- */
 
-enum {
-	SR_TID, SR_NTID = 3, SR_CTAID = 6, SR_NCTAID = 9, SR_CLUSTERID = 12, SR_NCLUSTERID = 15,
-	SR_CLUSTER_CTAID = 18, SR_CLUSTER_NCTAID = 21,
-	SR_LANEID = 24, SR_WARPID, SR_NWARPID,
-	SR_SMID, SR_NSMID, SR_GRIDID, SR_CLOCK, SR_CLOCK_HI, SR_CLOCK64, SR_GTIMER, SR_GTIMER_LO,
-	SR_GTIMER_HI, SR_LM_EQ, SR_LM_LE, SR_LM_LT, SR_LM_GE, SR_LM_GT, SR_DSMEM, SR_TSMEM,
-	SR_CTARANK, SR_NCTARANK, SR_EXPLICIT,
-	SR_ENVREG, SR_PM = SR_ENVREG + 32, SR_COUNT = SR_PM + 8,
-};
-
-static const struct { const char *name; int id, vec; } sregs[] = {
-	{"%tid", SR_TID, 1}, {"%ntid", SR_NTID, 1}, {"%ctaid", SR_CTAID, 1},
-	{"%nctaid", SR_NCTAID, 1}, {"%clusterid", SR_CLUSTERID, 1},
-	{"%nclusterid", SR_NCLUSTERID, 1}, {"%cluster_ctaid", SR_CLUSTER_CTAID, 1},
-	{"%cluster_nctaid", SR_CLUSTER_NCTAID, 1},
-	{"%laneid", SR_LANEID, 0}, {"%warpid", SR_WARPID, 0}, {"%nwarpid", SR_NWARPID, 0},
-	{"%smid", SR_SMID, 0}, {"%nsmid", SR_NSMID, 0}, {"%gridid", SR_GRIDID, 0},
-	{"%clock", SR_CLOCK, 0}, {"%clock_hi", SR_CLOCK_HI, 0}, {"%clock64", SR_CLOCK64, 0},
-	{"%globaltimer", SR_GTIMER, 0}, {"%globaltimer_lo", SR_GTIMER_LO, 0},
-	{"%globaltimer_hi", SR_GTIMER_HI, 0}, {"%lanemask_eq", SR_LM_EQ, 0},
-	{"%lanemask_le", SR_LM_LE, 0}, {"%lanemask_lt", SR_LM_LT, 0}, {"%lanemask_ge", SR_LM_GE, 0},
-	{"%lanemask_gt", SR_LM_GT, 0}, {"%dynamic_smem_size", SR_DSMEM, 0},
-	{"%total_smem_size", SR_TSMEM, 0}, {"%cluster_ctarank", SR_CTARANK, 0},
-	{"%cluster_nctarank", SR_NCTARANK, 0}, {"%is_explicit_cluster", SR_EXPLICIT, 0},
-};
-
-int sreg_id(const char *n)
+/* The ones sreg_value knows: the vectors' components, the scalars but the
+ * reserved-shared-memory and graph ones, %envreg0-31 and %pm0-7. */
+int sreg_known(int id, int index)
 {
-	const char *dot = strchr(n, '.');
-	size_t len = dot ? (size_t)(dot - n) : strlen(n);
-	int comp = 0;
-	if (dot) {
-		if (dot[2] || (dot[1] != 'x' && dot[1] != 'y' && dot[1] != 'z'))
-			return -1;
-		comp = dot[1] == 'x' ? 0 : dot[1] == 'y' ? 1 : 2;
+	switch (id) {
+	case SR_ASMEM: case SR_RSMEM_BEGIN: case SR_RSMEM_END: case SR_RSMEM_CAP: case SR_RSMEM:
+	case SR_GRAPH_EXEC: case SR_PM64:
+		return 0;
+	case SR_ENVREG:
+		return index < 32;
+	case SR_PM:
+		return index < 8;
 	}
-	for (size_t i = 0; i < sizeof sregs / sizeof *sregs; i++)
-		if (strlen(sregs[i].name) == len && strncmp(n, sregs[i].name, len) == 0)
-			return sregs[i].vec == (dot != NULL) ? sregs[i].id + comp : -1;
-	if (!dot && strncmp(n, "%envreg", 7) == 0 && n[7]) {
-		int k = atoi(n + 7);
-		return k >= 0 && k < 32 ? SR_ENVREG + k : -1;
-	}
-	if (!dot && strncmp(n, "%pm", 3) == 0 && n[3] >= '0' && n[3] <= '7' && !n[4])
-		return SR_PM + (n[3] - '0');
-	return -1;
+	return index >= 0;
 }
 
 /* Clocks and timers are fixed functions of the step count, so that runs
  * repeat exactly and elapsed-time loops still see time pass. */
-uint64_t sreg_value(Thread *t, uint32_t id)
+uint64_t sreg_value(Thread *t, uint32_t id, uint32_t k)
 {
 	uint32_t wsize = (M->block[0] * M->block[1] * M->block[2] + 31) / 32;
-	if (id < SR_NTID)
-		return t->tid[id - SR_TID];
-	if (id < SR_CTAID)
-		return M->block[id - SR_NTID];
-	if (id < SR_NCTAID)
-		return t->b->ctaid[id - SR_CTAID];
-	if (id < SR_CLUSTERID)
-		return M->grid[id - SR_NCTAID];
-	if (id < SR_NCLUSTERID)
-		return t->b->ctaid[id - SR_CLUSTERID] / M->cluster[id - SR_CLUSTERID];
-	if (id < SR_CLUSTER_CTAID)
-		return M->grid[id - SR_NCLUSTERID] / M->cluster[id - SR_NCLUSTERID];
-	if (id < SR_CLUSTER_NCTAID)
-		return t->b->ctaid[id - SR_CLUSTER_CTAID] % M->cluster[id - SR_CLUSTER_CTAID];
-	if (id < SR_LANEID)
-		return M->cluster[id - SR_CLUSTER_NCTAID];
 	switch (id) {
+	case SR_TID: return t->tid[k];
+	case SR_NTID: return M->block[k];
+	case SR_CTAID: return t->b->ctaid[k];
+	case SR_NCTAID: return M->grid[k];
+	case SR_CLUSTERID: return t->b->ctaid[k] / M->cluster[k];
+	case SR_NCLUSTERID: return M->grid[k] / M->cluster[k];
+	case SR_CLUSTER_CTAID: return t->b->ctaid[k] % M->cluster[k];
+	case SR_CLUSTER_NCTAID: return M->cluster[k];
 	case SR_LANEID: return t->lane;
 	case SR_WARPID: return t->lin / 32;
 	case SR_NWARPID: return wsize;

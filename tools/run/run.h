@@ -61,7 +61,7 @@ enum {
 	O_NONE,
 	O_REG,    /* reg: register slot */
 	O_IMM,    /* val: integer value or float bits, see fk */
-	O_SREG,   /* reg: special register id (SR_*) */
+	O_SREG,   /* reg: special register (SR_*), val: its index (sreg_find) */
 	O_FRAME,  /* space SP_LOCAL or SP_PARAM: frame-relative, val = offset */
 	O_ADDR,   /* [base + val]; kids[0] is the base (O_NONE when constant) */
 	O_VEC,    /* { kids } */
@@ -284,8 +284,8 @@ const Handler *handler_of(int opcode);   /* NULL when not implemented */
 const Handler *handler_for(const Spelling *);
 uint64_t rd(Thread *, const Opnd *);
 void wr(Thread *, const Opnd *, uint64_t);
-uint64_t sreg_value(Thread *, uint32_t id);
-int sreg_id(const char *name);
+uint64_t sreg_value(Thread *, uint32_t id, uint32_t index);
+int sreg_known(int id, int index);
 int push_frame(Thread *, DFunc *, const DIns *call);
 
 /* builtin.c */
