@@ -515,6 +515,7 @@ typedef struct SymUse {
 } SymUse;
 typedef struct Symbol {
 	const char *name;
+	uint32_t index;         /* its place in module order: symtab_at(index) */
 	SymKind kind;
 	Linkage linkage;        /* the definition's, else the first declaration's */
 	Space space;            /* variables */

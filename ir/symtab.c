@@ -74,6 +74,7 @@ static Symbol *add(SymTab *t, const char *name, SymKind kind)
 	Entry *e = arena_alloc(t->arena, sizeof *e);
 	s = &e->sym;
 	s->name = name;
+	s->index = t->n;
 	s->kind = kind;
 	s->size = -1;
 	HASH_ADD_PTR(t->index, sym.name, e);

@@ -72,9 +72,8 @@ static Static *statics;
 
 static Sym *sym_find(const char *name)
 {
-	Sym *s;
-	HASH_FIND_PTR(M->syms, &name, s);
-	return s;
+	Symbol *y = symtab_find(M->symtab, name);
+	return y ? &M->syms[y->index] : NULL;
 }
 
 DFunc *find_func(const char *name)
@@ -222,45 +221,36 @@ static int is_dyn_shared(int space, const Decl *d, uint64_t size)
 	return space == SP_SHARED && size == 0 && decl_spec(d, ".extern");
 }
 
-static Sym *add_var_sym(const Decl *d, const Declarator *dr)
-{
-	Sym *s = sym_find(dr->name);
-	int ext = decl_spec(d, ".extern") != NULL;
-	if (s && (s->fn || ext))
-		return s;  /* a definition or an earlier declaration wins */
-	if (!s) {
-		s = calloc(1, sizeof *s);
-		s->name = dr->name;
-		HASH_ADD_PTR(M->syms, name, s);
-	}
-	s->decl = d;
-	s->dr = dr;
-	s->space = space_code(decl_space(d));
-	return s;
-}
-
 static DFunc *add_func(const Func *f)
 {
-	Sym *s = sym_find(f->name);
-	if (s && s->fn) {
-		if (f->has_body && !s->fn->f->has_body)
-			s->fn->f = f;
-		return s->fn;
-	}
-	if (!s) {
-		s = calloc(1, sizeof *s);
-		s->name = f->name;
-		HASH_ADD_PTR(M->syms, name, s);
-	}
 	DFunc *fn = calloc(1, sizeof *fn);
 	fn->f = f;
 	fn->name = f->name;
 	fn->idx = M->nfuncs;
 	M->funcs = realloc(M->funcs, (M->nfuncs + 1) * sizeof *M->funcs);
 	M->funcs[M->nfuncs++] = fn;
-	s->fn = fn;
-	s->space = SP_NONE;
 	return fn;
+}
+
+/* What the symbol table says defines a name (the body, else the first
+ * declaration; the definition, else the first .extern): a function, or a
+ * variable's declaration.  An .alias is not followed: the name stays the
+ * function it declares. */
+static void add_sym(Sym *s, const Symbol *y)
+{
+	const Stmt *at = y->def && y->def->kind != S_ALIAS ? y->def : y->decl;
+	s->sym = y;
+	if (at->kind == S_FUNC) {
+		s->fn = add_func(at->func);
+		return;
+	}
+	if (at->kind != S_VAR)
+		return;
+	for (uint32_t i = 0; i < at->var.nds; i++)
+		if (at->var.ds[i].name == y->name)
+			s->dr = &at->var.ds[i];
+	s->decl = &at->var;
+	s->space = space_code(decl_space(s->decl));
 }
 
 static void collect_statics(const List *l)
@@ -425,14 +415,12 @@ static void init_var(Sym *s)
 
 int layout_module(Module *m)
 {
-	for (Stmt *s = m->items.head; s; s = s->next) {
-		if (s->kind == S_FUNC)
-			add_func(s->func);
-		else if (s->kind == S_VAR)
-			for (uint32_t i = 0; i < s->var.nds; i++)
-				add_var_sym(&s->var, &s->var.ds[i]);
-	}
-	for (Sym *s = M->syms; s; s = s->hh.next) {
+	M->symtab = symtab_build(m);
+	M->nsyms = symtab_count(M->symtab);
+	M->syms = calloc(M->nsyms + 1, sizeof *M->syms);
+	for (uint32_t i = 0; i < M->nsyms; i++)
+		add_sym(&M->syms[i], symtab_at(M->symtab, i));
+	for (Sym *s = M->syms; s < M->syms + M->nsyms; s++) {
 		if (s->fn || !s->decl)
 			continue;
 		if (type_of(decl_type(s->decl)) == TY_NONE) {
@@ -440,7 +428,7 @@ int layout_module(Module *m)
 			continue;
 		}
 		s->size = (uint32_t)var_size(s->decl, s->dr);
-		if (decl_spec(s->decl, ".extern") && s->space != SP_SHARED)
+		if (!s->sym->def && s->space != SP_SHARED)
 			s->unusable = "is declared .extern and not defined in this module";
 		s->align = decl_align(s->decl);
 		if (is_dyn_shared(s->space, s->decl, s->size))
@@ -453,13 +441,13 @@ int layout_module(Module *m)
 			collect_statics(&M->funcs[i]->f->body);
 	/* the dynamic window follows the static variables */
 	M->shared_static = (uint32_t)align_up(M->shared_static, 16);
-	for (Sym *s = M->syms; s; s = s->hh.next)
+	for (Sym *s = M->syms; s < M->syms + M->nsyms; s++)
 		if (s->is_extern_shared)
 			s->addr = M->shared_static;
 	for (Static *st = statics; st; st = st->hh.next)
 		if (st->addr == UINT64_MAX)
 			st->addr = M->shared_static;
-	for (Sym *s = M->syms; s; s = s->hh.next)
+	for (Sym *s = M->syms; s < M->syms + M->nsyms; s++)
 		if (!s->fn && s->decl && (s->space == SP_GLOBAL || s->space == SP_CONST))
 			init_var(s);
 	static const struct { const char *name; int bi; } builtins[] = {

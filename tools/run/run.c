@@ -398,11 +398,11 @@ static void report(int dumpit, const char *as, int globals)
 	}
 	if (!globals)
 		return;
-	for (Sym *s = M->syms; s; s = s->hh.next) {
+	for (Sym *s = M->syms; s < M->syms + M->nsyms; s++) {
 		if (s->fn || s->space != SP_GLOBAL || !s->size)
 			continue;
 		uint8_t *p = gmem_ptr(s->addr, s->size);
-		printf("global %s (%u bytes): fnv1a64 %016llx\n", s->name, s->size,
+		printf("global %s (%u bytes): fnv1a64 %016llx\n", s->sym->name, s->size,
 			(unsigned long long)fnv1a(p, s->size));
 		if (dumpit)
 			dump(p, s->size);

@@ -200,7 +200,9 @@ typedef struct Machine {
 	const char *path;
 	DFunc **funcs;
 	uint32_t nfuncs;
-	Sym *syms;           /* uthash by name */
+	SymTab *symtab;      /* which declaration defines each name */
+	Sym *syms;           /* indexed like the symtab */
+	uint32_t nsyms;
 	uint32_t grid[3], block[3];
 	uint32_t cluster[3];     /* blocks per cluster */
 	Cta *blocks;           /* the cluster's */
@@ -252,18 +254,18 @@ void mem_store(Thread *, int space, uint64_t addr, uint32_t size, uint64_t v, co
 uint32_t stack_push(uint8_t **mem, uint32_t *sp, uint32_t *cap, uint32_t size, uint32_t align);
 const char *mem_cstr(Thread *, uint64_t generic, const DIns *, size_t *len);
 
-/* decode.c */
+/* decode.c: where a module symbol lives (the symtab says which
+ * declaration defines it) */
 struct Sym {
-	const char *name;
+	const Symbol *sym;
 	int space;           /* SP_*; SP_NONE for a function */
 	uint64_t addr;       /* global/const/shared/static local address */
 	uint32_t size, align;
-	const Decl *decl;
+	const Decl *decl;    /* a variable's defining declaration */
 	const Declarator *dr;
 	DFunc *fn;
 	int is_extern_shared;
 	const char *unusable;  /* why an instruction may not use it, or NULL */
-	UT_hash_handle hh;
 };
 int layout_module(Module *);
 DFunc *find_func(const char *name);
