@@ -336,11 +336,10 @@ static void expr_flow(const Flow *fl, FuncFlow *ff, const Expr *e, int64_t c, in
  * a pointer count as memory again, see step). */
 static int loads_pointer(const Flow *fl, const Ins *in)
 {
-	for (uint32_t i = 0; i < in->sp->nmods; i++) {
-		const char *m = in->sp->mods[i];
-		if (type_bytes(m))
-			return type_bytes(m) == fl->pointer && m[1] != 'f';
-	}
+	const Spelling *sp = in->sp;
+	for (uint32_t i = 0; i < sp->ntypes && i < 4; i++)
+		if (ty_size(sp->types[i]))
+			return ty_size(sp->types[i]) == fl->pointer && !ty_floats(sp->types[i]);
 	return 0;
 }
 

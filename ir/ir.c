@@ -154,16 +154,7 @@ int str_in(const char *w, const char *const *set)
 
 int type_bytes(const char *t)
 {
-	static const struct { const char *w; int n; } sizes[] = {
-		{".b8", 1}, {".u8", 1}, {".s8", 1}, {".b16", 2}, {".u16", 2}, {".s16", 2},
-		{".f16", 2}, {".bf16", 2}, {".b32", 4}, {".u32", 4}, {".s32", 4}, {".f32", 4},
-		{".f16x2", 4}, {".bf16x2", 4}, {".b64", 8}, {".u64", 8}, {".s64", 8},
-		{".f64", 8}, {".b128", 16},
-	};
-	for (size_t i = 0; t && i < sizeof sizes / sizeof *sizes; i++)
-		if (!strcmp(t, sizes[i].w))
-			return sizes[i].n;
-	return 0;
+	return ty_size(type_of(t));
 }
 
 /* 0f/0d spellings are float bits, not integers. */

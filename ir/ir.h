@@ -119,26 +119,91 @@ typedef enum Space {
 Space space_of(const char *word);   /* ".global" -> SPACE_GLOBAL; else SPACE_NONE */
 const char *space_spelling(Space);      /* SPACE_GLOBAL -> ".global"; SPACE_NONE -> NULL */
 
+/* Modifier words (ir/mods.h), decoded once per spelling.  Types,
+ * rounding modes and comparisons are enums; every other word is a bit. */
+/* TYPE flags: TF_SIZED types are those a stage moves as scalars (not
+ * .pred, .tf32 or the fp8 formats); TF_BITS ones are untyped (.b32). */
+enum { TF_SIZED = 1, TF_BITS = 2, TF_SIGNED = 4, TF_FLOAT = 8, TF_PAIR = 16 };
+enum {
+	TY_NONE,
+#define TYPE(name, word, bits, flags) TY_##name,
+#include "mods.h"
+	TY_COUNT
+};
+enum {
+	RND_NONE,
+#define RND(name, word) RND_##name,
+#include "mods.h"
+	RND_COUNT
+};
+enum {
+	CMP_NONE,
+#define CMP(name, word) CMP_##name,
+#include "mods.h"
+	CMP_COUNT
+};
+enum {
+#define MOD(name, word, group) MOD_##name,
+#include "mods.h"
+	MOD_COUNT
+};
+enum {
+	MG_FORM,   /* what the instruction computes or which form it takes */
+	MG_ORDER,  /* memory order: .relaxed, .acquire, .volatile ... */
+	MG_SCOPE,  /* .cta, .cluster, .gpu, .sys, .gl */
+	MG_CACHE,  /* cache operators and eviction hints: .ca, .nc, .L2::evict_last ... */
+	MG_SPACE,  /* a state space's qualifier: .shared::cluster ... */
+};
+typedef struct ModSet {
+	uint64_t w[2];
+} ModSet;
+_Static_assert(MOD_COUNT <= 128, "modifier bits fit a ModSet");
+int type_of(const char *word);      /* ".u32" -> TY_U32; TY_NONE if no type */
+int ty_flags(int ty);               /* TF_* */
+int ty_bits(int ty);                /* 1 for .pred */
+int ty_signed(int ty);
+int ty_float(int ty);               /* f16 bf16 tf32 f32 f64: scalar float arithmetic */
+int ty_floats(int ty);              /* those, or the f16x2/bf16x2 pairs */
+int ty_size(int ty);                /* bytes of a TF_SIZED type, else 0 */
+int mod_group(int mod);             /* MG_* */
+
+/* What each modifier word of a spelling is; id is a TY_*, a Space, a
+ * RND_*, a CMP_*, the width of .vN, a shape's dimensions or a MOD_*. */
+enum { MW_UNKNOWN, MW_TYPE, MW_SPACE, MW_RND, MW_CMP, MW_VEC, MW_SHAPE, MW_MOD };
+typedef struct ModWord {
+	uint8_t kind, id;
+} ModWord;
+
 /* An instruction's whole spelling ("ld.global.nc.v4.f32") is interned
  * once and shared by every instruction that spells it the same way; its
- * opcode, state space, vector width and type are decoded then. */
+ * modifiers are decoded then.  In setp and set, .lo and .hi are
+ * comparisons; elsewhere (mul.lo) they are MOD_lo and MOD_hi. */
 typedef struct Spelling {
 	const char *text;       /* interned full spelling */
 	const Opcode *op;       /* NULL when the base name is unknown */
 	const char *base;       /* interned base name */
 	const char **mods;      /* interned modifiers, each with its dot */
+	ModWord *words;         /* what each of mods[] is */
 	uint32_t nmods;
 	uint16_t code;          /* O_ld, ...; O_UNKNOWN when op is NULL */
 	uint8_t space;          /* the Space its modifiers name (SPACE_NONE: generic) */
+	uint8_t space2;         /* a later one: cp.async.shared.global's source */
 	uint8_t vec;            /* .v2 .v4 .v8: 2, 4, 8; else 1 */
+	uint8_t type_bytes;     /* the size of type, 0 without one */
 	const char *type;       /* its last sized type modifier (".u32"), or NULL */
-	uint8_t type_bytes;     /* that type's size, 0 without one */
+	uint8_t ntypes;         /* type modifiers, in order; types[] holds the first 4 */
+	uint8_t types[4];       /* TY_*: cvt.f32.s32 is TY_F32, TY_S32 */
+	uint8_t rnd;            /* RND_*, RND_NONE */
+	uint8_t cmp;            /* CMP_*, CMP_NONE */
+	uint16_t shape[3];      /* .m16n8k16: 16, 8, 16; .m8n8: 8, 8, 0 */
+	ModSet set;             /* MOD_* bits */
+	const char *unknown;    /* its first modifier no row of mods.h covers, or NULL */
 } Spelling;
 
 const Opcode *opcode_find(const char *base, size_t n);
 const Spelling *spelling_get(const char *text, size_t n);
 const Spelling *spelling_of(const char *interned);
-int spelling_has(const Spelling *, const char *mod);
+int spelling_has(const Spelling *, int mod);   /* MOD_* */
 void spelling_reset(void);
 
 /* sem.c: operand roles.  ins_operand is what an instruction does with
@@ -169,6 +234,16 @@ typedef struct CallParts {
 } CallParts;
 int ins_call_parts(const struct Ins *, CallParts *);
 int ins_writes_memory(const struct Ins *);
+/* Special registers (ir/sregs.h): sreg_find gives a name's SR_* and its
+ * index (see sregs.h), or -1 if it names none. */
+enum { SRF_ONE, SRF_XYZ, SRF_NUM, SRF_N64 };
+enum {
+#define SREG(name, spelling, form) SR_##name,
+#include "sregs.h"
+#undef SREG
+	SR_COUNT
+};
+int sreg_find(const char *name, int *index);
 int is_special_reg(const char *name);   /* %tid.x, %laneid, %envreg3, ... */
 
 /* ir.c: statements and modules */
@@ -326,9 +401,9 @@ int body_mentions(const List *, const char *name);
 void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size);  /* room for v[n] */
 void *stack_grow(void *v, const void *local, uint32_t n, uint32_t *cap, size_t size);  /* v starts as local */
 int str_in(const char *w, const char *const *set);   /* set ends with NULL */
-int type_bytes(const char *type);
+int type_bytes(const char *type);  /* ".u32" -> 4; 0 if not a sized scalar type (TF_SIZED) */
 int64_t decl_bytes(const Decl *, const Declarator *);  /* -1: not known */
-int pointer_bytes(const Module *);  /* 4 under .address_size 32, else 8 */   /* ".u32" -> 4; 0 if not a sized scalar type */
+int pointer_bytes(const Module *);  /* 4 under .address_size 32, else 8 */
 int int_literal(const char *spelling, int64_t *);  /* 0 if not an integer literal */
 Space decl_space(const Decl *);   /* SPACE_NONE when it names none */
 const char *decl_type(const Decl *);

@@ -215,7 +215,7 @@ static void scan_ins(Walker *w, uint32_t i)
 	Space sp = ins_space(in);
 	int sized = (op == O_ld || op == O_st || op == O_atom || op == O_red || op == O_ldu) &&
 		(sp == SPACE_LOCAL || sp == SPACE_NONE);
-	if (op == O_cvta && in->nops == 2 && sp == SPACE_LOCAL && !spelling_has(in->sp, ".to")) {
+	if (op == O_cvta && in->nops == 2 && sp == SPACE_LOCAL && !spelling_has(in->sp, MOD_to)) {
 		Addr a = expr_value(w, i, in->ops[1], 0);
 		add_access(w->mo, s, a, 0, USE_ADDR);
 		return;  /* the generic address is followed where it is used */

@@ -1,4 +1,5 @@
 /* Opcode lookup and interned instruction spellings. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -56,23 +57,181 @@ const char *space_spelling(Space k)
 	return k == SPACE_NONE ? NULL : space_names[k];
 }
 
-/* What the modifiers say, decoded once: the state space (an instruction
- * names at most one; .reg and .sreg are no memory), the vector width and
- * the last sized type (cvt.f32.s32's source, ld.v4.f32's element). */
+/* ---- modifier words (mods.h) ---- */
+
+static const struct { const char *word; int bits, flags; } types[] = {
+	[TY_NONE] = {NULL, 0, 0},
+#define TYPE(name, word, bits, flags) [TY_##name] = {word, bits, flags},
+#include "mods.h"
+};
+
+static const uint8_t mod_groups[] = {
+#define MOD(name, word, group) [MOD_##name] = group,
+#include "mods.h"
+};
+
+int ty_flags(int ty) { return types[ty].flags; }
+int ty_bits(int ty) { return types[ty].bits; }
+int ty_signed(int ty) { return (types[ty].flags & TF_SIGNED) != 0; }
+int ty_float(int ty) { return (types[ty].flags & TF_FLOAT) != 0; }
+int ty_floats(int ty) { return (types[ty].flags & (TF_FLOAT | TF_PAIR)) != 0; }
+int ty_size(int ty) { return types[ty].flags & TF_SIZED ? types[ty].bits / 8 : 0; }
+int mod_group(int mod) { return mod_groups[mod]; }
+
+/* Every word of mods.h, sorted for lookup; .lo and .hi are there twice. */
+typedef struct Word {
+	const char *word;
+	uint8_t kind, id;
+} Word;
+
+static Word wordtab[TY_COUNT + RND_COUNT + CMP_COUNT + MOD_COUNT];
+static size_t nwords;
+
+static int word_cmp(const void *a, const void *b)
+{
+	const Word *x = a, *y = b;
+	int c = strcmp(x->word, y->word);
+	return c ? c : x->kind - y->kind;
+}
+
+static void add_word(const char *w, int kind, int id)
+{
+	wordtab[nwords++] = (Word){w, (uint8_t)kind, (uint8_t)id};
+}
+
+static void fill_words(void)
+{
+#define TYPE(name, word, bits, flags) add_word(word, MW_TYPE, TY_##name);
+#define RND(name, word) add_word(word, MW_RND, RND_##name);
+#define CMP(name, word) add_word(word, MW_CMP, CMP_##name);
+#define MOD(name, word, group) add_word(word, MW_MOD, MOD_##name);
+#include "mods.h"
+	qsort(wordtab, nwords, sizeof *wordtab, word_cmp);
+}
+
+/* The row for w (the first of two, by kind), or NULL. */
+static const Word *find_word(const char *w, size_t n)
+{
+	if (!nwords)
+		fill_words();
+	size_t lo = 0, hi = nwords;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strncmp(wordtab[mid].word, w, n);
+		if (c == 0 && wordtab[mid].word[n])
+			c = 1;
+		if (c >= 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (lo < nwords && !strncmp(wordtab[lo].word, w, n) && !wordtab[lo].word[n])
+		return &wordtab[lo];
+	return NULL;
+}
+
+int type_of(const char *w)
+{
+	const Word *k = w ? find_word(w, strlen(w)) : NULL;
+	return k && k->kind == MW_TYPE ? k->id : TY_NONE;
+}
+
+/* .m16n8k16 or .m8n8: 2 or 3 dimensions, 0 if not a shape. */
+static int shape_of(const char *w, uint16_t *dim)
+{
+	static const char letter[] = "mnk";
+	int n = 0;
+	for (const char *p = w + 1; n < 3 && *p == letter[n] && isdigit((unsigned char)p[1]); n++) {
+		char *end;
+		dim[n] = (uint16_t)strtoul(p + 1, &end, 10);
+		p = end;
+		if (!*p)
+			return n >= 1 ? n + 1 : 0;
+	}
+	return 0;
+}
+
+static void set_mod(Spelling *sp, int mod)
+{
+	sp->set.w[mod / 64] |= 1ull << (mod % 64);
+}
+
+/* A space word: .global, and .shared::cluster with its qualifier's bit;
+ * an unknown qualifier leaves the word unknown. */
+static ModWord space_word(Spelling *sp, const char *w, Space k)
+{
+	if (k != SPACE_REG && k != SPACE_SREG) {  /* no memory */
+		if (!sp->space)
+			sp->space = (uint8_t)k;
+		else
+			sp->space2 = (uint8_t)k;
+	}
+	if (strchr(w, ':')) {
+		const Word *r = find_word(w, strlen(w));
+		if (!r || r->kind != MW_MOD)
+			return (ModWord){MW_UNKNOWN, 0};
+		set_mod(sp, r->id);
+	}
+	return (ModWord){MW_SPACE, (uint8_t)k};
+}
+
+static ModWord modifier(Spelling *sp, const char *w)
+{
+	Space k = space_of(w);
+	uint16_t dim[3] = {0};
+	int n;
+	if (k != SPACE_NONE)
+		return space_word(sp, w, k);
+	const Word *r = find_word(w, strlen(w));
+	const char *family = strstr(w, "::");
+	if (!r && family)  /* .L1::evict_last: the .L1:: row */
+		r = find_word(w, (size_t)(family - w) + 2);
+	/* .lo's CMP row sorts before its MOD row; setp.lo compares, mul.lo does not */
+	if (r && r->kind == MW_CMP && sp->code != O_setp && sp->code != O_set &&
+	    r + 1 < wordtab + nwords && !strcmp(r[1].word, r->word))
+		r++;
+	if (r)
+		return (ModWord){r->kind, r->id};
+	if (!strcmp(w, ".v2") || !strcmp(w, ".v4") || !strcmp(w, ".v8"))
+		return (ModWord){MW_VEC, (uint8_t)(w[2] - '0')};
+	if ((n = shape_of(w, dim)) != 0) {
+		if (!sp->shape[0])
+			memcpy(sp->shape, dim, sizeof sp->shape);
+		return (ModWord){MW_SHAPE, (uint8_t)n};
+	}
+	return (ModWord){MW_UNKNOWN, 0};
+}
+
+/* What the modifiers say, decoded once: the state spaces (.reg and .sreg
+ * are no memory), the vector width, the types in order and the last
+ * sized one (cvt.f32.s32's source, ld.v4.f32's element), rounding,
+ * comparison, shape and every other word's bit. */
 static void decode(Spelling *sp)
 {
 	sp->code = sp->op ? (uint16_t)(sp->op - opcodes) : O_UNKNOWN;
 	sp->vec = 1;
 	for (uint32_t i = 0; i < sp->nmods; i++) {
 		const char *m = sp->mods[i];
-		Space k = space_of(m);
-		if (!sp->space && k != SPACE_REG && k != SPACE_SREG)
-			sp->space = (uint8_t)k;
-		if (!strcmp(m, ".v2") || !strcmp(m, ".v4") || !strcmp(m, ".v8"))
-			sp->vec = (uint8_t)(m[2] - '0');
-		if (type_bytes(m)) {
-			sp->type = m;
-			sp->type_bytes = (uint8_t)type_bytes(m);
+		ModWord w = modifier(sp, m);
+		sp->words[i] = w;
+		switch (w.kind) {
+		case MW_TYPE:
+			if (sp->ntypes < 4)
+				sp->types[sp->ntypes] = w.id;
+			sp->ntypes++;
+			if (ty_size(w.id)) {
+				sp->type = m;
+				sp->type_bytes = (uint8_t)ty_size(w.id);
+			}
+			break;
+		case MW_RND: sp->rnd = w.id; break;
+		case MW_CMP: sp->cmp = w.id; break;
+		case MW_VEC: sp->vec = w.id; break;
+		case MW_MOD: set_mod(sp, w.id); break;
+		case MW_UNKNOWN:
+			if (!sp->unknown)
+				sp->unknown = m;
+			break;
 		}
 	}
 }
@@ -90,7 +249,8 @@ static void split(Spelling *sp)
 	for (const char *p = dot; p; p = strchr(p + 1, '.'))
 		n++;
 	sp->mods = n ? calloc(n, sizeof *sp->mods) : NULL;
-	if (n && !sp->mods)
+	sp->words = n ? calloc(n, sizeof *sp->words) : NULL;
+	if (n && (!sp->mods || !sp->words))
 		die("out of memory");
 	n = 0;
 	for (const char *p = dot; p;) {
@@ -124,12 +284,9 @@ const Spelling *spelling_of(const char *s)
 	return &e->sp;
 }
 
-int spelling_has(const Spelling *sp, const char *mod)
+int spelling_has(const Spelling *sp, int mod)
 {
-	for (uint32_t i = 0; i < sp->nmods; i++)
-		if (strcmp(sp->mods[i], mod) == 0)
-			return 1;
-	return 0;
+	return (sp->set.w[mod / 64] >> (mod % 64)) & 1;
 }
 
 void spelling_reset(void)
@@ -138,6 +295,7 @@ void spelling_reset(void)
 	HASH_ITER(hh, spellings, e, tmp) {
 		HASH_DEL(spellings, e);
 		free(e->sp.mods);
+		free(e->sp.words);
 		free(e);
 	}
 }

@@ -3,6 +3,8 @@
  * forms the table cannot express are decided here, and what is not
  * modelled (OF_OPAQUE) is assumed to do anything. */
 #include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include "ir.h"
 
@@ -37,7 +39,7 @@ static Operand by_form(const Ins *in, uint32_t k)
 		return k == 0 && e->kind == E_PAREN ? OPND_DEF : OPND_USE;
 	case O_bar:  /* bar.sync 0 names a barrier; bar.red.popc.u32 d, ... defines d */
 	case O_barrier:
-		return k == 0 && spelling_has(sp, ".red") ? OPND_DEF : OPND_USE;
+		return k == 0 && spelling_has(sp, MOD_red) ? OPND_DEF : OPND_USE;
 	case O_wmma:  /* wmma.load d, [a], s reads; wmma.store [a], r, s writes */
 		if (e->kind == E_ADDR)
 			return is_reglike(in->ops[0]) ? OPND_LOAD : OPND_STORE;
@@ -172,37 +174,51 @@ int ins_call_parts(const Ins *in, CallParts *p)
 	return i == in->nops;
 }
 
-/* PTX's special registers (ISA chapter 10), with .x/.y/.z on the vector
- * ones and the numbered families %envreg0-31, %pm0-7, %pm0_64-%pm7_64. */
+static const struct { const char *name; uint8_t form; } sregs[] = {
+#define SREG(name, spelling, form) {spelling, form},
+#include "sregs.h"
+#undef SREG
+};
+
+/* What follows a family's name: a decimal number, then _64 for SRF_N64. */
+static int sreg_number(const char *p, int form, int *index)
+{
+	char *end;
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	unsigned long v = strtoul(p, &end, 10);
+	*index = v > INT_MAX ? INT_MAX : (int)v;
+	return strcmp(end, form == SRF_N64 ? "_64" : "") == 0;
+}
+
+/* The row of sregs.h that names name: a vector with or without .x .y .z,
+ * a scalar, or a family's member.  Linear: the verifier asks only for
+ * names nothing declares. */
+int sreg_find(const char *name, int *index)
+{
+	const char *dot = strchr(name, '.');
+	size_t n = dot ? (size_t)(dot - name) : strlen(name);
+	for (int i = 0; i < SR_COUNT; i++) {
+		const char *w = sregs[i].name;
+		size_t len = strlen(w);
+		if (sregs[i].form == SRF_XYZ && n == len && !strncmp(name, w, n)) {
+			*index = dot ? dot[1] - 'x' : -1;
+			return !dot || (dot[1] && strchr("xyz", dot[1]) && !dot[2]) ? i : -1;
+		}
+		if (dot)
+			continue;
+		*index = 0;
+		if (sregs[i].form == SRF_ONE && !strcmp(name, w))
+			return i;
+		if (sregs[i].form >= SRF_NUM && !strncmp(name, w, len) &&
+		    sreg_number(name + len, sregs[i].form, index))
+			return i;
+	}
+	return -1;
+}
+
 int is_special_reg(const char *name)
 {
-	static const char *const vec[] = {"%tid", "%ntid", "%ctaid", "%nctaid", "%clusterid",
-		"%nclusterid", "%cluster_ctaid", "%cluster_nctaid", NULL};
-	static const char *const plain[] = {"%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid",
-		"%gridid", "%clock", "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo",
-		"%globaltimer_hi", "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge",
-		"%lanemask_gt", "%dynamic_smem_size", "%total_smem_size", "%aggr_smem_size",
-		"%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster",
-		"%reserved_smem_offset_begin", "%reserved_smem_offset_end",
-		"%reserved_smem_offset_cap", "%current_graph_exec", NULL};
-	const char *dot = strchr(name, '.');
-	if (dot) {
-		char base[32];
-		size_t n = (size_t)(dot - name);
-		if (n >= sizeof base || dot[2] || !strchr("xyz", dot[1]) || !dot[1])
-			return 0;
-		memcpy(base, name, n);
-		base[n] = 0;
-		return str_in(base, vec);
-	}
-	if (str_in(name, vec) || str_in(name, plain))
-		return 1;  /* a vector register as a whole: mov.v4 {..}, %tid */
-	if (!strncmp(name, "%reserved_smem_offset_", 22))
-		return isdigit((unsigned char)name[22]);
-	const char *p = !strncmp(name, "%envreg", 7) ? name + 7 : !strncmp(name, "%pm", 3) ? name + 3 : NULL;
-	if (!p || !isdigit((unsigned char)*p))
-		return 0;
-	while (isdigit((unsigned char)*p))
-		p++;
-	return !*p || (!strcmp(p, "_64") && name[1] == 'p');
+	int index;
+	return sreg_find(name, &index) >= 0;
 }

@@ -527,7 +527,7 @@ static int fold_uniform(Dv *d, Site *st, int apply)
 			return 0;
 		if (apply) {
 			char sp[32];
-			snprintf(sp, sizeof sp, "mov%s", s->ins.sp->mods[s->ins.sp->nmods - 1]);
+			snprintf(sp, sizeof sp, "mov%s", s->ins.sp->type);
 			Expr *ops[2] = {s->ins.ops[0], (Expr *)st->rets[k].value};
 			list_insert_before(st->list, s, ins_new(d->m, s->loc, sp, ops, 2));
 			list_remove(st->list, s);

@@ -74,9 +74,11 @@ typedef struct Fn {
 	int bad;             /* errors in this function */
 } Fn;
 
+/* .b, .u and .s types up to 64 bits */
 static int is_int_type(const char *t)
 {
-	return t && strchr("bus", t[1]) && strcmp(t, ".b128") && type_bytes(t);
+	int ty = type_of(t);
+	return ty_size(ty) && ty_size(ty) <= 8 && !ty_floats(ty);
 }
 
 static int is_name(const Expr *e, const char *name)
@@ -435,7 +437,8 @@ static int classify(Fn *fn, Arg *a)
 	if (a->nstores == 1 && in->sp->vec == 1 && store_offset(in, a->param) == 0 && type_bytes(type) <= 8) {
 		a->type = type;
 		a->stsize = type_bytes(type);
-		if (!strcmp(type, ".f32") || !strcmp(type, ".f64")) {
+		int ty = type_of(type);
+		if (ty == TY_F32 || ty == TY_F64) {
 			a->kind = A_FLOAT;
 			a->size = a->align = 8;
 			return 1;
@@ -443,7 +446,7 @@ static int classify(Fn *fn, Arg *a)
 		if (is_int_type(type)) {
 			a->kind = A_INT;
 			a->size = a->align = a->stsize < 4 ? 4 : a->stsize;
-			a->sext = type[1] == 's';
+			a->sext = ty_signed(ty);
 			return 1;
 		}
 		refuse(fn, a->stores[0], "printf cannot take a %s argument", type);
@@ -524,7 +527,7 @@ static void layout(Site *st, const Want *w, uint32_t nw)
 	uint32_t off = 0;
 	for (uint32_t i = 0; i < st->nargs; i++) {
 		Arg *a = &st->args[i];
-		if (a->kind == A_INT && a->stsize < 4 && a->type[1] == 'b')
+		if (a->kind == A_INT && a->stsize < 4 && (ty_flags(type_of(a->type)) & TF_BITS))
 			a->sext = i < nw && (w[i].conv == 'd' || w[i].conv == 'i');
 		off = (off + (uint32_t)a->align - 1) / (uint32_t)a->align * (uint32_t)a->align;
 		a->off = off;

@@ -83,6 +83,120 @@ START_TEST(spellings_split_and_share)
 }
 END_TEST
 
+static const Spelling *spell(const char *text)
+{
+	return spelling_get(text, strlen(text));
+}
+
+/* Only the named bits are set: each word is decoded, none twice. */
+static int only_mods(const Spelling *sp, const int *mods, int n)
+{
+	ModSet want = {{0, 0}};
+	for (int i = 0; i < n; i++)
+		want.w[mods[i] / 64] |= 1ull << (mods[i] % 64);
+	return sp->set.w[0] == want.w[0] && sp->set.w[1] == want.w[1];
+}
+
+START_TEST(spellings_decode_their_modifiers)
+{
+	const Spelling *cvt = spell("cvt.rn.f32.s32");
+	ck_assert_int_eq(cvt->code, O_cvt);
+	ck_assert_int_eq(cvt->rnd, RND_RN);
+	ck_assert_int_eq(cvt->ntypes, 2);
+	ck_assert_int_eq(cvt->types[0], TY_F32);
+	ck_assert_int_eq(cvt->types[1], TY_S32);
+	ck_assert_str_eq(cvt->type, ".s32");   /* the last sized one, as before */
+	ck_assert_int_eq(cvt->cmp, CMP_NONE);
+	ck_assert(only_mods(cvt, NULL, 0));
+	ck_assert_int_eq(cvt->words[0].kind, MW_RND);
+	ck_assert_int_eq(cvt->words[2].kind, MW_TYPE);
+
+	/* .lo compares in setp, and is a plain word in mul */
+	const Spelling *setp = spell("setp.lo.u32"), *mul = spell("mul.lo.s32");
+	ck_assert_int_eq(setp->cmp, CMP_LO);
+	ck_assert(!spelling_has(setp, MOD_lo));
+	ck_assert_int_eq(mul->cmp, CMP_NONE);
+	ck_assert(spelling_has(mul, MOD_lo));
+	ck_assert(only_mods(mul, (int[]){MOD_lo}, 1));
+	ck_assert_int_eq(spell("set.hi.u32.u32")->cmp, CMP_HI);
+	ck_assert_int_eq(spell("setp.nan.f32")->cmp, CMP_NAN);
+	ck_assert(spelling_has(spell("min.NaN.f32"), MOD_NaN));
+
+	/* destination and source spaces */
+	const Spelling *cp = spell("cp.async.ca.shared.global");
+	ck_assert_int_eq(cp->space, SPACE_SHARED);
+	ck_assert_int_eq(cp->space2, SPACE_GLOBAL);
+	ck_assert(only_mods(cp, (int[]){MOD_async, MOD_ca}, 2));
+	ck_assert_int_eq(mod_group(MOD_ca), MG_CACHE);
+	ck_assert_int_eq(cp->ntypes, 0);
+	ck_assert_ptr_null(cp->type);
+
+	const Spelling *ld = spell("ld.global.v4.f32");
+	ck_assert_int_eq(ld->code, O_ld);
+	ck_assert_int_eq(ld->space, SPACE_GLOBAL);
+	ck_assert_int_eq(ld->space2, SPACE_NONE);
+	ck_assert_int_eq(ld->vec, 4);
+	ck_assert_int_eq(ld->ntypes, 1);
+	ck_assert_int_eq(ld->types[0], TY_F32);
+	ck_assert_int_eq(ld->type_bytes, 4);
+	ck_assert_ptr_null(ld->unknown);
+
+	const Spelling *bar = spell("bar.red.popc.u32");
+	ck_assert(only_mods(bar, (int[]){MOD_red, MOD_popc}, 2));
+	ck_assert_int_eq(bar->types[0], TY_U32);
+
+	/* a space's qualifier, a cache-hint family, a shape */
+	const Spelling *mb = spell("mbarrier.try_wait.parity.shared::cta.b64");
+	ck_assert_int_eq(mb->space, SPACE_SHARED);
+	ck_assert(only_mods(mb, (int[]){MOD_try_wait, MOD_parity, MOD_shared_cta}, 3));
+	ck_assert(spelling_has(spell("ld.global.L1::evict_last.L2::256B.u32"), MOD_L1));
+	ck_assert(spelling_has(spell("ld.global.L2::cache_hint.u32"), MOD_cache_hint));
+	ck_assert(!spelling_has(spell("ld.global.L2::cache_hint.u32"), MOD_L2));
+	const Spelling *mma = spell("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+	ck_assert_int_eq(mma->ntypes, 4);
+	ck_assert_int_eq(mma->types[3], TY_F32);
+	ck_assert_uint_eq(mma->shape[0], 16);
+	ck_assert_uint_eq(mma->shape[1], 8);
+	ck_assert_uint_eq(mma->shape[2], 16);
+	ck_assert_int_eq(mma->words[2].kind, MW_SHAPE);
+
+	/* what no row covers is kept for whoever must refuse it */
+	const Spelling *odd = spell("add.frob.s32");
+	ck_assert_str_eq(odd->unknown, ".frob");
+	ck_assert_int_eq(odd->words[0].kind, MW_UNKNOWN);
+	ck_assert_int_eq(odd->types[0], TY_S32);
+	ck_assert_str_eq(spell("ld.global::frob.u32")->unknown, ".global::frob");
+	ck_assert_int_eq(spell("ld.global::frob.u32")->space, SPACE_GLOBAL);
+
+	ck_assert_int_eq(type_of(".bf16x2"), TY_BF16X2);
+	ck_assert_int_eq(type_of(".ftz"), TY_NONE);
+	ck_assert_int_eq(type_bytes(".tf32"), 0);
+	ck_assert_int_eq(type_bytes(".b128"), 16);
+	ck_assert(ty_signed(TY_S8) && !ty_signed(TY_U8) && ty_floats(TY_F16X2) && !ty_float(TY_F16X2));
+}
+END_TEST
+
+START_TEST(special_registers_are_one_table)
+{
+	int k;
+	ck_assert_int_eq(sreg_find("%tid.y", &k), SR_TID);
+	ck_assert_int_eq(k, 1);
+	ck_assert_int_eq(sreg_find("%ctaid", &k), SR_CTAID);
+	ck_assert_int_eq(k, -1);   /* the vector as a whole */
+	ck_assert_int_eq(sreg_find("%laneid", &k), SR_LANEID);
+	ck_assert_int_eq(sreg_find("%envreg7", &k), SR_ENVREG);
+	ck_assert_int_eq(k, 7);
+	ck_assert_int_eq(sreg_find("%pm3_64", &k), SR_PM64);
+	ck_assert_int_eq(k, 3);
+	ck_assert_int_eq(sreg_find("%reserved_smem_offset_begin", &k), SR_RSMEM_BEGIN);
+	ck_assert_int_eq(sreg_find("%tid.w", &k), -1);
+	ck_assert_int_eq(sreg_find("%laneid.x", &k), -1);
+	ck_assert_int_eq(sreg_find("%envreg", &k), -1);
+	ck_assert(is_special_reg("%cluster_nctaid.z"));
+	ck_assert(!is_special_reg("%r1"));
+}
+END_TEST
+
 START_TEST(list_surgery)
 {
 	Module *m = mod_new("l.ptx");
@@ -284,6 +398,8 @@ Suite *ir_suite(void)
 	tcase_add_test(tc, opcode_table_is_sorted_and_found);
 	tcase_add_test(tc, interning_can_start_afresh);
 	tcase_add_test(tc, spellings_split_and_share);
+	tcase_add_test(tc, spellings_decode_their_modifiers);
+	tcase_add_test(tc, special_registers_are_one_table);
 	tcase_add_test(tc, list_surgery);
 	tcase_add_test(tc, verifier_catches_broken_ir);
 	tcase_add_test(tc, verifier_rejects_call_through_undefined_register);

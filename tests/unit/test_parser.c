@@ -66,7 +66,7 @@ START_TEST(instruction_parts)
 	ck_assert_str_eq(s->ins.sp->base, "ld");
 	ck_assert_int_eq(s->ins.sp->nmods, 4);
 	ck_assert_str_eq(s->ins.sp->mods[0], ".global");
-	ck_assert(spelling_has(s->ins.sp, ".nc"));
+	ck_assert(spelling_has(s->ins.sp, MOD_nc));
 	ck_assert(s->ins.sp->op->flags & OF_LOAD);
 	ck_assert_int_eq(s->ins.nops, 2);
 	Expr *v = s->ins.ops[0];

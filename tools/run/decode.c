@@ -52,39 +52,9 @@ static int parse_num(const char *s, Cval *c)
 
 /* ---- types ---- */
 
-static const struct { const char *w; int bits, sgn, flt; } tytab[TY_COUNT] = {
-	[TY_NONE] = {"", 0, 0, 0}, [TY_PRED] = {".pred", 1, 0, 0},
-	[TY_B8] = {".b8", 8, 0, 0}, [TY_B16] = {".b16", 16, 0, 0}, [TY_B32] = {".b32", 32, 0, 0},
-	[TY_B64] = {".b64", 64, 0, 0}, [TY_B128] = {".b128", 128, 0, 0},
-	[TY_U8] = {".u8", 8, 0, 0}, [TY_U16] = {".u16", 16, 0, 0}, [TY_U32] = {".u32", 32, 0, 0},
-	[TY_U64] = {".u64", 64, 0, 0},
-	[TY_S8] = {".s8", 8, 1, 0}, [TY_S16] = {".s16", 16, 1, 0}, [TY_S32] = {".s32", 32, 1, 0},
-	[TY_S64] = {".s64", 64, 1, 0},
-	[TY_F16] = {".f16", 16, 0, 1}, [TY_F16X2] = {".f16x2", 32, 0, 0},
-	[TY_BF16] = {".bf16", 16, 0, 1}, [TY_BF16X2] = {".bf16x2", 32, 0, 0},
-	[TY_TF32] = {".tf32", 32, 0, 1}, [TY_F32] = {".f32", 32, 0, 1}, [TY_F64] = {".f64", 64, 0, 1},
-	[TY_E4M3] = {".e4m3", 8, 0, 0}, [TY_E5M2] = {".e5m2", 8, 0, 0},
-	[TY_E4M3X2] = {".e4m3x2", 16, 0, 0}, [TY_E5M2X2] = {".e5m2x2", 16, 0, 0},
-};
-
-int ty_bits(int ty) { return tytab[ty].bits; }
-int ty_signed(int ty) { return tytab[ty].sgn; }
-int ty_float(int ty) { return tytab[ty].flt; }
-int ty_floats(int ty) { return ty_float(ty) || ty == TY_F16X2 || ty == TY_BF16X2; }
-
-int ty_parse(const char *w)
-{
-	if (!w)
-		return TY_NONE;
-	for (int i = 1; i < TY_COUNT; i++)
-		if (strcmp(w, tytab[i].w) == 0)
-			return i;
-	return TY_NONE;
-}
-
 static uint32_t ty_bytes(int ty)
 {
-	return ty == TY_PRED ? 1 : (uint32_t)tytab[ty].bits / 8;
+	return ty == TY_PRED ? 1 : (uint32_t)ty_bits(ty) / 8;
 }
 
 /* ---- symbols ---- */
@@ -102,9 +72,8 @@ static Static *statics;
 
 static Sym *sym_find(const char *name)
 {
-	Sym *s;
-	HASH_FIND_PTR(M->syms, &name, s);
-	return s;
+	Symbol *y = symtab_find(M->symtab, name);
+	return y ? &M->syms[y->id] : NULL;
 }
 
 DFunc *find_func(const char *name)
@@ -146,7 +115,7 @@ static uint32_t decl_align(const Decl *d)
 	const Spec *a = decl_spec(d, ".align");
 	uint32_t al = a && a->num ? (uint32_t)strtoul(a->num, NULL, 0) : 0;
 	if (!al)
-		al = ty_bytes(ty_parse(decl_type(d))) * vec_of(d);
+		al = ty_bytes(type_of(decl_type(d))) * vec_of(d);
 	return al ? al : 1;
 }
 
@@ -175,7 +144,7 @@ static int const_dim(const Expr *e, uint64_t *v)
 /* Bytes of one declarator; 0 for an unsized extern array. */
 static uint64_t var_size(const Decl *d, const Declarator *dr)
 {
-	int ty = ty_parse(decl_type(d));
+	int ty = type_of(decl_type(d));
 	uint64_t scalar = ty_bytes(ty), elem = scalar * vec_of(d), n = 1;
 	int open = 0;
 	for (uint32_t i = 0; i < dr->ndims; i++) {
@@ -252,45 +221,36 @@ static int is_dyn_shared(int space, const Decl *d, uint64_t size)
 	return space == SP_SHARED && size == 0 && decl_spec(d, ".extern");
 }
 
-static Sym *add_var_sym(const Decl *d, const Declarator *dr)
-{
-	Sym *s = sym_find(dr->name);
-	int ext = decl_spec(d, ".extern") != NULL;
-	if (s && (s->fn || ext))
-		return s;  /* a definition or an earlier declaration wins */
-	if (!s) {
-		s = calloc(1, sizeof *s);
-		s->name = dr->name;
-		HASH_ADD_PTR(M->syms, name, s);
-	}
-	s->decl = d;
-	s->dr = dr;
-	s->space = space_code(decl_space(d));
-	return s;
-}
-
 static DFunc *add_func(const Func *f)
 {
-	Sym *s = sym_find(f->name);
-	if (s && s->fn) {
-		if (f->has_body && !s->fn->f->has_body)
-			s->fn->f = f;
-		return s->fn;
-	}
-	if (!s) {
-		s = calloc(1, sizeof *s);
-		s->name = f->name;
-		HASH_ADD_PTR(M->syms, name, s);
-	}
 	DFunc *fn = calloc(1, sizeof *fn);
 	fn->f = f;
 	fn->name = f->name;
 	fn->idx = M->nfuncs;
 	M->funcs = realloc(M->funcs, (M->nfuncs + 1) * sizeof *M->funcs);
 	M->funcs[M->nfuncs++] = fn;
-	s->fn = fn;
-	s->space = SP_NONE;
 	return fn;
+}
+
+/* What the symbol table says defines a name (the body, else the first
+ * declaration; the definition, else the first .extern): a function, or a
+ * variable's declaration.  An .alias is not followed: the name stays the
+ * function it declares. */
+static void add_sym(Sym *s, const Symbol *y)
+{
+	const Stmt *at = y->def && y->def->kind != S_ALIAS ? y->def : y->decl;
+	s->sym = y;
+	if (at->kind == S_FUNC) {
+		s->fn = add_func(at->func);
+		return;
+	}
+	if (at->kind != S_VAR)
+		return;
+	for (uint32_t i = 0; i < at->var.nds; i++)
+		if (at->var.ds[i].name == y->name)
+			s->dr = &at->var.ds[i];
+	s->decl = &at->var;
+	s->space = space_code(decl_space(s->decl));
 }
 
 static void collect_statics(const List *l)
@@ -447,7 +407,7 @@ static void init_var(Sym *s)
 		return;
 	uint8_t *p = s->space == SP_GLOBAL ? gmem_ptr(s->addr, s->size) : M->cbank + s->addr;
 	uint64_t at = 0;
-	if (p && !init_flat(s->dr->init, ty_parse(decl_type(s->decl)), p, s->size, &at))
+	if (p && !init_flat(s->dr->init, type_of(decl_type(s->decl)), p, s->size, &at))
 		s->unusable = "has an initializer the interpreter cannot evaluate";
 }
 
@@ -455,22 +415,20 @@ static void init_var(Sym *s)
 
 int layout_module(Module *m)
 {
-	for (Stmt *s = m->items.head; s; s = s->next) {
-		if (s->kind == S_FUNC)
-			add_func(s->func);
-		else if (s->kind == S_VAR)
-			for (uint32_t i = 0; i < s->var.nds; i++)
-				add_var_sym(&s->var, &s->var.ds[i]);
-	}
-	for (Sym *s = M->syms; s; s = s->hh.next) {
+	M->symtab = symtab_build(m);
+	M->nsyms = symtab_count(M->symtab);
+	M->syms = calloc(M->nsyms + 1, sizeof *M->syms);
+	for (uint32_t i = 0; i < M->nsyms; i++)
+		add_sym(&M->syms[i], symtab_at(M->symtab, i));
+	for (Sym *s = M->syms; s < M->syms + M->nsyms; s++) {
 		if (s->fn || !s->decl)
 			continue;
-		if (ty_parse(decl_type(s->decl)) == TY_NONE) {
+		if (type_of(decl_type(s->decl)) == TY_NONE) {
 			s->unusable = "is a texture, sampler or surface reference";
 			continue;
 		}
 		s->size = (uint32_t)var_size(s->decl, s->dr);
-		if (decl_spec(s->decl, ".extern") && s->space != SP_SHARED)
+		if (!s->sym->def && s->space != SP_SHARED)
 			s->unusable = "is declared .extern and not defined in this module";
 		s->align = decl_align(s->decl);
 		if (is_dyn_shared(s->space, s->decl, s->size))
@@ -483,13 +441,13 @@ int layout_module(Module *m)
 			collect_statics(&M->funcs[i]->f->body);
 	/* the dynamic window follows the static variables */
 	M->shared_static = (uint32_t)align_up(M->shared_static, 16);
-	for (Sym *s = M->syms; s; s = s->hh.next)
+	for (Sym *s = M->syms; s < M->syms + M->nsyms; s++)
 		if (s->is_extern_shared)
 			s->addr = M->shared_static;
 	for (Static *st = statics; st; st = st->hh.next)
 		if (st->addr == UINT64_MAX)
 			st->addr = M->shared_static;
-	for (Sym *s = M->syms; s; s = s->hh.next)
+	for (Sym *s = M->syms; s < M->syms + M->nsyms; s++)
 		if (!s->fn && s->decl && (s->space == SP_GLOBAL || s->space == SP_CONST))
 			init_var(s);
 	static const struct { const char *name; int bi; } builtins[] = {
@@ -775,10 +733,11 @@ static int dec_name(Ctx *c, const char *name, Opnd *o)
 		o->val = s->addr;
 		return 1;
 	}
-	int id = sreg_id(name);
-	if (id >= 0) {
+	int index, id = sreg_find(name, &index);
+	if (id >= 0 && sreg_known(id, index)) {
 		o->kind = O_SREG;
 		o->reg = (uint32_t)id;
+		o->val = (uint64_t)index;
 		return 1;
 	}
 	why_name = name;
@@ -910,111 +869,61 @@ static int dec_opnd(Ctx *c, const Expr *e, Opnd *o)
 
 /* ---- modifiers ---- */
 
-static const char *const modnames[] = {
-#define X(w) #w,
-	MODS(X)
-#undef X
-};
+/* The MG_FORM bits: the others are hints, or a space's qualifier. */
+static const Mods form_mods = 0
+#define MOD(name, word, group) | ((group) == MG_FORM ? M(name) : 0)
+#include "ir/mods.h"
+	;
 
-static int in_list(const char *w, const char *const *set)
+/* Whether a modifier word asks nothing of a handler beyond the bits in
+ * ok: a type, a state space the interpreter has, a memory-order, scope
+ * or cache hint (nothing to a sequential interpreter without caches), or
+ * a bit in ok. */
+int mod_fine(ModWord w, Mods ok)
 {
-	for (; *set; set++)
-		if (strcmp(w, *set) == 0)
-			return 1;
-	return 0;
-}
-
-/* Words that change nothing for a sequential interpreter: memory order
- * and scope (one thread runs at a time), cache and eviction hints. */
-static int ignorable(const char *w)
-{
-	static const char *const words[] = {
-		".volatile", ".relaxed", ".acquire", ".release", ".acq_rel", ".weak", ".mmio",
-		".sc", ".cta", ".cluster", ".gpu", ".sys", ".nc", ".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt",
-		".unified", ".level", ".gl", NULL,
-	};
-	if (strncmp(w, ".L1::", 5) == 0 || (strncmp(w, ".L2::", 5) == 0 && strcmp(w, ".L2::cache_hint")))
+	switch (w.kind) {
+	case MW_TYPE:
 		return 1;
-	return in_list(w, words);
-}
-
-static const char *const rndw[] = {"", ".rn", ".rz", ".rm", ".rp", ".rna", ".rni", ".rzi", ".rmi",
-	".rpi", ".rs", NULL};
-static const char *const cmpw[] = {"", ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls",
-	".hi", ".hs", ".equ", ".neu", ".ltu", ".leu", ".gtu", ".geu", ".num", ".nan", NULL};
-
-static int word_index(const char *w, const char *const *set)
-{
-	for (int i = 1; set[i]; i++)
-		if (strcmp(w, set[i]) == 0)
-			return i;
+	case MW_SPACE:
+		return space_code((Space)w.id) != SP_NONE;
+	case MW_MOD:
+		return mod_group(w.id) != MG_FORM || (ok & ((Mods)1 << w.id)) != 0;
+	}
 	return 0;
 }
 
-
-static int mod_space(const char *w)
+/* The first of sp's modifier words a handler taking ok cannot run; each
+ * takes any rounding mode, comparison and vector width (and checks the
+ * ones it reads). */
+static const char *mods_beyond(const Spelling *sp, Mods ok)
 {
-	static const struct { const char *w; int sp; } t[] = {
-		{".global", SP_GLOBAL}, {".const", SP_CONST}, {".shared", SP_SHARED},
-		{".shared::cta", SP_SHARED}, {".shared::cluster", SP_SHARED}, {".local", SP_LOCAL}, {".param", SP_PARAM},
-		{".param::entry", SP_PARAM}, {".param::func", SP_PARAM},
-	};
-	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-		if (strcmp(w, t[i].w) == 0)
-			return t[i].sp;
-	return SP_NONE;
+	for (uint32_t i = 0; i < sp->nmods; i++) {
+		ModWord w = sp->words[i];
+		if (!mod_fine(w, ok) && w.kind != MW_RND && w.kind != MW_CMP && w.kind != MW_VEC)
+			return sp->mods[i];
+	}
+	return NULL;
 }
 
-int mod_is_space_or_hint(const char *w)
-{
-	return mod_space(w) != SP_NONE || ignorable(w);
-}
-
-static const char *dec_mods(DIns *d, const Spelling *sp, int raw)
+/* The spelling's decoded modifiers, as the handlers read them. */
+static const char *dec_mods(DIns *d, const Spelling *sp, const Handler *h)
 {
 	static char why[128];
-	int cmpctx = sp->code == O_setp || sp->code == O_set;
-	for (uint32_t i = 0; i < sp->nmods; i++) {
-		const char *w = sp->mods[i];
-		int k;
-		if ((k = ty_parse(w)) != TY_NONE) {
-			if (d->nty == 4)
-				return "too many types";
-			d->ty[d->nty++] = (uint8_t)k;
-		} else if ((k = mod_space(w)) != SP_NONE) {
-			if (d->space)
-				d->space2 = (uint8_t)k;  /* cp.async: destination, source */
-			else
-				d->space = (uint8_t)k;
-		} else if (cmpctx && (k = word_index(w, cmpw))) {
-			d->cmp = (uint8_t)k;
-		} else if ((k = word_index(w, rndw))) {
-			d->rnd = (uint8_t)k;
-		} else if (!cmpctx && (k = word_index(w, cmpw)) && k != CMP_LO && k != CMP_HI) {
-			d->cmp = (uint8_t)k;
-		} else if (strcmp(w, ".v2") == 0 || strcmp(w, ".v4") == 0 || strcmp(w, ".v8") == 0) {
-			d->vec = (uint8_t)(w[2] - '0');
-		} else if (strcmp(w, ".L2::cache_hint") == 0) {
-			d->mods |= M(cache_hint);
-		} else if (strcmp(w, ".NaN") == 0) {
-			d->mods |= M(nan);
-		} else if (ignorable(w)) {
-			continue;
-		} else if (raw) {
-			continue;  /* the handler reads the rest from the spelling */
-		} else {
-			int found = 0;
-			for (int b = 0; b < MB_COUNT; b++)
-				if (strcmp(w + 1, modnames[b]) == 0) {
-					d->mods |= 1ull << b;
-					found = 1;
-				}
-			if (!found) {
-				snprintf(why, sizeof why, "modifier '%s'", w);
-				return why;
-			}
-		}
+	if (sp->ntypes > 4)
+		return "too many types";
+	const char *bad = h->mods == RAW_MODS ? NULL : mods_beyond(sp, h->mods);
+	if (bad) {
+		snprintf(why, sizeof why, "modifier '%s'", bad);
+		return why;
 	}
+	d->nty = sp->ntypes;
+	memcpy(d->ty, sp->types, sizeof d->ty);
+	d->space = (uint8_t)space_code((Space)sp->space);
+	d->space2 = (uint8_t)space_code((Space)sp->space2);
+	d->rnd = sp->rnd;
+	d->cmp = sp->cmp;
+	d->vec = sp->vec > 1 ? sp->vec : 0;
+	d->mods = ((Mods)sp->set.w[1] << 64 | sp->set.w[0]) & form_mods;
 	return NULL;
 }
 
@@ -1077,15 +986,7 @@ static void dec_ins(Ctx *c, const Stmt *s, DIns *d)
 		unsupported(d, NULL);
 		return;
 	}
-	const char *bad = dec_mods(d, in->sp, h->mods == RAW_MODS);
-	if (!bad && (d->mods & ~h->mods)) {
-		for (int b = 0; b < MB_COUNT; b++)
-			if (d->mods & ~h->mods & (1ull << b)) {
-				snprintf(why, sizeof why, "modifier '.%s'", modnames[b]);
-				break;
-			}
-		bad = why;
-	}
+	const char *bad = dec_mods(d, in->sp, h);
 	if (bad) {
 		unsupported(d, bad);
 		return;

@@ -39,7 +39,7 @@ uint64_t rd(Thread *t, const Opnd *o)
 	case O_IMM:
 		return o->fk == FK_DEC ? (uint64_t)(int64_t)o->fval : o->val;
 	case O_SREG:
-		return sreg_value(t, o->reg);
+		return sreg_value(t, o->reg, (uint32_t)o->val);
 	case O_FRAME:
 		if (o->space == SP_LOCAL)
 			return top(t)->lbase + o->val;
@@ -122,76 +122,36 @@ static _Noreturn void bad_form(const DIns *d)
 
 /* ---- special registers ---- */
 
-enum {
-	SR_TID, SR_NTID = 3, SR_CTAID = 6, SR_NCTAID = 9, SR_CLUSTERID = 12, SR_NCLUSTERID = 15,
-	SR_CLUSTER_CTAID = 18, SR_CLUSTER_NCTAID = 21,
-	SR_LANEID = 24, SR_WARPID, SR_NWARPID,
-	SR_SMID, SR_NSMID, SR_GRIDID, SR_CLOCK, SR_CLOCK_HI, SR_CLOCK64, SR_GTIMER, SR_GTIMER_LO,
-	SR_GTIMER_HI, SR_LM_EQ, SR_LM_LE, SR_LM_LT, SR_LM_GE, SR_LM_GT, SR_DSMEM, SR_TSMEM,
-	SR_CTARANK, SR_NCTARANK, SR_EXPLICIT,
-	SR_ENVREG, SR_PM = SR_ENVREG + 32, SR_COUNT = SR_PM + 8,
-};
-
-static const struct { const char *name; int id, vec; } sregs[] = {
-	{"%tid", SR_TID, 1}, {"%ntid", SR_NTID, 1}, {"%ctaid", SR_CTAID, 1},
-	{"%nctaid", SR_NCTAID, 1}, {"%clusterid", SR_CLUSTERID, 1},
-	{"%nclusterid", SR_NCLUSTERID, 1}, {"%cluster_ctaid", SR_CLUSTER_CTAID, 1},
-	{"%cluster_nctaid", SR_CLUSTER_NCTAID, 1},
-	{"%laneid", SR_LANEID, 0}, {"%warpid", SR_WARPID, 0}, {"%nwarpid", SR_NWARPID, 0},
-	{"%smid", SR_SMID, 0}, {"%nsmid", SR_NSMID, 0}, {"%gridid", SR_GRIDID, 0},
-	{"%clock", SR_CLOCK, 0}, {"%clock_hi", SR_CLOCK_HI, 0}, {"%clock64", SR_CLOCK64, 0},
-	{"%globaltimer", SR_GTIMER, 0}, {"%globaltimer_lo", SR_GTIMER_LO, 0},
-	{"%globaltimer_hi", SR_GTIMER_HI, 0}, {"%lanemask_eq", SR_LM_EQ, 0},
-	{"%lanemask_le", SR_LM_LE, 0}, {"%lanemask_lt", SR_LM_LT, 0}, {"%lanemask_ge", SR_LM_GE, 0},
-	{"%lanemask_gt", SR_LM_GT, 0}, {"%dynamic_smem_size", SR_DSMEM, 0},
-	{"%total_smem_size", SR_TSMEM, 0}, {"%cluster_ctarank", SR_CTARANK, 0},
-	{"%cluster_nctarank", SR_NCTARANK, 0}, {"%is_explicit_cluster", SR_EXPLICIT, 0},
-};
-
-int sreg_id(const char *n)
+/* The ones sreg_value knows: the vectors' components, the scalars but the
+ * reserved-shared-memory and graph ones, %envreg0-31 and %pm0-7. */
+int sreg_known(int id, int index)
 {
-	const char *dot = strchr(n, '.');
-	size_t len = dot ? (size_t)(dot - n) : strlen(n);
-	int comp = 0;
-	if (dot) {
-		if (dot[2] || (dot[1] != 'x' && dot[1] != 'y' && dot[1] != 'z'))
-			return -1;
-		comp = dot[1] == 'x' ? 0 : dot[1] == 'y' ? 1 : 2;
+	switch (id) {
+	case SR_ASMEM: case SR_RSMEM_BEGIN: case SR_RSMEM_END: case SR_RSMEM_CAP: case SR_RSMEM:
+	case SR_GRAPH_EXEC: case SR_PM64:
+		return 0;
+	case SR_ENVREG:
+		return index < 32;
+	case SR_PM:
+		return index < 8;
 	}
-	for (size_t i = 0; i < sizeof sregs / sizeof *sregs; i++)
-		if (strlen(sregs[i].name) == len && strncmp(n, sregs[i].name, len) == 0)
-			return sregs[i].vec == (dot != NULL) ? sregs[i].id + comp : -1;
-	if (!dot && strncmp(n, "%envreg", 7) == 0 && n[7]) {
-		int k = atoi(n + 7);
-		return k >= 0 && k < 32 ? SR_ENVREG + k : -1;
-	}
-	if (!dot && strncmp(n, "%pm", 3) == 0 && n[3] >= '0' && n[3] <= '7' && !n[4])
-		return SR_PM + (n[3] - '0');
-	return -1;
+	return index >= 0;
 }
 
 /* Clocks and timers are fixed functions of the step count, so that runs
  * repeat exactly and elapsed-time loops still see time pass. */
-uint64_t sreg_value(Thread *t, uint32_t id)
+uint64_t sreg_value(Thread *t, uint32_t id, uint32_t k)
 {
 	uint32_t wsize = (M->block[0] * M->block[1] * M->block[2] + 31) / 32;
-	if (id < SR_NTID)
-		return t->tid[id - SR_TID];
-	if (id < SR_CTAID)
-		return M->block[id - SR_NTID];
-	if (id < SR_NCTAID)
-		return t->b->ctaid[id - SR_CTAID];
-	if (id < SR_CLUSTERID)
-		return M->grid[id - SR_NCTAID];
-	if (id < SR_NCLUSTERID)
-		return t->b->ctaid[id - SR_CLUSTERID] / M->cluster[id - SR_CLUSTERID];
-	if (id < SR_CLUSTER_CTAID)
-		return M->grid[id - SR_NCLUSTERID] / M->cluster[id - SR_NCLUSTERID];
-	if (id < SR_CLUSTER_NCTAID)
-		return t->b->ctaid[id - SR_CLUSTER_CTAID] % M->cluster[id - SR_CLUSTER_CTAID];
-	if (id < SR_LANEID)
-		return M->cluster[id - SR_CLUSTER_NCTAID];
 	switch (id) {
+	case SR_TID: return t->tid[k];
+	case SR_NTID: return M->block[k];
+	case SR_CTAID: return t->b->ctaid[k];
+	case SR_NCTAID: return M->grid[k];
+	case SR_CLUSTERID: return t->b->ctaid[k] / M->cluster[k];
+	case SR_NCLUSTERID: return M->grid[k] / M->cluster[k];
+	case SR_CLUSTER_CTAID: return t->b->ctaid[k] % M->cluster[k];
+	case SR_CLUSTER_NCTAID: return M->cluster[k];
 	case SR_LANEID: return t->lane;
 	case SR_WARPID: return t->lin / 32;
 	case SR_NWARPID: return wsize;
@@ -429,7 +389,7 @@ static int ex_minmax(Thread *t, const DIns *d, int max)
 	if (ty_floats(ty))
 		return max ? ex_fmax(t, d) : ex_fmin(t, d);
 	nops(d, 3);
-	if (d->mods & (M(relu) | M(nan) | M(xorsign) | M(abs)))
+	if (d->mods & (M(relu) | M(NaN) | M(xorsign) | M(abs)))
 		bad_form(d);
 	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
 	int less = ty_signed(ty) ? sx(a, bits) < sx(b, bits) : a < b;
@@ -577,7 +537,7 @@ static int ex_prmt(Thread *t, const DIns *d)
 	uint32_t c = (uint32_t)rd(t, &d->ops[3]);
 	uint64_t x = a | b << 32;  /* bytes 0..7 */
 	uint32_t r = 0;
-	uint64_t m = d->mods & (M(f4e) | M(b4e) | M(rc8) | M(ecl) | M(ecr) | M(rc16));
+	Mods m = d->mods & (M(f4e) | M(b4e) | M(rc8) | M(ecl) | M(ecr) | M(rc16));
 	for (int i = 0; i < 4; i++) {
 		uint32_t sel, byte;
 		if (!m) {
@@ -946,7 +906,7 @@ static int ex_isspacep(Thread *t, const DIns *d)
 static uint64_t atom_apply(const DIns *d, int ty, uint64_t old, uint64_t b, uint64_t c, uint64_t *nv)
 {
 	int bits = ty_bits(ty);
-	uint64_t m = d->mods & (M(add) | M(min) | M(max) | M(inc) | M(dec) | M(and) | M(or) |
+	Mods m = d->mods & (M(add) | M(min) | M(max) | M(inc) | M(dec) | M(and) | M(or) |
 		M(xor) | M(exch) | M(cas));
 	if (ty_float(ty)) {
 		if (m != M(add) && m != M(exch))
@@ -1000,41 +960,35 @@ static int do_atom(Thread *t, const DIns *d, int has_dst)
 static int ex_atom(Thread *t, const DIns *d) { return do_atom(t, d, 1); }
 static int ex_red(Thread *t, const DIns *d) { return do_atom(t, d, 0); }
 
-/* cp.async copies at once: nothing can observe the copy in flight
- * before the wait that the program must issue anyway. */
-static int has(const DIns *d, const char *mod)
+static int has(const DIns *d, int mod)
 {
 	return spelling_has(d->st->ins.sp, mod);
 }
 
 /* For handlers that read their own modifiers: stop on any word that is
  * not a type, a state space, a hint the decoder ignores, or in ok. */
-static void only_mods(const DIns *d, const char *const *ok)
+static void only_mods(const DIns *d, Mods ok)
 {
 	const Spelling *sp = d->st->ins.sp;
-	for (uint32_t i = 0; i < sp->nmods; i++) {
-		const char *w = sp->mods[i];
-		int fine = ty_parse(w) != TY_NONE || mod_is_space_or_hint(w);
-		for (const char *const *k = ok; *k && !fine; k++)
-			fine = strcmp(w, *k) == 0;
-		if (!fine)
+	for (uint32_t i = 0; i < sp->nmods; i++)
+		if (!mod_fine(sp->words[i], ok))
 			rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s' (modifier '%s')",
-				ins_text(d), w);
-	}
+				ins_text(d), sp->mods[i]);
 }
 
 static int cp_mbarrier_arrive(Thread *t, const DIns *d);
 
+/* cp.async copies at once: nothing can observe the copy in flight
+ * before the wait that the program must issue anyway. */
 static int ex_cp(Thread *t, const DIns *d)
 {
-	static const char *const ok[] = {".async", ".commit_group", ".wait_group", ".wait_all",
-		".mbarrier", ".arrive", ".noinc", NULL};
-	only_mods(d, ok);
-	if (has(d, ".mbarrier") && has(d, ".arrive"))
+	only_mods(d, M(async) | M(commit_group) | M(wait_group) | M(wait_all) | M(mbarrier) |
+		M(arrive) | M(noinc));
+	if (has(d, MOD_mbarrier) && has(d, MOD_arrive))
 		return cp_mbarrier_arrive(t, d);
-	if (!has(d, ".async"))
+	if (!has(d, MOD_async))
 		bad_form(d);
-	if (has(d, ".commit_group") || has(d, ".wait_group") || has(d, ".wait_all"))
+	if (has(d, MOD_commit_group) || has(d, MOD_wait_group) || has(d, MOD_wait_all))
 		return X_NEXT;
 	if (d->space != SP_SHARED || d->space2 != SP_GLOBAL || (d->nops != 3 && d->nops != 4))
 		bad_form(d);
@@ -1104,14 +1058,13 @@ static uint8_t *mb_ptr(Thread *t, const DIns *d, const Opnd *a)
 /* mbarrier.{init,inval,arrive[.expect_tx],arrive_drop,test_wait,try_wait[.parity]} */
 static int ex_mbarrier(Thread *t, const DIns *d)
 {
-	int wait = has(d, ".test_wait") || has(d, ".try_wait");
-	int init = has(d, ".init"), inval = has(d, ".inval");
-	int arrive = has(d, ".arrive"), drop = has(d, ".arrive_drop");
-	int etx = has(d, ".expect_tx");
-	static const char *const ok[] = {".init", ".inval", ".arrive", ".arrive_drop",
-		".expect_tx", ".test_wait", ".try_wait", ".parity", NULL};
-	only_mods(d, ok);
-	if (has(d, ".shared::cluster") || (init + inval + arrive + drop + wait) != 1 ||
+	int wait = has(d, MOD_test_wait) || has(d, MOD_try_wait);
+	int init = has(d, MOD_init), inval = has(d, MOD_inval);
+	int arrive = has(d, MOD_arrive), drop = has(d, MOD_arrive_drop);
+	int etx = has(d, MOD_expect_tx);
+	only_mods(d, M(init) | M(inval) | M(arrive) | M(arrive_drop) | M(expect_tx) |
+		M(test_wait) | M(try_wait) | M(parity));
+	if (has(d, MOD_shared_cluster) || (init + inval + arrive + drop + wait) != 1 ||
 	    (etx && !(arrive || drop)))
 		bad_form(d);
 	uint64_t v;
@@ -1129,7 +1082,7 @@ static int ex_mbarrier(Thread *t, const DIns *d)
 			bad_form(d);
 		p = mb_ptr(t, d, &d->ops[1]);
 		memcpy(&v, p, 8);
-		uint64_t want = has(d, ".parity") ? rd(t, &d->ops[2]) & 1 : rd(t, &d->ops[2]) >> 63;
+		uint64_t want = has(d, MOD_parity) ? rd(t, &d->ops[2]) & 1 : rd(t, &d->ops[2]) >> 63;
 		wr(t, &d->ops[0], (v >> 63) != want);
 		return X_NEXT;
 	}
@@ -1165,7 +1118,7 @@ static int cp_mbarrier_arrive(Thread *t, const DIns *d)
 	uint8_t *p = mb_ptr(t, d, &d->ops[0]);
 	uint64_t v;
 	memcpy(&v, p, 8);
-	if (has(d, ".noinc")) {
+	if (has(d, MOD_noinc)) {
 		uint64_t pend = MB_FIELD(v, 0, 20);
 		if (!pend)
 			rt_fail(d, RUN_FAULT, "mbarrier arrivals exceed its expected count");
@@ -1182,9 +1135,8 @@ static int ex_vsimd(Thread *t, const DIns *d)
 	int op = d->st->ins.sp->code;
 	int lanes = op == O_vadd4 || op == O_vsub4 || op == O_vabsdiff4 || op == O_vmin4 ||
 		op == O_vmax4 || op == O_vavrg4 ? 4 : 2, bits = 32 / lanes;
-	int add = has(d, ".add"), sat = has(d, ".sat");
-	static const char *const ok[] = {".sat", ".add", NULL};
-	only_mods(d, ok);
+	int add = has(d, MOD_add), sat = has(d, MOD_sat);
+	only_mods(d, M(sat) | M(add));
 	if (d->nty != 3 || d->nops != 4 || (add && sat) || d->ops[0].kind != O_REG)
 		bad_form(d);
 	int sa = ty_signed(d->ty[1]), sb = ty_signed(d->ty[2]), sd = ty_signed(d->ty[0]);
@@ -1449,10 +1401,10 @@ static const Handler handlers[O_UNKNOWN + 1] = {
 	[O_madc] = {ex_mad, NULL, M(lo) | M(hi) | M(cc)},
 	[O_mapa] = {ex_mapa, NULL, 0},
 	[O_match] = {NULL, wx_match, M(any) | M(all) | M(sync)},
-	[O_max] = {ex_max, NULL, M(ftz) | M(nan) | M(xorsign) | M(abs) | M(relu)},
+	[O_max] = {ex_max, NULL, M(ftz) | M(NaN) | M(xorsign) | M(abs) | M(relu)},
 	[O_mbarrier] = {ex_mbarrier, NULL, RAW_MODS},
 	[O_membar] = {ex_nop, NULL, 0},
-	[O_min] = {ex_min, NULL, M(ftz) | M(nan) | M(xorsign) | M(abs) | M(relu)},
+	[O_min] = {ex_min, NULL, M(ftz) | M(NaN) | M(xorsign) | M(abs) | M(relu)},
 	[O_mma] = {NULL, wx_wmma, RAW_MODS},
 	[O_mov] = {ex_mov, NULL, 0},
 	[O_mul] = {ex_mul, NULL, M(lo) | M(hi) | M(wide) | M(ftz) | M(sat)},
@@ -1515,7 +1467,7 @@ const Handler *handler_for(const Spelling *sp)
 {
 	static const Handler barcluster = {ex_barcluster, NULL, RAW_MODS};
 	const Handler *h = handler_of(sp->code);
-	if (h && h->fn == ex_bar && spelling_has(sp, ".cluster"))
+	if (h && h->fn == ex_bar && spelling_has(sp, MOD_cluster))
 		return &barcluster;
 	return h;
 }

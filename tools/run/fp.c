@@ -257,7 +257,7 @@ static int half_op(Thread *t, const DIns *d, int op, int nin)
 		for (int i = 0; i < nin; i++)
 			v[i] = hget(ty, hflush(d, ty, in[i] >> (16 * l)));
 		double x = hop(op, v[0], v[1], v[2]);
-		if ((d->mods & M(nan)) && (isnan(v[0]) || isnan(v[1])))
+		if ((d->mods & M(NaN)) && (isnan(v[0]) || isnan(v[1])))
 			x = NAN;
 		r |= (hflush(d, ty, hput(d, ty, x)) & 0xFFFF) << (16 * l);
 	}
@@ -366,7 +366,7 @@ static int fminmax(Thread *t, const DIns *d, int max)
 		b = read_double(t, &d->ops[2], ty);
 	}
 	double r;
-	if ((d->mods & M(nan)) && (isnan(a) || isnan(b)))
+	if ((d->mods & M(NaN)) && (isnan(a) || isnan(b)))
 		r = NAN;
 	else
 		r = hop(max ? 'M' : 'm', a, b, 0);
@@ -381,7 +381,7 @@ int ex_fmax(Thread *t, const DIns *d) { return fminmax(t, d, 1); }
  * double. */
 static int testp(const DIns *d, double v, int ty)
 {
-	uint64_t m = d->mods;
+	Mods m = d->mods;
 	if (ty == TY_F32) {
 		float f = (float)v;
 		if (m & M(normal)) return isnormal(f);

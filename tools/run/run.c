@@ -206,7 +206,7 @@ static void put_arg(DFunc *k, uint32_t i, const char *spec)
 	} else {
 		char w[20];
 		snprintf(w, sizeof w, ".%s", kind);
-		int ty = ty_parse(w);
+		int ty = type_of(w);
 		if (ty == TY_NONE || ty_float(ty) || ty == TY_PRED)
 			bad_usage("argument %u: unknown kind '%s'", i + 1, kind);
 		v = parse_u64(val, "argument");
@@ -398,11 +398,11 @@ static void report(int dumpit, const char *as, int globals)
 	}
 	if (!globals)
 		return;
-	for (Sym *s = M->syms; s; s = s->hh.next) {
+	for (Sym *s = M->syms; s < M->syms + M->nsyms; s++) {
 		if (s->fn || s->space != SP_GLOBAL || !s->size)
 			continue;
 		uint8_t *p = gmem_ptr(s->addr, s->size);
-		printf("global %s (%u bytes): fnv1a64 %016llx\n", s->name, s->size,
+		printf("global %s (%u bytes): fnv1a64 %016llx\n", s->sym->name, s->size,
 			(unsigned long long)fnv1a(p, s->size));
 		if (dumpit)
 			dump(p, s->size);

@@ -25,21 +25,8 @@ enum {
 	                      /* deadlock, step limit */
 };
 
-/* Types named by instruction modifiers and declarations. */
-enum {
-	TY_NONE, TY_PRED,
-	TY_B8, TY_B16, TY_B32, TY_B64, TY_B128,
-	TY_U8, TY_U16, TY_U32, TY_U64,
-	TY_S8, TY_S16, TY_S32, TY_S64,
-	TY_F16, TY_F16X2, TY_BF16, TY_BF16X2, TY_TF32, TY_F32, TY_F64,
-	TY_E4M3, TY_E5M2, TY_E4M3X2, TY_E5M2X2,
-	TY_COUNT
-};
-int ty_bits(int ty);       /* 1 for .pred */
-int ty_signed(int ty);
-int ty_float(int ty);      /* f16 f32 f64 bf16 tf32 (scalars) */
-int ty_floats(int ty);     /* those, or the f16x2/bf16x2 pairs: float arithmetic */
-int ty_parse(const char *word);  /* ".u32" -> TY_U32, else TY_NONE */
+/* Types (TY_*), rounding modes (RND_*), comparisons (CMP_*) and the
+ * other modifier bits (MOD_*) are ir's (ir/mods.h). */
 
 /* State spaces. */
 enum { SP_NONE, SP_GLOBAL, SP_CONST, SP_SHARED, SP_LOCAL, SP_PARAM, SP_GENERIC };
@@ -63,38 +50,18 @@ enum {
  * smaller than SHARED_MAX. */
 #define SHARED_MAX (1u << 24)
 
-/* Modifier words other than types, spaces, rounding and comparison, one
- * bit each.  The dispatch table says which a handler understands; any
- * other makes the instruction unsupported. */
-#define MODS(X) \
-	X(ftz) X(sat) X(approx) X(full) X(hi) X(lo) X(wide) X(cc) X(uni) \
-	X(sync) X(and) X(or) X(xor) X(add) X(min) X(max) X(inc) X(dec) \
-	X(exch) X(cas) X(popc) X(up) X(down) X(bfly) X(idx) X(all) X(any) \
-	X(ballot) X(shiftamt) X(clamp) X(wrap) X(l) X(r) X(nan) X(xorsign) \
-	X(abs) X(arrive) X(red) X(warp) X(f4e) X(b4e) X(rc8) X(ecl) X(ecr) \
-	X(rc16) X(to) X(relu) X(satfinite) X(noftz) X(cache_hint) X(async) \
-	X(wait_group) X(wait_all) X(commit_group) X(aligned) X(finite) \
-	X(infinite) X(number) X(notanumber) X(normal) X(subnormal)
-
-enum {
-#define X(w) MB_##w,
-	MODS(X)
-#undef X
-	MB_COUNT
-};
-#define M(w) (1ull << MB_##w)
-_Static_assert(MB_COUNT <= 64, "modifier bits fit a uint64_t");
-
-enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNA, RND_RNI, RND_RZI, RND_RMI, RND_RPI, RND_RS };
-enum { CMP_NONE, CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_LO, CMP_LS, CMP_HI, CMP_HS,
-	CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN };
+/* A spelling's MG_FORM modifier bits, as one integer: M(ftz).  The
+ * dispatch table says which a handler understands; any other makes the
+ * instruction unsupported. */
+typedef unsigned __int128 Mods;
+#define M(w) ((Mods)1 << MOD_##w)
 
 /* Decoded operands. */
 enum {
 	O_NONE,
 	O_REG,    /* reg: register slot */
 	O_IMM,    /* val: integer value or float bits, see fk */
-	O_SREG,   /* reg: special register id (SR_*) */
+	O_SREG,   /* reg: special register (SR_*), val: its index (sreg_find) */
 	O_FRAME,  /* space SP_LOCAL or SP_PARAM: frame-relative, val = offset */
 	O_ADDR,   /* [base + val]; kids[0] is the base (O_NONE when constant) */
 	O_VEC,    /* { kids } */
@@ -133,7 +100,7 @@ struct DIns {
 	ExecFn fn;           /* per lane */
 	WarpFn wfn;          /* collectives: once per warp for the lanes there */
 	const Stmt *st;
-	uint64_t mods;
+	Mods mods;
 	int32_t guard;       /* register slot, -1 when none */
 	uint8_t gneg, nty, space, space2, rnd, cmp, vec, nops;
 	uint8_t ty[4];
@@ -233,7 +200,9 @@ typedef struct Machine {
 	const char *path;
 	DFunc **funcs;
 	uint32_t nfuncs;
-	Sym *syms;           /* uthash by name */
+	SymTab *symtab;      /* which declaration defines each name */
+	Sym *syms;           /* indexed like the symtab */
+	uint32_t nsyms;
 	uint32_t grid[3], block[3];
 	uint32_t cluster[3];     /* blocks per cluster */
 	Cta *blocks;           /* the cluster's */
@@ -285,18 +254,18 @@ void mem_store(Thread *, int space, uint64_t addr, uint32_t size, uint64_t v, co
 uint32_t stack_push(uint8_t **mem, uint32_t *sp, uint32_t *cap, uint32_t size, uint32_t align);
 const char *mem_cstr(Thread *, uint64_t generic, const DIns *, size_t *len);
 
-/* decode.c */
+/* decode.c: where a module symbol lives (the symtab says which
+ * declaration defines it) */
 struct Sym {
-	const char *name;
+	const Symbol *sym;
 	int space;           /* SP_*; SP_NONE for a function */
 	uint64_t addr;       /* global/const/shared/static local address */
 	uint32_t size, align;
-	const Decl *decl;
+	const Decl *decl;    /* a variable's defining declaration */
 	const Declarator *dr;
 	DFunc *fn;
 	int is_extern_shared;
 	const char *unusable;  /* why an instruction may not use it, or NULL */
-	UT_hash_handle hh;
 };
 int layout_module(Module *);
 DFunc *find_func(const char *name);
@@ -304,21 +273,21 @@ void decode_func(DFunc *);
 uint64_t func_addr(const DFunc *);
 DFunc *func_at(uint64_t addr);
 const char *ins_text(const DIns *);
-int mod_is_space_or_hint(const char *word);
+int mod_fine(ModWord, Mods ok);  /* a type, space or hint, or a bit in ok */
 
 /* exec.c */
 typedef struct Handler {   /* handlers[O_ld]: the row for ld */
 	ExecFn fn;
 	WarpFn wfn;
-	uint64_t mods;       /* modifier bits it understands; RAW_MODS: it reads */
+	Mods mods;           /* modifier bits it understands; RAW_MODS: it reads */
 } Handler;                   /* its modifiers from the spelling itself */
-#define RAW_MODS (~0ull)
+#define RAW_MODS (~(Mods)0)
 const Handler *handler_of(int opcode);   /* NULL when not implemented */
 const Handler *handler_for(const Spelling *);
 uint64_t rd(Thread *, const Opnd *);
 void wr(Thread *, const Opnd *, uint64_t);
-uint64_t sreg_value(Thread *, uint32_t id);
-int sreg_id(const char *name);
+uint64_t sreg_value(Thread *, uint32_t id, uint32_t index);
+int sreg_known(int id, int index);
 int push_frame(Thread *, DFunc *, const DIns *call);
 
 /* builtin.c */

@@ -304,13 +304,11 @@ static void cluster_check(void)
  * barrier.cluster.wait[.acquire][.aligned]; barrier.cluster.sync is not PTX. */
 int ex_barcluster(Thread *t, const DIns *d)
 {
-	static const char *const ok[] = {".cluster", ".arrive", ".wait", ".release", ".relaxed",
-		".acquire", ".aligned"};
+	Mods ok = M(cluster) | M(arrive) | M(wait) | M(release) | M(relaxed) | M(acquire) | M(aligned);
 	const Spelling *sp = d->st->ins.sp;
-	int arrive = spelling_has(sp, ".arrive"), wait = spelling_has(sp, ".wait"), known = 0;
+	int arrive = spelling_has(sp, MOD_arrive), wait = spelling_has(sp, MOD_wait), known = 0;
 	for (uint32_t i = 0; i < sp->nmods; i++)
-		for (size_t k = 0; k < sizeof ok / sizeof *ok; k++)
-			known += strcmp(sp->mods[i], ok[k]) == 0;
+		known += sp->words[i].kind == MW_MOD && (ok & ((Mods)1 << sp->words[i].id));
 	if (arrive == wait || d->nops || known != (int)sp->nmods)
 		rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s'", ins_text(d));
 	if (arrive) {
@@ -478,7 +476,7 @@ int wx_redux(Warp *w, const DIns *d0, uint32_t mask)
 	int ty = d->nty ? d->ty[0] : TY_NONE, s = ty_signed(ty);
 	if (ty_bits(ty) != 32 || ty_float(ty))
 		coll_bad(d);
-	uint64_t m = d->mods & (M(add) | M(min) | M(max) | M(and) | M(or) | M(xor));
+	Mods m = d->mods & (M(add) | M(min) | M(max) | M(and) | M(or) | M(xor));
 	uint32_t acc = m == M(and) ? ~0u : m == M(min) ? (s ? 0x7FFFFFFFu : ~0u) : m == M(max) ? (s ? 0x80000000u : 0) : 0;
 	for (int i = 0; i < 32; i++) {
 		if (!(mask >> i & 1))

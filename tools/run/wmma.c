@@ -36,30 +36,32 @@ static _Noreturn void bad(const DIns *d)
 	rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s'", ins_text(d));
 }
 
-static int has(const DIns *d, const char *mod)
+static int has(const DIns *d, int mod)
 {
 	return spelling_has(d->st->ins.sp, mod);
 }
 
-/* Every modifier must be one this file reads, a type, a space or a hint. */
+static int is_m8n8(const Spelling *sp)
+{
+	return sp->shape[0] == 8 && sp->shape[1] == 8 && !sp->shape[2];
+}
+
+/* Every modifier must be one this file reads, a type, a space or a hint:
+ * wmma and mma take an .mMnNkK shape and .rn, ldmatrix .m8n8. */
 static void check_mods(const DIns *d)
 {
-	static const char *const ok[] = {".load", ".store", ".mma", ".a", ".b", ".c", ".d",
-		".sync", ".aligned", ".row", ".col", ".satfinite", ".rn", NULL};
-	static const char *const ldm[] = {".sync", ".aligned", ".m8n8", ".x1", ".x2", ".x4",
-		".trans", NULL};
 	const Spelling *sp = d->st->ins.sp;
-	const char *const *set = sp->code == O_ldmatrix ? ldm : ok;
-	int m, n, k;
+	int ldm = sp->code == O_ldmatrix;
+	Mods ok = ldm ? M(sync) | M(aligned) | M(x1) | M(x2) | M(x4) | M(trans) :
+		M(load) | M(store) | M(mma) | M(a) | M(b) | M(c) | M(d) | M(sync) | M(aligned) |
+		M(row) | M(col) | M(satfinite);
 	for (uint32_t i = 0; i < sp->nmods; i++) {
-		const char *w = sp->mods[i];
-		int fine = ty_parse(w) != TY_NONE || mod_is_space_or_hint(w) ||
-			(set == ok && sscanf(w, ".m%dn%dk%d", &m, &n, &k) == 3);
-		for (const char *const *o = set; *o && !fine; o++)
-			fine = strcmp(w, *o) == 0;
+		ModWord w = sp->words[i];
+		int fine = mod_fine(w, ok) || (!ldm && w.kind == MW_RND && w.id == RND_RN) ||
+			(w.kind == MW_SHAPE && (ldm ? is_m8n8(sp) : w.id == 3));
 		if (!fine)
 			rt_fail(d, RUN_UNSUPPORTED, "unsupported instruction '%s' (modifier '%s')",
-				ins_text(d), w);
+				ins_text(d), sp->mods[i]);
 	}
 }
 
@@ -74,10 +76,10 @@ static uint64_t address(Thread *t, const DIns *d, const Opnd *o)
 static int shape(const DIns *d, int *m, int *n, int *k)
 {
 	const Spelling *sp = d->st->ins.sp;
-	for (uint32_t i = 0; i < sp->nmods; i++)
-		if (sscanf(sp->mods[i], ".m%dn%dk%d", m, n, k) == 3)
-			return 1;
-	return 0;
+	*m = sp->shape[0];
+	*n = sp->shape[1];
+	*k = sp->shape[2];
+	return *k != 0;
 }
 
 static int elem_bits(int ty)
@@ -183,8 +185,8 @@ static void wmma_load(Warp *w, const DIns *d, char which)
 {
 	int ty = d->nty ? d->ty[0] : TY_NONE;
 	Frag f = frag(d, which, ty, (int)vec_of(d, 0, 0)->n);
-	int colmaj = has(d, ".col"), n = f.nregs * f.per, total = f.rows * f.cols;
-	if (colmaj == has(d, ".row") || (d->nops != 2 && d->nops != 3))
+	int colmaj = has(d, MOD_col), n = f.nregs * f.per, total = f.rows * f.cols;
+	if (colmaj == has(d, MOD_row) || (d->nops != 2 && d->nops != 3))
 		bad(d);
 	for (int l = 0; l < 32; l++) {
 		Thread *t = w->lane[l];
@@ -204,8 +206,8 @@ static void wmma_store(Warp *w, const DIns *d)
 {
 	int ty = d->nty ? d->ty[0] : TY_NONE;
 	Frag f = frag(d, 'c', ty, (int)vec_of(d, 1, 0)->n);
-	int colmaj = has(d, ".col"), n = f.nregs * f.per, total = f.rows * f.cols;
-	if (colmaj == has(d, ".row") || (d->nops != 2 && d->nops != 3))
+	int colmaj = has(d, MOD_col), n = f.nregs * f.per, total = f.rows * f.cols;
+	if (colmaj == has(d, MOD_row) || (d->nops != 2 && d->nops != 3))
 		bad(d);
 	for (int l = 0; l < 32; l++) {
 		Thread *t = w->lane[l];
@@ -265,7 +267,7 @@ static void wmma_mma(Warp *w, const DIns *d)
 					gather(w, &d->ops[2], &fb, x * n + j);
 			out[i * n + j] = acc;
 		}
-	int per_lane = fd.nregs * fd.per, sat = has(d, ".satfinite");
+	int per_lane = fd.nregs * fd.per, sat = has(d, MOD_satfinite);
 	for (int l = 0; l < 32; l++)
 		for (int i = 0; i < per_lane; i++)
 			slot_put(w->lane[l], &d->ops[0], &fd, i,
@@ -331,7 +333,7 @@ static void mma_sync(Warp *w, const DIns *d)
 {
 	int m, n, k, dt = d->ty[0], at = d->ty[1], bt = d->ty[2], ct = d->ty[3];
 	if (d->nty != 4 || d->nops != 4 || !shape(d, &m, &n, &k) || m != 16 || n != 8 ||
-	    k > 32 || !has(d, ".row") || !has(d, ".col"))
+	    k > 32 || !has(d, MOD_row) || !has(d, MOD_col))
 		bad(d);
 	Frag fa = mma_frag(d, 'a', at, 1), fb = mma_frag(d, 'b', bt, 2);
 	Frag fc = mma_frag(d, 'c', ct, 3), fd = mma_frag(d, 'c', dt, 0);
@@ -345,7 +347,7 @@ static void mma_sync(Warp *w, const DIns *d)
 		for (int j = 0; j < 8; j++)
 			for (int x = 0; x < k; x++)
 				c[i * 8 + j] += a[i * k + x] * b[x * 8 + j];
-	int sat = has(d, ".satfinite"), row, col;
+	int sat = has(d, MOD_satfinite), row, col;
 	for (int l = 0; l < 32; l++)
 		for (int i = 0; i < fd.nregs * fd.per; i++) {
 			mma_pos(&fd, 'c', l, i, &row, &col);
@@ -356,9 +358,9 @@ static void mma_sync(Warp *w, const DIns *d)
 /* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}[.trans][.shared].b16 {r...}, [p] */
 static void ldmatrix(Warp *w, const DIns *d)
 {
-	int nm = has(d, ".x1") ? 1 : has(d, ".x2") ? 2 : has(d, ".x4") ? 4 : 0;
-	int trans = has(d, ".trans"), sp = d->space ? d->space : SP_GENERIC;
-	if (!nm || !has(d, ".m8n8") || d->nty != 1 || d->ty[0] != TY_B16 || d->nops != 2 ||
+	int nm = has(d, MOD_x1) ? 1 : has(d, MOD_x2) ? 2 : has(d, MOD_x4) ? 4 : 0;
+	int trans = has(d, MOD_trans), sp = d->space ? d->space : SP_GENERIC;
+	if (!nm || !is_m8n8(d->st->ins.sp) || d->nty != 1 || d->ty[0] != TY_B16 || d->nops != 2 ||
 	    vec_of(d, 0, nm)->n != (uint32_t)nm)
 		bad(d);
 	for (int i = 0; i < nm; i++) {
@@ -392,11 +394,11 @@ int wx_wmma(Warp *w, const DIns *d, uint32_t mask)
 		mma_sync(w, d);
 	else if (code == O_ldmatrix)
 		ldmatrix(w, d);
-	else if (has(d, ".load"))
-		wmma_load(w, d, has(d, ".a") ? 'a' : has(d, ".b") ? 'b' : 'c');
-	else if (has(d, ".store") && has(d, ".d"))
+	else if (has(d, MOD_load))
+		wmma_load(w, d, has(d, MOD_a) ? 'a' : has(d, MOD_b) ? 'b' : 'c');
+	else if (has(d, MOD_store) && has(d, MOD_d))
 		wmma_store(w, d);
-	else if (has(d, ".mma"))
+	else if (has(d, MOD_mma))
 		wmma_mma(w, d);
 	else
 		bad(d);
