@@ -666,9 +666,13 @@ static void bind_var(Ctx *c, const Decl *d)
 	}
 }
 
+/* From the run's arena: an operand tree a failed decode leaves half
+ * built is freed with the rest, not leaked. */
 static Opnd *kids_new(uint32_t n)
 {
-	return calloc(n ? n : 1, sizeof(Opnd));
+	if (!M->code)
+		M->code = arena_new();
+	return arena_alloc(M->code, (n ? n : 1) * sizeof(Opnd));
 }
 
 static const char *why_name, *why_text;

@@ -196,6 +196,7 @@ typedef struct Buffer {
 } Buffer;
 
 typedef struct Machine {
+	Arena *code;         /* decoded operands: they live as long as the run */
 	Module *mod;
 	const char *path;
 	DFunc **funcs;
