@@ -72,7 +72,7 @@ int var_align(const Decl *d)
 	if (n)
 		return n;
 	int t = type_bytes(decl_type(d));
-	return t * (decl_spec(d, ".v4") ? 4 : decl_spec(d, ".v2") ? 2 : 1);
+	return t * (decl_spec(d, ".v8") ? 8 : decl_spec(d, ".v4") ? 4 : decl_spec(d, ".v2") ? 2 : 1);
 }
 
 static Symbol *add(SymTab *t, const char *name, SymKind kind)

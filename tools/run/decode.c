@@ -112,11 +112,8 @@ static int vec_of(const Decl *d)
 
 static uint32_t decl_align(const Decl *d)
 {
-	const Spec *a = decl_spec(d, ".align");
-	uint32_t al = a && a->num ? (uint32_t)strtoul(a->num, NULL, 0) : 0;
-	if (!al)
-		al = ty_bytes(type_of(decl_type(d))) * vec_of(d);
-	return al ? al : 1;
+	int al = var_align(d);
+	return al > 0 ? (uint32_t)al : 1;
 }
 
 /* Scalars in an initializer, counting through nested braces. */
