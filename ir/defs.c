@@ -313,6 +313,16 @@ void defs_free(Defs *d)
 
 /* For a register dead at the start of block k (nothing reads it again):
  * what reaches there, by walking back through predecessors. */
+static uint32_t push_preds(const Block *b, uint8_t *seen, uint32_t *stack, uint32_t n)
+{
+	for (uint32_t p = 0; p < b->npred; p++)
+		if (!seen[b->pred[p]]) {
+			seen[b->pred[p]] = 1;
+			stack[n++] = b->pred[p];
+		}
+	return n;
+}
+
 static void walk_back(const Defs *d, uint32_t r, uint32_t k, IdSet *out)
 {
 	const Cfg *g = d->cfg;
@@ -322,12 +332,8 @@ static void walk_back(const Defs *d, uint32_t r, uint32_t k, IdSet *out)
 	if (!seen || !stack)
 		die("out of memory");
 	if (k == 0)
-		set_add(out, r);
-	for (uint32_t p = 0; p < g->blocks[k].npred; p++)
-		if (!seen[g->blocks[k].pred[p]]) {
-			seen[g->blocks[k].pred[p]] = 1;
-			stack[n++] = g->blocks[k].pred[p];
-		}
+		set_add(out, r);  /* the value on entry */
+	n = push_preds(&g->blocks[k], seen, stack, n);
 	while (n) {
 		uint32_t b = stack[--n];
 		part.n = 0;
@@ -337,11 +343,7 @@ static void walk_back(const Defs *d, uint32_t r, uint32_t k, IdSet *out)
 			continue;
 		if (b == 0)
 			set_add(out, r);
-		for (uint32_t p = 0; p < g->blocks[b].npred; p++)
-			if (!seen[g->blocks[b].pred[p]]) {
-				seen[g->blocks[b].pred[p]] = 1;
-				stack[n++] = g->blocks[b].pred[p];
-			}
+		n = push_preds(&g->blocks[b], seen, stack, n);
 	}
 	free(part.v);
 	free(seen);
