@@ -70,6 +70,8 @@ nvcc   sm_80   -                          printf_demo.cu                ptx/prin
 nvcc   sm_80   -G                         printf_demo.cu                ptx/printf_demo.sm_80.G.ptx
 nvcc   sm_80   -                          local_arrays.cu               ptx/local_arrays.sm_80.ptx
 nvcc   sm_86   -lineinfo                  local_arrays.cu               ptx/local_arrays.sm_86.lineinfo.ptx
+nvcc   sm_80   -O3                        depot_lifetimes.cu            ptx/depot_lifetimes.sm_80.ptx
+nvcc   sm_80   -G                         depot_lifetimes.cu            ptx/depot_lifetimes.sm_80.G.ptx
 nvcc   sm_80   -                          recursion.cu                  ptx/recursion.sm_80.ptx
 nvcc   sm_80   -G                         recursion.cu                  ptx/recursion.sm_80.G.ptx
 nvcc   sm_80   -                          globals_init.cu               ptx/globals_init.sm_80.ptx
@@ -141,6 +143,7 @@ clang  sm_80   -                          clang_saxpy.cu                ptx/clan
 clang  sm_86   -                          clang_saxpy.cu                ptx/clang_saxpy.sm_86.ptx
 clang  sm_80   -g                         clang_saxpy.cu                ptx/clang_saxpy.sm_80.g.ptx
 clang  sm_80   -                          clang_atomics_warp.cu         ptx/clang_atomics_warp.sm_80.ptx
+clang  sm_80   -                          clang_depot_lifetimes.cu      ptx/clang_depot_lifetimes.sm_80.ptx
 clang  sm_80   -nocudalib,-Xclang,-target-feature,-Xclang,+ptx72  clang_math_nocudalib.cu  ptx/clang_math_nocudalib.sm_80.ptx
 clang  sm_80   -fno-builtin-printf        clang_printf_nobuiltin.cu     ptx-rejected/clang_printf_nobuiltin.sm_80.ptx
 clang  sm_80   -fgpu-rdc                  clang_multi/main.cu           ptx/clang_multi/main.sm_80.rdc.ptx
