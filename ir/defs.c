@@ -254,6 +254,8 @@ static void solve_reg(Defs *d, uint32_t r, IdSet *tmp, IdSet *cur)
 			cur->n = 0;
 			pool_union(&d->pool, in[j], cur);
 			for (uint32_t p = 0; p < b->npred; p++) {
+				if (d->cfg->blocks[b->pred[p]].rpo == UINT32_MAX)
+					continue;  /* unreachable: nothing it defines arrives */
 				block_out(d, r, b->pred[p], tmp);
 				set_union(cur, tmp);
 			}
@@ -313,10 +315,11 @@ void defs_free(Defs *d)
 
 /* For a register dead at the start of block k (nothing reads it again):
  * what reaches there, by walking back through predecessors. */
-static uint32_t push_preds(const Block *b, uint8_t *seen, uint32_t *stack, uint32_t n)
+static uint32_t push_preds(const Cfg *g, const Block *b, uint8_t *seen, uint32_t *stack,
+	uint32_t n)
 {
 	for (uint32_t p = 0; p < b->npred; p++)
-		if (!seen[b->pred[p]]) {
+		if (!seen[b->pred[p]] && g->blocks[b->pred[p]].rpo != UINT32_MAX) {
 			seen[b->pred[p]] = 1;
 			stack[n++] = b->pred[p];
 		}
@@ -333,7 +336,7 @@ static void walk_back(const Defs *d, uint32_t r, uint32_t k, IdSet *out)
 		die("out of memory");
 	if (k == 0)
 		set_add(out, r);  /* the value on entry */
-	n = push_preds(&g->blocks[k], seen, stack, n);
+	n = push_preds(g, &g->blocks[k], seen, stack, n);
 	while (n) {
 		uint32_t b = stack[--n];
 		part.n = 0;
@@ -343,7 +346,7 @@ static void walk_back(const Defs *d, uint32_t r, uint32_t k, IdSet *out)
 			continue;
 		if (b == 0)
 			set_add(out, r);
-		n = push_preds(&g->blocks[b], seen, stack, n);
+		n = push_preds(g, &g->blocks[b], seen, stack, n);
 	}
 	free(part.v);
 	free(seen);

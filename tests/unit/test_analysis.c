@@ -454,6 +454,13 @@ START_TEST(reaching_definitions)
 	ck_assert_uint_eq(defs_reaching(a.defs, 0, intern_cstr("%r1"), d, 4), 1);
 	ck_assert_uint_eq(d[0], DEF_ENTRY);
 	release(&a);
+	/* an unreachable block's write never arrives where it falls through */
+	a = analyse(HEADER ".entry k(.param .u32 n)\n{\n.reg .b32 %r<3>;\n"
+		"ld.param.u32 %r1, [n];\nbra.uni $L_join;\n$L_dead:\nmov.u32 %r1, 7;\n"
+		"$L_join:\nst.param.u32 [n], %r1;\nret;\n}\n");
+	ck_assert_uint_eq(defs_reaching(a.defs, 3, intern_cstr("%r1"), d, 4), 1);
+	ck_assert_uint_eq(d[0], 0);
+	release(&a);
 }
 END_TEST
 
