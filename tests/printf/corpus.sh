@@ -1,30 +1,20 @@
 #!/usr/bin/env bash
-# printf lowering (stages/printf.c, issue 6).
+# printf lowering (stages/printf.c, issue 6) beyond the cases in
+# tests/printf/ (which run through tests/runtests):
 #
-#   tests/printf/run.sh PTXLINK PRINTF-EXPECTED [PTXLINK-RUN] [--update]
+#   tests/printf/corpus.sh PTXLINK PRINTF-EXPECTED [PTXLINK-RUN]
 #
-# 1. Cases here: NAME.ptx runs as `cd tests/printf && ptxlink --verify
-#    NAME.ptx`, so diagnostics name it NAME.ptx:LINE:COL.
-#      NAME.err          it must fail, print exactly this and leave no output;
-#      otherwise         it must succeed, with stderr equal to NAME.warn (or
-#                        empty) and output equal to NAME.expect.ptx if present;
-#      NAME.werror.err   with -Werror=format it must fail with exactly this.
-# 2. The corpus' residual-printf files (corpus/ptx-rejected) and nvcc's own
-#    vprintf code (corpus/ptx/printf_demo*): lowered, or left alone.
-# Every output must be accepted by ptxas -arch=<its target> (whole program
-# and -c), hold no call to printf, and be a fixed point: a second run prints
-# it unchanged.
-# 3. With the reference interpreter (PTXLINK-RUN): each run.list kernel,
+# 1. The corpus' residual-printf files (corpus/ptx-rejected) and nvcc's own
+#    vprintf code (corpus/ptx/printf_demo*): lowered, or left alone.  Every
+#    output must be accepted by ptxas -arch=<its target> (whole program and
+#    -c), hold no call to printf, and be a fixed point: a second run prints
+#    it unchanged.
+# 2. With the reference interpreter (PTXLINK-RUN): each run.list kernel,
 #    lowered, prints exactly what C's printf does (PRINTF-EXPECTED NAME).
-# --update rewrites NAME.expect.ptx / .warn / .err / .werror.err from what
-# ptxlink prints now (review `git diff tests/printf` by hand).
 set -uo pipefail
 ptxlink=$(realpath "$1") expected=$(realpath "$2")
 runner=${3:-}
-[ -z "$runner" ] || [ "$runner" = --update ] || runner=$(realpath "$runner")
-update=0
-[ "${4:-}" = --update ] && update=1
-[ "$runner" = --update ] && { runner=; update=1; }
+[ -z "$runner" ] || runner=$(realpath "$runner")
 dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 corpus=$(cd "$dir/../../corpus" && pwd)
 . "$dir/../lib.sh"
@@ -62,43 +52,6 @@ check_output() {
 		bad "$what: a second run changes the output"
 	fi
 }
-
-same() {  # same WHAT WANT GOT
-	if [ $update = 1 ]; then
-		if [ -s "$3" ] || [ -e "$2" ]; then cp "$3" "$2"; fi
-		ok
-	elif cmp -s "$2" "$3" 2>/dev/null || { [ ! -e "$2" ] && [ ! -s "$3" ]; }; then
-		ok
-	else
-		bad "$1"
-		diff -u "$2" "$3" 2>&1 | head -20
-	fi
-}
-
-cd "$dir" || exit 1
-for ptx in *.ptx; do
-	case $ptx in *.expect.ptx) continue ;; esac
-	name=${ptx%.ptx}
-	rm -f "$tmp/out.ptx"
-	"$ptxlink" --verify "$ptx" -o "$tmp/out.ptx" 2>"$tmp/err"
-	rc=$?
-	if [ -e "$name.err" ]; then
-		if [ $rc -ne 0 ] && [ $rc -lt 128 ] && [ ! -e "$tmp/out.ptx" ]; then ok; else bad "$name: exit $rc, expected failure without output"; fi
-		same "$name: diagnostics differ from $name.err" "$name.err" "$tmp/err"
-	else
-		if [ $rc -eq 0 ]; then ok; else bad "$name: exit $rc: $(head -3 "$tmp/err")"; fi
-		same "$name: stderr differs from $name.warn" "$name.warn" "$tmp/err"
-		[ ! -e "$name.expect.ptx" ] || same "$name: output differs from $name.expect.ptx" "$name.expect.ptx" "$tmp/out.ptx"
-		[ ! -e "$tmp/out.ptx" ] || check_output "$name" "$tmp/out.ptx"
-	fi
-	if [ -e "$name.werror.err" ]; then
-		rm -f "$tmp/out.ptx"
-		"$ptxlink" -Werror=format "$ptx" -o "$tmp/out.ptx" 2>"$tmp/err"
-		rc=$?
-		if [ $rc -ne 0 ] && [ $rc -lt 128 ] && [ ! -e "$tmp/out.ptx" ]; then ok; else bad "$name -Werror=format: exit $rc, expected failure without output"; fi
-		same "$name -Werror=format: diagnostics differ from $name.werror.err" "$name.werror.err" "$tmp/err"
-	fi
-done
 
 # The corpus: every residual printf lowered; nvcc's vprintf code untouched.
 for f in "$corpus"/ptx-rejected/*.ptx; do
@@ -141,5 +94,5 @@ else
 fi
 [ $have_ptxas = 1 ] || echo "note: ptxas not found; outputs were not assembled"
 
-echo "printf: $pass passed, $fail failed"
+echo "printf-corpus: $pass passed, $fail failed"
 [ $fail = 0 ]
