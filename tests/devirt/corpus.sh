@@ -1,25 +1,18 @@
 #!/usr/bin/env bash
-# Devirtualization (stages/devirt.c, issue 5).
+# Devirtualization (stages/devirt.c, issue 5) on corpus programs with
+# indirect calls, linked when they have several files (the cases in
+# tests/devirt/ run through tests/runtests).
 #
-#   tests/devirt/run.sh PTXLINK [PTXLINK-RUN] [--update]
+#   tests/devirt/corpus.sh PTXLINK [PTXLINK-RUN]
 #
-# 1. Cases here: NAME.ptx runs as `cd tests/devirt && ptxlink --verify
-#    -Rpass=devirt --stats $(cat NAME.flags) NAME.ptx`; its output must equal
-#    NAME.expect.ptx and its stderr NAME.remarks.  A case whose first line
-#    says "open" or "left alone" must keep its indirect call; "single" must
-#    keep none.
-# 2. Corpus programs with indirect calls, linked when they have several files.
 # Every output must be accepted by ptxas, be a fixed point (a second run
 # prints it unchanged), and, with the interpreter, leave the same buffers as
-# the plain round trip (--no-stages) for every kernel both runs complete;
-# the corpus programs also with --devirt-funnel-max 1, 2 and 64.
-# --update rewrites NAME.expect.ptx / NAME.remarks (review the diff by hand).
+# the plain round trip (--no-stages) for every kernel both runs complete,
+# also with --devirt-funnel-max 1, 2 and 64 (SWEEP=0 skips those).  A table
+# shows each program's indirect calls before and after.
 set -uo pipefail
 ptxlink=$(realpath "$1")
 runner=${2:-}
-update=0
-[ "$runner" = --update ] && { runner=; update=1; }
-[ "${3:-}" = --update ] && update=1
 [ -z "$runner" ] || runner=$(realpath "$runner")
 dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$dir/../.." && pwd)
@@ -102,47 +95,7 @@ check_run() {  # what plain.ptx devirt.ptx
 	return 0
 }
 
-# 1. the cases
-cd "$dir"
-for f in *.ptx; do
-	case $f in *.expect.ptx) continue ;; esac
-	n=${f%.ptx}
-	flags=$(cat "$n.flags" 2>/dev/null)
-	if ! "$ptxlink" --verify -Rpass=devirt --stats $flags "$f" -o "$tmp/$n.ptx" 2>"$tmp/$n.remarks"; then
-		bad "$n: ptxlink fails: $(head -2 "$tmp/$n.remarks")"
-		continue
-	fi
-	if [ $update = 1 ]; then
-		cp "$tmp/$n.ptx" "$n.expect.ptx"
-		cp "$tmp/$n.remarks" "$n.remarks"
-	fi
-	if cmp -s "$tmp/$n.ptx" "$n.expect.ptx"; then ok; else
-		bad "$n: output differs from $n.expect.ptx"; diff "$n.expect.ptx" "$tmp/$n.ptx" | head -10
-	fi
-	if cmp -s "$tmp/$n.remarks" "$n.remarks"; then ok; else
-		bad "$n: remarks differ from $n.remarks"; diff "$n.remarks" "$tmp/$n.remarks" | head -10
-	fi
-	head -1 "$f" | grep -qE 'open|left alone' && want=keep || want=
-	head -1 "$f" | grep -q 'single' && want=none
-	left=$(indirect "$tmp/$n.ptx")
-	case $want in
-	keep) [ "$left" -ge 1 ] && ok || bad "$n: the indirect call is gone" ;;
-	none) [ "$left" -eq 0 ] && grep -q 'callprototype' "$tmp/$n.ptx" &&
-		bad "$n: unused prototype kept" || { [ "$left" -eq 0 ] && ok || bad "$n: an indirect call is left"; } ;;
-	esac
-	# a signature-mismatched function is never called directly
-	if grep -qE '^[[:space:]]*call.*[ ,]wide,' "$tmp/$n.ptx"; then
-		bad "$n: 'wide' (another signature) became a candidate"
-	else
-		ok
-	fi
-	check_ptxas "$n" "$tmp/$n.ptx"
-	check_fixed "$n" "$tmp/$n.ptx" $flags
-	"$ptxlink" --no-stages "$f" -o "$tmp/$n.plain.ptx"
-	check_run "$n" "$tmp/$n.plain.ptx" "$tmp/$n.ptx"
-done
-
-# 2. the corpus
+# the corpus
 cd "$root/corpus/ptx"
 printf '%-28s %8s %8s  %s\n' program before after strategies
 for prog in handwritten/hw_control.ptx llc_fnptr.sm_80.ptx virtual_shapes.sm_80.ptx fnptr raytrace \
@@ -181,5 +134,5 @@ for prog in handwritten/hw_control.ptx llc_fnptr.sm_80.ptx virtual_shapes.sm_80.
 	done
 done
 
-echo "devirt: $pass passed, $fail failed ($skipped kernel runs compared nothing)"
+echo "devirt-corpus: $pass passed, $fail failed ($skipped kernel runs compared nothing)"
 [ $fail -eq 0 ]
