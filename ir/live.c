@@ -168,6 +168,8 @@ static void solve(Live *l, Scan *s)
 	l->first = arena_alloc(l->arena, (l->nregs + 1) * sizeof *l->first);
 	if (!mark || !kill || !stack)
 		die("out of memory");
+	/* never NULL: an empty range is blocks + first[r], and NULL + 0 is undefined */
+	l->blocks = array_grow(NULL, 0, &cblocks, sizeof *l->blocks);
 	for (uint32_t r = 0; r < l->nregs; r++) {
 		uint32_t n = 0, start = nblocks;
 		for (uint32_t i = kat[r]; i < kat[r + 1]; i++)
