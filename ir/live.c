@@ -61,10 +61,13 @@ static uint32_t add_reg(Scan *s, const char *name)
 	HASH_FIND_PTR(l->index, &name, e);
 	if (e)
 		return e->index;
+	uint32_t cap = l->cap;
 	l->regs = array_grow(l->regs, l->nregs, &l->cap, sizeof *l->regs);
-	s->killed_in = realloc(s->killed_in, l->cap * sizeof *s->killed_in);
-	if (!s->killed_in)
-		die("out of memory");
+	if (l->cap != cap) {  /* grown with regs: a realloc per register was quadratic */
+		s->killed_in = realloc(s->killed_in, l->cap * sizeof *s->killed_in);
+		if (!s->killed_in)
+			die("out of memory");
+	}
 	s->killed_in[l->nregs] = 0;
 	e = arena_alloc(l->arena, sizeof *e);
 	e->name = name;
