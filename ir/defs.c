@@ -290,6 +290,8 @@ Defs *defs_compute(const Cfg *g, const Live *l)
 	if (!d->in)
 		die("out of memory");
 	IdSet empty = {0}, tmp = {0}, cur = {0};
+	/* never NULL: the empty set is ids + 0, and NULL + 0 is undefined */
+	d->pool.ids = array_grow(NULL, 0, &d->pool.cids, sizeof *d->pool.ids);
 	pool_intern(&d->pool, &empty);
 	for (uint32_t r = 0; r < d->nregs; r++)
 		solve_reg(d, r, &tmp, &cur);

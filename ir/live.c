@@ -61,10 +61,13 @@ static uint32_t add_reg(Scan *s, const char *name)
 	HASH_FIND_PTR(l->index, &name, e);
 	if (e)
 		return e->index;
+	uint32_t cap = l->cap;
 	l->regs = array_grow(l->regs, l->nregs, &l->cap, sizeof *l->regs);
-	s->killed_in = realloc(s->killed_in, l->cap * sizeof *s->killed_in);
-	if (!s->killed_in)
-		die("out of memory");
+	if (l->cap != cap) {  /* grown with regs: a realloc per register was quadratic */
+		s->killed_in = realloc(s->killed_in, l->cap * sizeof *s->killed_in);
+		if (!s->killed_in)
+			die("out of memory");
+	}
 	s->killed_in[l->nregs] = 0;
 	e = arena_alloc(l->arena, sizeof *e);
 	e->name = name;
@@ -168,6 +171,8 @@ static void solve(Live *l, Scan *s)
 	l->first = arena_alloc(l->arena, (l->nregs + 1) * sizeof *l->first);
 	if (!mark || !kill || !stack)
 		die("out of memory");
+	/* never NULL: an empty range is blocks + first[r], and NULL + 0 is undefined */
+	l->blocks = array_grow(NULL, 0, &cblocks, sizeof *l->blocks);
 	for (uint32_t r = 0; r < l->nregs; r++) {
 		uint32_t n = 0, start = nblocks;
 		for (uint32_t i = kat[r]; i < kat[r + 1]; i++)

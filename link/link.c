@@ -50,6 +50,13 @@ struct Global {
 	Loc first_use;
 };
 
+/* .file numbers are any 32-bit value (ptxas takes .file 4294967295), so
+ * a module's renumbering is a sorted list, not an array indexed by them. */
+typedef struct FileNum {
+	uint32_t old, to;
+	uint32_t seq;          /* its .file among the module's: a later one wins */
+} FileNum;
+
 typedef struct Linker {
 	const LinkOptions *o;
 	Module **mods;
@@ -59,7 +66,7 @@ typedef struct Linker {
 	Global *globals;
 	Names taken;           /* output names of module scope so far */
 	Names locals;          /* the function being walked: they shadow module names */
-	uint32_t **filemap;    /* per module: old .file index -> new */
+	FileNum **filemap;     /* per module: old .file index -> new, by old */
 	uint32_t *nfilemap;
 	Stmt **files;          /* merged .file directives */
 	uint32_t nfiles;
@@ -796,13 +803,25 @@ static void enter_func(Linker *l, const Func *f)
 	names_of_body(&l->locals, &f->body);
 }
 
+static int by_old(const void *a, const void *b)
+{
+	const FileNum *x = a, *y = b;
+	return (x->old > y->old) - (x->old < y->old);
+}
+
+static void renumber(const Linker *l, int mod, uint32_t *file)
+{
+	FileNum key = {.old = *file}, *f;
+	if (l->nfilemap[mod] && (f = bsearch(&key, l->filemap[mod], l->nfilemap[mod],
+	    sizeof key, by_old)))
+		*file = f->to;
+}
+
 static void renumber_loc(Linker *l, int mod, LocInfo *li)
 {
-	uint32_t n = l->nfilemap[mod];
-	if (li->file < n && l->filemap[mod][li->file])
-		li->file = l->filemap[mod][li->file];
-	if (li->has_inlined && li->in_file < n && l->filemap[mod][li->in_file])
-		li->in_file = l->filemap[mod][li->in_file];
+	renumber(l, mod, &li->file);
+	if (li->has_inlined)
+		renumber(l, mod, &li->in_file);
 }
 
 static void rename_body(Walk *w, List *body)
@@ -881,6 +900,25 @@ static void rename_module(Linker *l, int mod)
 
 /* ---- .file tables ---- */
 
+static int by_old_seq(const void *a, const void *b)
+{
+	const FileNum *x = a, *y = b;
+	return x->old != y->old ? by_old(a, b) : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Sorts a module's map by old number, the last .file of a number kept. */
+static uint32_t unique_files(FileNum *map, uint32_t n)
+{
+	qsort(map, n, sizeof *map, by_old_seq);
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (k && map[k - 1].old == map[i].old)
+			k--;
+		map[k++] = map[i];
+	}
+	return k;
+}
+
 /* The -G input's DWARF names files by number, so its table is merged
  * first and keeps its numbers; the others follow. */
 static void merge_files(Linker *l)
@@ -889,12 +927,11 @@ static void merge_files(Linker *l)
 		int m = i < 0 ? l->dwarf_mod : i;
 		if (m < 0 || (i >= 0 && m == l->dwarf_mod))
 			continue;
-		uint32_t max = 0;
+		uint32_t n = 0;
 		for (Stmt *s = l->mods[m]->items.head; s; s = s->next)
-			if (s->kind == S_FILE && strtoul(s->file.index, NULL, 10) > max)
-				max = (uint32_t)strtoul(s->file.index, NULL, 10);
-		l->filemap[m] = xcalloc(max + 1, sizeof **l->filemap);
-		l->nfilemap[m] = max + 1;
+			n += s->kind == S_FILE;
+		FileNum *map = l->filemap[m] = xcalloc(n, sizeof *map);
+		n = 0;
 		for (Stmt *s = l->mods[m]->items.head; s; s = s->next) {
 			if (s->kind != S_FILE || l->o->strip_debug)
 				continue;
@@ -910,11 +947,13 @@ static void merge_files(Linker *l)
 				l->files[l->nfiles++] = s;
 			}
 			uint32_t old = (uint32_t)strtoul(s->file.index, NULL, 10);
-			l->filemap[m][old] = k + 1;
+			map[n] = (FileNum){old, k + 1, n};
+			n++;
 			if (m == l->dwarf_mod && old != k + 1)
 				error(s->loc, "cannot keep the DWARF file numbers of this -G input "
 					"(its .file table is not numbered 1, 2, ...); use --strip-debug");
 		}
+		l->nfilemap[m] = unique_files(map, n);
 	}
 }
 

@@ -1,125 +1,295 @@
 #!/usr/bin/env bash
-# Fuzz the PTX parser and printer with libFuzzer (tests/fuzz/fuzz_parse.c).
+# Fuzz ptxlink with libFuzzer: three harnesses in tests/fuzz/,
+#   parse   parser, verifier and printer (fuzz_parse.c)
+#   link    several modules linked (fuzz_link.c)
+#   stages  the optimization stages on linked or single modules (fuzz_stages.c)
 #
-#   tools/fuzz.sh [SECONDS]     (default 60)
+#   tools/fuzz.sh [SECONDS] [HARNESS...]
+#       each harness for SECONDS (default 30), one after the other; the test
+#       command's short run.  Stops a harness at its first finding.
+#   tools/fuzz.sh --hours N [--workers W] [HARNESS...]
+#       the long run: every harness at once for N hours (N may be a
+#       fraction), each with W worker processes (default: the cores shared
+#       out, at least 1), going on after a finding; then each corpus is
+#       merged (minimized) in place.
 #
-# Builds build-fuzz with clang (-fsanitize=fuzzer,address,undefined), seeds a
-# corpus from corpus/ptx/**/*.ptx (files under 100 KB; falls back to
-# tests/bad/*.ptx and a few built-in seeds), and runs the fuzzer.  Inputs it
-# finds interesting accumulate in build-fuzz/fuzz-corpus across runs; crash,
-# leak and timeout reproducers land in build-fuzz/fuzz-artifacts/.
-# Reproduce one with: build-fuzz/fuzz-parse build-fuzz/fuzz-artifacts/crash-...
-# Exits non-zero on any crash, leak, timeout or out-of-memory.
+# Builds build-fuzz with clang (-fsanitize=fuzzer,address,undefined).  The
+# seeds (rebuilt on every run in build-fuzz/seeds/HARNESS) are corpus/ptx
+# and corpus/ptx-rejected files under 1 MB, tests/fuzz/seeds, and for parse
+# tests/bad; for link and stages also each multi-file corpus program and
+# tests/link/cases case as one input (its files joined by the separator
+# line '//--- next module'), and for stages tests/devirt and tests/printf.
+# An input of link starts with one option byte, of stages with two (see
+# the harnesses); a seed's bytes give the options its test uses.
+# Inputs the fuzzer finds interesting accumulate in build-fuzz/corpus/HARNESS
+# across runs.  Inputs are up to 1 MB (-max_len), the size of corpus files.
+#
+# A finding (crash, sanitizer report, leak, abort on a broken invariant,
+# timeout over 10 s, over 2 GB of memory) is saved as
+# build-fuzz/artifacts/HARNESS/{crash,leak,timeout,oom}-<sha1>.  Reproduce:
+#     build-fuzz/fuzz-HARNESS build-fuzz/artifacts/HARNESS/crash-...
+# (FUZZ_DIAG=1 in the environment shows ptxlink's diagnostics; add
+# -minimize_crash=1 -runs=10000 to shrink it).  The last lines say how many
+# executions each harness ran and what it found; the exit status is non-zero
+# after any finding.
 set -u
-secs=${1:-60}
-case $secs in ''|*[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-fuzz
-result() {
-	if [ "$1" = 0 ]; then echo "fuzz: 1 passed, 0 failed"; else echo "fuzz: 0 passed, 1 failed"; fi
-	exit "$1"
+all_harnesses="parse link stages"
+usage() {
+	echo "usage: $0 [SECONDS] [HARNESS...]" >&2
+	echo "       $0 --hours N [--workers W] [HARNESS...]   (HARNESS: $all_harnesses)" >&2
+	exit 2
+}
+
+secs=30 hours= workers=
+if [ "${1:-}" = --hours ]; then
+	hours=${2:-}
+	shift 2 || usage
+	case $hours in ''|*[!0-9.]*|*.*.*|.) usage;; esac
+	secs=$(awk -v h="$hours" 'BEGIN { s = int(h * 3600); print s < 1 ? 1 : s }')
+	if [ "${1:-}" = --workers ]; then
+		workers=${2:-}
+		shift 2 || usage
+		case $workers in ''|*[!0-9]*|0) usage;; esac
+	fi
+elif [ $# -gt 0 ] && [ "${1#-}" = "$1" ] && [ -z "${1//[0-9]/}" ]; then
+	secs=$1
+	shift
+fi
+harnesses=${*:-$all_harnesses}
+for h in $harnesses; do
+	case " $all_harnesses " in *" $h "*) ;; *) usage;; esac
+done
+nh=$(echo $harnesses | wc -w)
+result() { # passed failed
+	echo "fuzz: $1 passed, $2 failed"
+	[ "$2" = 0 ]
+	exit
 }
 
 if ! command -v clang >/dev/null; then
 	echo "fuzz: clang not found" >&2
-	result 1
+	result 0 "$nh"
 fi
 mkdir -p "$build"
+targets=$(for h in $harnesses; do printf 'fuzz-%s ' "$h"; done)
 cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang -DPTXLINK_FUZZ=ON \
 	-DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build/build.log" 2>&1 &&
-	cmake --build "$build" --target fuzz-parse -j"$(nproc)" >>"$build/build.log" 2>&1 || {
+	cmake --build "$build" --target $targets -j"$(nproc)" >>"$build/build.log" 2>&1 || {
 	tail -30 "$build/build.log" >&2
 	echo "fuzz: build failed (log: $build/build.log)" >&2
-	result 1
+	result 0 "$nh"
 }
 
-corpus=$build/fuzz-corpus
-artifacts=$build/fuzz-artifacts
-mkdir -p "$corpus" "$artifacts"
-nseeds=0
-if [ -d "$root/corpus/ptx" ]; then
-	while IFS= read -r -d '' f; do
-		id=$(printf '%s' "${f#"$root"/corpus/ptx/}" | tr '/' '_')
-		cp -f "$f" "$corpus/seed_$id" && nseeds=$((nseeds + 1))
-	done < <(find "$root/corpus/ptx" -name '*.ptx' -type f -size -100k -print0)
-fi
-if [ "$nseeds" = 0 ]; then
-	for f in "$root"/tests/bad/*.ptx; do
-		[ -f "$f" ] || continue
-		cp -f "$f" "$corpus/seed_bad_$(basename "$f")" && nseeds=$((nseeds + 1))
+# ---- seeds ----
+seeds=$build/seeds
+rm -rf "$seeds"
+mkdir -p "$seeds"/parse "$seeds"/link "$seeds"/stages
+sep='//--- next module'
+byte() { printf "\\$(printf %03o "$1")"; }
+# join FILE...: the files as one input, the separator line between them
+join() {
+	local f first=1
+	for f; do
+		[ $first = 1 ] || printf '\n%s\n' "$sep"
+		first=0
+		cat "$f"
 	done
-	printf '.version 7.8\n.target sm_80\n.address_size 64\n' >"$corpus/seed_tiny_header"
-	cat >"$corpus/seed_tiny_kernel" <<'PTX'
-.version 7.8
-.target sm_80
-.address_size 64
-
-.global .align 4 .b8 tab[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-.extern .func (.param .b32 r) ext(.param .b64 p);
-
-.visible .entry k(
-	.param .u64 k_param_0,
-	.param .u32 k_param_1
-)
-.maxntid 256, 1, 1
-{
-	.reg .pred 	%p<3>;
-	.reg .b32 	%r<8>;
-	.reg .b64 	%rd<6>;
-	.loc	1 12 3
-	ld.param.u64 	%rd1, [k_param_0];
-	ld.param.u32 	%r1, [k_param_1];
-	mov.u32 	%r2, %tid.x;
-	setp.ge.s32 	%p1, %r2, %r1;
-	@%p1 bra 	$L__BB0_2;
-	cvta.to.global.u64 	%rd2, %rd1;
-	mul.wide.s32 	%rd3, %r2, 4;
-	add.s64 	%rd4, %rd2, %rd3;
-	st.global.u32 	[%rd4+4], %r2;
-	{
-	.reg .b32 t;
-	mov.b32 t, (1 << 3) + tab;
-	}
-$L__BB0_2:
-	ret;
 }
-PTX
-	cat >"$corpus/seed_tiny_func" <<'PTX'
-.version 8.0
-.target sm_90a
-.address_size 64
-.file	1 "/tmp/x.cu", 1700000000, 1234
-.section .debug_str
-{
-$L__info_string0:
-.b8 95,90,0
+# seed NAME LINK-BYTE STAGE-BYTE FILE...: the modules, for link and stages
+# (the stages' link byte also lets printf stay undefined, as the driver does)
+seed() {
+	local name=$1 lb=$2 sb=$3
+	shift 3
+	{ byte "$lb"; join "$@"; } >"$seeds/link/$name"
+	{ byte $((lb | 32)); byte "$sb"; join "$@"; } >"$seeds/stages/$name"
 }
-.func (.param .b32 func_retval0) f(.param .b32 a)
-{
-	.reg .b32 %r<3>;
-	prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);
-	ld.param.b32 %r1, [a];
-	@!%r1 bra $L1;
-	.pragma "nounroll";
-$L1:
-	st.param.b32 [func_retval0+0], %r1;
-	ret;
+# the link byte of a command line (fuzz.h: fuzz_load)
+link_byte() {
+	local a v=0
+	for a; do
+		case $a in
+		--allow-undefined) v=$((v | 8));;
+		--strip-debug) v=$((v | 16));;
+		-arch=sm_80) v=$((v | 1));;
+		-arch=sm_90) v=$((v | 2));;
+		-arch=sm_86) v=$((v | 4));;
+		-arch=*) v=$((v | 6));;
+		esac
+	done
+	echo $v
 }
-PTX
-	nseeds=$((nseeds + 3))
-	echo "fuzz: corpus/ptx is empty; seeding from tests/bad and built-in seeds"
-fi
-echo "fuzz: $nseeds seed files, corpus $(ls "$corpus" | wc -l) files, running ${secs}s"
+# the stage byte of a command line (fuzz_stages.c)
+stage_byte() {
+	local a v=0
+	for a; do
+		case $a in
+		--devirt-funnel-max=1) v=$((v | 1));;
+		--devirt-funnel-max=2) v=$((v | 2));;
+		--devirt-funnel-max=64) v=$((v | 5));;
+		-Werror=format) v=$((v | 8));;
+		--no-devirt) v=$((v | 16));;
+		esac
+	done
+	echo $v
+}
+id() { printf '%s' "${1#"$root"/}" | tr '/' '_'; }
 
+# One input, not linked (link byte 64: only the symbol checks, as ptxlink
+# does with one input), the whole pipeline.
+while IFS= read -r -d '' f; do
+	cp "$f" "$seeds/parse/$(id "$f")"
+	seed "$(id "$f")" 96 0 "$f"
+done < <(find "$root/corpus/ptx" "$root/corpus/ptx-rejected" "$root/tests/fuzz/seeds" \
+	-name '*.ptx' -type f -size -1024k -print0)
+for f in "$root"/tests/bad/*.ptx; do
+	[ -f "$f" ] && cp "$f" "$seeds/parse/$(id "$f")"
+done
+# Corpus programs: linked for sm_80 (stripped when compiled with -G), as
+# tests/link/corpus.sh does; handwritten/ is not a program, but its files
+# linked together make an input full of clashes.
+for d in "$root"/corpus/ptx/*/; do
+	set -- "$d"*.ptx
+	[ -f "$1" ] || continue
+	lb=1
+	grep -q '\.debug_info' "$@" && lb=$((lb | 16))
+	seed "$(id "${d%/}")" $lb 0 "$@"
+done
+# Link cases with their options, the files in the order given.
+for c in "$root"/tests/link/cases/*/; do
+	[ -f "$c/inputs" ] || continue
+	files=()
+	while read -r line; do
+		case $line in
+		@*|'') files=("$c"*.ptx); break;;  # a response file: all of them
+		*) files+=("$c$line");;
+		esac
+	done <"$c/inputs"
+	args=()
+	[ -f "$c/args" ] && read -r -a args <"$c/args"
+	seed "$(id "${c%/}")" "$(link_byte "${args[@]}")" 0 "${files[@]}"
+done
+# Stage tests, alone, with their options.
+for f in "$root"/tests/devirt/*.ptx "$root"/tests/printf/*.ptx; do
+	case $f in *.expect.ptx) continue;; esac
+	args=()
+	[ -f "${f%.ptx}.flags" ] && read -r -a args <"${f%.ptx}.flags"
+	lb=$(( $(link_byte "${args[@]}") | 64 ))
+	sb=$(stage_byte "${args[@]}")
+	seed "$(id "$f")" $lb "$sb" "$f"
+	[ -f "${f%.ptx}.werror.err" ] && seed "$(id "$f").werror" $lb $((sb | 8)) "$f"
+	# the pipeline twice, and the funnel at 1 and 64
+	seed "$(id "$f").again" $lb $((sb | 96)) "$f"
+	seed "$(id "$f").funnel1" $lb $((sb & ~7 | 1)) "$f"
+	seed "$(id "$f").funnel64" $lb $((sb & ~7 | 5)) "$f"
+done
+
+# ---- running ----
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-"$build/fuzz-parse" -max_total_time="$secs" -max_len=65536 -timeout=10 \
-	-rss_limit_mb=2048 -dict="$root/tests/fuzz/ptx.dict" -detect_leaks=1 \
-	-print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" 2>&1 |
-	tee "$build/fuzz.log" | grep -a -v -E '^#[0-9]+\s+(NEW|REDUCE|pulse)' 
-rc=${PIPESTATUS[0]}
-if [ "$rc" != 0 ]; then
-	grep -a -E 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|SUMMARY|Test unit written' "$build/fuzz.log" | head -10 >&2
-	echo "fuzz: fuzz-parse exited with $rc (log: $build/fuzz.log)" >&2
+flags=(-max_len=1048576 -timeout=10 -rss_limit_mb=2048 -dict="$root/tests/fuzz/ptx.dict"
+	-detect_leaks=1 -print_final_stats=1)
+start=$build/.fuzz-start
+touch "$start"
+
+# run HARNESS: the short run, in the foreground
+run() {
+	local h=$1
+	"$build/fuzz-$h" "${flags[@]}" -max_total_time="$secs" -artifact_prefix="$build/artifacts/$h/" \
+		"$build/corpus/$h" "$seeds/$h" >"$build/fuzz-$h.log" 2>&1
+}
+# run_long HARNESS WORKER: one of a harness's workers in the long run: one
+# process after another until the time is up, as -jobs would run them but
+# going on after a finding (a -jobs job stops at its first and leaves its
+# worker idle for the hours left; libFuzzer's -fork mode restarts its
+# children every few seconds at first, each time loading inputs up to
+# 1 MB: it ran less than half as many inputs in the same time here).  The workers share the corpus
+# directory and take in each other's finds every 30 s (-reload).
+run_long() {
+	local h=$1 w=$2 round=0 left
+	while left=$(( end - $(date +%s) )) && [ "$left" -gt 0 ]; do
+		round=$((round + 1))
+		"$build/fuzz-$h" "${flags[@]}" -max_total_time="$left" -reload=30 \
+			-artifact_prefix="$build/artifacts/$h/" "$build/corpus/$h" "$seeds/$h" \
+			>"$build/long/$h-$w-$round.log" 2>&1
+	done
+}
+# execs HARNESS: how many inputs its last run executed
+execs() {
+	local f n total=0
+	for f in "$build/fuzz-$1.log" "$build"/long/"$1"-*.log; do
+		[ -f "$f" ] && [ "$f" -nt "$start" ] || continue
+		n=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$f" | tail -n 1)
+		total=$((total + ${n:-0}))
+	done
+	echo $total
+}
+# logs HARNESS: its logs of this run
+logs() {
+	local f
+	for f in "$build/fuzz-$1.log" "$build"/long/"$1"-*.log; do
+		[ -f "$f" ] && [ "$f" -nt "$start" ] && echo "$f"
+	done
+}
+
+for h in $harnesses; do
+	mkdir -p "$build/corpus/$h" "$build/artifacts/$h"
+done
+if [ -n "$hours" ]; then
+	[ -n "$workers" ] || workers=$(( $(nproc) / nh ))
+	[ "$workers" -ge 1 ] || workers=1
+	echo "fuzz: $harnesses for ${hours}h (${secs}s), $workers worker(s) each"
+	rm -rf "$build/long"
+	mkdir -p "$build/long"
+	end=$(( $(date +%s) + secs ))
+	pids=()
+	for h in $harnesses; do
+		for w in $(seq "$workers"); do
+			run_long "$h" "$w" &
+			pids+=($!)
+		done
+	done
+	wait "${pids[@]}"
+	for h in $harnesses; do
+		echo "fuzz: merging the $h corpus"
+		rm -rf "$build/corpus/$h.merged"
+		mkdir -p "$build/corpus/$h.merged"
+		if "$build/fuzz-$h" -merge=1 "${flags[@]}" "$build/corpus/$h.merged" "$build/corpus/$h" \
+			>"$build/fuzz-$h.merge.log" 2>&1; then
+			rm -rf "$build/corpus/$h"
+			mv "$build/corpus/$h.merged" "$build/corpus/$h"
+		else
+			echo "fuzz: merging $h failed (log: $build/fuzz-$h.merge.log); corpus kept" >&2
+		fi
+	done
+else
+	for h in $harnesses; do
+		echo "fuzz: $h, $(ls "$seeds/$h" | wc -l) seeds, corpus $(ls "$build/corpus/$h" | wc -l) inputs, ${secs}s"
+		run "$h"
+	done
 fi
-result "$rc"
+
+# ---- the account ----
+passed=0 failed=0 total=0
+for h in $harnesses; do
+	n=$(execs "$h")
+	n=${n:-0}
+	total=$((total + n))
+	found=$(find "$build/artifacts/$h" -type f -newer "$start" | sort)
+	hlogs=$(logs "$h")
+	if [ -z "$found" ] && { [ -z "$hlogs" ] || ! grep -q -a -E '^==[0-9]+==ERROR|^SUMMARY: ' $hlogs; }; then
+		echo "fuzz: $h: $n executions, no finding"
+		passed=$((passed + 1))
+		continue
+	fi
+	failed=$((failed + 1))
+	echo "fuzz: $h: $n executions, $(echo "$found" | grep -c .) finding(s) (logs: $(echo $hlogs))"
+	grep -h -a -E 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error|^fuzz_|internal error|SUMMARY' \
+		$hlogs | sort | uniq -c | sort -rn | head -n 10 | sed 's/^/    /'
+	for f in $found; do
+		echo "    reproduce: build-fuzz/fuzz-$h ${f#"$root"/}"
+	done
+done
+echo "fuzz: $total executions in all"
+result $passed $failed

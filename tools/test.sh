@@ -2,7 +2,8 @@
 # The test command: installs what is missing, builds with warnings as
 # errors, runs every test (unit, CLI, bad input, corpus round trip through
 # ptxas), then the suite again under AddressSanitizer+UBSan, then a short
-# fuzzing run.  FUZZ_SECONDS (default 60) sets the fuzzing time.
+# run of each fuzzing harness (parse, link, stages).  FUZZ_SECONDS (default
+# 30) sets the fuzzing time per harness.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -11,4 +12,4 @@ cmake -S . -B build -DPTXLINK_WERROR=ON -DPTXLINK_VERIFY=ON >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
 ctest --test-dir build --output-on-failure
 tools/sanitize.sh
-tools/fuzz.sh "${FUZZ_SECONDS:-60}"
+tools/fuzz.sh "${FUZZ_SECONDS:-30}"

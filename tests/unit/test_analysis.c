@@ -366,6 +366,25 @@ START_TEST(guarded_write_does_not_kill)
 }
 END_TEST
 
+/* A register live nowhere (written, never read) has an empty range; when
+ * no register before it was live either, no range is stored yet. */
+START_TEST(liveness_of_registers_never_read)
+{
+	Module *m = parse_ok(HEADER ".entry k()\n{\n.reg .b32 %r<3>;\n"
+		"mov.u32 %r1, 1;\nmov.u32 %r2, 2;\nret;\n}\n");
+	Cfg *g = cfg_build(first_func(m));
+	Live *l = live_compute(g);
+	const uint32_t *blocks;
+	ck_assert_uint_eq(live_nregs(l), 2);
+	ck_assert_uint_eq(live_in_blocks(l, 0, &blocks), 0);
+	ck_assert_uint_eq(live_in_blocks(l, 1, &blocks), 0);
+	ck_assert(!live_in(l, 0, intern_cstr("%r1")) && !live_out(l, 0, intern_cstr("%r2")));
+	live_free(l);
+	cfg_free(g);
+	mod_free(m);
+}
+END_TEST
+
 Suite *analysis_suite(void)
 {
 	Suite *s = suite_create("analysis");
@@ -382,6 +401,7 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, cfg_rejects_unknown_label);
 	tcase_add_test(tc, liveness_of_a_loop);
 	tcase_add_test(tc, guarded_write_does_not_kill);
+	tcase_add_test(tc, liveness_of_registers_never_read);
 	suite_add_tcase(s, tc);
 	return s;
 }
