@@ -36,12 +36,6 @@
 #define LOC(l) ((Loc){(uint32_t)(l).first_line, (uint16_t)((l).first_column > 65535 ? 65535 : (l).first_column), ps->file})
 static void ptxerror(YYLTYPE *, void *, struct ParseState *, const char *);
 #include "build.h"
-
-/* End of input once there are too many errors: error recovery would
- * otherwise read to the end, and the end of /dev/zero never comes.  A
- * macro, since yyparse asks for every token and has ps at hand (the
- * macro's own name inside it is the scanner, not expanded again). */
-#define ptxlex(v, l, scanner) (ps_too_many(ps) ? 0 : ptxlex(v, l, scanner))
 }
 
 %token <str> IDENT "identifier" DOTWORD "directive" NUM "number" STRING "string"
