@@ -65,11 +65,11 @@ static void ptxerror(YYLTYPE *, void *, struct ParseState *, const char *);
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <e> expr primary init_opt expr_opt
+%type <e> expr init_opt expr_opt
 %type <vec> exprlist exprlist_opt specs declarators dims params params_opt rets_opt paren_params
 %type <vec> strlist numlist numlist_opt fattrs fattrs_opt fspecs_opt namelist
 %type <list> stmts sec_items
-%type <stmt> stmt top instruction sec_item decl loc
+%type <stmt> stmt top sec_item decl loc
 %type <spec> spec
 %type <dcl> declarator
 %type <str> count_opt
@@ -183,8 +183,16 @@ stmts
 	| stmts stmt            { $$ = $1; if ($2) list_append(&$$, $2); }
 	;
 
+/* An instruction is a stmt itself, and without a guard it takes exprlist,
+ * not exprlist_opt: the reduction for each chain rule was a tenth of
+ * parsing.  The opcode table, not the grammar, knows the opcodes. */
 stmt
-	: instruction
+	: IDENT ';'             { $$ = mk_ins(ps, LOC(@1), NULL, 0, $1, LOC(@1), NULL); }
+	| IDENT exprlist ';'    { $$ = mk_ins(ps, LOC(@1), NULL, 0, $1, LOC(@1), $2); }
+	| '@' IDENT IDENT exprlist_opt ';'
+	                        { $$ = mk_ins(ps, LOC(@1), $2, 0, $3, LOC(@3), $4); }
+	| '@' '!' IDENT IDENT exprlist_opt ';'
+	                        { $$ = mk_ins(ps, LOC(@1), $3, 1, $4, LOC(@4), $5); }
 	| IDENT ':'             { $$ = mk_label(ps, LOC(@1), $1); }
 	| IDENT ':' CALLPROTO rets_opt IDENT params_opt ';'
 	                        { $$ = mk_proto(ps, LOC(@1), $1, $4, $5, $6); }
@@ -197,15 +205,6 @@ stmt
 	| PRAGMA strlist ';'    { $$ = mk_pragma(ps, LOC(@1), $2); }
 	| '{' stmts '}'         { $$ = mk_scope(ps, LOC(@1), $2); }
 	| error ';'             { $$ = NULL; yyerrok; }
-	;
-
-instruction
-	: IDENT exprlist_opt ';'
-	                        { $$ = mk_ins(ps, LOC(@1), NULL, 0, $1, LOC(@1), $2); }
-	| '@' IDENT IDENT exprlist_opt ';'
-	                        { $$ = mk_ins(ps, LOC(@1), $2, 0, $3, LOC(@3), $4); }
-	| '@' '!' IDENT IDENT exprlist_opt ';'
-	                        { $$ = mk_ins(ps, LOC(@1), $3, 1, $4, LOC(@4), $5); }
 	;
 
 loc
@@ -291,8 +290,17 @@ expr_opt
 	| expr
 	;
 
+/* Operands (no "primary" between them and expr: one reduction fewer each). */
 expr
-	: primary
+	: IDENT                 { $$ = name_expr($1); }
+	| DOTWORD               { $$ = name_expr($1); }
+	| NUM                   { $$ = num_expr($1); }
+	| '(' exprlist_opt ')'  { $$ = mk_exprs(ps, E_PAREN, $2); }
+	| '{' exprlist_opt '}'  { $$ = mk_exprs(ps, E_BRACE, $2); }
+	| '[' exprlist ']'      { $$ = mk_exprs(ps, E_ADDR, $2); }
+	| IDENT '(' exprlist_opt ')' { $$ = mk_callexpr(ps, $1, $3); }
+	| NUM '(' exprlist ')'  { $$ = mk_callexpr(ps, $1, $3); }
+	| DOTWORD '(' exprlist_opt ')' { $$ = mk_callexpr(ps, $1, $3); }
 	| '-' expr %prec UNARY  { $$ = expr_unary(ps->m, '-', $2); }
 	| '~' expr %prec UNARY  { $$ = expr_unary(ps->m, '~', $2); }
 	| '!' expr %prec UNARY  { $$ = expr_unary(ps->m, '!', $2); }
@@ -315,18 +323,6 @@ expr
 	| expr '*' expr         { $$ = expr_binary(ps->m, '*', $1, $3); }
 	| expr '/' expr         { $$ = expr_binary(ps->m, '/', $1, $3); }
 	| expr '%' expr         { $$ = expr_binary(ps->m, '%', $1, $3); }
-	;
-
-primary
-	: IDENT                 { $$ = name_expr($1); }
-	| DOTWORD               { $$ = name_expr($1); }
-	| NUM                   { $$ = num_expr($1); }
-	| '(' exprlist_opt ')'  { $$ = mk_exprs(ps, E_PAREN, $2); }
-	| '{' exprlist_opt '}'  { $$ = mk_exprs(ps, E_BRACE, $2); }
-	| '[' exprlist ']'      { $$ = mk_exprs(ps, E_ADDR, $2); }
-	| IDENT '(' exprlist_opt ')' { $$ = mk_callexpr(ps, $1, $3); }
-	| NUM '(' exprlist ')'  { $$ = mk_callexpr(ps, $1, $3); }
-	| DOTWORD '(' exprlist_opt ')' { $$ = mk_callexpr(ps, $1, $3); }
 	;
 
 %%
