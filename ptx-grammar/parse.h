@@ -10,6 +10,13 @@ struct ParseState;
 #define YYSTYPE PTXSTYPE
 #define YYLTYPE PTXLTYPE
 
+/* Where a token or a symbol starts, all that diagnostics and Locs use:
+ * bison's default type also has where it ends, twice the copying on
+ * every shift and reduction. */
+typedef struct PtxLoc {
+	int first_line, first_column;
+} PtxLoc;
+
 /* A growable array of pointers, malloc-backed while the parser builds a
  * list and copied into the module's arena when the list is complete. */
 typedef struct Vec {

@@ -16,6 +16,7 @@
 %define lr.type canonical-lr
 %define lr.default-reduction consistent
 %locations
+%define api.location.type {PtxLoc}
 %lex-param {void *scanner}
 %parse-param {void *scanner} {struct ParseState *ps}
 %expect 0
@@ -39,6 +40,9 @@
 #include <ctype.h>
 #include <string.h>
 #include "lexer.h"
+/* A symbol starts where its first part does (an empty one, which no
+ * action asks about, where the symbol before it does). */
+#define YYLLOC_DEFAULT(cur, rhs, n) ((cur) = (rhs)[(n) ? 1 : 0])
 #define LOC(l) ((Loc){(uint32_t)(l).first_line, (uint16_t)((l).first_column > 65535 ? 65535 : (l).first_column), ps->file})
 static void ptxerror(YYLTYPE *, void *, struct ParseState *, const char *);
 #include "build.h"
