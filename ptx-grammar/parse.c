@@ -32,7 +32,7 @@ int ptx_keyword(const char *s, size_t n)
 void ps_nul(struct ParseState *ps, int line, int col)
 {
 	ps_error(ps, line, col, "NUL byte in program: not a PTX text file, reading stops here");
-	ps->stop = 1;
+	ps_stop(ps);
 }
 
 size_t ps_read(struct ParseState *ps, FILE *in, char *buf, size_t max)
@@ -44,7 +44,7 @@ size_t ps_read(struct ParseState *ps, FILE *in, char *buf, size_t max)
 	if (ps->nread > PTX_MAX_INPUT) {
 		error((Loc){0, 0, ps->file}, "input larger than %zu MiB: not a PTX file, reading stops",
 			PTX_MAX_INPUT >> 20);
-		ps->stop = 1;
+		ps->stop = 1;  /* not ps_stop: flex is filling its buffer */
 		return 0;
 	}
 	return n;
@@ -58,7 +58,7 @@ void ps_verror(struct ParseState *ps, Loc loc, const char *fmt, va_list ap)
 	verror_counted(loc, fmt, ap);
 	if (diag_errors() - ps->errors0 >= MAX_ERRORS) {
 		error((Loc){0, 0, ps->file}, "too many errors, giving up");
-		ps->stop = 1;
+		ps_stop(ps);
 	}
 }
 
@@ -109,6 +109,7 @@ static Module *run(const char *name, FILE *in, const char *text, size_t len)
 	yyscan_t scanner;
 	if (ptxlex_init_extra(&ps, &scanner))
 		die("cannot initialise the scanner");
+	ps.scanner = scanner;
 	YY_BUFFER_STATE buf = NULL;
 	if (in)
 		ptxset_in(in, scanner);

@@ -10,6 +10,13 @@ struct ParseState;
 #define YYSTYPE PTXSTYPE
 #define YYLTYPE PTXLTYPE
 
+/* Where a token or a symbol starts, all that diagnostics and Locs use:
+ * bison's default type also has where it ends, twice the copying on
+ * every shift and reduction. */
+typedef struct PtxLoc {
+	int first_line, first_column;
+} PtxLoc;
+
 /* A growable array of pointers, malloc-backed while the parser builds a
  * list and copied into the module's arena when the list is complete. */
 typedef struct Vec {
@@ -33,6 +40,7 @@ struct ParseState {
 	const char *tok;      /* text of the last name or number scanned */
 	Vec *free_vecs;       /* recycled lists */
 	int stop;             /* a fatal input error: read no further, report no more */
+	void *scanner;        /* whose input ps_stop drops */
 	size_t nread;         /* bytes read from the file so far */
 	int nopen;            /* open '{' and where the innermost few began */
 	int open_line[64], open_col[64];
@@ -41,12 +49,14 @@ struct ParseState {
 void ps_error(struct ParseState *, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void ps_verror(struct ParseState *, Loc, const char *fmt, va_list);
-/* Read no further: a fatal input error, or MAX_ERRORS reported (ps_verror
- * sets it).  Asked for every token, so a field, not a count. */
+/* Read no further: a fatal input error, or MAX_ERRORS reported. */
 static inline int ps_too_many(const struct ParseState *ps)
 {
 	return ps->stop;
 }
+/* Sets stop and drops the scanner's buffered input (lexer.l), so that the
+ * next token is the end of file: nothing is asked per token. */
+void ps_stop(struct ParseState *);
 void ps_nul(struct ParseState *, int line, int col);
 size_t ps_read(struct ParseState *, FILE *, char *buf, size_t max);
 

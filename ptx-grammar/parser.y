@@ -8,8 +8,15 @@
 %define api.pure full
 %define api.prefix {ptx}
 %define parse.error custom
-%define parse.lac full
+/* Error messages list exactly the tokens that could come next, and the
+ * error is found at the token that cannot be shifted.  Canonical LR with
+ * default reductions only in consistent states gives that from the tables
+ * (633 states, 26 KB of tables), as LALR needs LAC for, whose check on every
+ * reduction was an eighth of parse+print. */
+%define lr.type canonical-lr
+%define lr.default-reduction consistent
 %locations
+%define api.location.type {PtxLoc}
 %lex-param {void *scanner}
 %parse-param {void *scanner} {struct ParseState *ps}
 %expect 0
@@ -33,15 +40,12 @@
 #include <ctype.h>
 #include <string.h>
 #include "lexer.h"
+/* A symbol starts where its first part does (an empty one, which no
+ * action asks about, where the symbol before it does). */
+#define YYLLOC_DEFAULT(cur, rhs, n) ((cur) = (rhs)[(n) ? 1 : 0])
 #define LOC(l) ((Loc){(uint32_t)(l).first_line, (uint16_t)((l).first_column > 65535 ? 65535 : (l).first_column), ps->file})
 static void ptxerror(YYLTYPE *, void *, struct ParseState *, const char *);
 #include "build.h"
-
-/* End of input once there are too many errors: error recovery would
- * otherwise read to the end, and the end of /dev/zero never comes.  A
- * macro, since yyparse asks for every token and has ps at hand (the
- * macro's own name inside it is the scanner, not expanded again). */
-#define ptxlex(v, l, scanner) (ps_too_many(ps) ? 0 : ptxlex(v, l, scanner))
 }
 
 %token <str> IDENT "identifier" DOTWORD "directive" NUM "number" STRING "string"
@@ -65,11 +69,11 @@ static void ptxerror(YYLTYPE *, void *, struct ParseState *, const char *);
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <e> expr primary init_opt expr_opt
+%type <e> expr init_opt expr_opt
 %type <vec> exprlist exprlist_opt specs declarators dims params params_opt rets_opt paren_params
 %type <vec> strlist numlist numlist_opt fattrs fattrs_opt fspecs_opt namelist
 %type <list> stmts sec_items
-%type <stmt> stmt top instruction sec_item decl loc
+%type <stmt> stmt top sec_item decl loc
 %type <spec> spec
 %type <dcl> declarator
 %type <str> count_opt
@@ -183,8 +187,16 @@ stmts
 	| stmts stmt            { $$ = $1; if ($2) list_append(&$$, $2); }
 	;
 
+/* An instruction is a stmt itself, and without a guard it takes exprlist,
+ * not exprlist_opt: the reduction for each chain rule was a tenth of
+ * parsing.  The opcode table, not the grammar, knows the opcodes. */
 stmt
-	: instruction
+	: IDENT ';'             { $$ = mk_ins(ps, LOC(@1), NULL, 0, $1, LOC(@1), NULL); }
+	| IDENT exprlist ';'    { $$ = mk_ins(ps, LOC(@1), NULL, 0, $1, LOC(@1), $2); }
+	| '@' IDENT IDENT exprlist_opt ';'
+	                        { $$ = mk_ins(ps, LOC(@1), $2, 0, $3, LOC(@3), $4); }
+	| '@' '!' IDENT IDENT exprlist_opt ';'
+	                        { $$ = mk_ins(ps, LOC(@1), $3, 1, $4, LOC(@4), $5); }
 	| IDENT ':'             { $$ = mk_label(ps, LOC(@1), $1); }
 	| IDENT ':' CALLPROTO rets_opt IDENT params_opt ';'
 	                        { $$ = mk_proto(ps, LOC(@1), $1, $4, $5, $6); }
@@ -197,15 +209,6 @@ stmt
 	| PRAGMA strlist ';'    { $$ = mk_pragma(ps, LOC(@1), $2); }
 	| '{' stmts '}'         { $$ = mk_scope(ps, LOC(@1), $2); }
 	| error ';'             { $$ = NULL; yyerrok; }
-	;
-
-instruction
-	: IDENT exprlist_opt ';'
-	                        { $$ = mk_ins(ps, LOC(@1), NULL, 0, $1, LOC(@1), $2); }
-	| '@' IDENT IDENT exprlist_opt ';'
-	                        { $$ = mk_ins(ps, LOC(@1), $2, 0, $3, LOC(@3), $4); }
-	| '@' '!' IDENT IDENT exprlist_opt ';'
-	                        { $$ = mk_ins(ps, LOC(@1), $3, 1, $4, LOC(@4), $5); }
 	;
 
 loc
@@ -291,8 +294,17 @@ expr_opt
 	| expr
 	;
 
+/* Operands (no "primary" between them and expr: one reduction fewer each). */
 expr
-	: primary
+	: IDENT                 { $$ = name_expr($1); }
+	| DOTWORD               { $$ = name_expr($1); }
+	| NUM                   { $$ = num_expr($1); }
+	| '(' exprlist_opt ')'  { $$ = mk_exprs(ps, E_PAREN, $2); }
+	| '{' exprlist_opt '}'  { $$ = mk_exprs(ps, E_BRACE, $2); }
+	| '[' exprlist ']'      { $$ = mk_exprs(ps, E_ADDR, $2); }
+	| IDENT '(' exprlist_opt ')' { $$ = mk_callexpr(ps, $1, $3); }
+	| NUM '(' exprlist ')'  { $$ = mk_callexpr(ps, $1, $3); }
+	| DOTWORD '(' exprlist_opt ')' { $$ = mk_callexpr(ps, $1, $3); }
 	| '-' expr %prec UNARY  { $$ = expr_unary(ps->m, '-', $2); }
 	| '~' expr %prec UNARY  { $$ = expr_unary(ps->m, '~', $2); }
 	| '!' expr %prec UNARY  { $$ = expr_unary(ps->m, '!', $2); }
@@ -315,18 +327,6 @@ expr
 	| expr '*' expr         { $$ = expr_binary(ps->m, '*', $1, $3); }
 	| expr '/' expr         { $$ = expr_binary(ps->m, '/', $1, $3); }
 	| expr '%' expr         { $$ = expr_binary(ps->m, '%', $1, $3); }
-	;
-
-primary
-	: IDENT                 { $$ = name_expr($1); }
-	| DOTWORD               { $$ = name_expr($1); }
-	| NUM                   { $$ = num_expr($1); }
-	| '(' exprlist_opt ')'  { $$ = mk_exprs(ps, E_PAREN, $2); }
-	| '{' exprlist_opt '}'  { $$ = mk_exprs(ps, E_BRACE, $2); }
-	| '[' exprlist ']'      { $$ = mk_exprs(ps, E_ADDR, $2); }
-	| IDENT '(' exprlist_opt ')' { $$ = mk_callexpr(ps, $1, $3); }
-	| NUM '(' exprlist ')'  { $$ = mk_callexpr(ps, $1, $3); }
-	| DOTWORD '(' exprlist_opt ')' { $$ = mk_callexpr(ps, $1, $3); }
 	;
 
 %%

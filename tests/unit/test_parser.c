@@ -226,6 +226,29 @@ START_TEST(header_is_required)
 }
 END_TEST
 
+/* A string, like a file, stops at the 20th error with input left over:
+ * the scanner drops what it holds rather than being asked per token. */
+START_TEST(too_many_errors_stop_a_string)
+{
+	size_t n = strlen(HEADER ".entry k()\n{\n") + 100000 * 3;
+	char *text = malloc(n + 1);
+	strcpy(text, HEADER ".entry k()\n{\n");
+	for (size_t i = strlen(text); i < n; i += 3)
+		memcpy(text + i, "1;\n", 3);
+	text[n] = 0;
+	char *e = parse_errors(text);
+	int lines = 0;
+	for (const char *p = e; *p; p++)
+		lines += *p == '\n';
+	ck_assert_int_eq(lines, 21);
+	ck_assert_ptr_nonnull(strstr(e, "t.ptx: error: too many errors, giving up\n"));
+	ck_assert_int_eq(diag_errors(), 21);
+	free(e);
+	free(text);
+	diag_reset();
+}
+END_TEST
+
 Suite *parser_suite(void)
 {
 	Suite *s = suite_create("parser");
@@ -243,6 +266,7 @@ Suite *parser_suite(void)
 	tcase_add_test(te, several_errors_are_reported);
 	tcase_add_test(te, unclosed_brace_is_named);
 	tcase_add_test(te, header_is_required);
+	tcase_add_test(te, too_many_errors_stop_a_string);
 	suite_add_tcase(s, te);
 	return s;
 }
