@@ -564,7 +564,16 @@ int align_written(const Decl *);   /* .align N; 0 without one */
  * variables in any scope) and every instruction that touches or converts
  * their addresses (see the file's header for how addresses are followed).
  * An access whose object is unknown (obj -1) may touch any object whose
- * address escapes; a .local one, any object at all. */
+ * address escapes; a .local one, any object at all.
+ *
+ * Inside an object, an address is its start (a root: the symbol, or a
+ * register moved or cvta'd from it), then an anchor, the one place a
+ * constant (or a run-time amount) is first added to a root: an add or sub,
+ * or the access's own [root+C].  An anchor says where an address lands and
+ * is what a stage moving bytes rewrites.  base is the constant offset when
+ * a run-time amount was first added (a[i] of an array at 160: base 160,
+ * a[i-1]: base 160, off 156); it is not known when different addresses
+ * merge, or a pointer steps around a loop. */
 typedef struct MemObj {
 	const char *name;
 	Stmt *decl;
@@ -572,19 +581,51 @@ typedef struct MemObj {
 	int align;
 	int escapes;            /* its address goes where it is not followed */
 } MemObj;
+enum { ANCHOR_NONE = -1, ANCHOR_MANY = -2 };
+typedef struct MemAnchor {
+	Stmt *at;               /* an add or sub, or an access */
+	uint32_t op;            /* the access's address operand; MEM_ARITH for add/sub */
+	int64_t off;            /* the constant it adds to the root */
+	int fixed;              /* it adds a run-time amount, or its form is not root+C */
+} MemAnchor;
+#define MEM_ARITH UINT32_MAX
 typedef struct MemAccess {
 	Stmt *at;               /* ld, st, atom, red, or cvta.local */
+	uint32_t ins;           /* its index in cfg_build(f)'s order */
 	int obj;                /* index in objs, -1 unknown */
 	int64_t off;            /* the constant part of the offset into it */
 	int exact;              /* off is the whole offset (no run-time index) */
-	int width;              /* bytes touched from off (exact ones); 0 for cvta */
+	int width;              /* bytes touched from off; 0 for cvta */
 	uint8_t how;            /* USE_READ, USE_WRITE, both; USE_ADDR for cvta */
+	uint8_t generic;        /* through a generic address (cvta.local'd) */
+	uint8_t base_known;
+	int64_t base;           /* see above; off when exact */
+	int anchor;             /* index in anchors, ANCHOR_NONE (a root), ANCHOR_MANY */
 } MemAccess;
+typedef struct MemEscape {  /* an object's address escaping */
+	int obj;
+	int base_known;
+	int64_t base;           /* the offset it escapes at (its constant part) */
+	int anchor;
+} MemEscape;
+typedef struct MemAddrDef { /* an instruction that defines an object's address */
+	Stmt *at;
+	uint32_t ins;
+	int obj;
+	uint8_t generic, root;
+	int anchor;
+} MemAddrDef;
 typedef struct MemObjs {
 	MemObj *objs;
 	uint32_t nobjs, cobjs;
 	MemAccess *acc;         /* in text order */
 	uint32_t nacc, cacc;
+	MemAnchor *anchors;
+	uint32_t nanchors, canchors;
+	MemEscape *esc;
+	uint32_t nesc, cesc;
+	MemAddrDef *defs;       /* in text order */
+	uint32_t ndefs, cdefs;
 } MemObjs;
 MemObjs *memobjs_build(const Func *);
 void memobjs_free(MemObjs *);

@@ -12,7 +12,12 @@
  * object whose address never escapes.  What the walk cannot follow (a
  * register with several reaching definitions mixing an object's address
  * with anything else, an object's address in other arithmetic, stored,
- * passed, returned or compared) makes the object escape. */
+ * passed, returned or compared) makes the object escape.
+ *
+ * Along the way each address remembers its anchor (where a constant was
+ * first added to the object's start), whether it went through cvta.local
+ * (generic), and its base (the constant offset when a run-time amount was
+ * first added); ir.h says what stages do with them. */
 #include <stdlib.h>
 #include <string.h>
 #include "ir.h"
@@ -27,7 +32,27 @@ typedef struct Addr {
 	int obj;
 	int64_t off;
 	int var;        /* plus a run-time amount */
+	int root;       /* the object's start, before any anchor */
+	int generic;    /* went through cvta.local */
+	int base_known;
+	int64_t base;   /* with var: the offset when the run-time amount came */
+	int anchor;     /* MemObjs.anchors index, ANCHOR_NONE, ANCHOR_MANY */
 } Addr;
+
+static Addr none(int64_t k, int var)
+{
+	return (Addr){A_NONE, -1, k, var, 0, 0, 0, 0, ANCHOR_NONE};
+}
+
+static Addr unknown(void)
+{
+	return (Addr){A_UNKNOWN, -1, 0, 0, 0, 0, 0, 0, ANCHOR_NONE};
+}
+
+static Addr cycle(void)
+{
+	return (Addr){A_CYCLE, -1, 0, 1, 0, 0, 0, 0, ANCHOR_NONE};
+}
 
 typedef struct Walker {
 	MemObjs *mo;
@@ -46,34 +71,81 @@ static int find_obj(const MemObjs *mo, const char *name)
 	return -1;
 }
 
+static int base_known(Addr a)
+{
+	return a.root || !a.var || a.base_known;
+}
+
+static int64_t base_of(Addr a)
+{
+	return a.root ? 0 : a.var ? a.base : a.off;
+}
+
 static void escape(Walker *w, Addr a)
 {
-	if (a.kind == A_OBJ)
-		w->mo->objs[a.obj].escapes = 1;
+	if (a.kind != A_OBJ)
+		return;
+	MemObjs *mo = w->mo;
+	mo->objs[a.obj].escapes = 1;
+	mo->esc = array_grow(mo->esc, mo->nesc, &mo->cesc, sizeof *mo->esc);
+	mo->esc[mo->nesc++] = (MemEscape){a.obj, base_known(a), base_of(a), a.anchor};
+}
+
+static int new_anchor(Walker *w, uint32_t ins, uint32_t op, int64_t off, int fixed)
+{
+	MemObjs *mo = w->mo;
+	mo->anchors = array_grow(mo->anchors, mo->nanchors, &mo->canchors, sizeof *mo->anchors);
+	mo->anchors[mo->nanchors] = (MemAnchor){w->cfg->ins[ins], op, off, fixed};
+	return (int)mo->nanchors++;
 }
 
 static Addr value_of_def(Walker *w, uint32_t ins, int depth);
 
-/* Several definitions reach: one object's address (at some offset) if
- * every one is that object's or the loop's own, no address if none is;
- * else not followed. */
+/* Several definitions reach: one object's address if every one is that
+ * object's or the loop's own, no address if none is; else not followed.
+ * The merged address keeps what all agree on: an exact offset, a base (not
+ * around a loop, where a pointer steps), an anchor. */
 static Addr merge(Walker *w, const Addr *a, uint32_t n)
 {
-	int obj = -1, none = 0, other = 0;
+	int obj = -1, none_seen = 0, other = 0, cyc = 0;
 	for (uint32_t i = 0; i < n; i++)
 		if (a[i].kind == A_OBJ && (obj < 0 || obj == a[i].obj))
 			obj = a[i].obj;
 		else if (a[i].kind == A_NONE)
-			none = 1;
-		else if (a[i].kind != A_CYCLE)
+			none_seen = 1;
+		else if (a[i].kind == A_CYCLE)
+			cyc = 1;
+		else
 			other = 1;
-	if (obj >= 0 && !none && !other)
-		return (Addr){A_OBJ, obj, 0, 1};
 	if (obj < 0 && !other)
-		return (Addr){A_NONE, -1, 0, 1};
-	for (uint32_t i = 0; i < n; i++)
-		escape(w, a[i]);
-	return (Addr){A_UNKNOWN, -1, 0, 0};
+		return none(0, 1);
+	if (obj < 0 || none_seen || other) {
+		for (uint32_t i = 0; i < n; i++)
+			escape(w, a[i]);
+		return unknown();
+	}
+	const Addr *f = NULL;
+	int same_exact = !cyc, same_base = !cyc, all_root = !cyc, anchor = 0, generic = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (a[i].kind != A_OBJ)
+			continue;
+		if (!f)
+			f = &a[i], anchor = f->anchor;
+		same_exact &= !a[i].var && !a[i].root && !f->var && !f->root && a[i].off == f->off;
+		same_base &= base_known(a[i]) && base_known(*f) && base_of(a[i]) == base_of(*f);
+		all_root &= a[i].root;
+		if (a[i].anchor != anchor)
+			anchor = ANCHOR_MANY;
+		generic |= a[i].generic;
+	}
+	Addr r = {A_OBJ, obj, 0, 1, 0, generic, same_base, same_base ? base_of(*f) : 0, anchor};
+	if (all_root)
+		r.root = 1, r.var = 0, r.anchor = ANCHOR_NONE;
+	else if (same_exact)
+		r.off = f->off, r.var = 0;
+	else if (same_base)
+		r.off = r.base;
+	return r;
 }
 
 /* The value of a register or symbol or constant where instruction at reads it. */
@@ -81,73 +153,85 @@ static Addr leaf(Walker *w, uint32_t at, const Expr *e, int depth)
 {
 	int64_t k;
 	if (e->kind == E_NUM)  /* a constant: var only for a float's bits */
-		return int_literal(e->str, &k) ? (Addr){A_NONE, -1, k, 0} : (Addr){A_NONE, -1, 0, 1};
+		return int_literal(e->str, &k) ? none(k, 0) : none(0, 1);
 	if (e->kind != E_NAME)
-		return (Addr){A_UNKNOWN, -1, 0, 0};
+		return unknown();
 	int o = find_obj(w->mo, e->str);
 	if (o >= 0)
-		return (Addr){A_OBJ, o, 0, 0};
+		return (Addr){A_OBJ, o, 0, 0, 1, 0, 1, 0, ANCHOR_NONE};
 	if (live_reg(w->live, e->str) < 0)
-		return (Addr){A_NONE, -1, 0, 1};   /* a parameter, special register, other symbol */
+		return none(0, 1);   /* a parameter, special register, other symbol */
 	uint32_t defs[8];
 	uint32_t n = defs_reaching(w->defs, at, e->str, defs, 8);
 	if (n == 0 || n > 8)
-		return (Addr){A_UNKNOWN, -1, 0, 0};
+		return unknown();
 	Addr a[8];
 	for (uint32_t i = 0; i < n; i++)
-		a[i] = defs[i] == DEF_ENTRY ? (Addr){A_NONE, -1, 0, 1} : value_of_def(w, defs[i], depth + 1);
+		a[i] = defs[i] == DEF_ENTRY ? none(0, 1) : value_of_def(w, defs[i], depth + 1);
 	return n == 1 ? a[0] : merge(w, a, n);
 }
 
-static Addr expr_value(Walker *w, uint32_t at, const Expr *e, int depth);
+static Addr expr_value(Walker *w, uint32_t at, uint32_t op, const Expr *e, int depth);
 
-static Addr sum(Walker *w, Addr a, Addr b, int negate_b)
+/* a + b (a - b): an object's address plus what is no address.  Added to
+ * a root, the amount makes an anchor at (at, op). */
+static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t op)
 {
 	if ((a.kind == A_CYCLE && b.kind == A_NONE) || (b.kind == A_CYCLE && a.kind == A_NONE && !negate_b))
-		return (Addr){A_CYCLE, -1, 0, 1};
+		return cycle();
 	if (a.kind == A_CYCLE || b.kind == A_CYCLE) {
 		escape(w, a);
 		escape(w, b);
-		return (Addr){A_UNKNOWN, -1, 0, 0};
+		return unknown();
 	}
 	if (a.kind == A_UNKNOWN || b.kind == A_UNKNOWN || (a.kind == A_OBJ && b.kind == A_OBJ) ||
 	    (negate_b && b.kind == A_OBJ)) {
 		escape(w, a);
 		escape(w, b);
-		return (Addr){a.kind == A_NONE && b.kind == A_NONE ? A_NONE : A_UNKNOWN, -1, 0, 1};
+		return a.kind == A_NONE && b.kind == A_NONE ? none(0, 1) : unknown();
 	}
 	Addr r = a.kind == A_OBJ ? a : b;
 	const Addr *other = a.kind == A_OBJ ? &b : &a;
 	if (r.kind == A_NONE)
-		return (Addr){A_NONE, -1, 0, 1};
-	if (other->var)
+		return none(0, 1);
+	int64_t k = other->var ? 0 : negate_b ? -other->off : other->off;
+	if (r.root) {
+		r.anchor = new_anchor(w, at, op, k, other->var);
+		r.root = 0;
+	}
+	if (other->var) {
+		if (!r.var)
+			r.base = r.off, r.base_known = 1;
 		r.var = 1;
-	else
-		r.off += negate_b ? -other->off : other->off;
+	} else {
+		r.off += k;
+	}
 	return r;
 }
 
-static Addr expr_value(Walker *w, uint32_t at, const Expr *e, int depth)
+/* The value of operand e of instruction at (operand op, MEM_ARITH when e
+ * is part of an add or sub's own operands). */
+static Addr expr_value(Walker *w, uint32_t at, uint32_t op, const Expr *e, int depth)
 {
 	if (depth > 64)
-		return (Addr){A_UNKNOWN, -1, 0, 0};
+		return unknown();
 	if (e->kind == E_BINARY && (e->op == '+' || e->op == '-'))
-		return sum(w, expr_value(w, at, e->kids[0], depth + 1),
-			expr_value(w, at, e->kids[1], depth + 1), e->op == '-');
+		return sum(w, expr_value(w, at, op, e->kids[0], depth + 1),
+			expr_value(w, at, op, e->kids[1], depth + 1), e->op == '-', at, op);
 	if (e->kind == E_ADDR && e->n == 1)
-		return expr_value(w, at, e->kids[0], depth + 1);
+		return expr_value(w, at, op, e->kids[0], depth + 1);
 	if (e->kind == E_UNARY && e->op == '-') {  /* add.s64 %rd9, %rd1, -120 */
-		Addr a = expr_value(w, at, e->kids[0], depth + 1);
+		Addr a = expr_value(w, at, op, e->kids[0], depth + 1);
 		if (a.kind == A_NONE) {
 			a.off = -a.off;
 			return a;
 		}
 		escape(w, a);
-		return (Addr){A_UNKNOWN, -1, 0, 0};
+		return unknown();
 	}
 	if (e->kind == E_NAME || e->kind == E_NUM)
 		return leaf(w, at, e, depth);
-	return (Addr){A_UNKNOWN, -1, 0, 0};
+	return unknown();
 }
 
 /* What instruction ins writes into its first operand. */
@@ -156,33 +240,35 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 	if (w->state[ins] == 2)
 		return w->memo[ins];
 	if (w->state[ins] == 1)
-		return (Addr){A_CYCLE, -1, 0, 0};
+		return cycle();
 	if (depth > 64)
-		return (Addr){A_UNKNOWN, -1, 0, 0};
+		return unknown();
 	w->state[ins] = 1;
 	const Ins *in = &w->cfg->ins[ins]->ins;
-	Addr r = {A_NONE, -1, 0, 1};
+	Addr r = none(0, 1);
 	int op = in->sp->code;
 	if (in->guard) {  /* may or may not write: not followed */
 		for (uint32_t i = 0; i < in->nops; i++)
 			if (ins_operand(in, i) == OPND_USE)
-				escape(w, expr_value(w, ins, in->ops[i], depth));
-		r.kind = A_UNKNOWN;
+				escape(w, expr_value(w, ins, i, in->ops[i], depth));
+		r = unknown();
 	} else if ((op == O_mov || op == O_cvta) && in->nops == 2 && in->ops[1]->kind != E_BRACE) {
-		r = expr_value(w, ins, in->ops[1], depth);
+		r = expr_value(w, ins, 1, in->ops[1], depth);
+		if (op == O_cvta && r.kind == A_OBJ && ins_space(in) == SPACE_LOCAL)
+			r.generic = !spelling_has(in->sp, MOD_to);
 	} else if ((op == O_add || op == O_sub) && in->nops == 3) {
-		r = sum(w, expr_value(w, ins, in->ops[1], depth), expr_value(w, ins, in->ops[2], depth),
-			op == O_sub);
+		r = sum(w, expr_value(w, ins, MEM_ARITH, in->ops[1], depth),
+			expr_value(w, ins, MEM_ARITH, in->ops[2], depth), op == O_sub, ins, MEM_ARITH);
 	} else {
 		/* any other result: no address, unless computed from one */
 		for (uint32_t i = 0; i < in->nops; i++) {
 			Operand role = ins_operand(in, i);
 			if (role != OPND_USE)
 				continue;  /* a load's value is no object's address */
-			Addr a = expr_value(w, ins, in->ops[i], depth);
+			Addr a = expr_value(w, ins, i, in->ops[i], depth);
 			if (a.kind != A_NONE) {
 				escape(w, a);
-				r.kind = A_UNKNOWN;
+				r = unknown();
 			}
 		}
 	}
@@ -191,11 +277,14 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 	return r;
 }
 
-static void add_access(MemObjs *mo, Stmt *at, Addr a, int width, unsigned how)
+static void add_access(Walker *w, uint32_t ins, Addr a, int width, unsigned how)
 {
+	MemObjs *mo = w->mo;
+	int obj = a.kind == A_OBJ;
 	mo->acc = array_grow(mo->acc, mo->nacc, &mo->cacc, sizeof *mo->acc);
-	mo->acc[mo->nacc++] = (MemAccess){at, a.kind == A_OBJ ? a.obj : -1,
-		a.kind == A_OBJ ? a.off : 0, a.kind == A_OBJ && !a.var, width, (uint8_t)how};
+	mo->acc[mo->nacc++] = (MemAccess){w->cfg->ins[ins], ins, obj ? a.obj : -1,
+		obj ? a.off : 0, obj && !a.var, width, (uint8_t)how, (uint8_t)(obj && a.generic),
+		(uint8_t)(obj && base_known(a)), obj ? base_of(a) : 0, obj ? a.anchor : ANCHOR_NONE};
 }
 
 static unsigned access_how(Operand r)
@@ -206,36 +295,55 @@ static unsigned access_how(Operand r)
 /* Loads, stores and atomics of .local or generic memory: the address
  * operand says what they touch, the type how many bytes.  Every other
  * operand that carries an object's address (an address given to an
- * instruction not modelled here, too) lets it escape. */
+ * instruction not modelled here, too) lets it escape.  Address arithmetic
+ * is followed from its uses, and evaluated here too so that every
+ * definition of an address is known. */
 static void scan_ins(Walker *w, uint32_t i)
 {
-	Stmt *s = w->cfg->ins[i];
-	const Ins *in = &s->ins;
+	const Ins *in = &w->cfg->ins[i]->ins;
 	int op = in->sp->code;
 	Space sp = ins_space(in);
 	int sized = (op == O_ld || op == O_st || op == O_atom || op == O_red || op == O_ldu) &&
 		(sp == SPACE_LOCAL || sp == SPACE_NONE);
 	if (op == O_cvta && in->nops == 2 && sp == SPACE_LOCAL && !spelling_has(in->sp, MOD_to)) {
-		Addr a = expr_value(w, i, in->ops[1], 0);
-		add_access(w->mo, s, a, 0, USE_ADDR);
-		return;  /* the generic address is followed where it is used */
+		add_access(w, i, value_of_def(w, i, 0), 0, USE_ADDR);
+		return;
 	}
-	if (op == O_mov || op == O_cvta || op == O_add || op == O_sub)
-		return;  /* followed from their uses (value_of_def) */
+	if (op == O_mov || op == O_cvta || op == O_add || op == O_sub) {
+		value_of_def(w, i, 0);
+		return;
+	}
 	for (uint32_t k = 0; k < in->nops; k++) {
 		const Expr *e = in->ops[k];
 		Operand role = ins_operand(in, k);
 		if (sized && OPND_IS_ADDRESS(role)) {
-			Addr a = expr_value(w, i, e, 0);
+			Addr a = expr_value(w, i, k, e, 0);
 			unsigned how = access_how(role);
+			if (a.kind == A_OBJ && a.root) {  /* [root]: the access anchors it */
+				a.anchor = new_anchor(w, i, k, 0, 0);
+				a.root = 0;
+			}
 			if (a.kind == A_OBJ)
-				add_access(w->mo, s, a, in->sp->type_bytes * in->sp->vec, how);
+				add_access(w, i, a, in->sp->type_bytes * in->sp->vec, how);
 			else if (a.kind == A_UNKNOWN || sp == SPACE_LOCAL)
-				add_access(w->mo, s, (Addr){A_UNKNOWN, -1, 0, 1}, 0, how);
+				add_access(w, i, unknown(), 0, how);
 			continue;  /* generic through no address of ours: not .local */
 		}
 		if (role != OPND_DEF && role != OPND_MAYDEF)
-			escape(w, expr_value(w, i, e, 0));
+			escape(w, expr_value(w, i, k, e, 0));
+	}
+}
+
+static void record_defs(Walker *w)
+{
+	MemObjs *mo = w->mo;
+	for (uint32_t i = 0; i < w->cfg->nins; i++) {
+		Addr a = w->memo[i];
+		if (w->state[i] != 2 || a.kind != A_OBJ)
+			continue;
+		mo->defs = array_grow(mo->defs, mo->ndefs, &mo->cdefs, sizeof *mo->defs);
+		mo->defs[mo->ndefs++] = (MemAddrDef){w->cfg->ins[i], i, a.obj, (uint8_t)a.generic,
+			(uint8_t)a.root, a.anchor};
 	}
 }
 
@@ -273,6 +381,7 @@ MemObjs *memobjs_build(const Func *f)
 		die("out of memory");
 	for (uint32_t i = 0; i < g->nins; i++)
 		scan_ins(&w, i);
+	record_defs(&w);
 	free(w.memo);
 	free(w.state);
 	defs_free(d);
@@ -287,5 +396,8 @@ void memobjs_free(MemObjs *mo)
 		return;
 	free(mo->objs);
 	free(mo->acc);
+	free(mo->anchors);
+	free(mo->esc);
+	free(mo->defs);
 	free(mo);
 }

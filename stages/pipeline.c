@@ -10,6 +10,7 @@ typedef struct Stage {
 static const Stage stages[] = {
 	{"devirt", devirt},
 	{"printf", printf_lower},
+	{"depot", depot},
 };
 
 const char *stage_name(size_t i)

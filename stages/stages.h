@@ -22,6 +22,13 @@ typedef struct PrintfOptions {
 	int werror_format;   /* -Werror=format: format mismatches are errors */
 } PrintfOptions;
 
+typedef struct DepotOptions {
+	int off;             /* --no-depot */
+	int remarks;         /* -Rpass=depot: a remark per depot */
+	int warn;            /* --warn-stack-size=N given */
+	int64_t warn_stack_size;  /* N: warn for a depot over N bytes */
+} DepotOptions;
+
 typedef struct StageOptions {
 	int verify;          /* ir_verify() after every stage */
 	const char *print_after;  /* --print-after=<stage>: dump to stderr */
@@ -32,6 +39,7 @@ typedef struct StageOptions {
 	World world;         /* run_pipeline fills it in */
 	DevirtOptions devirt;
 	PrintfOptions printf_lowering;
+	DepotOptions depot;
 } StageOptions;
 
 /* pipeline.c: runs every stage in order; returns 0, or -1 after errors.
@@ -54,5 +62,9 @@ void devirt(Module *, const StageOptions *);
 /* printf.c: calls to an undefined printf become vprintf(fmt, buffer) */
 void printf_lower(Module *, const StageOptions *);
 int printf_defines(const char *name);   /* printf: no call is left */
+
+/* depot.c: each function's __local_depot repacked: objects with disjoint
+ * lifetimes share bytes, dead ones go, generic accesses become .local */
+void depot(Module *, const StageOptions *);
 
 #endif

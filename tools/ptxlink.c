@@ -46,6 +46,9 @@ static void usage(FILE *f)
 	      "  --no-devirt        leave indirect calls indirect\n"
 	      "  --devirt-funnel-max=N  funnel at most N candidate targets (default 10)\n"
 	      "  -Rpass=devirt      a remark for every indirect call site\n"
+	      "  --no-depot         leave every __local_depot's layout as it is\n"
+	      "  -Rpass=depot       a remark for every depot: its new size, or why it is kept\n"
+	      "  --warn-stack-size=N  warn for a function whose depot is over N bytes\n"
 	      "  --stats            print the stages' counts to stderr\n"
 	      "  @FILE              read more arguments from FILE\n"
 	      "  --verify           check IR invariants after parsing, linking and every stage\n"
@@ -198,6 +201,20 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 		}
 	} else if (strcmp(a, "-Rpass=devirt") == 0) {
 		o->stages.devirt.remarks = 1;
+	} else if (strcmp(a, "--no-depot") == 0) {
+		o->stages.depot.off = 1;
+	} else if (strcmp(a, "-Rpass=depot") == 0) {
+		o->stages.depot.remarks = 1;
+	} else if (strncmp(a, "--warn-stack-size=", 18) == 0) {
+		char *end;
+		errno = 0;
+		long long v = a[18] >= '0' && a[18] <= '9' ? strtoll(a + 18, &end, 10) : -1;
+		if (v < 0 || errno || *end) {
+			fprintf(stderr, "ptxlink: error: '%s' needs a number of bytes\n", a);
+			return -1;
+		}
+		o->stages.depot.warn = 1;
+		o->stages.depot.warn_stack_size = v;
 	} else if (strcmp(a, "--stats") == 0) {
 		o->stages.stats = 1;
 	} else if (strncmp(a, "--print-after=", 14) == 0) {

@@ -1,0 +1,1139 @@
+/* depot.c: repacking of each function's __local_depot (issue 13).
+ *
+ * nvcc lays a function's local arrays out end to end in one .local byte
+ * array, even when their lifetimes never meet; ptxas takes that layout as
+ * its stack frame.  This stage finds the objects inside the depot, lets
+ * objects whose lifetimes are disjoint share bytes, drops the stores of
+ * objects nothing reads, and makes generic accesses of the depot local:
+ *
+ *     .local .align 16 .b8 __local_depot2[784];     ->  [224]
+ *     add.u64 %rd60, %SPL, 160;                     ->  add.u64 %rd60, %SPL, 0;
+ *     add.u64 %rd48, %SP, 0;  st.u32 [%rd49], %r1;  ->  add.u64 %rd48, %SPL, 0;
+ *                                                       st.local.u32 [%rd49], %r1;
+ *
+ * Objects (from ir/memobj.c's facts).  An array indexed at run time is one
+ * object from its base (the offset where the index was added) to the next
+ * such base or escaping address; a byte range that only constant-offset
+ * accesses touch is its own object, overlapping ones merged.  Accesses
+ * through one anchor (the add that offsets the depot's start, which is what
+ * gets rewritten) belong to one object.  This trusts what C guarantees and
+ * LLVM relies on: an address computed from an array stays inside it.
+ * An object pins (keeps its bytes, shares them with nobody) when its address
+ * escapes or its anchor cannot be rewritten; nothing moves when an access
+ * may touch any object (a .local access through an unknown pointer, a
+ * pointer stepped around a loop, an address merged from two places).
+ *
+ * Lifetimes: an object is live at a point when a store to it reaches the
+ * point and a load of it is reachable from it.  Two objects may share
+ * bytes unless a store to one happens where the other is live.
+ *
+ * Layout: pinned objects stay; the others go largest alignment first,
+ * then largest, each at the lowest offset (congruent to its old one modulo
+ * its widest access, so every access keeps its alignment) that overlaps no
+ * object it interferes with.  A function keeps its layout unless the depot
+ * gets smaller.  Finally address arithmetic nothing reads any more goes,
+ * then cvta.local, %SP, %SPL and the depot itself when unused.
+ *
+ * requires: normalized IR / maintains: the module's symbols / breaks: any
+ * CFG or analysis of the functions it changes. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+#include "stages.h"
+
+enum { MAX_DEPOT = 1 << 20, MAX_OBJS = 1 << 12 };
+
+typedef struct Obj {
+	int64_t lo, hi;       /* its bytes in the old layout: [lo, hi) */
+	int64_t align;        /* a move keeps lo modulo this */
+	int64_t at;           /* the new offset; -1 when dead */
+	const char *pinned;   /* why it keeps its bytes, or NULL */
+	uint8_t loaded, stored;
+} Obj;
+
+typedef struct Stats {
+	unsigned funcs, repacked, not_smaller, fixed, objects, pinned, dead, stores_removed;
+	unsigned made_local, dropped;
+	uint64_t bytes_before, bytes_after;
+} Stats;
+
+typedef struct Dp {
+	Module *m;
+	const StageOptions *o;
+	Stats st;
+	/* the function being worked on */
+	Func *f;
+	Stmt *decl;           /* the depot's declaration */
+	MemObjs *mo;
+	int dobj;             /* the depot's index in mo->objs */
+	int64_t size;
+	int32_t *atom;        /* per byte: its atom, -1 when nothing touches it */
+	int32_t *parent;      /* union-find over atoms */
+	uint32_t natoms, catoms;
+	int32_t *first_atom;  /* per anchor: an atom of what it reaches, -1 none */
+	int32_t *obj_of;      /* per atom root: its object */
+	Obj *objs;
+	uint32_t nobjs;
+	const char *fixed;    /* why nothing may move, or NULL */
+	uint64_t *conflict;   /* nobjs rows of words: objects that may not share */
+	uint32_t words;
+} Dp;
+
+/* ---- atoms: byte ranges that belong to one object -------------------- */
+
+static int32_t atom_new(Dp *d)
+{
+	d->parent = array_grow(d->parent, d->natoms, &d->catoms, sizeof *d->parent);
+	d->parent[d->natoms] = (int32_t)d->natoms;
+	return (int32_t)d->natoms++;
+}
+
+static int32_t atom_find(Dp *d, int32_t a)
+{
+	while (d->parent[a] != a)
+		a = d->parent[a] = d->parent[d->parent[a]];
+	return a;
+}
+
+static void atom_union(Dp *d, int32_t a, int32_t b)
+{
+	a = atom_find(d, a), b = atom_find(d, b);
+	if (a != b)
+		d->parent[a > b ? a : b] = a < b ? a : b;
+}
+
+static int in_depot(const Dp *d, int64_t off)
+{
+	return off >= 0 && off < d->size;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int depot_access(const Dp *d, const MemAccess *a)
+{
+	return a->obj == d->dobj && a->how != USE_ADDR;
+}
+
+/* Why no byte may move, or NULL: some access could touch any object. */
+static const char *why_fixed(const Dp *d)
+{
+	const MemObjs *mo = d->mo;
+	for (uint32_t i = 0; i < mo->nacc; i++) {
+		const MemAccess *a = &mo->acc[i];
+		if (a->obj < 0 && ins_space(&a->at->ins) == SPACE_LOCAL)
+			return "a .local access through an unknown pointer";
+		if (a->obj != d->dobj)
+			continue;
+		if (a->anchor == ANCHOR_MANY)
+			return "an address formed in more than one place";
+		if (!a->base_known)
+			return "a pointer stepped around a loop or merged from several offsets";
+		if (a->how != USE_ADDR && (!in_depot(d, a->base) || (a->exact && a->off + a->width > d->size)))
+			return "an access outside the depot";
+	}
+	for (uint32_t i = 0; i < mo->nesc; i++)
+		if (mo->esc[i].obj == d->dobj && (!mo->esc[i].base_known || !in_depot(d, mo->esc[i].base)))
+			return "its address escapes at an unknown offset";
+	return NULL;
+}
+
+/* Bases of indexed accesses and escaping addresses start objects that
+ * reach to the next start; constant-offset accesses make atoms of their
+ * own bytes, merged with whatever they overlap. */
+static void make_atoms(Dp *d)
+{
+	const MemObjs *mo = d->mo;
+	int64_t *starts = malloc((mo->nacc + mo->nesc + 1) * sizeof *starts);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < mo->nacc; i++)
+		if (depot_access(d, &mo->acc[i]) && !mo->acc[i].exact)
+			starts[n++] = mo->acc[i].base;
+	for (uint32_t i = 0; i < mo->nesc; i++)
+		if (mo->esc[i].obj == d->dobj)
+			starts[n++] = mo->esc[i].base;
+	qsort(starts, n, sizeof *starts, cmp_i64);
+	for (int64_t b = 0; b < d->size; b++)
+		d->atom[b] = -1;
+	for (uint32_t i = 0; i < n; i++) {
+		if (i && starts[i] == starts[i - 1])
+			continue;
+		int32_t a = atom_new(d);
+		int64_t end = d->size;
+		for (uint32_t j = i + 1; j < n; j++)
+			if (starts[j] != starts[i]) {
+				end = starts[j];
+				break;
+			}
+		for (int64_t b = starts[i]; b < end; b++)
+			d->atom[b] = a;
+	}
+	free(starts);
+	for (uint32_t i = 0; i < mo->nacc; i++) {
+		const MemAccess *a = &mo->acc[i];
+		if (!depot_access(d, a) || !a->exact)
+			continue;
+		int32_t at = atom_new(d);
+		for (int64_t b = a->off; b < a->off + a->width; b++)
+			if (d->atom[b] < 0)
+				d->atom[b] = at;
+			else
+				atom_union(d, at, d->atom[b]);
+	}
+}
+
+/* What one anchor reaches is one object: it gets one shift. */
+static void join_anchor(Dp *d, int anchor, int32_t atom)
+{
+	if (anchor < 0)
+		return;
+	const MemAnchor *an = &d->mo->anchors[anchor];
+	if (in_depot(d, an->off) && d->atom[an->off] >= 0)
+		atom_union(d, atom, d->atom[an->off]);
+	if (d->first_atom[anchor] < 0)
+		d->first_atom[anchor] = atom;
+	else
+		atom_union(d, atom, d->first_atom[anchor]);
+}
+
+static void join_by_anchors(Dp *d)
+{
+	const MemObjs *mo = d->mo;
+	for (uint32_t i = 0; i < mo->nanchors; i++)
+		d->first_atom[i] = -1;
+	for (uint32_t i = 0; i < mo->nacc; i++) {
+		const MemAccess *a = &mo->acc[i];
+		if (!depot_access(d, a))
+			continue;
+		/* a[i-1] of an array at 160 is base 160, off 156: the base says */
+		join_anchor(d, a->anchor, d->atom[a->exact ? a->off : a->base]);
+	}
+	for (uint32_t i = 0; i < mo->nesc; i++)
+		if (mo->esc[i].obj == d->dobj)
+			join_anchor(d, mo->esc[i].anchor, d->atom[mo->esc[i].base]);
+}
+
+/* ---- objects ------------------------------------------------------------ */
+
+static int64_t pow2_floor(int64_t v)
+{
+	int64_t p = 1;
+	while (p * 2 <= v)
+		p *= 2;
+	return p;
+}
+
+static Obj *obj_at(Dp *d, int64_t byte)
+{
+	return &d->objs[d->obj_of[atom_find(d, d->atom[byte])]];
+}
+
+static Obj *obj_of_access(Dp *d, const MemAccess *a)
+{
+	return obj_at(d, a->exact ? a->off : a->base);
+}
+
+static void make_objects(Dp *d)
+{
+	for (uint32_t i = 0; i < d->natoms; i++)
+		d->obj_of[i] = -1;
+	for (int64_t b = 0; b < d->size; b++) {
+		if (d->atom[b] < 0)
+			continue;
+		int32_t r = atom_find(d, d->atom[b]);
+		if (d->obj_of[r] < 0) {
+			if (d->nobjs == MAX_OBJS) {
+				d->fixed = "more objects than the stage handles";
+				return;
+			}
+			d->obj_of[r] = (int32_t)d->nobjs;
+			d->objs[d->nobjs++] = (Obj){b, b + 1, 1, b, NULL, 0, 0};
+		}
+		d->objs[d->obj_of[r]].hi = b + 1;
+	}
+	const MemObjs *mo = d->mo;
+	for (uint32_t i = 0; i < mo->nacc; i++) {
+		const MemAccess *a = &mo->acc[i];
+		if (!depot_access(d, a))
+			continue;
+		Obj *o = obj_of_access(d, a);
+		if (a->width > 0 && pow2_floor(a->width) > o->align)
+			o->align = pow2_floor(a->width);
+		o->loaded |= (a->how & USE_READ) != 0;
+		o->stored |= (a->how & USE_WRITE) != 0;
+	}
+	for (uint32_t i = 0; i < mo->nesc; i++)
+		if (mo->esc[i].obj == d->dobj)
+			obj_at(d, mo->esc[i].base)->pinned = "its address escapes";
+}
+
+/* ---- anchors: the constants that place an object ----------------------- */
+
+static int const_operand(const Expr *e, int64_t *v)
+{
+	if (e->kind == E_NUM)
+		return int_literal(e->str, v);
+	if (e->kind == E_UNARY && e->op == '-' && e->kids[0]->kind == E_NUM &&
+	    int_literal(e->kids[0]->str, v)) {
+		*v = -*v;
+		return 1;
+	}
+	return 0;
+}
+
+/* The anchor's operand moved by `by` bytes; NULL when its form is not
+ * one this stage rewrites.  *k says which operand it replaces. */
+static Expr *moved(Dp *d, const MemAnchor *an, int64_t by, uint32_t *k)
+{
+	const Ins *in = &an->at->ins;
+	int64_t c;
+	if (an->fixed)
+		return NULL;
+	if (an->op == MEM_ARITH) {  /* add d, root, C (or C, root); sub d, root, C */
+		int sub = in->sp->code == O_sub;
+		for (uint32_t i = 2; i >= 1; i--)
+			if (const_operand(in->ops[i], &c) && in->ops[3 - i]->kind == E_NAME && (i == 2 || !sub)) {
+				*k = i;
+				return int_expr(sub ? c - by : c + by);
+			}
+		return NULL;
+	}
+	const Expr *e = in->ops[an->op];
+	if (e->kind != E_ADDR || e->n != 1)
+		return NULL;
+	*k = an->op;
+	e = e->kids[0];
+	if (e->kind == E_NAME)
+		return expr_addr(d->m, (Expr *)e, by);
+	if (e->kind == E_BINARY && (e->op == '+' || e->op == '-') && e->kids[0]->kind == E_NAME &&
+	    const_operand(e->kids[1], &c))
+		return expr_addr(d->m, e->kids[0], (e->op == '-' ? -c : c) + by);
+	return NULL;
+}
+
+/* An object whose anchor cannot be rewritten stays where it is. */
+static void pin_unmovable(Dp *d)
+{
+	for (uint32_t i = 0; i < d->mo->nanchors; i++) {
+		uint32_t k;
+		if (d->first_atom[i] >= 0 && !moved(d, &d->mo->anchors[i], 0, &k))
+			d->objs[d->obj_of[atom_find(d, d->first_atom[i])]].pinned =
+				d->mo->anchors[i].fixed ? "a run-time amount is added to the depot's start"
+				: "an address form the stage does not rewrite";
+	}
+}
+
+static void move_anchors(Dp *d)
+{
+	for (uint32_t i = 0; i < d->mo->nanchors; i++) {
+		if (d->first_atom[i] < 0)
+			continue;
+		const Obj *o = &d->objs[d->obj_of[atom_find(d, d->first_atom[i])]];
+		if (o->at < 0 || o->at == o->lo)
+			continue;
+		uint32_t k;
+		Expr *e = moved(d, &d->mo->anchors[i], o->at - o->lo, &k);
+		if (!e)
+			die("depot: an anchor checked movable is not");
+		d->mo->anchors[i].at->ins.ops[k] = e;
+	}
+}
+
+/* ---- lifetimes ---------------------------------------------------------- */
+
+typedef struct Sets {
+	uint32_t words;
+	uint64_t *fin, *fout, *bin, *bout;   /* per block: stored-reaching, loaded-ahead */
+	uint64_t *stores, *loads;            /* per block: what it stores, loads */
+} Sets;
+
+static uint64_t *row(uint64_t *v, uint32_t words, uint32_t i)
+{
+	return v + (size_t)i * words;
+}
+
+static int or_into(uint64_t *to, const uint64_t *from, uint32_t words)
+{
+	int changed = 0;
+	for (uint32_t w = 0; w < words; w++)
+		if ((to[w] | from[w]) != to[w])
+			to[w] |= from[w], changed = 1;
+	return changed;
+}
+
+static void set_bit(uint64_t *v, uint32_t i)
+{
+	v[i / 64] |= 1ull << (i % 64);
+}
+
+static int get_bit(const uint64_t *v, uint32_t i)
+{
+	return (v[i / 64] >> (i % 64)) & 1;
+}
+
+/* Forward from stores, backward from loads, to a fixed point. */
+static void solve(const Cfg *g, Sets *s)
+{
+	uint32_t W = s->words;
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (uint32_t i = 0; i < g->norder; i++) {
+			uint32_t b = g->order[i];
+			const Block *bl = &g->blocks[b];
+			for (uint32_t p = 0; p < bl->npred; p++)
+				or_into(row(s->fin, W, b), row(s->fout, W, bl->pred[p]), W);
+			changed |= or_into(row(s->fout, W, b), row(s->fin, W, b), W);
+			changed |= or_into(row(s->fout, W, b), row(s->stores, W, b), W);
+		}
+		for (uint32_t i = g->norder; i-- > 0;) {
+			uint32_t b = g->order[i];
+			const Block *bl = &g->blocks[b];
+			for (uint32_t k = 0; k < bl->nsucc; k++)
+				or_into(row(s->bout, W, b), row(s->bin, W, bl->succ[k]), W);
+			changed |= or_into(row(s->bin, W, b), row(s->bout, W, b), W);
+			changed |= or_into(row(s->bin, W, b), row(s->loads, W, b), W);
+		}
+	}
+}
+
+/* A store to o where x is live (stored before, loaded after): o and x
+ * may not share.  Walks one block's depot accesses, [from, to). */
+static void block_conflicts(Dp *d, const Sets *s, uint32_t b, uint32_t from, uint32_t to)
+{
+	uint32_t W = s->words;
+	uint64_t *ahead = calloc((size_t)(to - from + 1) * W, sizeof *ahead);
+	uint64_t *done = calloc(W, sizeof *done);
+	memcpy(row(ahead, W, to - from), row(s->bout, W, b), W * sizeof *ahead);
+	for (uint32_t i = to; i-- > from;) {  /* what is loaded after access i */
+		memcpy(row(ahead, W, i - from), row(ahead, W, i - from + 1), W * sizeof *ahead);
+		const MemAccess *a = &d->mo->acc[i];
+		if (depot_access(d, a) && (a->how & USE_READ))
+			set_bit(row(ahead, W, i - from), (uint32_t)(obj_of_access(d, a) - d->objs));
+	}
+	memcpy(done, row(s->fin, W, b), W * sizeof *done);
+	for (uint32_t i = from; i < to; i++) {
+		const MemAccess *a = &d->mo->acc[i];
+		if (!depot_access(d, a) || !(a->how & USE_WRITE))
+			continue;
+		uint32_t o = (uint32_t)(obj_of_access(d, a) - d->objs);
+		set_bit(done, o);
+		const uint64_t *after = row(ahead, W, i - from + 1);
+		for (uint32_t w = 0; w < W; w++) {
+			uint64_t live = done[w] & after[w];
+			row(d->conflict, W, o)[w] |= live;
+			for (; live; live &= live - 1) {
+				uint32_t x = w * 64 + (uint32_t)__builtin_ctzll(live);
+				set_bit(row(d->conflict, W, x), o);
+			}
+		}
+	}
+	free(done);
+	free(ahead);
+}
+
+static void interference(Dp *d, const Cfg *g)
+{
+	uint32_t W = d->words, nb = g->nblocks;
+	Sets s = {.words = W};
+	uint64_t *mem = calloc((size_t)6 * nb * W, sizeof *mem);
+	s.fin = mem, s.fout = mem + (size_t)nb * W, s.bin = mem + (size_t)2 * nb * W;
+	s.bout = mem + (size_t)3 * nb * W, s.stores = mem + (size_t)4 * nb * W;
+	s.loads = mem + (size_t)5 * nb * W;
+	const MemObjs *mo = d->mo;
+	for (uint32_t i = 0; i < mo->nacc; i++) {
+		const MemAccess *a = &mo->acc[i];
+		if (!depot_access(d, a))
+			continue;
+		uint32_t b = g->block_of[a->ins], o = (uint32_t)(obj_of_access(d, a) - d->objs);
+		if (a->how & USE_READ)
+			set_bit(row(s.loads, W, b), o);
+		if (a->how & USE_WRITE)
+			set_bit(row(s.stores, W, b), o);
+	}
+	solve(g, &s);
+	for (uint32_t i = 0; i < mo->nacc;) {  /* accesses are in text order */
+		uint32_t b = g->block_of[mo->acc[i].ins], j = i;
+		while (j < mo->nacc && g->block_of[mo->acc[j].ins] == b)
+			j++;
+		if (g->blocks[b].rpo != UINT32_MAX)
+			block_conflicts(d, &s, b, i, j);
+		i = j;
+	}
+	free(mem);
+}
+
+/* ---- layout ------------------------------------------------------------- */
+
+static int cmp_place(const void *pa, const void *pb, void *ctx)
+{
+	const Obj *objs = ctx;
+	const Obj *a = &objs[*(const uint32_t *)pa], *b = &objs[*(const uint32_t *)pb];
+	if (a->align != b->align)
+		return a->align > b->align ? -1 : 1;
+	if (a->hi - a->lo != b->hi - b->lo)
+		return a->hi - a->lo > b->hi - b->lo ? -1 : 1;
+	return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+static const Obj *sort_objs;
+
+static int cmp_place_global(const void *a, const void *b)
+{
+	return cmp_place(a, b, (void *)sort_objs);
+}
+
+/* The lowest offset >= from congruent to o's old one modulo its alignment. */
+static int64_t congruent(const Obj *o, int64_t from)
+{
+	int64_t want = o->lo % o->align, p = from - from % o->align + want;
+	return p < from ? p + o->align : p;
+}
+
+static int may_share(const Dp *d, uint32_t a, uint32_t b)
+{
+	return !d->objs[a].pinned && !d->objs[b].pinned && !get_bit(row(d->conflict, d->words, a), b);
+}
+
+/* Returns the new depot size. */
+static int64_t place_all(Dp *d)
+{
+	uint32_t *order = malloc(d->nobjs * sizeof *order), n = 0, nplaced = 0;
+	uint32_t *placed = malloc(d->nobjs * sizeof *placed);
+	int64_t end = 0;
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		Obj *o = &d->objs[i];
+		if (o->pinned) {
+			o->at = o->lo;
+			placed[nplaced++] = i;
+			end = o->hi > end ? o->hi : end;
+		} else if (!o->loaded) {
+			o->at = -1;
+		} else {
+			order[n++] = i;
+		}
+	}
+	sort_objs = d->objs;
+	qsort(order, n, sizeof *order, cmp_place_global);
+	for (uint32_t k = 0; k < n; k++) {
+		Obj *o = &d->objs[order[k]];
+		int64_t size = o->hi - o->lo, p = congruent(o, 0);
+		for (int moved_on = 1; moved_on;) {
+			moved_on = 0;
+			for (uint32_t j = 0; j < nplaced; j++) {
+				const Obj *q = &d->objs[placed[j]];
+				int64_t qs = q->hi - q->lo;
+				if (may_share(d, order[k], placed[j]) || p >= q->at + qs || q->at >= p + size)
+					continue;
+				p = congruent(o, q->at + qs);
+				moved_on = 1;
+			}
+		}
+		o->at = p;
+		placed[nplaced++] = order[k];
+		end = p + size > end ? p + size : end;
+	}
+	free(order);
+	free(placed);
+	return end;
+}
+
+/* ---- generic accesses made local ---------------------------------------- */
+
+typedef struct Count {
+	UT_hash_handle hh;
+	const char *name;
+	uint32_t n;           /* instructions that mention it */
+} Count;
+
+/* instructions of a body, scopes flattened, with the list holding each */
+typedef struct Where {
+	Stmt *s;
+	List *in;
+} Where;
+
+typedef struct Body {
+	Where *v;
+	uint32_t n, cap;
+} Body;
+
+static void collect(Body *b, List *l)
+{
+	for (Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_SCOPE)
+			collect(b, &s->scope);
+		else {
+			b->v = array_grow(b->v, b->n, &b->cap, sizeof *b->v);
+			b->v[b->n++] = (Where){s, l};
+		}
+}
+
+typedef struct NameList {
+	const char **v;
+	uint32_t n, cap;
+} NameList;
+
+static void list_name(void *ctx, const char *name, OpRole role)
+{
+	(void)role;
+	NameList *l = ctx;
+	for (uint32_t i = 0; i < l->n; i++)
+		if (l->v[i] == name)
+			return;
+	l->v = array_grow(l->v, l->n, &l->cap, sizeof *l->v);
+	l->v[l->n++] = name;
+}
+
+/* Adds delta to the count of each name s mentions (once per name). */
+static void count_ins(Count **h, const Stmt *s, int delta)
+{
+	NameList l = {0};
+	ins_names(&s->ins, list_name, &l);
+	for (uint32_t i = 0; i < l.n; i++) {
+		Count *c;
+		HASH_FIND_PTR(*h, &l.v[i], c);
+		if (!c) {
+			c = calloc(1, sizeof *c);
+			c->name = l.v[i];
+			HASH_ADD_PTR(*h, name, c);
+		}
+		c->n += (uint32_t)delta;
+	}
+	free(l.v);
+}
+
+/* How many instructions mention each name. */
+static Count *count_names(const Body *b)
+{
+	Count *h = NULL;
+	for (uint32_t i = 0; i < b->n; i++)
+		if (b->v[i].s && b->v[i].s->kind == S_INS)
+			count_ins(&h, b->v[i].s, 1);
+	return h;
+}
+
+static uint32_t mentions(Count *h, const char *name)
+{
+	Count *c;
+	HASH_FIND_PTR(h, &name, c);
+	return c ? c->n : 0;
+}
+
+static void free_counts(Count *h)
+{
+	Count *c, *t;
+	HASH_ITER(hh, h, c, t) {
+		HASH_DEL(h, c);
+		free(c);
+	}
+}
+
+/* A register written exactly once, by `def`. */
+static int only_def(const Body *b, const char *reg, const Stmt *def)
+{
+	for (uint32_t i = 0; i < b->n; i++) {
+		const Stmt *s = b->v[i].s;
+		if (s->kind == S_INS && s != def && s->ins.nops && s->ins.ops[0]->kind == E_NAME &&
+		    s->ins.ops[0]->str == reg && ins_first_role(&s->ins) != ROLE_USE)
+			return 0;
+	}
+	return 1;
+}
+
+/* ld and st that can take .local: no memory order (ptxas refuses even
+ * .volatile there), no scope */
+static int localizable(const Ins *in)
+{
+	int op = in->sp->code;
+	if ((op != O_ld && op != O_st) || in->sp->space != SPACE_NONE || in->sp->unknown)
+		return 0;
+	for (uint32_t i = 0; i < in->sp->nmods; i++) {
+		const ModWord *w = &in->sp->words[i];
+		if (w->kind == MW_MOD && (mod_group(w->id) == MG_SCOPE || mod_group(w->id) == MG_ORDER))
+			return 0;
+	}
+	return 1;
+}
+
+static const Spelling *local_spelling(const Spelling *sp)
+{
+	char buf[256];
+	size_t n = (size_t)snprintf(buf, sizeof buf, "%s", sp->base);
+	int done = 0;
+	for (uint32_t i = 0; i < sp->nmods && n < sizeof buf; i++) {
+		const ModWord *w = &sp->words[i];
+		if (!done && !(w->kind == MW_MOD && mod_group(w->id) == MG_ORDER)) {
+			n += (size_t)snprintf(buf + n, sizeof buf - n, ".local");
+			done = 1;
+		}
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s", sp->mods[i]);
+	}
+	if (!done && n < sizeof buf)
+		n += (size_t)snprintf(buf + n, sizeof buf - n, ".local");
+	if (n >= sizeof buf)
+		return NULL;
+	return spelling_get(buf, n);
+}
+
+typedef struct Chain {
+	const char *reg;
+	Stmt *def;
+	int keep;             /* 1 while it can become local */
+} Chain;
+
+static Chain *chain_of(Chain *c, uint32_t n, const char *reg)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (c[i].reg == reg && c[i].keep)
+			return &c[i];
+	return NULL;
+}
+
+/* Whether operand e of an ld/st is [reg] or [reg+C]. */
+static int plain_address(const Expr *e, const char *reg)
+{
+	int64_t c;
+	if (e->kind != E_ADDR || e->n != 1)
+		return 0;
+	e = e->kids[0];
+	return (e->kind == E_NAME && e->str == reg) ||
+		(e->kind == E_BINARY && (e->op == '+' || e->op == '-') && e->kids[0]->kind == E_NAME &&
+		 e->kids[0]->str == reg && const_operand(e->kids[1], &c));
+}
+
+/* Each use of reg: the address of a localizable ld/st, or a source of a
+ * chain member's definition. */
+static int uses_convertible(const Body *b, Chain *c, uint32_t n, const char *reg, const Stmt *def)
+{
+	for (uint32_t i = 0; i < b->n; i++) {
+		const Stmt *s = b->v[i].s;
+		if (s->kind != S_INS || s == def || !ins_mentions(&s->ins, reg))
+			continue;
+		const Ins *in = &s->ins;
+		if (localizable(in)) {
+			uint32_t k = in->sp->code == O_ld ? 1 : 0;
+			int ok = plain_address(in->ops[k], reg);
+			for (uint32_t j = 0; j < in->nops && ok; j++)
+				if (j != k && expr_mentions(in->ops[j], reg))
+					ok = 0;
+			if (ok)
+				continue;
+		}
+		const Chain *user = in->nops ? chain_of(c, n, in->ops[0]->kind == E_NAME ? in->ops[0]->str : NULL) : NULL;
+		if (!user || user->def != s || expr_mentions(in->ops[0], reg))
+			return 0;
+	}
+	return 1;
+}
+
+static Stmt *def_of(const Dp *d, const char *reg)
+{
+	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
+		Stmt *s = d->mo->defs[i].at;
+		if (s->ins.ops[0]->kind == E_NAME && s->ins.ops[0]->str == reg)
+			return s;
+	}
+	return NULL;
+}
+
+/* The generic start (%SP = cvta.local of %SPL) and its local twin, when
+ * both are written once and %SPL holds the depot's address. */
+static int generic_root(Dp *d, const Body *b, const char **sp, const char **spl)
+{
+	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
+		const MemAddrDef *a = &d->mo->defs[i];
+		const Ins *in = &a->at->ins;
+		if (a->obj != d->dobj || !a->root || !a->generic || in->sp->code != O_cvta ||
+		    in->ops[1]->kind != E_NAME)
+			continue;
+		const char *g = in->ops[0]->str, *l = in->ops[1]->str;
+		const Stmt *ldef = def_of(d, l);
+		if (!only_def(b, g, a->at))
+			return 0;
+		if (l == d->decl->var.ds[0].name || (ldef && !ldef->ins.guard && ldef->ins.sp->code == O_mov &&
+		    ldef->ins.ops[1]->kind == E_NAME && ldef->ins.ops[1]->str == d->decl->var.ds[0].name &&
+		    only_def(b, l, ldef))) {
+			*sp = g, *spl = l;
+			return 1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+static Expr *renamed(Module *m, const Expr *e, const char *from, const char *to)
+{
+	if (e->kind == E_NAME)
+		return e->str == from ? name_expr(to) : (Expr *)e;
+	if (e->kind == E_NUM)
+		return (Expr *)e;
+	Expr **kids = arena_alloc(m->arena, e->n * sizeof *kids);
+	for (uint32_t i = 0; i < e->n; i++)
+		kids[i] = renamed(m, e->kids[i], from, to);
+	Expr *r = arena_dup(m->arena, e, sizeof *e);
+	r->kids = kids;
+	return r;
+}
+
+static void localize_access(Dp *d, Stmt *s)
+{
+	const Spelling *sp = local_spelling(s->ins.sp);
+	if (sp) {
+		s->ins.sp = sp;
+		d->st.made_local++;
+	}
+}
+
+/* Registers computed from %SP only to be dereferenced become computed
+ * from %SPL, and their ld/st .local; so do accesses through %SP itself. */
+static void make_local(Dp *d, const Body *b)
+{
+	const char *sp, *spl;
+	if (!generic_root(d, b, &sp, &spl))
+		return;
+	Chain *c = calloc(d->mo->ndefs + 1, sizeof *c);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
+		const MemAddrDef *a = &d->mo->defs[i];
+		const Ins *in = &a->at->ins;
+		int op = in->sp->code;
+		if (a->obj != d->dobj || a->root || !a->generic || in->guard ||
+		    !(op == O_add || op == O_sub || op == O_mov) || in->ops[0]->kind != E_NAME ||
+		    !only_def(b, in->ops[0]->str, a->at))
+			continue;
+		c[n++] = (Chain){in->ops[0]->str, a->at, 1};
+	}
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			if (!c[i].keep)
+				continue;
+			/* its address source: %SP or another member */
+			const Ins *in = &c[i].def->ins;
+			int from_ok = 1;
+			for (uint32_t k = 1; k < in->nops; k++)
+				if (in->ops[k]->kind == E_NAME && in->ops[k]->str != sp &&
+				    def_of(d, in->ops[k]->str) && !chain_of(c, n, in->ops[k]->str))
+					from_ok = 0;
+			if (!from_ok || !uses_convertible(b, c, n, c[i].reg, c[i].def))
+				c[i].keep = 0, changed = 1;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (!c[i].keep)
+			continue;
+		Ins *in = &c[i].def->ins;
+		for (uint32_t k = 1; k < in->nops; k++)
+			in->ops[k] = renamed(d->m, in->ops[k], sp, spl);
+		for (uint32_t j = 0; j < b->n; j++) {
+			Stmt *s = b->v[j].s;
+			if (s->kind == S_INS && s != c[i].def && localizable(&s->ins) && ins_mentions(&s->ins, c[i].reg))
+				localize_access(d, s);
+		}
+	}
+	/* ld/st straight through %SP */
+	for (uint32_t j = 0; j < b->n; j++) {
+		Stmt *s = b->v[j].s;
+		if (s->kind != S_INS || !localizable(&s->ins) || !ins_mentions(&s->ins, sp))
+			continue;
+		uint32_t k = s->ins.sp->code == O_ld ? 1 : 0;
+		int ok = plain_address(s->ins.ops[k], sp);
+		for (uint32_t i = 0; i < s->ins.nops && ok; i++)
+			if (i != k && expr_mentions(s->ins.ops[i], sp))
+				ok = 0;
+		if (ok) {
+			s->ins.ops[k] = renamed(d->m, s->ins.ops[k], sp, spl);
+			localize_access(d, s);
+		}
+	}
+	free(c);
+}
+
+/* ---- clean-up: what no instruction reads any more ------------------------ */
+
+static Where *where_of(Body *b, const Stmt *s)
+{
+	for (uint32_t i = 0; i < b->n; i++)
+		if (b->v[i].s == s)
+			return &b->v[i];
+	return NULL;
+}
+
+static void remove_ins(Body *b, Count **h, Stmt *s)
+{
+	Where *w = where_of(b, s);
+	if (!w || !w->s)
+		return;
+	if (h)
+		count_ins(h, s, -1);
+	list_remove(w->in, s);
+	w->s = NULL;
+}
+
+/* The stores of objects nothing loads. */
+static void drop_dead_stores(Dp *d, Body *b)
+{
+	for (uint32_t i = 0; i < d->mo->nacc; i++) {
+		const MemAccess *a = &d->mo->acc[i];
+		if (!depot_access(d, a) || a->how != USE_WRITE)
+			continue;
+		const Obj *o = obj_of_access(d, a);
+		if (o->loaded || o->pinned)
+			continue;
+		remove_ins(b, NULL, a->at);
+		d->st.stores_removed++;
+	}
+}
+
+/* Address arithmetic whose register only its own definition mentions,
+ * until none is left; then %SP, %SPL and the depot when unmentioned. */
+static void drop_unused(Dp *d, Body *b, Count **h)
+{
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (uint32_t i = 0; i < d->mo->ndefs; i++) {
+			Stmt *s = d->mo->defs[i].at;
+			Where *w = where_of(b, s);
+			if (!w || !w->s || s->ins.guard || s->ins.ops[0]->kind != E_NAME ||
+			    mentions(*h, s->ins.ops[0]->str) != 1)
+				continue;
+			remove_ins(b, h, s);
+			changed = 1;
+		}
+	}
+	for (uint32_t i = 0; i < b->n; i++) {
+		Stmt *s = b->v[i].s;
+		if (!s || s->kind != S_VAR || s->var.nds != 1)
+			continue;
+		const char *name = s->var.ds[0].name;
+		int reg = decl_space(&s->var) == SPACE_REG && !s->var.ds[0].count &&
+			(!strcmp(name, "%SP") || !strcmp(name, "%SPL"));
+		if ((reg || s == d->decl) && mentions(*h, name) == 0) {
+			list_remove(b->v[i].in, s);
+			b->v[i].s = NULL;
+			if (s == d->decl)
+				d->st.dropped++;
+		}
+	}
+}
+
+/* ---- the depot's new size ---------------------------------------------- */
+
+static void resize(Dp *d, int64_t size)
+{
+	Declarator *ds = &d->decl->var.ds[0];
+	Expr **dims = arena_alloc(d->m->arena, sizeof *dims);
+	dims[0] = int_expr(size);
+	ds->dims = dims;
+	ds->ndims = 1;
+}
+
+/* ---- remarks and warnings ---------------------------------------------- */
+
+static void remark(const Dp *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void remark(const Dp *d, const char *fmt, ...)
+{
+	if (!d->o->depot.remarks)
+		return;
+	fprintf(stderr, "%s:%u: remark: %s: ", diag_filename(d->decl->loc.file), d->decl->loc.line,
+		d->f->name);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int cmp_size(const void *pa, const void *pb, const Obj *objs)
+{
+	const Obj *a = &objs[*(const uint32_t *)pa], *b = &objs[*(const uint32_t *)pb];
+	if (a->hi - a->lo != b->hi - b->lo)
+		return a->hi - a->lo > b->hi - b->lo ? -1 : 1;
+	return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+static int cmp_size_global(const void *a, const void *b)
+{
+	return cmp_size(a, b, sort_objs);
+}
+
+/* --warn-stack-size=N, as cicc's -warn-stack-size: the function and its
+ * largest objects. */
+static void warn_size(const Dp *d, int64_t size)
+{
+	int64_t limit = d->o->depot.warn_stack_size;
+	if (limit < 0 || size <= limit)
+		return;
+	char buf[512] = "";
+	size_t n = 0;
+	uint32_t *order = malloc((d->nobjs + 1) * sizeof *order), k = 0;
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		if (d->objs[i].at >= 0 || d->fixed)
+			order[k++] = i;
+	sort_objs = d->objs;
+	qsort(order, k, sizeof *order, cmp_size_global);
+	for (uint32_t i = 0; i < k && i < 3 && n < sizeof buf; i++) {
+		const Obj *o = &d->objs[order[i]];
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%lld bytes at %lld", i ? ", " : "",
+			(long long)(o->hi - o->lo), (long long)(d->fixed || o->at < 0 ? o->lo : o->at));
+	}
+	free(order);
+	warn(d->decl->loc, "stack frame size of function '%s' is %lld bytes, over --warn-stack-size=%lld%s%s%s",
+		d->f->name, (long long)size, (long long)limit, k ? " (largest objects: " : "", buf, k ? ")" : "");
+}
+
+/* ---- driver ------------------------------------------------------------- */
+
+static void print_stats(const Stats *s)
+{
+	fprintf(stderr, "depot: %u functions with a depot: %u repacked, %u kept (not smaller), "
+		"%u kept whole (an access may touch any object)\n", s->funcs, s->repacked,
+		s->not_smaller, s->fixed);
+	fprintf(stderr, "depot:   %u objects: %u pinned, %u dead (%u stores removed)\n", s->objects,
+		s->pinned, s->dead, s->stores_removed);
+	fprintf(stderr, "depot:   %llu bytes before, %llu after\n", (unsigned long long)s->bytes_before,
+		(unsigned long long)s->bytes_after);
+	fprintf(stderr, "depot:   %u generic accesses made local, %u depots dropped\n", s->made_local,
+		s->dropped);
+}
+
+static int find_depot(const MemObjs *mo)
+{
+	for (uint32_t i = 0; i < mo->nobjs; i++) {
+		const MemObj *o = &mo->objs[i];
+		if (!strncmp(o->name, "__local_depot", 13) && o->size > 0 && o->decl->var.nds == 1 &&
+		    o->decl->var.ds[0].ndims == 1 && !o->decl->var.ds[0].init)
+			return (int)i;
+	}
+	return -1;
+}
+
+static void analyse(Dp *d)
+{
+	d->atom = malloc((size_t)d->size * sizeof *d->atom);
+	make_atoms(d);
+	d->first_atom = malloc((d->mo->nanchors + 1) * sizeof *d->first_atom);
+	join_by_anchors(d);
+	d->obj_of = malloc((d->natoms + 1) * sizeof *d->obj_of);
+	d->objs = malloc(((d->natoms < MAX_OBJS ? d->natoms : MAX_OBJS) + 1) * sizeof *d->objs);
+	make_objects(d);
+	if (d->fixed)
+		return;
+	pin_unmovable(d);
+	d->words = (d->nobjs + 63) / 64;
+	d->conflict = calloc((size_t)d->nobjs * d->words + 1, sizeof *d->conflict);
+	Cfg *g = cfg_build(d->f);
+	if (!g) {
+		d->fixed = "its control flow is not understood";
+		return;
+	}
+	interference(d, g);
+	cfg_free(g);
+}
+
+static void report_objects(Dp *d)
+{
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const Obj *o = &d->objs[i];
+		d->st.objects++;
+		if (o->pinned) {
+			d->st.pinned++;
+			remark(d, "bytes %lld..%lld stay: %s", (long long)o->lo, (long long)o->hi, o->pinned);
+		} else if (!o->loaded) {
+			d->st.dead++;
+			remark(d, "bytes %lld..%lld are never read: their stores go", (long long)o->lo,
+				(long long)o->hi);
+		}
+	}
+}
+
+/* Repacks f's depot; returns whether the code changed. */
+static int repack(Dp *d, Body *b, int64_t *size)
+{
+	analyse(d);
+	if (d->fixed) {
+		d->st.fixed++;
+		remark(d, "depot of %lld bytes kept whole: %s", (long long)d->size, d->fixed);
+		return 0;
+	}
+	report_objects(d);
+	int64_t packed = place_all(d);
+	unsigned removed = d->st.stores_removed;
+	drop_dead_stores(d, b);
+	if (packed >= d->size) {
+		d->st.not_smaller++;
+		remark(d, "depot of %lld bytes kept: repacking (%u object%s) would not make it smaller",
+			(long long)d->size, d->nobjs, d->nobjs == 1 ? "" : "s");
+		return d->st.stores_removed != removed;
+	}
+	move_anchors(d);
+	*size = packed;
+	d->st.repacked++;
+	if (packed == 0) {  /* its declaration goes once nothing names it */
+		remark(d, "depot of %lld bytes dropped: nothing in it is read", (long long)d->size);
+		return 1;
+	}
+	resize(d, packed);
+	remark(d, "depot repacked from %lld to %lld bytes (%u object%s)", (long long)d->size,
+		(long long)packed, d->nobjs, d->nobjs == 1 ? "" : "s");
+	return 1;
+}
+
+static void depot_func(Dp *d, Stmt *fs)
+{
+	d->f = fs->func;
+	d->mo = memobjs_build(d->f);
+	d->dobj = find_depot(d->mo);
+	if (d->dobj >= 0) {
+		d->decl = d->mo->objs[d->dobj].decl;
+		d->size = d->mo->objs[d->dobj].size;
+		d->st.funcs++;
+		d->fixed = d->size > MAX_DEPOT ? "larger than the stage handles" : why_fixed(d);
+		Body b = {0};
+		collect(&b, &d->f->body);
+		int64_t size = d->size;
+		int changed = repack(d, &b, &size);
+		unsigned local = d->st.made_local;
+		make_local(d, &b);
+		changed |= d->st.made_local != local;
+		unsigned dropped = d->st.dropped;
+		if (changed) {
+			Count *h = count_names(&b);
+			drop_unused(d, &b, &h);
+			free_counts(h);
+		}
+		d->st.bytes_before += (uint64_t)d->size;
+		d->st.bytes_after += d->st.dropped != dropped ? 0 : (uint64_t)size;
+		if (d->o->depot.warn && d->st.dropped == dropped)
+			warn_size(d, size);
+		free(b.v);
+	}
+	memobjs_free(d->mo);
+	free(d->atom);
+	free(d->first_atom);
+	free(d->obj_of);
+	free(d->objs);
+	free(d->conflict);
+	Stats st = d->st;
+	Module *m = d->m;
+	const StageOptions *o = d->o;
+	int32_t *parent = d->parent;
+	free(parent);
+	*d = (Dp){.m = m, .o = o, .st = st};
+}
+
+void depot(Module *m, const StageOptions *o)
+{
+	if (o->depot.off)
+		return;
+	Dp d = {.m = m, .o = o};
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->has_body)
+			depot_func(&d, s);
+	if (o->stats && d.st.funcs)
+		print_stats(&d.st);
+}
