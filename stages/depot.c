@@ -78,6 +78,9 @@ typedef struct Dp {
 	const char *fixed;    /* why nothing may move, or NULL */
 	uint64_t *conflict;   /* nobjs rows of words: objects that may not share */
 	uint32_t words;
+	struct DebugRef *refs;  /* where DWARF names the depot */
+	uint32_t nrefs, crefs;
+	int named_in_data;    /* some section names it: it may not go */
 } Dp;
 
 /* ---- atoms: byte ranges that belong to one object -------------------- */
@@ -911,12 +914,120 @@ static void drop_unused(Dp *d, Body *b, Count **h)
 		const char *name = s->var.ds[0].name;
 		int reg = decl_space(&s->var) == SPACE_REG && !s->var.ds[0].count &&
 			(!strcmp(name, "%SP") || !strcmp(name, "%SPL"));
-		if ((reg || s == d->decl) && mentions(*h, name) == 0) {
+		if ((reg || (s == d->decl && !d->named_in_data)) && mentions(*h, name) == 0) {
 			list_remove(b->v[i].in, s);
 			b->v[i].s = NULL;
 			if (s == d->decl)
 				d->st.dropped++;
 		}
+	}
+}
+
+/* ---- debug information ------------------------------------------------- */
+
+/* nvcc -G locates a variable in the depot as DW_OP_addr __local_depotN,
+ * DW_OP_plus_uconst OFF (.b8 3, .b64 __local_depotN, .b8 35, ULEB128 OFF)
+ * in .debug_info and .debug_loc.  A moved object's OFF is rewritten in the
+ * same number of bytes (ULEB128 may be padded), so no section offset moves;
+ * a layout whose offsets do not fit is not taken. */
+enum { DW_OP_addr = 3, DW_OP_plus_uconst = 35, MAX_ULEB = 10 };
+
+typedef struct Elem {   /* one data element of a section */
+	Expr **slot;
+} Elem;
+
+typedef struct DebugRef {
+	Expr **bytes[MAX_ULEB];
+	uint32_t nbytes;
+	int64_t off;
+} DebugRef;
+
+static int elem_value(const Elem *e, int64_t *v)
+{
+	return (*e->slot)->kind == E_NUM && int_literal((*e->slot)->str, v);
+}
+
+/* The elements of every section, in order (comma lists split). */
+static Elem *section_elems(const Module *m, uint32_t *n)
+{
+	Elem *v = NULL;
+	uint32_t cap = 0;
+	*n = 0;
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_SECTION)
+			for (Stmt *x = s->section.items.head; x; x = x->next)
+				for (uint32_t i = 0; x->kind == S_DATA && i < x->list.nitems; i++) {
+					v = array_grow(v, *n, &cap, sizeof *v);
+					v[(*n)++] = (Elem){&x->list.items[i]};
+				}
+	return v;
+}
+
+/* Finds the references to the depot; NULL, or why they cannot follow. */
+static const char *find_debug_refs(Dp *d)
+{
+	uint32_t n;
+	Elem *e = section_elems(d->m, &n);
+	const char *name = d->decl->var.ds[0].name, *why = NULL;
+	for (uint32_t i = 0; i < n && !why; i++) {
+		if (!expr_mentions(*e[i].slot, name))
+			continue;
+		d->named_in_data = 1;
+		int64_t v;
+		DebugRef r = {{0}, 0, 0};
+		if ((*e[i].slot)->kind != E_NAME || i == 0 || !elem_value(&e[i - 1], &v) || v != DW_OP_addr ||
+		    i + 2 >= n || !elem_value(&e[i + 1], &v) || v != DW_OP_plus_uconst) {
+			why = "its debug information names it in a form the stage does not rewrite";
+			break;
+		}
+		for (uint32_t k = i + 2, shift = 0; k < n && r.nbytes < MAX_ULEB; k++, shift += 7) {
+			if (!elem_value(&e[k], &v) || v < 0 || v > 255 || shift > 56) {
+				why = "its debug information holds an offset the stage cannot read";
+				break;
+			}
+			r.bytes[r.nbytes++] = e[k].slot;
+			r.off |= (v & 127) << shift;
+			if (!(v & 128))
+				break;
+		}
+		d->refs = array_grow(d->refs, d->nrefs, &d->crefs, sizeof *d->refs);
+		d->refs[d->nrefs++] = r;
+	}
+	free(e);
+	return why;
+}
+
+/* Where a byte of the old layout is now, or -1 when it did not move. */
+static int64_t new_offset(Dp *d, int64_t off)
+{
+	if (!in_depot(d, off) || !d->atom || d->atom[off] < 0)
+		return -1;
+	const Obj *o = obj_at(d, off);
+	return o->at < 0 || o->at == o->lo ? -1 : off - o->lo + o->at;
+}
+
+static int uleb_fits(int64_t v, uint32_t nbytes)
+{
+	return nbytes * 7 >= 64 || v < ((int64_t)1 << (7 * nbytes));
+}
+
+static int debug_refs_fit(Dp *d)
+{
+	for (uint32_t i = 0; i < d->nrefs; i++) {
+		int64_t to = new_offset(d, d->refs[i].off);
+		if (to >= 0 && !uleb_fits(to, d->refs[i].nbytes))
+			return 0;
+	}
+	return 1;
+}
+
+static void move_debug_refs(Dp *d)
+{
+	for (uint32_t i = 0; i < d->nrefs; i++) {
+		const DebugRef *r = &d->refs[i];
+		int64_t to = new_offset(d, r->off);
+		for (uint32_t k = 0; to >= 0 && k < r->nbytes; k++)
+			*r->bytes[k] = int_expr(((to >> (7 * k)) & 127) | (k + 1 < r->nbytes ? 128 : 0));
 	}
 }
 
@@ -937,7 +1048,7 @@ static void remark(const Dp *d, const char *fmt, ...) __attribute__((format(prin
 
 static void remark(const Dp *d, const char *fmt, ...)
 {
-	if (!d->o->depot.remarks)
+	if (!d->o->depot.remarks && !d->o->depot.analysis)
 		return;
 	fprintf(stderr, "%s:%u: remark: %s: ", diag_filename(d->decl->loc.file), d->decl->loc.line,
 		d->f->name);
@@ -1051,6 +1162,28 @@ static void report_objects(Dp *d)
 	}
 }
 
+/* -Rpass-analysis=depot: each object, where it goes, what it may not
+ * share with. */
+static void analysis_remarks(Dp *d)
+{
+	if (!d->o->depot.analysis)
+		return;
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const Obj *o = &d->objs[i];
+		char with[256] = "";
+		size_t n = 0;
+		for (uint32_t j = 0; j < d->nobjs && n < sizeof with; j++)
+			if (j != i && get_bit(row(d->conflict, d->words, i), j))
+				n += (size_t)snprintf(with + n, sizeof with - n, "%s%lld..%lld", n ? ", " : "",
+					(long long)d->objs[j].lo, (long long)d->objs[j].hi);
+		if (n >= sizeof with)
+			strcpy(with + sizeof with - 5, "...");
+		remark(d, "object %lld..%lld (align %lld): %s%lld%s%s", (long long)o->lo, (long long)o->hi,
+			(long long)o->align, o->at < 0 ? "dead" : o->pinned ? "pinned at " : "to ",
+			(long long)(o->at < 0 ? 0 : o->at), n ? "; live with " : "", with);
+	}
+}
+
 /* Repacks f's depot; returns whether the code changed. */
 static int repack(Dp *d, Body *b, int64_t *size)
 {
@@ -1062,8 +1195,15 @@ static int repack(Dp *d, Body *b, int64_t *size)
 	}
 	report_objects(d);
 	int64_t packed = place_all(d);
+	analysis_remarks(d);
 	unsigned removed = d->st.stores_removed;
 	drop_dead_stores(d, b);
+	if (packed < d->size && !debug_refs_fit(d)) {
+		d->st.not_smaller++;
+		remark(d, "depot of %lld bytes kept: its debug information cannot hold the new offsets",
+			(long long)d->size);
+		return d->st.stores_removed != removed;
+	}
 	if (packed >= d->size) {
 		d->st.not_smaller++;
 		remark(d, "depot of %lld bytes kept: repacking (%u object%s) would not make it smaller",
@@ -1071,13 +1211,14 @@ static int repack(Dp *d, Body *b, int64_t *size)
 		return d->st.stores_removed != removed;
 	}
 	move_anchors(d);
+	move_debug_refs(d);
 	*size = packed;
 	d->st.repacked++;
-	if (packed == 0) {  /* its declaration goes once nothing names it */
+	if (packed == 0 && !d->named_in_data) {  /* its declaration goes once nothing names it */
 		remark(d, "depot of %lld bytes dropped: nothing in it is read", (long long)d->size);
 		return 1;
 	}
-	resize(d, packed);
+	resize(d, packed ? packed : 1);
 	remark(d, "depot repacked from %lld to %lld bytes (%u object%s)", (long long)d->size,
 		(long long)packed, d->nobjs, d->nobjs == 1 ? "" : "s");
 	return 1;
@@ -1093,6 +1234,9 @@ static void depot_func(Dp *d, Stmt *fs)
 		d->size = d->mo->objs[d->dobj].size;
 		d->st.funcs++;
 		d->fixed = d->size > MAX_DEPOT ? "larger than the stage handles" : why_fixed(d);
+		const char *debug = find_debug_refs(d);
+		if (!d->fixed)
+			d->fixed = debug;
 		Body b = {0};
 		collect(&b, &d->f->body);
 		int64_t size = d->size;
@@ -1118,6 +1262,7 @@ static void depot_func(Dp *d, Stmt *fs)
 	free(d->obj_of);
 	free(d->objs);
 	free(d->conflict);
+	free(d->refs);
 	Stats st = d->st;
 	Module *m = d->m;
 	const StageOptions *o = d->o;

@@ -25,6 +25,7 @@ typedef struct PrintfOptions {
 typedef struct DepotOptions {
 	int off;             /* --no-depot */
 	int remarks;         /* -Rpass=depot: a remark per depot */
+	int analysis;        /* -Rpass-analysis=depot: per object too */
 	int warn;            /* --warn-stack-size=N given */
 	int64_t warn_stack_size;  /* N: warn for a depot over N bytes */
 } DepotOptions;

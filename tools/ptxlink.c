@@ -48,6 +48,8 @@ static void usage(FILE *f)
 	      "  -Rpass=devirt      a remark for every indirect call site\n"
 	      "  --no-depot         leave every __local_depot's layout as it is\n"
 	      "  -Rpass=depot       a remark for every depot: its new size, or why it is kept\n"
+	      "  -Rpass-analysis=depot  and for every object in it: where it goes, what it\n"
+	      "                     may not share bytes with\n"
 	      "  --warn-stack-size=N  warn for a function whose depot is over N bytes\n"
 	      "  --stats            print the stages' counts to stderr\n"
 	      "  @FILE              read more arguments from FILE\n"
@@ -205,6 +207,8 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 		o->stages.depot.off = 1;
 	} else if (strcmp(a, "-Rpass=depot") == 0) {
 		o->stages.depot.remarks = 1;
+	} else if (strcmp(a, "-Rpass-analysis=depot") == 0) {
+		o->stages.depot.remarks = o->stages.depot.analysis = 1;
 	} else if (strncmp(a, "--warn-stack-size=", 18) == 0) {
 		char *end;
 		errno = 0;

@@ -230,6 +230,72 @@ START_TEST(local_memory_objects)
 }
 END_TEST
 
+/* Where each depot address is anchored (the add that offsets the depot's
+ * start, or the access's own [root+C]), its base, whether it is generic,
+ * and at which offset an address escapes. */
+START_TEST(local_anchors_and_bases)
+{
+	Module *m = parse_ok(depot_src);
+	MemObjs *mo = memobjs_build(m->items.tail->func);
+	const MemAccess *a = mo->acc;
+	ck_assert_int_eq(a[0].anchor, ANCHOR_NONE);          /* cvta.local of the root */
+	ck_assert(a[0].generic);
+	const MemAnchor *an = &mo->anchors[a[1].anchor];     /* add.u64 %rd1, %SPL, 0 */
+	ck_assert(an->op == MEM_ARITH && an->off == 0 && !an->fixed);
+	ck_assert_int_eq(an->at->ins.sp->code, O_add);
+	an = &mo->anchors[a[2].anchor];                      /* add.u64 %rd2, %SPL, 16 */
+	ck_assert(an->off == 16 && a[2].base == 20 && a[2].base_known);
+	ck_assert_int_eq(a[3].anchor, a[2].anchor);          /* [%rd2 + index] */
+	ck_assert(a[3].base == 16 && a[3].base_known && !a[3].generic);
+	ck_assert(a[4].generic && mo->anchors[a[4].anchor].off == 32);
+	int esc48 = 0;
+	for (uint32_t i = 0; i < mo->nesc; i++)
+		esc48 |= mo->esc[i].obj == 0 && mo->esc[i].base == 48 && mo->esc[i].base_known;
+	ck_assert(esc48);
+	int cvta_root = 0, spl_root = 0;
+	for (uint32_t i = 0; i < mo->ndefs; i++) {
+		const MemAddrDef *d = &mo->defs[i];
+		cvta_root |= d->root && d->generic && d->at->ins.sp->code == O_cvta;
+		spl_root |= d->root && !d->generic && d->at->ins.sp->code == O_mov;
+	}
+	ck_assert(cvta_root && spl_root);
+	memobjs_free(mo);
+	mod_free(m);
+}
+END_TEST
+
+/* [root] and [root+C] anchor at the access itself; a run-time amount
+ * added to the root is a fixed anchor; a pointer stepped around a loop, or
+ * merged from two offsets, has no known base. */
+START_TEST(local_anchor_forms)
+{
+	Module *m = parse_ok(HEADER ".entry k(.param .u32 n)\n{\n"
+		".local .align 4 .b8 __local_depot0[64];\n.reg .b64 %SPL;\n"
+		".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<8>;\n"
+		"mov.u64 %SPL, __local_depot0;\nld.param.u32 %r1, [n];\n"
+		"st.local.u32 [%SPL+8], %r1;\n"                            /* 0: [root+8] */
+		"mul.wide.u32 %rd1, %r1, 4;\nadd.s64 %rd2, %SPL, %rd1;\n"
+		"ld.local.u32 %r2, [%rd2];\n"                             /* 1: fixed */
+		"add.u64 %rd3, %SPL, 16;\nL:\nst.local.u32 [%rd3], %r1;\n"  /* 2: stepped */
+		"add.s64 %rd3, %rd3, 4;\nsetp.lt.u32 %p1, %r2, %r1;\n@%p1 bra L;\n"
+		"add.u64 %rd4, %SPL, 32;\n@%p1 add.u64 %rd4, %SPL, 40;\n"
+		"add.u64 %rd5, %SPL, 32;\n@%p1 bra M;\nadd.u64 %rd5, %SPL, 48;\nM:\n"
+		"ld.local.u32 %r3, [%rd5];\n"                             /* 3: merged */
+		"ret;\n}\n");
+	MemObjs *mo = memobjs_build(m->items.tail->func);
+	ck_assert_uint_eq(mo->nacc, 4);
+	const MemAccess *a = mo->acc;
+	const MemAnchor *an = &mo->anchors[a[0].anchor];
+	ck_assert(an->op == 0 && an->off == 8 && !an->fixed && a[0].exact && a[0].off == 8);
+	an = &mo->anchors[a[1].anchor];
+	ck_assert(an->fixed && an->op == MEM_ARITH && a[1].base == 0 && a[1].base_known);
+	ck_assert(!a[2].exact && !a[2].base_known);
+	ck_assert(!a[3].base_known && a[3].anchor == ANCHOR_MANY);
+	memobjs_free(mo);
+	mod_free(m);
+}
+END_TEST
+
 /* A pointer stepped through an array in a loop stays that array's, at an
  * inexact offset; merged with another object's address, it escapes both. */
 START_TEST(local_pointers_in_loops)
@@ -396,6 +462,8 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, symbol_table);
 	tcase_add_test(tc, local_memory_objects);
 	tcase_add_test(tc, local_pointers_in_loops);
+	tcase_add_test(tc, local_anchors_and_bases);
+	tcase_add_test(tc, local_anchor_forms);
 	tcase_add_test(tc, cfg_of_a_loop);
 	tcase_add_test(tc, cfg_of_brx_and_unreachable_code);
 	tcase_add_test(tc, cfg_rejects_unknown_label);
