@@ -39,6 +39,17 @@ typedef struct Addr {
 	int anchor;     /* MemObjs.anchors index, ANCHOR_NONE, ANCHOR_MANY */
 } Addr;
 
+/* Offsets wrap as the machine's addresses do; C's signed overflow would not. */
+static int64_t wrap_add(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static int64_t wrap_neg(int64_t a)
+{
+	return (int64_t)(0 - (uint64_t)a);
+}
+
 static Addr none(int64_t k, int var)
 {
 	return (Addr){A_NONE, -1, k, var, 0, 0, 0, 0, ANCHOR_NONE};
@@ -194,7 +205,7 @@ static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t o
 	const Addr *other = a.kind == A_OBJ ? &b : &a;
 	if (r.kind == A_NONE)
 		return none(0, 1);
-	int64_t k = other->var ? 0 : negate_b ? -other->off : other->off;
+	int64_t k = other->var ? 0 : negate_b ? wrap_neg(other->off) : other->off;
 	if (r.root) {
 		r.anchor = new_anchor(w, at, op, k, other->var);
 		r.root = 0;
@@ -204,7 +215,7 @@ static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t o
 			r.base = r.off, r.base_known = 1;
 		r.var = 1;
 	} else {
-		r.off += k;
+		r.off = wrap_add(r.off, k);
 	}
 	return r;
 }
@@ -223,7 +234,7 @@ static Addr expr_value(Walker *w, uint32_t at, uint32_t op, const Expr *e, int d
 	if (e->kind == E_UNARY && e->op == '-') {  /* add.s64 %rd9, %rd1, -120 */
 		Addr a = expr_value(w, at, op, e->kids[0], depth + 1);
 		if (a.kind == A_NONE) {
-			a.off = -a.off;
+			a.off = wrap_neg(a.off);
 			return a;
 		}
 		escape(w, a);

@@ -138,6 +138,8 @@ static const char *why_fixed(const Dp *d)
 			return "a pointer stepped around a loop or merged from several offsets";
 		if (a->how != USE_ADDR && (!in_depot(d, a->base) || (a->exact && a->off + a->width > d->size)))
 			return "an access outside the depot";
+		if (a->how != USE_ADDR && a->width <= 0)
+			return "an access of unknown width";
 	}
 	for (uint32_t i = 0; i < mo->nesc; i++)
 		if (mo->esc[i].obj == d->dobj && (!mo->esc[i].base_known || !in_depot(d, mo->esc[i].base)))
@@ -301,7 +303,7 @@ static Expr *moved(Dp *d, const MemAnchor *an, int64_t by, uint32_t *k)
 		for (uint32_t i = 2; i >= 1; i--)
 			if (const_operand(in->ops[i], &c) && in->ops[3 - i]->kind == E_NAME && (i == 2 || !sub)) {
 				*k = i;
-				return int_expr(sub ? c - by : c + by);
+				return int_expr((int64_t)(sub ? (uint64_t)c - (uint64_t)by : (uint64_t)c + (uint64_t)by));
 			}
 		return NULL;
 	}
@@ -314,7 +316,8 @@ static Expr *moved(Dp *d, const MemAnchor *an, int64_t by, uint32_t *k)
 		return expr_addr(d->m, (Expr *)e, by);
 	if (e->kind == E_BINARY && (e->op == '+' || e->op == '-') && e->kids[0]->kind == E_NAME &&
 	    const_operand(e->kids[1], &c))
-		return expr_addr(d->m, e->kids[0], (e->op == '-' ? -c : c) + by);
+		return expr_addr(d->m, e->kids[0],
+			(int64_t)((e->op == '-' ? 0 - (uint64_t)c : (uint64_t)c) + (uint64_t)by));
 	return NULL;
 }
 
@@ -634,33 +637,46 @@ static void free_counts(Count *h)
 	}
 }
 
-/* A register written exactly once, by `def`. */
+typedef struct DefCount {
+	const char *reg;
+	int n;
+} DefCount;
+
+static void count_def(void *ctx, const char *name, OpRole role)
+{
+	DefCount *c = ctx;
+	if (name == c->reg && role != ROLE_USE)
+		c->n++;
+}
+
+/* A register written exactly once, by `def` (in any operand: a vector's
+ * element too). */
 static int only_def(const Body *b, const char *reg, const Stmt *def)
 {
 	for (uint32_t i = 0; i < b->n; i++) {
 		const Stmt *s = b->v[i].s;
-		if (s->kind == S_INS && s != def && s->ins.nops && s->ins.ops[0]->kind == E_NAME &&
-		    s->ins.ops[0]->str == reg && ins_first_role(&s->ins) != ROLE_USE)
+		if (!s || s->kind != S_INS || s == def || !ins_mentions(&s->ins, reg))
+			continue;
+		DefCount c = {reg, 0};
+		ins_names(&s->ins, count_def, &c);
+		if (c.n)
 			return 0;
 	}
 	return 1;
 }
 
-/* ld and st that can take .local: no memory order (ptxas refuses even
- * .volatile there), no scope */
-static int localizable(const Ins *in)
+/* The type word of the register a body declares as name, or NULL. */
+static const char *reg_type(const Body *b, const char *name)
 {
-	int op = in->sp->code;
-	if ((op != O_ld && op != O_st) || in->sp->space != SPACE_NONE || in->sp->unknown)
-		return 0;
-	for (uint32_t i = 0; i < in->sp->nmods; i++) {
-		const ModWord *w = &in->sp->words[i];
-		if (w->kind == MW_MOD && (mod_group(w->id) == MG_SCOPE || mod_group(w->id) == MG_ORDER))
-			return 0;
+	for (uint32_t i = 0; i < b->n; i++) {
+		const Stmt *s = b->v[i].s;
+		if (s && s->kind == S_VAR && s->var.ds[0].name == name && !s->var.ds[0].count)
+			return decl_type(&s->var);
 	}
-	return 1;
+	return NULL;
 }
 
+/* The spelling with .local after the memory-order words: ld.local.v2.u32. */
 static const Spelling *local_spelling(const Spelling *sp)
 {
 	char buf[256];
@@ -679,6 +695,21 @@ static const Spelling *local_spelling(const Spelling *sp)
 	if (n >= sizeof buf)
 		return NULL;
 	return spelling_get(buf, n);
+}
+
+/* ld and st that can take .local: no memory order (ptxas refuses even
+ * .volatile there), no scope */
+static int localizable(const Ins *in)
+{
+	int op = in->sp->code;
+	if ((op != O_ld && op != O_st) || in->sp->space != SPACE_NONE || in->sp->unknown)
+		return 0;
+	for (uint32_t i = 0; i < in->sp->nmods; i++) {
+		const ModWord *w = &in->sp->words[i];
+		if (w->kind == MW_MOD && (mod_group(w->id) == MG_SCOPE || mod_group(w->id) == MG_ORDER))
+			return 0;
+	}
+	return local_spelling(in->sp) != NULL;
 }
 
 typedef struct Chain {
@@ -756,6 +787,9 @@ static int generic_root(Dp *d, const Body *b, const char **sp, const char **spl)
 		const Stmt *ldef = def_of(d, l);
 		if (!only_def(b, g, a->at))
 			return 0;
+		const char *gt = reg_type(b, g), *lt = reg_type(b, l);
+		if (l != d->decl->var.ds[0].name && (!gt || gt != lt))
+			return 0;  /* nvptx-short-ptr: a 32-bit %SPL beside a 64-bit %SP */
 		if (l == d->decl->var.ds[0].name || (ldef && !ldef->ins.guard && ldef->ins.sp->code == O_mov &&
 		    ldef->ins.ops[1]->kind == E_NAME && ldef->ins.ops[1]->str == d->decl->var.ds[0].name &&
 		    only_def(b, l, ldef))) {
@@ -783,11 +817,8 @@ static Expr *renamed(Module *m, const Expr *e, const char *from, const char *to)
 
 static void localize_access(Dp *d, Stmt *s)
 {
-	const Spelling *sp = local_spelling(s->ins.sp);
-	if (sp) {
-		s->ins.sp = sp;
-		d->st.made_local++;
-	}
+	s->ins.sp = local_spelling(s->ins.sp);   /* localizable() made sure */
+	d->st.made_local++;
 }
 
 /* Registers computed from %SP only to be dereferenced become computed
