@@ -1064,6 +1064,8 @@ static void move_debug_refs(Dp *d)
 
 /* ---- the depot's new size ---------------------------------------------- */
 
+/* The new size, and the largest object's alignment unless an object is
+ * pinned (what reaches it through an escaped pointer may need the old). */
 static void resize(Dp *d, int64_t size)
 {
 	Declarator *ds = &d->decl->var.ds[0];
@@ -1071,6 +1073,20 @@ static void resize(Dp *d, int64_t size)
 	dims[0] = int_expr(size);
 	ds->dims = dims;
 	ds->ndims = 1;
+	int64_t align = 1;
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		if (d->objs[i].pinned)
+			return;
+		if (d->objs[i].at >= 0 && d->objs[i].align > align)
+			align = d->objs[i].align;
+	}
+	Decl *v = &d->decl->var;
+	for (uint32_t i = 0; i < v->nspecs; i++) {
+		int64_t old;
+		if (v->specs[i].word == intern_cstr(".align") && v->specs[i].num &&
+		    int_literal(v->specs[i].num, &old) && align < old)
+			v->specs[i].num = int_expr(align)->str;
+	}
 }
 
 /* ---- remarks and warnings ---------------------------------------------- */
