@@ -381,29 +381,31 @@ static int get_bit(const uint64_t *v, uint32_t i)
 	return (v[i / 64] >> (i % 64)) & 1;
 }
 
+/* One pass of a union over the CFG: forward, each block's edge side is
+ * the union of its predecessors' results, its result that and its own
+ * gen; backward the same over successors.  Whether anything grew. */
+static int spread(const Cfg *g, uint32_t W, uint64_t *edge, uint64_t *result, uint64_t *gen,
+	int backward)
+{
+	int changed = 0;
+	for (uint32_t i = 0; i < g->norder; i++) {
+		uint32_t b = g->order[backward ? g->norder - 1 - i : i];
+		const Block *bl = &g->blocks[b];
+		const uint32_t *next = backward ? bl->succ : bl->pred;
+		for (uint32_t k = 0, n = backward ? bl->nsucc : bl->npred; k < n; k++)
+			or_into(row(edge, W, b), row(result, W, next[k]), W);
+		changed |= or_into(row(result, W, b), row(edge, W, b), W);
+		changed |= or_into(row(result, W, b), row(gen, W, b), W);
+	}
+	return changed;
+}
+
 /* Forward from stores, backward from loads, to a fixed point. */
 static void solve(const Cfg *g, Sets *s)
 {
-	uint32_t W = s->words;
-	for (int changed = 1; changed;) {
-		changed = 0;
-		for (uint32_t i = 0; i < g->norder; i++) {
-			uint32_t b = g->order[i];
-			const Block *bl = &g->blocks[b];
-			for (uint32_t p = 0; p < bl->npred; p++)
-				or_into(row(s->fin, W, b), row(s->fout, W, bl->pred[p]), W);
-			changed |= or_into(row(s->fout, W, b), row(s->fin, W, b), W);
-			changed |= or_into(row(s->fout, W, b), row(s->stores, W, b), W);
-		}
-		for (uint32_t i = g->norder; i-- > 0;) {
-			uint32_t b = g->order[i];
-			const Block *bl = &g->blocks[b];
-			for (uint32_t k = 0; k < bl->nsucc; k++)
-				or_into(row(s->bout, W, b), row(s->bin, W, bl->succ[k]), W);
-			changed |= or_into(row(s->bin, W, b), row(s->bout, W, b), W);
-			changed |= or_into(row(s->bin, W, b), row(s->loads, W, b), W);
-		}
-	}
+	while (spread(g, s->words, s->fin, s->fout, s->stores, 0) |
+	       spread(g, s->words, s->bout, s->bin, s->loads, 1))
+		;
 }
 
 /* A store to o where x is live (stored before, loaded after): o and x
