@@ -613,6 +613,15 @@ static void count_ins(Count **h, const Stmt *s, int delta)
 	free(l.v);
 }
 
+static void compact(Body *b)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < b->n; i++)
+		if (b->v[i].s)
+			b->v[n++] = b->v[i];
+	b->n = n;
+}
+
 /* How many instructions mention each name. */
 static Count *count_names(const Body *b)
 {
@@ -1290,6 +1299,7 @@ static void depot_func(Dp *d, Stmt *fs)
 		collect(&b, &d->f->body);
 		int64_t size = d->size;
 		int changed = repack(d, &b, &size);
+		compact(&b);  /* the stores repack removed */
 		unsigned local = d->st.made_local;
 		make_local(d, &b);
 		changed |= d->st.made_local != local;

@@ -18,7 +18,8 @@
 # and corpus/ptx-rejected files under 1 MB, tests/fuzz/seeds, and for parse
 # tests/bad; for link and stages also each multi-file corpus program and
 # tests/link/cases case as one input (its files joined by the separator
-# line '//--- next module'), and for stages tests/devirt and tests/printf.
+# line '//--- next module'), and for stages tests/devirt, tests/printf and
+# tests/depot.
 # An input of link starts with one option byte, of stages with two (see
 # the harnesses); a seed's bytes give the options its test uses.
 # Inputs the fuzzer finds interesting accumulate in build-fuzz/corpus/HARNESS
@@ -171,7 +172,7 @@ for c in "$root"/tests/link/cases/*/; do
 	seed "$(id "${c%/}")" "$(link_byte "${args[@]}")" 0 "${files[@]}"
 done
 # Stage tests, alone, with their options.
-for f in "$root"/tests/devirt/*.ptx "$root"/tests/printf/*.ptx; do
+for f in "$root"/tests/devirt/*.ptx "$root"/tests/printf/*.ptx "$root"/tests/depot/*.ptx; do
 	case $f in *.expect.ptx) continue;; esac
 	args=()
 	[ -f "${f%.ptx}.flags" ] && read -r -a args <"${f%.ptx}.flags"
@@ -183,6 +184,7 @@ for f in "$root"/tests/devirt/*.ptx "$root"/tests/printf/*.ptx; do
 	seed "$(id "$f").again" $lb $((sb | 96)) "$f"
 	seed "$(id "$f").funnel1" $lb $((sb & ~7 | 1)) "$f"
 	seed "$(id "$f").funnel64" $lb $((sb & ~7 | 5)) "$f"
+	seed "$(id "$f").depot" $lb $((sb | 128)) "$f"
 done
 
 # ---- running ----

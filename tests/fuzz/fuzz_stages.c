@@ -10,6 +10,7 @@
  *   bits 5-6  0: the whole pipeline (run_pipeline); 1: devirt alone;
  *             2: printf lowering alone; 3: the pipeline, then again on
  *             its printed and re-parsed output (ptxlink on its own output)
+ *   bit 7     depot repacking alone instead, with --warn-stack-size=64
  * Stages run with StageOptions.verify, so run_pipeline aborts when a stage
  * breaks an invariant the input kept (ir_verify_since); the harness checks
  * the same after a stage run alone.  A stage's error (printf lowering
@@ -78,14 +79,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.printf_lowering = {.werror_format = !!(flags & 8)},
 	};
 	int rc;
-	switch ((flags >> 5) & 3) {
+	if (flags & 128) {
+		o.depot = (DepotOptions){.remarks = 0, .warn = 1, .warn_stack_size = 64};
+		rc = run_stage(m, &o, depot, "depot");
+	} else switch ((flags >> 5) & 3) {
 	case 1: rc = run_stage(m, &o, devirt, "devirt"); break;
 	case 2: rc = run_stage(m, &o, printf_lower, "printf"); break;
 	default: rc = run_pipeline(m, &o); break;
 	}
 	if (rc == 0) {
 		fuzz_reparse("fuzz_stages: staged module", m);
-		if (((flags >> 5) & 3) == 3)
+		if (((flags >> 5) & 3) == 3 && !(flags & 128))
 			run_again(m, &o);
 	}
 	mod_free(m);
