@@ -242,6 +242,9 @@ static Addr expr_value(Walker *w, uint32_t at, uint32_t op, const Expr *e, int d
 	}
 	if (e->kind == E_NAME || e->kind == E_NUM)
 		return leaf(w, at, e, depth);
+	if (e->kind == E_BRACE || e->kind == E_PAREN)  /* st.v2 [p], {%rd7, %rd4}: stored */
+		for (uint32_t i = 0; i < e->n; i++)
+			escape(w, expr_value(w, at, op, e->kids[i], depth + 1));
 	return unknown();
 }
 

@@ -1183,6 +1183,8 @@ static int find_depot(const MemObjs *mo)
 
 static void analyse(Dp *d)
 {
+	if (d->fixed)  /* its accesses may lie outside the depot */
+		return;
 	d->atom = malloc((size_t)d->size * sizeof *d->atom);
 	make_atoms(d);
 	d->first_atom = malloc((d->mo->nanchors + 1) * sizeof *d->first_atom);
