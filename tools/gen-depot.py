@@ -13,9 +13,14 @@ single stores, reads, reductions, in random order), arrays live across a
 __noinline__ call, arrays whose address a __noinline__ function reads or
 writes (escape, also from the middle), an array per loop iteration and
 arrays carried from one iteration into the next, arrays written but never
-read, arrays filled on either side of an if/else on data, arrays of
-structs read one field at a time, pointers stepped through arrays, early
-returns, and __noinline__ helpers with arrays of their own.
+read, arrays filled on either side of an if/else or in the cases of a switch,
+arrays of structs read one field at a time, whole elements copied from
+array to array, pointers stepped through arrays or to one past the end, a
+pointer selected between two arrays (or an array and global memory, or
+from an array of pointers), volatile arrays, a struct holding an array
+copied whole and passed to and returned from a __noinline__ function by
+value, breaks out of loops and early returns, and __noinline__ helpers
+with arrays of their own.
 
 Every kernel is `extern "C" __global__ void kN(const unsigned *in,
 unsigned *out, int k, int m)`: `in` holds at least 256 words, `out` one
@@ -71,6 +76,11 @@ class Arr:
         self.name, self.ty, self.dims = name, ty, dims
         self.n = dims[0] * (dims[1] if len(dims) > 1 else 1)
         self.filled = False
+        self.vol = False        # volatile: only plain indexed accesses
+
+    def plain(self):
+        """Whether its address may be taken as a plain pointer."""
+        return len(self.dims) == 1 and not self.vol
 
     def at(self, i):
         """Element for a flat index expression i (in bounds)."""
@@ -91,6 +101,8 @@ class Gen:
         self.in_helper = False
         self.returns = 0
         self.budget = 0
+        self.breaks = []        # per enclosing loop: whether it has a break
+        self.boxes = False
 
     # ---- small pieces ----
     def c(self, lo=1, hi=97):
@@ -155,7 +167,9 @@ class Gen:
             dims = (dims[0] // 2,) + dims[1:]
         a = Arr("a%d" % self.narr, ty, dims)
         env.append(a)
-        decl = "%s %s%s;" % (ty, a.name, "".join("[%d]" % d for d in dims))
+        a.vol = ty in ("int", "float", "double") and r.random() < 0.08
+        decl = "%s%s %s%s;" % ("volatile " if a.vol else "", ty, a.name,
+                               "".join("[%d]" % d for d in dims))
         if r.random() < 0.75:
             return [decl] + self.s_fill(env, loops, a)
         return [decl]
@@ -169,7 +183,7 @@ class Gen:
             lines = self.loop(a.n, lambda i: self.store(
                 a, i, "%s * %du + %s" % (self.load(b, "(%s * %du + %du) %% %du" % (
                     i, self.c(1, 7), self.c(0, 9), b.n)), self.c(1, 9), i)))
-        elif len(a.dims) == 2:
+        elif not a.plain():
             lines = self.loop(a.n, lambda i: self.store(a, i, self.uval(i, loops)))
         elif "step" in self.feat and r.random() < 0.3:  # a stepped pointer
             p = self.var("p")
@@ -196,12 +210,18 @@ class Gen:
             off = self.c(1, a.n - 1)
             return ["acc = acc * %du + (%s);" % (self.c(3, 99) | 1, self.load(
                 a, "%du + %s" % (off, self.idx(a.n - off, loops))))]
+        if x < 0.65 and a.plain():       # through its one-past-the-end pointer
+            e = self.var("e")
+            suf, sc = r.choice(FIELDS[a.ty])
+            return ["{", "    const %s *%s = &%s[0] + %du;" % (a.ty, e, a.name, a.n),
+                    "    acc = acc * 17u + %s;" % fold(sc, "%s[-1 - (int)%s]%s" % (
+                        e, self.idx(a.n, loops), suf)), "}"]
         if x < 0.7:                       # a reduction
             s = self.var("s")
             return ["unsigned %s = %du;" % (s, self.c())] + self.loop(a.n, lambda i: [
                 "%s = %s * 3u + (%s);" % (s, s, self.load(a, i, r.random() < 0.5))]) + \
                 ["acc ^= %s;" % s]
-        if x < 0.8 and len(a.dims) == 1 and "step" in self.feat:  # a pointer stepped backwards
+        if x < 0.8 and a.plain() and "step" in self.feat:  # a pointer stepped backwards
             q = self.var("q")
             return ["{", "    const %s *%s = &%s + %du;" % (a.ty, q, a.at("0"), a.n),
                     "    while (%s != &%s) {" % (q, a.at("0")),
@@ -219,7 +239,7 @@ class Gen:
                 e = "%s[%du][%s]" % (a.name, self.c(0, rr - 1), self.idx(cc, loops))
             suf, s = r.choice(FIELDS[a.ty])
             return ["acc = acc * 7u + %s;" % fold(s, e + suf)]
-        if "escape" not in self.feat:
+        if "escape" not in self.feat or a.vol:
             return ["acc = acc * 3u + (%s);" % self.load(a, self.idx(a.n, loops), True)]
         # a __noinline__ callee reads it, from its start or its middle
         self.esc.add(("sum", a.ty))
@@ -252,7 +272,12 @@ class Gen:
             if not carried.filled:
                 pre += self.s_fill(inner, loops, carried)
         body = self.s_read([carried], loops + [rv]) if carried is not None else []
+        before = [(a, a.filled) for a in inner]
+        self.breaks.append(False)
         body += self.stmts(inner, loops + [rv], depth + 1)
+        if self.breaks.pop():   # what the body fills after a break may not be
+            for a, f in before:
+                a.filled = f
         if carried is not None:     # what the next iteration reads first
             body += self.s_poke([carried], loops + [rv])
         n = r.randint(1, 5)
@@ -285,6 +310,83 @@ class Gen:
             x.filled = True
         return ["if (%s) {" % cond] + ["    " + s for s in sides[0]] + ["} else {"] + \
             ["    " + s for s in sides[1]] + ["}"]
+
+    def s_break(self, env, loops):
+        self.breaks[-1] = True
+        return ["if ((in[(t * %du + %s) & 255u] & %du) == 0u)" % (self.c(1, 9), loops[-1],
+                                                              self.r.choice([3, 7, 15])),
+                "    break;"]
+
+    def s_switch(self, env, loops, depth):
+        before = [(a, a.filled) for a in env]
+        n = self.r.randint(2, 6)
+        lines = ["switch ((in[(t * %du + %du) & 255u] + uk) %% %du) {" % (self.c(1, 9), self.c(0, 255),
+                                                                         n + 1)]
+        for c in list(range(n)) + ["default"]:
+            body = self.stmts(list(env), loops, depth + 1) if self.budget > 0 else []
+            for a, f in before:
+                a.filled = f
+            lines += ["case %s: {" % c if c != "default" else "default: {"] + \
+                ["    " + s for s in body] + ["    break;", "}"]
+        return lines + ["}"]
+
+    def s_select(self, env, loops):
+        """A pointer to one of two arrays, or to an array or global memory."""
+        r = self.r
+        a = r.choice([b for b in env if b.filled and b.plain()])
+        cond = "(in[(t * %du + %du) & 255u] & %du) == 0u" % (self.c(1, 9), self.c(0, 255),
+                                                           r.choice([1, 3]))
+        p = self.var("p")
+        others = [b for b in env if b.filled and b.plain() and b.ty == a.ty and b is not a]
+        if a.ty == "int" and (not others or r.random() < 0.3):
+            return ["{", "    const unsigned *%s = %s ? (const unsigned *)&%s[0] : in + %du;" % (
+                p, cond, a.name, self.c(0, 128)),
+                "    acc = acc * 9u + %s[%s];" % (p, self.idx(a.n, loops)), "}"]
+        if not others:
+            return self.s_read(env, loops)
+        b = r.choice(others)
+        n = min(a.n, b.n)
+        x = r.random()
+        if x < 0.4:
+            head = ["    const %s *%s = %s ? &%s[0] : &%s[0];" % (a.ty, p, cond, a.name, b.name)]
+        elif x < 0.7:
+            head = ["    const %s *%s = &%s[0];" % (a.ty, p, a.name),
+                    "    if (%s)" % cond, "        %s = &%s[0];" % (p, b.name)]
+        else:                             # an array of pointers to them
+            head = ["    const %s *%ss[2] = {&%s[0], &%s[0]};" % (a.ty, p, a.name, b.name),
+                    "    const %s *%s = %ss[%s];" % (a.ty, p, p, self.idx(2, loops))]
+        suf, sc = r.choice(FIELDS[a.ty])
+        return ["{"] + head + ["    acc = acc * 11u + %s;" % fold(sc, "%s[%s]%s" % (
+            p, self.idx(n, loops), suf)), "}"]
+
+    def s_copy(self, env, loops):
+        """One element assigned whole from another array's."""
+        r = self.r
+        a = r.choice([b for b in env if b.filled and not b.vol])
+        srcs = [b for b in env if b.filled and not b.vol and b.ty == a.ty]
+        b = r.choice(srcs)
+        return ["%s = %s;" % (a.at(self.idx(a.n, loops)), b.at(self.idx(b.n, loops)))]
+
+    def s_box(self, env, loops):
+        """A struct holding an array: copied whole, passed and returned by value."""
+        self.boxes = True
+        x, y = self.var("x"), self.var("y")
+        r = self.r
+        lines = ["{", "    Box %s;" % x]
+        lines += ["    " + s for s in self.loop(16, lambda i: [
+            "%s.v[%s] = %s;" % (x, i, SCALAR["int"] % self.uval(i, loops))])]
+        if r.random() < 0.5:
+            lines += ["    Box %s = %s;" % (y, x)]
+        else:
+            lines += ["    Box %s = box_step(%s, %s);" % (y, x, self.idx(16, loops))]
+        lines += ["    %s.v[%s] = (int)(acc & 0xffffu);" % (x, self.idx(16, loops))]
+        if r.random() < 0.5:
+            lines += ["    acc = box_sum(%s, %s) * 3u + (unsigned)%s.v[%s];" % (
+                y, self.idx(16, loops), x, self.idx(16, loops))]
+        else:
+            lines += ["    acc = acc * 13u + (unsigned)%s.v[%s] + (unsigned)%s.v[%s];" % (
+                y, self.idx(16, loops), x, self.idx(16, loops))]
+        return lines + ["}"]
 
     def s_call(self, env, loops):
         return ["acc = mix(acc, t + %du);" % self.c()]
@@ -328,9 +430,14 @@ class Gen:
             if env:
                 kinds.append(("fill", 3 if len(filled) < len(env) else 1))
             if filled:
-                kinds += [("read", 5), ("poke", 1)]
+                kinds += [("read", 5), ("poke", 1), ("copy", 1)]
+            if [a for a in filled if a.plain()]:
+                kinds.append(("select", 1))
+            kinds.append(("box", 0.4))
+            if self.breaks and loops:
+                kinds.append(("break", 0.5))
             if depth < 3 and self.budget > 4:
-                kinds += [("scope", 2), ("loop", 2), ("if", 2)]
+                kinds += [("scope", 2), ("loop", 2), ("if", 2), ("switch", 0.5)]
             if "call" in self.feat:
                 kinds.append(("call", 1))
             if "helper" in self.feat and depth < 3:
@@ -338,7 +445,7 @@ class Gen:
             if "return" in self.feat and self.returns < 2:
                 kinds.append(("return", 1))
             k = r.choices([k for k, _ in kinds], [w for _, w in kinds])[0]
-            if k in ("scope", "loop", "if", "helper"):
+            if k in ("scope", "loop", "if", "switch", "helper"):
                 lines += getattr(self, "s_" + k)(env, loops, depth)
             else:
                 lines += getattr(self, "s_" + k)(env, loops)
@@ -381,13 +488,27 @@ class Gen:
                 out += ["    }", "}", ""]
         return out
 
+    def box_helpers(self):
+        if not self.boxes:
+            return []
+        return ["static __device__ __noinline__ unsigned box_sum(Box b, unsigned j)", "{",
+                "    unsigned h = j;",
+                "    for (unsigned i = 0; i < 16u; i++)",
+                "        h = h * 5u + (unsigned)b.v[(i + j) % 16u];",
+                "    return h;", "}", "",
+                "static __device__ __noinline__ Box box_step(Box b, unsigned j)", "{",
+                "    Box r;",
+                "    for (unsigned i = 0; i < 16u; i++)",
+                "        r.v[i] = (b.v[(i + j) % 16u] + (int)i) & 0xffff;",
+                "    return r;", "}", ""]
+
     def run(self):
         nk = self.r.randint(3, 5)
         ks = [self.kernel(i) for i in range(nk)]
         lines = ["// Generated by tools/gen-depot.py %d; do not edit." % self.seed,
                  "// kernels: %s" % " ".join("k%d" % i for i in range(nk)),
                  PRELUDE]
-        lines += self.escape_helpers()
+        lines += self.escape_helpers() + self.box_helpers()
         for h in self.helpers:
             lines += h + [""]
         for k in ks:
@@ -415,6 +536,9 @@ struct Tri {
     short s;
     float f;
     int u;
+};
+struct Box {
+    int v[16];
 };
 
 static __device__ __noinline__ unsigned mix(unsigned v, unsigned w)
