@@ -214,7 +214,7 @@ class Gen:
             e = self.var("e")
             suf, sc = r.choice(FIELDS[a.ty])
             return ["{", "    const %s *%s = &%s[0] + %du;" % (a.ty, e, a.name, a.n),
-                    "    acc = acc * 17u + %s;" % fold(sc, "%s[-1 - (int)%s]%s" % (
+                    "    acc = acc * 17u + %s;" % fold(sc, "%s[-1 - (int)(%s)]%s" % (
                         e, self.idx(a.n, loops), suf)), "}"]
         if x < 0.7:                       # a reduction
             s = self.var("s")
@@ -430,7 +430,9 @@ class Gen:
             if env:
                 kinds.append(("fill", 3 if len(filled) < len(env) else 1))
             if filled:
-                kinds += [("read", 5), ("poke", 1), ("copy", 1)]
+                kinds += [("read", 5), ("poke", 1)]
+            if [a for a in filled if not a.vol]:
+                kinds.append(("copy", 1))
             if [a for a in filled if a.plain()]:
                 kinds.append(("select", 1))
             kinds.append(("box", 0.4))
