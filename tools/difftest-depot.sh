@@ -80,8 +80,11 @@ command -v timeout >/dev/null 2>&1 && limit="timeout 300"
 COMPILERS="nvcc-O3 nvcc-G"
 [ -n "$CLANG" ] && COMPILERS="$COMPILERS clang"
 # the launches: one grid, two choices of data and integer arguments
+# (ARGS1 and ARGS2 are read as ${!args})
 LAUNCH="--grid 2 --block 32 --max-steps 50000000"
+# shellcheck disable=SC2034
 ARGS1="--arg buf:1024:pattern=1 --arg buf:256:zero --arg s32:3 --arg s32:5"
+# shellcheck disable=SC2034
 ARGS2="--arg buf:1024:pattern=2 --arg buf:256:zero --arg s32:0 --arg s32:12"
 
 # compile DIR COMPILER: DIR/prog.cu to DIR/COMPILER/in.ptx
@@ -151,6 +154,7 @@ check() {
 			   echo "FAIL $c $k args$n: difftest.sh exit $rc: $(head -1 "$d/$c/$k.$n.diff")" >> "$d/log" ;;
 			esac
 			# the "before" output for the compilers' agreement
+			# shellcheck disable=SC2086
 			"$PTXLINK_RUN" "$d/$c/before.ptx" "$k" $LAUNCH ${!args} 2>&1 |
 				grep '^buffer 1' > "$d/$c/$k.$n.out"
 		done
@@ -179,7 +183,7 @@ agree() {
 # one SEED: the whole pipeline for one source, in $work/seed-SEED
 one() {
 	local s=$1 d=$work/seed-$1 t0=$SECONDS c line=''
-	local compared=0 diffs=0 notcmp=0 lfail=0 pfail=0 rfail=0 cfail=0 ubfail=0 kernels
+	local compared=0 diffs=0 notcmp=0 lfail=0 pfail=0 rfail=0 cfail=0 ubfail=0 kernels nk
 	rm -rf "$d"
 	mkdir -p "$d"
 	: > "$d/log"
@@ -189,6 +193,7 @@ one() {
 		cfail=1
 	fi
 	kernels=$(sed -n 's|^// kernels: ||p' "$d/prog.cu" 2>/dev/null)
+	nk=$(wc -w <<< "$kernels")
 	for c in $COMPILERS; do
 		[ $cfail = 0 ] || break
 		if ! compile "$d" "$c"; then
@@ -206,9 +211,9 @@ one() {
 	[ $cfail = 0 ] && agree "$d"
 	local status=pass
 	[ $((diffs + lfail + pfail + rfail + cfail + ubfail)) -gt 0 ] && status=fail
-	echo "$status $compared $diffs $notcmp $lfail $pfail $rfail $cfail $ubfail $(echo $kernels | wc -w)" > "$d/counts"
+	echo "$status $compared $diffs $notcmp $lfail $pfail $rfail $cfail $ubfail $nk" > "$d/counts"
 	{
-		echo "seed $s: $status, $(echo $kernels | wc -w) kernels, $compared compared, $diffs differences," \
+		echo "seed $s: $status, $nk kernels, $compared compared, $diffs differences," \
 			"$notcmp not compared, $((SECONDS - t0)) s; depot bytes$line"
 		grep '^FAIL' "$d/log" | head -8 | sed 's/^/  /'
 	} > "$d/summary"
