@@ -1,0 +1,280 @@
+#!/usr/bin/env bash
+# Differential testing of depot repacking (stages/depot.c) on generated CUDA.
+#
+#   tools/difftest-depot.sh [--seed S] [--count N] [--jobs J] [--keep DIR]
+#                           [--fail-dir DIR] [--no-clang]
+#
+# For each seed S, S+1, ... S+N-1 (default 1 and 10): tools/gen-depot.py
+# writes a source whose kernels keep local arrays of every shape the stage
+# handles; it is compiled three ways (nvcc -arch=sm_80 --ptx -O3, the same
+# with -G, and clang -O2 in CUDA mode), and each PTX goes through ptxlink
+# twice: with --no-depot (before) and with the default stages (after,
+# -Rpass=depot --stats).  ptxas -arch=sm_80 must accept both, and every
+# kernel runs on the interpreter before and after (tools/run/difftest.sh)
+# with two choices of input data and integer arguments.  The three
+# compilers' "before" runs must agree too: a disagreement means the
+# generator wrote undefined behaviour (or a compiler or the interpreter is
+# wrong), and fails the seed as well.
+#
+# Each seed prints one line with its depot bytes before and after per
+# compiler (from --stats) and how many functions were repacked.  A failing
+# seed (a difference, a ptxlink or ptxas failure, a source that does not
+# compile) is saved with its source, PTX, outputs and commands in
+# <fail-dir>/seed-S (default: difftest-depot-fail beside the ptxlink
+# binary), and the run goes on.  The end is
+#
+#   difftest-depot: P seeds, K kernel runs compared, D differences
+#   difftest-depot: depot bytes B before, A after; F functions with a depot: R repacked, ...
+#   N passed, N failed
+#
+# and the exit status is 1 on any failure.  PTXLINK and PTXLINK_RUN name
+# the binaries (default build/ptxlink and ptxlink-run beside it).  Exit 77
+# (skipped) when nvcc or ptxas is absent.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+seed=1 count=10 jobs=2 keep='' faildir='' clang_ok=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--seed) seed=$2; shift ;;
+	--count) count=$2; shift ;;
+	--jobs | -j) jobs=$2; shift ;;
+	--keep) keep=$2; shift ;;
+	--fail-dir) faildir=$2; shift ;;
+	--no-clang) clang_ok=0 ;;
+	-h | --help) sed -n '2,32p' "$0"; exit 0 ;;
+	*) echo "difftest-depot: unknown argument: $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+PATH=/usr/local/cuda/bin:$PATH
+export PATH
+for t in nvcc ptxas; do
+	if ! command -v $t >/dev/null 2>&1; then
+		echo "SKIPPED: $t not found"
+		exit 77
+	fi
+done
+PTXLINK=$(realpath "${PTXLINK:-$ROOT/build/ptxlink}")
+PTXLINK_RUN=$(realpath "${PTXLINK_RUN:-$(dirname "$PTXLINK")/ptxlink-run}")
+export PTXLINK_RUN
+for b in "$PTXLINK" "$PTXLINK_RUN"; do
+	[ -x "$b" ] || { echo "difftest-depot: '$b' is not an executable" >&2; exit 2; }
+done
+faildir=$(realpath -m "${faildir:-$(dirname "$PTXLINK")/difftest-depot-fail}")
+CLANG=
+if [ $clang_ok = 1 ]; then
+	CLANG=$(command -v clang 2>/dev/null || command -v clang-14 2>/dev/null || true)
+fi
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+if [ -n "$keep" ]; then
+	mkdir -p "$keep" && work=$(realpath "$keep")
+else
+	work=$(mktemp -d "${TMPDIR:-/tmp}/difftest-depot.XXXXXX") || exit 2
+	trap 'rm -rf "$work"' EXIT
+fi
+trap 'exit 130' INT TERM
+limit=
+command -v timeout >/dev/null 2>&1 && limit="timeout 300"
+
+COMPILERS="nvcc-O3 nvcc-G"
+[ -n "$CLANG" ] && COMPILERS="$COMPILERS clang"
+# the launches: one grid, two choices of data and integer arguments
+# (ARGS1 and ARGS2 are read as ${!args})
+LAUNCH="--grid 2 --block 32 --max-steps 50000000"
+# shellcheck disable=SC2034
+ARGS1="--arg buf:1024:pattern=1 --arg buf:256:zero --arg s32:3 --arg s32:5"
+# shellcheck disable=SC2034
+ARGS2="--arg buf:1024:pattern=2 --arg buf:256:zero --arg s32:0 --arg s32:12"
+
+# compile DIR COMPILER: DIR/prog.cu to DIR/COMPILER/in.ptx
+compile() {
+	local d=$1 c=$2
+	mkdir -p "$d/$c"
+	case $c in
+	nvcc-O3) (cd "$d" && $limit nvcc -arch=sm_80 --ptx -O3 -w prog.cu -o "$c/in.ptx") ;;
+	nvcc-G) (cd "$d" && $limit nvcc -arch=sm_80 --ptx -G -w prog.cu -o "$c/in.ptx") ;;
+	clang) (cd "$d" && $limit "$CLANG" -x cuda --cuda-gpu-arch=sm_80 --cuda-device-only \
+		-nocudainc --cuda-path="$CUDA_HOME" -Wno-unknown-cuda-version -w -O2 -S \
+		-DPTXLINK_CLANG -I"$ROOT/corpus/src" prog.cu -o "$c/in.ptx") ;;
+	esac > "$d/$c/compile.err" 2>&1
+}
+
+# depot_stat FILE: "bytes_before bytes_after funcs repacked not_smaller whole objects pinned dead made_local"
+depot_stat() {
+	awk '/^depot: [0-9]+ functions/ { f = $2; r = $7; n = $9; w = $13 }
+	     /^depot: +[0-9]+ objects/ { o = $2; p = $4; x = $6 }
+	     /^depot: +[0-9]+ bytes before/ { b = $2; a = $5 }
+	     /generic accesses made local/ { l = $2 }
+	     END { print b + 0, a + 0, f + 0, r + 0, n + 0, w + 0, o + 0, p + 0, x + 0, l + 0 }' "$1"
+}
+
+# check DIR COMPILER: ptxlink before and after, ptxas both, difftest each kernel
+check() {
+	local d=$1 c=$2 v k n rc args
+	for v in before after; do
+		local flags="--verify --no-depot"
+		[ $v = after ] && flags="--verify -Rpass=depot --stats"
+		# shellcheck disable=SC2086
+		(cd "$d/$c" && $limit "$PTXLINK" $flags -o $v.ptx in.ptx) > "$d/$c/$v.link.err" 2>&1
+		rc=$?
+		if [ $rc != 0 ]; then
+			local why
+			why=$(grep -m1 -E 'error|internal' "$d/$c/$v.link.err")
+			[ $rc -gt 128 ] && why="killed by signal $((rc - 128))"
+			echo "FAIL $c $v: ptxlink failed: ${why:-exit $rc}" >> "$d/log"
+			echo "(cd $c && $PTXLINK $flags -o $v.ptx in.ptx)" >> "$d/cmds"
+			lfail=$((lfail + 1))
+			continue
+		fi
+		if ! $limit ptxas -arch=sm_80 "$d/$c/$v.ptx" -o /dev/null > "$d/$c/$v.ptxas.err" 2>&1; then
+			echo "FAIL $c $v: ptxas rejects the output: $(head -1 "$d/$c/$v.ptxas.err")" >> "$d/log"
+			echo "ptxas -arch=sm_80 $c/$v.ptx -o /dev/null" >> "$d/cmds"
+			pfail=$((pfail + 1))
+		fi
+	done
+	[ -f "$d/$c/after.link.err" ] && depot_stat "$d/$c/after.link.err" > "$d/$c/stat"
+	[ -f "$d/$c/before.ptx" ] && [ -f "$d/$c/after.ptx" ] || return
+	for k in $kernels; do
+		for n in 1 2; do
+			args="ARGS$n"
+			# shellcheck disable=SC2086
+			$limit "$ROOT/tools/run/difftest.sh" "$d/$c/before.ptx" "$d/$c/after.ptx" "$k" \
+				$LAUNCH ${!args} > "$d/$c/$k.$n.diff" 2>&1
+			rc=$?
+			case $rc in
+			0) compared=$((compared + 1)); rm -f "$d/$c/$k.$n.diff" ;;
+			77) notcmp=$((notcmp + 1))
+			    echo "note: $c $k args$n: $(head -1 "$d/$c/$k.$n.diff")" >> "$d/log"
+			    rm -f "$d/$c/$k.$n.diff" ;;
+			1) compared=$((compared + 1)) diffs=$((diffs + 1))
+			   echo "FAIL $c $k args$n: $(head -1 "$d/$c/$k.$n.diff")" >> "$d/log"
+			   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tools/run/difftest.sh $c/before.ptx $c/after.ptx $k $LAUNCH ${!args}" >> "$d/cmds" ;;
+			*) rfail=$((rfail + 1))
+			   echo "FAIL $c $k args$n: difftest.sh exit $rc: $(head -1 "$d/$c/$k.$n.diff")" >> "$d/log" ;;
+			esac
+			# the "before" output for the compilers' agreement
+			# shellcheck disable=SC2086
+			"$PTXLINK_RUN" "$d/$c/before.ptx" "$k" $LAUNCH ${!args} 2>&1 |
+				grep '^buffer 1' > "$d/$c/$k.$n.out"
+		done
+	done
+}
+
+# agree DIR: every compiler's "before" runs gave the same output
+agree() {
+	local d=$1 c k n first
+	for k in $kernels; do
+		for n in 1 2; do
+			first=
+			for c in $COMPILERS; do
+				[ -s "$d/$c/$k.$n.out" ] || continue
+				if [ -z "$first" ]; then
+					first=$c
+				elif ! cmp -s "$d/$first/$k.$n.out" "$d/$c/$k.$n.out"; then
+					echo "FAIL $k args$n: $first and $c disagree before the stage (undefined behaviour in the source?)" >> "$d/log"
+					ubfail=$((ubfail + 1))
+				fi
+			done
+		done
+	done
+}
+
+# one SEED: the whole pipeline for one source, in $work/seed-SEED
+one() {
+	local s=$1 d=$work/seed-$1 t0=$SECONDS c line=''
+	local compared=0 diffs=0 notcmp=0 lfail=0 pfail=0 rfail=0 cfail=0 ubfail=0 kernels nk
+	rm -rf "$d"
+	mkdir -p "$d"
+	: > "$d/log"
+	: > "$d/cmds"
+	if ! python3 "$ROOT/tools/gen-depot.py" "$s" -o "$d/prog.cu" >> "$d/log" 2>&1; then
+		echo "FAIL gen-depot.py failed" >> "$d/log"
+		cfail=1
+	fi
+	kernels=$(sed -n 's|^// kernels: ||p' "$d/prog.cu" 2>/dev/null)
+	nk=$(wc -w <<< "$kernels")
+	for c in $COMPILERS; do
+		[ $cfail = 0 ] || break
+		if ! compile "$d" "$c"; then
+			echo "FAIL $c does not compile the source: $(grep -m1 error "$d/$c/compile.err")" >> "$d/log"
+			cfail=$((cfail + 1))
+			continue
+		fi
+		check "$d" "$c"
+		if [ -f "$d/$c/stat" ]; then
+			local b a f r
+			read -r b a f r _ < "$d/$c/stat"
+			line="$line, $c $b->$a ($r/$f repacked)"
+		fi
+	done
+	[ $cfail = 0 ] && agree "$d"
+	local status=pass
+	[ $((diffs + lfail + pfail + rfail + cfail + ubfail)) -gt 0 ] && status=fail
+	echo "$status $compared $diffs $notcmp $lfail $pfail $rfail $cfail $ubfail $nk" > "$d/counts"
+	{
+		echo "seed $s: $status, $nk kernels, $compared compared, $diffs differences," \
+			"$notcmp not compared, $((SECONDS - t0)) s; depot bytes$line"
+		grep '^FAIL' "$d/log" | head -8 | sed 's/^/  /'
+	} > "$d/summary"
+	rm -rf "$faildir/seed-$s"
+	if [ $status = fail ]; then
+		mkdir -p "$faildir"
+		cp -r "$d" "$faildir/seed-$s"
+		{
+			echo "# reproduce in this directory (prog.cu; per compiler in.ptx, before.ptx, after.ptx):"
+			echo "#   python3 $ROOT/tools/gen-depot.py $s -o prog.cu"
+			cat "$d/cmds"
+		} > "$faildir/seed-$s/cmds"
+		echo "  saved in $faildir/seed-$s" >> "$d/summary"
+	fi
+	cat "$d/summary"
+}
+
+t0=$SECONDS
+running=0
+for ((s = seed; s < seed + count; s++)); do
+	if [ $running -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	one "$s" &
+	running=$((running + 1))
+done
+wait
+
+P=0 K=0 D=0 N=0 L=0 X=0 R=0 C=0 U=0 NK=0 pass=0 fail=0
+declare -A tot=()
+for ((s = seed; s < seed + count; s++)); do
+	f=$work/seed-$s/counts
+	P=$((P + 1))
+	if [ ! -f "$f" ]; then
+		fail=$((fail + 1)); continue
+	fi
+	read -r st k d n l x r c u nk < "$f"
+	K=$((K + k)) D=$((D + d)) N=$((N + n)) L=$((L + l)) X=$((X + x))
+	R=$((R + r)) C=$((C + c)) U=$((U + u)) NK=$((NK + nk))
+	if [ "$st" = pass ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+	for c in $COMPILERS; do
+		[ -f "$work/seed-$s/$c/stat" ] || continue
+		read -r -a v < "$work/seed-$s/$c/stat"
+		for i in "${!v[@]}"; do
+			tot[$c.$i]=$((${tot[$c.$i]:-0} + v[i]))
+			tot[all.$i]=$((${tot[all.$i]:-0} + v[i]))
+		done
+	done
+done
+echo "difftest-depot: $N not compared (both runs stopped the same way), $L ptxlink failures," \
+	"$X ptxas rejections, $R interpreter errors, $C sources that did not compile," \
+	"$U compiler disagreements; $((SECONDS - t0)) s"
+for c in $COMPILERS all; do
+	echo "difftest-depot: $c: depot bytes ${tot[$c.0]:-0} before, ${tot[$c.1]:-0} after;" \
+		"${tot[$c.2]:-0} functions with a depot: ${tot[$c.3]:-0} repacked," \
+		"${tot[$c.4]:-0} kept (not smaller), ${tot[$c.5]:-0} kept whole;" \
+		"${tot[$c.6]:-0} objects, ${tot[$c.7]:-0} pinned, ${tot[$c.8]:-0} dead;" \
+		"${tot[$c.9]:-0} generic accesses made local"
+done
+[ $fail -gt 0 ] && echo "difftest-depot: reproducers in $faildir"
+echo "difftest-depot: $P seeds, $NK kernels, $K kernel runs compared, $D differences"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
