@@ -1255,7 +1255,7 @@ static void check_unresolved(Linker *l)
 			devrt = 1;
 		else if (!strncmp(g->name, "__nv_", 5))
 			libdevice = 1;
-		if (is_runtime_symbol(g->name) || l->o->allow_undefined ||
+		if (is_runtime_symbol(g->name) || l->o->allow_undefined || l->o->defer_undefined ||
 		    (l->o->defined_later && l->o->defined_later(g->name)))
 			continue;
 		if (d->kind == K_FUNC && !g->used)

@@ -12,6 +12,9 @@ typedef struct LinkOptions {
 	/* names a later stage defines or removes, so they may stay undefined
 	 * here (the printf stage's printf); NULL: none */
 	int (*defined_later)(const char *name);
+	/* unresolved names are not errors here: the stages drop dead code
+	 * first and run_pipeline reports what is still referenced */
+	int defer_undefined;
 } LinkOptions;
 
 /* link.c: consumes the inputs (the result owns them); NULL after errors. */

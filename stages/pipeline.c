@@ -23,6 +23,23 @@ int stages_define(const char *name)
 	return printf_defines(name);
 }
 
+/* What the linker deferred: a name still referenced after the stages
+ * that nothing defines (the CUDA runtime's aside; a function only when
+ * called or named).  Dead code that named it is gone by now, as nvlink
+ * -dlto drops unused library functions before resolving. */
+static void check_undefined(const Module *m)
+{
+	SymTab *t = symtab_build(m);
+	for (uint32_t i = 0; i < symtab_count(t); i++) {
+		const Symbol *s = symtab_at(t, i);
+		if (s->def || !s->decl || is_runtime_symbol(s->name) || s->space == SPACE_SHARED ||
+		    (s->kind == SYM_FUNC && !s->nuses))
+			continue;
+		error(s->nuses ? s->uses[0].at->loc : s->decl->loc, "undefined reference to '%s'", s->name);
+	}
+	symtab_free(t);
+}
+
 /* With o->verify, the IR's invariants are checked after every stage: its
  * shape, and no code violation the input did not have already (a name
  * nothing declares, a register read or called through where no definition
@@ -45,5 +62,7 @@ int run_pipeline(Module *m, const StageOptions *opts)
 			print_module(stderr, m);
 	}
 	ir_verified_free(before);
+	if (o->check_undefined && diag_errors() == errors)
+		check_undefined(m);
 	return diag_errors() == errors ? 0 : -1;
 }

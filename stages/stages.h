@@ -37,6 +37,8 @@ typedef struct StageOptions {
 	/* how the module was made, from which world.c decides */
 	int allow_undefined; /* linked with --allow-undefined */
 	int unlinked;        /* one input and no -arch */
+	int check_undefined; /* linked with defer_undefined: report names the
+	                        stages leave referenced and undefined */
 	World world;         /* run_pipeline fills it in */
 	DevirtOptions devirt;
 	PrintfOptions printf_lowering;

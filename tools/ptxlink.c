@@ -254,6 +254,11 @@ static int parse_args(int argc, char **argv, Options *o)
 	o->stages.allow_undefined = o->link.allow_undefined;
 	/* -arch asks for a link, as nvlink's does: the result is the program */
 	o->stages.unlinked = o->ninputs == 1 && !o->link.arch;
+	/* a link whose stages run: names dead code alone references may stay
+	 * undefined, as nvlink -dlto drops unused library code first */
+	int links = !(o->ninputs == 1 && !o->link.arch && !o->link.strip_debug);
+	o->link.defer_undefined = o->stages.check_undefined =
+		links && !o->no_stages && !o->link.allow_undefined;
 	if (o->ninputs == 0) {
 		fprintf(stderr, "ptxlink: error: no input files (see --help)\n");
 		return -1;
