@@ -293,6 +293,33 @@ int expr_mentions(const Expr *e, const char *name)
 	return e->str == name;
 }
 
+/* e with every name `from` replaced by `to`: new nodes where it changes,
+ * e itself where it does not.  Walks the left spine without recursion, as
+ * expr_mentions does (a chain a+b+c+... is deep on the left). */
+Expr *expr_renamed(Module *m, Expr *e, const char *from, const char *to)
+{
+	if (!expr_mentions(e, from))
+		return e;
+	Expr **spine = NULL;
+	uint32_t n = 0, cap = 0;
+	Expr *x = e;
+	for (; x->kind != E_NAME && x->kind != E_NUM && x->n; x = x->kids[0]) {
+		spine = array_grow(spine, n, &cap, sizeof *spine);
+		spine[n++] = x;
+	}
+	Expr *r = x->kind == E_NAME && x->str == from ? name_expr(to) : x;
+	while (n-- > 0) {
+		Expr *c = arena_dup(m->arena, spine[n], sizeof *c);
+		c->kids = arena_dup(m->arena, spine[n]->kids, spine[n]->n * sizeof *c->kids);
+		c->kids[0] = r;
+		for (uint32_t i = 1; i < c->n; i++)
+			c->kids[i] = expr_renamed(m, c->kids[i], from, to);
+		r = c;
+	}
+	free(spine);
+	return r;
+}
+
 int ins_mentions(const Ins *in, const char *name)
 {
 	for (uint32_t i = 0; i < in->nops; i++)
@@ -388,4 +415,66 @@ const Expr *init_elem(const Expr *init, int64_t *i)
 			return e;
 	}
 	return NULL;
+}
+
+/* A float literal's bits as a float of the given size: 0f3F800000 and
+ * 0d3FF0000000000000 as written, a decimal rounded (1 if it parses). */
+int float_bits(const char *s, int bytes, uint64_t *bits)
+{
+	if ((s[0] == '0' && (s[1] == 'f' || s[1] == 'F') && bytes == 4) ||
+	    (s[0] == '0' && (s[1] == 'd' || s[1] == 'D') && bytes == 8)) {
+		char *end;
+		*bits = strtoull(s + 2, &end, 16);
+		return *end == 0 && end - (s + 2) == 2 * bytes;
+	}
+	char *end;
+	double d = strtod(s, &end);
+	if (*end || end == s)
+		return 0;
+	if (bytes == 4) {
+		float f = (float)d;
+		uint32_t u;
+		memcpy(&u, &f, 4);
+		*bits = u;
+	} else {
+		memcpy(bits, &d, 8);
+	}
+	return 1;
+}
+
+int init_image(const Decl *d, const Declarator *ds, uint8_t *out, int64_t size)
+{
+	memset(out, 0, (size_t)size);
+	const char *type = decl_type(d);
+	int n = type_bytes(type);
+	if (!n)
+		return 0;
+	if (!ds->init)
+		return 1;
+	int fl = ty_float(type_of(type));
+	for (int64_t i = 0; i * n < size; i++) {
+		int64_t k = i;
+		const Expr *e = init_elem(ds->init, &k);
+		if (!e)
+			break;
+		uint64_t v;
+		int64_t iv;
+		int neg = e->kind == E_UNARY && e->op == '-' && e->kids[0]->kind == E_NUM;
+		const Expr *num = neg ? e->kids[0] : e;
+		if (num->kind != E_NUM)
+			return 0;
+		if (fl && n >= 4) {
+			if (!float_bits(num->str, n, &v))
+				return 0;
+			if (neg)
+				v ^= 1ull << (8 * n - 1);
+		} else if (int_literal(num->str, &iv)) {
+			v = neg ? 0 - (uint64_t)iv : (uint64_t)iv;
+		} else {
+			return 0;
+		}
+		for (int b = 0; b < n && i * n + b < size; b++)
+			out[i * n + b] = (uint8_t)(v >> (8 * b));
+	}
+	return 1;
 }

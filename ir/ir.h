@@ -392,6 +392,7 @@ Expr *expr_call(Module *, const char *fname, Expr **kids, uint32_t n);
 const Spec *spec_find(const Spec *, uint32_t n, const char *word);  /* also a Func's */
 const Spec *decl_spec(const Decl *, const char *word);
 int expr_mentions(const Expr *, const char *name);   /* name interned */
+Expr *expr_renamed(Module *, Expr *, const char *from, const char *to);  /* new nodes where it changes */
 /* fn on the slot of every name and number in *e, left to right, until it
  * returns nonzero (returned); no recursion, whatever the depth. */
 typedef int LeafFn(void *ctx, Expr **slot);
@@ -409,6 +410,11 @@ Space decl_space(const Decl *);   /* SPACE_NONE when it names none */
 const char *decl_type(const Decl *);
 int init_slot_size(const Decl *);  /* 4 or 8 for integer slots that can hold addresses, else 0 */
 const Expr *init_elem(const Expr *init, int64_t *i);  /* the i-th scalar of nested braces */
+/* The bytes a variable holds before any code runs (little-endian; zeros
+ * without an initializer or past its end): 1, or 0 when an element is no
+ * number (an address, generic(sym)) or the type is not a sized scalar. */
+int init_image(const Decl *, const Declarator *, uint8_t *out, int64_t size);
+int float_bits(const char *spelling, int bytes, uint64_t *bits);  /* 0f.., 0d.., 1.5 */
 
 /* cfg.c: basic blocks of a function's body (scopes flattened).
  * Blocks are numbered in text order, block 0 is the entry. */
@@ -501,6 +507,7 @@ void names_of_body(Names *, const List *);
 void names_of_func(Names *, const Module *, const Func *f);
 int names_exact(const Names *, const char *name);      /* declared as itself */
 int names_declared(const Names *, const char *name);   /* itself or in a range */
+const char *names_type(const Names *, const char *name);  /* its declaration's type word */
 const char *names_fresh(Names *, const char *base);    /* base, else base_1, base_2 ... */
 void names_free(Names *);
 

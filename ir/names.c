@@ -13,15 +13,16 @@ struct NameEntry {
 	UT_hash_handle hh;
 	const char *name;
 	unsigned long long count;   /* ranges: the largest N of name<N> */
+	const char *type;           /* its declaration's type word, or NULL */
 };
 
-void names_add(Names *n, const char *name, const char *count)
+static NameEntry *add_entry(Names *n, const char *name, const char *count)
 {
 	NameEntry *e;
 	if (!count) {
 		HASH_FIND_PTR(n->exact, &name, e);
 		if (e)
-			return;
+			return e;
 	} else {
 		HASH_FIND(hh, n->ranges, name, strlen(name), e);
 	}
@@ -38,13 +39,19 @@ void names_add(Names *n, const char *name, const char *count)
 	unsigned long long c = count ? strtoull(count, NULL, 0) : 0;
 	if (c > e->count)
 		e->count = c;
+	return e;
+}
+
+void names_add(Names *n, const char *name, const char *count)
+{
+	add_entry(n, name, count);
 }
 
 void names_add_decls(Names *n, const Decl *d, uint32_t nd)
 {
 	for (uint32_t i = 0; i < nd; i++)
 		for (uint32_t j = 0; j < d[i].nds; j++)
-			names_add(n, d[i].ds[j].name, d[i].ds[j].count);
+			add_entry(n, d[i].ds[j].name, d[i].ds[j].count)->type = decl_type(&d[i]);
 }
 
 void names_of_body(Names *n, const List *l)
@@ -80,20 +87,30 @@ int names_exact(const Names *n, const char *name)
 }
 
 /* %r12 is declared by %r12 itself or by %r<N> with N > 12 (no leading 0). */
-int names_declared(const Names *n, const char *name)
+static const NameEntry *find_entry(const Names *n, const char *name)
 {
-	if (names_exact(n, name))
-		return 1;
-	if (!n->ranges)
-		return 0;
+	NameEntry *e;
+	HASH_FIND_PTR(n->exact, &name, e);
+	if (e || !n->ranges)
+		return e;
 	size_t len = strlen(name), base = len;
 	while (base > 0 && name[base - 1] >= '0' && name[base - 1] <= '9')
 		base--;
 	if (base == len || base == 0 || (name[base] == '0' && base + 1 < len))
-		return 0;
-	NameEntry *e;
+		return NULL;
 	HASH_FIND(hh, n->ranges, name, base, e);
-	return e && strtoull(name + base, NULL, 10) < e->count;
+	return e && strtoull(name + base, NULL, 10) < e->count ? e : NULL;
+}
+
+int names_declared(const Names *n, const char *name)
+{
+	return find_entry(n, name) != NULL;
+}
+
+const char *names_type(const Names *n, const char *name)
+{
+	const NameEntry *e = find_entry(n, name);
+	return e ? e->type : NULL;
 }
 
 const char *names_fresh(Names *n, const char *base)

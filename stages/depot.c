@@ -812,20 +812,6 @@ static int generic_root(Dp *d, const Body *b, const char **sp, const char **spl)
 	return 0;
 }
 
-static Expr *renamed(Module *m, const Expr *e, const char *from, const char *to)
-{
-	if (e->kind == E_NAME)
-		return e->str == from ? name_expr(to) : (Expr *)e;
-	if (e->kind == E_NUM)
-		return (Expr *)e;
-	Expr **kids = arena_alloc(m->arena, e->n * sizeof *kids);
-	for (uint32_t i = 0; i < e->n; i++)
-		kids[i] = renamed(m, e->kids[i], from, to);
-	Expr *r = arena_dup(m->arena, e, sizeof *e);
-	r->kids = kids;
-	return r;
-}
-
 static void localize_access(Dp *d, Stmt *s)
 {
 	s->ins.sp = local_spelling(s->ins.sp);   /* localizable() made sure */
@@ -872,7 +858,7 @@ static void make_local(Dp *d, const Body *b)
 			continue;
 		Ins *in = &c[i].def->ins;
 		for (uint32_t k = 1; k < in->nops; k++)
-			in->ops[k] = renamed(d->m, in->ops[k], sp, spl);
+			in->ops[k] = expr_renamed(d->m, in->ops[k], sp, spl);
 		for (uint32_t j = 0; j < b->n; j++) {
 			Stmt *s = b->v[j].s;
 			if (s->kind == S_INS && s != c[i].def && localizable(&s->ins) && ins_mentions(&s->ins, c[i].reg))
@@ -890,7 +876,7 @@ static void make_local(Dp *d, const Body *b)
 			if (i != k && expr_mentions(s->ins.ops[i], sp))
 				ok = 0;
 		if (ok) {
-			s->ins.ops[k] = renamed(d->m, s->ins.ops[k], sp, spl);
+			s->ins.ops[k] = expr_renamed(d->m, s->ins.ops[k], sp, spl);
 			localize_access(d, s);
 		}
 	}

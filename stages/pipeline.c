@@ -10,6 +10,7 @@ typedef struct Stage {
 static const Stage stages[] = {
 	{"devirt", devirt},
 	{"printf", printf_lower},
+	{"globalopt", globalopt},
 	{"depot", depot},
 };
 

@@ -30,6 +30,14 @@ typedef struct DepotOptions {
 	int64_t warn_stack_size;  /* N: warn for a depot over N bytes */
 } DepotOptions;
 
+typedef struct GlobalOptOptions {
+	int off;             /* --no-globalopt */
+	int remarks;         /* -Rpass=globalopt */
+	int internalize;     /* --internalize: only kernels and kept names are roots */
+	const char **keep;   /* --keep=SYM, --keep-file=FILE: interned names */
+	uint32_t nkeep;
+} GlobalOptOptions;
+
 typedef struct StageOptions {
 	int verify;          /* ir_verify() after every stage */
 	const char *print_after;  /* --print-after=<stage>: dump to stderr */
@@ -43,6 +51,7 @@ typedef struct StageOptions {
 	DevirtOptions devirt;
 	PrintfOptions printf_lowering;
 	DepotOptions depot;
+	GlobalOptOptions globalopt;
 } StageOptions;
 
 /* pipeline.c: runs every stage in order; returns 0, or -1 after errors.
@@ -65,6 +74,11 @@ void devirt(Module *, const StageOptions *);
 /* printf.c: calls to an undefined printf become vprintf(fmt, buffer) */
 void printf_lower(Module *, const StageOptions *);
 int printf_defines(const char *name);   /* printf: no call is left */
+
+/* globalopt.c: dead functions and variables go, functions (and with
+ * --internalize variables) become internal, never-written data folds into
+ * loads and is kept once */
+void globalopt(Module *, const StageOptions *);
 
 /* depot.c: each function's __local_depot repacked: objects with disjoint
  * lifetimes share bytes, dead ones go, generic accesses become .local */

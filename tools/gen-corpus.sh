@@ -51,6 +51,8 @@ done
 # producer: nvcc  = nvcc --ptx -arch=<arch> -frandom-seed=<source> <flags>
 #           clang = clang -x cuda --cuda-device-only -nocudainc -O2 -S --cuda-gpu-arch=<arch> <flags>
 #           llc   = llc -march=nvptx64 -mcpu=<arch> <flags>
+#           libdevice = llc as above on $CUDA_HOME/nvvm/libdevice/libdevice.10.bc
+#                   (libdevice as PTX, linked with a -nocudalib clang program)
 #           copy  = verbatim copy (hand-written PTX); arch is informational
 # Output naming: <source-stem>.<arch>[.<variant>].ptx; multi-file (-rdc=true)
 # programs get one directory per program so that every .ptx in it links
@@ -134,6 +136,8 @@ nvcc   sm_80   -rdc=true                  mono_iface/leapfrog.cu        ptx/mono
 nvcc   sm_80   -rdc=true                  vcall_xfile/shade.cu          ptx/vcall_xfile/shade.sm_80.rdc.ptx
 nvcc   sm_80   -rdc=true                  vcall_xfile/factory.cu        ptx/vcall_xfile/factory.sm_80.rdc.ptx
 nvcc   sm_80   -rdc=true                  vcall_xfile/lights.cu         ptx/vcall_xfile/lights.sm_80.rdc.ptx
+nvcc   sm_80   -rdc=true                  globalopt/main.cu             ptx/globalopt/main.sm_80.rdc.ptx
+nvcc   sm_80   -rdc=true                  globalopt/tables.cu           ptx/globalopt/tables.sm_80.rdc.ptx
 nvcc   sm_90   -rdc=true,-lineinfo        fnptr/interp.cu               ptx/fnptr.sm_90/interp.sm_90.rdc.lineinfo.ptx
 nvcc   sm_90   -rdc=true,-lineinfo        fnptr/ops.cu                  ptx/fnptr.sm_90/ops.sm_90.rdc.lineinfo.ptx
 nvcc   sm_90   -rdc=true,-lineinfo        fnptr/reduce_ops.cu           ptx/fnptr.sm_90/reduce_ops.sm_90.rdc.lineinfo.ptx
@@ -145,6 +149,7 @@ clang  sm_80   -g                         clang_saxpy.cu                ptx/clan
 clang  sm_80   -                          clang_atomics_warp.cu         ptx/clang_atomics_warp.sm_80.ptx
 clang  sm_80   -                          clang_depot_lifetimes.cu      ptx/clang_depot_lifetimes.sm_80.ptx
 clang  sm_80   -nocudalib,-Xclang,-target-feature,-Xclang,+ptx72  clang_math_nocudalib.cu  ptx/clang_math_nocudalib.sm_80.ptx
+libdevice sm_80 -mattr=+ptx72             libdevice.10.bc               ptx-rejected/libdevice.sm_80.ptx
 clang  sm_80   -fno-builtin-printf        clang_printf_nobuiltin.cu     ptx-rejected/clang_printf_nobuiltin.sm_80.ptx
 clang  sm_80   -fgpu-rdc                  clang_multi/main.cu           ptx/clang_multi/main.sm_80.rdc.ptx
 clang  sm_80   -fgpu-rdc                  clang_multi/lib.cu            ptx/clang_multi/lib.sm_80.rdc.ptx
@@ -189,12 +194,13 @@ have() {
     nvcc) [ -n "$NVCC" ] ;;
     clang) [ -n "$CLANG" ] && [ -d "$CUDA_HOME/nvvm/libdevice" ] ;;
     llc) [ -n "$LLC" ] ;;
+    libdevice) [ -n "$LLC" ] && [ -f "$CUDA_HOME/nvvm/libdevice/libdevice.10.bc" ] ;;
     copy) true ;;
     esac
 }
 
 ALL_TOOLS=1
-for t in nvcc clang llc; do
+for t in nvcc clang llc libdevice; do
     if ! have "$t"; then
         n=$(printf '%s\n' "$TABLE" | grep -c "^$t " || true)
         why="$t not found"
@@ -243,6 +249,8 @@ build_one() { # producer arch flags source output
         clang) "$CLANG" -x cuda --cuda-gpu-arch="$arch" --cuda-device-only -nocudainc \
             --cuda-path="$CUDA_HOME" -Wno-unknown-cuda-version -O2 -S "${extra[@]}" "$base" -o "$tmp" ;;
         llc) "$LLC" -march=nvptx64 -mcpu="$arch" "${extra[@]}" "$base" -o "$tmp" ;;
+        libdevice) "$LLC" -march=nvptx64 -mcpu="$arch" "${extra[@]}" \
+            "$CUDA_HOME/nvvm/libdevice/libdevice.10.bc" -o "$tmp" ;;
         copy) cp "$base" "$tmp" ;;
         *) echo "unknown producer $prod"; exit 1 ;;
         esac

@@ -46,6 +46,14 @@ static void usage(FILE *f)
 	      "  --no-devirt        leave indirect calls indirect\n"
 	      "  --devirt-funnel-max=N  funnel at most N candidate targets (default 10)\n"
 	      "  -Rpass=devirt      a remark for every indirect call site\n"
+	      "  --no-globalopt     keep every function and variable, linkage as written\n"
+	      "  --internalize      the host reaches only kernels and --keep names: other\n"
+	      "                     variables may go, fold or become internal\n"
+	      "  --keep=SYM         with --internalize, SYM stays (repeatable)\n"
+	      "  --keep-file=FILE   with --internalize, the names in FILE stay (one a line, #\n"
+	      "                     comments)\n"
+	      "  -Rpass=globalopt   a remark for every function or variable removed, made\n"
+	      "                     internal, folded or deduplicated\n"
 	      "  --no-depot         leave every __local_depot's layout as it is\n"
 	      "  -Rpass=depot       a remark for every depot: its new size, or why it is kept\n"
 	      "  -Rpass-analysis=depot  and for every object in it: where it goes, what it\n"
@@ -60,6 +68,47 @@ static void usage(FILE *f)
 }
 
 static int parse_arg(const char *a, const char *next, int *used, Options *o);
+
+static void add_keep(Options *o, const char *name, size_t n)
+{
+	GlobalOptOptions *g = &o->stages.globalopt;
+	g->keep = realloc((void *)g->keep, (g->nkeep + 1) * sizeof *g->keep);
+	if (!g->keep)
+		die("out of memory");
+	g->keep[g->nkeep++] = intern(name, n);
+}
+
+/* --keep-file=FILE: names separated by white space; # starts a comment. */
+static int keep_file(Options *o, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	struct stat st;
+	if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		f = NULL;
+		errno = EISDIR;
+	}
+	if (!f) {
+		fprintf(stderr, "ptxlink: error: cannot read keep file '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	char line[4096];
+	while (fgets(line, sizeof line, f)) {
+		char *p = line, *hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		for (;;) {
+			p += strspn(p, " \t\r\n");
+			size_t n = strcspn(p, " \t\r\n");
+			if (!n)
+				break;
+			add_keep(o, p, n);
+			p += n;
+		}
+	}
+	fclose(f);
+	return 0;
+}
 
 static void add_input(Options *o, const char *path)
 {
@@ -203,6 +252,20 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 		}
 	} else if (strcmp(a, "-Rpass=devirt") == 0) {
 		o->stages.devirt.remarks = 1;
+	} else if (strcmp(a, "--no-globalopt") == 0) {
+		o->stages.globalopt.off = 1;
+	} else if (strcmp(a, "--internalize") == 0) {
+		o->stages.globalopt.internalize = 1;
+	} else if (strcmp(a, "-Rpass=globalopt") == 0) {
+		o->stages.globalopt.remarks = 1;
+	} else if (strncmp(a, "--keep=", 7) == 0) {
+		if (!a[7]) {
+			fprintf(stderr, "ptxlink: error: '--keep=' needs a symbol name\n");
+			return -1;
+		}
+		add_keep(o, a + 7, strlen(a + 7));
+	} else if (strncmp(a, "--keep-file=", 12) == 0) {
+		return keep_file(o, a + 12);
 	} else if (strcmp(a, "--no-depot") == 0) {
 		o->stages.depot.off = 1;
 	} else if (strcmp(a, "-Rpass=depot") == 0) {
@@ -437,5 +500,6 @@ int main(int argc, char **argv)
 		mod_free(m);
 	}
 	free(o.inputs);
+	free((void *)o.stages.globalopt.keep);
 	return rc;
 }

@@ -1,0 +1,4 @@
+struct Coeffs {
+    float a, b, c, d;
+    int n;
+};

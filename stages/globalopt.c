@@ -1,0 +1,512 @@
+/* globalopt.c: global optimization of the whole linked module (issue 14).
+ *
+ * After a link the device program is known, and what the host can reach
+ * is known too: it launches kernels and reads or writes variables by name
+ * (cudaMemcpyToSymbol and friends work for every .global and .const
+ * variable, internal ones included: nvcc's whole-program PTX marks none
+ * .visible).  It never calls a device function.  So:
+ *
+ *   roots      kernels; every .global/.const variable the host can name
+ *              (not a compiler temporary such as $str, whose name has a
+ *              '$'), or with --internalize only the --keep / --keep-file
+ *              names; in an open world (world.c) every non-internal
+ *              symbol; anything a section (DWARF) names.
+ *   folding    a variable no root is and no instruction writes or takes
+ *              the address of, whose initializer is numbers: each
+ *              ld [v+C] of 4 or 8 bytes becomes mov of the bytes there
+ *                  ld.const.f32 %f1, [c_w+4];  ->  mov.f32 %f1, 0f3F000000;
+ *   dedupe     identical read-only data (the same type, size, alignment
+ *              and bytes) kept once when its address cannot be told apart:
+ *              compiler temporaries (string literals) and, never written,
+ *              variables whose address nothing takes; the others' uses
+ *              name the first.
+ *   dead code  functions and variables no root reaches through calls,
+ *              addresses in code or initializers and loads and stores go,
+ *              with their declarations and aliases (not a function when
+ *              DWARF names the labels inside functions).
+ *   internalize  in a closed world, functions lose .visible/.weak (the
+ *              host cannot call them); with --internalize, variables not
+ *              kept too.
+ * Every change is a remark (-Rpass=globalopt) and counted (--stats).
+ *
+ * requires: normalized IR, the world verdict / maintains: normalized IR /
+ * breaks: any symbol table, call graph or analysis built before it. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stages.h"
+
+enum { MAX_FOLD_BYTES = 1 << 20 };
+
+typedef struct Stats {
+	unsigned funcs, vars, aliases, internal_funcs, internal_vars, folded, deduped;
+	uint64_t var_bytes;
+} Stats;
+
+typedef struct Go {
+	Module *m;
+	const StageOptions *o;
+	Stats st;
+	SymTab *t;
+	uint8_t *root;      /* per symbol id */
+	uint8_t *reached;
+	int keep_funcs;     /* DWARF names labels in functions: none goes */
+} Go;
+
+static void remark(const Go *g, Loc at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void remark(const Go *g, Loc at, const char *fmt, ...)
+{
+	if (!g->o->globalopt.remarks)
+		return;
+	fprintf(stderr, "%s:%u: remark: ", diag_filename(at.file), at.line);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ---- roots ---------------------------------------------------------------- */
+
+static int kept(const Go *g, const char *name)
+{
+	for (uint32_t i = 0; i < g->o->globalopt.nkeep; i++)
+		if (g->o->globalopt.keep[i] == name)
+			return 1;
+	return 0;
+}
+
+/* The host reaches .global and .const variables by name, except compiler
+ * temporaries, whose names no source can spell. */
+static int host_named(const Symbol *s)
+{
+	return s->kind == SYM_VAR && (s->space == SPACE_GLOBAL || s->space == SPACE_CONST) &&
+		!strchr(s->name, '$');
+}
+
+static int is_kernel(const Symbol *s)
+{
+	return s->kind == SYM_FUNC && s->def && s->def->kind == S_FUNC && s->def->func->is_entry;
+}
+
+static int is_root(const Go *g, const Symbol *s)
+{
+	if (is_kernel(s) || kept(g, s->name))
+		return 1;
+	if (!g->o->world.closed && s->linkage != LINK_INTERNAL)
+		return 1;
+	return !g->o->globalopt.internalize && host_named(s);
+}
+
+static int mark_section_names(void *ctx, Expr **slot)
+{
+	Go *g = ctx;
+	Symbol *s = (*slot)->kind == E_NAME ? symtab_find(g->t, (*slot)->str) : NULL;
+	if (s)
+		g->root[s->id] = 1;
+	return 0;
+}
+
+static void find_roots(Go *g)
+{
+	uint32_t n = symtab_count(g->t);
+	for (uint32_t i = 0; i < n; i++)
+		g->root[i] = (uint8_t)is_root(g, symtab_at(g->t, i));
+	for (Stmt *s = g->m->items.head; s; s = s->next)
+		if (s->kind == S_SECTION) {
+			g->keep_funcs = 1;
+			for (Stmt *x = s->section.items.head; x; x = x->next)
+				for (uint32_t i = 0; x->kind == S_DATA && i < x->list.nitems; i++)
+					expr_leaves(&x->list.items[i], mark_section_names, g);
+		}
+}
+
+/* ---- what the roots reach ------------------------------------------------- */
+
+/* The symbol whose code or initializer holds use u. */
+static Symbol *owner(const Go *g, const SymUse *u)
+{
+	if (u->in)
+		return symtab_find(g->t, u->in->name);
+	if (u->at->kind == S_VAR)
+		return symtab_find(g->t, u->at->var.ds[0].name);
+	return NULL;
+}
+
+typedef struct Edge {
+	uint32_t from, to;
+} Edge;
+
+static int cmp_edge(const void *a, const void *b)
+{
+	const Edge *x = a, *y = b;
+	return (x->from > y->from) - (x->from < y->from);
+}
+
+static void reach(Go *g)
+{
+	uint32_t n = symtab_count(g->t), ne = 0, ce = 0;
+	Edge *e = NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		const Symbol *s = symtab_at(g->t, i);
+		for (uint32_t k = 0; k < s->nuses; k++) {
+			const Symbol *o = owner(g, &s->uses[k]);
+			if (!o || o == s)
+				continue;
+			e = array_grow(e, ne, &ce, sizeof *e);
+			e[ne++] = (Edge){o->id, s->id};
+		}
+		/* .alias a, b: a reaches b */
+		if (s->def && s->def->kind == S_ALIAS && s->def->list.items[1]->kind == E_NAME) {
+			const Symbol *b = symtab_find(g->t, s->def->list.items[1]->str);
+			if (b) {
+				e = array_grow(e, ne, &ce, sizeof *e);
+				e[ne++] = (Edge){s->id, b->id};
+			}
+		}
+	}
+	qsort(e, ne, sizeof *e, cmp_edge);
+	uint32_t *first = calloc(n + 1, sizeof *first), *work = malloc((n + 1) * sizeof *work), nw = 0;
+	for (uint32_t i = 0; i < ne; i++)
+		first[e[i].from + 1]++;
+	for (uint32_t i = 0; i < n; i++)
+		first[i + 1] += first[i];
+	for (uint32_t i = 0; i < n; i++)
+		if (g->root[i] && !g->reached[i])
+			g->reached[i] = 1, work[nw++] = i;
+	while (nw) {
+		uint32_t s = work[--nw];
+		for (uint32_t k = first[s]; k < first[s + 1]; k++)
+			if (!g->reached[e[k].to])
+				g->reached[e[k].to] = 1, work[nw++] = e[k].to;
+	}
+	free(first);
+	free(work);
+	free(e);
+}
+
+/* ---- dead code -------------------------------------------------------------- */
+
+static const Symbol *symbol_of(const Go *g, const Stmt *s)
+{
+	if (s->kind == S_FUNC)
+		return symtab_find(g->t, s->func->name);
+	if (s->kind == S_VAR)
+		return symtab_find(g->t, s->var.ds[0].name);
+	if (s->kind == S_ALIAS && s->list.items[0]->kind == E_NAME)
+		return symtab_find(g->t, s->list.items[0]->str);
+	return NULL;
+}
+
+static void remove_dead(Go *g)
+{
+	for (Stmt *s = g->m->items.head, *next; s; s = next) {
+		next = s->next;
+		const Symbol *sym = symbol_of(g, s);
+		if (!sym || g->reached[sym->id] || (s->kind == S_FUNC && g->keep_funcs))
+			continue;
+		if (s == sym->def || (!sym->def && s == sym->decl)) {
+			if (s->kind == S_FUNC)
+				g->st.funcs++;
+			else if (s->kind == S_VAR)
+				g->st.vars++, g->st.var_bytes += sym->size > 0 ? (uint64_t)sym->size : 0;
+			else
+				g->st.aliases++;
+			remark(g, s->loc, "'%s' removed: %s", sym->name,
+				s->kind == S_FUNC ? "no kernel calls it or takes its address"
+				: "no kernel or host-visible variable reaches it");
+		}
+		list_remove(&g->m->items, s);
+	}
+}
+
+/* ---- internalize -------------------------------------------------------- */
+
+static int linkage_word(const char *w)
+{
+	return !strcmp(w, ".visible") || !strcmp(w, ".weak") || !strcmp(w, ".common") ||
+		!strcmp(w, ".extern");
+}
+
+/* Specs without linkage words, in a new array; n updated. */
+static Spec *without_linkage(Module *m, const Spec *specs, uint32_t *n)
+{
+	Spec *out = arena_alloc(m->arena, (*n + 1) * sizeof *out);
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < *n; i++)
+		if (!linkage_word(specs[i].word))
+			out[k++] = specs[i];
+	*n = k;
+	return out;
+}
+
+static void internalize(Go *g)
+{
+	int closed = g->o->world.closed;
+	for (Stmt *s = g->m->items.head, *next; s; s = next) {
+		next = s->next;
+		const Symbol *sym = symbol_of(g, s);
+		if (!sym || !sym->def || sym->linkage == LINK_INTERNAL || is_root(g, sym) || !closed)
+			continue;
+		if (s->kind == S_FUNC && !s->func->is_entry) {
+			if (s == sym->def) {
+				g->st.internal_funcs++;
+				remark(g, s->loc, "'%s' made internal: the host cannot call a device function",
+					sym->name);
+			}
+			s->func->specs = without_linkage(g->m, s->func->specs, &s->func->nspecs);
+		} else if (s->kind == S_VAR && g->o->globalopt.internalize) {
+			if (s != sym->def) {  /* an .extern declaration beside the definition */
+				list_remove(&g->m->items, s);
+				continue;
+			}
+			g->st.internal_vars++;
+			remark(g, s->loc, "'%s' made internal: --internalize and not kept", sym->name);
+			s->var.specs = without_linkage(g->m, s->var.specs, &s->var.nspecs);
+		}
+	}
+}
+
+/* ---- read-only data ------------------------------------------------------ */
+
+/* A variable whose bytes are its initializer's for the whole run: not a
+ * root, defined here, .global or .const, never written, initialized with
+ * numbers.  image gets them (malloc'd). */
+static int read_only(const Go *g, const Symbol *s, uint8_t **image)
+{
+	if (s->kind != SYM_VAR || g->root[s->id] || !s->def || s->def->kind != S_VAR ||
+	    (s->space != SPACE_GLOBAL && s->space != SPACE_CONST) || (s->how & USE_WRITE) ||
+	    s->size <= 0 || s->size > MAX_FOLD_BYTES || s->def->var.nds != 1)
+		return 0;
+	*image = malloc((size_t)s->size);
+	if (!init_image(&s->def->var, &s->def->var.ds[0], *image, s->size)) {
+		free(*image);
+		return 0;
+	}
+	return 1;
+}
+
+static int const_operand(const Expr *e, int64_t *v)
+{
+	if (e->kind == E_NUM)
+		return int_literal(e->str, v);
+	if (e->kind == E_UNARY && e->op == '-' && e->kids[0]->kind == E_NUM && int_literal(e->kids[0]->str, v)) {
+		*v = (int64_t)(0 - (uint64_t)*v);
+		return 1;
+	}
+	return 0;
+}
+
+/* [name] or [name+C]: C, else -1 */
+static int64_t offset_from(const Expr *e, const char *name)
+{
+	int64_t c;
+	if (e->kind != E_ADDR || e->n != 1)
+		return -1;
+	e = e->kids[0];
+	if (e->kind == E_NAME)
+		return e->str == name ? 0 : -1;
+	if (e->kind == E_BINARY && (e->op == '+' || e->op == '-') && e->kids[0]->kind == E_NAME &&
+	    e->kids[0]->str == name && const_operand(e->kids[1], &c))
+		return e->op == '-' ? (int64_t)(0 - (uint64_t)c) : c;
+	return -1;
+}
+
+/* The immediate for `bytes` bytes at p read as type ty, as PTX spells it. */
+static const char *immediate(const uint8_t *p, int bytes, int ty)
+{
+	uint64_t v = 0;
+	for (int b = 0; b < bytes; b++)
+		v |= (uint64_t)p[b] << (8 * b);
+	char buf[32];
+	if (ty_float(ty))
+		snprintf(buf, sizeof buf, bytes == 4 ? "0f%08llX" : "0d%016llX", (unsigned long long)v);
+	else if (ty_signed(ty))
+		snprintf(buf, sizeof buf, "%lld", bytes == 4 ? (long long)(int32_t)v : (long long)(int64_t)v);
+	else
+		snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+	return intern_cstr(buf);
+}
+
+/* ld of 4 or 8 bytes a scalar or vector at a constant offset, plain (no
+ * memory order), into registers of that width: movs of its bytes. */
+static int fold_load(Go *g, const Symbol *v, const SymUse *u, const uint8_t *image, Names *regs,
+	List *l)
+{
+	Stmt *s = u->at;
+	const Ins *in = &s->ins;
+	const Spelling *sp = in->sp;
+	int bytes = sp->type_bytes, ty = sp->ntypes ? sp->types[sp->ntypes - 1] : TY_NONE;
+	if (s->kind != S_INS || (sp->code != O_ld && sp->code != O_ldu) || in->nops != 2 ||
+	    (bytes != 4 && bytes != 8) || sp->unknown)
+		return 0;
+	for (uint32_t i = 0; i < sp->nmods; i++)
+		if (sp->words[i].kind == MW_MOD && (mod_group(sp->words[i].id) == MG_ORDER ||
+		    mod_group(sp->words[i].id) == MG_SCOPE))
+			return 0;
+	int64_t off = offset_from(in->ops[1], v->name);
+	if (off < 0 || off + (int64_t)bytes * sp->vec > v->size)
+		return 0;
+	const Expr *d = in->ops[0];
+	Expr *const *dst = d->kind == E_BRACE ? d->kids : &in->ops[0];
+	uint32_t n = d->kind == E_BRACE ? d->n : 1;
+	if (n != sp->vec)
+		return 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (dst[i]->kind != E_NAME || type_bytes(names_type(regs, dst[i]->str)) != bytes)
+			return 0;  /* '_' or a wider register: not a plain move */
+	char spelling[16];
+	snprintf(spelling, sizeof spelling, "mov%s", sp->mods[sp->nmods - 1]);
+	for (uint32_t i = 0; i < n; i++) {
+		Expr *ops[2] = {dst[i], num_expr(immediate(image + off + (int64_t)i * bytes, bytes, ty))};
+		Stmt *mv = ins_new(g->m, s->loc, spelling, ops, 2);
+		mv->ins.guard = in->guard;
+		mv->ins.guard_neg = in->guard_neg;
+		list_insert_before(l, s, mv);
+	}
+	return 1;
+}
+
+/* The list holding statement s in function f's body. */
+static List *list_of(List *l, const Stmt *s)
+{
+	for (Stmt *x = l->head; x; x = x->next) {
+		if (x == s)
+			return l;
+		if (x->kind == S_SCOPE) {
+			List *r = list_of(&x->scope, s);
+			if (r)
+				return r;
+		}
+	}
+	return NULL;
+}
+
+static void fold(Go *g)
+{
+	for (uint32_t i = 0; i < symtab_count(g->t); i++) {
+		const Symbol *v = symtab_at(g->t, i);
+		uint8_t *image;
+		if ((v->how & USE_ADDR) || !read_only(g, v, &image))
+			continue;
+		for (uint32_t k = 0; k < v->nuses; k++) {
+			const SymUse *u = &v->uses[k];
+			if (!u->in || u->at->kind != S_INS)
+				continue;
+			Names regs = {0};
+			names_of_func(&regs, g->m, u->in);
+			List *l = list_of((List *)&u->in->body, u->at);
+			if (l && fold_load(g, v, u, image, &regs, l)) {
+				list_remove(l, u->at);
+				g->st.folded++;
+				remark(g, u->at->loc, "load of '%s' folded: never written, initialized", v->name);
+			}
+			names_free(&regs);
+		}
+		free(image);
+	}
+}
+
+/* Uses of dup name keep instead. */
+static void rename_uses(Go *g, const Symbol *dup, const char *keep)
+{
+	for (uint32_t k = 0; k < dup->nuses; k++) {
+		Stmt *s = dup->uses[k].at;
+		if (s->kind == S_INS)
+			for (uint32_t i = 0; i < s->ins.nops; i++)
+				s->ins.ops[i] = expr_renamed(g->m, s->ins.ops[i], dup->name, keep);
+		else if (s->kind == S_VAR && s->var.ds[0].init)
+			s->var.ds[0].init = expr_renamed(g->m, s->var.ds[0].init, dup->name, keep);
+	}
+}
+
+static int same_data(const Symbol *a, const uint8_t *ia, const Symbol *b, const uint8_t *ib)
+{
+	const Decl *x = &a->def->var, *y = &b->def->var;
+	return a->space == b->space && a->size == b->size && a->align == b->align &&
+		decl_type(x) == decl_type(y) && !memcmp(ia, ib, (size_t)a->size);
+}
+
+/* Read-only data whose address cannot be told apart, kept once. */
+static void dedupe(Go *g)
+{
+	uint32_t n = symtab_count(g->t), nk = 0;
+	const Symbol **keep = malloc((n + 1) * sizeof *keep);
+	uint8_t **img = malloc((n + 1) * sizeof *img);
+	for (uint32_t i = 0; i < n; i++) {
+		const Symbol *v = symtab_at(g->t, i);
+		uint8_t *image;
+		if (!read_only(g, v, &image))
+			continue;
+		if ((v->how & USE_ADDR) && !strchr(v->name, '$')) {
+			free(image);
+			continue;  /* a named object's address is its own */
+		}
+		uint32_t k = 0;
+		while (k < nk && !same_data(keep[k], img[k], v, image))
+			k++;
+		if (k < nk) {
+			rename_uses(g, v, keep[k]->name);
+			g->st.deduped++;
+			remark(g, v->def->loc, "'%s' is the same read-only data as '%s': uses name that",
+				v->name, keep[k]->name);
+			free(image);
+		} else {
+			keep[nk] = v;
+			img[nk++] = image;
+		}
+	}
+	for (uint32_t k = 0; k < nk; k++)
+		free(img[k]);
+	free(img);
+	free(keep);
+}
+
+static void dead_code(Go *g)
+{
+	reach(g);
+	remove_dead(g);
+	internalize(g);
+}
+
+/* ---- driver ------------------------------------------------------------- */
+
+/* A step on a fresh symbol table and its roots. */
+static void step(Go *g, void (*fn)(Go *))
+{
+	g->t = symtab_build(g->m);
+	uint32_t n = symtab_count(g->t);
+	g->root = calloc(n + 1, 1);
+	g->reached = calloc(n + 1, 1);
+	g->keep_funcs = 0;
+	find_roots(g);
+	fn(g);
+	free(g->root);
+	free(g->reached);
+	symtab_free(g->t);
+	g->t = NULL;
+}
+
+static void print_stats(const Stats *s)
+{
+	fprintf(stderr, "globalopt: %u functions and %u variables (%llu bytes) removed, %u aliases\n",
+		s->funcs, s->vars, (unsigned long long)s->var_bytes, s->aliases);
+	fprintf(stderr, "globalopt:   %u functions and %u variables made internal\n", s->internal_funcs,
+		s->internal_vars);
+	fprintf(stderr, "globalopt:   %u loads folded, %u variables deduplicated\n", s->folded,
+		s->deduped);
+}
+
+void globalopt(Module *m, const StageOptions *o)
+{
+	if (o->globalopt.off)
+		return;
+	Go g = {.m = m, .o = o};
+	step(&g, dead_code);   /* first, so that nothing dead is folded */
+	step(&g, fold);
+	step(&g, dedupe);
+	step(&g, dead_code);   /* what folding and dedupe left unused */
+	if (o->stats)
+		print_stats(&g.st);
+}
