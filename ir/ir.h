@@ -80,6 +80,12 @@ const char *intern(const char *s, size_t n);
 const char *intern_cstr(const char *s);
 Expr *name_expr(const char *interned);   /* shared leaf for a name */
 Expr *num_expr(const char *interned);    /* shared leaf for a number */
+size_t intern_len(const char *interned);  /* strlen without the scan */
+/* The decoded instruction spelling (opcode.c) kept with its text, so an
+ * instruction's lookup is one load; NULL until spelling_of sets it. */
+struct Spelling;
+const struct Spelling *intern_spelling(const char *interned);
+void intern_set_spelling(const char *interned, const struct Spelling *);
 void intern_stats(size_t *count, size_t *bytes);
 void intern_reset(void);  /* only with no module alive: forgets every name */
 

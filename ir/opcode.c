@@ -2,7 +2,6 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <uthash.h>
 #include "ir.h"
 
 static const Opcode opcodes[] = {
@@ -29,8 +28,10 @@ const Opcode *opcode_find(const char *base, size_t n)
 	return NULL;
 }
 
+/* Found through the interned text (intern_spelling); the list is for
+ * spelling_reset. */
 typedef struct SpellingEntry {
-	UT_hash_handle hh;
+	struct SpellingEntry *next;
 	Spelling sp;
 } SpellingEntry;
 
@@ -270,17 +271,18 @@ const Spelling *spelling_get(const char *text, size_t n)
 /* By the interned text itself: the parser already has it. */
 const Spelling *spelling_of(const char *s)
 {
-	SpellingEntry *e;
-	HASH_FIND_PTR(spellings, &s, e);
-	if (e)
-		return &e->sp;
-	e = calloc(1, sizeof *e);
+	const Spelling *known = intern_spelling(s);
+	if (known)
+		return known;
+	SpellingEntry *e = calloc(1, sizeof *e);
 	if (!e)
 		die("out of memory");
 	e->sp.text = s;
 	split(&e->sp);
 	decode(&e->sp);
-	HASH_ADD_PTR(spellings, sp.text, e);
+	e->next = spellings;
+	spellings = e;
+	intern_set_spelling(s, &e->sp);
 	return &e->sp;
 }
 
@@ -291,11 +293,12 @@ int spelling_has(const Spelling *sp, int mod)
 
 void spelling_reset(void)
 {
-	SpellingEntry *e, *tmp;
-	HASH_ITER(hh, spellings, e, tmp) {
-		HASH_DEL(spellings, e);
+	for (SpellingEntry *e = spellings, *next; e; e = next) {
+		next = e->next;
+		intern_set_spelling(e->sp.text, NULL);
 		free(e->sp.mods);
 		free(e->sp.words);
 		free(e);
 	}
+	spellings = NULL;
 }

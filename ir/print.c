@@ -38,6 +38,13 @@ static void puts_(Out *o, const char *s)
 	outn(o, s, strlen(s));
 }
 
+/* An interned string knows its length: names and spellings are most of
+ * the output, and strlen on each was a tenth of printing. */
+static void put_interned(Out *o, const char *s)
+{
+	outn(o, s, intern_len(s));
+}
+
 static void putc_(Out *o, char c)
 {
 	if (o->n == sizeof o->buf)
@@ -103,9 +110,10 @@ static void print_kid(Out *f, const Expr *kid, int need)
 
 static void print_exprs(Out *f, Expr *const *kids, uint32_t n, const char *sep)
 {
+	size_t seplen = strlen(sep);
 	for (uint32_t i = 0; i < n; i++) {
 		if (i)
-			puts_(f, sep);
+			outn(f, sep, seplen);
 		expr(f, kids[i]);
 	}
 }
@@ -136,7 +144,7 @@ static void expr(Out *f, const Expr *e)
 	switch (e->kind) {
 	case E_NAME:
 	case E_NUM:
-		puts_(f, e->str);
+		put_interned(f, e->str);
 		break;
 	case E_UNARY:
 		putc_(f, e->op);
@@ -240,7 +248,7 @@ static void print_ins(Out *f, const Ins *in)
 		puts_(f, in->guard);
 		putc_(f, ' ');
 	}
-	puts_(f, in->sp->text);
+	put_interned(f, in->sp->text);
 	if (in->nops) {
 		puts_(f, " \t");
 		print_exprs(f, in->ops, in->nops, ", ");

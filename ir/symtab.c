@@ -15,8 +15,17 @@
  *                                    USE_ADDR, at that variable's statement
  * A local declaration that shadows a module symbol hides it from its
  * function's uses. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+/* The keys are interned pointers, looked up once for every name an
+ * operand mentions: a multiply hashes them as well as uthash's Jenkins
+ * hash over their bytes, which was most of building the table. */
+#define HASH_FUNCTION(keyptr, keylen, hashv) do { \
+	uintptr_t key_; \
+	memcpy(&key_, (keyptr), sizeof key_); \
+	(hashv) = (unsigned)(((uint64_t)key_ * 0x9e3779b97f4a7c15u) >> 32); \
+} while (0)
 #include <uthash.h>
 #include "ir.h"
 
@@ -163,6 +172,11 @@ static int note_leaf(void *ctx, Expr **slot)
 /* Every name in e, without recursion (a chain a+b+c+... is deep). */
 static void names_in(Walk *w, const Expr *e, unsigned how)
 {
+	if (e->kind == E_NAME || e->kind == E_NUM) {  /* most operands: no walk to set up */
+		if (e->kind == E_NAME)
+			note(w, e->str, how);
+		return;
+	}
 	Leaves l = {w, how};
 	expr_leaves((Expr **)&e, note_leaf, &l);
 }
