@@ -19,7 +19,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # Sizes of an ELF's sections matching a pattern, summed.
-sect() { readelf -SW "$1" 2>/dev/null | awk -v re="$2" '$2 ~ re { s += strtonum("0x" $6) } END { print s + 0 }'; }
+sect() {
+	local s=0 h
+	for h in $(readelf -SW "$1" 2>/dev/null | sed 's/^ *\[ *[0-9]*\] *//' | awk -v re="$2" '$1 ~ re { print $5 }'); do
+		s=$((s + 16#$h))
+	done
+	echo $s
+}
 
 # measure PTX: "bytes funcs vars global const sass seconds", or the error
 measure() {
@@ -95,7 +101,7 @@ for p in "${programs[@]}"; do
 		fi
 		row "$p" "$v" "$(measure "$tmp/$v.ptx" "$arch" "$(mode_of "$tmp/$v.err")")"
 	done
-	if [ "$p" != nocudalib ] && ls corpus/src/"$p"/*.cu >/dev/null 2>&1; then
+	if [ "${p#clang_}" = "$p" ] && [ "$p" != nocudalib ] && ls corpus/src/"$p"/*.cu >/dev/null 2>&1; then
 		r=$(dlto "$p" "$arch") && row "$p" "nvcc -dlto" "$r" || row "$p" "nvcc -dlto" "- - - - - - failed"
 	fi
 done
