@@ -39,7 +39,7 @@
 enum { MAX_FOLD_BYTES = 1 << 20 };
 
 typedef struct Stats {
-	unsigned funcs, vars, aliases, internal_funcs, internal_vars, folded, deduped;
+	unsigned funcs, vars, aliases, internal_funcs, internal_vars, folded, deduped, split;
 	uint64_t var_bytes;
 } Stats;
 
@@ -408,6 +408,156 @@ static void fold(Go *g)
 	}
 }
 
+/* ---- scalar replacement ------------------------------------------------ */
+
+enum { MAX_FIELDS = 16 };   /* cicc's limit */
+
+typedef struct Field {
+	int64_t lo, hi;     /* bytes of the old variable */
+	int read;           /* some access reads it */
+	const char *name;
+} Field;
+
+/* The address operand of an access of v at a constant offset, with its
+ * width: its index, or -1 when u is anything else. */
+static int access_of(const Symbol *v, const SymUse *u, int64_t *off, int *width)
+{
+	const Ins *in = &u->at->ins;
+	if (u->at->kind != S_INS || !(u->how & (USE_READ | USE_WRITE)) || (u->how & (USE_ADDR | USE_CALL)))
+		return -1;
+	for (uint32_t k = 0; k < in->nops; k++)
+		if (OPND_IS_ADDRESS(ins_operand(in, k)) && expr_mentions(in->ops[k], v->name)) {
+			*off = offset_from(in->ops[k], v->name);
+			*width = in->sp->type_bytes * in->sp->vec;
+			return *off >= 0 && *width > 0 && *off + *width <= v->size ? (int)k : -1;
+		}
+	return -1;
+}
+
+static int cmp_field(const void *a, const void *b)
+{
+	const Field *x = a, *y = b;
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* The fields of v: its accesses' byte ranges, overlapping ones merged;
+ * 0 when some use is no plain access or there are too many. */
+static uint32_t fields_of(const Symbol *v, Field *f)
+{
+	Field all[256];
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < v->nuses; k++) {
+		int64_t off;
+		int width;
+		if (access_of(v, &v->uses[k], &off, &width) < 0 || n == 256)
+			return 0;
+		all[n++] = (Field){off, off + width, (v->uses[k].how & USE_READ) != 0, NULL};
+	}
+	qsort(all, n, sizeof *all, cmp_field);
+	uint32_t m = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (m && all[i].lo < f[m - 1].hi) {
+			f[m - 1].hi = all[i].hi > f[m - 1].hi ? all[i].hi : f[m - 1].hi;
+			f[m - 1].read |= all[i].read;
+		} else if (m == MAX_FIELDS) {
+			return 0;
+		} else {
+			f[m++] = all[i];
+		}
+	return m;
+}
+
+static const Field *field_at(const Field *f, uint32_t n, int64_t off)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (off >= f[i].lo && off < f[i].hi)
+			return &f[i];
+	return NULL;
+}
+
+/* .global .align A .b8 v_fK[N] = {bytes}: the field's bytes of v. */
+static Stmt *field_decl(Go *g, const Symbol *v, const Field *f, const uint8_t *image)
+{
+	int64_t align = v->align > 0 ? v->align : 1;
+	while (f->lo % align)
+		align /= 2;
+	char specs[64], decl[256];
+	snprintf(specs, sizeof specs, "%s .align %lld .b8", space_spelling(v->space), (long long)align);
+	snprintf(decl, sizeof decl, "%s[%lld]", f->name, (long long)(f->hi - f->lo));
+	Stmt *s = var_new(g->m, v->def->loc, specs, decl);
+	int nonzero = 0;
+	for (int64_t b = f->lo; image && b < f->hi; b++)
+		nonzero |= image[b] != 0;
+	if (nonzero) {
+		uint32_t len = (uint32_t)(f->hi - f->lo);
+		Expr **kids = arena_alloc(g->m->arena, len * sizeof *kids);
+		for (uint32_t b = 0; b < len; b++)
+			kids[b] = int_expr(image[f->lo + b]);
+		s->var.ds[0].init = expr_list(g->m, E_BRACE, kids, len);
+	}
+	return s;
+}
+
+/* A non-root variable used only by accesses at constant offsets becomes
+ * one variable per field (at most 16, as cicc), in its state space; a
+ * field nothing reads loses its stores and is not made. */
+static void split(Go *g, const Symbol *v)
+{
+	Field f[MAX_FIELDS];
+	uint32_t n = fields_of(v, f);
+	if (n < 2 && !(n == 1 && (f[0].lo > 0 || f[0].hi < v->size || !f[0].read)))
+		return;   /* nothing to gain */
+	uint8_t *image = NULL;
+	if (v->def->var.ds[0].init && !(image = malloc((size_t)v->size)))
+		die("out of memory");
+	if (image && !init_image(&v->def->var, &v->def->var.ds[0], image, v->size)) {
+		free(image);
+		return;   /* an address in its initializer */
+	}
+	Names taken = {0};
+	for (uint32_t i = 0; i < symtab_count(g->t); i++)
+		names_add(&taken, symtab_at(g->t, i)->name, NULL);
+	for (uint32_t i = 0; i < n; i++) {
+		char base[256];
+		snprintf(base, sizeof base, "%s_f%u", v->name, i);
+		f[i].name = names_fresh(&taken, base);
+		if (f[i].read)
+			list_insert_before(&g->m->items, v->def, field_decl(g, v, &f[i], image));
+	}
+	names_free(&taken);
+	free(image);
+	for (uint32_t k = 0; k < v->nuses; k++) {
+		Stmt *s = v->uses[k].at;
+		int64_t off;
+		int width, op = access_of(v, &v->uses[k], &off, &width);
+		const Field *fd = field_at(f, n, off);
+		if (!fd->read) {  /* a store to a field nothing reads */
+			List *l = list_of((List *)&v->uses[k].in->body, s);
+			if (l)
+				list_remove(l, s);
+			continue;
+		}
+		s->ins.ops[op] = expr_addr(g->m, name_expr(fd->name), off - fd->lo);
+	}
+	uint32_t read = 0;
+	for (uint32_t i = 0; i < n; i++)
+		read += f[i].read;
+	g->st.split++;
+	remark(g, v->def->loc, "'%s' split into %u fields, %u of them read", v->name, n, read);
+	list_remove(&g->m->items, v->def);
+}
+
+static void sra(Go *g)
+{
+	for (uint32_t i = 0; i < symtab_count(g->t); i++) {
+		const Symbol *v = symtab_at(g->t, i);
+		if (v->kind == SYM_VAR && !g->root[v->id] && v->def && v->def->kind == S_VAR &&
+		    v->decl == v->def && v->size > 0 && v->space != SPACE_LOCAL && v->space != SPACE_PARAM &&
+		    !(v->how & (USE_ADDR | USE_CALL)) && v->nuses)
+			split(g, v);
+	}
+}
+
 /* Uses of dup name keep instead. */
 static void rename_uses(Go *g, const Symbol *dup, const char *keep)
 {
@@ -494,8 +644,8 @@ static void print_stats(const Stats *s)
 		s->funcs, s->vars, (unsigned long long)s->var_bytes, s->aliases);
 	fprintf(stderr, "globalopt:   %u functions and %u variables made internal\n", s->internal_funcs,
 		s->internal_vars);
-	fprintf(stderr, "globalopt:   %u loads folded, %u variables deduplicated\n", s->folded,
-		s->deduped);
+	fprintf(stderr, "globalopt:   %u variables split into fields, %u loads folded, %u variables "
+		"deduplicated\n", s->split, s->folded, s->deduped);
 }
 
 void globalopt(Module *m, const StageOptions *o)
@@ -504,6 +654,7 @@ void globalopt(Module *m, const StageOptions *o)
 		return;
 	Go g = {.m = m, .o = o};
 	step(&g, dead_code);   /* first, so that nothing dead is folded */
+	step(&g, sra);
 	step(&g, fold);
 	step(&g, dedupe);
 	step(&g, dead_code);   /* what folding and dedupe left unused */

@@ -48,7 +48,10 @@ JOBS=${JOBS:-$(nproc)}
 # the plain round trip: parse and print, no optimization stages
 PLAIN=
 "$LINK" --help 2>&1 | grep -q -- --no-stages && PLAIN=--no-stages
+NOSTAGES=$PLAIN
 [ "${STAGES:-0}" = 1 ] && PLAIN=
+# STAGE_ARGS: more ptxlink options for the staged side (say --internalize)
+[ "${STAGES:-0}" = 1 ] && PLAIN=${STAGE_ARGS:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -202,8 +205,9 @@ export RUN STEPS BUF
 	done
 	for d in $(find corpus/ptx -mindepth 1 -maxdepth 1 -type d ! -name handwritten | sort); do
 		linked=$tmp/$(basename "$d").ptx
-		if "$LINK" -o "$linked" "$d"/*.ptx 2> "$tmp/link.err" ||
-		   "$LINK" --strip-debug -o "$linked" "$d"/*.ptx 2> "$tmp/link.err"; then
+		# linked without stages, so that --diff compares them before and after
+		if "$LINK" $NOSTAGES -o "$linked" "$d"/*.ptx 2> "$tmp/link.err" ||
+		   "$LINK" $NOSTAGES --strip-debug -o "$linked" "$d"/*.ptx 2> "$tmp/link.err"; then
 			echo "$d/ $linked"
 		else
 			echo "coverage: cannot link $d: $(head -1 "$tmp/link.err")" >&2
