@@ -425,6 +425,9 @@ static int access_of(const Symbol *v, const SymUse *u, int64_t *off, int *width)
 	const Ins *in = &u->at->ins;
 	if (u->at->kind != S_INS || !(u->how & (USE_READ | USE_WRITE)) || (u->how & (USE_ADDR | USE_CALL)))
 		return -1;
+	int op = in->sp->code;   /* the ones whose type says how many bytes they touch */
+	if (op != O_ld && op != O_st && op != O_atom && op != O_red && op != O_ldu)
+		return -1;
 	for (uint32_t k = 0; k < in->nops; k++)
 		if (OPND_IS_ADDRESS(ins_operand(in, k)) && expr_mentions(in->ops[k], v->name)) {
 			*off = offset_from(in->ops[k], v->name);
