@@ -19,7 +19,7 @@
 # tests/bad; for link and stages also each multi-file corpus program and
 # tests/link/cases case as one input (its files joined by the separator
 # line '//--- next module'), and for stages tests/devirt, tests/printf and
-# tests/depot.
+# tests/depot and tests/globalopt.
 # An input of link starts with one option byte, of stages with two (see
 # the harnesses); a seed's bytes give the options its test uses.
 # Inputs the fuzzer finds interesting accumulate in build-fuzz/corpus/HARNESS
@@ -172,7 +172,8 @@ for c in "$root"/tests/link/cases/*/; do
 	seed "$(id "${c%/}")" "$(link_byte "${args[@]}")" 0 "${files[@]}"
 done
 # Stage tests, alone, with their options.
-for f in "$root"/tests/devirt/*.ptx "$root"/tests/printf/*.ptx "$root"/tests/depot/*.ptx; do
+for f in "$root"/tests/devirt/*.ptx "$root"/tests/printf/*.ptx "$root"/tests/depot/*.ptx \
+	"$root"/tests/globalopt/*.ptx; do
 	case $f in *.expect.ptx) continue;; esac
 	args=()
 	[ -f "${f%.ptx}.flags" ] && read -r -a args <"${f%.ptx}.flags"
