@@ -18,7 +18,7 @@
 # and corpus/ptx-rejected files under 1 MB, tests/fuzz/seeds, and for parse
 # tests/bad; for link and stages also each multi-file corpus program and
 # tests/link/cases case as one input (its files joined by the separator
-# line '//--- next module'), and for stages tests/devirt, tests/printf and
+# line '//--- next module'), and for stages tests/devirt, tests/printf,
 # tests/depot and tests/globalopt.
 # An input of link starts with one option byte, of stages with two (see
 # the harnesses); a seed's bytes give the options its test uses.
