@@ -390,20 +390,25 @@ static void fold(Go *g)
 		uint8_t *image;
 		if ((v->how & USE_ADDR) || !read_only(g, v, &image))
 			continue;
+		Names regs = {0};
+		const Func *named = NULL;   /* whose names regs holds */
 		for (uint32_t k = 0; k < v->nuses; k++) {
 			const SymUse *u = &v->uses[k];
 			if (!u->in || u->at->kind != S_INS)
 				continue;
-			Names regs = {0};
-			names_of_func(&regs, g->m, u->in);
+			if (u->in != named) {
+				names_free(&regs);
+				names_of_func(&regs, g->m, u->in);
+				named = u->in;
+			}
 			List *l = list_of((List *)&u->in->body, u->at);
 			if (l && fold_load(g, v, u, image, &regs, l)) {
 				list_remove(l, u->at);
 				g->st.folded++;
 				remark(g, u->at->loc, "load of '%s' folded: never written, initialized", v->name);
 			}
-			names_free(&regs);
 		}
+		names_free(&regs);
 		free(image);
 	}
 }
