@@ -17,9 +17,9 @@
  *                  ld.const.f32 %f1, [c_w+4];  ->  mov.f32 %f1, 0f3F000000;
  *   dedupe     identical read-only data (the same type, size, alignment
  *              and bytes) kept once when its address cannot be told apart:
- *              compiler temporaries (string literals) and, never written,
- *              variables whose address nothing takes; the others' uses
- *              name the first.
+ *              compiler temporaries (string literals) and variables whose
+ *              address only ever reaches loads (through mov, cvta, add);
+ *              the others' uses name the first.
  *   dead code  functions and variables no root reaches through calls,
  *              addresses in code or initializers and loads and stores go,
  *              with their declarations and aliases (not a function when
@@ -586,6 +586,69 @@ static int same_data(const Symbol *a, const uint8_t *ia, const Symbol *b, const 
 		decl_type(x) == decl_type(y) && !memcmp(ia, ib, (size_t)a->size);
 }
 
+/* ---- addresses only dereferenced ---------------------------------------- */
+
+enum { MAX_FOLLOW = 256 };
+
+/* Whether register reg, as instruction at defines it, only ever serves as
+ * the address of loads (through mov, cvta, add and sub of it). */
+static int only_load_address(const Cfg *cfg, const Defs *defs, uint32_t at, const char *reg, int *budget)
+{
+	uint32_t uses[64];
+	uint32_t n = defs_uses(defs, at, reg, uses, 64);
+	if (n > 64 || (*budget -= (int)n + 1) < 0)
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const Ins *in = &cfg->ins[uses[i]]->ins;
+		int op = in->sp->code;
+		if ((op == O_ld || op == O_ldu) && in->nops == 2 && in->ops[0]->kind != E_ADDR &&
+		    !expr_mentions(in->ops[0], reg) && in->ops[1]->kind == E_ADDR)
+			continue;
+		if ((op == O_mov || op == O_cvta || op == O_add || op == O_sub) && !in->guard &&
+		    in->ops[0]->kind == E_NAME && in->ops[0]->str != reg &&
+		    !(op == O_sub && expr_mentions(in->ops[2], reg)) &&
+		    only_load_address(cfg, defs, uses[i], in->ops[0]->str, budget))
+			continue;
+		return 0;
+	}
+	return 1;
+}
+
+/* Whether every use of v's address is a register only loads dereference:
+ * then nothing can tell v's address from another's. */
+static int only_loaded(const Symbol *v)
+{
+	const Func *f = NULL;
+	Cfg *cfg = NULL;
+	Live *live = NULL;
+	Defs *defs = NULL;
+	int ok = 1, budget = MAX_FOLLOW;
+	for (uint32_t k = 0; k < v->nuses && ok; k++) {
+		const SymUse *u = &v->uses[k];
+		if (!(u->how & USE_ADDR))
+			continue;
+		const Ins *in = &u->at->ins;
+		int op = u->at->kind == S_INS ? in->sp->code : -1;
+		ok = u->in && (op == O_mov || op == O_cvta || op == O_add) && !in->guard &&
+			in->ops[0]->kind == E_NAME;
+		if (!ok)
+			break;
+		if (u->in != f) {
+			defs_free(defs), live_free(live), cfg_free(cfg);
+			f = u->in;
+			cfg = cfg_build(f);
+			live = cfg ? live_compute(cfg) : NULL;
+			defs = cfg ? defs_compute(cfg, live) : NULL;
+		}
+		uint32_t at = 0;
+		while (cfg && at < cfg->nins && cfg->ins[at] != u->at)
+			at++;
+		ok = cfg && at < cfg->nins && only_load_address(cfg, defs, at, in->ops[0]->str, &budget);
+	}
+	defs_free(defs), live_free(live), cfg_free(cfg);
+	return ok;
+}
+
 /* Read-only data whose address cannot be told apart, kept once. */
 static void dedupe(Go *g)
 {
@@ -597,9 +660,9 @@ static void dedupe(Go *g)
 		uint8_t *image;
 		if (!read_only(g, v, &image))
 			continue;
-		if ((v->how & USE_ADDR) && !strchr(v->name, '$')) {
+		if ((v->how & USE_ADDR) && !strchr(v->name, '$') && !only_loaded(v)) {
 			free(image);
-			continue;  /* a named object's address is its own */
+			continue;  /* a named object's address is its own, if anything looks at it */
 		}
 		uint32_t k = 0;
 		while (k < nk && !same_data(keep[k], img[k], v, image))
