@@ -161,7 +161,8 @@ static void make_atoms(Dp *d)
 	for (uint32_t i = 0; i < mo->nesc; i++)
 		if (mo->esc[i].obj == d->dobj)
 			starts[n++] = mo->esc[i].base;
-	qsort(starts, n, sizeof *starts, cmp_i64);
+	if (n)
+		qsort(starts, n, sizeof *starts, cmp_i64);
 	for (int64_t b = 0; b < d->size; b++)
 		d->atom[b] = -1;
 	for (uint32_t i = 0; i < n; i++) {
@@ -525,7 +526,8 @@ static int64_t place_all(Dp *d)
 		}
 	}
 	sort_objs = d->objs;
-	qsort(order, n, sizeof *order, cmp_place_global);
+	if (n)
+		qsort(order, n, sizeof *order, cmp_place_global);
 	for (uint32_t k = 0; k < n; k++) {
 		Obj *o = &d->objs[order[k]];
 		int64_t size = o->hi - o->lo, p = congruent(o, 0);
@@ -1130,7 +1132,8 @@ static void warn_size(const Dp *d, int64_t size)
 		if (d->objs[i].at >= 0 || d->fixed)
 			order[k++] = i;
 	sort_objs = d->objs;
-	qsort(order, k, sizeof *order, cmp_size_global);
+	if (k)
+		qsort(order, k, sizeof *order, cmp_size_global);
 	for (uint32_t i = 0; i < k && i < 3 && n < sizeof buf; i++) {
 		const Obj *o = &d->objs[order[i]];
 		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%lld bytes at %lld", i ? ", " : "",

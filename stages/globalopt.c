@@ -166,7 +166,8 @@ static void reach(Go *g)
 			}
 		}
 	}
-	qsort(e, ne, sizeof *e, cmp_edge);
+	if (ne)  /* qsort(NULL, 0) is undefined */
+		qsort(e, ne, sizeof *e, cmp_edge);
 	uint32_t *first = calloc(n + 1, sizeof *first), *work = malloc((n + 1) * sizeof *work), nw = 0;
 	for (uint32_t i = 0; i < ne; i++)
 		first[e[i].from + 1]++;
@@ -461,7 +462,8 @@ static uint32_t fields_of(const Symbol *v, Field *f)
 			return 0;
 		all[n++] = (Field){off, off + width, (v->uses[k].how & USE_READ) != 0, NULL};
 	}
-	qsort(all, n, sizeof *all, cmp_field);
+	if (n)
+		qsort(all, n, sizeof *all, cmp_field);
 	uint32_t m = 0;
 	for (uint32_t i = 0; i < n; i++)
 		if (m && all[i].lo < f[m - 1].hi) {
