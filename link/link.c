@@ -381,8 +381,14 @@ static void add_sym(Linker *l, int mod, const char *name, int kind, int linkage,
 static void alias_def(Linker *l, int mod, Stmt *s)
 {
 	Sym *a = lookup(l, mod, s->list.items[0]->str);
-	if (!a || a->kind != K_FUNC)
-		return;  /* ptxas reports it */
+	for (int i = 0; i < 2; i++) {  /* ptxas wants both declared functions first */
+		Sym *f = s->list.items[i]->kind == E_NAME ? lookup(l, mod, s->list.items[i]->str) : NULL;
+		if (!f || f->kind != K_FUNC) {
+			error(s->loc, ".alias: '%s' is not a function declared before it",
+				s->list.items[i]->kind == E_NAME ? s->list.items[i]->str : "?");
+			return;
+		}
+	}
 	if (a->is_def) {
 		error(s->loc, "'%s' is defined twice in one module (first at %s:%u:%u)", a->name,
 			diag_filename(a->loc.file), a->loc.line, a->loc.col);
