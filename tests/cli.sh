@@ -28,6 +28,9 @@ check "stdin to stdout" "[ $rc = 0 ] && cmp -s '$work/stdout.ptx' '$work/out.ptx
 check "-o - writes stdout" "cmp -s '$work/dash.ptx' '$work/out.ptx'"
 "$ptxlink" -o"$work/glued.ptx" "$work/ok.ptx"
 check "-oFILE form" "cmp -s '$work/glued.ptx' '$work/out.ptx'"
+printf '%s -o %s\n' "$work/ok.ptx" "$work/optf.ptx" >"$work/args.rsp"
+(cd "$work" && "$ptxlink" -optf args.rsp) && (cd "$work" && "$ptxlink" --options-file args.rsp)
+check "-optf FILE reads options, is not -o ptf" "cmp -s '$work/optf.ptx' '$work/out.ptx' && [ ! -e '$work/ptf' ]"
 
 "$ptxlink" "$work/bad.ptx" -o "$work/bad.out.ptx" 2>"$work/err"; rc=$?
 check "bad input exits 1" "[ $rc = 1 ]"

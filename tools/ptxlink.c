@@ -60,7 +60,8 @@ static void usage(FILE *f)
 	      "                     may not share bytes with\n"
 	      "  --warn-stack-size=N  warn for a function whose depot is over N bytes\n"
 	      "  --stats            print the stages' counts to stderr\n"
-	      "  @FILE              read more arguments from FILE\n"
+	      "  @FILE, -optf FILE, --options-file FILE\n"
+	      "                     read more arguments from FILE\n"
 	      "  --verify           check IR invariants after parsing, linking and every stage\n"
 	      "                     (the default in Debug and test builds; --no-verify: off)\n"
 	      "  --version          print the version and exit\n"
@@ -215,7 +216,15 @@ static int check_stage(const char *name)
 static int parse_arg(const char *a, const char *next, int *used, Options *o)
 {
 	*used = 0;
-	if (strcmp(a, "-o") == 0) {
+	if (strcmp(a, "-optf") == 0 || strcmp(a, "--options-file") == 0) {
+		/* nvlink's spelling of @FILE, not -o ptf */
+		if (!next) {
+			fprintf(stderr, "ptxlink: error: '%s' needs a file name\n", a);
+			return -1;
+		}
+		*used = 1;
+		return response_file(next, o, 0);
+	} else if (strcmp(a, "-o") == 0) {
 		if (!next) {
 			fprintf(stderr, "ptxlink: error: '-o' needs a file name\n");
 			return -1;
