@@ -48,35 +48,9 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-PATH=/usr/local/cuda/bin:$PATH
-export PATH
-for t in nvcc ptxas; do
-	if ! command -v $t >/dev/null 2>&1; then
-		echo "SKIPPED: $t not found"
-		exit 77
-	fi
-done
-PTXLINK=$(realpath "${PTXLINK:-$ROOT/build/ptxlink}")
-PTXLINK_RUN=$(realpath "${PTXLINK_RUN:-$(dirname "$PTXLINK")/ptxlink-run}")
-export PTXLINK_RUN
-for b in "$PTXLINK" "$PTXLINK_RUN"; do
-	[ -x "$b" ] || { echo "difftest-programs: '$b' is not an executable" >&2; exit 2; }
-done
-faildir=$(realpath -m "${faildir:-$(dirname "$PTXLINK")/difftest-fail}")
-CLANG=
-if [ $clang_ok = 1 ]; then
-	CLANG=$(command -v clang 2>/dev/null || command -v clang-14 2>/dev/null || true)
-fi
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-if [ -n "$keep" ]; then
-	mkdir -p "$keep" && work=$(realpath "$keep")
-else
-	work=$(mktemp -d "${TMPDIR:-/tmp}/difftest-programs.XXXXXX") || exit 2
-	trap 'rm -rf "$work"' EXIT
-fi
-trap 'exit 130' INT TERM
-limit=
-command -v timeout >/dev/null 2>&1 && limit="timeout 300"
+# shellcheck source=tools/difftest-lib.sh
+. "$ROOT/tools/difftest-lib.sh"
+difftest_setup difftest-programs difftest-fail
 
 # The optimized links, each compared against --no-stages; a one-file
 # program also as one input without -arch (not linked: an open world).

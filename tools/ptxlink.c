@@ -70,6 +70,22 @@ static void usage(FILE *f)
 
 static int parse_arg(const char *a, const char *next, int *used, Options *o);
 
+/* A file of arguments or names; a directory is refused as such, not read
+ * as empty.  NULL after saying why. */
+static FILE *open_list(const char *path, const char *what)
+{
+	FILE *f = fopen(path, "r");
+	struct stat st;
+	if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		f = NULL;
+		errno = EISDIR;
+	}
+	if (!f)
+		fprintf(stderr, "ptxlink: error: cannot read %s '%s': %s\n", what, path, strerror(errno));
+	return f;
+}
+
 static void add_keep(Options *o, const char *name, size_t n)
 {
 	GlobalOptOptions *g = &o->stages.globalopt;
@@ -82,17 +98,9 @@ static void add_keep(Options *o, const char *name, size_t n)
 /* --keep-file=FILE: names separated by white space; # starts a comment. */
 static int keep_file(Options *o, const char *path)
 {
-	FILE *f = fopen(path, "r");
-	struct stat st;
-	if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		f = NULL;
-		errno = EISDIR;
-	}
-	if (!f) {
-		fprintf(stderr, "ptxlink: error: cannot read keep file '%s': %s\n", path, strerror(errno));
+	FILE *f = open_list(path, "keep file");
+	if (!f)
 		return -1;
-	}
 	char line[4096];
 	while (fgets(line, sizeof line, f)) {
 		char *p = line, *hash = strchr(line, '#');
@@ -132,18 +140,9 @@ static int response_file(const char *path, Options *o, int depth)
 			"(does '%s' include itself?)\n", MAX_DEPTH, path);
 		return -1;
 	}
-	FILE *f = fopen(path, "r");
-	struct stat st;
-	if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		f = NULL;
-		errno = EISDIR;
-	}
-	if (!f) {
-		fprintf(stderr, "ptxlink: error: cannot read response file '%s': %s\n", path,
-			strerror(errno));
+	FILE *f = open_list(path, "response file");
+	if (!f)
 		return -1;
-	}
 	char **args = NULL;
 	int n = 0, c;
 	for (;;) {
