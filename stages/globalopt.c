@@ -77,12 +77,12 @@ static int kept(const Go *g, const char *name)
 	return 0;
 }
 
-/* The host reaches .global and .const variables by name, except compiler
- * temporaries, whose names no source can spell. */
+/* The host reaches .global and .const variables (and binds .tex ones) by
+ * name, except compiler temporaries, whose names no source can spell. */
 static int host_named(const Symbol *s)
 {
-	return s->kind == SYM_VAR && (s->space == SPACE_GLOBAL || s->space == SPACE_CONST) &&
-		!strchr(s->name, '$');
+	return s->kind == SYM_VAR && (s->space == SPACE_GLOBAL || s->space == SPACE_CONST ||
+		s->space == SPACE_TEX) && !strchr(s->name, '$');
 }
 
 static int is_kernel(const Symbol *s)
