@@ -389,6 +389,50 @@ START_TEST(undefined_reads_are_checked_against_the_input)
 }
 END_TEST
 
+/* A variable's initial bytes: integers little-endian, floats as written
+ * or rounded, zeros past the initializer; none when an element is an
+ * address. */
+START_TEST(initializer_images)
+{
+	Module *m = parse_ok(HEADER ".global .align 4 .u32 a[3] = {1, -2};\n"
+		".const .f32 f[2] = {0f3F800000, 1.5};\n.global .f64 d = -2.0;\n"
+		".global .u32 z;\n.global .u64 p = generic(z);\n");
+	uint8_t b[16];
+	Stmt *s = m->items.head;
+	while (s->kind != S_VAR)
+		s = s->next;
+	ck_assert(init_image(&s->var, &s->var.ds[0], b, 12));
+	ck_assert(b[0] == 1 && b[4] == 0xfe && b[7] == 0xff && b[8] == 0 && b[11] == 0);
+	s = s->next;
+	ck_assert(init_image(&s->var, &s->var.ds[0], b, 8));
+	ck_assert(b[3] == 0x3f && b[2] == 0x80 && b[7] == 0x3f && b[6] == 0xc0);
+	s = s->next;
+	ck_assert(init_image(&s->var, &s->var.ds[0], b, 8));
+	ck_assert(b[7] == 0xc0 && b[6] == 0x00);
+	s = s->next;
+	ck_assert(init_image(&s->var, &s->var.ds[0], b, 4) && b[0] == 0);
+	s = s->next;
+	ck_assert(!init_image(&s->var, &s->var.ds[0], b, 8));
+	mod_free(m);
+}
+END_TEST
+
+/* A register's declared type, whether declared alone or in a %r<N> range. */
+START_TEST(register_types)
+{
+	Module *m = parse_ok(HEADER ".entry k()\n{\n.reg .b32 %r<4>;\n.reg .f64 %fd1;\n"
+		".reg .pred %p<2>;\nret;\n}\n");
+	Names n = {0};
+	names_of_func(&n, m, m->items.tail->func);
+	ck_assert_str_eq(names_type(&n, intern_cstr("%r3")), ".b32");
+	ck_assert_ptr_null(names_type(&n, intern_cstr("%r4")));
+	ck_assert_str_eq(names_type(&n, intern_cstr("%fd1")), ".f64");
+	ck_assert_str_eq(names_type(&n, intern_cstr("%p1")), ".pred");
+	names_free(&n);
+	mod_free(m);
+}
+END_TEST
+
 Suite *ir_suite(void)
 {
 	Suite *s = suite_create("ir");
@@ -398,6 +442,8 @@ Suite *ir_suite(void)
 	tcase_add_test(tc, opcode_table_is_sorted_and_found);
 	tcase_add_test(tc, interning_can_start_afresh);
 	tcase_add_test(tc, spellings_split_and_share);
+	tcase_add_test(tc, initializer_images);
+	tcase_add_test(tc, register_types);
 	tcase_add_test(tc, spellings_decode_their_modifiers);
 	tcase_add_test(tc, special_registers_are_one_table);
 	tcase_add_test(tc, list_surgery);
