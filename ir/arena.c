@@ -4,7 +4,7 @@
 #include "ir.h"
 
 /* IR nodes hold pointers and integers only: 8-byte alignment is enough,
- * and rounding a 24-byte Expr up to 32 would waste a quarter. */
+ * and rounding a 24-byte Expr (one kid) up to 32 would waste a quarter. */
 enum { BLOCK = 64 * 1024, ALIGN = 8 };
 
 typedef struct Chunk {
@@ -35,6 +35,20 @@ void arena_free(Arena *a)
 		free(b);
 	}
 	free(a);
+}
+
+void arena_reset(Arena *a)
+{
+	Chunk *keep = a->head;
+	if (!keep || (!keep->used && !keep->next))
+		return;
+	for (Chunk *b = keep->next, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	keep->next = NULL;
+	keep->used = 0;
+	a->total = keep->size;
 }
 
 void *arena_alloc(Arena *a, size_t n)

@@ -319,7 +319,7 @@ static void expr_flow(const Flow *fl, FuncFlow *ff, const Expr *e, int64_t c, in
 		any = 1;
 		break;
 	case E_CALL:
-		any |= strcmp(e->fname, "generic") != 0;
+		any |= strcmp(expr_fname(e), "generic") != 0;
 		break;
 	case E_UNARY:
 		any = 1;

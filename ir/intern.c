@@ -23,6 +23,7 @@ typedef struct Slot {
 static Slot *slots;
 static size_t nslots, count;  /* nslots is 0 or a power of two */
 static size_t nbytes;
+static Arena *entries;  /* the Interned, never freed one by one */
 
 /* Eight bytes a step, not one: hashing a byte at a time was a tenth of a
  * parse.  The last 1 to 7 bytes are read as two 4-byte words that may
@@ -85,9 +86,9 @@ const char *intern(const char *s, size_t n)
 		for (i = h & (nslots - 1); slots[i].e; i = (i + 1) & (nslots - 1))
 			;
 	}
-	Interned *e = calloc(1, sizeof *e + n + 1);
-	if (!e)
-		die("out of memory");
+	if (!entries)
+		entries = arena_new();
+	Interned *e = arena_alloc(entries, sizeof *e + n + 1);
 	memcpy(e->str, s, n);
 	e->len = n;
 	slots[i].hash = h;
@@ -151,8 +152,8 @@ void intern_reset(void)
 {
 	spelling_reset();
 	diag_forget_files();
-	for (size_t i = 0; i < nslots; i++)
-		free(slots[i].e);
+	arena_free(entries);
+	entries = NULL;
 	free(slots);
 	slots = NULL;
 	nslots = count = nbytes = 0;

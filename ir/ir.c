@@ -114,9 +114,17 @@ Expr *expr_list(Module *m, ExprKind kind, Expr **kids, uint32_t n)
 
 Expr *expr_call(Module *m, const char *fname, Expr **kids, uint32_t n)
 {
-	Expr *e = expr_list(m, E_CALL, kids, n);
-	e->fname = fname;
+	Expr *e = expr_new(m, E_CALL, n + 1);
+	if (n)
+		memcpy(e->kids, kids, n * sizeof *kids);
+	e->kids[n] = name_expr(fname);
+	e->n = n;
 	return e;
+}
+
+const char *expr_fname(const Expr *e)
+{
+	return e->kids[e->n]->str;
 }
 
 const char *op_spelling(int op)
@@ -310,7 +318,8 @@ Expr *expr_renamed(Module *m, Expr *e, const char *from, const char *to)
 	Expr *r = x->kind == E_NAME && x->str == from ? name_expr(to) : x;
 	while (n-- > 0) {
 		Expr *c = arena_dup(m->arena, spine[n], sizeof *c);
-		c->kids = arena_dup(m->arena, spine[n]->kids, spine[n]->n * sizeof *c->kids);
+		uint32_t nk = c->n + (c->kind == E_CALL);  /* and expr_fname's slot */
+		c->kids = arena_dup(m->arena, spine[n]->kids, nk * sizeof *c->kids);
 		c->kids[0] = r;
 		for (uint32_t i = 1; i < c->n; i++)
 			c->kids[i] = expr_renamed(m, c->kids[i], from, to);

@@ -19,6 +19,7 @@
 typedef struct Arena Arena;
 Arena *arena_new(void);
 void arena_free(Arena *);
+void arena_reset(Arena *);   /* forgets every allocation, keeps a block */
 void *arena_alloc(Arena *, size_t);
 void *arena_dup(Arena *, const void *, size_t);
 char *arena_strndup(Arena *, const char *, size_t);
@@ -66,9 +67,8 @@ struct Expr {
 	uint32_t n;      /* number of kids */
 	union {
 		const char *str;    /* E_NAME, E_NUM: the interned spelling */
-		Expr **kids;        /* E_UNARY (1), E_BINARY (2), lists */
+		Expr **kids;        /* E_UNARY (1), E_BINARY (2), lists, E_CALL's arguments */
 	};
-	const char *fname;      /* E_CALL: function name (interned) */
 };
 
 enum { /* two-character operators beyond plain ASCII ones */
@@ -395,6 +395,9 @@ Expr *expr_unary(Module *, int op, Expr *a);
 Expr *expr_binary(Module *, int op, Expr *a, Expr *b);
 Expr *expr_list(Module *, ExprKind, Expr **kids, uint32_t n);
 Expr *expr_call(Module *, const char *fname, Expr **kids, uint32_t n);
+/* E_CALL: the function's name (interned).  It is kept as a name leaf in
+ * kids[n], past the arguments, so that every Expr is 16 bytes, not 24. */
+const char *expr_fname(const Expr *);
 const Spec *spec_find(const Spec *, uint32_t n, const char *word);  /* also a Func's */
 const Spec *decl_spec(const Decl *, const char *word);
 int expr_mentions(const Expr *, const char *name);   /* name interned */

@@ -169,7 +169,7 @@ static void expr(Out *f, const Expr *e)
 		putc_(f, ']');
 		break;
 	case E_CALL:
-		puts_(f, e->fname);
+		put_interned(f, expr_fname(e));
 		putc_(f, '(');
 		print_exprs(f, e->kids, e->n, ", ");
 		putc_(f, ')');

@@ -74,7 +74,7 @@ static int value_of_expr(const Tracker *t, uint32_t ins, const Expr *e, Value *v
 		return 1;
 	}
 	case E_CALL:  /* generic(sym) is sym's address */
-		return !strcmp(e->fname, "generic") && e->n == 1 &&
+		return !strcmp(expr_fname(e), "generic") && e->n == 1 &&
 			value_of_expr(t, ins, e->kids[0], v, depth);
 	case E_PAREN:
 		return e->n == 1 && value_of_expr(t, ins, e->kids[0], v, depth);

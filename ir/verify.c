@@ -107,7 +107,7 @@ static void verify_expr(Verifier *v, Loc loc, const Expr *e)
 				fail(v, loc, "binary node without two operands");
 			break;
 		case E_CALL:
-			if (!e->fname)
+			if (!e->kids[e->n] || e->kids[e->n]->kind != E_NAME)
 				fail(v, loc, "call expression without a name");
 			break;
 		case E_PAREN:

@@ -98,11 +98,13 @@ static int known_spec(const char *w)
 	return str_in(head, spec_words);
 }
 
+/* Specs, Declarators, Decls and FuncAttrs are built in ps->tmp and copied
+ * into the module's arrays once their statement is complete. */
 Spec *mk_spec(struct ParseState *ps, Loc loc, const char *word, const char *num, Vec *args)
 {
 	if (!num && !args && !known_spec(word))
 		build_error(ps, loc, "unknown directive '%s'", word);
-	Spec *s = arena_alloc(ps->m->arena, sizeof *s);
+	Spec *s = arena_alloc(ps->tmp, sizeof *s);
 	s->word = intern_cstr(word);
 	s->num = num;
 	s->args = (Expr **)vec_finish(ps, args, &s->nargs);
@@ -129,7 +131,7 @@ Vec *add_spec_words(struct ParseState *ps, Vec *specs, Loc loc, const char *word
 
 Decl *mk_decl(struct ParseState *ps, Vec *specs, Vec *declarators)
 {
-	Decl *d = arena_alloc(ps->m->arena, sizeof *d);
+	Decl *d = arena_alloc(ps->tmp, sizeof *d);
 	d->specs = arena_alloc(ps->m->arena, specs->n * sizeof *d->specs);
 	for (uint32_t i = 0; i < specs->n; i++)
 		d->specs[i] = *(Spec *)specs->v[i];
@@ -153,7 +155,7 @@ Stmt *var_stmt(struct ParseState *ps, Loc loc, Decl *d)
 Declarator *mk_declarator(struct ParseState *ps, Loc loc, const char *name,
 	const char *count, Vec *dims, Expr *init)
 {
-	Declarator *d = arena_alloc(ps->m->arena, sizeof *d);
+	Declarator *d = arena_alloc(ps->tmp, sizeof *d);
 	d->name = name;
 	d->count = count;
 	d->dims = (Expr **)vec_finish(ps, dims, &d->ndims);
@@ -221,7 +223,7 @@ FuncAttr *mk_fattr(struct ParseState *ps, Loc loc, const char *word, Vec *nums)
 {
 	if (!str_in(word, func_words))
 		build_error(ps, loc, "unknown function directive '%s'", word);
-	FuncAttr *a = arena_alloc(ps->m->arena, sizeof *a);
+	FuncAttr *a = arena_alloc(ps->tmp, sizeof *a);
 	a->word = word;
 	a->nums = (const char **)vec_finish(ps, nums, &a->nnums);
 	return a;

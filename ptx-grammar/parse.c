@@ -106,6 +106,7 @@ static Module *run(const char *name, FILE *in, const char *text, size_t len)
 	ps.file = diag_file(name);
 	ps.line = ps.col = 1;
 	ps.errors0 = diag_errors();
+	ps.tmp = arena_new();
 	yyscan_t scanner;
 	if (ptxlex_init_extra(&ps, &scanner))
 		die("cannot initialise the scanner");
@@ -120,6 +121,7 @@ static Module *run(const char *name, FILE *in, const char *text, size_t len)
 		ptx_delete_buffer(buf, scanner);
 	ptxlex_destroy(scanner);
 	vec_release_all(&ps);
+	arena_free(ps.tmp);
 	if (rc == 0 && diag_errors() == ps.errors0)
 		check_header(&ps);
 	if (rc != 0 || diag_errors() != ps.errors0) {

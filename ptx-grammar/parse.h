@@ -39,6 +39,8 @@ struct ParseState {
 	int errors0;          /* diag_errors() when this parse began */
 	const char *tok;      /* text of the last name or number scanned */
 	Vec *free_vecs;       /* recycled lists */
+	Arena *tmp;           /* Specs, Declarators, Decls and FuncAttrs until they are
+	                         copied into the module; reset between statements */
 	int stop;             /* a fatal input error: read no further, report no more */
 	void *scanner;        /* whose input ps_stop drops */
 	size_t nread;         /* bytes read from the file so far */

@@ -85,9 +85,11 @@ static void ptxerror(YYLTYPE *, void *, struct ParseState *, const char *);
 
 %%
 
+/* Between two statements no parse temporary (ps->tmp) is alive: each
+ * statement's Specs, Declarators and Decls were copied into the module. */
 module
 	: %empty
-	| module top            { if ($2) list_append(&ps->m->items, $2); }
+	| module top            { if ($2) list_append(&ps->m->items, $2); arena_reset(ps->tmp); }
 	;
 
 top
@@ -184,7 +186,7 @@ numlist
 
 stmts
 	: %empty                { $$ = (List){0}; }
-	| stmts stmt            { $$ = $1; if ($2) list_append(&$$, $2); }
+	| stmts stmt            { $$ = $1; if ($2) list_append(&$$, $2); arena_reset(ps->tmp); }
 	;
 
 /* An instruction is a stmt itself, and without a guard it takes exprlist,

@@ -338,11 +338,11 @@ static int parse_args(int argc, char **argv, Options *o)
 }
 
 /* Prints the module to f and closes it; -1 (errno set) if any write,
- * the flush or the close failed. */
+ * the flush or the close failed.  print_module buffers 64 KB itself: a
+ * bigger stdio buffer behind it saved nothing and was a megabyte of the
+ * peak memory. */
 static int print_close(FILE *f, const Module *m)
 {
-	static char buf[1 << 20];
-	setvbuf(f, buf, _IOFBF, sizeof buf);
 	errno = 0;
 	print_module(f, m);
 	int bad = ferror(f) || fflush(f) != 0;

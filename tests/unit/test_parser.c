@@ -140,7 +140,7 @@ START_TEST(variables_and_initializers)
 	ck_assert_int_eq(d->ndims, 2);
 	ck_assert_int_eq(d->init->kind, E_BRACE);
 	ck_assert_int_eq(d->init->kids[1]->kids[2]->kind, E_CALL);
-	ck_assert_str_eq(d->init->kids[1]->kids[2]->fname, "generic");
+	ck_assert_str_eq(expr_fname(d->init->kids[1]->kids[2]), "generic");
 	Declarator *dyn = &s->next->var.ds[0];
 	ck_assert_int_eq(dyn->ndims, 1);
 	ck_assert_ptr_null(dyn->dims[0]);

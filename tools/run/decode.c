@@ -357,10 +357,10 @@ static int ceval(const Expr *e, Cval *c, int generic)
 	case E_CALL:
 		if (e->n != 1)
 			return 0;
-		if (strcmp(e->fname, "generic") == 0)
+		if (strcmp(expr_fname(e), "generic") == 0)
 			return ceval(e->kids[0], c, 1);
 		Cval m;
-		if (!parse_num(e->fname, &m) || m.fk != FK_INT || !m.v || !ceval(e->kids[0], c, generic))
+		if (!parse_num(expr_fname(e), &m) || m.fk != FK_INT || !m.v || !ceval(e->kids[0], c, generic))
 			return 0;
 		c->v = (c->v & m.v) >> __builtin_ctzll(m.v);
 		return 1;
