@@ -69,7 +69,7 @@ static void ptxerror(YYLTYPE *, void *, struct ParseState *, const char *);
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <e> expr init_opt expr_opt
+%type <e> expr node init_opt expr_opt
 %type <vec> exprlist exprlist_opt specs declarators dims params params_opt rets_opt paren_params
 %type <vec> strlist numlist numlist_opt fattrs fattrs_opt fspecs_opt namelist
 %type <list> stmts sec_items
@@ -286,9 +286,16 @@ exprlist_opt
 	| exprlist
 	;
 
+/* A name or a number goes into its list in one reduction, not two (as
+ * an expr, then into the list): most operands are one, and the second
+ * reduction each was a tenth of parsing. */
 exprlist
-	: expr                  { $$ = vec_push(vec_new(ps), $1); }
-	| exprlist ',' expr     { $$ = vec_push($1, $3); }
+	: IDENT                 { $$ = vec_push(vec_new(ps), name_expr($1)); }
+	| NUM                   { $$ = vec_push(vec_new(ps), num_expr($1)); }
+	| node                  { $$ = vec_push(vec_new(ps), $1); }
+	| exprlist ',' IDENT    { $$ = vec_push($1, name_expr($3)); }
+	| exprlist ',' NUM      { $$ = vec_push($1, num_expr($3)); }
+	| exprlist ',' node     { $$ = vec_push($1, $3); }
 	;
 
 expr_opt
@@ -299,8 +306,13 @@ expr_opt
 /* Operands (no "primary" between them and expr: one reduction fewer each). */
 expr
 	: IDENT                 { $$ = name_expr($1); }
-	| DOTWORD               { $$ = name_expr($1); }
 	| NUM                   { $$ = num_expr($1); }
+	| node
+	;
+
+/* Every operand but a plain name or number (see exprlist). */
+node
+	: DOTWORD               { $$ = name_expr($1); }
 	| '(' exprlist_opt ')'  { $$ = mk_exprs(ps, E_PAREN, $2); }
 	| '{' exprlist_opt '}'  { $$ = mk_exprs(ps, E_BRACE, $2); }
 	| '[' exprlist ']'      { $$ = mk_exprs(ps, E_ADDR, $2); }
