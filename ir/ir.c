@@ -487,3 +487,36 @@ int init_image(const Decl *d, const Declarator *ds, uint8_t *out, int64_t size)
 	}
 	return 1;
 }
+
+/* An integer literal, or the negation of one (add.s64 %rd9, %rd1, -120). */
+int int_operand(const Expr *e, int64_t *v)
+{
+	int neg = e->kind == E_UNARY && e->op == '-';
+	if (neg)
+		e = e->kids[0];
+	if (e->kind != E_NUM || !int_literal(e->str, v))
+		return 0;
+	if (neg)
+		*v = (int64_t)(0 - (uint64_t)*v);
+	return 1;
+}
+
+/* [name], [name+C] or [name-C]: the name and the offset. */
+int addr_name_off(const Expr *e, const char **name, int64_t *off)
+{
+	if (e->kind != E_ADDR || e->n != 1)
+		return 0;
+	e = e->kids[0];
+	*off = 0;
+	if (e->kind == E_NAME) {
+		*name = e->str;
+		return 1;
+	}
+	if (e->kind != E_BINARY || (e->op != '+' && e->op != '-') || e->kids[0]->kind != E_NAME ||
+	    !int_operand(e->kids[1], off))
+		return 0;
+	*name = e->kids[0]->str;
+	if (e->op == '-')
+		*off = (int64_t)(0 - (uint64_t)*off);
+	return 1;
+}

@@ -415,6 +415,8 @@ int type_bytes(const char *type);  /* ".u32" -> 4; 0 if not a sized scalar type 
 int64_t decl_bytes(const Decl *, const Declarator *);  /* -1: not known */
 int pointer_bytes(const Module *);  /* 4 under .address_size 32, else 8 */
 int int_literal(const char *spelling, int64_t *);  /* 0 if not an integer literal */
+int int_operand(const Expr *, int64_t *);   /* a literal or -literal */
+int addr_name_off(const Expr *, const char **name, int64_t *off);  /* [name], [name+-C] */
 Space decl_space(const Decl *);   /* SPACE_NONE when it names none */
 const char *decl_type(const Decl *);
 int init_slot_size(const Decl *);  /* 4 or 8 for integer slots that can hold addresses, else 0 */

@@ -279,18 +279,6 @@ static void make_objects(Dp *d)
 
 /* ---- anchors: the constants that place an object ----------------------- */
 
-static int const_operand(const Expr *e, int64_t *v)
-{
-	if (e->kind == E_NUM)
-		return int_literal(e->str, v);
-	if (e->kind == E_UNARY && e->op == '-' && e->kids[0]->kind == E_NUM &&
-	    int_literal(e->kids[0]->str, v)) {
-		*v = -*v;
-		return 1;
-	}
-	return 0;
-}
-
 /* The anchor's operand moved by `by` bytes; NULL when its form is not
  * one this stage rewrites.  *k says which operand it replaces. */
 static Expr *moved(Dp *d, const MemAnchor *an, int64_t by, uint32_t *k)
@@ -302,24 +290,17 @@ static Expr *moved(Dp *d, const MemAnchor *an, int64_t by, uint32_t *k)
 	if (an->op == MEM_ARITH) {  /* add d, root, C (or C, root); sub d, root, C */
 		int sub = in->sp->code == O_sub;
 		for (uint32_t i = 2; i >= 1; i--)
-			if (const_operand(in->ops[i], &c) && in->ops[3 - i]->kind == E_NAME && (i == 2 || !sub)) {
+			if (int_operand(in->ops[i], &c) && in->ops[3 - i]->kind == E_NAME && (i == 2 || !sub)) {
 				*k = i;
 				return int_expr((int64_t)(sub ? (uint64_t)c - (uint64_t)by : (uint64_t)c + (uint64_t)by));
 			}
 		return NULL;
 	}
-	const Expr *e = in->ops[an->op];
-	if (e->kind != E_ADDR || e->n != 1)
+	const char *base;
+	if (!addr_name_off(in->ops[an->op], &base, &c))
 		return NULL;
 	*k = an->op;
-	e = e->kids[0];
-	if (e->kind == E_NAME)
-		return expr_addr(d->m, (Expr *)e, by);
-	if (e->kind == E_BINARY && (e->op == '+' || e->op == '-') && e->kids[0]->kind == E_NAME &&
-	    const_operand(e->kids[1], &c))
-		return expr_addr(d->m, e->kids[0],
-			(int64_t)((e->op == '-' ? 0 - (uint64_t)c : (uint64_t)c) + (uint64_t)by));
-	return NULL;
+	return expr_addr(d->m, name_expr(base), (int64_t)((uint64_t)c + (uint64_t)by));
 }
 
 /* An object whose anchor cannot be rewritten stays where it is. */
@@ -742,13 +723,9 @@ static Chain *chain_of(Chain *c, uint32_t n, const char *reg)
 /* Whether operand e of an ld/st is [reg] or [reg+C]. */
 static int plain_address(const Expr *e, const char *reg)
 {
+	const char *name;
 	int64_t c;
-	if (e->kind != E_ADDR || e->n != 1)
-		return 0;
-	e = e->kids[0];
-	return (e->kind == E_NAME && e->str == reg) ||
-		(e->kind == E_BINARY && (e->op == '+' || e->op == '-') && e->kids[0]->kind == E_NAME &&
-		 e->kids[0]->str == reg && const_operand(e->kids[1], &c));
+	return addr_name_off(e, &name, &c) && name == reg;
 }
 
 /* Each use of reg: the address of a localizable ld/st, or a source of a

@@ -288,30 +288,12 @@ static int read_only(const Go *g, const Symbol *s, uint8_t **image)
 	return 1;
 }
 
-static int const_operand(const Expr *e, int64_t *v)
-{
-	if (e->kind == E_NUM)
-		return int_literal(e->str, v);
-	if (e->kind == E_UNARY && e->op == '-' && e->kids[0]->kind == E_NUM && int_literal(e->kids[0]->str, v)) {
-		*v = (int64_t)(0 - (uint64_t)*v);
-		return 1;
-	}
-	return 0;
-}
-
 /* [name] or [name+C]: C, else -1 */
 static int64_t offset_from(const Expr *e, const char *name)
 {
+	const char *base;
 	int64_t c;
-	if (e->kind != E_ADDR || e->n != 1)
-		return -1;
-	e = e->kids[0];
-	if (e->kind == E_NAME)
-		return e->str == name ? 0 : -1;
-	if (e->kind == E_BINARY && (e->op == '+' || e->op == '-') && e->kids[0]->kind == E_NAME &&
-	    e->kids[0]->str == name && const_operand(e->kids[1], &c))
-		return e->op == '-' ? (int64_t)(0 - (uint64_t)c) : c;
-	return -1;
+	return addr_name_off(e, &base, &c) && base == name && c >= 0 ? c : -1;
 }
 
 /* The immediate for `bytes` bytes at p read as type ty, as PTX spells it. */
