@@ -206,16 +206,7 @@ one() {
 }
 
 t0=$SECONDS
-running=0
-for ((s = seed; s < seed + count; s++)); do
-	if [ $running -ge "$jobs" ]; then
-		wait -n
-		running=$((running - 1))
-	fi
-	one "$s" &
-	running=$((running + 1))
-done
-wait
+difftest_run_seeds
 
 P=0 K=0 D=0 N=0 L=0 X=0 R=0 C=0 U=0 NK=0 pass=0 fail=0
 declare -A tot=()

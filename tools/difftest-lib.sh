@@ -38,3 +38,17 @@ difftest_setup() {
 	limit=
 	command -v timeout >/dev/null 2>&1 && limit="timeout 300"
 }
+
+# one SEED for every seed from $seed, $count of them, $jobs at a time.
+difftest_run_seeds() {
+	local s running=0
+	for ((s = seed; s < seed + count; s++)); do
+		if [ $running -ge "$jobs" ]; then
+			wait -n
+			running=$((running - 1))
+		fi
+		one "$s" &
+		running=$((running + 1))
+	done
+	wait
+}
