@@ -217,6 +217,47 @@ static void number(Cfg *g)
 	free(seen);
 }
 
+/* Which blocks lie on a cycle (may run more than once per call):
+ * Kosaraju's second pass, over predecessors in reverse postorder; a block
+ * is on one when its component has another block or it is its own
+ * successor. */
+static void find_cycles(Cfg *g)
+{
+	uint32_t *comp = malloc((g->nblocks + 1) * sizeof *comp), *size = calloc(g->nblocks + 1, sizeof *size);
+	uint32_t *stack = malloc((g->nblocks + 1) * sizeof *stack), top = 0;
+	if (!comp || !size || !stack)
+		die("out of memory");
+	for (uint32_t k = 0; k < g->nblocks; k++)
+		comp[k] = UINT32_MAX;
+	for (uint32_t i = 0; i < g->norder; i++) {
+		uint32_t root = g->order[i];
+		if (comp[root] != UINT32_MAX)
+			continue;
+		comp[root] = root;
+		stack[top++] = root;
+		while (top) {
+			const Block *b = &g->blocks[stack[--top]];
+			size[root]++;
+			for (uint32_t e = 0; e < b->npred; e++) {
+				uint32_t p = b->pred[e];
+				if (comp[p] == UINT32_MAX && g->blocks[p].rpo != UINT32_MAX) {
+					comp[p] = root;
+					stack[top++] = p;
+				}
+			}
+		}
+	}
+	for (uint32_t k = 0; k < g->nblocks; k++) {
+		Block *b = &g->blocks[k];
+		b->cyclic = comp[k] != UINT32_MAX && size[comp[k]] > 1;
+		for (uint32_t e = 0; e < b->nsucc; e++)
+			b->cyclic |= b->succ[e] == k;
+	}
+	free(comp);
+	free(size);
+	free(stack);
+}
+
 static uint32_t intersect(const Cfg *g, uint32_t a, uint32_t b)
 {
 	while (a != b) {
@@ -267,6 +308,7 @@ Cfg *cfg_build(const Func *f)
 	connect(&b, g->block_of);
 	number(g);
 	dominators(g);
+	find_cycles(g);
 	HASH_CLEAR(hh, b.labels);
 	if (b.bad) {
 		cfg_free(g);

@@ -436,6 +436,7 @@ typedef struct Block {
 	uint32_t idom;          /* immediate dominator (the entry's is itself);
 	                           UINT32_MAX when unreachable */
 	uint32_t rpo;           /* index in Cfg.order, UINT32_MAX if unreachable */
+	uint8_t cyclic;         /* on a cycle: may run more than once per call */
 } Block;
 
 typedef struct Cfg {
@@ -521,6 +522,22 @@ int names_declared(const Names *, const char *name);   /* itself or in a range *
 const char *names_type(const Names *, const char *name);  /* its declaration's type word */
 const char *names_fresh(Names *, const char *base);    /* base, else base_1, base_2 ... */
 void names_free(Names *);
+
+/* range.c: the unsigned values [lo, hi] an integer register can hold,
+ * from the special registers' bounds (and the kernel's .maxntid and
+ * .reqntid), constants and masks; the whole width where a result may wrap
+ * or nothing is known.  range_of: an operand (register, special register
+ * or literal) read at instruction ins as a number of bits bits;
+ * range_of_def: what ins writes to its destination, in its declared
+ * width.  names says the registers' types. */
+typedef struct Range {
+	uint64_t lo, hi;
+} Range;
+typedef struct Ranges Ranges;
+Ranges *ranges_compute(const Func *, const Cfg *, const Defs *, const Names *);
+void ranges_free(Ranges *);
+Range range_of(Ranges *, uint32_t ins, const Expr *operand, int bits);
+Range range_of_def(Ranges *, uint32_t ins);
 
 /* flow.c: which functions an indirect call can reach, from where function
  * and table addresses go in the whole module (flow-insensitive).

@@ -12,6 +12,7 @@ static const Stage stages[] = {
 	{"printf", printf_lower},
 	{"globalopt", globalopt},
 	{"depot", depot},
+	{"addrprep", addrprep},
 };
 
 const char *stage_name(size_t i)

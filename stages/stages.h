@@ -38,6 +38,13 @@ typedef struct GlobalOptOptions {
 	uint32_t nkeep;
 } GlobalOptOptions;
 
+/* address preparation's rewrites, by bit */
+enum { ADDRPREP_NARROW = 1, ADDRPREP_FOLD = 2, ADDRPREP_SINK = 4, ADDRPREP_ALL = 7 };
+typedef struct AddrPrepOptions {
+	unsigned rewrites;   /* --addrprep[=narrow,fold,sink]: ADDRPREP_* bits; 0: off */
+	int remarks;         /* -Rpass=addrprep */
+} AddrPrepOptions;
+
 typedef struct StageOptions {
 	int verify;          /* ir_verify() after every stage */
 	const char *print_after;  /* --print-after=<stage>: dump to stderr */
@@ -52,6 +59,7 @@ typedef struct StageOptions {
 	PrintfOptions printf_lowering;
 	DepotOptions depot;
 	GlobalOptOptions globalopt;
+	AddrPrepOptions addrprep;
 } StageOptions;
 
 /* pipeline.c: runs every stage in order; returns 0, or -1 after errors.
@@ -83,5 +91,10 @@ void globalopt(Module *, const StageOptions *);
 /* depot.c: each function's __local_depot repacked: objects with disjoint
  * lifetimes share bytes, dead ones go, generic accesses become .local */
 void depot(Module *, const StageOptions *);
+
+/* addrprep.c: 64-bit index arithmetic that provably fits in 32 bits done
+ * in 32, constant offsets folded into [reg+imm], address computations
+ * sunk next to their use */
+void addrprep(Module *, const StageOptions *);
 
 #endif

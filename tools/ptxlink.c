@@ -59,6 +59,11 @@ static void usage(FILE *f)
 	      "  -Rpass-analysis=depot  and for every object in it: where it goes, what it\n"
 	      "                     may not share bytes with\n"
 	      "  --warn-stack-size=N  warn for a function whose depot is over N bytes\n"
+	      "  --addrprep[=narrow,fold,sink]  address preparation (off by default): 64-bit\n"
+	      "                     index arithmetic that fits in 32 bits done in 32, offsets\n"
+	      "                     folded into [reg+imm], addresses sunk next to their use\n"
+	      "  --no-addrprep      no address preparation\n"
+	      "  -Rpass=addrprep    a remark for every rewrite\n"
 	      "  --stats            print the stages' counts to stderr\n"
 	      "  @FILE, -optf FILE, --options-file FILE\n"
 	      "                     read more arguments from FILE\n"
@@ -211,6 +216,26 @@ static int check_stage(const char *name)
 	return -1;
 }
 
+/* --addrprep=narrow,fold,sink: the rewrites address preparation makes. */
+static int addrprep_list(const char *list, unsigned *bits)
+{
+	static const char *const names[] = {"narrow", "fold", "sink"};
+	*bits = 0;
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ","), k = 0;
+		while (k < 3 && (strlen(names[k]) != n || strncmp(p, names[k], n)))
+			k++;
+		if (k == 3) {
+			fprintf(stderr, "ptxlink: error: --addrprep=%s: '%.*s' is no rewrite (narrow, fold, "
+				"sink)\n", list, (int)n, p);
+			return -1;
+		}
+		*bits |= 1u << k;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
 /* One argument; *used counts how many following ones it consumed. */
 static int parse_arg(const char *a, const char *next, int *used, Options *o)
 {
@@ -290,6 +315,14 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 		}
 		o->stages.depot.warn = 1;
 		o->stages.depot.warn_stack_size = v;
+	} else if (strcmp(a, "--addrprep") == 0) {
+		o->stages.addrprep.rewrites = ADDRPREP_ALL;
+	} else if (strncmp(a, "--addrprep=", 11) == 0) {
+		return addrprep_list(a + 11, &o->stages.addrprep.rewrites);
+	} else if (strcmp(a, "--no-addrprep") == 0) {
+		o->stages.addrprep.rewrites = 0;
+	} else if (strcmp(a, "-Rpass=addrprep") == 0) {
+		o->stages.addrprep.remarks = 1;
 	} else if (strcmp(a, "--stats") == 0) {
 		o->stages.stats = 1;
 	} else if (strncmp(a, "--print-after=", 14) == 0) {

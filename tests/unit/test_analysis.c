@@ -596,6 +596,82 @@ START_TEST(value_tracking)
 }
 END_TEST
 
+/* Ranges: bounds of special registers, .maxntid's product and .reqntid,
+ * masks and shifts; the whole width where a result may wrap, around a
+ * loop and for loaded values. */
+static Range range_at(Analysed *a, Ranges *rs, uint32_t ins, const char *reg, int bits)
+{
+	return range_of(rs, ins, name_expr(intern_cstr(reg)), bits);
+}
+
+START_TEST(value_ranges)
+{
+	Analysed a = analyse(HEADER
+		".entry k(.param .u32 n)\n.maxntid 256, 1, 1\n{\n"
+		".reg .b32 %r<12>;\n.reg .b64 %rd<6>;\n.reg .pred %p<2>;\n"
+		"mov.u32 %r1, %tid.x;\n"            /* 0 */
+		"mov.u32 %r2, %tid.y;\n"            /* 1 */
+		"mov.u32 %r3, %ctaid.x;\n"          /* 2 */
+		"ld.param.u32 %r4, [n];\n"          /* 3 */
+		"and.b32 %r5, %r4, 255;\n"          /* 4 */
+		"rem.u32 %r6, %r4, 10;\n"           /* 5 */
+		"shr.u32 %r7, %r4, 28;\n"           /* 6 */
+		"mad.lo.s32 %r8, %r3, 1024, %r1;\n" /* 7: may wrap */
+		"cvt.u64.u32 %rd1, %r1;\n"          /* 8 */
+		"mul.wide.u32 %rd2, %r3, 1024;\n"   /* 9 */
+		"add.s64 %rd3, %rd2, %rd1;\n"       /* 10 */
+		"cvt.s64.s32 %rd4, %r4;\n"          /* 11: may be negative */
+		"mov.u32 %r9, 0;\n"                 /* 12 */
+		"L:\nadd.s32 %r9, %r9, 1;\n"        /* 13 */
+		"setp.lt.u32 %p1, %r9, 8;\n"        /* 14 */
+		"@%p1 bra L;\n"                     /* 15 */
+		"ret;\n}\n");
+	Names names = {0};
+	Func *f = a.cfg->func ? (Func *)a.cfg->func : NULL;
+	names_of_func(&names, a.m, f);
+	Ranges *rs = ranges_compute(f, a.cfg, a.defs, &names);
+	Range r = range_at(&a, rs, 7, "%r1", 32);
+	ck_assert_uint_eq(r.lo, 0);
+	ck_assert_uint_eq(r.hi, 255);      /* .maxntid 256, 1, 1: the product */
+	ck_assert_uint_eq(range_at(&a, rs, 7, "%r2", 32).hi, 255);
+	ck_assert_uint_eq(range_at(&a, rs, 7, "%r3", 32).hi, 0x7ffffffe);
+	ck_assert_uint_eq(range_at(&a, rs, 7, "%r4", 32).hi, UINT32_MAX);
+	ck_assert_uint_eq(range_at(&a, rs, 7, "%r5", 32).hi, 255);
+	ck_assert_uint_eq(range_at(&a, rs, 7, "%r6", 32).hi, 9);
+	ck_assert_uint_eq(range_at(&a, rs, 7, "%r7", 32).hi, 15);
+	ck_assert_uint_eq(range_at(&a, rs, 8, "%r8", 32).hi, UINT32_MAX);
+	ck_assert_uint_eq(range_of_def(rs, 8).hi, 255);
+	ck_assert_uint_eq(range_of_def(rs, 9).hi, UINT64_C(0x7ffffffe) * 1024);
+	ck_assert_uint_eq(range_of_def(rs, 10).hi, UINT64_C(0x7ffffffe) * 1024 + 255);
+	ck_assert_uint_eq(range_of_def(rs, 11).hi, UINT64_MAX);
+	ck_assert_uint_eq(range_at(&a, rs, 14, "%r9", 32).hi, UINT32_MAX);  /* around the loop */
+	ck_assert(!a.cfg->blocks[0].cyclic);
+	ck_assert(a.cfg->blocks[a.cfg->block_of[13]].cyclic);
+	ranges_free(rs);
+	names_free(&names);
+	release(&a);
+}
+END_TEST
+
+START_TEST(value_ranges_reqntid)
+{
+	Analysed a = analyse(HEADER
+		".entry k()\n.reqntid 32, 4, 2\n{\n.reg .b32 %r<4>;\n"
+		"mov.u32 %r1, %tid.y;\nmov.u32 %r2, %ntid.z;\nmov.u32 %r3, %laneid;\nret;\n}\n");
+	Names names = {0};
+	Func *f = (Func *)a.cfg->func;
+	names_of_func(&names, a.m, f);
+	Ranges *rs = ranges_compute(f, a.cfg, a.defs, &names);
+	ck_assert_uint_eq(range_of_def(rs, 0).hi, 3);
+	ck_assert_uint_eq(range_of_def(rs, 1).lo, 2);
+	ck_assert_uint_eq(range_of_def(rs, 1).hi, 2);
+	ck_assert_uint_eq(range_of_def(rs, 2).hi, 31);
+	ranges_free(rs);
+	names_free(&names);
+	release(&a);
+}
+END_TEST
+
 START_TEST(call_graph)
 {
 	Module *m = parse_ok(HEADER
@@ -722,6 +798,8 @@ Suite *values_suite(void)
 	TCase *tc = tcase_create("defs-values-calls");
 	tcase_add_test(tc, reaching_definitions);
 	tcase_add_test(tc, value_tracking);
+	tcase_add_test(tc, value_ranges);
+	tcase_add_test(tc, value_ranges_reqntid);
 	tcase_add_test(tc, call_graph);
 	tcase_add_test(tc, address_flow);
 	suite_add_tcase(s, tc);

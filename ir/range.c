@@ -1,0 +1,384 @@
+/* Value ranges of integer registers: the unsigned interval [lo, hi] a
+ * register can hold where an instruction reads it, as a number of the
+ * width it is read at.  Seeded by the special registers' hardware bounds
+ * (%tid.x < 1024, %tid.z < 64, %ctaid.y < 65535, %laneid < 32), narrowed
+ * by the kernel's .maxntid (the product bounds every dimension: nvcc
+ * writes __launch_bounds__(256) as .maxntid 256, 1, 1, yet a 16x16 block
+ * may launch it) and .reqntid (exact), by constants, masks (and, rem,
+ * shr, bfe) and zero-extending loads and conversions.
+ *
+ * Sound under wrap-around: an operation whose result might wrap in its
+ * width gives the whole width, and so does anything not modelled (a load,
+ * a value around a loop, a register with many definitions).  A
+ * definition's range is computed once, on demand, by a walk up its
+ * operands' reaching definitions that a depth limit bounds; a definition
+ * met again while its own range is being computed (a loop) is unbounded. */
+#include <stdlib.h>
+#include <string.h>
+#include "ir.h"
+
+enum { MAX_DEPTH = 48, MAX_REACHING = 8 };
+
+typedef struct Memo {
+	uint8_t state;   /* 0 not yet, 1 being computed, 2 done */
+	Range r;
+} Memo;
+
+struct Ranges {
+	const Cfg *cfg;
+	const Defs *defs;
+	const Names *names;
+	Memo *memo;      /* per instruction: the range of what it defines */
+	uint64_t ntid_lo[3], ntid_hi[3];
+};
+
+static uint64_t umax(int bits)
+{
+	return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+}
+
+static Range full(int bits)
+{
+	return (Range){0, umax(bits)};
+}
+
+static Range join(Range a, Range b)
+{
+	return (Range){a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+}
+
+/* The register's declared width in bits; 0 when not an integer register. */
+static int reg_bits(const Ranges *rs, const char *name)
+{
+	const char *type = names_type(rs->names, name);
+	int ty = type ? type_of(type) : TY_NONE;
+	return ty != TY_NONE && !(ty_flags(ty) & (TF_FLOAT | TF_PAIR)) && ty != TY_PRED ? ty_bits(ty) : 0;
+}
+
+/* .maxntid x, y, z bounds the product only; .reqntid fixes each. */
+static void thread_bounds(Ranges *rs, const Func *f)
+{
+	static const uint64_t hw[3] = {1024, 1024, 64};
+	uint64_t total = 1024;
+	for (int i = 0; i < 3; i++)
+		rs->ntid_lo[i] = 1, rs->ntid_hi[i] = hw[i];
+	for (uint32_t a = 0; f->is_entry && a < f->nattrs; a++) {
+		const FuncAttr *fa = &f->attrs[a];
+		int req = !strcmp(fa->word, ".reqntid");
+		if (!req && strcmp(fa->word, ".maxntid"))
+			continue;
+		uint64_t dim[3] = {1, 1, 1}, product = 1;
+		int ok = fa->nnums >= 1 && fa->nnums <= 3;
+		for (uint32_t i = 0; ok && i < fa->nnums; i++) {
+			int64_t v;
+			ok = int_literal(fa->nums[i], &v) && v >= 1 && v <= 1024;
+			dim[i] = ok ? (uint64_t)v : 1;
+			product *= dim[i];
+		}
+		if (!ok)
+			continue;
+		if (product < total)
+			total = product;
+		for (int i = 0; req && i < 3; i++)
+			rs->ntid_lo[i] = rs->ntid_hi[i] = dim[i];
+	}
+	for (int i = 0; i < 3; i++)
+		if (rs->ntid_hi[i] > total)
+			rs->ntid_hi[i] = total;
+}
+
+/* What a special register holds; 0 when nothing is known. */
+static int sreg_range(const Ranges *rs, const char *name, Range *r)
+{
+	int index, id = sreg_find(name, &index);
+	if (id < 0 || (index < 0 && (id == SR_TID || id == SR_NTID || id == SR_CTAID || id == SR_NCTAID)))
+		return 0;
+	switch (id) {
+	case SR_TID:
+		*r = (Range){0, rs->ntid_hi[index] - 1};
+		return 1;
+	case SR_NTID:
+		*r = (Range){rs->ntid_lo[index], rs->ntid_hi[index]};
+		return 1;
+	case SR_CTAID:   /* a grid is at most 2^31-1 x 65535 x 65535 blocks */
+		*r = (Range){0, index ? 65534 : 0x7ffffffe};
+		return 1;
+	case SR_NCTAID:
+		*r = (Range){1, index ? 65535 : 0x7fffffff};
+		return 1;
+	case SR_LANEID:
+		*r = (Range){0, 31};
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* r, known as a number of from bits, read as one of to bits: kept when
+ * zero- and sign-extension agree or when truncation loses nothing. */
+static Range resize(Range r, int from, int to)
+{
+	if (from == to || (from < to && r.hi <= umax(from - 1)) || (from > to && r.hi <= umax(to)))
+		return r;
+	return full(to);
+}
+
+static Range def_range(Ranges *rs, uint32_t ins, int depth);
+
+static Range reg_range(Ranges *rs, uint32_t ins, const char *reg, int bits, int depth)
+{
+	Range r;
+	if (sreg_range(rs, reg, &r))
+		return resize(r, 32, bits);
+	int width = reg_bits(rs, reg);
+	uint32_t defs[MAX_REACHING];
+	uint32_t n = width ? defs_reaching(rs->defs, ins, reg, defs, MAX_REACHING) : 0;
+	if (n == 0 || n > MAX_REACHING)
+		return full(bits);
+	for (uint32_t i = 0; i < n; i++) {
+		if (defs[i] == DEF_ENTRY)
+			return full(bits);
+		Range d = def_range(rs, defs[i], depth + 1);
+		r = i ? join(r, d) : d;
+	}
+	return resize(r, width, bits);
+}
+
+static Range operand_range(Ranges *rs, uint32_t ins, const Expr *e, int bits, int depth)
+{
+	int64_t v;
+	if (int_operand(e, &v)) {
+		uint64_t u = (uint64_t)v & umax(bits);
+		return (Range){u, u};
+	}
+	if (e->kind == E_NAME && depth < MAX_DEPTH)
+		return reg_range(rs, ins, e->str, bits, depth);
+	return full(bits);
+}
+
+/* ---- the operations ------------------------------------------------------- */
+
+static Range add(Range a, Range b, int bits)
+{
+	if (a.hi > umax(bits) - b.hi)
+		return full(bits);
+	return (Range){a.lo + b.lo, a.hi + b.hi};
+}
+
+static Range sub(Range a, Range b, int bits)
+{
+	return a.lo >= b.hi ? (Range){a.lo - b.hi, a.hi - b.lo} : full(bits);
+}
+
+static Range mul(Range a, Range b, int bits)
+{
+	if (b.hi && a.hi > umax(bits) / b.hi)
+		return full(bits);
+	return (Range){a.lo * b.lo, a.hi * b.hi};
+}
+
+static uint64_t shr_by(uint64_t v, uint64_t k, int bits)
+{
+	return k >= (uint64_t)bits ? 0 : v >> k;
+}
+
+/* Every value below the next power of two above hi. */
+static uint64_t fill_below(uint64_t hi)
+{
+	for (int s = 1; s < 64; s *= 2)
+		hi |= hi >> s;
+	return hi;
+}
+
+static int nonneg(Range r, int bits)
+{
+	return r.hi <= umax(bits - 1);
+}
+
+typedef struct Args {
+	Range a, b, c;
+	int bits;
+	int sign;   /* the type is signed */
+} Args;
+
+/* op on operands a, b, c of one type; 0 when the operation is not
+ * modelled. */
+static int arith(int op, const Spelling *sp, const Args *x, Range *r)
+{
+	Range a = x->a, b = x->b;
+	int bits = x->bits, wide = spelling_has(sp, MOD_wide);
+	if (x->sign && (op == O_shr || op == O_div || op == O_rem || op == O_min || op == O_max || wide) &&
+	    (!nonneg(a, bits) || !nonneg(b, bits)))
+		return 0;   /* a negative operand: signed and unsigned disagree */
+	switch (op) {
+	case O_add:
+		*r = add(a, b, bits);
+		return 1;
+	case O_sub:
+		*r = sub(a, b, bits);
+		return 1;
+	case O_mul:
+		*r = mul(a, b, wide ? 2 * bits : bits);
+		return wide || spelling_has(sp, MOD_lo);
+	case O_mad:
+		if (!wide && !spelling_has(sp, MOD_lo))
+			return 0;
+		*r = add(mul(a, b, wide ? 2 * bits : bits), x->c, wide ? 2 * bits : bits);
+		return 1;
+	case O_shl:
+		*r = b.hi < (uint64_t)bits && a.hi <= umax(bits) >> b.hi ?
+			(Range){a.lo << b.lo, a.hi << b.hi} : full(bits);
+		return 1;
+	case O_shr:
+		*r = (Range){shr_by(a.lo, b.hi, bits), shr_by(a.hi, b.lo, bits)};
+		return 1;
+	case O_and:
+		*r = (Range){0, a.hi < b.hi ? a.hi : b.hi};
+		return 1;
+	case O_or:
+	case O_xor:
+		*r = (Range){op == O_or ? (a.lo > b.lo ? a.lo : b.lo) : 0, fill_below(a.hi | b.hi)};
+		return 1;
+	case O_rem:
+		*r = b.lo ? (Range){0, a.hi < b.hi - 1 ? a.hi : b.hi - 1} : full(bits);
+		return 1;
+	case O_div:
+		*r = b.lo ? (Range){a.lo / b.hi, a.hi / b.lo} : full(bits);
+		return 1;
+	case O_min:
+		*r = (Range){a.lo < b.lo ? a.lo : b.lo, a.hi < b.hi ? a.hi : b.hi};
+		return 1;
+	case O_max:
+		*r = (Range){a.lo > b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+		return 1;
+	case O_selp:
+		*r = join(a, b);
+		return 1;
+	}
+	return 0;
+}
+
+/* The modifiers an operation may carry and still be modelled: its type,
+ * and for mul and mad .lo or .wide.  .sat, .cc, .hi and the rest are not. */
+static int plain(const Spelling *sp)
+{
+	uint32_t extra = spelling_has(sp, MOD_lo) + spelling_has(sp, MOD_wide);
+	return sp->ntypes == 1 && sp->nmods == 1 + extra && !sp->unknown;
+}
+
+/* What ins computes into its destination, as a number of bits bits (the
+ * operation's width, doubled by .wide); *zext when a wider register gets
+ * it zero-extended (an unsigned load or conversion). */
+static int computed(Ranges *rs, uint32_t ins, int *bits, Range *r, int *zext, int depth)
+{
+	const Ins *in = &rs->cfg->ins[ins]->ins;
+	const Spelling *sp = in->sp;
+	int op = sp->code, ty = sp->types[0];
+	if (!sp->ntypes || (ty_flags(ty) & (TF_FLOAT | TF_PAIR)) || ty == TY_PRED)
+		return 0;
+	int tb = ty_bits(ty), sign = ty_signed(ty);
+	if (op == O_cvt) {   /* integer to integer, no rounding or saturation */
+		int from = sp->types[1];
+		if (sp->ntypes != 2 || sp->nmods != 2 || in->nops != 2 || (ty_flags(from) & (TF_FLOAT | TF_PAIR)))
+			return 0;
+		int fb = ty_bits(from);
+		Range a = operand_range(rs, ins, in->ops[1], fb, depth);
+		if (ty_signed(from) && !nonneg(a, fb))
+			return 0;
+		*bits = tb;
+		*r = fb < tb ? a : resize(a, fb, tb);   /* a non-negative value extends as itself */
+		*zext = 1;
+		return 1;
+	}
+	if (op == O_ld && sp->vec == 1 && !sign && tb <= 32 && in->nops == 2) {
+		*bits = tb;
+		*r = full(tb);
+		*zext = 1;   /* into a wider register */
+		return 1;
+	}
+	if (op == O_mov && plain(sp) && in->nops == 2) {
+		*bits = tb;
+		*r = operand_range(rs, ins, in->ops[1], tb, depth);
+		return 1;
+	}
+	if ((op == O_popc || op == O_clz) && in->nops == 2) {
+		*bits = 32;
+		*r = (Range){0, (uint64_t)tb};
+		return 1;
+	}
+	if (op == O_bfe && !sign && in->nops == 4) {
+		Range len = operand_range(rs, ins, in->ops[3], 32, depth);
+		*bits = tb;
+		*r = len.hi < (uint64_t)tb ? (Range){0, umax((int)len.hi)} : full(tb);
+		return 1;
+	}
+	if (!plain(sp) || in->nops < 3 || in->nops > 4)
+		return 0;
+	int wide = spelling_has(sp, MOD_wide);
+	int sbits = op == O_shl || op == O_shr ? 32 : tb;   /* a shift's amount is a .u32 */
+	Args x = {.bits = tb, .sign = sign};
+	x.a = operand_range(rs, ins, in->ops[1], tb, depth);
+	x.b = operand_range(rs, ins, in->ops[2], sbits, depth);
+	if (in->nops == 4)
+		x.c = operand_range(rs, ins, in->ops[3], wide ? 2 * tb : tb, depth);
+	if ((in->nops == 4) != (op == O_mad || op == O_selp) || !arith(op, sp, &x, r))
+		return 0;
+	*bits = wide ? 2 * tb : tb;
+	return 1;
+}
+
+/* The range of the register ins defines, in its declared width. */
+static Range def_range(Ranges *rs, uint32_t ins, int depth)
+{
+	const Ins *in = &rs->cfg->ins[ins]->ins;
+	int width = in->nops && in->ops[0]->kind == E_NAME ? reg_bits(rs, in->ops[0]->str) : 0;
+	Memo *m = &rs->memo[ins];
+	if (m->state == 2)
+		return m->r;
+	if (!width || m->state == 1 || depth >= MAX_DEPTH || ins_first_role(in) != ROLE_DEF)
+		return full(width ? width : 64);
+	m->state = 1;
+	int bits = 0, zext = 0;
+	Range r;
+	if (!computed(rs, ins, &bits, &r, &zext, depth))
+		r = full(width);
+	else if (bits < width && !zext && !nonneg(r, bits))
+		r = full(width);   /* how the top bits are filled is not modelled */
+	else if (bits > width)
+		r = resize(r, bits, width);
+	m->state = 2;
+	m->r = r;
+	return r;
+}
+
+Ranges *ranges_compute(const Func *f, const Cfg *g, const Defs *d, const Names *names)
+{
+	Ranges *rs = calloc(1, sizeof *rs);
+	if (!rs)
+		die("out of memory");
+	rs->cfg = g;
+	rs->defs = d;
+	rs->names = names;
+	rs->memo = calloc(g->nins + 1, sizeof *rs->memo);
+	if (!rs->memo)
+		die("out of memory");
+	thread_bounds(rs, f);
+	return rs;
+}
+
+void ranges_free(Ranges *rs)
+{
+	if (rs)
+		free(rs->memo);
+	free(rs);
+}
+
+Range range_of(Ranges *rs, uint32_t ins, const Expr *operand, int bits)
+{
+	return operand_range(rs, ins, operand, bits, 0);
+}
+
+Range range_of_def(Ranges *rs, uint32_t ins)
+{
+	return def_range(rs, ins, 0);
+}
