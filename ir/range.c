@@ -290,7 +290,7 @@ static int computed(Ranges *rs, uint32_t ins, int *bits, Range *r, int *zext, in
 		*zext = 1;
 		return 1;
 	}
-	if (op == O_ld && sp->vec == 1 && !sign && tb <= 32 && in->nops == 2) {
+	if (op == O_ld && sp->vec == 1 && (ty == TY_U8 || ty == TY_U16 || ty == TY_U32) && in->nops == 2) {
 		*bits = tb;
 		*r = full(tb);
 		*zext = 1;   /* into a wider register */
