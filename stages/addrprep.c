@@ -40,11 +40,13 @@ typedef struct Where {
 	List *l;
 } Where;
 
-/* Every instruction that reads a register, by register. */
+/* Every instruction that reads a register, by register; and how many
+ * write it (the last one's index in def). */
 typedef struct Uses {
 	UT_hash_handle hh;
 	const char *reg;
 	uint32_t *at, n, cap;
+	uint32_t ndefs, def;
 } Uses;
 
 typedef struct Ap {
@@ -59,6 +61,7 @@ typedef struct Ap {
 	Where *at;          /* Cfg.ins[i]'s place */
 	Uses *uses;
 	Stmt *first;        /* the body's first statement before the stage */
+	unsigned rewrites;  /* ADDRPREP_* */
 	Stats st;
 } Ap;
 
@@ -88,20 +91,31 @@ static void locate(Ap *a, List *l, uint32_t *n)
 			a->at[(*n)++] = (Where){s, l};
 }
 
+static Uses *uses_of(const Ap *a, const char *reg)
+{
+	Uses *u;
+	HASH_FIND_PTR(a->uses, &reg, u);
+	return u;
+}
+
 static void note_use(void *ctx, const char *name, OpRole role)
 {
 	Ap *a = ((void **)ctx)[0];
 	uint32_t ins = *(uint32_t *)((void **)ctx)[1];
-	if (role != ROLE_USE || name[0] != '%')
+	if (name[0] != '%')
 		return;
-	Uses *u;
-	HASH_FIND_PTR(a->uses, &name, u);
+	Uses *u = uses_of(a, name);
 	if (!u) {
 		u = calloc(1, sizeof *u);
 		if (!u)
 			die("out of memory");
 		u->reg = name;
 		HASH_ADD_PTR(a->uses, reg, u);
+	}
+	if (role != ROLE_USE) {
+		u->ndefs++;
+		u->def = ins;
+		return;
 	}
 	if (u->n && u->at[u->n - 1] == ins)
 		return;
@@ -131,15 +145,33 @@ static void forget(Ap *a)
 	a->rs = NULL, a->defs = NULL, a->live = NULL, a->g = NULL, a->at = NULL;
 }
 
-static int analyse(Ap *a)
+/* The analyses of the function as it is now: always its CFG, liveness
+ * and every register's reads and writes; reaching definitions for narrow
+ * and fold, the names it declares and value ranges for narrow (which
+ * needs registers' types and makes registers).  Sink asks only for
+ * registers written once, which need no reaching definitions. */
+enum { NEED_DEFS = 1, NEED_RANGES = 2 };
+
+/* Liveness, computed when first asked for: most functions have no
+ * computation worth sinking, and it is the costly part. */
+static Live *liveness(Ap *a)
+{
+	if (!a->live)
+		a->live = live_compute(a->g);
+	return a->live;
+}
+
+static int analyse(Ap *a, int need)
 {
 	a->g = cfg_build(a->f);
 	if (!a->g)
 		return 0;
-	a->live = live_compute(a->g);
-	a->defs = defs_compute(a->g, a->live);
-	names_of_func(&a->names, a->m, a->f);
-	a->rs = ranges_compute(a->f, a->g, a->defs, &a->names);
+	if (need & (NEED_DEFS | NEED_RANGES))
+		a->defs = defs_compute(a->g, liveness(a));
+	if (need & NEED_RANGES) {
+		names_of_func(&a->names, a->m, a->f);
+		a->rs = ranges_compute(a->f, a->g, a->defs, &a->names);
+	}
 	a->at = calloc(a->g->nins + 1, sizeof *a->at);
 	if (!a->at)
 		die("out of memory");
@@ -377,8 +409,8 @@ static void plan_one(Narrow *nw, uint32_t i)
 	p->op = op;
 	p->candidate = 1;
 	/* a 64-bit product of two 32-bit values is exact: mul.wide */
-	p->small = range_of_def(a->rs, i).hi <= UINT32_MAX;
-	if (!p->small && op != O_mul) {
+	p->small = (a->rewrites & ADDRPREP_NARROW) && range_of_def(a->rs, i).hi <= UINT32_MAX;
+	if (!p->small && (op != O_mul || !(a->rewrites & ADDRPREP_WIDEN))) {
 		p->candidate = 0;
 		return;
 	}
@@ -560,19 +592,20 @@ static void fold(Ap *a)
 
 /* ---- sink ----------------------------------------------------------------- */
 
-/* Integer arithmetic of an address, free of side effects and of special
- * registers (whose value may differ elsewhere: %clock). */
+/* Integer arithmetic of an address, free of side effects, on literals,
+ * symbols and registers (which must be written once: no special register,
+ * whose value may differ elsewhere, like %clock's). */
 static int sinkable(const Ins *in)
 {
 	int op = in->sp->code;
-	if (in->guard || in->nops < 2 || !reg_name(in->ops[0]) || in->sp->unknown ||
-	    !(op == O_add || op == O_sub || op == O_mul || op == O_mad || op == O_shl || op == O_cvt ||
-	      op == O_cvta) || (in->sp->ntypes && (ty_flags(in->sp->types[0]) & (TF_FLOAT | TF_PAIR))))
+	if (!(op == O_add || op == O_sub || op == O_mul || op == O_mad || op == O_shl || op == O_cvt ||
+	      op == O_cvta) || in->guard || in->nops < 2 || in->sp->unknown || in->ops[0]->kind != E_NAME ||
+	    (in->sp->ntypes && (ty_flags(in->sp->types[0]) & (TF_FLOAT | TF_PAIR))))
 		return 0;
 	for (uint32_t k = 1; k < in->nops; k++) {
 		int64_t v;
 		const Expr *e = in->ops[k];
-		if (!int_operand(e, &v) && !(e->kind == E_NAME && !is_special_reg(e->str)))
+		if (!int_operand(e, &v) && e->kind != E_NAME)   /* registers: fixed_from says */
 			return 0;
 	}
 	return 1;
@@ -586,20 +619,22 @@ static int has_call(const Ap *a, uint32_t from, uint32_t to)
 	return 0;
 }
 
-/* Whether d, defined at i and first read at first, is live across a loop
- * or a call on the way. */
-static int live_across(const Ap *a, const char *d, uint32_t i, uint32_t first)
+/* Whether something lies between i and first that a value live from one
+ * to the other is kept across at a cost: a call after i in its block or
+ * before first in its own, or a block between them in reverse postorder
+ * that is on a cycle or calls.  (Between in reverse postorder covers
+ * every block on a path from one to the other in a reducible CFG, and
+ * perhaps others: this is a question of profit only.) */
+static int costly_between(const Ap *a, uint32_t i, uint32_t first)
 {
 	const Cfg *g = a->g;
 	uint32_t from = g->block_of[i], to = g->block_of[first];
-	if (has_call(a, i + 1, g->blocks[from].end) || has_call(a, g->blocks[to].first, first))
+	if (has_call(a, i + 1, from == to ? first : g->blocks[from].end) ||
+	    (from != to && has_call(a, g->blocks[to].first, first)))
 		return 1;
-	int r = live_reg(a->live, d);
-	const uint32_t *blocks;
-	uint32_t n = r < 0 ? 0 : live_in_blocks(a->live, (uint32_t)r, &blocks);
-	for (uint32_t k = 0; k < n; k++) {
-		const Block *b = &g->blocks[blocks[k]];
-		if (b->cyclic || (blocks[k] != to && has_call(a, b->first, b->end)))
+	for (uint32_t r = g->blocks[from].rpo + 1; r < g->blocks[to].rpo; r++) {
+		const Block *b = &g->blocks[g->order[r]];
+		if (b->cyclic || has_call(a, b->first, b->end))
 			return 1;
 	}
 	return 0;
@@ -607,7 +642,7 @@ static int live_across(const Ap *a, const char *d, uint32_t i, uint32_t first)
 
 /* Whether reg is read at or after instruction at before it is written:
  * moving a computation of it there keeps it alive no longer. */
-static int live_at(const Ap *a, const char *reg, uint32_t at)
+static int live_at(Ap *a, const char *reg, uint32_t at)
 {
 	const Block *b = &a->g->blocks[a->g->block_of[at]];
 	for (uint32_t i = at; i < b->end; i++) {
@@ -615,36 +650,50 @@ static int live_at(const Ap *a, const char *reg, uint32_t at)
 		if (t.reads || t.writes)
 			return t.reads;
 	}
-	return live_out(a->live, a->g->block_of[at], reg);
+	return live_out(liveness(a), a->g->block_of[at], reg);
+}
+
+/* reg, written once (at X, which dominates i and runs at most once per
+ * call), holds at first what it held at i. */
+static int fixed_from(const Ap *a, const char *reg, uint32_t i)
+{
+	const Uses *u = uses_of(a, reg);
+	if (!u || u->ndefs != 1 || ins_at(a, u->def)->guard)
+		return 0;
+	const Cfg *g = a->g;
+	uint32_t x = g->block_of[u->def], b = g->block_of[i];
+	return !g->blocks[x].cyclic && (x == b ? u->def < i : cfg_dominates(g, x, b));
 }
 
 /* Where i goes: the first of its uses, all in one block it dominates (or
  * after a call in its own), where its operands are live anyway;
- * UINT32_MAX when it stays. */
-static uint32_t sink_target(const Ap *a, uint32_t i)
+ * UINT32_MAX when it stays.  Only registers written once are moved or
+ * read: i is then the one definition every use sees. */
+static uint32_t sink_target(Ap *a, uint32_t i)
 {
 	const Ins *in = ins_at(a, i);
 	if (!sinkable(in))
 		return UINT32_MAX;
 	const Cfg *g = a->g;
-	uint32_t uses[MAX_USES], n = only_uses(a, i, in->ops[0]->str, uses);
-	if (n == 0 || n > MAX_USES)
+	const Uses *u = uses_of(a, in->ops[0]->str);
+	if (!u || u->ndefs != 1 || !u->n)
 		return UINT32_MAX;
-	uint32_t to = g->block_of[uses[0]], first = uses[0];
-	for (uint32_t u = 1; u < n; u++) {
-		if (g->block_of[uses[u]] != to)
+	uint32_t to = g->block_of[u->at[0]], first = u->at[0];
+	for (uint32_t k = 1; k < u->n; k++)
+		if (g->block_of[u->at[k]] != to)
 			return UINT32_MAX;
-		if (uses[u] < first)
-			first = uses[u];
-	}
 	if (to == g->block_of[i] ? first < i || !has_call(a, i + 1, first) :
 	    !cfg_dominates(g, g->block_of[i], to))
 		return UINT32_MAX;
+	/* into a loop it would run on every trip: ptxas hoists it back out,
+	 * or keeps both values (measured: more spills) */
+	if ((g->blocks[to].cyclic && to != g->block_of[i]) || !costly_between(a, i, first))
+		return UINT32_MAX;
 	for (uint32_t k = 1; k < in->nops; k++)
-		if (reg_name(in->ops[k]) && (!live_at(a, in->ops[k]->str, first) ||
-		    !same_value(a, in->ops[k]->str, i, first)))
+		if (in->ops[k]->kind == E_NAME && in->ops[k]->str[0] == '%' &&
+		    (!fixed_from(a, in->ops[k]->str, i) || !live_at(a, in->ops[k]->str, first)))
 			return UINT32_MAX;
-	return live_across(a, in->ops[0]->str, i, first) ? first : UINT32_MAX;
+	return first;
 }
 
 static int sink_once(Ap *a)
@@ -675,7 +724,7 @@ static void sink(Ap *a)
 {
 	for (int round = 0; round < 8 && sink_once(a); round++) {
 		forget(a);
-		if (!analyse(a))
+		if (!analyse(a, 0))
 			return;
 	}
 }
@@ -687,30 +736,40 @@ typedef void Rewrite(Ap *);
 static void addrprep_func(Ap *a)
 {
 	static Rewrite *const rewrites[] = {narrow, fold, sink};
-	static const unsigned bits[] = {ADDRPREP_NARROW, ADDRPREP_FOLD, ADDRPREP_SINK};
+	static const unsigned bits[] = {ADDRPREP_NARROW | ADDRPREP_WIDEN, ADDRPREP_FOLD, ADDRPREP_SINK};
+	static const int needs[] = {NEED_DEFS | NEED_RANGES, NEED_DEFS, 0};
 	a->st.funcs++;
 	for (size_t k = 0; k < sizeof rewrites / sizeof *rewrites; k++) {
-		if (!(a->o->addrprep.rewrites & bits[k]))
+		if (!(a->rewrites & bits[k]))
 			continue;
-		if (analyse(a))
+		if (analyse(a, needs[k]))
 			rewrites[k](a);
 		forget(a);
 	}
 }
 
-static void print_stats(const Stats *s)
+static void print_stats(const Stats *s, unsigned rewrites)
 {
-	fprintf(stderr, "addrprep: %u functions: %u values computed in 32 bits, %u products made "
-		"mul.wide, %u zero-extensions removed\n", s->funcs, s->narrowed, s->widened, s->removed);
-	fprintf(stderr, "addrprep:   %u offsets folded into addresses, %u computations sunk\n",
-		s->folded, s->sunk);
+	static const char *const names[] = {"narrow", "widen", "fold", "sink"};
+	fprintf(stderr, "addrprep: %u functions, rewrites:", s->funcs);
+	for (unsigned k = 0; k < 4; k++)
+		if (rewrites & (1u << k))
+			fprintf(stderr, " %s", names[k]);
+	fputc('\n', stderr);
+	if (rewrites & (ADDRPREP_NARROW | ADDRPREP_WIDEN))
+		fprintf(stderr, "addrprep:   %u values computed in 32 bits, %u products made mul.wide, "
+			"%u zero-extensions removed\n", s->narrowed, s->widened, s->removed);
+	if (rewrites & ADDRPREP_FOLD)
+		fprintf(stderr, "addrprep:   %u offsets folded into addresses\n", s->folded);
+	if (rewrites & ADDRPREP_SINK)
+		fprintf(stderr, "addrprep:   %u computations sunk\n", s->sunk);
 }
 
 void addrprep(Module *m, const StageOptions *o)
 {
-	if (!o->addrprep.rewrites)
+	if (o->addrprep.off)
 		return;
-	Ap a = {.m = m, .o = o};
+	Ap a = {.m = m, .o = o, .rewrites = o->addrprep.rewrites ? o->addrprep.rewrites : ADDRPREP_DEFAULT};
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body && s->func->body.head) {
 			a.f = s->func;
@@ -718,5 +777,5 @@ void addrprep(Module *m, const StageOptions *o)
 			addrprep_func(&a);
 		}
 	if (o->stats && a.st.funcs)
-		print_stats(&a.st);
+		print_stats(&a.st, a.rewrites);
 }

@@ -39,9 +39,13 @@ typedef struct GlobalOptOptions {
 } GlobalOptOptions;
 
 /* address preparation's rewrites, by bit */
-enum { ADDRPREP_NARROW = 1, ADDRPREP_FOLD = 2, ADDRPREP_SINK = 4, ADDRPREP_ALL = 7 };
+enum { ADDRPREP_NARROW = 1, ADDRPREP_WIDEN = 2, ADDRPREP_FOLD = 4, ADDRPREP_SINK = 8, ADDRPREP_ALL = 15 };
+/* the rewrites that made no corpus function worse (tools/addrprep-bench.sh) */
+enum { ADDRPREP_DEFAULT = ADDRPREP_SINK };
 typedef struct AddrPrepOptions {
-	unsigned rewrites;   /* --addrprep[=narrow,fold,sink]: ADDRPREP_* bits; 0: off */
+	int off;             /* --no-addrprep */
+	unsigned rewrites;   /* --addrprep[=narrow,widen,fold,sink]: ADDRPREP_* bits;
+	                        0: ADDRPREP_DEFAULT */
 	int remarks;         /* -Rpass=addrprep */
 } AddrPrepOptions;
 

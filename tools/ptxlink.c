@@ -59,9 +59,11 @@ static void usage(FILE *f)
 	      "  -Rpass-analysis=depot  and for every object in it: where it goes, what it\n"
 	      "                     may not share bytes with\n"
 	      "  --warn-stack-size=N  warn for a function whose depot is over N bytes\n"
-	      "  --addrprep[=narrow,fold,sink]  address preparation (off by default): 64-bit\n"
-	      "                     index arithmetic that fits in 32 bits done in 32, offsets\n"
-	      "                     folded into [reg+imm], addresses sunk next to their use\n"
+	      "  --addrprep[=narrow,widen,fold,sink]  address preparation: 64-bit index\n"
+	      "                     arithmetic that fits in 32 bits done in 32 (narrow), 64-bit\n"
+	      "                     products of 32-bit values as mul.wide (widen), offsets folded\n"
+	      "                     into [reg+imm] (fold), addresses sunk next to their use past a\n"
+	      "                     loop or call (sink); the default is sink alone\n"
 	      "  --no-addrprep      no address preparation\n"
 	      "  -Rpass=addrprep    a remark for every rewrite\n"
 	      "  --stats            print the stages' counts to stderr\n"
@@ -216,18 +218,19 @@ static int check_stage(const char *name)
 	return -1;
 }
 
-/* --addrprep=narrow,fold,sink: the rewrites address preparation makes. */
+/* --addrprep=narrow,widen,fold,sink: the rewrites address preparation
+ * makes (ADDRPREP_* bits, in this order). */
 static int addrprep_list(const char *list, unsigned *bits)
 {
-	static const char *const names[] = {"narrow", "fold", "sink"};
+	static const char *const names[] = {"narrow", "widen", "fold", "sink"};
 	*bits = 0;
 	for (const char *p = list; *p;) {
 		size_t n = strcspn(p, ","), k = 0;
-		while (k < 3 && (strlen(names[k]) != n || strncmp(p, names[k], n)))
+		while (k < 4 && (strlen(names[k]) != n || strncmp(p, names[k], n)))
 			k++;
-		if (k == 3) {
-			fprintf(stderr, "ptxlink: error: --addrprep=%s: '%.*s' is no rewrite (narrow, fold, "
-				"sink)\n", list, (int)n, p);
+		if (k == 4) {
+			fprintf(stderr, "ptxlink: error: --addrprep=%s: '%.*s' is no rewrite (narrow, widen, "
+				"fold, sink)\n", list, (int)n, p);
 			return -1;
 		}
 		*bits |= 1u << k;
@@ -320,7 +323,7 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 	} else if (strncmp(a, "--addrprep=", 11) == 0) {
 		return addrprep_list(a + 11, &o->stages.addrprep.rewrites);
 	} else if (strcmp(a, "--no-addrprep") == 0) {
-		o->stages.addrprep.rewrites = 0;
+		o->stages.addrprep.off = 1;
 	} else if (strcmp(a, "-Rpass=addrprep") == 0) {
 		o->stages.addrprep.remarks = 1;
 	} else if (strcmp(a, "--stats") == 0) {
