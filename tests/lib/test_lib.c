@@ -27,13 +27,18 @@ static void collect(void *user, ptxlink_severity sev, const char *file, unsigned
 	seen->n[sev]++;
 }
 
+static void options(ptxlink_options *o, const char *arch, Seen *seen)
+{
+	ptxlink_options_init(o);
+	o->arch = arch;
+	o->diag = collect;
+	o->diag_user = seen;
+}
+
 static ptxlink_session *session(const char *arch, Seen *seen)
 {
 	ptxlink_options o;
-	ptxlink_options_init(&o);
-	o.arch = arch;
-	o.diag = collect;
-	o.diag_user = seen;
+	options(&o, arch, seen);
 	ptxlink_session *s = ptxlink_new(&o);
 	ck_assert_ptr_nonnull(s);
 	return s;
@@ -79,9 +84,8 @@ static void xfile_path(char *buf, size_t n, int i)
 
 /* The corpus program vcall_xfile linked by the library, from files or
  * from buffers of the same text (under the same names). */
-static char *link_xfile(int from_buffers, Seen *seen)
+static void add_xfile(ptxlink_session *s, int from_buffers)
 {
-	ptxlink_session *s = session("sm_80", seen);
 	for (int i = 0; i < 3; i++) {
 		char path[4096];
 		xfile_path(path, sizeof path, i);
@@ -94,6 +98,12 @@ static char *link_xfile(int from_buffers, Seen *seen)
 		ck_assert_int_eq(ptxlink_add_buffer(s, path, text, len), 0);
 		free(text);  /* the session keeps nothing of it */
 	}
+}
+
+static char *link_xfile(int from_buffers, Seen *seen)
+{
+	ptxlink_session *s = session("sm_80", seen);
+	add_xfile(s, from_buffers);
 	ck_assert_int_eq(ptxlink_link(s), 0);
 	size_t len;
 	char *out = ptxlink_write_buffer(s, &len);
@@ -175,18 +185,11 @@ START_TEST(remarks_and_notes)
 {
 	Seen seen = {0};
 	ptxlink_options o;
-	ptxlink_options_init(&o);
-	o.arch = "sm_80";
+	options(&o, "sm_80", &seen);
 	o.remarks = PTXLINK_REMARK_DEVIRT | PTXLINK_REMARK_GLOBALOPT;
 	o.stats = 1;
-	o.diag = collect;
-	o.diag_user = &seen;
 	ptxlink_session *s = ptxlink_new(&o);
-	for (int i = 0; i < 3; i++) {
-		char path[4096];
-		xfile_path(path, sizeof path, i);
-		ck_assert_int_eq(ptxlink_add_file(s, path), 0);
-	}
+	add_xfile(s, 0);
 	ck_assert_int_eq(ptxlink_link(s), 0);
 	ck_assert_int_gt(seen.n[PTXLINK_REMARK], 0);
 	ck_assert_int_gt(seen.n[PTXLINK_NOTE], 0);
@@ -200,10 +203,8 @@ START_TEST(misuse)
 {
 	Seen seen = {0};
 	ptxlink_options o;
-	ptxlink_options_init(&o);
+	options(&o, NULL, &seen);
 	o.print_after = "nosuchstage";
-	o.diag = collect;
-	o.diag_user = &seen;
 	ck_assert_ptr_null(ptxlink_new(&o));
 	ck_assert_int_eq(seen.n[PTXLINK_ERROR], 1);
 	ptxlink_session *s = session(NULL, &seen);
@@ -217,6 +218,8 @@ START_TEST(misuse)
 	ck_assert_int_eq(ptxlink_add_file(s, "/nonexistent/x.ptx"), -1);
 	ck_assert_ptr_nonnull(strstr(seen.text, "/nonexistent/x.ptx:0:0: error: cannot open"));
 	ck_assert_int_eq(ptxlink_add_buffer(s, "empty.ptx", NULL, 0), -1);
+	ck_assert_int_eq(ptxlink_add_buffer(s, "x.ptx", NULL, 5), -1);
+	ck_assert_int_eq(ptxlink_add_file(s, NULL), -1);
 	ptxlink_free(s);
 	ck_assert_int_eq(ptxlink_link(NULL), -1);
 	ck_assert_int_eq(ptxlink_errors(NULL), 0);

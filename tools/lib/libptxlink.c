@@ -200,35 +200,41 @@ static int addable(ptxlink_session *s)
 	return 0;
 }
 
-int ptxlink_add_file(ptxlink_session *s, const char *path)
+/* A file when path is given, else len bytes of data. */
+static Module *parse(const char *path, const char *name, const char *data, size_t len)
+{
+	if (path)
+		return ptx_parse_file(path);
+	if (!data && len) {
+		fail("ptxlink_add_buffer: no data");
+		return NULL;
+	}
+	if (len > INT_MAX) {  /* the scanner's limit, and the command's */
+		diag_at(DIAG_ERROR, name, 0, 0, "input larger than 2 GiB: not a PTX file");
+		return NULL;
+	}
+	return ptx_parse_string(name, data ? data : "", len);
+}
+
+static int add_input(ptxlink_session *s, const char *path, const char *name, const char *data,
+	size_t len)
 {
 	if (!s)
 		return -1;
 	enter(s);
 	if (addable(s) != 0)
 		return leave(s, -1);
-	if (!path)
-		return leave(s, fail("ptxlink_add_file: no path"));
-	return leave(s, add(s, ptx_parse_file(path), path));
+	return leave(s, add(s, parse(path, name, data, len), name));
+}
+
+int ptxlink_add_file(ptxlink_session *s, const char *path)
+{
+	return add_input(s, path ? path : "", path, NULL, 0);  /* NULL: cannot open "" */
 }
 
 int ptxlink_add_buffer(ptxlink_session *s, const char *name, const char *data, size_t len)
 {
-	if (!s)
-		return -1;
-	enter(s);
-	if (addable(s) != 0)
-		return leave(s, -1);
-	if (!name)
-		name = "<buffer>";
-	if (!data && len)
-		return leave(s, fail("ptxlink_add_buffer: no data"));
-	if (len > INT_MAX) {  /* the scanner's limit, and the command's */
-		diag_at(DIAG_ERROR, name, 0, 0, "input larger than 2 GiB: not a PTX file");
-		s->bad_input = 1;
-		return leave(s, -1);
-	}
-	return leave(s, add(s, ptx_parse_string(name, data ? data : "", len), name));
+	return add_input(s, NULL, name ? name : "<buffer>", data, len);
 }
 
 /* ---- link and stages -------------------------------------------------- */

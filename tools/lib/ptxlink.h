@@ -96,7 +96,7 @@ PTXLINK_API void ptxlink_options_init(ptxlink_options *);
  * option is wrong, such as an unknown print_after stage. */
 PTXLINK_API ptxlink_session *ptxlink_new(const ptxlink_options *);
 
-/* Parse one input now ("-" reads stdin).  Errors in every input are
+/* Parse one input now ("-" reads stdin; NULL is an error).  Errors in every input are
  * reported before ptxlink_link fails. */
 PTXLINK_API int ptxlink_add_file(ptxlink_session *, const char *path);
 /* The same from memory; name is the file name diagnostics give.  The
