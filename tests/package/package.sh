@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs the build into a scratch prefix and uses it as a user would:
 # the files are there, the CMake example builds a cubin and a fatbinary
-# through find_package(ptxlink) and ptxlink_add_link, the Makefile example
+# through find_package(ptxlink) and ptxlink_add_link (and links the same
+# PTX through ptxlink::ptxlink, the library), the Makefile example
 # builds a cubin with the command pkg-config names, and the library's
 # example program compiles against the installed header and library.
 #   package.sh BUILD-DIR SOURCE-DIR
@@ -57,6 +58,8 @@ grep -q "$prefix/bin/ptxlink" "$tmp/cmake/CMakeFiles/shapes.dir/build.make" \
 	|| fail "the CMake example did not run the installed ptxlink"
 is_cubin "$tmp/cmake/shapes.cubin"
 [ -s "$tmp/cmake/shapes_fat.fatbin" ] || fail "no fatbinary"
+cmp -s "$tmp/cmake/shapes.ptx" "$tmp/cmake/shapes_lib.ptx" \
+	|| fail "libptxlink (ptxlink::ptxlink) and the command link differently"
 echo "cmake-project: $(wc -c <"$tmp/cmake/shapes.cubin") bytes of cubin"
 
 mkdir "$tmp/make"
