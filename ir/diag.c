@@ -1,5 +1,8 @@
-/* Diagnostics for the user (error/warn with a location) and for our own
- * bugs (die).  Bad input must never reach die(). */
+/* Diagnostics for the user (error/warn/remark with a location) and for our
+ * own bugs (die).  Bad input must never reach die().  Each diagnostic is
+ * formatted whole and handed to one handler: by default it is printed to
+ * the stream (stderr) as file:line:col: kind: message; the library
+ * (tools/lib/) installs its user's callback instead. */
 #include <stdlib.h>
 #include <string.h>
 #include "ir.h"
@@ -8,6 +11,8 @@ static const char **files;
 static uint16_t nfiles;
 static int nerrors;
 static FILE *out;
+static DiagHandler *handler;
+static void *handler_ctx;
 
 uint16_t diag_file(const char *name)
 {
@@ -40,31 +45,93 @@ void diag_set_stream(FILE *f)
 	out = f;
 }
 
-void verror(Loc loc, const char *kind, const char *fmt, va_list ap)
+void diag_set_handler(DiagHandler *h, void *ctx)
+{
+	handler = h;
+	handler_ctx = ctx;
+}
+
+static const char *const kind_names[] = {
+	[DIAG_ERROR] = "error", [DIAG_WARNING] = "warning", [DIAG_REMARK] = "remark",
+	[DIAG_NOTE] = "note",
+};
+
+/* The text format the tests and users know.  Remarks name a line, not a
+ * column; a note (statistics, -v) is a bare line. */
+static void print_diag(DiagKind kind, const char *file, unsigned line, unsigned col,
+	const char *msg)
 {
 	FILE *f = out ? out : stderr;
-	if (loc.file && loc.line)
-		fprintf(f, "%s:%u:%u: ", diag_filename(loc.file), loc.line, loc.col);
-	else if (loc.file)
-		fprintf(f, "%s: ", diag_filename(loc.file));
+	if (kind == DIAG_NOTE)
+		;
+	else if (kind == DIAG_REMARK)
+		fprintf(f, "%s:%u: ", file ? file : "<unknown>", line);
+	else if (file && line)
+		fprintf(f, "%s:%u:%u: ", file, line, col);
+	else if (file)
+		fprintf(f, "%s: ", file);
 	else
 		fputs("ptxlink: ", f);  /* about the command line, not a file */
-	fprintf(f, "%s: ", kind);
-	vfprintf(f, fmt, ap);
-	fputc('\n', f);
+	if (kind != DIAG_NOTE)
+		fprintf(f, "%s: ", kind_names[kind]);
+	fprintf(f, "%s\n", msg);
+}
+
+/* The message of fmt and ap, malloc'd. */
+char *diag_vformat(const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *msg = malloc(n < 0 ? 1 : (size_t)n + 1);
+	if (!msg)
+		die("out of memory");
+	if (n < 0)
+		*msg = 0;
+	else
+		vsnprintf(msg, (size_t)n + 1, fmt, again);
+	va_end(again);
+	return msg;
+}
+
+void vdiag(DiagKind kind, const char *file, unsigned line, unsigned col, const char *fmt,
+	va_list ap)
+{
+	char *msg = diag_vformat(fmt, ap);
+	if (kind == DIAG_ERROR)
+		nerrors++;
+	if (handler)
+		handler(handler_ctx, kind, file, line, col, msg);
+	else
+		print_diag(kind, file, line, col, msg);
+	free(msg);
+}
+
+void diag_at(DiagKind kind, const char *file, unsigned line, unsigned col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdiag(kind, file, line, col, fmt, ap);
+	va_end(ap);
+}
+
+/* A Loc without a file is about the command line: no file name. */
+static void vdiag_loc(DiagKind kind, Loc loc, const char *fmt, va_list ap)
+{
+	vdiag(kind, loc.file ? diag_filename(loc.file) : NULL, loc.file ? loc.line : 0,
+		loc.file && loc.line ? loc.col : 0, fmt, ap);
 }
 
 void verror_counted(Loc loc, const char *fmt, va_list ap)
 {
-	verror(loc, "error", fmt, ap);
-	nerrors++;
+	vdiag_loc(DIAG_ERROR, loc, fmt, ap);
 }
 
 void error(Loc loc, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	verror_counted(loc, fmt, ap);
+	vdiag_loc(DIAG_ERROR, loc, fmt, ap);
 	va_end(ap);
 }
 
@@ -72,7 +139,24 @@ void warn(Loc loc, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	verror(loc, "warning", fmt, ap);
+	vdiag_loc(DIAG_WARNING, loc, fmt, ap);
+	va_end(ap);
+}
+
+/* A remark names a line always, as the stages' remarks always did. */
+void diag_remark(Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdiag(DIAG_REMARK, diag_filename(loc.file), loc.line, 0, fmt, ap);
+	va_end(ap);
+}
+
+void diag_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdiag(DIAG_NOTE, NULL, 0, 0, fmt, ap);
 	va_end(ap);
 }
 

@@ -25,7 +25,8 @@ void *arena_dup(Arena *, const void *, size_t);
 char *arena_strndup(Arena *, const char *, size_t);
 size_t arena_bytes(const Arena *);
 
-/* diag.c: user-facing diagnostics, file:line:col: error: ... */
+/* diag.c: user-facing diagnostics, file:line:col: error: ..., to stderr
+ * or to a handler (the library's callback) */
 typedef struct Loc {
 	uint32_t line;
 	uint16_t col;
@@ -37,11 +38,21 @@ const char *diag_filename(uint16_t file);
 void diag_forget_files(void);
 void error(Loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void warn(Loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void verror(Loc, const char *kind, const char *fmt, va_list);
+typedef enum DiagKind { DIAG_ERROR, DIAG_WARNING, DIAG_REMARK, DIAG_NOTE } DiagKind;
+/* file is NULL, line and col 0 where unknown; msg has no prefix */
+typedef void DiagHandler(void *ctx, DiagKind, const char *file, unsigned line, unsigned col,
+	const char *msg);
+void diag_remark(Loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));  /* a bare line: --stats, -v */
+void diag_at(DiagKind, const char *file, unsigned line, unsigned col, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+char *diag_vformat(const char *fmt, va_list);   /* malloc'd */
+void vdiag(DiagKind, const char *file, unsigned line, unsigned col, const char *fmt, va_list);
 void verror_counted(Loc, const char *fmt, va_list);
-int diag_errors(void);
+int diag_errors(void);   /* errors so far (counted whoever prints them) */
 void diag_reset(void);
-void diag_set_stream(FILE *);
+void diag_set_stream(FILE *);   /* NULL: stderr */
+void diag_set_handler(DiagHandler *, void *ctx);   /* NULL: print to the stream */
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define MAX_ERRORS 20

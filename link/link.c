@@ -1269,7 +1269,7 @@ static void check_unresolved(Linker *l)
 		error(g->used ? g->first_use : d->loc, "undefined reference to '%s'", g->name);
 	}
 	if (l->o->verbose && diag_errors() == 0)
-		fprintf(stderr, "ptxlink: %s\n", devrt || libdevice || l->o->allow_undefined
+		diag_note("ptxlink: %s", devrt || libdevice || l->o->allow_undefined
 			? "output needs 'ptxas -c' and nvlink (unresolved device-runtime or library symbols)"
 			: "output is a whole program: 'ptxas' without -c compiles it");
 }

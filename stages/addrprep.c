@@ -71,13 +71,12 @@ static void remark(const Ap *a, const Stmt *s, const char *fmt, ...)
 {
 	if (!a->o->addrprep.remarks)
 		return;
-	fprintf(stderr, "%s:%u:%u: remark: %s: ", diag_filename(s->loc.file), s->loc.line, s->loc.col,
-		a->f->name);
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	char *msg = diag_vformat(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	diag_remark(s->loc, "%s: %s", a->f->name, msg);
+	free(msg);
 }
 
 /* ---- analyses ------------------------------------------------------------- */
@@ -751,18 +750,18 @@ static void addrprep_func(Ap *a)
 static void print_stats(const Stats *s, unsigned rewrites)
 {
 	static const char *const names[] = {"narrow", "widen", "fold", "sink"};
-	fprintf(stderr, "addrprep: %u functions, rewrites:", s->funcs);
+	char list[64] = "";
 	for (unsigned k = 0; k < 4; k++)
 		if (rewrites & (1u << k))
-			fprintf(stderr, " %s", names[k]);
-	fputc('\n', stderr);
+			strcat(strcat(list, " "), names[k]);
+	diag_note("addrprep: %u functions, rewrites:%s", s->funcs, list);
 	if (rewrites & (ADDRPREP_NARROW | ADDRPREP_WIDEN))
-		fprintf(stderr, "addrprep:   %u values computed in 32 bits, %u products made mul.wide, "
-			"%u zero-extensions removed\n", s->narrowed, s->widened, s->removed);
+		diag_note("addrprep:   %u values computed in 32 bits, %u products made mul.wide, "
+			"%u zero-extensions removed", s->narrowed, s->widened, s->removed);
 	if (rewrites & ADDRPREP_FOLD)
-		fprintf(stderr, "addrprep:   %u offsets folded into addresses\n", s->folded);
+		diag_note("addrprep:   %u offsets folded into addresses", s->folded);
 	if (rewrites & ADDRPREP_SINK)
-		fprintf(stderr, "addrprep:   %u computations sunk\n", s->sunk);
+		diag_note("addrprep:   %u computations sunk", s->sunk);
 }
 
 void addrprep(Module *m, const StageOptions *o)

@@ -1073,13 +1073,12 @@ static void remark(const Dp *d, const char *fmt, ...)
 {
 	if (!d->o->depot.remarks && !d->o->depot.analysis)
 		return;
-	fprintf(stderr, "%s:%u: remark: %s: ", diag_filename(d->decl->loc.file), d->decl->loc.line,
-		d->f->name);
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	char *msg = diag_vformat(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	diag_remark(d->decl->loc, "%s: %s", d->f->name, msg);
+	free(msg);
 }
 
 static int cmp_size(const void *pa, const void *pb, const Obj *objs)
@@ -1125,14 +1124,14 @@ static void warn_size(const Dp *d, int64_t size)
 
 static void print_stats(const Stats *s)
 {
-	fprintf(stderr, "depot: %u functions with a depot: %u repacked, %u kept (not smaller), "
-		"%u kept whole (an access may touch any object)\n", s->funcs, s->repacked,
+	diag_note("depot: %u functions with a depot: %u repacked, %u kept (not smaller), "
+		"%u kept whole (an access may touch any object)", s->funcs, s->repacked,
 		s->not_smaller, s->fixed);
-	fprintf(stderr, "depot:   %u objects: %u pinned, %u dead (%u stores removed)\n", s->objects,
+	diag_note("depot:   %u objects: %u pinned, %u dead (%u stores removed)", s->objects,
 		s->pinned, s->dead, s->stores_removed);
-	fprintf(stderr, "depot:   %llu bytes before, %llu after\n", (unsigned long long)s->bytes_before,
+	diag_note("depot:   %llu bytes before, %llu after", (unsigned long long)s->bytes_before,
 		(unsigned long long)s->bytes_after);
-	fprintf(stderr, "depot:   %u generic accesses made local, %u depots dropped\n", s->made_local,
+	diag_note("depot:   %u generic accesses made local, %u depots dropped", s->made_local,
 		s->dropped);
 }
 

@@ -785,25 +785,31 @@ static const char *file_path(Dv *d, uint32_t index)
 	return NULL;
 }
 
+/* The remark names the source line (.loc) when there is one. */
 static void remark(Dv *d, const Site *st)
 {
 	if (!d->o->devirt.remarks)
 		return;
 	const char *file = st->loc ? file_path(d, st->loc->file) : NULL;
-	if (file)
-		fprintf(stderr, "%s:%u: remark: ", file, st->loc->line);
-	else
-		fprintf(stderr, "%s:%u: remark: ", diag_filename(st->call->loc.file),
-			st->call->loc.line);
+	unsigned line = file ? st->loc->line : st->call->loc.line;
+	if (!file)
+		file = diag_filename(st->call->loc.file);
 	if (st->why >= 0) {
-		fprintf(stderr, "call left indirect: %s\n", why_text[st->why]);
+		diag_at(DIAG_REMARK, file, line, 0, "call left indirect: %s", why_text[st->why]);
 		return;
 	}
-	fputs("devirtualized call to '", stderr);
+	char *names = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&names, &n);
+	if (!f)
+		die("out of memory");
 	for (uint32_t i = 0; i < st->ncands; i++)
-		fprintf(stderr, "%s%s", i ? ", " : "", st->cands[i]);
-	fprintf(stderr, "' (%s)\n", st->uniform ? "uniform" : st->targets ? "calltargets" : st->single ? "single" :
+		fprintf(f, "%s%s", i ? ", " : "", st->cands[i]);
+	fclose(f);
+	diag_at(DIAG_REMARK, file, line, 0, "devirtualized call to '%s' (%s)", names,
+		st->uniform ? "uniform" : st->targets ? "calltargets" : st->single ? "single" :
 		st->open ? "funnel, open" : "funnel");
+	free(names);
 }
 
 /* ---- driver ----------------------------------------------------------- */
@@ -1039,19 +1045,19 @@ static void prune_vtables(Dv *d)
 
 static void print_stats(const Stats *s)
 {
-	fprintf(stderr, "devirt: %u indirect call sites\n", s->seen);
-	fprintf(stderr, "devirt:   %u devirtualized: %u single, %u funnel (%u keep an indirect fallback), %u uniform, %u calltargets\n",
+	diag_note("devirt: %u indirect call sites", s->seen);
+	diag_note("devirt:   %u devirtualized: %u single, %u funnel (%u keep an indirect fallback), %u uniform, %u calltargets",
 		s->single + s->funnel + s->uniform + s->targets, s->single, s->funnel, s->open_funnel,
 		s->uniform, s->targets);
 	unsigned left = 0;
 	for (int i = 0; i < NWHY; i++)
 		left += s->left[i];
-	fprintf(stderr, "devirt:   %u left indirect\n", left);
+	diag_note("devirt:   %u left indirect", left);
 	for (int i = 0; i < NWHY; i++)
 		if (s->left[i])
-			fprintf(stderr, "devirt:     %u: %s\n", s->left[i], why_text[i]);
+			diag_note("devirt:     %u: %s", s->left[i], why_text[i]);
 	if (s->pruned)
-		fprintf(stderr, "devirt: %u vtable entries no longer read: cleared\n", s->pruned);
+		diag_note("devirt: %u vtable entries no longer read: cleared", s->pruned);
 }
 
 void devirt(Module *m, const StageOptions *o)

@@ -59,12 +59,10 @@ static void remark(const Go *g, Loc at, const char *fmt, ...)
 {
 	if (!g->o->globalopt.remarks)
 		return;
-	fprintf(stderr, "%s:%u: remark: ", diag_filename(at.file), at.line);
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vdiag(DIAG_REMARK, diag_filename(at.file), at.line, 0, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* ---- roots ---------------------------------------------------------------- */
@@ -695,12 +693,12 @@ static void step(Go *g, void (*fn)(Go *))
 
 static void print_stats(const Stats *s)
 {
-	fprintf(stderr, "globalopt: %u functions and %u variables (%llu bytes) removed, %u aliases\n",
+	diag_note("globalopt: %u functions and %u variables (%llu bytes) removed, %u aliases",
 		s->funcs, s->vars, (unsigned long long)s->var_bytes, s->aliases);
-	fprintf(stderr, "globalopt:   %u functions and %u variables made internal\n", s->internal_funcs,
+	diag_note("globalopt:   %u functions and %u variables made internal", s->internal_funcs,
 		s->internal_vars);
-	fprintf(stderr, "globalopt:   %u variables split into fields, %u loads folded, %u variables "
-		"deduplicated\n", s->split, s->folded, s->deduped);
+	diag_note("globalopt:   %u variables split into fields, %u loads folded, %u variables "
+		"deduplicated", s->split, s->folded, s->deduped);
 }
 
 void globalopt(Module *m, const StageOptions *o)

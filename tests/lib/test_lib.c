@@ -1,0 +1,252 @@
+/* libptxlink through its public header alone (tests/lib/): sessions one
+ * after another in one process, diagnostics through the callback with
+ * their place, output identical to the ptxlink command's, misuse reported
+ * rather than fatal.  argv: the ptxlink command, the corpus directory. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ptxlink.h"
+
+static const char *ptxlink_cmd, *corpus;
+
+/* What the callback saw, one "file:line:col: kind: message" a line. */
+typedef struct Seen {
+	char text[8192];
+	int n[4];
+} Seen;
+
+static void collect(void *user, ptxlink_severity sev, const char *file, unsigned line,
+	unsigned col, const char *msg)
+{
+	static const char *const kinds[] = {"error", "warning", "remark", "note"};
+	Seen *seen = user;
+	size_t len = strlen(seen->text);
+	snprintf(seen->text + len, sizeof seen->text - len, "%s:%u:%u: %s: %s\n",
+		file ? file : "-", line, col, kinds[sev], msg);
+	seen->n[sev]++;
+}
+
+static void options(ptxlink_options *o, const char *arch, Seen *seen)
+{
+	ptxlink_options_init(o);
+	o->arch = arch;
+	o->diag = collect;
+	o->diag_user = seen;
+}
+
+static ptxlink_session *session(const char *arch, Seen *seen)
+{
+	ptxlink_options o;
+	options(&o, arch, seen);
+	ptxlink_session *s = ptxlink_new(&o);
+	ck_assert_ptr_nonnull(s);
+	return s;
+}
+
+/* The command's standard output for args, malloc'd. */
+static char *command_output(const char *args)
+{
+	char cmd[4096], *buf = NULL;
+	size_t n = 0, got;
+	snprintf(cmd, sizeof cmd, "%s %s", ptxlink_cmd, args);
+	FILE *p = popen(cmd, "r"), *mem = open_memstream(&buf, &n);
+	ck_assert_ptr_nonnull(p);
+	char chunk[65536];
+	while ((got = fread(chunk, 1, sizeof chunk, p)) > 0)
+		fwrite(chunk, 1, got, mem);
+	ck_assert_int_eq(pclose(p), 0);
+	fclose(mem);
+	return buf;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *buf = malloc((size_t)n);
+	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static const char *const xfile[] = {"factory.sm_80.rdc.ptx", "lights.sm_80.rdc.ptx",
+	"shade.sm_80.rdc.ptx"};
+
+static void xfile_path(char *buf, size_t n, int i)
+{
+	snprintf(buf, n, "%s/ptx/vcall_xfile/%s", corpus, xfile[i]);
+}
+
+/* The corpus program vcall_xfile linked by the library, from files or
+ * from buffers of the same text (under the same names). */
+static void add_xfile(ptxlink_session *s, int from_buffers)
+{
+	for (int i = 0; i < 3; i++) {
+		char path[4096];
+		xfile_path(path, sizeof path, i);
+		if (!from_buffers) {
+			ck_assert_int_eq(ptxlink_add_file(s, path), 0);
+			continue;
+		}
+		size_t len;
+		char *text = slurp(path, &len);
+		ck_assert_int_eq(ptxlink_add_buffer(s, path, text, len), 0);
+		free(text);  /* the session keeps nothing of it */
+	}
+}
+
+static char *link_xfile(int from_buffers, Seen *seen)
+{
+	ptxlink_session *s = session("sm_80", seen);
+	add_xfile(s, from_buffers);
+	ck_assert_int_eq(ptxlink_link(s), 0);
+	size_t len;
+	char *out = ptxlink_write_buffer(s, &len);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_uint_eq(strlen(out), len);
+	ptxlink_free(s);
+	return out;
+}
+
+START_TEST(same_as_command)
+{
+	char args[16384] = "-arch=sm_80 -o -";
+	for (int i = 0; i < 3; i++) {
+		char path[4096];
+		xfile_path(path, sizeof path, i);
+		strcat(args, " ");
+		strcat(args, path);
+	}
+	char *want = command_output(args);
+	Seen seen = {0};
+	char *files = link_xfile(0, &seen), *buffers = link_xfile(1, &seen);
+	ck_assert_str_eq(files, want);
+	ck_assert_str_eq(buffers, want);
+	ck_assert_int_eq(seen.n[PTXLINK_ERROR] + seen.n[PTXLINK_WARNING], 0);
+	free(want);
+	free(files);
+	free(buffers);
+}
+END_TEST
+
+static const char bad[] =
+	".version 8.0\n.target sm_80\n.address_size 64\n"
+	".visible .entry k()\n{\n\tadd.u32 %r1, ;\n}\n";
+
+START_TEST(parse_error_place)
+{
+	Seen seen = {0};
+	ptxlink_session *s = session(NULL, &seen);
+	ck_assert_int_eq(ptxlink_add_buffer(s, "bad.ptx", bad, strlen(bad)), -1);
+	ck_assert_int_eq(ptxlink_link(s), -1);
+	ck_assert_str_eq(seen.text, "bad.ptx:6:15: error: unexpected ';', expected an expression\n");
+	ck_assert_int_eq(ptxlink_errors(s), 1);
+	ck_assert_ptr_null(ptxlink_write_buffer(s, NULL));  /* no result: an error, no crash */
+	ck_assert_int_eq(ptxlink_errors(s), 2);
+	ptxlink_free(s);
+}
+END_TEST
+
+/* Sessions one after another: the second starts afresh (its own error
+ * count, its own file names) and gives the same output as the first. */
+START_TEST(two_sessions)
+{
+	Seen seen = {0};
+	char *first = link_xfile(0, &seen);
+	ptxlink_session *s = session(NULL, &seen);
+	ck_assert_int_eq(ptxlink_add_buffer(s, "bad.ptx", bad, strlen(bad)), -1);
+	ck_assert_int_eq(ptxlink_errors(s), 1);
+	ptxlink_free(s);
+	char *second = link_xfile(1, &seen);
+	ck_assert_str_eq(first, second);
+	free(first);
+	free(second);
+	/* two alive at once, in turn */
+	Seen a = {0}, b = {0};
+	ptxlink_session *sa = session(NULL, &a), *sb = session(NULL, &b);
+	ck_assert_int_eq(ptxlink_add_buffer(sa, "a.ptx", bad, strlen(bad)), -1);
+	ck_assert_int_eq(ptxlink_add_buffer(sb, "b.ptx", bad, 10), -1);
+	ck_assert_int_eq(ptxlink_errors(sa), 1);
+	ck_assert_int_eq(ptxlink_errors(sb), 1);
+	ck_assert_ptr_nonnull(strstr(a.text, "a.ptx:6:15: error:"));
+	ck_assert_ptr_null(strstr(b.text, "a.ptx"));
+	ptxlink_free(sa);
+	ptxlink_free(sb);
+}
+END_TEST
+
+/* Remarks and statistics are the callback's too; nothing reaches stderr. */
+START_TEST(remarks_and_notes)
+{
+	Seen seen = {0};
+	ptxlink_options o;
+	options(&o, "sm_80", &seen);
+	o.remarks = PTXLINK_REMARK_DEVIRT | PTXLINK_REMARK_GLOBALOPT;
+	o.stats = 1;
+	ptxlink_session *s = ptxlink_new(&o);
+	add_xfile(s, 0);
+	ck_assert_int_eq(ptxlink_link(s), 0);
+	ck_assert_int_gt(seen.n[PTXLINK_REMARK], 0);
+	ck_assert_int_gt(seen.n[PTXLINK_NOTE], 0);
+	ck_assert_ptr_nonnull(strstr(seen.text, "remark: devirtualized call to"));
+	ptxlink_free(s);
+}
+END_TEST
+
+/* Wrong use is an error through the callback, never an exit. */
+START_TEST(misuse)
+{
+	Seen seen = {0};
+	ptxlink_options o;
+	options(&o, NULL, &seen);
+	o.print_after = "nosuchstage";
+	ck_assert_ptr_null(ptxlink_new(&o));
+	ck_assert_int_eq(seen.n[PTXLINK_ERROR], 1);
+	ptxlink_session *s = session(NULL, &seen);
+	ck_assert_int_eq(ptxlink_link(s), -1);  /* no inputs */
+	ck_assert_int_eq(ptxlink_link(s), -1);  /* twice */
+	ck_assert_int_eq(ptxlink_add_buffer(s, "x.ptx", bad, strlen(bad)), -1);  /* after link */
+	ck_assert_int_eq(ptxlink_add_file(s, "/nonexistent/x.ptx"), -1);
+	ck_assert_int_eq(ptxlink_errors(s), 4);
+	ptxlink_free(s);
+	s = session(NULL, &seen);
+	ck_assert_int_eq(ptxlink_add_file(s, "/nonexistent/x.ptx"), -1);
+	ck_assert_ptr_nonnull(strstr(seen.text, "/nonexistent/x.ptx:0:0: error: cannot open"));
+	ck_assert_int_eq(ptxlink_add_buffer(s, "empty.ptx", NULL, 0), -1);
+	ck_assert_int_eq(ptxlink_add_buffer(s, "x.ptx", NULL, 5), -1);
+	ck_assert_int_eq(ptxlink_add_file(s, NULL), -1);
+	ptxlink_free(s);
+	ck_assert_int_eq(ptxlink_link(NULL), -1);
+	ck_assert_int_eq(ptxlink_errors(NULL), 0);
+	ptxlink_free(NULL);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: lib-tests PTXLINK CORPUS\n");
+		return 2;
+	}
+	ptxlink_cmd = argv[1];
+	corpus = argv[2];
+	Suite *su = suite_create("libptxlink");
+	TCase *tc = tcase_create("lib");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, same_as_command);
+	tcase_add_test(tc, parse_error_place);
+	tcase_add_test(tc, two_sessions);
+	tcase_add_test(tc, remarks_and_notes);
+	tcase_add_test(tc, misuse);
+	suite_add_tcase(su, tc);
+	SRunner *sr = srunner_create(su);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

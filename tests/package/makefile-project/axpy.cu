@@ -1,0 +1,4 @@
+__device__ float axpy(float a, float x, float y)
+{
+	return a * x + y;
+}

@@ -1,0 +1,370 @@
+/* libptxlink: the ptxlink command's work (parse, normalize, link, stages,
+ * print) behind the opaque session of ptxlink.h.  It sits above every
+ * layer (grammar, link, stages), as the command does, so it lives beside
+ * the command in tools/ rather than in a layer. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ir/ir.h"
+#include "ptx-grammar/ptx.h"
+#include "link/link.h"
+#include "stages/stages.h"
+#include "ptxlink.h"
+
+struct ptxlink_session {
+	ptxlink_diag_fn *diag;
+	void *user;
+	int verify, no_stages;
+	char *arch;           /* the caller's string may not outlive ptxlink_new */
+	LinkOptions link;
+	StageOptions stages;
+	Module **inputs;
+	int ninputs, cap;
+	int bad_input;        /* an input did not parse: the link fails */
+	int linked;           /* ptxlink_link ran (it consumes the inputs) */
+	Module *result;
+	int errors, errors0;  /* this session's errors; diag_errors() at entry */
+};
+
+/* Sessions alive: the process-wide tables go with the last one. */
+static int live;
+
+/* ---- diagnostics ------------------------------------------------------ */
+
+/* DiagKind and ptxlink_severity list the same kinds in the same order. */
+static void forward(void *ctx, DiagKind kind, const char *file, unsigned line, unsigned col,
+	const char *msg)
+{
+	ptxlink_session *s = ctx;
+	s->diag(s->user, (ptxlink_severity)kind, file, line, col, msg);
+}
+
+/* Every entry point runs between enter and leave: the session's callback
+ * gets what ir/diag.c reports meanwhile, and its errors are counted. */
+static void enter(ptxlink_session *s)
+{
+	diag_set_handler(s->diag ? forward : NULL, s);
+	s->errors0 = diag_errors();
+}
+
+static int leave(ptxlink_session *s, int rc)
+{
+	s->errors += diag_errors() - s->errors0;
+	diag_set_handler(NULL, NULL);
+	return rc;
+}
+
+/* A misuse of the API or a wrong option: an error without a file. */
+static int fail(const char *msg)
+{
+	diag_at(DIAG_ERROR, NULL, 0, 0, "%s", msg);
+	return -1;
+}
+
+/* ---- options ---------------------------------------------------------- */
+
+const char *ptxlink_version(void)
+{
+	return PTXLINK_VERSION;
+}
+
+const char *ptxlink_stage_name(size_t i)
+{
+	return stage_name(i);
+}
+
+void ptxlink_options_init(ptxlink_options *o)
+{
+	memset(o, 0, sizeof *o);
+#ifdef PTXLINK_VERIFY_DEFAULT
+	o->verify = 1;  /* as the command of this build */
+#endif
+	o->warn_stack_size = -1;
+}
+
+static int known_stage(const char *name)
+{
+	const char *s;
+	for (size_t i = 0; (s = stage_name(i)); i++)
+		if (!strcmp(s, name))
+			return 1;
+	return 0;
+}
+
+static void copy_keep(ptxlink_session *s, const ptxlink_options *o)
+{
+	GlobalOptOptions *g = &s->stages.globalopt;
+	if (!o->nkeep)
+		return;
+	const char **keep = malloc(o->nkeep * sizeof *keep);
+	if (!keep)
+		die("out of memory");
+	for (size_t i = 0; i < o->nkeep; i++)
+		keep[i] = intern_cstr(o->keep[i]);
+	g->keep = keep;
+	g->nkeep = (uint32_t)o->nkeep;
+}
+
+/* The command's flags, as its option parser sets them. */
+static void stage_options(StageOptions *st, const ptxlink_options *o)
+{
+	st->verify = o->verify;
+	st->print_after = o->print_after;
+	st->stats = o->stats;
+	st->devirt.off = o->no_devirt;
+	st->devirt.funnel_max = o->devirt_funnel_max;
+	st->devirt.remarks = !!(o->remarks & PTXLINK_REMARK_DEVIRT);
+	st->printf_lowering.werror_format = o->werror_format;
+	st->globalopt.off = o->no_globalopt;
+	st->globalopt.internalize = o->internalize;
+	st->globalopt.remarks = !!(o->remarks & PTXLINK_REMARK_GLOBALOPT);
+	st->depot.off = o->no_depot;
+	st->depot.analysis = !!(o->remarks & PTXLINK_REMARK_DEPOT_ANALYSIS);
+	st->depot.remarks = st->depot.analysis || (o->remarks & PTXLINK_REMARK_DEPOT);
+	st->depot.warn = o->warn_stack_size >= 0;
+	st->depot.warn_stack_size = o->warn_stack_size;
+}
+
+static int check_options(const ptxlink_options *o)
+{
+	if (o->print_after && !known_stage(o->print_after))
+		return fail("print_after names no stage (see ptxlink_stage_name)");
+	if (o->devirt_funnel_max < 0)
+		return fail("devirt_funnel_max must not be negative");
+	if (o->nkeep && !o->keep)
+		return fail("nkeep names but keep is NULL");
+	return 0;
+}
+
+ptxlink_session *ptxlink_new(const ptxlink_options *o)
+{
+	ptxlink_options dflt;
+	if (!o) {
+		ptxlink_options_init(&dflt);
+		o = &dflt;
+	}
+	ptxlink_session *s = calloc(1, sizeof *s);
+	if (!s)
+		die("out of memory");
+	live++;
+	s->diag = o->diag;
+	s->user = o->diag_user;
+	enter(s);
+	if (check_options(o) != 0) {
+		leave(s, -1);
+		ptxlink_free(s);
+		return NULL;
+	}
+	s->verify = o->verify;
+	s->no_stages = o->no_stages;
+	if (o->arch && !(s->arch = strdup(o->arch)))
+		die("out of memory");
+	s->link = (LinkOptions){.arch = s->arch, .allow_undefined = o->allow_undefined,
+		.strip_debug = o->strip_debug, .verbose = o->verbose};
+	stage_options(&s->stages, o);
+	copy_keep(s, o);
+	leave(s, 0);
+	return s;
+}
+
+/* ---- inputs ----------------------------------------------------------- */
+
+/* Keeps a parsed input (normalized, as every input is first) or notes
+ * that one failed. */
+static int add(ptxlink_session *s, Module *m, const char *name)
+{
+	if (!m) {
+		s->bad_input = 1;
+		return -1;
+	}
+	if (s->verify && ir_verify_shape(m) != 0)
+		die("IR invariants broken after parsing %s", name);
+	ir_normalize(m);
+	if (s->ninputs == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 8;
+		s->inputs = realloc(s->inputs, (size_t)s->cap * sizeof *s->inputs);
+		if (!s->inputs)
+			die("out of memory");
+	}
+	s->inputs[s->ninputs++] = m;
+	return 0;
+}
+
+static int addable(ptxlink_session *s)
+{
+	if (s->linked)
+		return fail("an input added after ptxlink_link");
+	if (s->ninputs == INT_MAX)
+		return fail("too many inputs");
+	return 0;
+}
+
+/* A file when path is given, else len bytes of data. */
+static Module *parse(const char *path, const char *name, const char *data, size_t len)
+{
+	if (path)
+		return ptx_parse_file(path);
+	if (!data && len) {
+		fail("ptxlink_add_buffer: no data");
+		return NULL;
+	}
+	if (len > INT_MAX) {  /* the scanner's limit, and the command's */
+		diag_at(DIAG_ERROR, name, 0, 0, "input larger than 2 GiB: not a PTX file");
+		return NULL;
+	}
+	return ptx_parse_string(name, data ? data : "", len);
+}
+
+static int add_input(ptxlink_session *s, const char *path, const char *name, const char *data,
+	size_t len)
+{
+	if (!s)
+		return -1;
+	enter(s);
+	if (addable(s) != 0)
+		return leave(s, -1);
+	return leave(s, add(s, parse(path, name, data, len), name));
+}
+
+int ptxlink_add_file(ptxlink_session *s, const char *path)
+{
+	return add_input(s, path ? path : "", path, NULL, 0);  /* NULL: cannot open "" */
+}
+
+int ptxlink_add_buffer(ptxlink_session *s, const char *name, const char *data, size_t len)
+{
+	return add_input(s, NULL, name ? name : "<buffer>", data, len);
+}
+
+/* ---- link and stages -------------------------------------------------- */
+
+/* What the command decides from the number of inputs (tools/ptxlink.c's
+ * parse_args). */
+static void settle(ptxlink_session *s)
+{
+	int n = s->ninputs;
+	s->link.defined_later = s->no_stages ? NULL : stages_define;
+	s->stages.allow_undefined = s->link.allow_undefined;
+	/* -arch asks for a link, as nvlink's does: the result is the program */
+	s->stages.unlinked = n == 1 && !s->link.arch;
+	int links = !(n == 1 && !s->link.arch && !s->link.strip_debug);
+	s->link.defer_undefined = s->stages.check_undefined =
+		links && !s->no_stages && !s->link.allow_undefined;
+}
+
+/* One input without arch or strip_debug is only checked, not linked. */
+static Module *combine(ptxlink_session *s)
+{
+	if (s->ninputs == 1 && !s->link.arch && !s->link.strip_debug) {
+		Module *m = s->inputs[0];
+		s->ninputs = 0;
+		if (link_check_symbols(m) == 0)
+			return m;
+		mod_free(m);
+		return NULL;
+	}
+	Module *m = link_modules(s->inputs, s->ninputs, &s->link);
+	s->ninputs = 0;  /* consumed, linked or not */
+	if (m && s->verify && ir_verify_shape(m) != 0)
+		die("IR invariants broken after linking");
+	return m;
+}
+
+int ptxlink_link(ptxlink_session *s)
+{
+	if (!s)
+		return -1;
+	enter(s);
+	if (s->linked)
+		return leave(s, fail("ptxlink_link called twice"));
+	s->linked = 1;
+	if (s->bad_input)
+		return leave(s, -1);  /* each failed input said why */
+	if (s->ninputs == 0)
+		return leave(s, fail("no input files"));
+	settle(s);
+	Module *m = combine(s);
+	if (m && !s->no_stages && run_pipeline(m, &s->stages) != 0) {
+		mod_free(m);
+		m = NULL;
+	}
+	s->result = m;
+	return leave(s, m ? 0 : -1);
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+static int has_result(ptxlink_session *s)
+{
+	if (s->result)
+		return 1;
+	fail("no result to write: ptxlink_link has not succeeded");
+	return 0;
+}
+
+int ptxlink_write(ptxlink_session *s, FILE *f)
+{
+	if (!s || !f) {
+		errno = EINVAL;
+		return -1;
+	}
+	enter(s);
+	if (!has_result(s)) {
+		errno = EINVAL;
+		return leave(s, -1);
+	}
+	errno = 0;
+	print_module(f, s->result);
+	int bad = ferror(f) || fflush(f) != 0;
+	if (bad && !errno)
+		errno = EIO;
+	return leave(s, bad ? -1 : 0);
+}
+
+char *ptxlink_write_buffer(ptxlink_session *s, size_t *len)
+{
+	if (!s)
+		return NULL;
+	enter(s);
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = has_result(s) ? open_memstream(&buf, &n) : NULL;
+	if (f) {
+		print_module(f, s->result);
+		if (fclose(f) != 0) {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	if (len)
+		*len = buf ? n : 0;
+	leave(s, 0);
+	return buf;
+}
+
+/* ---- the end ---------------------------------------------------------- */
+
+int ptxlink_errors(const ptxlink_session *s)
+{
+	return s ? s->errors : 0;
+}
+
+/* The last session gone, no interned name is referenced any more: the
+ * tables start afresh, and the next session's error count from zero. */
+void ptxlink_free(ptxlink_session *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->ninputs; i++)
+		mod_free(s->inputs[i]);
+	free(s->inputs);
+	mod_free(s->result);
+	free(s->arch);
+	free((void *)s->stages.globalopt.keep);
+	free(s);
+	if (--live == 0) {
+		intern_reset();
+		diag_reset();
+	}
+}

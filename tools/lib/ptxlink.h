@@ -1,0 +1,123 @@
+/* libptxlink: ptxlink as a library.  Link PTX modules in memory and run
+ * the optimization stages, as the ptxlink command does, with diagnostics
+ * delivered to a callback instead of stderr.
+ *
+ *     ptxlink_options o;
+ *     ptxlink_options_init(&o);
+ *     o.arch = "sm_80";
+ *     ptxlink_session *s = ptxlink_new(&o);
+ *     ptxlink_add_file(s, "a.ptx");
+ *     ptxlink_add_buffer(s, "b.ptx", text, len);
+ *     if (ptxlink_link(s) == 0)
+ *         ptxlink_write(s, stdout);
+ *     ptxlink_free(s);
+ *
+ * Every call that can fail returns 0 or a pointer on success and -1 or
+ * NULL after reporting why through the callback.  Bad input never stops
+ * the process.  An internal error (a bug in ptxlink, or memory exhausted)
+ * prints "ptxlink: internal error: ..." to stderr and aborts.
+ *
+ * State: the library keeps process-wide tables (interned names, the list
+ * of file names diagnostics use, the error count).  They are shared by the
+ * sessions alive at one time and cleared when the last one is freed, so a
+ * process may run any number of sessions one after another, or several
+ * side by side from one thread.  The library is not thread-safe: call it
+ * from one thread at a time. */
+#ifndef PTXLINK_LIB_H
+#define PTXLINK_LIB_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define PTXLINK_API __attribute__((visibility("default")))
+#else
+#define PTXLINK_API
+#endif
+
+typedef struct ptxlink_session ptxlink_session;  /* opaque */
+
+typedef enum ptxlink_severity {
+	PTXLINK_ERROR,    /* the input is wrong; the session's result fails */
+	PTXLINK_WARNING,
+	PTXLINK_REMARK,   /* what a stage did (remarks option) */
+	PTXLINK_NOTE      /* statistics and -v lines: a message, no location */
+} ptxlink_severity;
+
+/* One diagnostic: file is NULL, line and col 0 where not known (an
+ * error about an option has no file; a remark has no column).  The
+ * strings live only during the call. */
+typedef void ptxlink_diag_fn(void *user, ptxlink_severity severity, const char *file,
+	unsigned line, unsigned col, const char *message);
+
+/* Remarks to ask for (ptxlink_options.remarks), the command's -Rpass. */
+enum {
+	PTXLINK_REMARK_DEVIRT = 1,          /* -Rpass=devirt */
+	PTXLINK_REMARK_GLOBALOPT = 2,       /* -Rpass=globalopt */
+	PTXLINK_REMARK_DEPOT = 4,           /* -Rpass=depot */
+	PTXLINK_REMARK_DEPOT_ANALYSIS = 8   /* -Rpass-analysis=depot */
+};
+
+/* The command's options, by their command-line spelling.  Start from
+ * ptxlink_options_init; later versions add fields only at the end. */
+typedef struct ptxlink_options {
+	const char *arch;         /* -arch=sm_XX; NULL: the inputs' own .target */
+	int allow_undefined;      /* --allow-undefined: unresolved names stay .extern */
+	int strip_debug;          /* --strip-debug: drop DWARF, .file and .loc */
+	int verbose;              /* -v: a note on which ptxas mode the output needs */
+	int verify;               /* --verify: check IR invariants (init: as the command) */
+	int no_stages;            /* --no-stages: link only */
+	int no_devirt;            /* --no-devirt */
+	int no_globalopt;         /* --no-globalopt */
+	int no_depot;             /* --no-depot */
+	int devirt_funnel_max;    /* --devirt-funnel-max=N; 0: the default (10) */
+	int internalize;          /* --internalize */
+	const char *const *keep;  /* --keep=SYM, nkeep names (copied by ptxlink_new) */
+	size_t nkeep;
+	int remarks;              /* PTXLINK_REMARK_* bits */
+	int stats;                /* --stats: the stages' counts, as notes */
+	int werror_format;        /* -Werror=format */
+	long long warn_stack_size;  /* --warn-stack-size=N; negative: off (init) */
+	const char *print_after;  /* --print-after=STAGE: the module to stderr */
+	ptxlink_diag_fn *diag;    /* NULL: print to stderr as the command does */
+	void *diag_user;          /* passed to diag */
+} ptxlink_options;
+
+PTXLINK_API const char *ptxlink_version(void);
+/* The i-th stage's name (for print_after), NULL past the last. */
+PTXLINK_API const char *ptxlink_stage_name(size_t i);
+
+PTXLINK_API void ptxlink_options_init(ptxlink_options *);
+/* A session with a copy of the options; NULL (after a diagnostic) if an
+ * option is wrong, such as an unknown print_after stage. */
+PTXLINK_API ptxlink_session *ptxlink_new(const ptxlink_options *);
+
+/* Parse one input now ("-" reads stdin; NULL is an error).  Errors in every input are
+ * reported before ptxlink_link fails. */
+PTXLINK_API int ptxlink_add_file(ptxlink_session *, const char *path);
+/* The same from memory; name is the file name diagnostics give.  The
+ * data need not end with a NUL and is not kept after the call. */
+PTXLINK_API int ptxlink_add_buffer(ptxlink_session *, const char *name, const char *data,
+	size_t len);
+
+/* Links the inputs and runs the stages, once per session.  One input
+ * without arch or strip_debug is not linked (the stages still run). */
+PTXLINK_API int ptxlink_link(ptxlink_session *);
+/* The result as PTX text.  ptxlink_write flushes f but does not close it;
+ * -1 with errno set if a write failed.  ptxlink_write_buffer returns a
+ * malloc'd NUL-terminated string (free it with free) and its length. */
+PTXLINK_API int ptxlink_write(ptxlink_session *, FILE *f);
+PTXLINK_API char *ptxlink_write_buffer(ptxlink_session *, size_t *len);
+
+/* Errors reported so far in this session. */
+PTXLINK_API int ptxlink_errors(const ptxlink_session *);
+PTXLINK_API void ptxlink_free(ptxlink_session *);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
