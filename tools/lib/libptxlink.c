@@ -12,6 +12,11 @@
 #include "stages/stages.h"
 #include "ptxlink.h"
 
+_Static_assert((int)PTXLINK_ADDRPREP_NARROW == (int)ADDRPREP_NARROW &&
+	(int)PTXLINK_ADDRPREP_WIDEN == (int)ADDRPREP_WIDEN && (int)PTXLINK_ADDRPREP_FOLD == (int)ADDRPREP_FOLD &&
+	(int)PTXLINK_ADDRPREP_SINK == (int)ADDRPREP_SINK,
+	"the public bits are the stage's");
+
 struct ptxlink_session {
 	ptxlink_diag_fn *diag;
 	void *user;
@@ -124,6 +129,9 @@ static void stage_options(StageOptions *st, const ptxlink_options *o)
 	st->depot.remarks = st->depot.analysis || (o->remarks & PTXLINK_REMARK_DEPOT);
 	st->depot.warn = o->warn_stack_size >= 0;
 	st->depot.warn_stack_size = o->warn_stack_size;
+	st->addrprep.off = o->no_addrprep;
+	st->addrprep.rewrites = o->addrprep;   /* the same bits as ADDRPREP_* */
+	st->addrprep.remarks = !!(o->remarks & PTXLINK_REMARK_ADDRPREP);
 }
 
 static int check_options(const ptxlink_options *o)

@@ -59,7 +59,17 @@ enum {
 	PTXLINK_REMARK_DEVIRT = 1,          /* -Rpass=devirt */
 	PTXLINK_REMARK_GLOBALOPT = 2,       /* -Rpass=globalopt */
 	PTXLINK_REMARK_DEPOT = 4,           /* -Rpass=depot */
-	PTXLINK_REMARK_DEPOT_ANALYSIS = 8   /* -Rpass-analysis=depot */
+	PTXLINK_REMARK_DEPOT_ANALYSIS = 8,  /* -Rpass-analysis=depot */
+	PTXLINK_REMARK_ADDRPREP = 16        /* -Rpass=addrprep */
+};
+
+/* Address preparation's rewrites (ptxlink_options.addrprep), the
+ * command's --addrprep=narrow,widen,fold,sink. */
+enum {
+	PTXLINK_ADDRPREP_NARROW = 1,   /* 64-bit index arithmetic that fits done in 32 bits */
+	PTXLINK_ADDRPREP_WIDEN = 2,    /* 64-bit products of 32-bit values as mul.wide */
+	PTXLINK_ADDRPREP_FOLD = 4,     /* constant offsets into [reg+imm] */
+	PTXLINK_ADDRPREP_SINK = 8      /* address computations next to their use */
 };
 
 /* The command's options, by their command-line spelling.  Start from
@@ -85,6 +95,8 @@ typedef struct ptxlink_options {
 	const char *print_after;  /* --print-after=STAGE: the module to stderr */
 	ptxlink_diag_fn *diag;    /* NULL: print to stderr as the command does */
 	void *diag_user;          /* passed to diag */
+	int no_addrprep;          /* --no-addrprep */
+	unsigned addrprep;        /* PTXLINK_ADDRPREP_* bits; 0: the default (sink) */
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);
