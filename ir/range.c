@@ -327,6 +327,157 @@ static int computed(Ranges *rs, uint32_t ins, int *bits, Range *r, int *zext, in
 	return 1;
 }
 
+/* ---- loop counters --------------------------------------------------------- */
+
+typedef struct Touch {
+	const char *reg;
+	int writes;
+} Touch;
+
+static void note_write(void *ctx, const char *name, OpRole role)
+{
+	Touch *t = ctx;
+	if (name == t->reg && role == ROLE_DEF)
+		t->writes = 1;
+}
+
+/* Whether ins writes reg (unguarded: a guarded write may not happen). */
+static int kills(const Ins *in, const char *reg)
+{
+	Touch t = {reg, 0};
+	if (!in->guard)
+		ins_names(in, note_write, &t);
+	return t.writes;
+}
+
+static int writes(const Ins *in, const char *reg)
+{
+	Touch t = {reg, 0};
+	ins_names(in, note_write, &t);
+	return t.writes;
+}
+
+/* Whether every way from block from back into block back passes a
+ * block that writes reg. */
+static int always_rewritten(const Ranges *rs, uint32_t from, uint32_t back, const char *reg)
+{
+	const Cfg *g = rs->cfg;
+	uint8_t *seen = calloc(g->nblocks + 1, 1);
+	uint32_t *stack = malloc((g->nblocks + 1) * sizeof *stack), top = 0;
+	if (!seen || !stack)
+		die("out of memory");
+	int ok = 1;
+	stack[top++] = from;
+	seen[from] = 1;
+	while (top && ok) {
+		const Block *b = &g->blocks[stack[--top]];
+		if (b == &g->blocks[back]) {
+			ok = 0;
+			break;
+		}
+		int killed = 0;
+		for (uint32_t i = b->first; i < b->end && !killed; i++)
+			killed = kills(&g->ins[i]->ins, reg);
+		for (uint32_t e = 0; !killed && e < b->nsucc; e++)
+			if (!seen[b->succ[e]]) {
+				seen[b->succ[e]] = 1;
+				stack[top++] = b->succ[e];
+			}
+	}
+	free(seen);
+	free(stack);
+	return ok;
+}
+
+/* The setp in ins's block after it that decides its closing "@p bra":
+ * the counter i compared with a bound; *bound and *strict say how it
+ * passes (i < bound, or i <= bound).  -1 when there is none, or i or p
+ * change on the way. */
+static int64_t loop_test(const Ranges *rs, uint32_t ins, const char *i, const Expr **bound, int *strict)
+{
+	const Cfg *g = rs->cfg;
+	const Block *b = &g->blocks[g->block_of[ins]];
+	const Ins *bra = &g->ins[b->end - 1]->ins;
+	if (bra->sp->code != O_bra || !bra->guard || bra->guard_neg || b->nsucc != 2 || b->end - 1 <= ins)
+		return -1;
+	int64_t test = -1;
+	for (uint32_t k = ins + 1; k < b->end - 1; k++) {
+		const Ins *in = &g->ins[k]->ins;
+		if (writes(in, i))
+			return -1;
+		if (writes(in, bra->guard))
+			test = in->sp->code == O_setp && !in->guard && in->nops == 3 &&
+				in->ops[0]->kind == E_NAME ? (int64_t)k : -1;
+	}
+	if (test < 0)
+		return -1;
+	const Ins *setp = &g->ins[test]->ins;
+	int cmp = setp->sp->cmp, left = cmp == CMP_LT || cmp == CMP_LO || cmp == CMP_LE || cmp == CMP_LS;
+	int right = cmp == CMP_GT || cmp == CMP_HI || cmp == CMP_GE || cmp == CMP_HS;
+	const Expr *mine = setp->ops[left ? 1 : 2];
+	if ((!left && !right) || mine->kind != E_NAME || mine->str != i)
+		return -1;
+	*bound = setp->ops[left ? 2 : 1];
+	*strict = cmp == CMP_LT || cmp == CMP_LO || cmp == CMP_GT || cmp == CMP_HI;
+	return test;
+}
+
+/* A loop counter: ins is "add i, i, s" (s > 0) in a block closed by
+ * "setp.lt p, i, N; @p bra" (or le, or N gt i), and every way from the
+ * loop's exit back to ins writes i anew.  Then the values of i that come
+ * round to ins passed the test: below N (or at most N).  ins gives at most
+ * max(what enters the loop, N - 1) + s, when that does not wrap (and,
+ * for a signed test, stays non-negative, so the test compared it as
+ * unsigned too). */
+static int counter_range(Ranges *rs, uint32_t ins, int width, Range *r, int depth)
+{
+	const Cfg *g = rs->cfg;
+	const Ins *in = &g->ins[ins]->ins;
+	if (in->sp->code != O_add || !plain(in->sp) || in->guard || in->nops != 3 ||
+	    in->ops[0]->kind != E_NAME || ty_bits(in->sp->types[0]) != width)
+		return 0;
+	const char *i = in->ops[0]->str;
+	int k = in->ops[1]->kind == E_NAME && in->ops[1]->str == i ? 2 :
+		in->ops[2]->kind == E_NAME && in->ops[2]->str == i ? 1 : 0;
+	const Expr *bound;
+	int strict;
+	int64_t test = k ? loop_test(rs, ins, i, &bound, &strict) : -1;
+	uint32_t block = g->block_of[ins];
+	if (test < 0 || block + 1 >= g->nblocks ||
+	    !(g->blocks[block].succ[0] == block + 1 || g->blocks[block].succ[1] == block + 1) ||
+	    !always_rewritten(rs, block + 1, block, i))
+		return 0;
+	const Ins *setp = &g->ins[test]->ins;
+	int sign = ty_signed(setp->sp->types[0]);
+	if (ty_bits(setp->sp->types[0]) != width)
+		return 0;
+	Range step = operand_range(rs, ins, in->ops[k], width, depth);
+	Range n = operand_range(rs, (uint32_t)test, bound, width, depth);
+	uint32_t defs[MAX_REACHING];
+	uint32_t nd = defs_reaching(rs->defs, ins, i, defs, MAX_REACHING), found = 0;
+	Range enter = {UINT64_MAX, 0};
+	if (step.lo == 0 || nd == 0 || nd > MAX_REACHING)
+		return 0;
+	for (uint32_t d = 0; d < nd; d++) {
+		if (defs[d] == ins) {
+			found = 1;
+			continue;
+		}
+		if (defs[d] == DEF_ENTRY)
+			return 0;
+		Range e = def_range(rs, defs[d], depth + 1);
+		enter = (Range){e.lo < enter.lo ? e.lo : enter.lo, e.hi > enter.hi ? e.hi : enter.hi};
+	}
+	if (!found || enter.lo > enter.hi)
+		return 0;
+	uint64_t passed = strict ? (n.hi ? n.hi - 1 : 0) : n.hi;
+	uint64_t before = enter.hi > passed ? enter.hi : passed, top = umax(sign ? width - 1 : width);
+	if (before > top || step.hi > top - before)
+		return 0;
+	*r = (Range){enter.lo + step.lo, before + step.hi};
+	return 1;
+}
+
 /* The range of the register ins defines, in its declared width. */
 static Range def_range(Ranges *rs, uint32_t ins, int depth)
 {
@@ -340,7 +491,9 @@ static Range def_range(Ranges *rs, uint32_t ins, int depth)
 	m->state = 1;
 	int bits = 0, zext = 0;
 	Range r;
-	if (!computed(rs, ins, &bits, &r, &zext, depth))
+	if (counter_range(rs, ins, width, &r, depth))
+		bits = width;
+	else if (!computed(rs, ins, &bits, &r, &zext, depth))
 		r = full(width);
 	else if (bits < width && !zext && !nonneg(r, bits))
 		r = full(width);   /* how the top bits are filled is not modelled */

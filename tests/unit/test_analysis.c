@@ -644,9 +644,60 @@ START_TEST(value_ranges)
 	ck_assert_uint_eq(range_of_def(rs, 9).hi, UINT64_C(0x7ffffffe) * 1024);
 	ck_assert_uint_eq(range_of_def(rs, 10).hi, UINT64_C(0x7ffffffe) * 1024 + 255);
 	ck_assert_uint_eq(range_of_def(rs, 11).hi, UINT64_MAX);
-	ck_assert_uint_eq(range_at(&a, rs, 14, "%r9", 32).hi, UINT32_MAX);  /* around the loop */
+	Range c = range_at(&a, rs, 14, "%r9", 32);  /* a counter: below 8 round the loop */
+	ck_assert_uint_eq(c.lo, 1);
+	ck_assert_uint_eq(c.hi, 8);
 	ck_assert(!a.cfg->blocks[0].cyclic);
 	ck_assert(a.cfg->blocks[a.cfg->block_of[13]].cyclic);
+	ranges_free(rs);
+	names_free(&names);
+	release(&a);
+}
+END_TEST
+
+/* Loop counters whose bound does not hold: the exit path comes back
+ * without resetting the counter, the bound is unknown, the step may be 0,
+ * a signed test of a value that may wrap negative. */
+START_TEST(value_ranges_of_counters)
+{
+	Analysed a = analyse(HEADER
+		".entry k(.param .u32 n)\n{\n"
+		".reg .b32 %r<12>;\n.reg .pred %p<4>;\n"
+		"ld.param.u32 %r1, [n];\n"          /* 0 */
+		"mov.u32 %r2, 0;\n"                 /* 1 */
+		"L1:\nadd.s32 %r2, %r2, 1;\n"      /* 2: comes back past the exit */
+		"setp.lt.u32 %p1, %r2, 8;\n"        /* 3 */
+		"@%p1 bra L1;\n"                    /* 4 */
+		"setp.eq.u32 %p2, %r1, 0;\n"        /* 5 */
+		"@%p2 bra L1;\n"                    /* 6 */
+		"mov.u32 %r3, 0;\n"                 /* 7 */
+		"L2:\nadd.s32 %r3, %r3, 1;\n"      /* 8: unknown bound */
+		"setp.lt.u32 %p3, %r3, %r1;\n"      /* 9 */
+		"@%p3 bra L2;\n"                    /* 10 */
+		"and.b32 %r4, %r1, 1;\n"            /* 11 */
+		"mov.u32 %r5, 0;\n"                 /* 12 */
+		"L3:\nadd.s32 %r5, %r5, %r4;\n"    /* 13: step may be 0 */
+		"setp.lt.u32 %p3, %r5, 8;\n"        /* 14 */
+		"@%p3 bra L3;\n"                    /* 15 */
+		"mov.u32 %r6, 0;\n"                 /* 16 */
+		"L4:\nadd.s32 %r6, %r6, 2;\n"      /* 17: a signed test near the top */
+		"setp.lt.s32 %p3, %r6, 2147483647;\n" /* 18 */
+		"@%p3 bra L4;\n"                    /* 19 */
+		"mov.u32 %r7, 0;\n"                 /* 20 */
+		"L5:\nadd.s32 %r7, %r7, 3;\n"      /* 21: le, and the bound on the left */
+		"setp.ge.s32 %p3, 30, %r7;\n"       /* 22 */
+		"@%p3 bra L5;\n"                    /* 23 */
+		"ret;\n}\n");
+	Names names = {0};
+	Func *f = (Func *)a.cfg->func;
+	names_of_func(&names, a.m, f);
+	Ranges *rs = ranges_compute(f, a.cfg, a.defs, &names);
+	ck_assert_uint_eq(range_of_def(rs, 2).hi, UINT32_MAX);
+	ck_assert_uint_eq(range_of_def(rs, 8).hi, UINT32_MAX);
+	ck_assert_uint_eq(range_of_def(rs, 13).hi, UINT32_MAX);
+	ck_assert_uint_eq(range_of_def(rs, 17).hi, UINT32_MAX);
+	ck_assert_uint_eq(range_of_def(rs, 21).lo, 3);
+	ck_assert_uint_eq(range_of_def(rs, 21).hi, 33);
 	ranges_free(rs);
 	names_free(&names);
 	release(&a);
@@ -800,6 +851,7 @@ Suite *values_suite(void)
 	tcase_add_test(tc, value_tracking);
 	tcase_add_test(tc, value_ranges);
 	tcase_add_test(tc, value_ranges_reqntid);
+	tcase_add_test(tc, value_ranges_of_counters);
 	tcase_add_test(tc, call_graph);
 	tcase_add_test(tc, address_flow);
 	suite_add_tcase(s, tc);
