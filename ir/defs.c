@@ -378,25 +378,11 @@ uint32_t defs_reaching(const Defs *d, uint32_t ins, const char *reg, uint32_t *o
 	return n;
 }
 
-typedef struct UseScan {
-	const char *reg;
-	int found;
-} UseScan;
-
-static void find_use(void *ctx, const char *name, OpRole role)
-{
-	UseScan *u = ctx;
-	if (role == ROLE_USE && name == u->reg)
-		u->found = 1;
-}
-
 uint32_t defs_uses(const Defs *d, uint32_t def_ins, const char *reg, uint32_t *out, uint32_t max)
 {
 	uint32_t n = 0, tmp[64];
 	for (uint32_t i = 0; i < d->cfg->nins; i++) {
-		UseScan u = {reg, 0};
-		ins_names(&d->cfg->ins[i]->ins, find_use, &u);
-		if (!u.found)
+		if (!ins_reg_access(&d->cfg->ins[i]->ins, reg).reads)
 			continue;
 		uint32_t k = defs_reaching(d, i, reg, tmp, 64);
 		for (uint32_t j = 0; j < k && j < 64; j++)

@@ -241,6 +241,12 @@ struct Ins;
 Operand ins_operand(const struct Ins *, uint32_t k);
 void ins_names(const struct Ins *, NameFn *, void *ctx);
 OpRole ins_first_role(const struct Ins *);  /* what the first operand receives */
+/* What an instruction does to one register (name interned); a guard
+ * reads its predicate. */
+typedef struct RegAccess {
+	uint8_t reads, writes, may_write;
+} RegAccess;
+RegAccess ins_reg_access(const struct Ins *, const char *reg);
 Space ins_space(const struct Ins *);
 int ins_reads_memory(const struct Ins *);
 /* call (rets), callee, (args), proto: the parts present (NULL if not).

@@ -329,32 +329,11 @@ static int computed(Ranges *rs, uint32_t ins, int *bits, Range *r, int *zext, in
 
 /* ---- loop counters --------------------------------------------------------- */
 
-typedef struct Touch {
-	const char *reg;
-	int writes;
-} Touch;
-
-static void note_write(void *ctx, const char *name, OpRole role)
-{
-	Touch *t = ctx;
-	if (name == t->reg && role == ROLE_DEF)
-		t->writes = 1;
-}
-
-/* Whether ins writes reg (unguarded: a guarded write may not happen). */
+/* Whether ins writes reg for certain (unguarded: a guarded write may not
+ * happen). */
 static int kills(const Ins *in, const char *reg)
 {
-	Touch t = {reg, 0};
-	if (!in->guard)
-		ins_names(in, note_write, &t);
-	return t.writes;
-}
-
-static int writes(const Ins *in, const char *reg)
-{
-	Touch t = {reg, 0};
-	ins_names(in, note_write, &t);
-	return t.writes;
+	return !in->guard && ins_reg_access(in, reg).writes;
 }
 
 /* Whether every way from block from back into block back passes a
@@ -403,9 +382,10 @@ static int64_t loop_test(const Ranges *rs, uint32_t ins, const char *i, const Ex
 	int64_t test = -1;
 	for (uint32_t k = ins + 1; k < b->end - 1; k++) {
 		const Ins *in = &g->ins[k]->ins;
-		if (writes(in, i))
+		RegAccess ai = ins_reg_access(in, i), ap = ins_reg_access(in, bra->guard);
+		if (ai.writes || ai.may_write)
 			return -1;
-		if (writes(in, bra->guard))
+		if (ap.writes || ap.may_write)
 			test = in->sp->code == O_setp && !in->guard && in->nops == 3 &&
 				in->ops[0]->kind == E_NAME ? (int64_t)k : -1;
 	}

@@ -140,6 +140,31 @@ void ins_names(const Ins *in, NameFn *fn, void *ctx)
 		visit(in->ops[i], name_role(ins_operand(in, i)), fn, ctx);
 }
 
+typedef struct RegScan {
+	const char *reg;
+	RegAccess got;
+} RegScan;
+
+static void scan_reg(void *ctx, const char *name, OpRole role)
+{
+	RegScan *r = ctx;
+	if (name != r->reg)
+		return;
+	if (role == ROLE_USE)
+		r->got.reads = 1;
+	else if (role == ROLE_DEF)
+		r->got.writes = 1;
+	else
+		r->got.may_write = 1;
+}
+
+RegAccess ins_reg_access(const Ins *in, const char *reg)
+{
+	RegScan r = {reg, {0, 0, 0}};
+	ins_names(in, scan_reg, &r);
+	return r.got;
+}
+
 Space ins_space(const Ins *in)
 {
 	return (Space)in->sp->space;

@@ -219,34 +219,16 @@ static uint32_t only_uses(const Ap *a, uint32_t def, const char *reg, uint32_t *
 	return n;
 }
 
-/* What an instruction does to one register. */
-typedef struct Touch {
-	const char *reg;
-	int reads, writes;
-} Touch;
-
-static void note_touch(void *ctx, const char *name, OpRole role)
-{
-	Touch *t = ctx;
-	if (name == t->reg)
-		*(role == ROLE_USE ? &t->reads : &t->writes) = 1;
-}
-
-static Touch touch(const Ins *in, const char *reg)
-{
-	Touch t = {reg, 0, 0};
-	ins_names(in, note_touch, &t);
-	return t;
-}
-
 /* reg holds at b what it held at a (a before b, or a == b). */
 static int same_value(const Ap *a, const char *reg, uint32_t from, uint32_t to)
 {
 	const Cfg *g = a->g;
 	if (g->block_of[from] == g->block_of[to] && from <= to) {
-		for (uint32_t i = from; i < to; i++)
-			if (touch(ins_at(a, i), reg).writes)
+		for (uint32_t i = from; i < to; i++) {
+			RegAccess t = ins_reg_access(ins_at(a, i), reg);
+			if (t.writes || t.may_write)
 				return 0;
+		}
 		return 1;
 	}
 	uint32_t x = unique_def(a, from, reg);
@@ -645,8 +627,8 @@ static int live_at(Ap *a, const char *reg, uint32_t at)
 {
 	const Block *b = &a->g->blocks[a->g->block_of[at]];
 	for (uint32_t i = at; i < b->end; i++) {
-		Touch t = touch(ins_at(a, i), reg);
-		if (t.reads || t.writes)
+		RegAccess t = ins_reg_access(ins_at(a, i), reg);
+		if (t.reads || t.writes || t.may_write)
 			return t.reads;
 	}
 	return live_out(liveness(a), a->g->block_of[at], reg);

@@ -631,18 +631,6 @@ static void free_counts(Count *h)
 	}
 }
 
-typedef struct DefCount {
-	const char *reg;
-	int n;
-} DefCount;
-
-static void count_def(void *ctx, const char *name, OpRole role)
-{
-	DefCount *c = ctx;
-	if (name == c->reg && role != ROLE_USE)
-		c->n++;
-}
-
 /* A register written exactly once, by `def` (in any operand: a vector's
  * element too). */
 static int only_def(const Body *b, const char *reg, const Stmt *def)
@@ -651,9 +639,8 @@ static int only_def(const Body *b, const char *reg, const Stmt *def)
 		const Stmt *s = b->v[i].s;
 		if (!s || s->kind != S_INS || s == def || !ins_mentions(&s->ins, reg))
 			continue;
-		DefCount c = {reg, 0};
-		ins_names(&s->ins, count_def, &c);
-		if (c.n)
+		RegAccess r = ins_reg_access(&s->ins, reg);
+		if (r.writes || r.may_write)
 			return 0;
 	}
 	return 1;

@@ -604,6 +604,26 @@ static Range range_at(Analysed *a, Ranges *rs, uint32_t ins, const char *reg, in
 	return range_of(rs, ins, name_expr(intern_cstr(reg)), bits);
 }
 
+typedef struct RangesOf {
+	Names names;
+	Ranges *rs;
+} RangesOf;
+
+/* r's ranges keep a pointer to r's names: r stays where it is. */
+static Ranges *ranges_of(RangesOf *r, Analysed *a)
+{
+	Func *f = (Func *)a->cfg->func;
+	*r = (RangesOf){0};
+	names_of_func(&r->names, a->m, f);
+	return r->rs = ranges_compute(f, a->cfg, a->defs, &r->names);
+}
+
+static void ranges_release(RangesOf *r)
+{
+	ranges_free(r->rs);
+	names_free(&r->names);
+}
+
 START_TEST(value_ranges)
 {
 	Analysed a = analyse(HEADER
@@ -626,10 +646,8 @@ START_TEST(value_ranges)
 		"setp.lt.u32 %p1, %r9, 8;\n"        /* 14 */
 		"@%p1 bra L;\n"                     /* 15 */
 		"ret;\n}\n");
-	Names names = {0};
-	Func *f = a.cfg->func ? (Func *)a.cfg->func : NULL;
-	names_of_func(&names, a.m, f);
-	Ranges *rs = ranges_compute(f, a.cfg, a.defs, &names);
+	RangesOf ro;
+	Ranges *rs = ranges_of(&ro, &a);
 	Range r = range_at(&a, rs, 7, "%r1", 32);
 	ck_assert_uint_eq(r.lo, 0);
 	ck_assert_uint_eq(r.hi, 255);      /* .maxntid 256, 1, 1: the product */
@@ -649,8 +667,7 @@ START_TEST(value_ranges)
 	ck_assert_uint_eq(c.hi, 8);
 	ck_assert(!a.cfg->blocks[0].cyclic);
 	ck_assert(a.cfg->blocks[a.cfg->block_of[13]].cyclic);
-	ranges_free(rs);
-	names_free(&names);
+	ranges_release(&ro);
 	release(&a);
 }
 END_TEST
@@ -688,18 +705,15 @@ START_TEST(value_ranges_of_counters)
 		"setp.ge.s32 %p3, 30, %r7;\n"       /* 22 */
 		"@%p3 bra L5;\n"                    /* 23 */
 		"ret;\n}\n");
-	Names names = {0};
-	Func *f = (Func *)a.cfg->func;
-	names_of_func(&names, a.m, f);
-	Ranges *rs = ranges_compute(f, a.cfg, a.defs, &names);
+	RangesOf ro;
+	Ranges *rs = ranges_of(&ro, &a);
 	ck_assert_uint_eq(range_of_def(rs, 2).hi, UINT32_MAX);
 	ck_assert_uint_eq(range_of_def(rs, 8).hi, UINT32_MAX);
 	ck_assert_uint_eq(range_of_def(rs, 13).hi, UINT32_MAX);
 	ck_assert_uint_eq(range_of_def(rs, 17).hi, UINT32_MAX);
 	ck_assert_uint_eq(range_of_def(rs, 21).lo, 3);
 	ck_assert_uint_eq(range_of_def(rs, 21).hi, 33);
-	ranges_free(rs);
-	names_free(&names);
+	ranges_release(&ro);
 	release(&a);
 }
 END_TEST
@@ -709,16 +723,13 @@ START_TEST(value_ranges_reqntid)
 	Analysed a = analyse(HEADER
 		".entry k()\n.reqntid 32, 4, 2\n{\n.reg .b32 %r<4>;\n"
 		"mov.u32 %r1, %tid.y;\nmov.u32 %r2, %ntid.z;\nmov.u32 %r3, %laneid;\nret;\n}\n");
-	Names names = {0};
-	Func *f = (Func *)a.cfg->func;
-	names_of_func(&names, a.m, f);
-	Ranges *rs = ranges_compute(f, a.cfg, a.defs, &names);
+	RangesOf ro;
+	Ranges *rs = ranges_of(&ro, &a);
 	ck_assert_uint_eq(range_of_def(rs, 0).hi, 3);
 	ck_assert_uint_eq(range_of_def(rs, 1).lo, 2);
 	ck_assert_uint_eq(range_of_def(rs, 1).hi, 2);
 	ck_assert_uint_eq(range_of_def(rs, 2).hi, 31);
-	ranges_free(rs);
-	names_free(&names);
+	ranges_release(&ro);
 	release(&a);
 }
 END_TEST
