@@ -19,7 +19,7 @@
 # tests/bad; for link and stages also each multi-file corpus program and
 # tests/link/cases case as one input (its files joined by the separator
 # line '//--- next module'), and for stages tests/devirt, tests/printf,
-# tests/depot and tests/globalopt.
+# tests/depot, tests/globalopt and tests/addrprep.
 # An input of link starts with one option byte, of stages with two (see
 # the harnesses); a seed's bytes give the options its test uses.
 # Inputs the fuzzer finds interesting accumulate in build-fuzz/corpus/HARNESS
@@ -173,7 +173,7 @@ for c in "$root"/tests/link/cases/*/; do
 done
 # Stage tests, alone, with their options.
 for f in "$root"/tests/devirt/*.ptx "$root"/tests/printf/*.ptx "$root"/tests/depot/*.ptx \
-	"$root"/tests/globalopt/*.ptx; do
+	"$root"/tests/globalopt/*.ptx "$root"/tests/addrprep/*.ptx; do
 	case $f in *.expect.ptx) continue;; esac
 	args=()
 	[ -f "${f%.ptx}.flags" ] && read -r -a args <"${f%.ptx}.flags"
@@ -186,6 +186,7 @@ for f in "$root"/tests/devirt/*.ptx "$root"/tests/printf/*.ptx "$root"/tests/dep
 	seed "$(id "$f").funnel1" $lb $((sb & ~7 | 1)) "$f"
 	seed "$(id "$f").funnel64" $lb $((sb & ~7 | 5)) "$f"
 	seed "$(id "$f").depot" $lb $((sb | 128)) "$f"
+	seed "$(id "$f").addrprep" $lb $((sb | 160)) "$f"
 done
 
 # ---- running ----

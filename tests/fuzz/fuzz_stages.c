@@ -10,7 +10,9 @@
  *   bits 5-6  0: the whole pipeline (run_pipeline); 1: devirt alone;
  *             2: printf lowering alone; 3: the pipeline, then again on
  *             its printed and re-parsed output (ptxlink on its own output)
- *   bit 7     depot repacking alone instead, with --warn-stack-size=64
+ *   bit 7     a stage alone instead: with bit 5, address preparation with
+ *             every rewrite (--addrprep); else depot repacking, with
+ *             --warn-stack-size=64
  * Stages run with StageOptions.verify, so run_pipeline aborts when a stage
  * breaks an invariant the input kept (ir_verify_since); the harness checks
  * the same after a stage run alone.  A stage's error (printf lowering
@@ -79,7 +81,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.printf_lowering = {.werror_format = !!(flags & 8)},
 	};
 	int rc;
-	if (flags & 128) {
+	if (flags & 128 && flags & 32) {
+		o.addrprep.rewrites = ADDRPREP_ALL;
+		rc = run_stage(m, &o, addrprep, "addrprep");
+	} else if (flags & 128) {
 		o.depot = (DepotOptions){.remarks = 0, .warn = 1, .warn_stack_size = 64};
 		rc = run_stage(m, &o, depot, "depot");
 	} else switch ((flags >> 5) & 3) {
