@@ -8,6 +8,7 @@ static const char **files;
 static uint16_t nfiles;
 static int nerrors;
 static FILE *out;
+static DiagWarnings warnmode;
 
 uint16_t diag_file(const char *name)
 {
@@ -68,11 +69,20 @@ void error(Loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
+void diag_warnings(DiagWarnings mode)
+{
+	warnmode = mode;
+}
+
+/* -w drops warnings; -Werror makes each an error that fails the run. */
 void warn(Loc loc, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	verror(loc, "warning", fmt, ap);
+	if (warnmode == WARN_ERROR)
+		verror_counted(loc, fmt, ap);
+	else if (warnmode == WARN_SHOW)
+		verror(loc, "warning", fmt, ap);
 	va_end(ap);
 }
 

@@ -42,6 +42,8 @@ void verror_counted(Loc, const char *fmt, va_list);
 int diag_errors(void);
 void diag_reset(void);
 void diag_set_stream(FILE *);
+typedef enum { WARN_SHOW, WARN_NONE, WARN_ERROR } DiagWarnings;  /* -w, -Werror */
+void diag_warnings(DiagWarnings);
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define MAX_ERRORS 20
