@@ -111,4 +111,35 @@ check "an error in a member names archive(member)" "[ $rc = 1 ] && grep -q '^lib
 "$ptxlink" -arch=sm_80 main.ptx -o l9.ptx 2>err; rc=$?
 check "without the library, f is undefined" "[ $rc = 1 ] && grep -q \"undefined reference to 'f'\" err"
 
+# Inputs as users give them: errors name the path given; a file that is
+# not PTX gets one error that says what it is; a file given twice is an
+# error (nvlink: every symbol defined twice)
+mkdir -p sub
+printf "$hdr"'.entry k()\n{\n\tbogus;\n}\n' >bad.ptx
+"$ptxlink" ./sub/../bad.ptx -o x.ptx 2>err; rc=$?
+check "an error names the path as given" "[ $rc = 1 ] && grep -q '^./sub/../bad.ptx:6:2: error' err"
+if command -v ptxas >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ptxas ]; then
+	PATH=/usr/local/cuda/bin:$PATH ptxas -arch=sm_80 -c ok.ptx -o ok.cubin
+	for f in ok.cubin ok.o; do
+		cp ok.cubin $f 2>/dev/null
+		"$ptxlink" ok.ptx $f -o x.ptx 2>err; rc=$?
+		check "a cubin ($f) is named as such, once" "[ $rc = 1 ] && [ \$(wc -l <err) = 1 ] && grep -q '^$f: error: a cubin (CUDA ELF), not PTX: link cubins with nvlink' err && [ ! -e x.ptx ]"
+	done
+fi
+cp "$(command -v sh)" host.ptx
+"$ptxlink" host.ptx -o x.ptx 2>err; rc=$?
+check "a host ELF file" "[ $rc = 1 ] && [ \$(wc -l <err) = 1 ] && grep -q '^host.ptx: error: an ELF file (host code), not PTX' err"
+echo '__global__ void k() {}' >k.cu; cp k.cu k.cpp; echo x >k.o
+for f in k.cu k.cpp k.o; do
+	"$ptxlink" $f -o x.ptx 2>err; rc=$?
+	check "$f is named as such" "[ $rc = 1 ] && [ \$(wc -l <err) = 1 ] && grep -q '^$f: error: an\\? [a-z]* file, not PTX' err"
+done
+printf 'BC\300\336rest' >k.bc
+"$ptxlink" k.bc -o x.ptx 2>err; rc=$?
+check "LLVM bitcode" "[ $rc = 1 ] && grep -q 'k.bc: error: LLVM bitcode, not PTX' err"
+"$ptxlink" -arch=sm_80 ok.ptx ./ok.ptx -o x.ptx 2>err; rc=$?
+check "a file given twice" "[ $rc = 1 ] && [ \$(wc -l <err) = 1 ] && grep -q \"^./ok.ptx: error: given twice (first as 'ok.ptx')\" err && [ ! -e x.ptx ]"
+"$ptxlink" ok.cu -o x.ptx 2>err; rc=$?
+check "a missing .cu: cannot open" "[ $rc = 1 ] && grep -q 'ok.cu: error: cannot open' err"
+
 finish cli-options
