@@ -49,8 +49,11 @@ int is_library_input(const char *path);   /* name.a */
  * unlinks) or -1 after saying why */
 int compile_module(const Module *, const Options *, char **path);
 void toolchain_cleanup(void);   /* removes the temporaries; signal-safe */
+void toolchain_done(void);      /* and frees their names */
 
-/* ptxlink.c: -v and --time */
+/* ptxlink.c: -v and --time; the module printed (-1, errno set, after a
+ * failed write) */
+int print_close(FILE *, const Module *);
 double now(void);
 void phase_time(const Options *, const char *phase, double start);
 

@@ -5,9 +5,12 @@
 # both ways and sums what ptxas -v says over all functions:
 #   whole        ptxas -arch=sm_XX -v linked.ptx
 #   relocatable  ptxas -c -v linked.ptx, then nvlink (with -lcudadevrt)
-# plus, from the linked PTX, what the rule in ptxlink --ptxas looks at:
-# indirect call sites (a register as callee) and functions whose address
-# is taken.  Prints a markdown table (the README's).
+# plus what the rule of ptxlink --ptxas (tools/toolchain.c) looks at, as
+# its -v says it: indirect call sites, address-taken functions and those of
+# them that call indirectly, recursion; the mode it picks, and whether that
+# mode spills no more than the other ("right").  Prints a markdown table
+# (the README's).  Spill bytes are stores plus loads, summed over functions;
+# regs the most any function uses; frame the stack frames summed.
 #
 # Usage: tools/mode-bench.sh [PTXLINK]   (default build/ptxlink)
 set -uo pipefail
@@ -28,20 +31,29 @@ sums() {
 	     END { for (k in f) { tf += f[k]; ts += s[k] }; printf "%d | %d | %d", ts, r, tf }' "$1"
 }
 
-row() { # program, variant, linked ptx
-	local arch; arch=$(awk '$1 == ".target" { sub(/,.*/, "", $2); print $2; exit }' "$3")
-	local icalls; icalls=$(grep -cE '^\s*(@%p[0-9]+ )?call(\.uni)?\s+(\([^)]*\), *)?%r' "$3")
-	local taken; taken=$(grep -oE 'mov\.u64\s+%rd[0-9]+, [A-Za-z_$][A-Za-z0-9_$]*;' "$3" | awk '{print $3}' | sort -u | wc -l)
-	ptxas -arch="$arch" -v "$3" -o "$work/w.cubin" >"$work/w.txt" 2>&1 || echo "whole failed" >&2
-	ptxas -arch="$arch" -c -v "$3" -o "$work/r.o" >"$work/r.txt" 2>&1 || echo "-c failed" >&2
+row() { # program, variant, linked ptx, ptxlink's arguments...
+	local p=$1 v=$2 ptx=$3; shift 3
+	local arch; arch=$(awk '$1 == ".target" { sub(/,.*/, "", $2); print $2; exit }' "$ptx")
+	local icalls; icalls=$(grep -cE '^\s*(@%p[0-9]+ )?call(\.uni)?\s+(\([^)]*\), *)?%r' "$ptx")
+	# what the rule looks at, and what it picks, as ptxlink -v says it
+	local why; why=$("$PTXLINK" -v --ptxas -arch="$arch" "$@" -o "$work/auto.cubin" 2>&1 | grep 'compile mode:')
+	local taken; taken=$(grep -o '[0-9]* functions address-taken' <<<"$why" | cut -d' ' -f1)
+	local ti; ti=$(grep -o '[0-9]* of them calling indirectly' <<<"$why" | cut -d' ' -f1)
+	local rec=no; grep -q '[(,] recursion)' <<<"$why" && rec=yes
+	local pick=whole; grep -q 'relocatable' <<<"$why" && pick=reloc
+	ptxas -arch="$arch" -v "$ptx" -o "$work/w.cubin" >"$work/w.txt" 2>&1 || { echo "whole failed" >"$work/w.txt"; }
+	ptxas -arch="$arch" -c -v "$ptx" -o "$work/r.o" >"$work/r.txt" 2>&1 || echo "-c failed" >&2
 	nvlink -arch="$arch" "$work/r.o" "${DEVRT[@]}" -o "$work/r.cubin" 2>/dev/null || echo "nvlink failed" >&2
-	local ws; ws=$(stat -c %s "$work/w.cubin" 2>/dev/null || echo -)
-	local rs; rs=$(stat -c %s "$work/r.cubin" 2>/dev/null || echo -)
-	echo "| $1 | $2 | $icalls | $taken | $(sums "$work/w.txt") | $(sums "$work/r.txt") |"
+	local w r; w=$(sums "$work/w.txt"); r=$(sums "$work/r.txt")
+	grep -q 'whole failed' "$work/w.txt" && w="fails | - | -"
+	local ws=${w%% *} rs=${r%% *} best=same
+	if [ "$ws" = fails ] || [ "$rs" -lt "$ws" ]; then best=reloc; elif [ "$ws" -lt "$rs" ]; then best=whole; fi
+	local ok=yes; [ $best = same ] || [ $best = $pick ] || ok=NO
+	echo "| $p | $v | $icalls | $taken | $ti | $rec | $w | $r | $pick | $ok |"
 }
 
-echo "| program | stages | indirect calls | address-taken | whole: spill bytes | regs | frame | relocatable: spill bytes | regs | frame |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| program | stages | indirect calls | address-taken functions | of them calling indirectly | recursion | whole: spill bytes | regs | frame | relocatable: spill bytes | regs | frame | auto picks | right |"
+echo "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---|"
 for d in "$ROOT"/corpus/ptx/*/; do
 	p=$(basename "$d")
 	extra=()
@@ -49,6 +61,6 @@ for d in "$ROOT"/corpus/ptx/*/; do
 	for v in default --no-devirt --no-stages; do
 		args=("${extra[@]}"); [ $v = default ] || args+=("$v")
 		"$PTXLINK" "${args[@]}" "$d"*.ptx -o "$work/l.ptx" 2>/dev/null || { echo "| $p | $v | link failed |"; continue; }
-		row "$p" "$v" "$work/l.ptx"
+		row "$p" "$v" "$work/l.ptx" "${args[@]}" "$d"*.ptx
 	done
 done

@@ -427,6 +427,7 @@ static int set_flag(Options *o, const Opt *p)
 	case O_LINEINFO: strs_push(&o->ptxas_opts, "-lineinfo"); break;
 	case O_M64: break;
 	case O_M32: return bad("%s: ptxlink links 64-bit PTX only (.address_size 64)", "-m32");
+	case O_PTXAS: o->ptxas = 1; break;
 	case O_FATBIN: o->fatbin = o->ptxas = 1; break;
 	case O_ALLOW_UNDEF: o->link.allow_undefined = 1; break;
 	case O_STRIP_DEBUG: o->link.strip_debug = 1; break;

@@ -27,15 +27,11 @@ void phase_time(const Options *o, const char *phase, double start)
 		fprintf(stderr, "ptxlink: time: %-10s %8.3f ms\n", phase, (now() - start) * 1e3);
 }
 
-/* Prints the module to f and closes it; -1 (errno set) if any write,
- * the flush or the close failed.  print_module buffers 64 KB itself: a
- * bigger stdio buffer behind it saved nothing and was a megabyte of the
- * peak memory. */
-static int print_close(FILE *f, const Module *m)
+/* Closes f after a write; -1 (errno set) if bad, or ferror, the flush or
+ * the close says a write failed. */
+static int close_checked(FILE *f, int bad)
 {
-	errno = 0;
-	print_module(f, m);
-	int bad = ferror(f) || fflush(f) != 0;
+	bad = bad || ferror(f) || fflush(f) != 0;
 	int err = errno ? errno : EIO;
 	if (fclose(f) != 0 && !bad) {
 		bad = 1;
@@ -43,6 +39,40 @@ static int print_close(FILE *f, const Module *m)
 	}
 	errno = err;
 	return bad ? -1 : 0;
+}
+
+/* Prints the module to f and closes it.  print_module buffers 64 KB
+ * itself: a bigger stdio buffer behind it saved nothing and was a
+ * megabyte of the peak memory. */
+int print_close(FILE *f, const Module *m)
+{
+	errno = 0;
+	print_module(f, m);
+	return close_checked(f, 0);
+}
+
+/* What the output gets: the module printed, or a file the tools made. */
+typedef struct Payload {
+	const Module *m;
+	const char *file;
+} Payload;
+
+static int emit_close(FILE *f, const Payload *p)
+{
+	if (p->m)
+		return print_close(f, p->m);
+	errno = 0;
+	FILE *in = fopen(p->file, "rb");
+	char buf[65536];
+	size_t n;
+	int bad = !in;
+	while (!bad && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		bad = fwrite(buf, 1, n, f) != n;
+	if (in) {
+		bad = bad || ferror(in);
+		fclose(in);
+	}
+	return close_checked(f, bad);
 }
 
 static int write_error(const char *what, const char *path)
@@ -53,7 +83,7 @@ static int write_error(const char *what, const char *path)
 
 /* Anything but a regular file (a device, a FIFO, a symlink's target) is
  * written in place, as a compiler writes it: /dev/null stays a device. */
-static int write_in_place(const char *path, const Module *m)
+static int write_in_place(const char *path, const Payload *p)
 {
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CREAT, 0666);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -64,7 +94,7 @@ static int write_in_place(const char *path, const Module *m)
 		errno = err;
 		return write_error("open", path);
 	}
-	return print_close(f, m) == 0 ? 0 : write_error("write", path);
+	return emit_close(f, p) == 0 ? 0 : write_error("write", path);
 }
 
 /* The temporary being written, removed if ptxlink crashes meanwhile (an
@@ -75,6 +105,7 @@ static void remove_pending(int sig)
 {
 	if (pending_tmp)
 		unlink(pending_tmp);
+	toolchain_cleanup();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -95,10 +126,10 @@ static void guard_tmp(char *tmp)
 /* A regular file (or a new one) is replaced atomically: written to a
  * temporary beside it and renamed into place only when every byte is out.
  * It gets the existing file's mode, or what the umask gives a new file. */
-static int write_output(const char *path, const Module *m)
+static int write_output(const char *path, const Payload *p)
 {
 	if (!path || strcmp(path, "-") == 0) {
-		if (print_close(stdout, m) != 0) {
+		if (emit_close(stdout, p) != 0) {
 			fprintf(stderr, "ptxlink: error: cannot write standard output: %s\n",
 				strerror(errno));
 			return -1;
@@ -109,7 +140,7 @@ static int write_output(const char *path, const Module *m)
 	mode_t mode;
 	if (lstat(path, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
-			return write_in_place(path, m);
+			return write_in_place(path, p);
 		mode = st.st_mode & 07777;
 	} else {
 		mode_t mask = umask(0);
@@ -136,7 +167,7 @@ static int write_output(const char *path, const Module *m)
 	}
 	int rc = 0;
 	guard_tmp(tmp);
-	if (print_close(f, m) != 0 || rename(tmp, path) != 0) {
+	if (emit_close(f, p) != 0 || rename(tmp, path) != 0) {
 		rc = write_error("write", path);
 		unlink(tmp);
 	}
@@ -277,6 +308,25 @@ static Module *load(const Options *o)
 	return m;
 }
 
+/* The module printed, or (--ptxas) compiled; no output after a failure. */
+static int output(const Options *o, const Module *m)
+{
+	double t = now();
+	if (!o->ptxas) {
+		int rc = write_output(o->out, &(Payload){.m = m});
+		phase_time(o, "print", t);
+		return rc;
+	}
+	char *made = NULL;
+	guard_tmp(NULL);   /* a crash removes the tools' temporaries too */
+	int rc = compile_module(m, o, &made);
+	if (rc == 0)
+		rc = write_output(o->out, &(Payload){.file = made});
+	free(made);
+	toolchain_done();
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	Options o = {0};
@@ -286,7 +336,7 @@ int main(int argc, char **argv)
 	int rc = 2;
 	if (parse_args(argc, argv, &o) == 0) {
 		Module *m = load(&o);
-		rc = m && write_output(o.out, m) == 0 ? 0 : 1;
+		rc = m && diag_errors() == 0 && output(&o, m) == 0 ? 0 : 1;
 		mod_free(m);
 	}
 	options_free(&o);
