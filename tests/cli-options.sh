@@ -142,4 +142,12 @@ check "a file given twice" "[ $rc = 1 ] && [ \$(wc -l <err) = 1 ] && grep -q \"^
 "$ptxlink" ok.cu -o x.ptx 2>err; rc=$?
 check "a missing .cu: cannot open" "[ $rc = 1 ] && grep -q 'ok.cu: error: cannot open' err"
 
+# -v says what was done; --time times each phase
+"$ptxlink" -v -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
+check "-v: inputs and where their names resolve" "[ $rc = 0 ] && grep -q \"^ptxlink: input main.ptx: 1 names defined; uses 'f' from libs/libfg.a(f.ptx)\" err && grep -q \"^ptxlink: input libs/libfg.a(f.ptx): 1 names defined; uses 'g' from libs/libfg.a(g.ptx)\" err"
+check "-v: each stage's counts, the time" "grep -q '^devirt: ' err && grep -q '^globalopt: ' err && grep -q '^ptxlink: done in [0-9.]* ms' err"
+"$ptxlink" --time -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
+phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
+check "--time: parse, link, each stage, print ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt printf globalopt depot print ' ]"
+
 finish cli-options

@@ -55,6 +55,6 @@ void toolchain_done(void);      /* and frees their names */
  * failed write) */
 int print_close(FILE *, const Module *);
 double now(void);
-void phase_time(const Options *, const char *phase, double start);
+void phase_time(const char *phase, double start);
 
 #endif

@@ -309,6 +309,27 @@ static int is_archive_input(const char *path)
 	return n > 2 && !strcmp(path + n - 2, ".a");
 }
 
+/* Who defines name among what is in: a member's name, or NULL. */
+static const char *provider(const Members *ms, const char *name)
+{
+	for (int i = 0; i < ms->n; i++)
+		if (ms->v[i].in && has(ms->v[i].defs, ms->v[i].ndefs, name))
+			return ms->v[i].name;
+	return NULL;
+}
+
+/* -v: each module linked, what it defines and where its references go. */
+static void describe(const Members *ms, const Member *b)
+{
+	fprintf(stderr, "ptxlink: input %s: %d names defined", b->name, b->ndefs);
+	for (int i = 0; i < b->nundefs; i++) {
+		const char *from = provider(ms, b->undefs[i]);
+		fprintf(stderr, "%s'%s' from %s", i ? ", " : "; uses ", b->undefs[i], from ? from
+			: is_runtime_symbol(b->undefs[i]) ? "the CUDA runtime" : "nowhere yet");
+	}
+	fputc('\n', stderr);
+}
+
 static void free_members(Members *ms)
 {
 	for (int i = 0; i < ms->n; i++) {
@@ -357,6 +378,9 @@ int add_libraries(const Options *o, Module ***mods, int *n)
 	if (ms.errors)
 		rc = -1;
 	select_members(&ms, o->link.verbose);
+	for (int i = 0; o->link.verbose && i < ms.n; i++)
+		if (ms.v[i].in)
+			describe(&ms, &ms.v[i]);
 	take_members(&ms, mods, n);
 	free_members(&ms);
 	return rc;

@@ -20,11 +20,20 @@ double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static int timing;           /* --time */
+static double stage_start;   /* when the running stage started */
+
 /* --time: one line per phase, as ptxas's -v says its compile time */
-void phase_time(const Options *o, const char *phase, double start)
+void phase_time(const char *phase, double start)
 {
-	if (o->time)
+	if (timing)
 		fprintf(stderr, "ptxlink: time: %-10s %8.3f ms\n", phase, (now() - start) * 1e3);
+}
+
+static void stage_done(const char *name)
+{
+	phase_time(name, stage_start);
+	stage_start = now();
 }
 
 /* Closes f after a write; -1 (errno set) if bad, or ferror, the flush or
@@ -294,13 +303,14 @@ static Module *load(const Options *o)
 	int n;
 	double t = now();
 	Module **mods = parse_inputs(o, &n);
-	phase_time(o, "parse", t);
+	phase_time("parse", t);
 	if (!mods)
 		return NULL;
 	t = now();
 	Module *m = n ? link_all(o, mods, n) : NULL;
 	free(mods);
-	phase_time(o, "link", t);
+	phase_time("link", t);
+	stage_start = now();
 	if (m && !o->no_stages && run_pipeline(m, &o->stages) != 0) {
 		mod_free(m);
 		m = NULL;
@@ -314,7 +324,7 @@ static int output(const Options *o, const Module *m)
 	double t = now();
 	if (!o->ptxas) {
 		int rc = write_output(o->out, &(Payload){.m = m});
-		phase_time(o, "print", t);
+		phase_time("print", t);
 		return rc;
 	}
 	char *made = NULL;
@@ -334,10 +344,16 @@ int main(int argc, char **argv)
 	o.verify = o.stages.verify = 1;  /* Debug and test builds */
 #endif
 	int rc = 2;
+	double start = now();
 	if (parse_args(argc, argv, &o) == 0) {
+		timing = o.time;
+		o.stages.stage_done = o.time ? stage_done : NULL;
+		o.stages.stats |= o.link.verbose;   /* -v: each stage's counts */
 		Module *m = load(&o);
 		rc = m && diag_errors() == 0 && output(&o, m) == 0 ? 0 : 1;
 		mod_free(m);
+		if (o.link.verbose)
+			fprintf(stderr, "ptxlink: %s in %.1f ms\n", rc ? "failed" : "done", (now() - start) * 1e3);
 	}
 	options_free(&o);
 	return rc;

@@ -188,7 +188,7 @@ static int run(const Options *o, Strs *argv)
 	int status = 0;
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	phase_time(o, tool, t);
+	phase_time(tool, t);
 	free(exe);
 	argv->n--;
 	if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
@@ -429,8 +429,10 @@ static int compile_in_tmpdir(const Module *m, const Options *o, int mode, char *
 		snprintf(name, sizeof name, "%s%s", base, ext[i]);
 		file[i] = strrchr(tmpfile_at(i, name), '/') + 1;   /* the tools run in tmpdir */
 	}
+	double t = now();
 	if (write_ptx(m, tmpfiles[0]) != 0)
 		return -1;
+	phase_time("print", t);
 	Strs a = {0};
 	int rc = mode == MODE_WHOLE ? whole(o, &a, file[0], file[2])
 		: relocatable(o, &a, file[0], file[1], file[2]);
