@@ -45,7 +45,7 @@ for a in -vv --verb -archsm_80 --ptxas-x -Werror=all -Rpass=bogus -maxrregcount3
 	check "'$a' refused" "[ $rc = 2 ] && [ ! -e x.ptx ] && grep -q 'ptxlink: error: ' err"
 done
 # values are checked
-for a in -O4 -Ofc --opt-level=x -m32 --machine=32 -maxrregcount=0 -maxrregcount=x \
+for a in -O4 -Ox --opt-level=x -m32 --machine=32 -maxrregcount=0 -maxrregcount=x \
 	--compile-mode=fast --devirt-funnel-max=3x --warn-stack-size=-1; do
 	rm -f x.ptx; "$ptxlink" $a ok.ptx -o x.ptx 2>err; rc=$?
 	check "'$a' refused with a message" "[ $rc = 2 ] && [ ! -e x.ptx ] && [ \$(wc -l <err) = 1 ]"
@@ -54,7 +54,7 @@ done
 check "-l without a name" "[ $rc = 2 ] && grep -q \"'-l' needs a value\" err"
 "$ptxlink" -m32 ok.ptx 2>err
 check "-m32 says why" "grep -q '64-bit PTX only' err"
-for a in -m64 "--machine 64" -g -lineinfo -maxrregcount=64 "-Xptxas -v" -O3 "--opt-level 3"; do
+for a in -m64 "--machine 64" -g -lineinfo -maxrregcount=64 -O3 "--opt-level 3"; do
 	"$ptxlink" $a -arch=sm_80 ok.ptx -o a.ptx 2>err; rc=$?
 	check "'$a' accepted" "[ $rc = 0 ] && cmp -s a.ptx ref.ptx"
 done
@@ -149,5 +149,22 @@ check "-v: each stage's counts, the time" "grep -q '^devirt: ' err && grep -q '^
 "$ptxlink" --time -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
 phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
 check "--time: parse, link, each stage, print ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt printf globalopt depot print ' ]"
+
+# nvlink's and ptxas's other options: passed to ptxas, ignored with a
+# warning, or refused, each saying why
+for a in "-fmad=false" "-Ofc max" "--Ofast-compile=max" "-Xptxas -v" "-warn-spills" "-suppress-stack-size-warning"; do
+	"$ptxlink" $a -arch=sm_80 ok.ptx -o a.ptx 2>err; rc=$?
+	check "'$a' without --ptxas: a warning" "[ $rc = 0 ] && cmp -s a.ptx ref.ptx && grep -q \"warning: '${a%% *}' ignored: a ptxas option, and without --ptxas no ptxas runs\" err"
+done
+for a in "-cpu-arch X86_64" "--cpu-arch=X86_64" -emit-ptx -use-host-info "-ghls lcs-aug" -suppress-arch-warning; do
+	"$ptxlink" $a -arch=sm_80 ok.ptx -o a.ptx 2>err; rc=$?
+	check "'$a' ignored with a warning" "[ $rc = 0 ] && cmp -s a.ptx ref.ptx && grep -q \"^ptxlink: warning: '${a%% *}' ignored: \" err"
+	"$ptxlink" -w $a -arch=sm_80 ok.ptx -o a.ptx 2>err; rc=$?
+	check "'$a' with -w: silent" "[ $rc = 0 ] && [ ! -s err ]"
+done
+for a in -c -r -dlto -lto "-Xnvvm x" "-kernels-used k" "-time t.csv" "-e k" -report-arch; do
+	rm -f x.ptx; "$ptxlink" $a -arch=sm_80 ok.ptx -o x.ptx 2>err; rc=$?
+	check "'$a' refused, saying why" "[ $rc = 2 ] && [ ! -e x.ptx ] && grep -q \"^ptxlink: error: '${a%% *}': [a-zA-Z']\" err"
+done
 
 finish cli-options

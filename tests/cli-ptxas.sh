@@ -42,6 +42,8 @@ check "--ptxas=OPTS" "[ $rc = 0 ] && grep -q '^ptxlink: ptxas: ptxas info' err"
 check "-Xptxas A,B" "[ $rc = 0 ] && grep -q '^ptxlink: ptxas: ptxas info' err"
 "$ptxlink" --ptxas -v -g -lineinfo -maxrregcount=32 -arch=sm_80 main.ptx sq.ptx -o g.cubin 2>err; rc=$?
 check "-g, -lineinfo, -maxrregcount reach ptxas" "[ $rc = 0 ] && grep -q 'ptxas -arch=sm_80 -g -lineinfo -maxrregcount 32 ' err"
+"$ptxlink" --ptxas -v -fmad=false -Ofc max -warn-spills -arch=sm_80 main.ptx sq.ptx -o f.cubin 2>err; rc=$?
+check "ptxas's own options reach ptxas" "[ $rc = 0 ] && elf f.cubin && grep -q 'ptxas -arch=sm_80 -fmad false -Ofc max -warn-spills app.linked.ptx\\|ptxas -arch=sm_80 -fmad false -Ofc max -warn-spills f.linked.ptx' err"
 "$ptxlink" --fatbin -arch=sm_80 main.ptx sq.ptx -o app.fatbin 2>err; rc=$?
 "$ptxlink" --fatbin -arch=sm_80 main.ptx sq.ptx -o app2.fatbin
 check "--fatbin: a fatbinary, deterministic" "[ $rc = 0 ] && [ \"\$(head -c 4 app.fatbin | od -An -tx1 | tr -d ' ')\" = 50ed55ba ] && cmp -s app.fatbin app2.fatbin && clean"

@@ -29,6 +29,7 @@ typedef struct Options {
 	CompileMode mode;     /* --compile-mode */
 	Strs ptxas_opts;      /* --ptxas=OPTS, -Xptxas, and -g, -w, -Werror, ... */
 	int time;             /* --time: per-phase timings */
+	const char *foreign_passed;   /* the first ptxas option given (-Xptxas, -fmad...) */
 	LinkOptions link;
 	StageOptions stages;
 } Options;

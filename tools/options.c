@@ -332,8 +332,9 @@ static int check_arch(const char *arch)
 }
 
 /* The option a spells and its value (NULL: none given): exact spellings
- * first (-Werror=format is not -Werror with a value), then NAME=V, then a
- * value glued to a short option. */
+ * first (-Werror=format is not -Werror with a value), then NAME=V.  A
+ * value glued to a short option is tried last (find_glued), after
+ * nvlink's and ptxas's other options: -lto is not -l to. */
 static const Opt *find_opt(const char *a, const char **val)
 {
 	*val = NULL;
@@ -349,6 +350,11 @@ static const Opt *find_opt(const char *a, const char **val)
 				return &opts[i];
 			}
 		}
+	return NULL;
+}
+
+static const Opt *find_glued(const char *a, const char **val)
+{
 	for (int i = 0; i < NOPTS; i++)
 		if (opts[i].kind == GLUED && !strncmp(a, opts[i].names[0], strlen(opts[i].names[0]))) {
 			*val = a + strlen(opts[i].names[0]);
@@ -388,6 +394,154 @@ static int set_mode(Options *o, const char *v)
 	return 0;
 }
 
+/* nvlink's and ptxas's other options (their --help, CUDA 13), so that
+ * their command lines work or say why not: PASS goes to ptxas under
+ * --ptxas, IGNORE is a warning, REFUSE an error; each says why. */
+enum { PASS, IGNORE, REFUSE };
+typedef struct Foreign {
+	const char *names[2];
+	int value;   /* takes one: NAME=V or NAME V */
+	int action;
+	const char *why;
+} Foreign;
+
+static const Foreign foreign[] = {
+	{{"-Ofc", "--Ofast-compile"}, 1, PASS, NULL},
+	{{"-allow-expensive-optimizations", "--allow-expensive-optimizations"}, 1, PASS, NULL},
+	{{"-astoolspatch", "--compile-as-tools-patch"}, 0, PASS, NULL},
+	{{"-annotate", "--compiler-annotations"}, 0, PASS, NULL},
+	{{"-dlcm", "--def-load-cache"}, 1, PASS, NULL},
+	{{"-dscm", "--def-store-cache"}, 1, PASS, NULL},
+	{{"-flcm", "--force-load-cache"}, 1, PASS, NULL},
+	{{"-fscm", "--force-store-cache"}, 1, PASS, NULL},
+	{{"-func-maxrregcount", "--device-function-maxrregcount"}, 1, PASS, NULL},
+	{{"-device-stack-protector", "--device-stack-protector"}, 1, PASS, NULL},
+	{{"-disable-optimizer-consts", "--disable-optimizer-constants"}, 0, PASS, NULL},
+	{{"-no-bb-merge", "--dont-merge-basicblocks"}, 0, PASS, NULL},
+	{{"-ewp", "--extensible-whole-program"}, 0, PASS, NULL},
+	{{"-fmad", "--fmad"}, 1, PASS, NULL},
+	{{"-g-tmem-access-check", "--g-tensor-memory-access-check"}, 0, PASS, NULL},
+	{{"-gno-tmem-access-check", "--gno-tensor-memory-access-check"}, 0, PASS, NULL},
+	{{"-legacy-bar-warp-wide-behavior", "--legacy-bar-warp-wide-behavior"}, 0, PASS, NULL},
+	{{"-make-errors-visible-at-exit", "--make-errors-visible-at-exit"}, 0, PASS, NULL},
+	{{"-maxntid", "--maxntid"}, 1, PASS, NULL},
+	{{"-minnctapersm", "--minnctapersm"}, 1, PASS, NULL},
+	{{"-opt-fp-atomics", "--optimize-float-atomics"}, 0, PASS, NULL},
+	{{"-override-directive-values", "--override-directive-values"}, 0, PASS, NULL},
+	{{"-pic", "--position-independent-code"}, 1, PASS, NULL},
+	{{"-preserve-relocs", "--preserve-relocs"}, 0, PASS, NULL},
+	{{"-regUsageLevel", "--register-usage-level"}, 1, PASS, NULL},
+	{{"-ret-end", "--return-at-end"}, 0, PASS, NULL},
+	{{"-sanitize", "--sanitize"}, 1, PASS, NULL},
+	{{"-sp-bounds-check", "--sp-bounds-check"}, 0, PASS, NULL},
+	{{"-split-compile", "--split-compile"}, 1, PASS, NULL},
+	{{"-suppress-async-bulk-multicast-advisory-warning",
+	  "--suppress-async-bulk-multicast-advisory-warning"}, 0, PASS, NULL},
+	{{"-suppress-debug-info", "--suppress-debug-info"}, 0, PASS, NULL},
+	{{"-suppress-double-demote-warning", "--suppress-double-demote-warning"}, 0, PASS, NULL},
+	{{"-suppress-sparse-mma-advisory-info", "--suppress-sparse-mma-advisory-info"}, 0, PASS, NULL},
+	{{"-suppress-stack-size-warning", "--suppress-stack-size-warning"}, 0, PASS, NULL},
+	{{"-warn-double-usage", "--warn-on-double-precision-use"}, 0, PASS, NULL},
+	{{"-warn-lmem-usage", "--warn-on-local-memory-usage"}, 0, PASS, NULL},
+	{{"-warn-spills", "--warn-on-spills"}, 0, PASS, NULL},
+	{{"-cpu-arch", "--cpu-arch"}, 1, IGNORE, "host code is not ptxlink's"},
+	{{"-ghls", "--gen-host-linker-script"}, 1, IGNORE, "host code is not ptxlink's"},
+	{{"-register-link-binaries", "--register-link-binaries"}, 1, IGNORE, "host code is not ptxlink's"},
+	{{"-use-host-info", "--use-host-info"}, 0, IGNORE, "host code is not ptxlink's"},
+	{{"-ignore-host-info", "--ignore-host-info"}, 0, IGNORE, "host code is not ptxlink's"},
+	{{"-uidx", "--uidx-file"}, 1, IGNORE, "host code is not ptxlink's"},
+	{{"-keep-system-libraries", "--keep-system-libraries"}, 0, IGNORE, "ptxlink links no system library"},
+	{{"-emit-ptx", "--emit-ptx"}, 0, IGNORE, "ptxlink writes PTX unless --ptxas"},
+	{{"-disable-infos", "--disable-infos"}, 0, IGNORE, "ptxlink prints no infos"},
+	{{"-extrawarn", "--extra-warnings"}, 0, IGNORE, "ptxlink has no extra warnings"},
+	{{"-suppress-arch-warning", "--suppress-arch-warning"}, 0, IGNORE, "ptxlink gives no arch warning"},
+	{{"-c", "--compile-only"}, 0, REFUSE,
+	 "ptxlink links; '--ptxas --compile-mode=relocatable' runs 'ptxas -c'"},
+	{{"-r", "--relocatable-link"}, 0, REFUSE,
+	 "'--allow-undefined' writes PTX that a later link completes"},
+	{{"-dlto", "--dlto"}, 0, REFUSE, "LTO-IR is for 'nvlink -dlto'; ptxlink links PTX"},
+	{{"-lto", "--link-time-opt"}, 0, REFUSE, "LTO-IR is for 'nvlink -dlto'; ptxlink links PTX"},
+	{{"-Xnvvm", "--Xnvvm"}, 1, REFUSE, "ptxlink runs no NVVM: it reads PTX"},
+	{{"-nvvmpath", "--nvvmpath"}, 1, REFUSE, "ptxlink runs no NVVM: it reads PTX"},
+	{{"-kernels-used", "--kernels-used"}, 1, REFUSE,
+	 "'--internalize --keep=NAME' keeps only kernels and the names given"},
+	{{"-variables-used", "--variables-used"}, 1, REFUSE,
+	 "'--internalize --keep=NAME' keeps only kernels and the names given"},
+	{{"-e", "--entry"}, 1, REFUSE, "ptxas's: pass it with -Xptxas under --ptxas"},
+	{{"-ias", "--input-as-string"}, 1, REFUSE, "inputs are files ('-' reads standard input)"},
+	{{"-time", NULL}, 1, REFUSE, "'--time' prints each phase's time to stderr"},
+	{{"-dump-callgraph", "--dump-callgraph"}, 0, REFUSE, "not supported ('-v' says what was linked)"},
+	{{"-dump-callgraph-no-demangle", "--dump-callgraph-no-demangle"}, 0, REFUSE,
+	 "not supported ('-v' says what was linked)"},
+	{{"-report-arch", "--report-arch"}, 0, REFUSE, "not supported"},
+	{{"-split-compile-extended", "--split-compile-extended"}, 1, REFUSE, "not supported"},
+	{{"-version-ls", "--list-version"}, 0, REFUSE, "not supported ('ptxas -version-ls')"},
+};
+enum { NFOREIGN = sizeof foreign / sizeof *foreign };
+
+/* One of the options above: exactly, or NAME=V. */
+static const Foreign *find_foreign(const char *a, const char **val)
+{
+	*val = NULL;
+	for (int i = 0; i < NFOREIGN; i++)
+		for (int k = 0; k < 2 && foreign[i].names[k]; k++) {
+			size_t n = strlen(foreign[i].names[k]);
+			if (!strncmp(a, foreign[i].names[k], n) && (!a[n] || (a[n] == '=' && foreign[i].value))) {
+				*val = a[n] ? a + n + 1 : NULL;
+				return &foreign[i];
+			}
+		}
+	return NULL;
+}
+
+/* Warnings wait for the end of the command line: -w may come later. */
+static Strs pending_warnings;
+
+static void warn_later(const char *a, const char *why)
+{
+	size_t n = strlen(a) + strlen(why) + 32;
+	char *w = malloc(n);
+	if (!w)
+		die("out of memory");
+	snprintf(w, n, "'%s' ignored: %s", a, why);
+	strs_push(&pending_warnings, w);
+}
+
+static void flush_warnings(void)
+{
+	for (int i = 0; i < pending_warnings.n; i++) {
+		warn((Loc){0}, "%s", pending_warnings.v[i]);
+		free((void *)pending_warnings.v[i]);
+	}
+	free(pending_warnings.v);
+	pending_warnings = (Strs){0};
+}
+
+static int foreign_arg(Options *o, const Foreign *f, const char *a, const char *v,
+	const char *next, int *used)
+{
+	if (f->action == REFUSE) {
+		fprintf(stderr, "ptxlink: error: '%s': %s\n", a, f->why);
+		return -1;
+	}
+	if (f->value && !v) {
+		if (!next)
+			return bad("'%s' needs a value", a);
+		v = next;
+		*used = 1;
+	}
+	if (f->action == IGNORE) {
+		warn_later(a, f->why);
+		return 0;
+	}
+	strs_push(&o->ptxas_opts, f->names[0]);
+	if (v)
+		strs_push(&o->ptxas_opts, v);
+	if (!o->foreign_passed)
+		o->foreign_passed = a;
+	return 0;
+}
+
 static int set_value(Options *o, const Opt *p, const char *a, const char *v);
 
 /* One argument; *used counts how many following ones it consumed. */
@@ -402,6 +556,11 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 	}
 	const char *v;
 	const Opt *p = find_opt(a, &v);
+	const Foreign *f = p ? NULL : find_foreign(a, &v);
+	if (f)
+		return foreign_arg(o, f, a, v, next, used);
+	if (!p)
+		p = find_glued(a, &v);
 	if (!p)
 		return bad("unknown option '%s' (see --help)", a);
 	if ((p->kind == VALUE || p->kind == GLUED) && !v) {
@@ -475,7 +634,11 @@ static int set_value(Options *o, const Opt *p, const char *a, const char *v)
 		strs_push(&o->libs, v);
 		break;
 	case O_PTXAS: o->ptxas = 1; add_ptxas_opts(o, v); break;
-	case O_XPTXAS: add_ptxas_opts(o, v); break;
+	case O_XPTXAS:
+		add_ptxas_opts(o, v);
+		if (!o->foreign_passed)
+			o->foreign_passed = a;
+		break;
 	case O_MODE: return set_mode(o, v);
 	case O_PRINT_AFTER: o->stages.print_after = v; return check_stage(v);
 	case O_FUNNEL_MAX:
@@ -522,6 +685,9 @@ int parse_args(int argc, char **argv, Options *o)
 		i += used;
 	}
 	apply_olevel(o);
+	if (o->foreign_passed && !o->ptxas)
+		warn_later(o->foreign_passed, "a ptxas option, and without --ptxas no ptxas runs");
+	flush_warnings();
 	if (o->ptxas && !o->link.arch)
 		return bad("%s needs -arch=sm_XX (the GPU to compile for)", o->fatbin ? "--fatbin" : "--ptxas");
 	o->link.defined_later = o->no_stages ? NULL : stages_define;
