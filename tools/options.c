@@ -143,6 +143,10 @@ static void usage(FILE *f)
 	      "  ptxlink --allow-undefined -o part.ptx a.ptx b.ptx     for 'ptxas -c'\n"
 	      "  ptxlink -optf args.rsp                         arguments from a file\n"
 	      "\n"
+	      "nvlink's and ptxas's other options are passed to ptxas under --ptxas (-fmad,\n"
+	      "-Ofc, ...), ignored with a warning (-cpu-arch, ...) or refused with a reason\n"
+	      "(-dlto, -r, ...); README.md has the table.\n"
+	      "\n"
 	      "options:\n", f);
 	for (int i = 0; i < NOPTS; i++) {
 		if (!opts[i].usage)

@@ -173,8 +173,12 @@ static int run(const Options *o, Strs *argv)
 	strs_push(argv, NULL);
 	int fds[2];
 	double t = now();
-	if (pipe(fds) != 0)
-		die("pipe: %s", strerror(errno));
+	if (pipe(fds) != 0) {
+		fprintf(stderr, "ptxlink: error: cannot run %s: %s\n", tool, strerror(errno));
+		free(exe);
+		argv->n--;
+		return -1;
+	}
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0)
