@@ -156,6 +156,49 @@ static void child(int out, const char *exe, char *const *argv)
 	_exit(127);
 }
 
+/* 0 if the tool exited 0, else -1 after saying how it ended. */
+static int exit_status(const char *tool, pid_t pid, int status)
+{
+	if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (pid < 0)
+		fprintf(stderr, "ptxlink: error: cannot run %s: %s\n", tool, strerror(errno));
+	else if (WIFSIGNALED(status))
+		fprintf(stderr, "ptxlink: error: %s killed by signal %d\n", tool, WTERMSIG(status));
+	else
+		fprintf(stderr, "ptxlink: error: %s failed (exit status %d)%s\n", tool, WEXITSTATUS(status),
+			!strcmp(tool, "ptxas") ? " on the linked PTX (ptxlink without --ptxas writes it)" : "");
+	return -1;
+}
+
+/* Runs exe with argv, its output relayed; the exit_status. */
+static int spawn(const char *exe, const char *tool, char *const *argv)
+{
+	int fds[2];
+	if (pipe(fds) != 0) {
+		fprintf(stderr, "ptxlink: error: cannot run %s: %s\n", tool, strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0)
+		child(fds[1], exe, argv);
+	int err = errno;
+	close(fds[1]);
+	FILE *from = fdopen(fds[0], "r");
+	if (pid > 0 && from)
+		relay(from, tool);
+	if (from)
+		fclose(from);
+	else
+		close(fds[0]);
+	int status = 0;
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	errno = err;
+	return exit_status(tool, pid, status);
+}
+
 /* Runs argv (argv[0] the tool's name) in the temporary directory; 0 if
  * it exits 0, else -1 after saying so. */
 static int run(const Options *o, Strs *argv)
@@ -171,40 +214,12 @@ static int run(const Options *o, Strs *argv)
 		fprintf(stderr, " (in %s)\n", tmpdir);
 	}
 	strs_push(argv, NULL);
-	int fds[2];
 	double t = now();
-	if (pipe(fds) != 0) {
-		fprintf(stderr, "ptxlink: error: cannot run %s: %s\n", tool, strerror(errno));
-		free(exe);
-		argv->n--;
-		return -1;
-	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0)
-		child(fds[1], exe, (char *const *)argv->v);
-	close(fds[1]);
-	FILE *from = fdopen(fds[0], "r");
-	if (pid > 0 && from)
-		relay(from, tool);
-	if (from)
-		fclose(from);
-	int status = 0;
-	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	int rc = spawn(exe, tool, (char *const *)argv->v);
 	phase_time(tool, t);
-	free(exe);
 	argv->n--;
-	if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
-	if (pid < 0)
-		fprintf(stderr, "ptxlink: error: cannot run %s: %s\n", tool, strerror(errno));
-	else if (WIFSIGNALED(status))
-		fprintf(stderr, "ptxlink: error: %s killed by signal %d\n", tool, WTERMSIG(status));
-	else
-		fprintf(stderr, "ptxlink: error: %s failed (exit status %d)%s\n", tool, WEXITSTATUS(status),
-			!strcmp(tool, "ptxas") ? " on the linked PTX (ptxlink without --ptxas writes it)" : "");
-	return -1;
+	free(exe);
+	return rc;
 }
 
 /* What decides the mode (see the header). */
