@@ -1271,7 +1271,7 @@ static void check_unresolved(Linker *l)
 	if (l->o->verbose && diag_errors() == 0)
 		fprintf(stderr, "ptxlink: %s\n", devrt || libdevice || l->o->allow_undefined
 			? "names are left for nvlink (device runtime, libraries): the output needs 'ptxas -c' and nvlink"
-			: "every name is resolved: 'ptxas' without -c can compile the output");
+			: "every name is resolved, a whole program: 'ptxas' without -c can compile it");
 }
 
 /* ---- the entry point ---- */
