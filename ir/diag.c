@@ -13,6 +13,7 @@ static int nerrors;
 static FILE *out;
 static DiagHandler *handler;
 static void *handler_ctx;
+static DiagWarnings warnmode;
 
 uint16_t diag_file(const char *name)
 {
@@ -135,11 +136,20 @@ void error(Loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
+void diag_warnings(DiagWarnings mode)
+{
+	warnmode = mode;
+}
+
+/* -w drops warnings; -Werror makes each an error that fails the run. */
 void warn(Loc loc, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vdiag_loc(DIAG_WARNING, loc, fmt, ap);
+	if (warnmode == WARN_ERROR)
+		vdiag_loc(DIAG_ERROR, loc, fmt, ap);
+	else if (warnmode == WARN_SHOW)
+		vdiag_loc(DIAG_WARNING, loc, fmt, ap);
 	va_end(ap);
 }
 

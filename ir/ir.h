@@ -53,6 +53,8 @@ int diag_errors(void);   /* errors so far (counted whoever prints them) */
 void diag_reset(void);
 void diag_set_stream(FILE *);   /* NULL: stderr */
 void diag_set_handler(DiagHandler *, void *ctx);   /* NULL: print to the stream */
+typedef enum { WARN_SHOW, WARN_NONE, WARN_ERROR } DiagWarnings;  /* -w, -Werror */
+void diag_warnings(DiagWarnings);
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define MAX_ERRORS 20

@@ -1270,8 +1270,8 @@ static void check_unresolved(Linker *l)
 	}
 	if (l->o->verbose && diag_errors() == 0)
 		diag_note("ptxlink: %s", devrt || libdevice || l->o->allow_undefined
-			? "output needs 'ptxas -c' and nvlink (unresolved device-runtime or library symbols)"
-			: "output is a whole program: 'ptxas' without -c compiles it");
+			? "names are left for nvlink (device runtime, libraries): the output needs 'ptxas -c' and nvlink"
+			: "every name is resolved, a whole program: 'ptxas' without -c can compile it");
 }
 
 /* ---- the entry point ---- */

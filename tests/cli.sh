@@ -81,9 +81,9 @@ for n in 99999999999 3x 0 -1 ''; do
 	"$ptxlink" --devirt-funnel-max=$n "$work/ok.ptx" 2>"$work/err"; rc=$?
 	check "--devirt-funnel-max=$n is refused" "[ $rc = 2 ] && grep -q \"'--devirt-funnel-max=$n' needs a positive number\" '$work/err'"
 done
-for a in sm_99999999999 sm_4294967376 sm_+80 compute_80; do
+for a in sm_99999999999 sm_4294967376 sm_+80 compute_80 sm_999 sm_70 sm_90f sm_80a; do
 	"$ptxlink" -arch=$a "$work/ok.ptx" -o "$work/a.ptx" 2>"$work/err"; rc=$?
-	check "-arch=$a is refused" "[ $rc = 1 ] && grep -q -- '-arch=$a is not an architecture such as sm_80' '$work/err'"
+	check "-arch=$a is refused" "[ $rc = 2 ] && grep -q -- '-arch=$a is not an architecture ptxas accepts (sm_75, sm_80, ' '$work/err' && [ ! -e '$work/a.ptx' ]"
 done
 # Input ptxas accepts: Ctrl-Z as white space, .5, .file without a size,
 # identifiers of any length (read in linear time: 4 MB in well under 10 s).

@@ -50,3 +50,14 @@ limits() {
 		ptxas_limit="timeout $2"
 	fi
 }
+
+# check NAME CONDITION: CONDITION (a command, eval'd) counts as a pass or a
+# FAIL line; finish prints the counts and fails if any check did.
+pass=0 fail=0
+check() {
+	if eval "$2"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL $1"; fi
+}
+finish() {
+	echo "$1: $pass passed, $fail failed"
+	[ $fail = 0 ]
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# --ptxas: ptxlink runs ptxas (and nvlink, fatbinary) itself and writes the
+# cubin or fatbinary; the compile mode it picks and the ones forced; tool
+# errors passed on with context; no output and no temporaries after a
+# failure.  Skipped without ptxas.
+set -u
+. "$(dirname "$0")/lib.sh"
+ptxlink=$(exe_arg "$1")
+need_ptxas
+root=$(cd "$(dirname "$0")/.." && pwd)
+scratch cli-ptxas
+cd "$tmp"
+mkdir t; export TMPDIR=$tmp/t   # the tools' temporaries go here: none may stay
+hdr='.version 8.5\n.target sm_80\n.address_size 64\n'
+elf() { [ -s "$1" ] && [ "$(head -c 4 "$1" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]; }
+clean() { [ -z "$(ls t)" ]; }
+# a whole program: a kernel calling a function in another file
+printf "$hdr"'.extern .func (.param .b32 r) sq(.param .b32 a);\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %%r<3>;\n.reg .b64 %%rd<2>;\nld.param.u64 %%rd1, [p];\nld.global.u32 %%r1, [%%rd1];\n{\n.param .b32 a;\n.param .b32 r;\nst.param.b32 [a], %%r1;\ncall (r), sq, (a);\nld.param.b32 %%r2, [r];\n}\nst.global.u32 [%%rd1], %%r2;\nret;\n}\n' >main.ptx
+printf "$hdr"'.visible .func (.param .b32 r) sq(.param .b32 a)\n{\n.reg .b32 %%r<3>;\nld.param.b32 %%r1, [a];\nmul.lo.s32 %%r2, %%r1, %%r1;\nst.param.b32 [r], %%r2;\nret;\n}\n' >sq.ptx
+# recursion: relocatable
+printf "$hdr"'.visible .func (.param .b32 r) fact(.param .b32 a)\n{\n.reg .pred %%p;\n.reg .b32 %%r<4>;\nld.param.b32 %%r1, [a];\nsetp.lt.s32 %%p, %%r1, 2;\nmov.u32 %%r3, 1;\n@%%p bra done;\nsub.s32 %%r2, %%r1, 1;\n{\n.param .b32 a1;\n.param .b32 r1;\nst.param.b32 [a1], %%r2;\ncall (r1), fact, (a1);\nld.param.b32 %%r3, [r1];\n}\nmul.lo.s32 %%r3, %%r3, %%r1;\ndone:\nst.param.b32 [r], %%r3;\nret;\n}\n' >fact.ptx
+sed 's/ sq/ fact/g' main.ptx >main2.ptx
+
+"$ptxlink" --ptxas -v -arch=sm_80 main.ptx sq.ptx -o app.cubin 2>err; rc=$?
+check "auto: a whole program" "[ $rc = 0 ] && elf app.cubin && grep -q 'compile mode: whole program' err && grep -q 'running .*ptxas -arch=sm_80 app.linked.ptx -o app.cubin' err && clean"
+"$ptxlink" --ptxas -v -arch=sm_80 main2.ptx fact.ptx -o rec.cubin 2>err; rc=$?
+check "auto: recursion is relocatable" "[ $rc = 0 ] && elf rec.cubin && grep -q 'compile mode: relocatable.*recursion)' err && grep -q 'running .*ptxas -arch=sm_80 -c rec.linked.ptx -o rec.o' err && grep -q 'running .*nvlink -arch=sm_80 rec.o .*-o rec.cubin' err && clean"
+for m in whole relocatable; do
+	"$ptxlink" --ptxas -v --compile-mode=$m -arch=sm_80 main.ptx sq.ptx -o $m.cubin 2>err; rc=$?
+	check "--compile-mode=$m" "[ $rc = 0 ] && elf $m.cubin && grep -q 'compile mode: [a-z]*.*(--compile-mode;' err && clean"
+done
+check "the forced modes differ" "! cmp -s whole.cubin relocatable.cubin && grep -q 'nvlink' err"
+"$ptxlink" --ptxas -arch=sm_80 main.ptx sq.ptx -o again.cubin
+check "deterministic" "cmp -s app.cubin again.cubin"
+"$ptxlink" --ptxas -arch=sm_80 main.ptx sq.ptx -o - >stdout.cubin
+check "-o - writes the cubin to stdout" "cmp -s app.cubin stdout.cubin"
+"$ptxlink" --ptxas -Xptxas -v -arch=sm_80 main.ptx sq.ptx -o xv.cubin 2>err; rc=$?
+check "-Xptxas -v: ptxas's output, prefixed" "[ $rc = 0 ] && grep -q '^ptxlink: ptxas: ptxas info    : Used [0-9]* registers' err"
+"$ptxlink" --ptxas='-v -O1' -arch=sm_80 main.ptx sq.ptx -o xv.cubin 2>err; rc=$?
+check "--ptxas=OPTS" "[ $rc = 0 ] && grep -q '^ptxlink: ptxas: ptxas info' err"
+"$ptxlink" --ptxas -Xptxas -maxrregcount=16,-v -arch=sm_80 main.ptx sq.ptx -o xv.cubin 2>err; rc=$?
+check "-Xptxas A,B" "[ $rc = 0 ] && grep -q '^ptxlink: ptxas: ptxas info' err"
+"$ptxlink" --ptxas -v -g -lineinfo -maxrregcount=32 -arch=sm_80 main.ptx sq.ptx -o g.cubin 2>err; rc=$?
+check "-g, -lineinfo, -maxrregcount reach ptxas" "[ $rc = 0 ] && grep -q 'ptxas -arch=sm_80 -g -lineinfo -maxrregcount 32 ' err"
+"$ptxlink" --ptxas -v -fmad=false -Ofc max -warn-spills -arch=sm_80 main.ptx sq.ptx -o f.cubin 2>err; rc=$?
+check "ptxas's own options reach ptxas" "[ $rc = 0 ] && elf f.cubin && grep -q 'ptxas -arch=sm_80 -fmad false -Ofc max -warn-spills app.linked.ptx\\|ptxas -arch=sm_80 -fmad false -Ofc max -warn-spills f.linked.ptx' err"
+"$ptxlink" --fatbin -arch=sm_80 main.ptx sq.ptx -o app.fatbin 2>err; rc=$?
+"$ptxlink" --fatbin -arch=sm_80 main.ptx sq.ptx -o app2.fatbin
+check "--fatbin: a fatbinary, deterministic" "[ $rc = 0 ] && [ \"\$(head -c 4 app.fatbin | od -An -tx1 | tr -d ' ')\" = 50ed55ba ] && cmp -s app.fatbin app2.fatbin && clean"
+
+# failures: a message with the tool's words and context, no output left
+printf "$hdr"'.visible .entry k()\n{\n.reg .b64 %%rd<3>;\n.reg .b32 %%r<3>;\nadd.s32 %%r1, %%rd1, %%rd2;\nret;\n}\n' >bad.ptx
+echo old >keep.cubin
+"$ptxlink" --ptxas -arch=sm_80 bad.ptx -o keep.cubin 2>err; rc=$?
+check "a ptxas error" "[ $rc = 1 ] && grep -q \"^ptxlink: ptxas: ptxas keep.linked.ptx, line 9; error   : Arguments mismatch for instruction 'add'\" err && grep -q '^ptxlink: error: ptxas failed (exit status 255) on the linked PTX' err && [ \"\$(cat keep.cubin)\" = old ] && clean"
+"$ptxlink" --ptxas -Xptxas --bogus -arch=sm_80 main.ptx sq.ptx -o x.cubin 2>err; rc=$?
+check "a bad -Xptxas option" "[ $rc = 1 ] && grep -q '^ptxlink: ptxas: .*bogus' err && [ ! -e x.cubin ] && clean"
+# device-side launches (corpus/ptx/dynpar_multi): only nvlink resolves them
+dynpar=$root/corpus/ptx/dynpar_multi
+"$ptxlink" --ptxas --compile-mode=whole -arch=sm_80 "$dynpar"/*.ptx -o x.cubin 2>err; rc=$?
+check "whole mode cannot resolve the device runtime" "[ $rc = 1 ] && grep -q \"compile-mode=whole: '[a-zA-Z0-9_]*' is undefined and only nvlink can resolve it\" err && [ ! -e x.cubin ]"
+"$ptxlink" --ptxas -v -arch=sm_80 "$dynpar"/*.ptx -o devrt.cubin 2>err; rc=$?
+check "auto: the device runtime needs nvlink" "[ $rc = 0 ] && elf devrt.cubin && grep -q \"relocatable.*'[a-zA-Z0-9_]*' is left to nvlink\" err && grep -q -- '-lcudadevrt' err"
+PATH=/usr/bin:/bin CUDA_HOME=$tmp/nocuda "$ptxlink" --ptxas -arch=sm_80 main.ptx sq.ptx -o x.cubin 2>err; rc=$?
+check "no ptxas anywhere" "[ $rc = 1 ] && grep -q \"^ptxlink: error: cannot find ptxas: not on PATH, not in $tmp/nocuda/bin (set CUDA_HOME\" err && [ ! -e x.cubin ] && clean"
+PATH=/usr/bin:/bin CUDA_HOME= CUDA_PATH=/usr/local/cuda "$ptxlink" --ptxas -arch=sm_80 main.ptx sq.ptx -o cp.cubin 2>err; rc=$?
+check "ptxas found through CUDA_PATH" "[ $rc = 0 ] && cmp -s cp.cubin app.cubin"
+"$ptxlink" --ptxas main.ptx sq.ptx -o x.cubin 2>err; rc=$?
+check "--ptxas needs -arch" "[ $rc = 2 ] && grep -q -- '--ptxas needs -arch=sm_XX' err"
+
+"$ptxlink" --ptxas --time -arch=sm_80 main2.ptx fact.ptx -o t.cubin 2>err; rc=$?
+phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
+check "--time with --ptxas ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt printf globalopt depot addrprep print ptxas nvlink ' ]"
+
+finish cli-ptxas

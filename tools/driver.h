@@ -1,0 +1,61 @@
+/* The ptxlink command: its options, the libraries it searches and the
+ * NVIDIA tools it runs.  ptxlink.c parses, links and prints. */
+#ifndef PTXLINK_DRIVER_H
+#define PTXLINK_DRIVER_H
+
+#include "ir/ir.h"
+#include "link/link.h"
+#include "stages/stages.h"
+
+/* A growing list of strings that live until exit (argv's, a response
+ * file's). */
+typedef struct Strs {
+	const char **v;
+	int n, cap;
+} Strs;
+
+typedef enum { MODE_AUTO, MODE_WHOLE, MODE_RELOCATABLE } CompileMode;
+
+typedef struct Options {
+	const char *out;
+	Strs inputs;
+	Strs libdirs;         /* -L DIR */
+	Strs libs;            /* -l NAME */
+	int verify;
+	int no_stages;
+	int olevel;           /* -O0..-O3: which stages run */
+	int ptxas;            /* --ptxas: compile the result to a cubin */
+	int fatbin;           /* --fatbin: a fatbinary of the cubin and the PTX */
+	CompileMode mode;     /* --compile-mode */
+	Strs ptxas_opts;      /* --ptxas=OPTS, -Xptxas, and -g, -w, -Werror, ... */
+	int time;             /* --time: per-phase timings */
+	const char *foreign_passed;   /* the first ptxas option given (-Xptxas, -fmad...) */
+	LinkOptions link;
+	StageOptions stages;
+} Options;
+
+/* options.c: 0, or -1 after saying why (exit status 2) */
+void strs_push(Strs *, const char *);
+int parse_args(int argc, char **argv, Options *);
+void options_free(Options *);
+
+/* library.c: the -l libraries' (and .a inputs') members that define a
+ * name the modules leave undefined, parsed, appended to *mods; -1 after
+ * errors */
+int add_libraries(const Options *, Module ***mods, int *n);
+int is_library_input(const char *path);   /* name.a */
+
+/* toolchain.c: runs ptxas (and nvlink, fatbinary) on the module printed
+ * to a temporary file; the result in *path (a temporary the caller
+ * unlinks) or -1 after saying why */
+int compile_module(const Module *, const Options *, char **path);
+void toolchain_cleanup(void);   /* removes the temporaries; signal-safe */
+void toolchain_done(void);      /* and frees their names */
+
+/* ptxlink.c: -v and --time; the module printed (-1, errno set, after a
+ * failed write) */
+int print_close(FILE *, const Module *);
+double now(void);
+void phase_time(const char *phase, double start);
+
+#endif

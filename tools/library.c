@@ -1,0 +1,387 @@
+/* PTX libraries, linked as nvlink and ld link archives: a member goes in
+ * only if it defines (.visible or .weak) a name that what is already in
+ * leaves undefined.  Every library is searched again until nothing more
+ * comes in, so their order does not matter (ld's --start-group).
+ *
+ * -l NAME looks in each -L DIR, in order, for libNAME.a (an ar archive of
+ * PTX files), NAME.ptx (one member) or NAME/ (its *.ptx, by name).  An
+ * input ending in .a is a library too. */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "ptx-grammar/ptx.h"
+#include "driver.h"
+
+typedef struct Member {
+	Module *m;
+	const char *name;      /* for -v: lib.a(member.ptx) */
+	const char **defs, **undefs;   /* interned */
+	int ndefs, nundefs;
+	int in;
+} Member;
+
+typedef struct Members {
+	Member *v;
+	int n, cap;
+	int errors;
+} Members;
+
+static const char **grow(const char **v, int n)
+{
+	v = realloc(v, (size_t)(n + 1) * sizeof *v);
+	if (!v)
+		die("out of memory");
+	return v;
+}
+
+/* What a module exports and what it declares without defining. */
+static void add_member(Members *ms, Module *m, const char *name, int in)
+{
+	if (!m) {
+		ms->errors++;
+		return;
+	}
+	if (ms->n == ms->cap) {
+		ms->cap = ms->cap ? 2 * ms->cap : 16;
+		ms->v = realloc(ms->v, (size_t)ms->cap * sizeof *ms->v);
+		if (!ms->v)
+			die("out of memory");
+	}
+	ir_normalize(m);  /* what symtab_build and the linker take */
+	Member *b = &ms->v[ms->n++];
+	*b = (Member){.m = m, .name = intern_cstr(name), .in = in};
+	SymTab *t = symtab_build(m);
+	for (uint32_t i = 0; i < symtab_count(t); i++) {
+		const Symbol *s = symtab_at(t, i);
+		if (s->def && s->linkage != LINK_INTERNAL) {
+			b->defs = grow(b->defs, b->ndefs);
+			b->defs[b->ndefs++] = s->name;
+		} else if (!s->def && s->linkage == LINK_EXTERN) {
+			b->undefs = grow(b->undefs, b->nundefs);
+			b->undefs[b->nundefs++] = s->name;
+		}
+	}
+	symtab_free(t);
+}
+
+static int has(const char **v, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == name)
+			return 1;
+	return 0;
+}
+
+/* Is name declared by something in and defined by nothing in? */
+static int wanted(const Members *ms, const char *name)
+{
+	int declared = 0;
+	for (int i = 0; i < ms->n; i++) {
+		if (!ms->v[i].in)
+			continue;
+		if (has(ms->v[i].defs, ms->v[i].ndefs, name))
+			return 0;
+		declared |= has(ms->v[i].undefs, ms->v[i].nundefs, name);
+	}
+	return declared;
+}
+
+/* The first name b defines that is wanted, or NULL. */
+static const char *pulls(const Members *ms, const Member *b)
+{
+	for (int i = 0; i < b->ndefs; i++)
+		if (wanted(ms, b->defs[i]))
+			return b->defs[i];
+	return NULL;
+}
+
+/* ar's member name: GNU "name/" or "/N" (into the "//" table), BSD
+ * "#1/LEN" (the name starts the data), else the field trimmed. */
+static char *member_name(const char *h, const char *longnames, size_t nlong,
+	const char **data, size_t *size)
+{
+	char field[17];
+	memcpy(field, h, 16);
+	field[16] = 0;
+	size_t len = strcspn(field, " ");
+	if (field[0] == '/' && field[1] >= '0' && field[1] <= '9') {
+		size_t off = strtoul(field + 1, NULL, 10);
+		if (off < nlong)
+			return strndup(longnames + off, strcspn(longnames + off, "/\n"));
+	} else if (!strncmp(field, "#1/", 3)) {
+		size_t n = strtoul(field + 3, NULL, 10);
+		if (n <= *size) {
+			char *s = strndup(*data, n);
+			*data += n;
+			*size -= n;
+			return s;
+		}
+	}
+	if (len > 1 && field[len - 1] == '/')
+		len--;
+	return strndup(field, len);
+}
+
+static int is_symtab(const char *h)
+{
+	return !strncmp(h, "/ ", 2) || !strncmp(h, "/SYM64/", 7) || !strncmp(h, "__.SYMDEF", 9);
+}
+
+/* Every member of an ar archive held in buf, parsed. */
+static void read_archive(Members *ms, const char *path, const char *buf, size_t n)
+{
+	const char *longnames = "";
+	size_t nlong = 0;
+	for (size_t at = 8; at + 60 <= n;) {
+		const char *h = buf + at;
+		size_t size = strtoul(h + 48, NULL, 10);
+		const char *data = h + 60;
+		if (memcmp(h + 58, "`\n", 2) != 0 || size > n - at - 60) {
+			fprintf(stderr, "%s: error: malformed ar archive (member at byte %zu)\n", path, at);
+			ms->errors++;
+			return;
+		}
+		at += 60 + size + (size & 1);
+		if (!strncmp(h, "// ", 3)) {
+			longnames = data;
+			nlong = size;
+			continue;
+		}
+		if (is_symtab(h))
+			continue;
+		char *name = member_name(h, longnames, nlong, &data, &size);
+		size_t len = strlen(path) + strlen(name) + 3;
+		char *shown = malloc(len);
+		snprintf(shown, len, "%s(%s)", path, name);
+		add_member(ms, ptx_parse_string(intern_cstr(shown), data, size), shown, 0);
+		free(shown);
+		free(name);
+	}
+}
+
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0;
+	*n = 0;
+	if (!f)
+		return NULL;
+	for (size_t got = 1; got;) {
+		if (*n == cap && !(buf = realloc(buf, cap = cap ? 2 * cap : 65536)))
+			die("out of memory");
+		got = fread(buf + *n, 1, cap - *n, f);
+		*n += got;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void add_archive(Members *ms, const char *path)
+{
+	size_t n;
+	char *buf = slurp(path, &n);
+	if (!buf) {
+		fprintf(stderr, "%s: error: cannot read: %s\n", path, strerror(errno));
+		ms->errors++;
+	} else if (n < 8 || memcmp(buf, "!<arch>\n", 8) != 0) {
+		fprintf(stderr, "%s: error: not an ar archive\n", path);
+		ms->errors++;
+	} else {
+		read_archive(ms, path, buf, n);
+	}
+	free(buf);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory library: its *.ptx, in name order (deterministic). */
+static void add_dir(Members *ms, const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "%s: error: cannot read: %s\n", dir, strerror(errno));
+		ms->errors++;
+		return;
+	}
+	char **names = NULL;
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t len = strlen(e->d_name);
+		if (len > 4 && !strcmp(e->d_name + len - 4, ".ptx")) {
+			names = realloc(names, (size_t)(n + 1) * sizeof *names);
+			names[n++] = strdup(e->d_name);
+		}
+	}
+	closedir(d);
+	if (n)
+		qsort(names, (size_t)n, sizeof *names, by_name);
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(dir) + strlen(names[i]) + 2;
+		char *path = malloc(len);
+		snprintf(path, len, "%s/%s", dir, names[i]);
+		add_member(ms, ptx_parse_file(path), path, 0);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static void add_lib(Members *ms, const char *path, int form)
+{
+	if (form == 0)
+		add_archive(ms, path);
+	else if (form == 1)
+		add_member(ms, ptx_parse_file(path), path, 0);
+	else
+		add_dir(ms, path);
+}
+
+/* -l NAME: the first of libNAME.a, NAME.ptx, NAME/ in the -L dirs. */
+static int find_lib(Members *ms, const Options *o, const char *name)
+{
+	static const char *const forms[] = {"%s/lib%s.a", "%s/%s.ptx", "%s/%s"};
+	for (int d = 0; d < o->libdirs.n; d++)
+		for (int k = 0; k < 3; k++) {
+			size_t len = strlen(o->libdirs.v[d]) + strlen(name) + 16;
+			char *path = malloc(len);
+			snprintf(path, len, forms[k], o->libdirs.v[d], name);
+			if (k == 2 ? is_dir(path) : is_file(path)) {
+				add_lib(ms, path, k);
+				free(path);
+				return 0;
+			}
+			free(path);
+		}
+	fprintf(stderr, "ptxlink: error: cannot find -l%s (no lib%s.a, %s.ptx or %s/ in ", name,
+		name, name, name);
+	if (!o->libdirs.n)
+		fputs("any directory: no -L given", stderr);
+	for (int d = 0; d < o->libdirs.n; d++)
+		fprintf(stderr, "%s'%s'", d ? ", " : "", o->libdirs.v[d]);
+	fputs(")\n", stderr);
+	return -1;
+}
+
+/* Brings in members until none defines a wanted name; -v says why each came. */
+static void select_members(Members *ms, int verbose)
+{
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int i = 0; i < ms->n; i++) {
+			const char *why;
+			if (ms->v[i].in || !(why = pulls(ms, &ms->v[i])))
+				continue;
+			ms->v[i].in = changed = 1;
+			if (verbose)
+				fprintf(stderr, "ptxlink: %s linked: it defines '%s'\n", ms->v[i].name, why);
+		}
+	}
+}
+
+static int is_archive_input(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 2 && !strcmp(path + n - 2, ".a");
+}
+
+/* Who defines name among what is in: a member's name, or NULL. */
+static const char *provider(const Members *ms, const char *name)
+{
+	for (int i = 0; i < ms->n; i++)
+		if (ms->v[i].in && has(ms->v[i].defs, ms->v[i].ndefs, name))
+			return ms->v[i].name;
+	return NULL;
+}
+
+/* -v: each module linked, what it defines and where its references go. */
+static void describe(const Members *ms, const Member *b)
+{
+	fprintf(stderr, "ptxlink: input %s: %d names defined", b->name, b->ndefs);
+	for (int i = 0; i < b->nundefs; i++) {
+		const char *from = provider(ms, b->undefs[i]);
+		fprintf(stderr, "%s'%s' from %s", i ? ", " : "; uses ", b->undefs[i], from ? from
+			: is_runtime_symbol(b->undefs[i]) ? "the CUDA runtime" : "nowhere yet");
+	}
+	fputc('\n', stderr);
+}
+
+static void free_members(Members *ms)
+{
+	for (int i = 0; i < ms->n; i++) {
+		free(ms->v[i].defs);
+		free(ms->v[i].undefs);
+	}
+	free(ms->v);
+}
+
+/* The inputs first, in order, then the members brought in, in the order
+ * the libraries were given; the others are freed. */
+static void take_members(Members *ms, Module ***mods, int *n)
+{
+	int k = 0;
+	for (int i = 0; i < ms->n; i++)
+		if (ms->v[i].in)
+			k++;
+	*mods = realloc(*mods, (size_t)k * sizeof **mods);
+	if (k && !*mods)
+		die("out of memory");
+	*n = 0;
+	for (int i = 0; i < ms->n; i++)
+		if (ms->v[i].in)
+			(*mods)[(*n)++] = ms->v[i].m;
+		else
+			mod_free(ms->v[i].m);
+}
+
+int is_library_input(const char *path)
+{
+	return is_archive_input(path);
+}
+
+int add_libraries(const Options *o, Module ***mods, int *n)
+{
+	Members ms = {0};
+	for (int i = 0; i < *n; i++)
+		add_member(&ms, (*mods)[i], (*mods)[i]->path, 1);
+	for (int i = 0; i < o->inputs.n; i++)
+		if (is_archive_input(o->inputs.v[i]))
+			add_archive(&ms, o->inputs.v[i]);
+	int rc = 0;
+	for (int i = 0; i < o->libs.n; i++)
+		if (find_lib(&ms, o, o->libs.v[i]) != 0)
+			rc = -1;
+	if (ms.errors)
+		rc = -1;
+	select_members(&ms, o->link.verbose);
+	for (int i = 0; o->link.verbose && i < ms.n; i++)
+		if (ms.v[i].in)
+			describe(&ms, &ms.v[i]);
+	take_members(&ms, mods, n);
+	free_members(&ms);
+	return rc;
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Whole-program or relocatable: which ptxas mode compiles a linked program
+# better.  For every multi-file corpus program (corpus/ptx/<prog>/), links
+# it with ptxlink (default stages, and --no-devirt), compiles the result
+# both ways and sums what ptxas -v says over all functions:
+#   whole        ptxas -arch=sm_XX -v linked.ptx
+#   relocatable  ptxas -c -v linked.ptx, then nvlink (with -lcudadevrt)
+# plus what the rule of ptxlink --ptxas (tools/toolchain.c) looks at, as
+# its -v says it: indirect call sites, address-taken functions and those of
+# them that call indirectly, recursion; the mode it picks, and whether that
+# mode spills no more than the other ("right").  Prints a markdown table
+# (the README's).  Spill bytes are stores plus loads, summed over functions;
+# regs the most any function uses; frame the stack frames summed.
+#
+# Usage: tools/mode-bench.sh [PTXLINK]   (default build/ptxlink)
+# Exits 1 if the rule picks the mode that spills more on any row (ctest
+# mode-bench), 77 without ptxas.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PTXLINK=${1:-$ROOT/build/ptxlink}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+PATH=$CUDA_HOME/bin:$PATH
+command -v ptxas >/dev/null 2>&1 || { echo "SKIPPED: ptxas not found"; exit 77; }
+DEVRT=(-L"$CUDA_HOME/targets/x86_64-linux/lib" -lcudadevrt)
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+
+# spill bytes (stores+loads), max registers, stack frame bytes, summed
+# over the functions ptxas -v reports (whole-program mode lists a callee
+# under every kernel that calls it: counted once)
+sums() {
+	awk '/Function properties for/ { fn = $NF }
+	     /bytes stack frame/ { f[fn] = $1; s[fn] = $5 + $9 }
+	     /Used [0-9]+ registers/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /^registers/ && $i > r) r = $i }
+	     END { for (k in f) { tf += f[k]; ts += s[k] }; printf "%d | %d | %d", ts, r, tf }' "$1"
+}
+
+row() { # program, variant, linked ptx, ptxlink's arguments...
+	local p=$1 v=$2 ptx=$3; shift 3
+	local arch; arch=$(awk '$1 == ".target" { sub(/,.*/, "", $2); print $2; exit }' "$ptx")
+	local icalls; icalls=$(grep -cE '^\s*(@%p[0-9]+ )?call(\.uni)?\s+(\([^)]*\), *)?%r' "$ptx")
+	# what the rule looks at, and what it picks, as ptxlink -v says it
+	local why; why=$("$PTXLINK" -v --ptxas -arch="$arch" "$@" -o "$work/auto.cubin" 2>&1 | grep 'compile mode:')
+	local taken; taken=$(grep -o '[0-9]* functions address-taken' <<<"$why" | cut -d' ' -f1)
+	local ti; ti=$(grep -o '[0-9]* of them calling indirectly' <<<"$why" | cut -d' ' -f1)
+	local rec=no; grep -q '[(,] recursion)' <<<"$why" && rec=yes
+	local pick=whole; grep -q 'relocatable' <<<"$why" && pick=reloc
+	ptxas -arch="$arch" -v "$ptx" -o "$work/w.cubin" >"$work/w.txt" 2>&1 || { echo "whole failed" >"$work/w.txt"; }
+	ptxas -arch="$arch" -c -v "$ptx" -o "$work/r.o" >"$work/r.txt" 2>&1 || echo "-c failed" >&2
+	nvlink -arch="$arch" "$work/r.o" "${DEVRT[@]}" -o "$work/r.cubin" 2>/dev/null || echo "nvlink failed" >&2
+	local w r; w=$(sums "$work/w.txt"); r=$(sums "$work/r.txt")
+	grep -q 'whole failed' "$work/w.txt" && w="fails | - | -"
+	local ws=${w%% *} rs=${r%% *} best=same
+	if [ "$ws" = fails ] || [ "$rs" -lt "$ws" ]; then best=reloc; elif [ "$ws" -lt "$rs" ]; then best=whole; fi
+	local ok=yes; [ $best = same ] || [ $best = $pick ] || ok=NO
+	echo "| $p | $v | $icalls | $taken | $ti | $rec | $w | $r | $pick | $ok |"
+	[ $ok = yes ] || wrong=$((wrong+1))
+}
+
+echo "| program | stages | indirect calls | address-taken functions | of them calling indirectly | recursion | whole: spill bytes | regs | frame | relocatable: spill bytes | regs | frame | auto picks | right |"
+echo "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---|"
+wrong=0
+for d in "$ROOT"/corpus/ptx/*/; do
+	p=$(basename "$d")
+	extra=()
+	case $p in handwritten) continue ;; *.G) extra=(--strip-debug) ;; esac
+	for v in default --no-devirt --no-stages; do
+		args=("${extra[@]}"); [ $v = default ] || args+=("$v")
+		"$PTXLINK" "${args[@]}" "$d"*.ptx -o "$work/l.ptx" 2>/dev/null || { echo "| $p | $v | link failed |"; continue; }
+		row "$p" "$v" "$work/l.ptx" "${args[@]}" "$d"*.ptx
+	done
+done
+[ $wrong = 0 ] || { echo "mode-bench: the rule picks the worse mode on $wrong rows" >&2; exit 1; }

@@ -1,0 +1,472 @@
+/* --ptxas: the linked module to machine code with NVIDIA's tools, in a
+ * temporary directory that is removed whatever happens.
+ *
+ *   whole        ptxas -arch=sm_XX OPTS app.linked.ptx -o app.cubin
+ *   relocatable  ptxas -arch=sm_XX -c OPTS app.linked.ptx -o app.o
+ *                nvlink -arch=sm_XX app.o [-L CUDA/lib -lcudadevrt] -o app.cubin
+ *   --fatbin     fatbinary -64 --create=app.fatbin
+ *                  --image3=kind=elf,sm=XX,file=app.cubin
+ *                  --image3=kind=ptx,sm=XX,file=app.linked.ptx
+ *
+ * The mode (--compile-mode=auto) is relocatable when the module needs it
+ * (device-runtime or libdevice names left undefined, --allow-undefined)
+ * or when tools/mode-bench.sh measured fewer spills that way (see
+ * relocatable_better); else whole-program.
+ *
+ * The tools run in the temporary directory on files named after the
+ * output (app.linked.ptx for -o app.cubin), so that what they print names
+ * a file the user can tell from the inputs; every line is passed on to
+ * stderr prefixed with "ptxlink: TOOL: ". */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "driver.h"
+
+static char tmpdir[PATH_MAX];
+static char *volatile tmpfiles[4];   /* removed by toolchain_cleanup */
+
+/* Signal-safe (it only unlinks): ptxlink.c's crash handler calls it too. */
+void toolchain_cleanup(void)
+{
+	for (int i = 0; i < 4; i++)
+		if (tmpfiles[i])
+			unlink(tmpfiles[i]);
+	if (tmpdir[0])
+		rmdir(tmpdir);
+	tmpdir[0] = 0;
+}
+
+void toolchain_done(void)
+{
+	toolchain_cleanup();
+	for (int i = 0; i < 4; i++) {
+		free(tmpfiles[i]);
+		tmpfiles[i] = NULL;
+	}
+}
+
+static int make_tmpdir(void)
+{
+	const char *t = getenv("TMPDIR");
+	int n = snprintf(tmpdir, sizeof tmpdir, "%s/ptxlink-XXXXXX", t && *t ? t : "/tmp");
+	if (n >= (int)sizeof tmpdir)
+		errno = ENAMETOOLONG;
+	if (n >= (int)sizeof tmpdir || !mkdtemp(tmpdir)) {
+		fprintf(stderr, "ptxlink: error: cannot create a temporary directory '%s': %s\n",
+			tmpdir, strerror(errno));
+		tmpdir[0] = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static char *join(const char *dir, const char *name);
+
+/* A file in the temporary directory, to be removed: slot 0..3. */
+static const char *tmpfile_at(int slot, const char *name)
+{
+	char *old = tmpfiles[slot];
+	tmpfiles[slot] = join(tmpdir, name);
+	free(old);
+	return tmpfiles[slot];
+}
+
+static int executable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static char *join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+	if (!p)
+		die("out of memory");
+	snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+/* The CUDA installation to fall back on: $CUDA_HOME, else $CUDA_PATH,
+ * else /usr/local/cuda. */
+static const char *cuda_root(void)
+{
+	const char *r = getenv("CUDA_HOME");
+	if (!r || !*r)
+		r = getenv("CUDA_PATH");
+	return r && *r ? r : "/usr/local/cuda";
+}
+
+/* name on PATH, else in the CUDA root's bin; NULL after saying where it
+ * was looked for. */
+static char *find_tool(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *copy = strdup(path ? path : "");
+	for (char *save, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		char *p = join(*d ? d : ".", name);
+		if (executable(p)) {
+			free(copy);
+			return p;
+		}
+		free(p);
+	}
+	free(copy);
+	char *bin = join(cuda_root(), "bin");
+	char *p = join(bin, name);
+	free(bin);
+	if (executable(p))
+		return p;
+	fprintf(stderr, "ptxlink: error: cannot find %s: not on PATH, not in %s/bin "
+		"(set CUDA_HOME to the CUDA installation)\n", name, cuda_root());
+	free(p);
+	return NULL;
+}
+
+/* Passes the tool's output on, a line at a time, with its context. */
+static void relay(FILE *from, const char *tool)
+{
+	char line[4096];
+	int start = 1;
+	while (fgets(line, sizeof line, from)) {
+		if (start)
+			fprintf(stderr, "ptxlink: %s: ", tool);
+		fputs(line, stderr);
+		start = strchr(line, '\n') != NULL;
+	}
+	if (!start)
+		fputc('\n', stderr);
+}
+
+static void child(int out, const char *exe, char *const *argv)
+{
+	dup2(out, 1);
+	dup2(out, 2);
+	close(out);
+	if (chdir(tmpdir) == 0)
+		execv(exe, argv);
+	fprintf(stderr, "cannot run %s: %s\n", exe, strerror(errno));
+	_exit(127);
+}
+
+/* 0 if the tool exited 0, else -1 after saying how it ended. */
+static int exit_status(const char *tool, pid_t pid, int status)
+{
+	if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (pid < 0)
+		fprintf(stderr, "ptxlink: error: cannot run %s: %s\n", tool, strerror(errno));
+	else if (WIFSIGNALED(status))
+		fprintf(stderr, "ptxlink: error: %s killed by signal %d\n", tool, WTERMSIG(status));
+	else
+		fprintf(stderr, "ptxlink: error: %s failed (exit status %d)%s\n", tool, WEXITSTATUS(status),
+			!strcmp(tool, "ptxas") ? " on the linked PTX (ptxlink without --ptxas writes it)" : "");
+	return -1;
+}
+
+/* Runs exe with argv, its output relayed; the exit_status. */
+static int spawn(const char *exe, const char *tool, char *const *argv)
+{
+	int fds[2];
+	if (pipe(fds) != 0) {
+		fprintf(stderr, "ptxlink: error: cannot run %s: %s\n", tool, strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0)
+		child(fds[1], exe, argv);
+	int err = errno;
+	close(fds[1]);
+	FILE *from = fdopen(fds[0], "r");
+	if (pid > 0 && from)
+		relay(from, tool);
+	if (from)
+		fclose(from);
+	else
+		close(fds[0]);
+	int status = 0;
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	errno = err;
+	return exit_status(tool, pid, status);
+}
+
+/* Runs argv (argv[0] the tool's name) in the temporary directory; 0 if
+ * it exits 0, else -1 after saying so. */
+static int run(const Options *o, Strs *argv)
+{
+	const char *tool = argv->v[0];
+	char *exe = find_tool(tool);
+	if (!exe)
+		return -1;
+	if (o->link.verbose) {
+		fprintf(stderr, "ptxlink: running");
+		for (int i = 0; i < argv->n; i++)
+			fprintf(stderr, " %s", i ? argv->v[i] : exe);
+		fprintf(stderr, " (in %s)\n", tmpdir);
+	}
+	strs_push(argv, NULL);
+	double t = now();
+	int rc = spawn(exe, tool, (char *const *)argv->v);
+	phase_time(tool, t);
+	argv->n--;
+	free(exe);
+	return rc;
+}
+
+/* What decides the mode (see the header). */
+typedef struct ModeFacts {
+	const char *undefined;  /* a name only nvlink can resolve, or NULL */
+	int recursive;          /* a call-graph cycle */
+	int taken;              /* defined functions whose address is taken */
+	int indirect;           /* indirect call sites */
+	int taken_indirect;     /* address-taken functions that call indirectly */
+} ModeFacts;
+
+/* A name whole-program ptxas cannot leave undefined: all but vprintf,
+ * malloc and the like, which it knows. */
+static int needs_nvlink(const Symbol *s)
+{
+	if (s->def || !s->decl || s->space == SPACE_SHARED || (s->kind == SYM_FUNC && !s->nuses))
+		return 0;
+	return !is_runtime_symbol(s->name) || needs_cudadevrt(s->name) ||
+		!strncmp(s->name, "__nv_", 5);
+}
+
+/* Whether the call graph has a cycle: an iterative depth-first search
+ * (a deep call chain must not overflow the stack), grey = on the path. */
+static int has_cycle(const CallGraph *cg)
+{
+	uint32_t n = cg_count(cg);
+	if (!n)
+		return 0;
+	const CgFunc *base = cg_func(cg, 0);   /* the nodes are one array */
+	uint8_t *colour = calloc(n, 1);
+	uint32_t (*stack)[2] = malloc(n * sizeof *stack);   /* node, next callee */
+	if (!colour || !stack)
+		die("out of memory");
+	int cycle = 0;
+	for (uint32_t root = 0; root < n && !cycle; root++) {
+		if (colour[root])
+			continue;
+		uint32_t sp = 0;
+		stack[sp][0] = root, stack[sp++][1] = 0, colour[root] = 1;
+		while (sp && !cycle) {
+			const CgFunc *f = cg_func(cg, stack[sp - 1][0]);
+			if (stack[sp - 1][1] == f->ncallees) {
+				colour[stack[--sp][0]] = 2;
+				continue;
+			}
+			const CgFunc *c = cg_find(cg, f->callees[stack[sp - 1][1]++]);
+			uint32_t k = (uint32_t)(c - base);
+			if (colour[k] == 1)
+				cycle = 1;
+			else if (!colour[k])
+				stack[sp][0] = k, stack[sp++][1] = 0, colour[k] = 1;
+		}
+	}
+	free(colour);
+	free(stack);
+	return cycle;
+}
+
+static void mode_facts(const Module *m, ModeFacts *f)
+{
+	SymTab *t = symtab_build(m);
+	CallGraph *cg = callgraph_build(m, t);
+	*f = (ModeFacts){0};
+	for (uint32_t i = 0; i < symtab_count(t); i++) {
+		const Symbol *s = symtab_at(t, i);
+		if (!f->undefined && needs_nvlink(s))
+			f->undefined = s->name;
+	}
+	for (uint32_t i = 0; i < cg_count(cg); i++) {
+		const CgFunc *c = cg_func(cg, i);
+		f->taken += c->def && c->address_taken;
+		f->indirect += (int)c->nindirect;
+		f->taken_indirect += c->def && c->address_taken && c->nindirect;
+	}
+	f->recursive = has_cycle(cg);
+	callgraph_free(cg);
+	symtab_free(t);
+}
+
+/* The rule tools/mode-bench.sh's measurements support (README): nvlink
+ * must resolve a name; or a cycle may be compiled with the full call ABI
+ * (recursion through direct calls, or an address-taken function calling
+ * through a pointer); or address-taken functions are all called directly
+ * (devirtualized), where whole-program ptxas spilled more in them. */
+static int relocatable_better(const ModeFacts *f)
+{
+	return f->undefined || f->recursive || f->taken_indirect || (f->taken && !f->indirect);
+}
+
+/* The mode, or -1 when whole-program mode is asked for and cannot be. */
+static int pick_mode(const Module *m, const Options *o)
+{
+	ModeFacts f;
+	mode_facts(m, &f);
+	if (o->mode == MODE_WHOLE && f.undefined) {
+		fprintf(stderr, "ptxlink: error: --compile-mode=whole: '%s' is undefined and only "
+			"nvlink can resolve it (use --compile-mode=relocatable)\n", f.undefined);
+		return -1;
+	}
+	int mode = o->mode != MODE_AUTO ? (int)o->mode : relocatable_better(&f) ? MODE_RELOCATABLE
+		: MODE_WHOLE;
+	if (o->link.verbose) {
+		fprintf(stderr, "ptxlink: compile mode: %s (%s", mode == MODE_WHOLE ? "whole program"
+			: "relocatable, ptxas -c and nvlink", o->mode != MODE_AUTO ? "--compile-mode; " : "");
+		if (f.undefined)
+			fprintf(stderr, "'%s' is left to nvlink; ", f.undefined);
+		fprintf(stderr, "%d functions address-taken, %d of them calling indirectly, "
+			"%d indirect calls, %s)\n", f.taken, f.taken_indirect, f.indirect,
+			f.recursive ? "recursion" : "no recursion");
+	}
+	return mode;
+}
+
+/* The output's name without directory and extension: what the temporary
+ * files are called ("a" for standard output or a name like an option). */
+static void base_name(const Options *o, char *buf, size_t n)
+{
+	const char *out = o->out && strcmp(o->out, "-") ? o->out : "a";
+	const char *slash = strrchr(out, '/');
+	snprintf(buf, n, "%s", slash ? slash + 1 : out);
+	char *dot = strrchr(buf, '.');
+	if (dot && dot != buf)
+		*dot = 0;
+	if (buf[0] == '-' || buf[0] == '.' || !buf[0])
+		snprintf(buf, n, "a");
+}
+
+static int write_ptx(const Module *m, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || print_close(f, m) != 0) {
+		fprintf(stderr, "ptxlink: error: cannot write '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void args(Strs *a, const char *first, const Options *o)
+{
+	static char arch[64];
+	a->n = 0;
+	strs_push(a, first);
+	snprintf(arch, sizeof arch, "-arch=%s", o->link.arch);
+	strs_push(a, arch);
+}
+
+/* -LDIR for the libcudadevrt.a of nvlink's own CUDA installation (bin/..),
+ * NULL if it has none. */
+static char *devrt_dir(void)
+{
+	char *nv = find_tool("nvlink");
+	char *slash = nv ? strrchr(nv, '/') : NULL;
+	if (slash)
+		*slash = 0;
+	slash = nv ? strrchr(nv, '/') : NULL;
+	if (!slash) {
+		free(nv);
+		return NULL;
+	}
+	*slash = 0;
+	size_t n = strlen(nv) + 64;
+	char *dir = malloc(n);
+	snprintf(dir, n, "-L%s/targets/x86_64-linux/lib", nv);
+	char *lib = join(dir + 2, "libcudadevrt.a");
+	int ok = access(lib, R_OK) == 0;
+	free(lib);
+	free(nv);
+	if (!ok)
+		free(dir);
+	return ok ? dir : NULL;
+}
+
+/* ptxas -c, then nvlink with the device runtime when CUDA has it. */
+static int relocatable(const Options *o, Strs *a, const char *ptx, const char *obj,
+	const char *cubin)
+{
+	args(a, "ptxas", o);
+	strs_push(a, "-c");
+	for (int i = 0; i < o->ptxas_opts.n; i++)
+		strs_push(a, o->ptxas_opts.v[i]);
+	strs_push(a, ptx), strs_push(a, "-o"), strs_push(a, obj);
+	if (run(o, a) != 0)
+		return -1;
+	args(a, "nvlink", o);
+	strs_push(a, obj);
+	char *libdir = devrt_dir();
+	if (libdir)
+		strs_push(a, libdir), strs_push(a, "-lcudadevrt");
+	strs_push(a, "-o"), strs_push(a, cubin);
+	int rc = run(o, a);
+	free(libdir);
+	return rc;
+}
+
+static int whole(const Options *o, Strs *a, const char *ptx, const char *cubin)
+{
+	args(a, "ptxas", o);
+	for (int i = 0; i < o->ptxas_opts.n; i++)
+		strs_push(a, o->ptxas_opts.v[i]);
+	strs_push(a, ptx), strs_push(a, "-o"), strs_push(a, cubin);
+	return run(o, a);
+}
+
+/* fatbinary: the cubin and the PTX it came from, for sm_XX (the JIT
+ * compiles the PTX for newer GPUs). */
+static int fatbin(const Options *o, Strs *a, const char *ptx, const char *cubin, const char *fat)
+{
+	static char create[PATH_MAX + 16], elf[PATH_MAX + 64], text[PATH_MAX + 64];
+	const char *sm = o->link.arch + 3;
+	snprintf(create, sizeof create, "--create=%s", fat);
+	snprintf(elf, sizeof elf, "--image3=kind=elf,sm=%s,file=%s", sm, cubin);
+	snprintf(text, sizeof text, "--image3=kind=ptx,sm=%s,file=%s", sm, ptx);
+	a->n = 0;
+	strs_push(a, "fatbinary"), strs_push(a, "-64"), strs_push(a, create);
+	strs_push(a, elf), strs_push(a, text);
+	return run(o, a);
+}
+
+static int compile_in_tmpdir(const Module *m, const Options *o, int mode, char **path)
+{
+	char base[NAME_MAX - 16], name[NAME_MAX];
+	base_name(o, base, sizeof base);
+	const char *file[4];
+	static const char *const ext[] = {".linked.ptx", ".o", ".cubin", ".fatbin"};
+	for (int i = 0; i < 4; i++) {
+		snprintf(name, sizeof name, "%s%s", base, ext[i]);
+		file[i] = strrchr(tmpfile_at(i, name), '/') + 1;   /* the tools run in tmpdir */
+	}
+	double t = now();
+	if (write_ptx(m, tmpfiles[0]) != 0)
+		return -1;
+	phase_time("print", t);
+	Strs a = {0};
+	int rc = mode == MODE_WHOLE ? whole(o, &a, file[0], file[2])
+		: relocatable(o, &a, file[0], file[1], file[2]);
+	if (rc == 0 && o->fatbin)
+		rc = fatbin(o, &a, file[0], file[2], file[3]);
+	free(a.v);
+	if (rc == 0)
+		*path = strdup(tmpfiles[o->fatbin ? 3 : 2]);
+	return rc;
+}
+
+int compile_module(const Module *m, const Options *o, char **path)
+{
+	int mode = pick_mode(m, o);
+	if (mode < 0 || make_tmpdir() != 0)
+		return -1;
+	return compile_in_tmpdir(m, o, mode, path);
+}
