@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "driver.h"
+#include "lib/core.h"
 
 enum {
 	O_OUT, O_ARCH, O_OPTF, O_VERBOSE, O_VERSION, O_HELP, O_NOWARN, O_WERROR,
@@ -726,15 +727,7 @@ int parse_args(int argc, char **argv, Options *o)
 	flush_warnings();
 	if (o->ptxas && !o->link.arch)
 		return bad("%s needs -arch=sm_XX (the GPU to compile for)", o->fatbin ? "--fatbin" : "--ptxas");
-	o->link.defined_later = o->no_stages ? NULL : stages_define;
-	o->stages.allow_undefined = o->link.allow_undefined;
-	/* -arch asks for a link, as nvlink's does: the result is the program */
-	o->stages.unlinked = o->inputs.n == 1 && !o->link.arch;
-	/* a link whose stages run: names dead code alone references may stay
-	 * undefined, as nvlink -dlto drops unused library code first */
-	int links = !(o->inputs.n == 1 && !o->link.arch && !o->link.strip_debug);
-	o->link.defer_undefined = o->stages.check_undefined =
-		links && !o->no_stages && !o->link.allow_undefined;
+	core_settle(&o->link, &o->stages, o->inputs.n, o->no_stages);
 	if (o->inputs.n == 0)
 		return bad("%s", "no input files (see --help)");
 	return 0;

@@ -12,6 +12,7 @@
 #include <time.h>
 #include "ptx-grammar/ptx.h"
 #include "driver.h"
+#include "lib/core.h"
 
 double now(void)
 {
@@ -235,18 +236,6 @@ static int given_before(const Options *o, int i)
 	return 0;
 }
 
-/* One input, checked and in the one form the linker and stages take;
- * NULL after errors. */
-static Module *parse_one(const Options *o, const char *path)
-{
-	Module *m = ptx_parse_file(path);
-	if (m && o->verify && ir_verify_shape(m) != 0)
-		die("IR invariants broken after parsing %s", path);
-	if (m)
-		ir_normalize(m);
-	return m;
-}
-
 /* Every input (errors in all of them reported) and the library members
  * they need; NULL after errors. */
 static Module **parse_inputs(const Options *o, int *n)
@@ -264,7 +253,7 @@ static Module **parse_inputs(const Options *o, int *n)
 			error((Loc){0, 0, diag_file(o->inputs.v[i])}, "%s", why);
 		if (why || given_before(o, i))
 			ok = 0;
-		else if (!(mods[*n] = parse_one(o, o->inputs.v[i])))
+		else if (!(mods[*n] = core_input(ptx_parse_file(o->inputs.v[i]), o->inputs.v[i], o->verify)))
 			ok = 0;
 		else
 			++*n;
@@ -280,24 +269,6 @@ static Module **parse_inputs(const Options *o, int *n)
 	return mods;
 }
 
-/* One input and no -arch is not linked (nothing to link or retarget). */
-static Module *link_all(const Options *o, Module **mods, int n)
-{
-	Module *m;
-	if (n == 1 && !o->link.arch && !o->link.strip_debug) {
-		m = mods[0];
-		if (link_check_symbols(m) != 0) {
-			mod_free(m);
-			m = NULL;
-		}
-	} else {
-		m = link_modules(mods, n, &o->link);
-		if (m && o->verify && ir_verify_shape(m) != 0)
-			die("IR invariants broken after linking");
-	}
-	return m;
-}
-
 static Module *load(const Options *o)
 {
 	int n;
@@ -307,7 +278,7 @@ static Module *load(const Options *o)
 	if (!mods)
 		return NULL;
 	t = now();
-	Module *m = n ? link_all(o, mods, n) : NULL;
+	Module *m = n ? core_combine(mods, n, &o->link, o->verify) : NULL;
 	free(mods);
 	phase_time("link", t);
 	stage_start = now();

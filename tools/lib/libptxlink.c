@@ -11,6 +11,7 @@
 #include "link/link.h"
 #include "stages/stages.h"
 #include "ptxlink.h"
+#include "core.h"
 
 _Static_assert((int)PTXLINK_ADDRPREP_NARROW == (int)ADDRPREP_NARROW &&
 	(int)PTXLINK_ADDRPREP_WIDEN == (int)ADDRPREP_WIDEN && (int)PTXLINK_ADDRPREP_FOLD == (int)ADDRPREP_FOLD &&
@@ -186,9 +187,7 @@ static int add(ptxlink_session *s, Module *m, const char *name)
 		s->bad_input = 1;
 		return -1;
 	}
-	if (s->verify && ir_verify_shape(m) != 0)
-		die("IR invariants broken after parsing %s", name);
-	ir_normalize(m);
+	core_input(m, name, s->verify);
 	if (s->ninputs == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 8;
 		s->inputs = realloc(s->inputs, (size_t)s->cap * sizeof *s->inputs);
@@ -247,38 +246,6 @@ int ptxlink_add_buffer(ptxlink_session *s, const char *name, const char *data, s
 
 /* ---- link and stages -------------------------------------------------- */
 
-/* What the command decides from the number of inputs (tools/ptxlink.c's
- * parse_args). */
-static void settle(ptxlink_session *s)
-{
-	int n = s->ninputs;
-	s->link.defined_later = s->no_stages ? NULL : stages_define;
-	s->stages.allow_undefined = s->link.allow_undefined;
-	/* -arch asks for a link, as nvlink's does: the result is the program */
-	s->stages.unlinked = n == 1 && !s->link.arch;
-	int links = !(n == 1 && !s->link.arch && !s->link.strip_debug);
-	s->link.defer_undefined = s->stages.check_undefined =
-		links && !s->no_stages && !s->link.allow_undefined;
-}
-
-/* One input without arch or strip_debug is only checked, not linked. */
-static Module *combine(ptxlink_session *s)
-{
-	if (s->ninputs == 1 && !s->link.arch && !s->link.strip_debug) {
-		Module *m = s->inputs[0];
-		s->ninputs = 0;
-		if (link_check_symbols(m) == 0)
-			return m;
-		mod_free(m);
-		return NULL;
-	}
-	Module *m = link_modules(s->inputs, s->ninputs, &s->link);
-	s->ninputs = 0;  /* consumed, linked or not */
-	if (m && s->verify && ir_verify_shape(m) != 0)
-		die("IR invariants broken after linking");
-	return m;
-}
-
 int ptxlink_link(ptxlink_session *s)
 {
 	if (!s)
@@ -291,8 +258,9 @@ int ptxlink_link(ptxlink_session *s)
 		return leave(s, -1);  /* each failed input said why */
 	if (s->ninputs == 0)
 		return leave(s, fail("no input files"));
-	settle(s);
-	Module *m = combine(s);
+	core_settle(&s->link, &s->stages, s->ninputs, s->no_stages);
+	Module *m = core_combine(s->inputs, s->ninputs, &s->link, s->verify);
+	s->ninputs = 0;  /* consumed, linked or not */
 	if (m && !s->no_stages && run_pipeline(m, &s->stages) != 0) {
 		mod_free(m);
 		m = NULL;

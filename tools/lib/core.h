@@ -1,0 +1,21 @@
+/* The work the command (tools/ptxlink.c) and libptxlink (libptxlink.c)
+ * both do, written once: an input in the one form the linker and stages
+ * take, what the number of inputs decides, the link, the stages.  Internal:
+ * not installed, not part of ptxlink.h. */
+#ifndef PTXLINK_CORE_H
+#define PTXLINK_CORE_H
+
+#include "ir/ir.h"
+#include "link/link.h"
+#include "stages/stages.h"
+
+/* A parsed input (NULL after its errors) checked (verify) and normalized. */
+Module *core_input(Module *parsed, const char *name, int verify);
+/* What the number of inputs decides: whether they are linked, whether
+ * names dead code alone references may stay undefined. */
+void core_settle(LinkOptions *, StageOptions *, int ninputs, int no_stages);
+/* The inputs linked (one input without -arch or --strip-debug is only
+ * checked); consumes mods' modules, not the array.  NULL after errors. */
+Module *core_combine(Module **mods, int n, const LinkOptions *, int verify);
+
+#endif
