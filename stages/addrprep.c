@@ -386,9 +386,10 @@ static void plan_one(Narrow *nw, uint32_t i)
 		p->x = name_expr(narrow_reg(nw, dx));
 	if (p->y == &planned)
 		p->y = name_expr(narrow_reg(nw, dy));
+	/* dropped counts reading instructions, as only_uses does: x * x is one */
 	if (dx != UINT32_MAX)
 		nw->dropped[dx]++, nw->plan[dx].narrow_users++;
-	if (dy != UINT32_MAX)
+	if (dy != UINT32_MAX && dy != dx)
 		nw->dropped[dy]++, nw->plan[dy].narrow_users++;
 }
 
