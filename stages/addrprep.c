@@ -562,11 +562,13 @@ static void fold(Ap *a)
 /* ---- sink ----------------------------------------------------------------- */
 
 /* Integer arithmetic of an address, free of side effects and of special
- * registers (whose value may differ elsewhere: %clock). */
+ * registers (whose value may differ elsewhere: %clock).  add.cc and the
+ * like write the carry that the next addc reads: they stay. */
 static int sinkable(const Ins *in)
 {
 	int op = in->sp->code;
 	if (in->guard || in->nops < 2 || !reg_name(in->ops[0]) || in->sp->unknown ||
+	    spelling_has(in->sp, MOD_cc) ||
 	    !(op == O_add || op == O_sub || op == O_mul || op == O_mad || op == O_shl || op == O_cvt ||
 	      op == O_cvta) || (in->sp->ntypes && (ty_flags(in->sp->types[0]) & (TF_FLOAT | TF_PAIR))))
 		return 0;
