@@ -11,8 +11,9 @@
  *   fold    add.s64 a, b, C whose every use is an address [a+K] becomes
  *           [b+C+K] there, and goes;
  *   sink    an address computed in one block and used only in another it
- *           dominates is recomputed there, next to its use, when it was
- *           live across a loop or a call and its operands are live there
+ *           dominates (and that does not run more often: not into a
+ *           loop) is recomputed there, next to its use, when it was live
+ *           across a loop or a call and its operands are live there
  *           anyway.
  *
  * Each rewrite is planned on analyses of the unchanged function and then
@@ -621,9 +622,39 @@ static int live_at(const Ap *a, const char *reg, uint32_t at)
 	return live_out(a->live, a->g->block_of[at], reg);
 }
 
+/* Whether block to can run again without block from running first (it is
+ * in a loop that from is not in): a computation sunk from from into to
+ * would be repeated on every iteration. */
+static int reruns_without(const Cfg *g, uint32_t from, uint32_t to)
+{
+	if (!g->blocks[to].cyclic)
+		return 0;
+	uint8_t *seen = calloc(g->nblocks, 1);
+	uint32_t *stack = malloc((g->nblocks + 1) * sizeof *stack), n = 0;
+	if (!seen || !stack)
+		die("out of memory");
+	int found = 0;
+	stack[n++] = to;
+	while (n && !found) {
+		const Block *b = &g->blocks[stack[--n]];
+		for (uint32_t e = 0; e < b->nsucc && !found; e++) {
+			uint32_t s = b->succ[e];
+			if (s == to)
+				found = 1;
+			else if (s != from && !seen[s]) {
+				seen[s] = 1;
+				stack[n++] = s;
+			}
+		}
+	}
+	free(seen);
+	free(stack);
+	return found;
+}
+
 /* Where i goes: the first of its uses, all in one block it dominates (or
- * after a call in its own), where its operands are live anyway;
- * UINT32_MAX when it stays. */
+ * after a call in its own) and that runs no more often, where its
+ * operands are live anyway; UINT32_MAX when it stays. */
 static uint32_t sink_target(const Ap *a, uint32_t i)
 {
 	const Ins *in = ins_at(a, i);
@@ -641,7 +672,7 @@ static uint32_t sink_target(const Ap *a, uint32_t i)
 			first = uses[u];
 	}
 	if (to == g->block_of[i] ? first < i || !has_call(a, i + 1, first) :
-	    !cfg_dominates(g, g->block_of[i], to))
+	    !cfg_dominates(g, g->block_of[i], to) || reruns_without(g, g->block_of[i], to))
 		return UINT32_MAX;
 	for (uint32_t k = 1; k < in->nops; k++)
 		if (reg_name(in->ops[k]) && (!live_at(a, in->ops[k]->str, first) ||
