@@ -14,7 +14,9 @@ negative and are then widened (sign extension), and the shapes the three
 rewrites look for: 64-bit arithmetic of zero-extended 32-bit values
 (narrow), one value read twice (x * x), a base plus a masked index plus constant offsets used only as
 addresses, also in other blocks (fold), and addresses computed before a
-loop or a __noinline__ call and used after it (sink).  Some kernels carry
+loop or a __noinline__ call and used after it (sink), and 128-bit sums and
+products (add.cc and addc) whose high half a call reads and whose low half
+is read after it.  Some kernels carry
 __launch_bounds__, so .maxntid bounds the thread ids.
 
 Every kernel is `extern "C" __global__ void kN(const unsigned *in,
@@ -319,9 +321,16 @@ class Gen:
         p, v = self.var("p"), self.var("w")
         mask = r.choice([63, 255, 511])
         base = r.randint(0, 512)
-        lines = ["const unsigned *%s = in + %s%s;" % (p, self.index(mask, loops, locals_),
-                                                     " + %d" % base if base else ""),
-                 "unsigned long long %s = %s;" % (v, self.value(loops, locals_))]
+        live = r.random() < 0.6
+        if live:     # the index is read after the loop or call too: live there anyway
+            j = self.var("j")
+            ty = r.choice(["unsigned", "size_t", "int"])
+            lines = ["%s %s = %s;" % (ty, j, self.index(mask, loops, locals_)),
+                     "const unsigned *%s = in + %s%s;" % (p, j, " + %d" % base if base else "")]
+        else:
+            lines = ["const unsigned *%s = in + %s%s;" % (p, self.index(mask, loops, locals_),
+                                                         " + %d" % base if base else "")]
+        lines.append("unsigned long long %s = %s;" % (v, self.value(loops, locals_)))
         if r.random() < 0.5 or depth >= 2:
             h = r.choice(["h0", "h1", "h2"])
             self.helpers.add(h)
@@ -331,10 +340,32 @@ class Gen:
         room = 2047 - mask - base
         c = r.randint(0, min(room, 300))
         lines.append("acc = (acc ^ (%s[%d] + %s)) * 0x100000001b3ull;" % (p, c, v))
+        if live:
+            # j * 4 in size_t is the address's scaled index (CSE makes them one)
+            lines.append("acc += (size_t)%s * %du;" % (j, 4 if r.random() < 0.7 else r.randint(3, 99)))
         if r.random() < 0.4:
             lines += ["if ((acc & %du) == 0u)" % r.choice([1, 3]),
                       "    out[o + %d] = %s[%d];" % (r.randint(0, 2), p, r.randint(0, min(room, 300)))]
         return lines
+
+    def s_wide(self, loops, locals_):
+        """128-bit arithmetic (add.cc / addc, mad.lo.cc / madc), its low and high
+        halves read after a __noinline__ call."""
+        r = self.r
+        w = self.var("x")
+        h = r.choice(["h0", "h1", "h2"])
+        self.helpers.add(h)
+        a, b = self.value(loops, locals_), self.value(loops, locals_)
+        c = self.value(loops, locals_)
+        # ~b: the low halves carry about half the time
+        op = r.choice(["(unsigned __int128)%s * %s + ~%s" % (a, b, c),
+                       "(unsigned __int128)%s + ~%s" % (a, b),
+                       "((unsigned __int128)%s << 64 | %s) - %s" % (a, b, c)])
+        return ["unsigned __int128 %s = %s;" % (w, op),
+                "acc = %s(acc, (unsigned)(%s >> %d) ^ %s);" % (h, w, r.choice([64, 96]),
+                                                           self.expr("u32", 1, loops, locals_).s),
+                "acc = (acc ^ (unsigned long long)%s) * 0x100000001b3ull;" % w,
+                "acc ^= (unsigned long long)(%s >> %d);" % (w, r.choice([64, 64, 32, 100]))]
 
     def s_call(self, loops, locals_):
         r = self.r
@@ -397,7 +428,7 @@ class Gen:
             self.budget -= 1
             if self.budget < 0:
                 break
-            kinds = [("store", 4), ("mix", 3), ("local", 2), ("load", 3), ("fold", 1.5), ("call", 1)]
+            kinds = [("store", 4), ("mix", 3), ("local", 2), ("load", 3), ("fold", 1.5), ("call", 1), ("wide", 0.5)]
             if depth < 3 and self.budget > 3:
                 kinds += [("sink", 2), ("loop", 1.5), ("if", 1), ("stride", 0.7)]
             k = r.choices([k for k, _ in kinds], [w for _, w in kinds])[0]
