@@ -46,7 +46,7 @@ while [ $# -gt 0 ]; do
 	--keep) keep=$2; shift ;;
 	--fail-dir) faildir=$2; shift ;;
 	--no-clang) clang_ok=0 ;;
-	-h | --help) sed -n '2,38p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,37p' "$0"; exit 0 ;;
 	*) echo "difftest-addrprep: unknown argument: $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -134,7 +134,7 @@ check() {
 	local d=$1 c=$2 v k n s rc i maxt tpb shape
 	for v in before $VARIANTS; do
 		local f
-		f=$(flags $v)
+		f=$(flags "$v")
 		# shellcheck disable=SC2086
 		(cd "$d/$c" && $limit "$PTXLINK" $f -o $v.ptx in.ptx) > "$d/$c/$v.link.err" 2>&1
 		rc=$?
@@ -168,7 +168,7 @@ check() {
 		done
 		for v in $VARIANTS; do
 			[ -f "$d/$c/$v.ptx" ] || continue
-			if [ $v = after ]; then
+			if [ "$v" = after ]; then
 				for n in 1 2; do
 					for s in "${ok[@]}"; do
 						compare "$d" "$c" "$v" "$k" "$n" "$s"
