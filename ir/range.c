@@ -287,7 +287,7 @@ static int computed(Ranges *rs, uint32_t ins, int *bits, Range *r, int *zext, in
 			return 0;
 		*bits = tb;
 		*r = fb < tb ? a : resize(a, fb, tb);   /* a non-negative value extends as itself */
-		*zext = 1;
+		*zext = !ty_signed(ty);   /* cvt.s8.s32 into a .b32 sign-extends the byte */
 		return 1;
 	}
 	if (op == O_ld && sp->vec == 1 && (ty == TY_U8 || ty == TY_U16 || ty == TY_U32) && in->nops == 2) {

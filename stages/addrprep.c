@@ -11,8 +11,9 @@
  *   fold    add.s64 a, b, C whose every use is an address [a+K] becomes
  *           [b+C+K] there, and goes;
  *   sink    an address computed in one block and used only in another it
- *           dominates is recomputed there, next to its use, when it was
- *           live across a loop or a call and its operands are live there
+ *           dominates (and that does not run more often: not into a
+ *           loop) is recomputed there, next to its use, when it was live
+ *           across a loop or a call and its operands are live there
  *           anyway.
  *
  * Each rewrite is planned on analyses of the unchanged function and then
@@ -399,9 +400,10 @@ static void plan_one(Narrow *nw, uint32_t i)
 		p->x = name_expr(narrow_reg(nw, dx));
 	if (p->y == &planned)
 		p->y = name_expr(narrow_reg(nw, dy));
+	/* dropped counts reading instructions, as only_uses does: x * x is one */
 	if (dx != UINT32_MAX)
 		nw->dropped[dx]++, nw->plan[dx].narrow_users++;
-	if (dy != UINT32_MAX)
+	if (dy != UINT32_MAX && dy != dx)
 		nw->dropped[dy]++, nw->plan[dy].narrow_users++;
 }
 
@@ -575,12 +577,14 @@ static void fold(Ap *a)
 
 /* Integer arithmetic of an address, free of side effects, on literals,
  * symbols and registers (which must be written once: no special register,
- * whose value may differ elsewhere, like %clock's). */
+ * whose value may differ elsewhere, like %clock's).  add.cc and the like
+ * write the carry that the next addc reads: they stay. */
 static int sinkable(const Ins *in)
 {
 	int op = in->sp->code;
 	if (!(op == O_add || op == O_sub || op == O_mul || op == O_mad || op == O_shl || op == O_cvt ||
 	      op == O_cvta) || in->guard || in->nops < 2 || in->sp->unknown || in->ops[0]->kind != E_NAME ||
+	    spelling_has(in->sp, MOD_cc) ||
 	    (in->sp->ntypes && (ty_flags(in->sp->types[0]) & (TF_FLOAT | TF_PAIR))))
 		return 0;
 	for (uint32_t k = 1; k < in->nops; k++) {

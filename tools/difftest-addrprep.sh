@@ -1,0 +1,308 @@
+#!/usr/bin/env bash
+# Differential testing of address preparation (stages/addrprep.c) on
+# generated CUDA.
+#
+#   tools/difftest-addrprep.sh [--seed S] [--count N] [--jobs J] [--keep DIR]
+#                              [--fail-dir DIR] [--no-clang]
+#
+# For each seed S, S+1, ... S+N-1 (default 1 and 10): tools/gen-addrprep.py
+# writes a source whose kernels compute indices and addresses of every
+# shape the stage rewrites or must refuse; it is compiled two ways (nvcc
+# -arch=sm_80 --ptx -O3, and clang -O2 in CUDA mode), and each PTX goes
+# through ptxlink with the default stages (before), with --addrprep
+# -Rpass=addrprep --stats (after), and with each rewrite alone
+# (--addrprep=narrow, =fold, =sink).  ptxas -arch=sm_80 must accept every
+# output, and every kernel runs on the interpreter before and after
+# (tools/run/difftest.sh) with two choices of input data and integer
+# arguments and in every launch shape its __launch_bounds__ allows (1-, 2-
+# and 3-D blocks, 1- and 2-D grids); each single rewrite is compared with
+# the first choice in two shapes.  The compilers' "before" runs must agree
+# too: a disagreement means the generator wrote undefined behaviour (or a
+# compiler or the interpreter is wrong), and fails the seed as well.
+#
+# Each seed prints one line with what the stage did per compiler (from
+# --stats: values narrowed / products made mul.wide / offsets folded /
+# computations sunk).  A failing seed (a difference, a ptxlink or ptxas
+# failure, a source that does not compile) is saved with its source, PTX,
+# outputs and commands in <fail-dir>/seed-S (default:
+# difftest-addrprep-fail beside the ptxlink binary), and the run goes on.
+# The end is
+#
+#   difftest-addrprep: P seeds, K kernel runs compared, D differences
+#   difftest-addrprep: C: F functions: N values computed in 32 bits, W products made mul.wide, ...
+#   N passed, N failed
+#
+# and the exit status is 1 on any failure.  PTXLINK and PTXLINK_RUN name
+# the binaries (default build/ptxlink and ptxlink-run beside it).  Exit 77
+# (skipped) when nvcc or ptxas is absent.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+seed=1 count=10 jobs=2 keep='' faildir='' clang_ok=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--seed) seed=$2; shift ;;
+	--count) count=$2; shift ;;
+	--jobs | -j) jobs=$2; shift ;;
+	--keep) keep=$2; shift ;;
+	--fail-dir) faildir=$2; shift ;;
+	--no-clang) clang_ok=0 ;;
+	-h | --help) sed -n '2,37p' "$0"; exit 0 ;;
+	*) echo "difftest-addrprep: unknown argument: $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+# shellcheck source=tools/difftest-lib.sh
+. "$ROOT/tools/difftest-lib.sh"
+difftest_setup difftest-addrprep difftest-addrprep-fail
+
+COMPILERS="nvcc-O3"
+[ -n "$CLANG" ] && COMPILERS="$COMPILERS clang"
+VARIANTS="after narrow fold sink"
+# the launch shapes, each "threads-per-block grid block" (SHAPE1.. are read
+# as ${!shape}); a kernel runs in those within its __launch_bounds__
+# shellcheck disable=SC2034
+SHAPE1="32 2 32"
+# shellcheck disable=SC2034
+SHAPE2="128 3,2 16,8"
+# shellcheck disable=SC2034
+SHAPE3="64 2 8,4,2"
+# shellcheck disable=SC2034
+SHAPE4="64 3,2 64,1,1"
+# shellcheck disable=SC2034
+SHAPE5="32 3,2 4,4,2"
+NSHAPES=5
+# two choices of data and integer arguments (ARGS1 and ARGS2 are read as ${!args})
+# shellcheck disable=SC2034
+ARGS1="--arg buf:8192:pattern=1 --arg buf:24576:zero --arg s32:3 --arg s32:5"
+# shellcheck disable=SC2034
+ARGS2="--arg buf:8192:pattern=2 --arg buf:24576:zero --arg s32:-2 --arg s32:12"
+STEPS="--max-steps 50000000"
+
+# compile DIR COMPILER: DIR/prog.cu to DIR/COMPILER/in.ptx
+compile() {
+	local d=$1 c=$2
+	mkdir -p "$d/$c"
+	case $c in
+	nvcc-O3) (cd "$d" && $limit nvcc -arch=sm_80 --ptx -O3 -w prog.cu -o "$c/in.ptx") ;;
+	clang) (cd "$d" && $limit "$CLANG" -x cuda --cuda-gpu-arch=sm_80 --cuda-device-only \
+		-nocudainc --cuda-path="$CUDA_HOME" -Wno-unknown-cuda-version -w -O2 -S \
+		-DPTXLINK_CLANG -I"$ROOT/corpus/src" prog.cu -o "$c/in.ptx") ;;
+	esac > "$d/$c/compile.err" 2>&1
+}
+
+# addrprep_stat FILE: "funcs narrowed widened removed folded sunk"
+addrprep_stat() {
+	awk '/^addrprep: [0-9]+ functions/ { f = $2 }
+	     /^addrprep: +[0-9]+ values computed/ { n = $2; w = $8; r = $13 }
+	     /^addrprep: +[0-9]+ offsets folded/ { o = $2 }
+	     /^addrprep: +[0-9]+ computations sunk/ { s = $2 }
+	     END { print f + 0, n + 0, w + 0, r + 0, o + 0, s + 0 }' "$1"
+}
+
+# flags VARIANT: ptxlink's options for it
+flags() {
+	case $1 in
+	before) echo "--verify" ;;
+	after) echo "--verify --addrprep -Rpass=addrprep --stats" ;;
+	*) echo "--verify --addrprep=$1" ;;
+	esac
+}
+
+# compare DIR COMPILER VARIANT KERNEL N S: difftest one kernel, args N, shape S
+compare() {
+	local d=$1 c=$2 v=$3 k=$4 n=$5 s=$6 rc args="ARGS$5" shape="SHAPE$6" tpb grid block
+	read -r tpb grid block <<< "${!shape}"
+	local launch="--grid $grid --block $block $STEPS" out=$d/$c/$v.$k.$n.$s.diff
+	# shellcheck disable=SC2086
+	$limit "$ROOT/tools/run/difftest.sh" "$d/$c/before.ptx" "$d/$c/$v.ptx" "$k" \
+		$launch ${!args} > "$out" 2>&1
+	rc=$?
+	case $rc in
+	0) compared=$((compared + 1)); rm -f "$out" ;;
+	77) notcmp=$((notcmp + 1))
+	    echo "note: $c $v $k args$n shape$s: $(head -1 "$out")" >> "$d/log"
+	    rm -f "$out" ;;
+	1) compared=$((compared + 1)) diffs=$((diffs + 1))
+	   echo "FAIL $c $v $k args$n shape$s: $(head -1 "$out")" >> "$d/log"
+	   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tools/run/difftest.sh $c/before.ptx $c/$v.ptx $k $launch ${!args}" >> "$d/cmds" ;;
+	*) rfail=$((rfail + 1))
+	   echo "FAIL $c $v $k args$n shape$s: difftest.sh exit $rc: $(head -1 "$out")" >> "$d/log" ;;
+	esac
+}
+
+# check DIR COMPILER: ptxlink every variant, ptxas each, difftest each kernel
+check() {
+	local d=$1 c=$2 v k n s rc i maxt tpb shape
+	for v in before $VARIANTS; do
+		local f
+		f=$(flags "$v")
+		# shellcheck disable=SC2086
+		(cd "$d/$c" && $limit "$PTXLINK" $f -o $v.ptx in.ptx) > "$d/$c/$v.link.err" 2>&1
+		rc=$?
+		if [ $rc != 0 ]; then
+			local why
+			why=$(grep -m1 -E 'error|internal' "$d/$c/$v.link.err")
+			[ $rc -gt 128 ] && why="killed by signal $((rc - 128))"
+			echo "FAIL $c $v: ptxlink failed: ${why:-exit $rc}" >> "$d/log"
+			echo "(cd $c && $PTXLINK $f -o $v.ptx in.ptx)" >> "$d/cmds"
+			lfail=$((lfail + 1))
+			rm -f "$d/$c/$v.ptx"
+			continue
+		fi
+		if ! $limit ptxas -arch=sm_80 "$d/$c/$v.ptx" -o /dev/null > "$d/$c/$v.ptxas.err" 2>&1; then
+			echo "FAIL $c $v: ptxas rejects the output: $(head -1 "$d/$c/$v.ptxas.err")" >> "$d/log"
+			echo "ptxas -arch=sm_80 $c/$v.ptx -o /dev/null" >> "$d/cmds"
+			pfail=$((pfail + 1))
+		fi
+	done
+	[ -f "$d/$c/after.link.err" ] && addrprep_stat "$d/$c/after.link.err" > "$d/$c/stat"
+	[ -f "$d/$c/before.ptx" ] || return
+	i=0
+	for k in $kernels; do
+		i=$((i + 1))
+		maxt=$(cut -d' ' -f$i <<< "$maxthreads")
+		local ok=()
+		for ((s = 1; s <= NSHAPES; s++)); do
+			shape="SHAPE$s"
+			read -r tpb _ <<< "${!shape}"
+			[ "$tpb" -le "${maxt:-1024}" ] && ok+=("$s")
+		done
+		for v in $VARIANTS; do
+			[ -f "$d/$c/$v.ptx" ] || continue
+			if [ "$v" = after ]; then
+				for n in 1 2; do
+					for s in "${ok[@]}"; do
+						compare "$d" "$c" "$v" "$k" "$n" "$s"
+					done
+				done
+			else
+				for s in "${ok[@]:0:2}"; do
+					compare "$d" "$c" "$v" "$k" 1 "$s"
+				done
+			fi
+		done
+		# the "before" output for the compilers' agreement
+		for n in 1 2; do
+			for s in "${ok[@]}"; do
+				local args="ARGS$n" grid block
+				shape="SHAPE$s"
+				read -r _ grid block <<< "${!shape}"
+				# shellcheck disable=SC2086
+				"$PTXLINK_RUN" "$d/$c/before.ptx" "$k" --grid "$grid" --block "$block" $STEPS ${!args} 2>&1 |
+					grep '^buffer 1' > "$d/$c/$k.$n.$s.out"
+			done
+		done
+	done
+}
+
+# agree DIR: every compiler's "before" runs gave the same output
+agree() {
+	local d=$1 c k f first
+	for c in $COMPILERS; do
+		for f in "$d/$c"/*.out; do
+			[ -e "$f" ] || continue
+			f=$(basename "$f")
+			first=
+			for k in $COMPILERS; do
+				[ -s "$d/$k/$f" ] || continue
+				if [ -z "$first" ]; then
+					first=$k
+				elif ! cmp -s "$d/$first/$f" "$d/$k/$f"; then
+					echo "FAIL ${f%.out}: $first and $k disagree before the stage (undefined behaviour in the source?)" >> "$d/log"
+					ubfail=$((ubfail + 1))
+				fi
+			done
+		done
+		break
+	done
+}
+
+# one SEED: the whole pipeline for one source, in $work/seed-SEED
+one() {
+	local s=$1 d=$work/seed-$1 t0=$SECONDS c line=''
+	local compared=0 diffs=0 notcmp=0 lfail=0 pfail=0 rfail=0 cfail=0 ubfail=0 kernels maxthreads nk
+	rm -rf "$d"
+	mkdir -p "$d"
+	: > "$d/log"
+	: > "$d/cmds"
+	if ! python3 "$ROOT/tools/gen-addrprep.py" "$s" -o "$d/prog.cu" >> "$d/log" 2>&1; then
+		echo "FAIL gen-addrprep.py failed" >> "$d/log"
+		cfail=1
+	fi
+	kernels=$(sed -n 's|^// kernels: ||p' "$d/prog.cu" 2>/dev/null)
+	maxthreads=$(sed -n 's|^// maxthreads: ||p' "$d/prog.cu" 2>/dev/null)
+	nk=$(wc -w <<< "$kernels")
+	for c in $COMPILERS; do
+		[ $cfail = 0 ] || break
+		if ! compile "$d" "$c"; then
+			echo "FAIL $c does not compile the source: $(grep -m1 error "$d/$c/compile.err")" >> "$d/log"
+			cfail=$((cfail + 1))
+			continue
+		fi
+		check "$d" "$c"
+		if [ -f "$d/$c/stat" ]; then
+			local f n w r o k
+			read -r f n w r o k < "$d/$c/stat"
+			line="$line, $c $n/$w/$o/$k"
+		fi
+	done
+	[ $cfail = 0 ] && agree "$d"
+	local status=pass
+	[ $((diffs + lfail + pfail + rfail + cfail + ubfail)) -gt 0 ] && status=fail
+	echo "$status $compared $diffs $notcmp $lfail $pfail $rfail $cfail $ubfail $nk" > "$d/counts"
+	{
+		echo "seed $s: $status, $nk kernels, $compared compared, $diffs differences," \
+			"$notcmp not compared, $((SECONDS - t0)) s; narrowed/wide/folded/sunk$line"
+		grep '^FAIL' "$d/log" | head -8 | sed 's/^/  /'
+	} > "$d/summary"
+	rm -rf "$faildir/seed-$s"
+	if [ $status = fail ]; then
+		mkdir -p "$faildir"
+		cp -r "$d" "$faildir/seed-$s"
+		{
+			echo "# reproduce in this directory (prog.cu; per compiler in.ptx, before.ptx, after.ptx, narrow.ptx, ...):"
+			echo "#   python3 $ROOT/tools/gen-addrprep.py $s -o prog.cu"
+			cat "$d/cmds"
+		} > "$faildir/seed-$s/cmds"
+		echo "  saved in $faildir/seed-$s" >> "$d/summary"
+	fi
+	cat "$d/summary"
+}
+
+t0=$SECONDS
+difftest_run_seeds
+
+P=0 K=0 D=0 N=0 L=0 X=0 R=0 C=0 U=0 NK=0 pass=0 fail=0
+declare -A tot=()
+for ((s = seed; s < seed + count; s++)); do
+	f=$work/seed-$s/counts
+	P=$((P + 1))
+	if [ ! -f "$f" ]; then
+		fail=$((fail + 1)); continue
+	fi
+	read -r st k d n l x r c u nk < "$f"
+	K=$((K + k)) D=$((D + d)) N=$((N + n)) L=$((L + l)) X=$((X + x))
+	R=$((R + r)) C=$((C + c)) U=$((U + u)) NK=$((NK + nk))
+	if [ "$st" = pass ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+	for c in $COMPILERS; do
+		[ -f "$work/seed-$s/$c/stat" ] || continue
+		read -r -a v < "$work/seed-$s/$c/stat"
+		for i in "${!v[@]}"; do
+			tot[$c.$i]=$((${tot[$c.$i]:-0} + v[i]))
+			tot[all.$i]=$((${tot[all.$i]:-0} + v[i]))
+		done
+	done
+done
+echo "difftest-addrprep: $N not compared (both runs stopped the same way), $L ptxlink failures," \
+	"$X ptxas rejections, $R interpreter errors, $C sources that did not compile," \
+	"$U compiler disagreements; $((SECONDS - t0)) s"
+for c in $COMPILERS all; do
+	echo "difftest-addrprep: $c: ${tot[$c.0]:-0} functions: ${tot[$c.1]:-0} values computed in 32 bits," \
+		"${tot[$c.2]:-0} products made mul.wide, ${tot[$c.3]:-0} zero-extensions removed;" \
+		"${tot[$c.4]:-0} offsets folded into addresses, ${tot[$c.5]:-0} computations sunk"
+done
+[ $fail -gt 0 ] && echo "difftest-addrprep: reproducers in $faildir"
+echo "difftest-addrprep: $P seeds, $NK kernels, $K kernel runs compared, $D differences"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
