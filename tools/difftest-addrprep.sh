@@ -94,7 +94,7 @@ compile() {
 # addrprep_stat FILE: "funcs narrowed widened removed folded sunk"
 addrprep_stat() {
 	awk '/^addrprep: [0-9]+ functions/ { f = $2 }
-	     /^addrprep: +[0-9]+ values computed/ { n = $2; w = $8; r = $13 }
+	     /^addrprep: +[0-9]+ values computed/ { n = $2; w = $8; r = $12 }
 	     /^addrprep: +[0-9]+ offsets folded/ { o = $2 }
 	     /^addrprep: +[0-9]+ computations sunk/ { s = $2 }
 	     END { print f + 0, n + 0, w + 0, r + 0, o + 0, s + 0 }' "$1"
