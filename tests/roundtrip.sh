@@ -47,13 +47,21 @@ export -f one; export ptxlink cubincmp work use_ptxas
 
 files=$(find "$corpus/ptx" "$corpus/ptx-rejected" -name '*.ptx' 2>/dev/null | sort)
 [ -n "$files" ] || { echo "FAIL: no corpus files under $corpus/ptx"; exit 1; }
-results=$(printf '%s\n' $files | xargs -P "$(nproc)" -I{} bash -c 'one "$@"' _ {})
-if [ "${ROUNDTRIP_VERBOSE:-0}" = 1 ]; then echo "$results"; else echo "$results" | grep -v '^ok ' || true; fi
+total=$(printf '%s\n' $files | wc -l)
+# Each file's line as it finishes (ROUNDTRIP_VERBOSE=1: every one, with
+# how far the run is; else the failures), all kept for the counts.
+printf '%s\n' $files | xargs -P "$(nproc)" -I{} bash -c 'one "$@"' _ {} |
+	awk -v total="$total" -v verbose="${ROUNDTRIP_VERBOSE:-0}" '
+		{ print > "/dev/stderr" }
+		verbose == 1 { printf "[%d/%d] %s\n", NR, total, $0; fflush(); next }
+		!/^ok / { print; fflush() }' 2>"$work/results"
+results=$(cat "$work/results")
 pass=$(echo "$results" | grep -c '^ok ')
 fail=$(echo "$results" | grep -c '^FAIL')
 same=$(echo "$results" | grep -c 'cubin identical)')
 cubins=$(echo "$results" | grep -c 'cubin identical)\|same code')
-[ $use_ptxas = 0 ] || echo "roundtrip: $same of $cubins cubins byte-identical, the rest identical but for layout-derived sections"
-
-echo "roundtrip: $pass passed, $fail failed"
+reparsed=$(echo "$results" | grep -c 'reparsed identically)')
+[ $use_ptxas = 0 ] || echo "roundtrip: of $pass passed, $cubins compiled by ptxas to the same machine code ($same byte-identical cubins, $((cubins - same)) identical but for layout-derived sections), $reparsed checked by parse and print alone (ptxas rejects them as inputs)"
+echo "roundtrip: $total files: $pass passed, $fail failed"
+[ $((pass + fail)) = "$total" ] || { echo "roundtrip: $((total - pass - fail)) files gave no result"; exit 1; }
 [ "$fail" = 0 ]
