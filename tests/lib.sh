@@ -50,3 +50,26 @@ limits() {
 		ptxas_limit="timeout $2"
 	fi
 }
+
+# report NAME WHY DETAIL: one item's line, `ok NAME (DETAIL)` when WHY is
+# empty, else `FAIL NAME: WHY`; counted in $pass or $fail.
+report() {
+	if [ -z "$2" ]; then
+		echo "ok $1 ($3)"
+		pass=$((pass + 1))
+	else
+		echo "FAIL $1: $2"
+		fail=$((fail + 1))
+	fi
+}
+
+# finish TEST WHAT: the last line, `TEST: N passed, M failed` (a failure
+# when no WHAT was found at all); the status says whether all passed.
+finish() {
+	if [ $((pass + fail)) -eq 0 ]; then
+		echo "FAIL: no $2"
+		fail=1
+	fi
+	echo "$1: $pass passed, $fail failed"
+	[ $fail -eq 0 ]
+}

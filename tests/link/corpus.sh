@@ -102,18 +102,6 @@ for d in "$corpus"/ptx/*/; do
 	fi
 	[ -z "$why" ] && why=$(assemble "$tmp/r.ptx" "the reverse-order output")
 
-	if [ -z "$why" ]; then
-		echo "ok $name ($(echo $files | wc -w) files$(grep -q 'whole program' "$tmp/a.ptx.err" && echo ', whole program'))"
-		pass=$((pass + 1))
-	else
-		echo "FAIL $name: $why"
-		fail=$((fail + 1))
-	fi
+	report "$name" "$why" "$(echo $files | wc -w) files$(grep -q 'whole program' "$tmp/a.ptx.err" 2>/dev/null && echo ', whole program')"
 done
-
-if [ $((pass + fail)) -eq 0 ]; then
-	echo "FAIL: no multi-file programs under $corpus/ptx"
-	fail=1
-fi
-echo "link-corpus: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish link-corpus "multi-file programs under $corpus/ptx"

@@ -163,18 +163,6 @@ for d in "$corpus"/ptx/*/; do
 			why="--strip-debug failed: $(head -n 3 "$tmp/s.err")"
 		fi
 	fi
-	if [ -z "$why" ]; then
-		echo "ok $name ($(echo $files | wc -w) -G inputs, $(cat "$tmp/ran") kernels compared)"
-		pass=$((pass + 1))
-	else
-		echo "FAIL $name: $why"
-		fail=$((fail + 1))
-	fi
+	report "$name" "$why" "$(echo $files | wc -w) -G inputs, $(cat "$tmp/ran" 2>/dev/null) kernels compared"
 done
-
-if [ $((pass + fail)) -eq 0 ]; then
-	echo "FAIL: no -G programs under $corpus/ptx"
-	fail=1
-fi
-echo "link-dwarf: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish link-dwarf "-G programs under $corpus/ptx"
