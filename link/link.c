@@ -10,8 +10,11 @@
  *    `.alias a, b` defines a.  Internal names that collide are renamed
  *    (never a runtime function's, such as vprintf);
  * 3. every reference is rewritten to the final names, .loc renumbered;
+ *    -G inputs' DWARF is made true of the merged module (dwarf.c, and
+ *    section offsets moved by where each input's part starts);
  * 4. items are emitted in input order, except that whatever an item uses
- *    is declared (functions) or defined (variables) before it.
+ *    is declared (functions) or defined (variables) before it; sections
+ *    of one name become one, the inputs' parts in input order.
  */
 #include <errno.h>
 #include <limits.h>
