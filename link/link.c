@@ -10,8 +10,11 @@
  *    `.alias a, b` defines a.  Internal names that collide are renamed
  *    (never a runtime function's, such as vprintf);
  * 3. every reference is rewritten to the final names, .loc renumbered;
+ *    -G inputs' DWARF is made true of the merged module (dwarf.c, and
+ *    section offsets moved by where each input's part starts);
  * 4. items are emitted in input order, except that whatever an item uses
- *    is declared (functions) or defined (variables) before it.
+ *    is declared (functions) or defined (variables) before it; sections
+ *    of one name become one, the inputs' parts in input order.
  */
 #include <errno.h>
 #include <limits.h>
@@ -57,6 +60,13 @@ typedef struct FileNum {
 	uint32_t seq;          /* its .file among the module's: a later one wins */
 } FileNum;
 
+/* Module k's part of a merged section starts where the parts of modules
+ * before it end: its offsets into the section (.debug_loc+289) move by that. */
+typedef struct SectionBase {
+	const char *name;
+	uint64_t base;
+} SectionBase;
+
 typedef struct Linker {
 	const LinkOptions *o;
 	Module **mods;
@@ -70,7 +80,9 @@ typedef struct Linker {
 	uint32_t *nfilemap;
 	Stmt **files;          /* merged .file directives */
 	uint32_t nfiles;
-	int dwarf_mod;         /* the one input whose DWARF is kept, or -1 */
+	int *dwarf;            /* per module: it carries -G DWARF (and keeps it) */
+	SectionBase **bases;   /* per module: where its part of each section starts */
+	uint32_t *nbases;
 } Linker;
 
 static void *xcalloc(size_t n, size_t size)
@@ -214,24 +226,11 @@ static int check_address_size(Linker *l)
 	return 0;
 }
 
-/* Which input's DWARF survives: at most one may carry it. */
-static int check_debug(Linker *l)
+/* Which inputs' DWARF is kept: every -G input's, unless stripped. */
+static void find_debug(Linker *l)
 {
-	l->dwarf_mod = -1;
-	if (l->o->strip_debug)
-		return 0;
-	for (int i = 0; i < l->n; i++) {
-		if (!has_dwarf(l->mods[i]))
-			continue;
-		if (l->dwarf_mod >= 0) {
-			error((Loc){1, 1, diag_file(l->mods[i]->path)},
-				"cannot link DWARF debug information (-G) from more than one input "
-				"(also in %s); use --strip-debug", l->mods[l->dwarf_mod]->path);
-			return -1;
-		}
-		l->dwarf_mod = i;
-	}
-	return 0;
+	for (int i = 0; i < l->n; i++)
+		l->dwarf[i] = !l->o->strip_debug && has_dwarf(l->mods[i]);
 }
 
 static int any_debug_flag(Linker *l, Stmt **targets)
@@ -286,8 +285,9 @@ static int make_header(Linker *l)
 			best = v;
 	}
 	const char *arch = pick_arch(l, targets);
-	if (!arch || check_texmode(l, targets) || check_address_size(l) || check_debug(l))
+	if (!arch || check_texmode(l, targets) || check_address_size(l))
 		return -1;
+	find_debug(l);
 	Module *out = l->out;
 	Stmt *v = stmt_new(out, S_VERSION, best->loc);
 	const char *version = version_for(l, arch, best->strs.strs[0]);
@@ -871,6 +871,71 @@ static void rename_func(Walk *w, Func *f)
 	names_free(&l->locals);
 }
 
+static uint64_t section_base(const Linker *l, int mod, const char *name)
+{
+	for (uint32_t i = 0; i < l->nbases[mod]; i++)
+		if (l->bases[mod][i].name == name)
+			return l->bases[mod][i].base;
+	return 0;
+}
+
+/* Sections merge in input order: each input's part of one starts where
+ * the earlier inputs' parts end. */
+static void section_bases(Linker *l)
+{
+	SectionBase *total = NULL;
+	uint32_t n = 0, cap = 0;
+	for (int m = 0; m < l->n; m++) {
+		l->bases[m] = xcalloc(n, sizeof *total);
+		if (n)
+			memcpy(l->bases[m], total, n * sizeof *total);
+		l->nbases[m] = n;
+		for (Stmt *s = l->mods[m]->items.head; s; s = s->next) {
+			if (s->kind != S_SECTION)
+				continue;
+			uint32_t i = 0;
+			while (i < n && total[i].name != s->section.name)
+				i++;
+			if (i == n) {
+				total = array_grow(total, n, &cap, sizeof *total);
+				total[n++] = (SectionBase){s->section.name, 0};
+			}
+			total[i].base += dwarf_section_size(s);
+		}
+	}
+	free(total);
+}
+
+/* `.debug_loc+289` in the second input's DWARF means 289 bytes into its
+ * own part of .debug_loc: in the merged section, base+289.  ptxas takes
+ * the section's name plus a number there, and no label: with
+ * `.b32 $L__loc+289` it drops .debug_info without a word. */
+static Expr *rebase(Linker *l, int mod, Expr *e)
+{
+	int64_t off;
+	const char *sec = dwarf_section_ref(e, &off);
+	uint64_t base = sec ? section_base(l, mod, sec) : 0;
+	if (!base)
+		return e;
+	char buf[24];
+	snprintf(buf, sizeof buf, "%llu", (unsigned long long)base + (uint64_t)off);
+	return expr_binary(l->out, '+', name_expr(sec), num_expr(intern_cstr(buf)));
+}
+
+static void rename_section(Walk *w, Stmt *sec)
+{
+	for (Stmt *i = sec->section.items.head; i; i = i->next) {
+		w->loc = i->loc;
+		if (i->kind == S_LABEL) {
+			i->label = rename_name(w, i->label);
+			continue;
+		}
+		rename_exprs(w, i->list.items, i->list.nitems);
+		for (uint32_t k = 0; k < i->list.nitems; k++)
+			i->list.items[k] = rebase(w->l, w->mod, i->list.items[k]);
+	}
+}
+
 static void rename_module(Linker *l, int mod)
 {
 	Walk w = {l, mod, {0}};
@@ -890,18 +955,199 @@ static void rename_module(Linker *l, int mod)
 			rename_exprs(&w, s->list.items, s->list.nitems);
 			break;
 		case S_SECTION:
-			for (Stmt *i = s->section.items.head; i; i = i->next) {
-				w.loc = i->loc;
-				if (i->kind == S_LABEL)
-					i->label = rename_name(&w, i->label);
-				else
-					rename_exprs(&w, i->list.items, i->list.nitems);
-			}
+			rename_section(&w, s);
 			break;
 		default:
 			break;
 		}
 	}
+}
+
+/* ---- names that DWARF takes from inside functions ---- */
+
+/* -G DWARF names a function's labels, parameters and depot from outside
+ * it (`.b64 $L__func_begin0`, `.b64 __local_depot3`), and ptxas looks them
+ * up in the whole module.  nvcc numbers them uniquely within one module,
+ * but two inputs both have $L__func_begin0: the input whose DWARF would
+ * find another input's renames its own. */
+typedef struct Rename {
+	UT_hash_handle hh;
+	const char *from, *to;
+} Rename;
+
+/* The names of one module's sections that are not module-scope names,
+ * as a set and in order. */
+typedef struct SecNames {
+	Linker *l;
+	int mod;
+	Names set;
+	const char **v;
+	uint32_t n, cap;
+} SecNames;
+
+static int sec_name_leaf(void *ctx, Expr **slot)
+{
+	SecNames *c = ctx;
+	const char *name = (*slot)->str;
+	if ((*slot)->kind != E_NAME || name[0] == '.' || lookup(c->l, c->mod, name) ||
+	    names_exact(&c->set, name))
+		return 0;
+	names_add(&c->set, name, NULL);
+	c->v = array_grow(c->v, c->n, &c->cap, sizeof *c->v);
+	c->v[c->n++] = name;
+	return 0;
+}
+
+static uint32_t section_names(SecNames *c)
+{
+	for (Stmt *s = c->l->mods[c->mod]->items.head; s; s = s->next)
+		for (Stmt *d = s->kind == S_SECTION ? s->section.items.head : NULL; d; d = d->next)
+			for (uint32_t i = 0; d->kind == S_DATA && i < d->list.nitems; i++)
+				expr_leaves(&d->list.items[i], sec_name_leaf, c);
+	return c->n;
+}
+
+static void local_names(Module *m, Names *names)
+{
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->has_body) {
+			names_of_body(names, &s->func->body);
+			names_add_decls(names, s->func->params, s->func->nparams);
+			names_add_decls(names, s->func->rets, s->func->nrets);
+		}
+}
+
+/* Another input has the name in a function, and keeps it there (it came
+ * first, or its own DWARF does not name it); or it is a module's name. */
+static int must_rename(Linker *l, Names *locals, SecNames *refs, int m, const char *name)
+{
+	if (names_exact(&l->taken, name))
+		return 1;
+	for (int j = 0; j < l->n; j++)
+		if (j != m && names_exact(&locals[j], name) &&
+		    (j < m || !names_exact(&refs[j].set, name)))
+			return 1;
+	return 0;
+}
+
+static const char *fresh_local(Linker *l, Names *locals, const char *name, int m)
+{
+	char *buf = malloc(strlen(name) + 32);
+	if (!buf)
+		die("out of memory");
+	const char *s = NULL;
+	for (int k = 1, clash = 1; clash; k++) {
+		sprintf(buf, k == 1 ? "%s$m%d" : "%s$m%d_%d", name, m, k);
+		s = intern_cstr(buf);
+		clash = names_exact(&l->taken, s);
+		for (int j = 0; j < l->n && !clash; j++)
+			clash = names_exact(&locals[j], s);
+	}
+	free(buf);
+	names_add(&locals[m], s, NULL);
+	return s;
+}
+
+static const char *renamed(Rename *map, const char *name)
+{
+	Rename *r;
+	HASH_FIND_PTR(map, &name, r);
+	return r ? r->to : name;
+}
+
+static int rename_map_leaf(void *ctx, Expr **slot)
+{
+	if ((*slot)->kind == E_NAME && renamed(ctx, (*slot)->str) != (*slot)->str)
+		*slot = name_expr(renamed(ctx, (*slot)->str));
+	return 0;
+}
+
+static void rename_map_exprs(Rename *map, Expr **es, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (es[i])
+			expr_leaves(&es[i], rename_map_leaf, map);
+}
+
+static void rename_map_decls(Rename *map, Decl *d, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = 0; j < d[i].nds; j++)
+			d[i].ds[j].name = renamed(map, d[i].ds[j].name);
+}
+
+static void rename_map_body(Rename *map, List *body)
+{
+	for (Stmt *s = body->head; s; s = s->next)
+		switch (s->kind) {
+		case S_INS: rename_map_exprs(map, s->ins.ops, s->ins.nops); break;
+		case S_VAR: rename_map_decls(map, &s->var, 1); break;
+		case S_LABEL: s->label = renamed(map, s->label); break;
+		case S_PROTO: s->proto->label = renamed(map, s->proto->label); break;
+		case S_SCOPE: rename_map_body(map, &s->scope); break;
+		case S_TARGETS:
+			s->list.label = renamed(map, s->list.label);
+			rename_map_exprs(map, s->list.items, s->list.nitems);
+			break;
+		default: break;
+		}
+}
+
+static void rename_map_module(Rename *map, Module *m)
+{
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->has_body) {
+			rename_map_decls(map, s->func->params, s->func->nparams);
+			rename_map_decls(map, s->func->rets, s->func->nrets);
+			rename_map_body(map, &s->func->body);
+		} else if (s->kind == S_SECTION) {
+			for (Stmt *d = s->section.items.head; d; d = d->next)
+				if (d->kind == S_DATA)
+					rename_map_exprs(map, d->list.items, d->list.nitems);
+		}
+}
+
+static void rename_locals_of(Linker *l, Names *locals, SecNames *refs, int m)
+{
+	Rename *map = NULL, *r, *tmp;
+	for (uint32_t i = 0; i < refs[m].n; i++) {
+		if (!must_rename(l, locals, refs, m, refs[m].v[i]))
+			continue;
+		r = xcalloc(1, sizeof *r);
+		r->from = refs[m].v[i];
+		r->to = fresh_local(l, locals, r->from, m);
+		HASH_ADD_PTR(map, from, r);
+	}
+	if (map)
+		rename_map_module(map, l->mods[m]);
+	HASH_ITER(hh, map, r, tmp) {
+		HASH_DEL(map, r);
+		free(r);
+	}
+}
+
+static void rename_section_locals(Linker *l)
+{
+	if (l->o->strip_debug)
+		return;  /* no section is kept to name them */
+	SecNames *refs = xcalloc((size_t)l->n, sizeof *refs);
+	Names *locals = xcalloc((size_t)l->n, sizeof *locals);
+	uint32_t any = 0;
+	for (int m = 0; m < l->n; m++) {
+		refs[m] = (SecNames){.l = l, .mod = m};
+		any += section_names(&refs[m]);
+	}
+	for (int m = 0; any && m < l->n; m++)
+		local_names(l->mods[m], &locals[m]);
+	for (int m = 0; any && m < l->n; m++)
+		rename_locals_of(l, locals, refs, m);
+	for (int m = 0; m < l->n; m++) {
+		names_free(&refs[m].set);
+		free(refs[m].v);
+		names_free(&locals[m]);
+	}
+	free(refs);
+	free(locals);
 }
 
 /* ---- .file tables ---- */
@@ -925,42 +1171,73 @@ static uint32_t unique_files(FileNum *map, uint32_t n)
 	return k;
 }
 
-/* The -G input's DWARF names files by number, so its table is merged
- * first and keeps its numbers; the others follow. */
+static void merge_module_files(Linker *l, int m)
+{
+	uint32_t n = 0;
+	for (Stmt *s = l->mods[m]->items.head; s; s = s->next)
+		n += s->kind == S_FILE;
+	FileNum *map = l->filemap[m] = xcalloc(n, sizeof *map);
+	n = 0;
+	for (Stmt *s = l->mods[m]->items.head; s; s = s->next) {
+		if (s->kind != S_FILE || l->o->strip_debug)
+			continue;
+		uint32_t k = 0;
+		while (k < l->nfiles && !(l->files[k]->file.path == s->file.path &&
+		       l->files[k]->file.timestamp == s->file.timestamp &&
+		       l->files[k]->file.size == s->file.size))
+			k++;
+		if (k == l->nfiles) {
+			l->files = realloc(l->files, (l->nfiles + 1) * sizeof *l->files);
+			if (!l->files)
+				die("out of memory");
+			l->files[l->nfiles++] = s;
+		}
+		uint32_t old = (uint32_t)strtoul(s->file.index, NULL, 10);
+		map[n] = (FileNum){old, k + 1, n};
+		n++;
+	}
+	l->nfilemap[m] = unique_files(map, n);
+}
+
+typedef struct ModFiles {
+	Linker *l;
+	int mod;
+} ModFiles;
+
+static uint32_t new_file(void *ctx, uint32_t old)
+{
+	ModFiles *f = ctx;
+	renumber(f->l, f->mod, &old);
+	return old;
+}
+
+static int same_files(const Linker *l, int m)
+{
+	for (uint32_t i = 0; i < l->nfilemap[m]; i++)
+		if (l->filemap[m][i].old != l->filemap[m][i].to)
+			return 0;
+	return 1;
+}
+
+/* -G inputs' tables come first, so that the first keeps its numbers (and
+ * its DWARF as written); the others follow.  DWARF names files by number:
+ * where they changed, its DW_AT_decl_file follow. */
 static void merge_files(Linker *l)
 {
-	for (int i = -1; i < l->n; i++) {
-		int m = i < 0 ? l->dwarf_mod : i;
-		if (m < 0 || (i >= 0 && m == l->dwarf_mod))
-			continue;
-		uint32_t n = 0;
-		for (Stmt *s = l->mods[m]->items.head; s; s = s->next)
-			n += s->kind == S_FILE;
-		FileNum *map = l->filemap[m] = xcalloc(n, sizeof *map);
-		n = 0;
-		for (Stmt *s = l->mods[m]->items.head; s; s = s->next) {
-			if (s->kind != S_FILE || l->o->strip_debug)
-				continue;
-			uint32_t k = 0;
-			while (k < l->nfiles && !(l->files[k]->file.path == s->file.path &&
-			       l->files[k]->file.timestamp == s->file.timestamp &&
-			       l->files[k]->file.size == s->file.size))
-				k++;
-			if (k == l->nfiles) {
-				l->files = realloc(l->files, (l->nfiles + 1) * sizeof *l->files);
-				if (!l->files)
-					die("out of memory");
-				l->files[l->nfiles++] = s;
-			}
-			uint32_t old = (uint32_t)strtoul(s->file.index, NULL, 10);
-			map[n] = (FileNum){old, k + 1, n};
-			n++;
-			if (m == l->dwarf_mod && old != k + 1)
-				error(s->loc, "cannot keep the DWARF file numbers of this -G input "
-					"(its .file table is not numbered 1, 2, ...); use --strip-debug");
-		}
-		l->nfilemap[m] = unique_files(map, n);
+	for (int pass = 0; pass < 2; pass++)
+		for (int m = 0; m < l->n; m++)
+			if (l->dwarf[m] == !pass)
+				merge_module_files(l, m);
+	ModFiles *ctx = xcalloc((size_t)l->n, sizeof *ctx);
+	DwarfFileMap *maps = xcalloc((size_t)l->n, sizeof *maps);
+	for (int m = 0; m < l->n; m++) {
+		ctx[m] = (ModFiles){l, m};
+		if (!same_files(l, m))
+			maps[m] = (DwarfFileMap){new_file, &ctx[m]};
 	}
+	dwarf_merge(l->mods, l->n, l->dwarf, maps, l->out);
+	free(ctx);
+	free(maps);
 }
 
 /* ---- output order ---- */
@@ -1164,25 +1441,22 @@ static void strip_locs(List *body)
 	}
 }
 
-/* Sections of one name from every input become one section.  Only
- * .debug_str (what -lineinfo's inlining records name) can come from
- * several inputs; other DWARF from the one input allowed to have it.
- * Any number of names: an index keyed on the interned name. */
+/* Sections of one name from every input become one section, the inputs'
+ * parts in input order (section_bases counted on it).  Any number of
+ * names: an index keyed on the interned name. */
 typedef struct Merged {
 	UT_hash_handle hh;
 	const char *name;
 	Stmt *s;
 } Merged;
 
-static void emit_sections(Linker *l, Stmt **items, const int *mods, size_t n)
+static void emit_sections(Linker *l, Stmt **items, size_t n)
 {
 	Merged *index = NULL, *merged = xcalloc(n, sizeof *merged);
 	size_t nmerged = 0;
 	for (size_t k = 0; k < n; k++) {
 		Stmt *s = items[k];
 		if (s->kind != S_SECTION || l->o->strip_debug)
-			continue;
-		if (strcmp(s->section.name, ".debug_str") != 0 && mods[k] != l->dwarf_mod)
 			continue;
 		Merged *m;
 		HASH_FIND_PTR(index, &s->section.name, m);
@@ -1218,12 +1492,9 @@ static void build_output(Linker *l)
 		for (Stmt *s = l->mods[m]->items.head; s; s = s->next)
 			n++;
 	Stmt **items = xcalloc(n, sizeof *items);
-	int *mods = xcalloc(n, sizeof *mods);
 	for (int m = 0; m < l->n; m++)
-		for (Stmt *s = l->mods[m]->items.head; s; s = s->next) {
-			mods[k] = m;
+		for (Stmt *s = l->mods[m]->items.head; s; s = s->next)
 			items[k++] = s;
-		}
 	for (k = 0; k < n; k++) {
 		Stmt *s = items[k];
 		if (s->kind == S_VERSION || s->kind == S_TARGET || s->kind == S_ADDRSIZE ||
@@ -1241,9 +1512,8 @@ static void build_output(Linker *l)
 		f->file.index = intern_cstr(buf);
 		emit(l, f);
 	}
-	emit_sections(l, items, mods, n);
+	emit_sections(l, items, n);
 	free(items);
-	free(mods);
 }
 
 /* ---- unresolved names ---- */
@@ -1285,6 +1555,8 @@ static void free_linker(Linker *l)
 			free(s);
 		}
 		free(l->filemap[m]);
+		if (l->bases)
+			free(l->bases[m]);
 	}
 	Global *g, *gt;
 	HASH_ITER(hh, l->globals, g, gt) {
@@ -1296,6 +1568,9 @@ static void free_linker(Linker *l)
 	free(l->filemap);
 	free(l->nfilemap);
 	free(l->files);
+	free(l->dwarf);
+	free(l->bases);
+	free(l->nbases);
 	names_free(&l->locals);
 }
 
@@ -1311,6 +1586,9 @@ Module *link_modules(Module **mods, int n, const LinkOptions *o)
 	l.tables = xcalloc((size_t)n, sizeof *l.tables);
 	l.filemap = xcalloc((size_t)n, sizeof *l.filemap);
 	l.nfilemap = xcalloc((size_t)n, sizeof *l.nfilemap);
+	l.dwarf = xcalloc((size_t)n, sizeof *l.dwarf);
+	l.bases = xcalloc((size_t)n, sizeof *l.bases);
+	l.nbases = xcalloc((size_t)n, sizeof *l.nbases);
 	int errors = diag_errors();
 	int ok = make_header(&l) == 0;
 	if (ok) {
@@ -1326,6 +1604,8 @@ Module *link_modules(Module **mods, int n, const LinkOptions *o)
 			check_agreement(&l, mods[m]);
 		rename_internals(&l);
 		merge_files(&l);
+		rename_section_locals(&l);
+		section_bases(&l);
 		for (int m = 0; m < n; m++)
 			rename_module(&l, m);
 		check_unresolved(&l);

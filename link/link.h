@@ -23,4 +23,18 @@ Module *link_modules(Module **mods, int n, const LinkOptions *);
  * declared as two kinds, a name defined twice.  0, or -1 after errors. */
 int link_check_symbols(Module *);
 
+/* dwarf.c: nvcc -G's DWARF sections, for merging them. */
+typedef struct DwarfFileMap {
+	uint32_t (*fn)(void *ctx, uint32_t old);  /* a .file number's new one */
+	void *ctx;
+} DwarfFileMap;
+uint32_t dwarf_width(const Stmt *data);             /* bytes per item of .b8 .. .b64 */
+uint64_t dwarf_section_size(const Stmt *section);
+const char *dwarf_section_ref(const Expr *, int64_t *off);  /* .debug_x[+off], else NULL */
+/* The -G inputs (dwarf[i]) made ready to concatenate: DW_AT_decl_file
+ * and DW_AT_call_file renumbered by maps[i] (NULL fn: unchanged) and, with
+ * several, one abbreviation table for all.  0, or -1 after an error saying
+ * why an input's DWARF cannot be decoded. */
+int dwarf_merge(Module **mods, int n, const int *dwarf, const DwarfFileMap *maps, Module *out);
+
 #endif

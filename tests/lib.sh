@@ -52,12 +52,32 @@ limits() {
 }
 
 # check NAME CONDITION: CONDITION (a command, eval'd) counts as a pass or a
-# FAIL line; finish prints the counts and fails if any check did.
+# FAIL line.
 pass=0 fail=0
 check() {
 	if eval "$2"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL $1"; fi
 }
+
+# report NAME WHY DETAIL: one item's line, `ok NAME (DETAIL)` when WHY is
+# empty, else `FAIL NAME: WHY`; counted in $pass or $fail.
+report() {
+	if [ -z "$2" ]; then
+		echo "ok $1 ($3)"
+		pass=$((pass + 1))
+	else
+		echo "FAIL $1: $2"
+		fail=$((fail + 1))
+	fi
+}
+
+# finish TEST [WHAT]: the last line, `TEST: N passed, M failed` (with WHAT,
+# a failure when no WHAT was found at all); the status says whether all
+# passed.
 finish() {
+	if [ -n "${2:-}" ] && [ $((pass + fail)) -eq 0 ]; then
+		echo "FAIL: no $2"
+		fail=1
+	fi
 	echo "$1: $pass passed, $fail failed"
-	[ $fail = 0 ]
+	[ $fail -eq 0 ]
 }

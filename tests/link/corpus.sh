@@ -5,8 +5,8 @@
 #
 # Every directory under CORPUSDIR/ptx except 'handwritten' holds one
 # program split into several -rdc PTX modules.  For each, this
-#   1. links its .ptx files (sorted by name) with `ptxlink -v`, adding
-#      --strip-debug when any of them carries -G DWARF (`.section .debug_info`);
+#   1. links its .ptx files (sorted by name) with `ptxlink -v` (-G DWARF
+#      and all: dwarf.sh checks what becomes of it);
 #   2. runs ptxas on the result: without -c when ptxlink -v says the output
 #      is a whole program, else with -c (-arch taken from the output's .target);
 #   3. links again and checks the output is byte-for-byte the same;
@@ -31,11 +31,11 @@ need_ptxas
 scratch link-corpus
 limits 120 600
 
-# link OUT FILE...: runs ptxlink -v $opts; prints why it failed, or nothing.
+# link OUT FILE...: runs ptxlink -v; prints why it failed, or nothing.
 link() {
 	out=$1
 	shift
-	if ! $limit "$ptxlink" -v $opts "$@" -o "$out" >"$tmp/stdout" 2>"$out.err"; then
+	if ! $limit "$ptxlink" -v "$@" -o "$out" >"$tmp/stdout" 2>"$out.err"; then
 		echo "ptxlink failed:"
 		sed 's/^/    /' "$out.err"
 		return
@@ -85,10 +85,6 @@ for d in "$corpus"/ptx/*/; do
 		continue
 	fi
 	reversed=$(echo "$files" | LC_ALL=C sort -r)
-	opts=
-	if (cd "$d" && grep -q '\.section[[:space:]]*\.debug_info' $files); then
-		opts=--strip-debug
-	fi
 	rm -f "$tmp"/*
 
 	# Inputs are named relative to the directory, as a user would.
@@ -106,18 +102,6 @@ for d in "$corpus"/ptx/*/; do
 	fi
 	[ -z "$why" ] && why=$(assemble "$tmp/r.ptx" "the reverse-order output")
 
-	if [ -z "$why" ]; then
-		echo "ok $name ($(echo $files | wc -w) files${opts:+, $opts}$(grep -q 'whole program' "$tmp/a.ptx.err" && echo ', whole program'))"
-		pass=$((pass + 1))
-	else
-		echo "FAIL $name: $why"
-		fail=$((fail + 1))
-	fi
+	report "$name" "$why" "$(echo $files | wc -w) files$(grep -q 'whole program' "$tmp/a.ptx.err" 2>/dev/null && echo ', whole program')"
 done
-
-if [ $((pass + fail)) -eq 0 ]; then
-	echo "FAIL: no multi-file programs under $corpus/ptx"
-	fail=1
-fi
-echo "link-corpus: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish link-corpus "multi-file programs under $corpus/ptx"
