@@ -120,7 +120,7 @@ static const Opt opts[] = {
 	 "arithmetic that fits in 32 bits done in 32 (narrow), products\n"
 	 "of 32-bit values as mul.wide (widen), offsets folded into\n"
 	 "[reg+imm] (fold), addresses sunk past a loop or call to their\n"
-	 "use (sink); alone, all four: --addrprep=narrow,sink"},
+	 "use (sink); --addrprep alone: all four.  --addrprep=narrow,sink"},
 	{O_NO_ADDRPREP, FLAG, {"--no-addrprep"}, "--no-addrprep", "no address preparation"},
 	{O_RPASS_ADDRPREP, FLAG, {"-Rpass=addrprep"}, "-Rpass=addrprep",
 	 "a remark for every address preparation rewrite"},
