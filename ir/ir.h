@@ -514,6 +514,11 @@ int value_of(const Tracker *, uint32_t ins, const Expr *operand, Value *);
 int value_at_def(const Tracker *, uint32_t def_ins, Value *, int depth);
 int value_of_const(const Expr *, Value *);  /* no registers: an initializer element */
 
+/* demangle.c: C++ names as nvcc mangles them, for diagnostics */
+const char *demangle(const char *name);     /* interned, or NULL if not one we read */
+const char *quoted_name(const char *name);  /* 'name', or 'name' (demangled), interned */
+const char *plain_name(const char *name);   /* name, or name (demangled), interned */
+
 /* runtime.c: entry points the CUDA toolchain supplies at ptxas/nvlink time */
 int is_runtime_symbol(const char *name);
 int needs_cudadevrt(const char *name);
