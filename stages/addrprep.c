@@ -75,7 +75,7 @@ static void remark(const Ap *a, const Stmt *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	char *msg = diag_vformat(fmt, ap);
 	va_end(ap);
-	diag_remark(s->loc, "%s: %s", a->f->name, msg);
+	diag_remark(s->loc, "%s: %s", plain_name(a->f->name), msg);
 	free(msg);
 }
 

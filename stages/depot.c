@@ -1064,7 +1064,7 @@ static void remark(const Dp *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	char *msg = diag_vformat(fmt, ap);
 	va_end(ap);
-	diag_remark(d->decl->loc, "%s: %s", d->f->name, msg);
+	diag_remark(d->decl->loc, "%s: %s", plain_name(d->f->name), msg);
 	free(msg);
 }
 
@@ -1103,8 +1103,8 @@ static void warn_size(const Dp *d, int64_t size)
 			(long long)(o->hi - o->lo), (long long)(d->fixed || o->at < 0 ? o->lo : o->at));
 	}
 	free(order);
-	warn(d->decl->loc, "stack frame size of function '%s' is %lld bytes, over --warn-stack-size=%lld%s%s%s",
-		d->f->name, (long long)size, (long long)limit, k ? " (largest objects: " : "", buf, k ? ")" : "");
+	warn(d->decl->loc, "stack frame size of function %s is %lld bytes, over --warn-stack-size=%lld%s%s%s",
+		quoted_name(d->f->name), (long long)size, (long long)limit, k ? " (largest objects: " : "", buf, k ? ")" : "");
 }
 
 /* ---- driver ------------------------------------------------------------- */

@@ -804,9 +804,9 @@ static void remark(Dv *d, const Site *st)
 	if (!f)
 		die("out of memory");
 	for (uint32_t i = 0; i < st->ncands; i++)
-		fprintf(f, "%s%s", i ? ", " : "", st->cands[i]);
+		fprintf(f, "%s%s", i ? ", " : "", quoted_name(st->cands[i]));
 	fclose(f);
-	diag_at(DIAG_REMARK, file, line, 0, "devirtualized call to '%s' (%s)", names,
+	diag_at(DIAG_REMARK, file, line, 0, "devirtualized call to %s (%s)", names,
 		st->uniform ? "uniform" : st->targets ? "calltargets" : st->single ? "single" :
 		st->open ? "funnel, open" : "funnel");
 	free(names);
