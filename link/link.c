@@ -1334,9 +1334,23 @@ static void build_output(Linker *l)
 
 /* ---- unresolved names ---- */
 
+/* libdevice comes as bitcode: neither ptxas nor nvlink resolves a call
+ * to __nv_sinf ("Unresolved extern function"), so a program that uses one
+ * needs libdevice's PTX as another input. */
+static void warn_libdevice(Linker *l, Global *g)
+{
+	if (g->decl_sym->kind != K_FUNC || !g->used || strncmp(g->name, "__nv_", 5))
+		return;
+	Stmt *t = find_item(l->out, S_TARGET);
+	const char *arch = t && t->list.nitems ? t->list.items[0]->str : "sm_XX";
+	warn(g->first_use, "'%s' is a libdevice function that no input defines, and neither ptxas "
+		"nor nvlink resolves it: add libdevice as PTX to the inputs (llc -march=nvptx64 "
+		"-mcpu=%s $CUDA_HOME/nvvm/libdevice/libdevice.10.bc -o libdevice.ptx)", g->name, arch);
+}
+
 static void check_unresolved(Linker *l)
 {
-	int devrt = 0, libdevice = 0;
+	int devrt = 0;
 	for (Global *g = l->globals; g; g = g->hh.next) {
 		if (g->def || !g->decl_sym || g->internal)
 			continue;
@@ -1345,17 +1359,18 @@ static void check_unresolved(Linker *l)
 			continue;  /* dynamic shared memory is never defined */
 		if (needs_cudadevrt(g->name))
 			devrt = 1;
-		else if (!strncmp(g->name, "__nv_", 5))
-			libdevice = 1;
-		if (is_runtime_symbol(g->name) || l->o->allow_undefined || l->o->defer_undefined ||
+		if (l->o->allow_undefined || l->o->defer_undefined ||
 		    (l->o->defined_later && l->o->defined_later(g->name)))
+			continue;
+		warn_libdevice(l, g);
+		if (is_runtime_symbol(g->name))
 			continue;
 		if (d->kind == K_FUNC && !g->used)
 			continue;  /* ptxas drops an unused .extern function, as nvlink does */
 		error(g->used ? g->first_use : d->loc, "undefined reference to %s", quoted_name(g->name));
 	}
 	if (l->o->verbose && diag_errors() == 0)
-		diag_note("ptxlink: %s", devrt || libdevice || l->o->allow_undefined
+		diag_note("ptxlink: %s", devrt || l->o->allow_undefined
 			? "output needs 'ptxas -c' and nvlink (unresolved device-runtime or library symbols)"
 			: "output is a whole program: 'ptxas' without -c compiles it");
 }
