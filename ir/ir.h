@@ -519,6 +519,13 @@ const char *demangle(const char *name);     /* interned, or NULL if not one we r
 const char *quoted_name(const char *name);  /* 'name', or 'name' (demangled), interned */
 const char *plain_name(const char *name);   /* name, or name (demangled), interned */
 
+/* srcloc.c: a statement's CUDA source line (from .loc and .file), for
+ * remarks; built once per function, looked up by the statement's Loc */
+typedef struct SrcLines SrcLines;
+SrcLines *srclines_build(const Module *, const Func *);
+const char *srclines_prefix(const SrcLines *, Loc);  /* "kernel.cu:42: ", or "" */
+void srclines_free(SrcLines *);
+
 /* runtime.c: entry points the CUDA toolchain supplies at ptxas/nvlink time */
 int is_runtime_symbol(const char *name);
 int needs_cudadevrt(const char *name);
