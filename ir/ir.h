@@ -520,10 +520,10 @@ const char *quoted_name(const char *name);  /* 'name', or 'name' (demangled), in
 const char *plain_name(const char *name);   /* name, or name (demangled), interned */
 
 /* srcloc.c: a statement's CUDA source line (from .loc and .file), for
- * remarks; built once per function, looked up by the statement's Loc */
+ * diagnostics; read once per function, looked up by the statement's Loc */
 typedef struct SrcLines SrcLines;
 SrcLines *srclines_build(const Module *, const Func *);
-const char *srclines_prefix(const SrcLines *, Loc);  /* "kernel.cu:42: ", or "" */
+const char *srclines_prefix(SrcLines *, Loc);  /* "kernel.cu:42: ", or "" (NULL too) */
 void srclines_free(SrcLines *);
 
 /* runtime.c: entry points the CUDA toolchain supplies at ptxas/nvlink time */

@@ -1,5 +1,6 @@
-/* The demangler on names from corpus/ptx, against what GNU's
- * __cxa_demangle prints for them. */
+/* What diagnostics add for the reader: the demangler on names from
+ * corpus/ptx, against what GNU's __cxa_demangle prints for them, and an
+ * instruction's source line from .loc. */
 #include "unit.h"
 
 static const char *const cases[][2] = {
@@ -53,12 +54,41 @@ START_TEST(leaves_the_rest_mangled)
 }
 END_TEST
 
+/* The nearest .loc before an instruction, its file from the .file table;
+ * none before the first .loc, none for line 0. */
+START_TEST(source_line_of_an_instruction)
+{
+	Module *m = parse_ok(HEADER ".file 1 \"k.cu\"\n.file 2 \"h.cuh\"\n"
+		".visible .entry k()\n{\n.reg .b32 %r<4>;\n"
+		"mov.u32 %r1, 1;\n"
+		".loc 1 42 3\nmov.u32 %r2, 2;\n"
+		"{\n.loc 2 7 1\nmov.u32 %r3, 3;\n}\n"
+		".loc 1 0 0\nret;\n}\n");
+	const Func *f = NULL;
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC)
+			f = s->func;
+	SrcLines *sl = srclines_build(m, f);
+	const char *want[] = {"", "k.cu:42: ", "h.cuh:7: ", ""};
+	int k = 0;
+	for (Stmt *s = f->body.head; s; s = s->next) {
+		Stmt *in = s->kind == S_SCOPE ? s->scope.tail : s;
+		if (in->kind == S_INS)
+			ck_assert_str_eq(srclines_prefix(sl, in->loc), want[k++]);
+	}
+	ck_assert_int_eq(k, 4);
+	srclines_free(sl);
+	ck_assert_str_eq(srclines_prefix(NULL, f->body.head->loc), "");
+}
+END_TEST
+
 Suite *demangle_suite(void)
 {
 	Suite *s = suite_create("demangle");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, demangles_what_nvcc_emits);
 	tcase_add_test(tc, leaves_the_rest_mangled);
+	tcase_add_test(tc, source_line_of_an_instruction);
 	suite_add_tcase(s, tc);
 	return s;
 }
