@@ -46,13 +46,15 @@ static void read_files(SrcLines *sl)
 		sl->files[sl->nfiles++] = (SrcFile){(uint32_t)strtoul(s->file.index, NULL, 10),
 			n >= 2 && p[0] == '"' ? intern(p + 1, n - 2) : p};
 	}
-	qsort(sl->files, sl->nfiles, sizeof *sl->files, cmp_file);
+	if (sl->nfiles)  /* qsort and bsearch take no NULL, even for 0 items */
+		qsort(sl->files, sl->nfiles, sizeof *sl->files, cmp_file);
 }
 
 static const char *file_path(const SrcLines *sl, uint32_t index)
 {
 	SrcFile key = {index, NULL};
-	const SrcFile *f = bsearch(&key, sl->files, sl->nfiles, sizeof key, cmp_file);
+	const SrcFile *f = sl->nfiles ? bsearch(&key, sl->files, sl->nfiles, sizeof key, cmp_file)
+		: NULL;
 	return f ? f->path : NULL;
 }
 
@@ -118,7 +120,8 @@ const char *srclines_prefix(SrcLines *sl, Loc at)
 		sl->built = 1;
 		read_files(sl);
 		collect(sl, &sl->f->body);
-		qsort(sl->e, sl->n, sizeof *sl->e, cmp_entry);
+		if (sl->n)
+			qsort(sl->e, sl->n, sizeof *sl->e, cmp_entry);
 	}
 	uint32_t lo = 0, hi = sl->n;
 	while (lo < hi) {

@@ -79,6 +79,7 @@ START_TEST(source_line_of_an_instruction)
 	ck_assert_int_eq(k, 4);
 	srclines_free(sl);
 	ck_assert_str_eq(srclines_prefix(NULL, f->body.head->loc), "");
+	mod_free(m);
 }
 END_TEST
 
