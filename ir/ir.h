@@ -516,6 +516,18 @@ int value_of(const Tracker *, uint32_t ins, const Expr *operand, Value *);
 int value_at_def(const Tracker *, uint32_t def_ins, Value *, int depth);
 int value_of_const(const Expr *, Value *);  /* no registers: an initializer element */
 
+/* demangle.c: C++ names as nvcc mangles them, for diagnostics */
+const char *demangle(const char *name);     /* interned, or NULL if not one we read */
+const char *quoted_name(const char *name);  /* 'name', or 'name' (demangled), interned */
+const char *plain_name(const char *name);   /* name, or name (demangled), interned */
+
+/* srcloc.c: a statement's CUDA source line (from .loc and .file), for
+ * diagnostics; read once per function, looked up by the statement's Loc */
+typedef struct SrcLines SrcLines;
+SrcLines *srclines_build(const Module *, const Func *);
+const char *srclines_prefix(SrcLines *, Loc);  /* "kernel.cu:42: ", or "" (NULL too) */
+void srclines_free(SrcLines *);
+
 /* runtime.c: entry points the CUDA toolchain supplies at ptxas/nvlink time */
 int is_runtime_symbol(const char *name);
 int needs_cudadevrt(const char *name);

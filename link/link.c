@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -338,7 +339,7 @@ static void kind_clash(const char *name, int kind, Loc loc, int other, Loc other
 	static const char *const what[] = {"a function", "a variable", "a label"};
 	char buf[512];
 	int lo = kind < other ? kind : other, hi = kind < other ? other : kind;
-	error(loc, "'%s' is declared as %s and as %s (also at %s)", name, what[lo], what[hi],
+	error(loc, "%s is declared as %s and as %s (also at %s)", quoted_name(name), what[lo], what[hi],
 		locstr(other_loc, buf, sizeof buf));
 }
 
@@ -360,7 +361,7 @@ static void add_sym(Linker *l, int mod, const char *name, int kind, int linkage,
 		s->loc = loc;
 		HASH_ADD_PTR(l->tables[mod], name, s);
 	} else if (s->is_def && is_def) {
-		error(loc, "'%s' is defined twice in one module (first at %s:%u:%u)", name,
+		error(loc, "%s is defined twice in one module (first at %s:%u:%u)", quoted_name(name),
 			diag_filename(s->loc.file), s->loc.line, s->loc.col);
 		return;
 	}
@@ -390,7 +391,7 @@ static void alias_def(Linker *l, int mod, Stmt *s)
 		}
 	}
 	if (a->is_def) {
-		error(s->loc, "'%s' is defined twice in one module (first at %s:%u:%u)", a->name,
+		error(s->loc, "%s is defined twice in one module (first at %s:%u:%u)", quoted_name(a->name),
 			diag_filename(a->loc.file), a->loc.line, a->loc.col);
 		return;
 	}
@@ -468,7 +469,7 @@ static int check_var_defs(const Sym *s, const Sym *d)
 	if (ss == ds || !ss || !ds)
 		return 0;
 	if (s->linkage != LINK_COMMON || d->linkage != LINK_COMMON) {
-		error(s->loc, "'%s' has %llu bytes here but %llu in its definition at %s", s->name,
+		error(s->loc, "%s has %llu bytes here but %llu in its definition at %s", quoted_name(s->name),
 			(unsigned long long)ss, (unsigned long long)ds, locstr(d->loc, buf, sizeof buf));
 		return -1;
 	}
@@ -477,8 +478,8 @@ static int check_var_defs(const Sym *s, const Sym *d)
 	const Sym *init = has_init(s) ? s : d, *other = has_init(s) ? d : s;
 	if (var_size(other->def) <= var_size(init->def))
 		return 0;
-	error(other->loc, ".common '%s' of %llu bytes is larger than its initialized "
-		"definition at %s (%llu bytes)", s->name, (unsigned long long)var_size(other->def),
+	error(other->loc, ".common %s of %llu bytes is larger than its initialized "
+		"definition at %s (%llu bytes)", quoted_name(s->name), (unsigned long long)var_size(other->def),
 		locstr(init->loc, buf, sizeof buf), (unsigned long long)var_size(init->def));
 	return -1;
 }
@@ -496,7 +497,7 @@ static void resolve_def(Linker *l, Sym *s)
 	if (s->kind == K_VAR && d->kind == K_VAR && check_var_defs(s, d) != 0)
 		return;
 	if (strong(s) && strong(d)) {
-		error(s->loc, "duplicate definition of '%s' (first defined at %s)", s->name,
+		error(s->loc, "duplicate definition of %s (first defined at %s)", quoted_name(s->name),
 			locstr(d->loc, buf, sizeof buf));
 	} else if (strong(s)) {
 		g->def = s;  /* strong beats weak and common */
@@ -610,9 +611,45 @@ static int same_expr(const Expr *a, const Expr *b)
 	return 1;
 }
 
-/* Same state space, type, alignment and shape; names, linkage and
- * initializers aside.  An unsized [] matches any size. */
-static int same_shape(const Decl *a, const Decl *b)
+/* A clash is described by what differs first, as "X here but Y in its
+ * definition at ...": m holds "X here but Y", or is empty when the two
+ * agree. */
+typedef struct Clash {
+	char m[256];
+} Clash;
+
+static int clash(Clash *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->m, sizeof c->m, fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+static const char *space_word(Space s)
+{
+	return s == SPACE_NONE ? "no state space" : space_spelling(s);
+}
+
+static const char *type_word(const Decl *d)
+{
+	const char *t = decl_type(d);
+	return t ? t : "no type";
+}
+
+static int same_dims(const Declarator *x, const Declarator *y)
+{
+	if (x->ndims != y->ndims)
+		return 0;
+	for (uint32_t k = 0; k < x->ndims; k++)
+		if (x->dims[k] && y->dims[k] && !same_expr(x->dims[k], y->dims[k]))
+			return 0;
+	return 1;
+}
+
+/* The specifiers other than linkage, in order, agree. */
+static int same_specs(const Decl *a, const Decl *b)
 {
 	uint32_t i = 0, j = 0;
 	for (;;) {
@@ -627,52 +664,99 @@ static int same_shape(const Decl *a, const Decl *b)
 		    !same_number(x->num, y->num))))
 			return 0;
 	}
-	if (i != a->nspecs || j != b->nspecs)
-		return 0;
-	const Declarator *x = &a->ds[0], *y = &b->ds[0];
-	if (x->ndims != y->ndims)
-		return 0;
-	for (uint32_t k = 0; k < x->ndims; k++)
-		if (x->dims[k] && y->dims[k] && !same_expr(x->dims[k], y->dims[k]))
-			return 0;
-	return 1;
+	return i == a->nspecs && j == b->nspecs;
 }
 
-static int same_params(const Decl *a, uint32_t na, const Decl *b, uint32_t nb)
+static int align_clash(Clash *c, const char *who, int x, int y)
+{
+	char a[24] = "no .align", b[24] = "no .align";
+	if (x)
+		snprintf(a, sizeof a, ".align %d", x);
+	if (y)
+		snprintf(b, sizeof b, ".align %d", y);
+	return clash(c, "%s has %s here but %s", who, a, b);
+}
+
+/* Its specifiers but linkage, as written: ".param .ptr .global .b64". */
+static const char *spec_text(const Decl *d, char *buf, size_t size)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (uint32_t i = 0; i < d->nspecs && n < size; i++)
+		if (!is_linkage_word(d->specs[i].word))
+			n += (size_t)snprintf(buf + n, size - n, "%s%s%s%s", n ? " " : "",
+				d->specs[i].word, d->specs[i].num ? " " : "",
+				d->specs[i].num ? d->specs[i].num : "");
+	return buf;
+}
+
+/* A parameter or return value: state space, type, alignment, array
+ * shape (an unsized [] matches any size), then the other specifiers. */
+static int param_clash(Clash *c, const char *who, const Decl *a, const Decl *b)
+{
+	if (decl_space(a) != decl_space(b))
+		return clash(c, "%s is in %s here but in %s", who, space_word(decl_space(a)),
+			space_word(decl_space(b)));
+	if (decl_type(a) != decl_type(b))
+		return clash(c, "%s has type %s here but %s", who, type_word(a), type_word(b));
+	if (align_written(a) != align_written(b))
+		return align_clash(c, who, align_written(a), align_written(b));
+	if (!same_dims(&a->ds[0], &b->ds[0])) {
+		int64_t x = decl_bytes(a, &a->ds[0]), y = decl_bytes(b, &b->ds[0]);
+		if (x >= 0 && y >= 0 && x != y)
+			return clash(c, "%s has %lld bytes here but %lld", who, (long long)x, (long long)y);
+		return clash(c, "%s has one array shape here but another", who);
+	}
+	if (!same_specs(a, b)) {
+		char x[96], y[96];
+		return clash(c, "%s is '%s' here but '%s'", who, spec_text(a, x, sizeof x),
+			spec_text(b, y, sizeof y));
+	}
+	return 0;
+}
+
+/* what: "parameter" or "return value"; counts first, then each in turn. */
+static int params_clash(Clash *c, const char *name, const char *what, const Decl *a,
+	uint32_t na, const Decl *b, uint32_t nb)
 {
 	if (na != nb)
-		return 0;
-	for (uint32_t i = 0; i < na; i++)
-		if (!same_shape(&a[i], &b[i]))
-			return 0;
-	return 1;
+		return clash(c, "%s has %u %s%s here but %u", name, na, what, na == 1 ? "" : "s", nb);
+	for (uint32_t i = 0; i < na; i++) {
+		char who[128];
+		snprintf(who, sizeof who, "%s %u of %s", what, i + 1, name);
+		if (param_clash(c, who, &a[i], &b[i]))
+			return 1;
+	}
+	return 0;
 }
-
 
 /* nvcc declares an extern variable as bytes (.b8 x[48]) whatever the
  * definition's type (.u64 x[6]): as nvlink does, compare the state space
  * and the size in bytes (unless the declaration is unsized), and the
  * declaration may not promise more alignment than the definition has. */
-static int compatible_var(const Stmt *decl, const Stmt *def)
+static int var_clash(Clash *c, const char *name, const Stmt *decl, const Stmt *def)
 {
-	if (decl_space(&decl->var) != decl_space(&def->var))
-		return 0;
+	Space a = decl_space(&decl->var), b = decl_space(&def->var);
+	if (a != b)
+		return clash(c, "%s is in %s here but in %s", name, space_word(a), space_word(b));
 	const Declarator *d = &decl->var.ds[0];
 	int unsized = d->ndims > 0 && !d->dims[d->ndims - 1];
 	if (!unsized && var_size(decl) != var_size(def))
-		return 0;
-	return (uint64_t)align_written(&decl->var) <= (uint64_t)align_written(&def->var) || !(uint64_t)align_written(&def->var);
+		return clash(c, "%s has %llu bytes here but %llu", name,
+			(unsigned long long)var_size(decl), (unsigned long long)var_size(def));
+	int x = align_written(&decl->var), y = align_written(&def->var);
+	if (y && x > y)
+		return align_clash(c, name, x, y);
+	return 0;
 }
 
-static int same_signature(const Stmt *a, const Stmt *b)
+static int func_clash(Clash *c, const char *name, const Func *f, const Func *g)
 {
-	if (a->kind != b->kind)
-		return 0;
-	if (a->kind == S_VAR)
-		return compatible_var(a, b);
-	const Func *f = a->func, *g = b->func;
-	return f->is_entry == g->is_entry && same_params(f->rets, f->nrets, g->rets, g->nrets) &&
-		same_params(f->params, f->nparams, g->params, g->nparams);
+	if (f->is_entry != g->is_entry)
+		return clash(c, "%s is %s here but %s", name, f->is_entry ? "an .entry" : "a .func",
+			g->is_entry ? "an .entry" : "a .func");
+	return params_clash(c, name, "return value", f->rets, f->nrets, g->rets, g->nrets) ||
+		params_clash(c, name, "parameter", f->params, f->nparams, g->params, g->nparams);
 }
 
 /* Every declaration and losing definition must agree with the winner. */
@@ -695,11 +779,13 @@ static void check_agreement(Linker *l, Module *m)
 			continue;  /* .common sizes may differ: the largest won */
 		if (s->kind == S_VAR && lk != LINK_EXTERN && var_size(s) != var_size(g->def->def))
 			continue;  /* two definitions' sizes: resolve_def said it */
-		if (!same_signature(s, g->def->def))
+		const Stmt *d = g->def->def;
+		const char *who = quoted_name(name);
+		Clash c;
+		if (s->kind != d->kind ? 0 : s->kind == S_VAR ? var_clash(&c, who, s, d)
+		    : func_clash(&c, who, s->func, d->func))
 			error(s->kind == S_VAR ? s->var.ds[0].loc : s->loc,
-				"'%s' is declared here with a different %s than its definition at %s", name,
-				s->kind == S_FUNC ? "signature" : "type",
-				locstr(g->def->loc, buf, sizeof buf));
+				"%s in its definition at %s", c.m, locstr(g->def->loc, buf, sizeof buf));
 	}
 }
 
@@ -1518,9 +1604,23 @@ static void build_output(Linker *l)
 
 /* ---- unresolved names ---- */
 
+/* libdevice comes as bitcode: neither ptxas nor nvlink resolves a call
+ * to __nv_sinf ("Unresolved extern function"), so a program that uses one
+ * needs libdevice's PTX as another input. */
+static void warn_libdevice(Linker *l, Global *g)
+{
+	if (g->decl_sym->kind != K_FUNC || !g->used || strncmp(g->name, "__nv_", 5))
+		return;
+	Stmt *t = find_item(l->out, S_TARGET);
+	const char *arch = t && t->list.nitems ? t->list.items[0]->str : "sm_XX";
+	warn(g->first_use, "'%s' is a libdevice function that no input defines, and neither ptxas "
+		"nor nvlink resolves it: add libdevice as PTX to the inputs (llc -march=nvptx64 "
+		"-mcpu=%s $CUDA_HOME/nvvm/libdevice/libdevice.10.bc -o libdevice.ptx)", g->name, arch);
+}
+
 static void check_unresolved(Linker *l)
 {
-	int devrt = 0, libdevice = 0;
+	int devrt = 0;
 	for (Global *g = l->globals; g; g = g->hh.next) {
 		if (g->def || !g->decl_sym || g->internal)
 			continue;
@@ -1529,17 +1629,18 @@ static void check_unresolved(Linker *l)
 			continue;  /* dynamic shared memory is never defined */
 		if (needs_cudadevrt(g->name))
 			devrt = 1;
-		else if (!strncmp(g->name, "__nv_", 5))
-			libdevice = 1;
-		if (is_runtime_symbol(g->name) || l->o->allow_undefined || l->o->defer_undefined ||
+		if (l->o->allow_undefined || l->o->defer_undefined ||
 		    (l->o->defined_later && l->o->defined_later(g->name)))
+			continue;
+		warn_libdevice(l, g);
+		if (is_runtime_symbol(g->name))
 			continue;
 		if (d->kind == K_FUNC && !g->used)
 			continue;  /* ptxas drops an unused .extern function, as nvlink does */
-		error(g->used ? g->first_use : d->loc, "undefined reference to '%s'", g->name);
+		error(g->used ? g->first_use : d->loc, "undefined reference to %s", quoted_name(g->name));
 	}
 	if (l->o->verbose && diag_errors() == 0)
-		diag_note("ptxlink: %s", devrt || libdevice || l->o->allow_undefined
+		diag_note("ptxlink: %s", devrt || l->o->allow_undefined
 			? "names are left for nvlink (device runtime, libraries): the output needs 'ptxas -c' and nvlink"
 			: "every name is resolved, a whole program: 'ptxas' without -c can compile it");
 }

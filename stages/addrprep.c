@@ -62,6 +62,7 @@ typedef struct Ap {
 	Where *at;          /* Cfg.ins[i]'s place */
 	Uses *uses;
 	Stmt *first;        /* the body's first statement before the stage */
+	SrcLines *src;      /* its source lines, for remarks */
 	unsigned rewrites;  /* ADDRPREP_* */
 	Stats st;
 } Ap;
@@ -76,7 +77,7 @@ static void remark(const Ap *a, const Stmt *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	char *msg = diag_vformat(fmt, ap);
 	va_end(ap);
-	diag_remark(s->loc, "%s: %s", a->f->name, msg);
+	diag_remark(s->loc, "%s%s: %s", srclines_prefix(a->src, s->loc), plain_name(a->f->name), msg);
 	free(msg);
 }
 
@@ -724,6 +725,7 @@ static void addrprep_func(Ap *a)
 	static const unsigned bits[] = {ADDRPREP_NARROW | ADDRPREP_WIDEN, ADDRPREP_FOLD, ADDRPREP_SINK};
 	static const int needs[] = {NEED_DEFS | NEED_RANGES, NEED_DEFS, 0};
 	a->st.funcs++;
+	a->src = a->o->addrprep.remarks ? srclines_build(a->m, a->f) : NULL;
 	for (size_t k = 0; k < sizeof rewrites / sizeof *rewrites; k++) {
 		if (!(a->rewrites & bits[k]))
 			continue;
@@ -731,6 +733,8 @@ static void addrprep_func(Ap *a)
 			rewrites[k](a);
 		forget(a);
 	}
+	srclines_free(a->src);
+	a->src = NULL;
 }
 
 static void print_stats(const Stats *s, unsigned rewrites)

@@ -49,6 +49,7 @@ typedef struct Obj {
 	int64_t align;        /* a move keeps lo modulo this */
 	int64_t at;           /* the new offset; -1 when dead */
 	const char *pinned;   /* why it keeps its bytes, or NULL */
+	const Stmt *pinned_at;  /* the instruction that pins it, when one does */
 	uint8_t loaded, stored;
 } Obj;
 
@@ -65,6 +66,7 @@ typedef struct Dp {
 	/* the function being worked on */
 	Func *f;
 	Stmt *decl;           /* the depot's declaration */
+	SrcLines *src;        /* the function's source lines, for remarks */
 	MemObjs *mo;
 	int dobj;             /* the depot's index in mo->objs */
 	int64_t size;
@@ -257,7 +259,7 @@ static void make_objects(Dp *d)
 				return;
 			}
 			d->obj_of[r] = (int32_t)d->nobjs;
-			d->objs[d->nobjs++] = (Obj){b, b + 1, 1, b, NULL, 0, 0};
+			d->objs[d->nobjs++] = (Obj){.lo = b, .hi = b + 1, .align = 1, .at = b};
 		}
 		d->objs[d->obj_of[r]].hi = b + 1;
 	}
@@ -273,8 +275,12 @@ static void make_objects(Dp *d)
 		o->stored |= (a->how & USE_WRITE) != 0;
 	}
 	for (uint32_t i = 0; i < mo->nesc; i++)
-		if (mo->esc[i].obj == d->dobj)
-			obj_at(d, mo->esc[i].base)->pinned = "its address escapes";
+		if (mo->esc[i].obj == d->dobj) {
+			Obj *o = obj_at(d, mo->esc[i].base);
+			int an = mo->esc[i].anchor;
+			o->pinned = "its address escapes";
+			o->pinned_at = an >= 0 && (uint32_t)an < mo->nanchors ? mo->anchors[an].at : NULL;
+		}
 }
 
 /* ---- anchors: the constants that place an object ----------------------- */
@@ -308,10 +314,12 @@ static void pin_unmovable(Dp *d)
 {
 	for (uint32_t i = 0; i < d->mo->nanchors; i++) {
 		uint32_t k;
-		if (d->first_atom[i] >= 0 && !moved(d, &d->mo->anchors[i], 0, &k))
-			d->objs[d->obj_of[atom_find(d, d->first_atom[i])]].pinned =
-				d->mo->anchors[i].fixed ? "a run-time amount is added to the depot's start"
+		if (d->first_atom[i] >= 0 && !moved(d, &d->mo->anchors[i], 0, &k)) {
+			Obj *o = &d->objs[d->obj_of[atom_find(d, d->first_atom[i])]];
+			o->pinned = d->mo->anchors[i].fixed ? "a run-time amount is added to the depot's start"
 				: "an address form the stage does not rewrite";
+			o->pinned_at = d->mo->anchors[i].at;
+		}
 	}
 }
 
@@ -1064,7 +1072,7 @@ static void remark(const Dp *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	char *msg = diag_vformat(fmt, ap);
 	va_end(ap);
-	diag_remark(d->decl->loc, "%s: %s", d->f->name, msg);
+	diag_remark(d->decl->loc, "%s: %s", plain_name(d->f->name), msg);
 	free(msg);
 }
 
@@ -1103,8 +1111,8 @@ static void warn_size(const Dp *d, int64_t size)
 			(long long)(o->hi - o->lo), (long long)(d->fixed || o->at < 0 ? o->lo : o->at));
 	}
 	free(order);
-	warn(d->decl->loc, "stack frame size of function '%s' is %lld bytes, over --warn-stack-size=%lld%s%s%s",
-		d->f->name, (long long)size, (long long)limit, k ? " (largest objects: " : "", buf, k ? ")" : "");
+	warn(d->decl->loc, "stack frame size of function %s is %lld bytes, over --warn-stack-size=%lld%s%s%s",
+		quoted_name(d->f->name), (long long)size, (long long)limit, k ? " (largest objects: " : "", buf, k ? ")" : "");
 }
 
 /* ---- driver ------------------------------------------------------------- */
@@ -1158,6 +1166,20 @@ static void analyse(Dp *d)
 	cfg_free(g);
 }
 
+/* " (address formed at line 301, kernel.cu:58)": the instruction that
+ * forms the address which pins an object. */
+static const char *pinned_where(const Dp *d, const Obj *o)
+{
+	static char buf[512];
+	if (!o->pinned_at)
+		return "";
+	const char *src = srclines_prefix(d->src, o->pinned_at->loc);
+	int n = (int)strlen(src);
+	snprintf(buf, sizeof buf, " (address formed at line %u%s%.*s)", o->pinned_at->loc.line,
+		n ? ", " : "", n > 2 ? n - 2 : 0, src);  /* src without its ": " */
+	return buf;
+}
+
 static void report_objects(Dp *d)
 {
 	for (uint32_t i = 0; i < d->nobjs; i++) {
@@ -1165,7 +1187,8 @@ static void report_objects(Dp *d)
 		d->st.objects++;
 		if (o->pinned) {
 			d->st.pinned++;
-			remark(d, "bytes %lld..%lld stay: %s", (long long)o->lo, (long long)o->hi, o->pinned);
+			remark(d, "bytes %lld..%lld stay: %s%s", (long long)o->lo, (long long)o->hi, o->pinned,
+				pinned_where(d, o));
 		} else if (!o->loaded) {
 			d->st.dead++;
 			remark(d, "bytes %lld..%lld are never read: their stores go", (long long)o->lo,
@@ -1243,6 +1266,8 @@ static void depot_func(Dp *d, Stmt *fs)
 	d->dobj = find_depot(d->mo);
 	if (d->dobj >= 0) {
 		d->decl = d->mo->objs[d->dobj].decl;
+		if (d->o->depot.remarks || d->o->depot.analysis)
+			d->src = srclines_build(d->m, d->f);
 		d->size = d->mo->objs[d->dobj].size;
 		d->st.funcs++;
 		d->fixed = d->size > MAX_DEPOT ? "larger than the stage handles" : why_fixed(d);
@@ -1270,6 +1295,7 @@ static void depot_func(Dp *d, Stmt *fs)
 		free(b.v);
 	}
 	memobjs_free(d->mo);
+	srclines_free(d->src);
 	free(d->atom);
 	free(d->first_atom);
 	free(d->obj_of);

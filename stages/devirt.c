@@ -76,7 +76,6 @@ typedef struct RetSlot {
 typedef struct Site {
 	Stmt *call;
 	List *list;                 /* the statement list holding the call */
-	const LocInfo *loc;         /* the last .loc before it, or NULL */
 	uint32_t callee;            /* index of the pointer operand */
 	uint32_t ins;               /* the call's index in the CFG, or UINT32_MAX */
 	const char *cands[MAX_CAND];
@@ -109,7 +108,7 @@ typedef struct Dv {
 	Func *f;
 	Site *sites;
 	uint32_t nsites, cap;
-	const LocInfo *lastloc;
+	SrcLines *src;              /* its source lines, for remarks */
 	Names names;                /* what it and the module declare */
 	unsigned serial;
 	const char *preg, *areg;
@@ -181,15 +180,12 @@ static int is_call(const Stmt *s)
 static void add_site(Dv *d, Stmt *s, List *l, uint32_t callee)
 {
 	d->sites = array_grow(d->sites, d->nsites, &d->cap, sizeof *d->sites);
-	d->sites[d->nsites++] = (Site){.call = s, .list = l, .loc = d->lastloc,
-		.callee = callee, .why = -1};
+	d->sites[d->nsites++] = (Site){.call = s, .list = l, .callee = callee, .why = -1};
 }
 
 static void find_sites(Dv *d, List *l)
 {
 	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_LOC)
-			d->lastloc = s->locinfo;
 		if (s->kind == S_SCOPE)
 			find_sites(d, &s->scope);
 		if (!is_call(s))
@@ -768,34 +764,14 @@ static int drop_proto(List *l, const char *label)
 
 /* ---- remarks ---------------------------------------------------------- */
 
-static const char *file_path(Dv *d, uint32_t index)
-{
-	for (const Stmt *s = d->m->items.head; s; s = s->next)
-		if (s->kind == S_FILE && strtoul(s->file.index, NULL, 10) == index) {
-			const char *p = s->file.path;
-			static char buf[1024];
-			size_t n = strlen(p);
-			if (n >= 2 && p[0] == '"' && n < sizeof buf) {
-				memcpy(buf, p + 1, n - 2);
-				buf[n - 2] = 0;
-				return buf;
-			}
-			return p;
-		}
-	return NULL;
-}
-
-/* The remark names the source line (.loc) when there is one. */
+/* The remark names the source line (.loc) beside the PTX one. */
 static void remark(Dv *d, const Site *st)
 {
 	if (!d->o->devirt.remarks)
 		return;
-	const char *file = st->loc ? file_path(d, st->loc->file) : NULL;
-	unsigned line = file ? st->loc->line : st->call->loc.line;
-	if (!file)
-		file = diag_filename(st->call->loc.file);
+	const char *at = srclines_prefix(d->src, st->call->loc);
 	if (st->why >= 0) {
-		diag_at(DIAG_REMARK, file, line, 0, "call left indirect: %s", why_text[st->why]);
+		diag_remark(st->call->loc, "%scall left indirect: %s", at, why_text[st->why]);
 		return;
 	}
 	char *names = NULL;
@@ -804,9 +780,9 @@ static void remark(Dv *d, const Site *st)
 	if (!f)
 		die("out of memory");
 	for (uint32_t i = 0; i < st->ncands; i++)
-		fprintf(f, "%s%s", i ? ", " : "", st->cands[i]);
+		fprintf(f, "%s%s", i ? ", " : "", quoted_name(st->cands[i]));
 	fclose(f);
-	diag_at(DIAG_REMARK, file, line, 0, "devirtualized call to '%s' (%s)", names,
+	diag_remark(st->call->loc, "%sdevirtualized call to %s (%s)", at, names,
 		st->uniform ? "uniform" : st->targets ? "calltargets" : st->single ? "single" :
 		st->open ? "funnel, open" : "funnel");
 	free(names);
@@ -899,7 +875,6 @@ static void devirt_func(Dv *d, Stmt *fs)
 	d->f = f;
 	d->nsites = 0;
 	names_free(&d->names);
-	d->lastloc = NULL;
 	d->serial = 0;
 	d->preg = d->areg = NULL;
 	find_sites(d, &f->body);
@@ -922,6 +897,7 @@ static void devirt_func(Dv *d, Stmt *fs)
 	live_free(live);
 	cfg_free(cfg);
 
+	d->src = d->o->devirt.remarks ? srclines_build(d->m, f) : NULL;
 	names_of_func(&d->names, d->m, f);
 	for (uint32_t i = 0; i < d->nsites; i++) {
 		Site *st = &d->sites[i];
@@ -954,6 +930,8 @@ static void devirt_func(Dv *d, Stmt *fs)
 		if (st->why < 0 && !body_mentions(&f->body, proto))
 			drop_proto(&f->body, proto);
 	}
+	srclines_free(d->src);
+	d->src = NULL;
 	if (d->preg) {
 		Loc loc = f->body.head ? f->body.head->loc : (Loc){0};
 		Stmt *first = f->body.head;

@@ -214,7 +214,7 @@ static void remove_dead(Go *g)
 				g->st.vars++, g->st.var_bytes += sym->size > 0 ? (uint64_t)sym->size : 0;
 			else
 				g->st.aliases++;
-			remark(g, s->loc, "'%s' removed: %s", sym->name,
+			remark(g, s->loc, "%s removed: %s", quoted_name(sym->name),
 				s->kind == S_FUNC ? "no kernel calls it or takes its address"
 				: "no kernel or host-visible variable reaches it");
 		}
@@ -255,8 +255,8 @@ static void internalize(Go *g)
 		if (s->kind == S_FUNC && !s->func->is_entry) {
 			if (s == sym->def) {
 				g->st.internal_funcs++;
-				remark(g, s->loc, "'%s' made internal: the host cannot call a device function",
-					sym->name);
+				remark(g, s->loc, "%s made internal: the host cannot call a device function",
+					quoted_name(sym->name));
 			}
 			s->func->specs = without_linkage(g->m, s->func->specs, &s->func->nspecs);
 		} else if (s->kind == S_VAR && g->o->globalopt.internalize) {
@@ -265,7 +265,8 @@ static void internalize(Go *g)
 				continue;
 			}
 			g->st.internal_vars++;
-			remark(g, s->loc, "'%s' made internal: --internalize and not kept", sym->name);
+			remark(g, s->loc, "%s made internal: --internalize and not kept",
+				quoted_name(sym->name));
 			s->var.specs = without_linkage(g->m, s->var.specs, &s->var.nspecs);
 		}
 	}
@@ -391,7 +392,8 @@ static void fold(Go *g)
 				list_remove(l, u->at);
 				g->st.folded++;
 				g->changed = 1;
-				remark(g, u->at->loc, "load of '%s' folded: never written, initialized", v->name);
+				remark(g, u->at->loc, "load of %s folded: never written, initialized",
+					quoted_name(v->name));
 			}
 		}
 		names_free(&regs);
@@ -539,7 +541,8 @@ static void split(Go *g, const Symbol *v)
 		read += f[i].read;
 	g->st.split++;
 	g->changed = 1;
-	remark(g, v->def->loc, "'%s' split into %u fields, %u of them read", v->name, n, read);
+	remark(g, v->def->loc, "%s split into %u fields, %u of them read", quoted_name(v->name), n,
+		read);
 	list_remove(&g->m->items, v->def);
 }
 
@@ -659,8 +662,8 @@ static void dedupe(Go *g)
 			rename_uses(g, v, keep[k]->name);
 			g->st.deduped++;
 			g->changed = 1;
-			remark(g, v->def->loc, "'%s' is the same read-only data as '%s': uses name that",
-				v->name, keep[k]->name);
+			remark(g, v->def->loc, "%s is the same read-only data as %s: uses name that",
+				quoted_name(v->name), quoted_name(keep[k]->name));
 			free(image);
 		} else {
 			keep[nk] = v;

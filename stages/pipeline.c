@@ -37,7 +37,8 @@ static void check_undefined(const Module *m)
 		if (s->def || !s->decl || is_runtime_symbol(s->name) || s->space == SPACE_SHARED ||
 		    (s->kind == SYM_FUNC && !s->nuses))
 			continue;
-		error(s->nuses ? s->uses[0].at->loc : s->decl->loc, "undefined reference to '%s'", s->name);
+		error(s->nuses ? s->uses[0].at->loc : s->decl->loc, "undefined reference to %s",
+			quoted_name(s->name));
 	}
 	symtab_free(t);
 }

@@ -72,6 +72,7 @@ typedef struct Fn {
 	uint32_t depth, stack_cap;
 	Names names;         /* declared in the function or the module */
 	int bad;             /* errors in this function */
+	SrcLines *src;       /* its source lines, for diagnostics at a call */
 } Fn;
 
 /* .b, .u and .s types up to 64 bits */
@@ -94,10 +95,11 @@ static void fmt_diag(Fn *fn, Loc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	const char *at = srclines_prefix(fn->src, loc);
 	if (fn->o->printf_lowering.werror_format)
-		error(loc, "%s [-Werror=format]", msg);
+		error(loc, "%s%s [-Werror=format]", at, msg);
 	else
-		warn(loc, "%s [-Wformat]", msg);
+		warn(loc, "%s%s [-Wformat]", at, msg);
 }
 
 /* ---- names ---------------------------------------------------------- */
@@ -347,7 +349,7 @@ static void refuse(Fn *fn, const Stmt *at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	error(at->loc, "cannot lower this call to printf: %s", msg);
+	error(at->loc, "%scannot lower this call to printf: %s", srclines_prefix(fn->src, at->loc), msg);
 	fn->bad++;
 }
 
@@ -744,6 +746,7 @@ static uint32_t lower_func(Fn *fn, const SymTab *syms)
 	find_sites(fn, &fn->f->body);
 	if (!fn->nsites)
 		return 0;
+	fn->src = srclines_build(fn->m, fn->f);
 	Cfg *cfg = cfg_build(fn->f);
 	if (!cfg) {
 		fn->bad++;
@@ -862,6 +865,7 @@ void printf_lower(Module *m, const StageOptions *o)
 		lowered += lower_func(&fn, syms);
 		bad += fn.bad;
 		free(fn.sites);
+		srclines_free(fn.src);
 		names_free(&fn.names);
 		free(fn.stack);
 	}
