@@ -94,12 +94,12 @@ typedef struct Cur {
 static uint64_t get(Cur *c, uint32_t n)
 {
 	uint64_t v = 0;
-	if (c->pos + n > c->b->n) {
+	if (n > c->b->n - c->pos) {   /* pos <= n always; pos + n may wrap */
 		c->err = c->err ? c->err : "it ends inside a value";
 		c->pos = c->b->n;
 		return 0;
 	}
-	for (uint32_t k = 0; k < n; k++)
+	for (uint32_t k = 0; k < n && k < 8; k++)   /* a longer value is skipped: its low 8 bytes */
 		v |= (uint64_t)c->b->v[c->pos + k].val << (8 * k);
 	c->pos += n;
 	return v;
