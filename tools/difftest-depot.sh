@@ -191,44 +191,14 @@ one() {
 			"$notcmp not compared, $((SECONDS - t0)) s; depot bytes$line"
 		grep '^FAIL' "$d/log" | head -8 | sed 's/^/  /'
 	} > "$d/summary"
-	rm -rf "$faildir/seed-$s"
-	if [ $status = fail ]; then
-		mkdir -p "$faildir"
-		cp -r "$d" "$faildir/seed-$s"
-		{
-			echo "# reproduce in this directory (prog.cu; per compiler in.ptx, before.ptx, after.ptx):"
-			echo "#   python3 $ROOT/tools/gen-depot.py $s -o prog.cu"
-			cat "$d/cmds"
-		} > "$faildir/seed-$s/cmds"
-		echo "  saved in $faildir/seed-$s" >> "$d/summary"
-	fi
+	difftest_keep_failure "$s" "$status" gen-depot.py "in.ptx, before.ptx, after.ptx"
 	cat "$d/summary"
 }
 
 t0=$SECONDS
 difftest_run_seeds
 
-P=0 K=0 D=0 N=0 L=0 X=0 R=0 C=0 U=0 NK=0 pass=0 fail=0
-declare -A tot=()
-for ((s = seed; s < seed + count; s++)); do
-	f=$work/seed-$s/counts
-	P=$((P + 1))
-	if [ ! -f "$f" ]; then
-		fail=$((fail + 1)); continue
-	fi
-	read -r st k d n l x r c u nk < "$f"
-	K=$((K + k)) D=$((D + d)) N=$((N + n)) L=$((L + l)) X=$((X + x))
-	R=$((R + r)) C=$((C + c)) U=$((U + u)) NK=$((NK + nk))
-	if [ "$st" = pass ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
-	for c in $COMPILERS; do
-		[ -f "$work/seed-$s/$c/stat" ] || continue
-		read -r -a v < "$work/seed-$s/$c/stat"
-		for i in "${!v[@]}"; do
-			tot[$c.$i]=$((${tot[$c.$i]:-0} + v[i]))
-			tot[all.$i]=$((${tot[all.$i]:-0} + v[i]))
-		done
-	done
-done
+difftest_tally
 echo "difftest-depot: $N not compared (both runs stopped the same way), $L ptxlink failures," \
 	"$X ptxas rejections, $R interpreter errors, $C sources that did not compile," \
 	"$U compiler disagreements; $((SECONDS - t0)) s"

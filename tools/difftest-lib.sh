@@ -52,3 +52,51 @@ difftest_run_seeds() {
 	done
 	wait
 }
+
+# difftest_keep_failure SEED STATUS GENERATOR FILES: a failing seed's
+# directory copied to $faildir/seed-SEED with the commands that reproduce
+# it (FILES: what each compiler's directory holds); a passing seed's old
+# copy goes.
+difftest_keep_failure() {
+	local s=$1 status=$2 gen=$3 files=$4 d=$work/seed-$1
+	rm -rf "$faildir/seed-$s"
+	[ "$status" = fail ] || return 0
+	mkdir -p "$faildir"
+	cp -r "$d" "$faildir/seed-$s"
+	{
+		echo "# reproduce in this directory (prog.cu; per compiler $files):"
+		echo "#   python3 $ROOT/tools/$gen $s -o prog.cu"
+		cat "$d/cmds"
+	} > "$faildir/seed-$s/cmds"
+	echo "  saved in $faildir/seed-$s" >> "$d/summary"
+}
+
+# difftest_tally: every seed's counts summed into P (seeds) K (runs
+# compared) D (differences) N (not compared) L (ptxlink failures) X
+# (ptxas rejections) R (interpreter errors) C (sources that did not
+# compile) U (compiler disagreements) NK (kernels), pass and fail; each
+# compiler's stat columns into tot[COMPILER.i] and tot[all.i].
+difftest_tally() {
+	local s f st k d n l x r c u nk i v
+	P=0 K=0 D=0 N=0 L=0 X=0 R=0 C=0 U=0 NK=0 pass=0 fail=0
+	declare -gA tot=()
+	for ((s = seed; s < seed + count; s++)); do
+		f=$work/seed-$s/counts
+		P=$((P + 1))
+		if [ ! -f "$f" ]; then
+			fail=$((fail + 1)); continue
+		fi
+		read -r st k d n l x r c u nk < "$f"
+		K=$((K + k)) D=$((D + d)) N=$((N + n)) L=$((L + l)) X=$((X + x))
+		R=$((R + r)) C=$((C + c)) U=$((U + u)) NK=$((NK + nk))
+		if [ "$st" = pass ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+		for c in $COMPILERS; do
+			[ -f "$work/seed-$s/$c/stat" ] || continue
+			read -r -a v < "$work/seed-$s/$c/stat"
+			for i in "${!v[@]}"; do
+				tot[$c.$i]=$((${tot[$c.$i]:-0} + v[i]))
+				tot[all.$i]=$((${tot[all.$i]:-0} + v[i]))
+			done
+		done
+	done
+}
