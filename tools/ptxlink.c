@@ -186,38 +186,6 @@ static int write_output(const char *path, const Payload *p)
 	return rc;
 }
 
-/* What users give that is not PTX, by its first bytes or its name. */
-static const struct { const char *magic; size_t n; const char *what; } magics[] = {
-	{"\x7f" "ELF", 4, "an ELF file (host code), not PTX"},
-	{"\x50\xed\x55\xba", 4, "a fatbinary, not PTX"},
-	{"BC\xc0\xde", 4, "LLVM bitcode, not PTX: 'llc -march=nvptx64' makes PTX of it"},
-	{"!<arch>\n", 8, "an ar archive: name it NAME.a (or use -l) to link it as a library"},
-};
-static const char *const sources[] = {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".o", ".obj"};
-
-/* NULL, or why path is not PTX.  Its bytes decide when it can be read;
- * else (a missing file) the parser says why it cannot. */
-static const char *not_ptx(const char *path)
-{
-	unsigned char head[20] = {0};
-	FILE *f = strcmp(path, "-") != 0 ? fopen(path, "rb") : NULL;
-	size_t got = f ? fread(head, 1, sizeof head, f) : 0;
-	if (f)
-		fclose(f);
-	enum { EM_CUDA = 190 };  /* e_machine, at byte 18 (little-endian) */
-	if (got == sizeof head && !memcmp(head, "\x7f" "ELF", 4) && head[18] == EM_CUDA && !head[19])
-		return "a cubin (CUDA ELF), not PTX: link cubins with nvlink, or give ptxlink "
-			"the PTX they were compiled from";
-	for (size_t i = 0; i < sizeof magics / sizeof *magics; i++)
-		if (got >= magics[i].n && !memcmp(head, magics[i].magic, magics[i].n))
-			return magics[i].what;
-	const char *dot = strrchr(path, '.');
-	for (size_t i = 0; f && dot && i < sizeof sources / sizeof *sources; i++)
-		if (!strcmp(dot, sources[i]))
-			return !strcmp(dot, ".o") || !strcmp(dot, ".obj") ? "an object file, not PTX"
-				: "a source file, not PTX: compile it first ('nvcc -rdc=true --ptx')";
-	return NULL;
-}
 
 /* nvlink refuses a file given twice (every symbol defined twice): one
  * error here instead, whatever the spelling of the path. */
@@ -248,7 +216,7 @@ static Module **parse_inputs(const Options *o, int *n)
 	for (int i = 0; i < o->inputs.n; i++) {
 		if (is_library_input(o->inputs.v[i]))
 			continue;
-		const char *why = not_ptx(o->inputs.v[i]);
+		const char *why = core_not_ptx(o->inputs.v[i]);
 		if (why)
 			error((Loc){0, 0, diag_file(o->inputs.v[i])}, "%s", why);
 		if (why || given_before(o, i))

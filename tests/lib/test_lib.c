@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "ptxlink.h"
 
 static const char *ptxlink_cmd, *corpus;
@@ -152,6 +153,27 @@ START_TEST(parse_error_place)
 }
 END_TEST
 
+/* A cubin given as a PTX input is one error saying what it is, not the
+ * parser's stray bytes. */
+START_TEST(cubin_input)
+{
+	char path[] = "/tmp/ptxlink-test-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	unsigned char elf[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
+	elf[18] = 190;   /* e_machine: NVIDIA CUDA */
+	ck_assert_int_eq(write(fd, elf, sizeof elf), (int)sizeof elf);
+	close(fd);
+	Seen seen = {0};
+	ptxlink_session *s = session(NULL, &seen);
+	ck_assert_int_eq(ptxlink_add_file(s, path), -1);
+	ck_assert_int_eq(ptxlink_errors(s), 1);
+	ck_assert_ptr_nonnull(strstr(seen.text, "a cubin (CUDA ELF), not PTX"));
+	ptxlink_free(s);
+	unlink(path);
+}
+END_TEST
+
 /* Sessions one after another: the second starts afresh (its own error
  * count, its own file names) and gives the same output as the first. */
 START_TEST(two_sessions)
@@ -240,6 +262,7 @@ int main(int argc, char **argv)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, same_as_command);
 	tcase_add_test(tc, parse_error_place);
+	tcase_add_test(tc, cubin_input);
 	tcase_add_test(tc, two_sessions);
 	tcase_add_test(tc, remarks_and_notes);
 	tcase_add_test(tc, misuse);

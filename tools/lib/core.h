@@ -9,6 +9,9 @@
 #include "link/link.h"
 #include "stages/stages.h"
 
+/* NULL, or why the file at path is not PTX (a cubin, an object, a source,
+ * bitcode...): one error instead of the parser's stray bytes. */
+const char *core_not_ptx(const char *path);
 /* A parsed input (NULL after its errors) checked (verify) and normalized. */
 Module *core_input(Module *parsed, const char *name, int verify);
 /* What the number of inputs decides: whether they are linked, whether

@@ -210,6 +210,11 @@ static int addable(ptxlink_session *s)
 /* A file when path is given, else len bytes of data. */
 static Module *parse(const char *path, const char *name, const char *data, size_t len)
 {
+	const char *why = path ? core_not_ptx(path) : NULL;
+	if (why) {
+		diag_at(DIAG_ERROR, path, 0, 0, "%s", why);
+		return NULL;
+	}
 	if (path)
 		return ptx_parse_file(path);
 	if (!data && len) {
