@@ -39,6 +39,7 @@ struct SymTab {
 	Entry *index;        /* by interned name */
 	Symbol **order;      /* in module order of first appearance */
 	uint32_t n, cap;
+	int percent;         /* a symbol's name starts with '%' (PTX allows it) */
 };
 
 Symbol *symtab_find(const SymTab *t, const char *name)
@@ -96,6 +97,7 @@ static Symbol *add(SymTab *t, const char *name, SymKind kind)
 	s->kind = kind;
 	s->size = -1;
 	HASH_ADD_PTR(t->index, sym.name, e);
+	t->percent |= name[0] == '%';
 	t->order = array_grow(t->order, t->n, &t->cap, sizeof *t->order);
 	t->order[t->n++] = s;
 	return s;
@@ -144,11 +146,20 @@ typedef struct Walk {
 	const Func *f;
 	Stmt *at;
 	Names locals;        /* what the function declares itself */
+	int have_locals;     /* locals is f's (made when a name in f is a symbol's) */
 } Walk;
 
 static void note(Walk *w, const char *name, unsigned how)
 {
+	if (name[0] == '%' && !w->t->percent)
+		return;  /* a register: most names an operand holds, and no symbol */
 	Symbol *s = symtab_find(w->t, name);
+	if (s && w->f && !w->have_locals) {  /* what the function declares, once it matters */
+		names_of_body(&w->locals, &w->f->body);
+		names_add_decls(&w->locals, w->f->params, w->f->nparams);
+		names_add_decls(&w->locals, w->f->rets, w->f->nrets);
+		w->have_locals = 1;
+	}
 	if (!s || (w->f && names_exact(&w->locals, name)))
 		return;  /* none, or a local of the same name */
 	s->how |= how;
@@ -223,7 +234,7 @@ SymTab *symtab_build(const Module *m)
 	SymTab *t = arena_alloc(a, sizeof *t);
 	t->arena = a;
 	collect(t, m);
-	Walk w = {t, NULL, NULL, {0}};
+	Walk w = {t, NULL, NULL, {0}, 0};
 	for (Stmt *s = m->items.head; s; s = s->next) {
 		w.at = s;
 		if (s->kind == S_VAR) {
@@ -234,9 +245,7 @@ SymTab *symtab_build(const Module *m)
 		} else if (s->kind == S_FUNC && s->func->has_body) {
 			w.f = s->func;
 			names_free(&w.locals);
-			names_of_body(&w.locals, &s->func->body);
-			names_add_decls(&w.locals, s->func->params, s->func->nparams);
-			names_add_decls(&w.locals, s->func->rets, s->func->nrets);
+			w.have_locals = 0;
 			body_uses(&w, &s->func->body);
 		}
 	}

@@ -27,6 +27,14 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+/* The keys are interned pointers: a multiply hashes them as well as
+ * uthash's Jenkins hash over their bytes, at a fraction of the cost (as
+ * in ir/symtab.c). */
+#define HASH_FUNCTION(keyptr, keylen, hashv) do { \
+	uintptr_t key_; \
+	memcpy(&key_, (keyptr), sizeof key_); \
+	(hashv) = (unsigned)(((uint64_t)key_ * 0x9e3779b97f4a7c15u) >> 32); \
+} while (0)
 #include <uthash.h>
 #include "stages.h"
 
@@ -150,7 +158,8 @@ static void forget(Ap *a)
  * and every register's reads and writes; reaching definitions for narrow
  * and fold, the names it declares and value ranges for narrow (which
  * needs registers' types and makes registers).  Sink asks only for
- * registers written once, which need no reaching definitions. */
+ * registers written once, which need no reaching definitions, and for
+ * nothing in a function with no loop or call.  0: nothing to do. */
 enum { NEED_DEFS = 1, NEED_RANGES = 2 };
 
 /* Liveness, computed when first asked for: most functions have no
@@ -162,10 +171,24 @@ static Live *liveness(Ap *a)
 	return a->live;
 }
 
+/* Whether a function has anything a value can be live across at a cost:
+ * a loop or a call.  Without one, sink has nothing to gain, and its
+ * index of every register's reads (most of its time) is not made. */
+static int has_loop_or_call(const Cfg *g)
+{
+	for (uint32_t b = 0; b < g->nblocks; b++)
+		if (g->blocks[b].cyclic)
+			return 1;
+	for (uint32_t i = 0; i < g->nins; i++)
+		if (g->ins[i]->ins.sp->op && (g->ins[i]->ins.sp->op->flags & OF_CALL))
+			return 1;
+	return 0;
+}
+
 static int analyse(Ap *a, int need)
 {
 	a->g = cfg_build(a->f);
-	if (!a->g)
+	if (!a->g || (!need && !has_loop_or_call(a->g)))
 		return 0;
 	if (need & (NEED_DEFS | NEED_RANGES))
 		a->defs = defs_compute(a->g, liveness(a));
