@@ -720,6 +720,7 @@ static int sink_once(Ap *a)
 		remark(a, w->s, "%s sunk to line %u, next to its use", w->s->ins.ops[0]->str, at->s->loc.line);
 		list_remove(w->l, w->s);
 		list_insert_before(at->l, at->s, w->s);
+		w->l = at->l;   /* a later move before w->s must find it in its new list */
 		a->st.sunk++;
 		moved++;
 	}
