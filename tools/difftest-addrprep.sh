@@ -37,23 +37,10 @@
 # (skipped) when nvcc or ptxas is absent.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-seed=1 count=10 jobs=2 keep='' faildir='' clang_ok=1
-while [ $# -gt 0 ]; do
-	case $1 in
-	--seed) seed=$2; shift ;;
-	--count) count=$2; shift ;;
-	--jobs | -j) jobs=$2; shift ;;
-	--keep) keep=$2; shift ;;
-	--fail-dir) faildir=$2; shift ;;
-	--no-clang) clang_ok=0 ;;
-	-h | --help) sed -n '2,37p' "$0"; exit 0 ;;
-	*) echo "difftest-addrprep: unknown argument: $1" >&2; exit 2 ;;
-	esac
-	shift
-done
-
 # shellcheck source=tools/difftest-lib.sh
 . "$ROOT/tools/difftest-lib.sh"
+difftest_options difftest-addrprep '2,37p' "$@"
+
 difftest_setup difftest-addrprep difftest-addrprep-fail
 
 COMPILERS="nvcc-O3"

@@ -100,3 +100,34 @@ difftest_tally() {
 		done
 	done
 }
+
+# difftest_options NAME HELP "$@": the options every differential run
+# takes (--seed S, --count N, --jobs J, --keep DIR, --fail-dir DIR,
+# --no-clang; --help prints the script's lines HELP, a sed range).  An
+# option of the script's own goes to its difftest_option OPTION VALUE,
+# whose status is how many words it took (0: not its option).
+difftest_options() {
+	local name=$1 help=$2 took
+	shift 2
+	seed=1 count=10 jobs=2 keep='' faildir='' clang_ok=1
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--seed) seed=$2; shift ;;
+		--count) count=$2; shift ;;
+		--jobs | -j) jobs=$2; shift ;;
+		--keep) keep=$2; shift ;;
+		--fail-dir) faildir=$2; shift ;;
+		--no-clang) clang_ok=0 ;;
+		-h | --help) sed -n "$help" "$0"; exit 0 ;;
+		*)
+			took=0
+			if declare -F difftest_option >/dev/null; then
+				difftest_option "$1" "${2:-}"
+				took=$?
+			fi
+			[ "$took" -gt 0 ] || { echo "$name: unknown argument: $1" >&2; exit 2; }
+			shift $((took - 1)) ;;
+		esac
+		shift
+	done
+}

@@ -32,24 +32,17 @@
 # Exit 77 (skipped) when nvcc or ptxas is absent.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-seed=1 count=10 jobs=2 keep='' faildir='' maxsub=40 clang_ok=1
-while [ $# -gt 0 ]; do
-	case $1 in
-	--seed) seed=$2; shift ;;
-	--count) count=$2; shift ;;
-	--jobs | -j) jobs=$2; shift ;;
-	--keep) keep=$2; shift ;;
-	--fail-dir) faildir=$2; shift ;;
-	--max-subclasses) maxsub=$2; shift ;;
-	--no-clang) clang_ok=0 ;;
-	-h | --help) sed -n '2,31p' "$0"; exit 0 ;;
-	*) echo "difftest-programs: unknown argument: $1" >&2; exit 2 ;;
-	esac
-	shift
-done
-
 # shellcheck source=tools/difftest-lib.sh
 . "$ROOT/tools/difftest-lib.sh"
+maxsub=40
+# --max-subclasses N: the generator's limit
+difftest_option() {
+	[ "$1" = --max-subclasses ] || return 0
+	maxsub=$2
+	return 2
+}
+difftest_options difftest-programs '2,31p' "$@"
+
 difftest_setup difftest-programs difftest-fail
 
 # The optimized links, each compared against --no-stages; a one-file
