@@ -39,12 +39,6 @@ void strs_push(Strs *, const char *);
 int parse_args(int argc, char **argv, Options *);
 void options_free(Options *);
 
-/* library.c: the -l libraries' (and .a inputs') members that define a
- * name the modules leave undefined, parsed, appended to *mods; -1 after
- * errors */
-int add_libraries(const Options *, Module ***mods, int *n);
-int is_library_input(const char *path);   /* name.a */
-
 /* toolchain.c: runs ptxas (and nvlink, fatbinary) on the module printed
  * to a temporary file; the result in *path (a temporary the caller
  * unlinks) or -1 after saying why */

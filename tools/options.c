@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "driver.h"
-#include "lib/core.h"
 
 enum {
 	O_OUT, O_ARCH, O_OPTF, O_VERBOSE, O_VERSION, O_HELP, O_NOWARN, O_WERROR,
@@ -727,7 +726,6 @@ int parse_args(int argc, char **argv, Options *o)
 	flush_warnings();
 	if (o->ptxas && !o->link.arch)
 		return bad("%s needs -arch=sm_XX (the GPU to compile for)", o->fatbin ? "--fatbin" : "--ptxas");
-	core_settle(&o->link, &o->stages, o->inputs.n, o->no_stages);
 	if (o->inputs.n == 0)
 		return bad("%s", "no input files (see --help)");
 	return 0;

@@ -1,5 +1,8 @@
-/* ptxlink: parse PTX, run the pipeline, print PTX.
- * A regular output file is written atomically: on any error none is left. */
+/* ptxlink: parse PTX, run the pipeline, print PTX, written on libptxlink
+ * (tools/lib/ptxlink.h): the command line becomes a session's options,
+ * each input is added to it, and the session links and runs the stages.
+ * What is the command's own: files given twice, the output (a regular
+ * file is written atomically: on any error none is left), --ptxas. */
 #define _XOPEN_SOURCE 700  /* sigaltstack, SA_ONSTACK */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +16,7 @@
 #include "ptx-grammar/ptx.h"
 #include "driver.h"
 #include "lib/core.h"
+#include "lib/ptxlink.h"
 
 double now(void)
 {
@@ -22,7 +26,7 @@ double now(void)
 }
 
 static int timing;           /* --time */
-static double stage_start;   /* when the running stage started */
+static double phase_start;   /* when the running phase started */
 
 /* --time: one line per phase, as ptxas's -v says its compile time */
 void phase_time(const char *phase, double start)
@@ -31,10 +35,11 @@ void phase_time(const char *phase, double start)
 		fprintf(stderr, "ptxlink: time: %-10s %8.3f ms\n", phase, (now() - start) * 1e3);
 }
 
-static void stage_done(const char *name)
+/* The session's callback after the link and each stage. */
+static void phase_done(void *user, const char *name)
 {
-	phase_time(name, stage_start);
-	stage_start = now();
+	phase_time(name, phase_start);
+	phase_start = now();
 }
 
 /* Closes f after a write; -1 (errno set) if bad, or ferror, the flush or
@@ -204,57 +209,65 @@ static int given_before(const Options *o, int i)
 	return 0;
 }
 
-/* Every input (errors in all of them reported) and the library members
- * they need; NULL after errors. */
-static Module **parse_inputs(const Options *o, int *n)
+/* The session's options: what parse_args put in the link's and the
+ * stages' own, by the library's names. */
+static void session_options(const Options *o, ptxlink_options *p)
 {
-	Module **mods = calloc((size_t)o->inputs.n + 1, sizeof *mods);
-	if (!mods)
-		die("out of memory");
-	int ok = 1;
-	*n = 0;
-	for (int i = 0; i < o->inputs.n; i++) {
-		if (is_library_input(o->inputs.v[i]))
-			continue;
-		const char *why = core_not_ptx(o->inputs.v[i]);
-		if (why)
-			error((Loc){0, 0, diag_file(o->inputs.v[i])}, "%s", why);
-		if (why || given_before(o, i))
-			ok = 0;
-		else if (!(mods[*n] = core_input(ptx_parse_file(o->inputs.v[i]), o->inputs.v[i], o->verify)))
-			ok = 0;
-		else
-			++*n;
-	}
-	if (ok && add_libraries(o, &mods, n) != 0)
-		ok = 0;
-	if (!ok) {
-		for (int i = 0; i < *n; i++)
-			mod_free(mods[i]);
-		free(mods);
-		return NULL;
-	}
-	return mods;
+	const StageOptions *st = &o->stages;
+	ptxlink_options_init(p);
+	p->arch = o->link.arch;
+	p->allow_undefined = o->link.allow_undefined;
+	p->strip_debug = o->link.strip_debug;
+	p->verbose = o->link.verbose;
+	p->verify = o->verify;
+	p->no_stages = o->no_stages;
+	p->no_devirt = st->devirt.off;
+	p->no_globalopt = st->globalopt.off;
+	p->no_depot = st->depot.off;
+	p->no_addrprep = st->addrprep.off;
+	p->addrprep = st->addrprep.rewrites;
+	p->devirt_funnel_max = st->devirt.funnel_max;
+	p->internalize = st->globalopt.internalize;
+	p->keep = st->globalopt.keep;
+	p->nkeep = st->globalopt.nkeep;
+	p->remarks = (st->devirt.remarks ? PTXLINK_REMARK_DEVIRT : 0) |
+		(st->globalopt.remarks ? PTXLINK_REMARK_GLOBALOPT : 0) |
+		(st->depot.remarks ? PTXLINK_REMARK_DEPOT : 0) |
+		(st->depot.analysis ? PTXLINK_REMARK_DEPOT_ANALYSIS : 0) |
+		(st->addrprep.remarks ? PTXLINK_REMARK_ADDRPREP : 0);
+	p->stats = st->stats;
+	p->werror_format = st->printf_lowering.werror_format;
+	p->warn_stack_size = st->depot.warn ? st->depot.warn_stack_size : -1;
+	p->print_after = st->print_after;
+	p->libdirs = o->libdirs.v;
+	p->nlibdirs = (size_t)o->libdirs.n;
+	p->libs = o->libs.v;
+	p->nlibs = (size_t)o->libs.n;
+	p->phase_done = o->time ? phase_done : NULL;
 }
 
-static Module *load(const Options *o)
+/* The inputs (errors in all of them reported), the library members they
+ * need, linked and through the stages: libptxlink's session, or NULL
+ * after errors. */
+static ptxlink_session *load(const Options *o)
 {
-	int n;
-	double t = now();
-	Module **mods = parse_inputs(o, &n);
-	phase_time("parse", t);
-	if (!mods)
+	ptxlink_options po;
+	session_options(o, &po);
+	ptxlink_session *s = ptxlink_new(&po);
+	if (!s)
 		return NULL;
-	t = now();
-	Module *m = n ? core_combine(mods, n, &o->link, o->verify) : NULL;
-	free(mods);
-	phase_time("link", t);
-	stage_start = now();
-	if (m && !o->no_stages && run_pipeline(m, &o->stages) != 0) {
-		mod_free(m);
-		m = NULL;
+	double t = now();
+	int ok = 1;
+	for (int i = 0; i < o->inputs.n; i++)
+		if (given_before(o, i) || ptxlink_add_file(s, o->inputs.v[i]) != 0)
+			ok = 0;
+	phase_time("parse", t);
+	phase_start = now();
+	if (!ok || ptxlink_link(s) != 0) {
+		ptxlink_free(s);
+		return NULL;
 	}
-	return m;
+	return s;
 }
 
 /* The module printed, or (--ptxas) compiled; no output after a failure. */
@@ -286,11 +299,10 @@ int main(int argc, char **argv)
 	double start = now();
 	if (parse_args(argc, argv, &o) == 0) {
 		timing = o.time;
-		o.stages.stage_done = o.time ? stage_done : NULL;
 		o.stages.stats |= o.link.verbose;   /* -v: each stage's counts */
-		Module *m = load(&o);
-		rc = m && diag_errors() == 0 && output(&o, m) == 0 ? 0 : 1;
-		mod_free(m);
+		ptxlink_session *s = load(&o);
+		rc = s && diag_errors() == 0 && output(&o, session_result(s)) == 0 ? 0 : 1;
+		ptxlink_free(s);
 		if (o.link.verbose)
 			fprintf(stderr, "ptxlink: %s in %.1f ms\n", rc ? "failed" : "done", (now() - start) * 1e3);
 	}

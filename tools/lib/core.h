@@ -21,4 +21,21 @@ void core_settle(LinkOptions *, StageOptions *, int ninputs, int no_stages);
  * checked); consumes mods' modules, not the array.  NULL after errors. */
 Module *core_combine(Module **mods, int n, const LinkOptions *, int verify);
 
+/* library.c: -L DIR and -l NAME, and inputs named NAME.a: PTX libraries,
+ * whose members come in when they define a name still undefined. */
+typedef struct LibSearch {
+	const char *const *dirs, *const *libs, *const *archives;
+	int ndirs, nlibs, narchives;
+	int verbose;   /* -v: which member came in for which name */
+} LibSearch;
+int is_library_input(const char *path);   /* NAME.a */
+/* The members the n modules in *mods need, parsed and appended (the
+ * array grows); -1 after errors. */
+int add_libraries(const LibSearch *, Module ***mods, int *n);
+
+/* libptxlink.c: the linked module of a session (NULL before a link
+ * succeeds), for the command's --ptxas; not in ptxlink.h. */
+struct ptxlink_session;
+const Module *session_result(const struct ptxlink_session *);
+
 #endif

@@ -31,7 +31,19 @@ struct ptxlink_session {
 	int linked;           /* ptxlink_link ran (it consumes the inputs) */
 	Module *result;
 	int errors, errors0;  /* this session's errors; diag_errors() at entry */
+	int given;            /* inputs given, libraries named NAME.a too */
+	LibSearch libs;       /* -L, -l, and the NAME.a inputs (archives, owned) */
+	void (*phase_done)(void *user, const char *phase);
 };
+
+/* The session whose stages run: their callback has no context. */
+static ptxlink_session *running;
+
+static void stage_done(const char *name)
+{
+	if (running && running->phase_done)
+		running->phase_done(running->user, name);
+}
 
 /* Sessions alive: the process-wide tables go with the last one. */
 static int live;
@@ -173,6 +185,10 @@ ptxlink_session *ptxlink_new(const ptxlink_options *o)
 		.strip_debug = o->strip_debug, .verbose = o->verbose};
 	stage_options(&s->stages, o);
 	copy_keep(s, o);
+	s->libs = (LibSearch){.dirs = o->libdirs, .ndirs = (int)o->nlibdirs, .libs = o->libs,
+		.nlibs = (int)o->nlibs, .verbose = o->verbose};
+	s->phase_done = o->phase_done;
+	s->stages.stage_done = o->phase_done ? stage_done : NULL;
 	leave(s, 0);
 	return s;
 }
@@ -195,6 +211,7 @@ static int add(ptxlink_session *s, Module *m, const char *name)
 			die("out of memory");
 	}
 	s->inputs[s->ninputs++] = m;
+	s->given++;
 	return 0;
 }
 
@@ -239,8 +256,24 @@ static int add_input(ptxlink_session *s, const char *path, const char *name, con
 	return leave(s, add(s, parse(path, name, data, len), name));
 }
 
+/* An input named NAME.a is a library: its members come in at the link. */
+static int add_archive(ptxlink_session *s, const char *path)
+{
+	if (!s || addable(s) != 0)
+		return -1;
+	const char **v = realloc((void *)s->libs.archives, (size_t)(s->libs.narchives + 1) * sizeof *v);
+	if (!v || !(v[s->libs.narchives] = strdup(path)))
+		die("out of memory");
+	s->libs.archives = v;
+	s->libs.narchives++;
+	s->given++;
+	return 0;
+}
+
 int ptxlink_add_file(ptxlink_session *s, const char *path)
 {
+	if (path && is_library_input(path))
+		return add_archive(s, path);
 	return add_input(s, path ? path : "", path, NULL, 0);  /* NULL: cannot open "" */
 }
 
@@ -261,15 +294,25 @@ int ptxlink_link(ptxlink_session *s)
 	s->linked = 1;
 	if (s->bad_input)
 		return leave(s, -1);  /* each failed input said why */
+	if (s->libs.nlibs || s->libs.narchives) {
+		int rc = add_libraries(&s->libs, &s->inputs, &s->ninputs);
+		s->cap = s->ninputs;  /* the array is the size it holds now */
+		if (rc != 0)
+			return leave(s, -1);
+	}
 	if (s->ninputs == 0)
 		return leave(s, fail("no input files"));
-	core_settle(&s->link, &s->stages, s->ninputs, s->no_stages);
+	core_settle(&s->link, &s->stages, s->given, s->no_stages);
 	Module *m = core_combine(s->inputs, s->ninputs, &s->link, s->verify);
 	s->ninputs = 0;  /* consumed, linked or not */
+	if (s->phase_done)
+		s->phase_done(s->user, "link");
+	running = s;
 	if (m && !s->no_stages && run_pipeline(m, &s->stages) != 0) {
 		mod_free(m);
 		m = NULL;
 	}
+	running = NULL;
 	s->result = m;
 	return leave(s, m ? 0 : -1);
 }
@@ -343,9 +386,18 @@ void ptxlink_free(ptxlink_session *s)
 	mod_free(s->result);
 	free(s->arch);
 	free((void *)s->stages.globalopt.keep);
+	for (int i = 0; i < s->libs.narchives; i++)
+		free((void *)s->libs.archives[i]);
+	free((void *)s->libs.archives);
 	free(s);
 	if (--live == 0) {
 		intern_reset();
 		diag_reset();
 	}
+}
+
+/* The command's --ptxas compiles the module itself (core.h). */
+const Module *session_result(const ptxlink_session *s)
+{
+	return s ? s->result : NULL;
 }

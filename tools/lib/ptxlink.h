@@ -97,6 +97,17 @@ typedef struct ptxlink_options {
 	void *diag_user;          /* passed to diag */
 	int no_addrprep;          /* --no-addrprep */
 	unsigned addrprep;        /* PTXLINK_ADDRPREP_* bits; 0: the default (sink) */
+	/* -L DIR and -l NAME: PTX libraries (libNAME.a, NAME.ptx or NAME/ in
+	 * each dir); a member comes in when it defines a name still undefined.
+	 * An input added by file named NAME.a is a library too.  The strings
+	 * must stay valid until ptxlink_link. */
+	const char *const *libdirs;
+	size_t nlibdirs;
+	const char *const *libs;
+	size_t nlibs;
+	/* called with "link" after the link and each stage's name after it
+	 * (the command's --time), or NULL */
+	void (*phase_done)(void *user, const char *phase);
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "ptx-grammar/ptx.h"
-#include "driver.h"
+#include "core.h"
 
 typedef struct Member {
 	Module *m;
@@ -262,14 +262,14 @@ static void add_lib(Members *ms, const char *path, int form)
 }
 
 /* -l NAME: the first of libNAME.a, NAME.ptx, NAME/ in the -L dirs. */
-static int find_lib(Members *ms, const Options *o, const char *name)
+static int find_lib(Members *ms, const LibSearch *o, const char *name)
 {
 	static const char *const forms[] = {"%s/lib%s.a", "%s/%s.ptx", "%s/%s"};
-	for (int d = 0; d < o->libdirs.n; d++)
+	for (int d = 0; d < o->ndirs; d++)
 		for (int k = 0; k < 3; k++) {
-			size_t len = strlen(o->libdirs.v[d]) + strlen(name) + 16;
+			size_t len = strlen(o->dirs[d]) + strlen(name) + 16;
 			char *path = malloc(len);
-			snprintf(path, len, forms[k], o->libdirs.v[d], name);
+			snprintf(path, len, forms[k], o->dirs[d], name);
 			if (k == 2 ? is_dir(path) : is_file(path)) {
 				add_lib(ms, path, k);
 				free(path);
@@ -279,10 +279,10 @@ static int find_lib(Members *ms, const Options *o, const char *name)
 		}
 	fprintf(stderr, "ptxlink: error: cannot find -l%s (no lib%s.a, %s.ptx or %s/ in ", name,
 		name, name, name);
-	if (!o->libdirs.n)
+	if (!o->ndirs)
 		fputs("any directory: no -L given", stderr);
-	for (int d = 0; d < o->libdirs.n; d++)
-		fprintf(stderr, "%s'%s'", d ? ", " : "", o->libdirs.v[d]);
+	for (int d = 0; d < o->ndirs; d++)
+		fprintf(stderr, "%s'%s'", d ? ", " : "", o->dirs[d]);
 	fputs(")\n", stderr);
 	return -1;
 }
@@ -363,22 +363,21 @@ int is_library_input(const char *path)
 	return is_archive_input(path);
 }
 
-int add_libraries(const Options *o, Module ***mods, int *n)
+int add_libraries(const LibSearch *o, Module ***mods, int *n)
 {
 	Members ms = {0};
 	for (int i = 0; i < *n; i++)
 		add_member(&ms, (*mods)[i], (*mods)[i]->path, 1);
-	for (int i = 0; i < o->inputs.n; i++)
-		if (is_archive_input(o->inputs.v[i]))
-			add_archive(&ms, o->inputs.v[i]);
+	for (int i = 0; i < o->narchives; i++)
+		add_archive(&ms, o->archives[i]);
 	int rc = 0;
-	for (int i = 0; i < o->libs.n; i++)
-		if (find_lib(&ms, o, o->libs.v[i]) != 0)
+	for (int i = 0; i < o->nlibs; i++)
+		if (find_lib(&ms, o, o->libs[i]) != 0)
 			rc = -1;
 	if (ms.errors)
 		rc = -1;
-	select_members(&ms, o->link.verbose);
-	for (int i = 0; o->link.verbose && i < ms.n; i++)
+	select_members(&ms, o->verbose);
+	for (int i = 0; o->verbose && i < ms.n; i++)
 		if (ms.v[i].in)
 			describe(&ms, &ms.v[i]);
 	take_members(&ms, mods, n);
