@@ -18,15 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-/* The keys are interned pointers, looked up once for every name an
- * operand mentions: a multiply hashes them as well as uthash's Jenkins
- * hash over their bytes, which was most of building the table. */
-#define HASH_FUNCTION(keyptr, keylen, hashv) do { \
-	uintptr_t key_; \
-	memcpy(&key_, (keyptr), sizeof key_); \
-	(hashv) = (unsigned)(((uint64_t)key_ * 0x9e3779b97f4a7c15u) >> 32); \
-} while (0)
-#include <uthash.h>
+#include "ptrhash.h"
 #include "ir.h"
 
 typedef struct Entry {

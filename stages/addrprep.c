@@ -27,15 +27,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-/* The keys are interned pointers: a multiply hashes them as well as
- * uthash's Jenkins hash over their bytes, at a fraction of the cost (as
- * in ir/symtab.c). */
-#define HASH_FUNCTION(keyptr, keylen, hashv) do { \
-	uintptr_t key_; \
-	memcpy(&key_, (keyptr), sizeof key_); \
-	(hashv) = (unsigned)(((uint64_t)key_ * 0x9e3779b97f4a7c15u) >> 32); \
-} while (0)
-#include <uthash.h>
+#include "ir/ptrhash.h"
 #include "stages.h"
 
 enum { MAX_USES = 64 };
@@ -174,21 +166,20 @@ static Live *liveness(Ap *a)
 /* Whether a function has anything a value can be live across at a cost:
  * a loop or a call.  Without one, sink has nothing to gain, and its
  * index of every register's reads (most of its time) is not made. */
-static int has_loop_or_call(const Cfg *g)
+static int has_call(const Ap *a, uint32_t from, uint32_t to);
+
+static int has_loop_or_call(const Ap *a)
 {
-	for (uint32_t b = 0; b < g->nblocks; b++)
-		if (g->blocks[b].cyclic)
+	for (uint32_t b = 0; b < a->g->nblocks; b++)
+		if (a->g->blocks[b].cyclic)
 			return 1;
-	for (uint32_t i = 0; i < g->nins; i++)
-		if (g->ins[i]->ins.sp->op && (g->ins[i]->ins.sp->op->flags & OF_CALL))
-			return 1;
-	return 0;
+	return has_call(a, 0, a->g->nins);
 }
 
 static int analyse(Ap *a, int need)
 {
 	a->g = cfg_build(a->f);
-	if (!a->g || (!need && !has_loop_or_call(a->g)))
+	if (!a->g || (!need && !has_loop_or_call(a)))
 		return 0;
 	if (need & (NEED_DEFS | NEED_RANGES))
 		a->defs = defs_compute(a->g, liveness(a));
