@@ -58,7 +58,7 @@ int run_pipeline(Module *m, const StageOptions *opts)
 	for (size_t i = 0; i < sizeof stages / sizeof *stages; i++) {
 		stages[i].run(m, o);
 		if (o->stage_done)
-			o->stage_done(stages[i].name);
+			o->stage_done(o->stage_ctx, stages[i].name);
 		if (diag_errors() != errors)
 			break;
 		if (o->verify && ir_verify_since(m, before, stages[i].name) != 0)

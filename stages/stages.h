@@ -53,7 +53,8 @@ typedef struct StageOptions {
 	int verify;          /* ir_verify() after every stage */
 	const char *print_after;  /* --print-after=<stage>: dump to stderr */
 	int stats;           /* --stats: each stage's counts to stderr */
-	void (*stage_done)(const char *name);  /* after each stage (--time), or NULL */
+	void (*stage_done)(void *ctx, const char *name);  /* after each stage (--time), or NULL */
+	void *stage_ctx;     /* stage_done's ctx */
 	/* how the module was made, from which world.c decides */
 	int allow_undefined; /* linked with --allow-undefined */
 	int unlinked;        /* one input and no -arch */

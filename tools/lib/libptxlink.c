@@ -36,13 +36,10 @@ struct ptxlink_session {
 	void (*phase_done)(void *user, const char *phase);
 };
 
-/* The session whose stages run: their callback has no context. */
-static ptxlink_session *running;
-
-static void stage_done(const char *name)
+static void stage_done(void *ctx, const char *name)
 {
-	if (running && running->phase_done)
-		running->phase_done(running->user, name);
+	ptxlink_session *s = ctx;
+	s->phase_done(s->user, name);
 }
 
 /* Sessions alive: the process-wide tables go with the last one. */
@@ -189,6 +186,7 @@ ptxlink_session *ptxlink_new(const ptxlink_options *o)
 		.nlibs = (int)o->nlibs, .verbose = o->verbose};
 	s->phase_done = o->phase_done;
 	s->stages.stage_done = o->phase_done ? stage_done : NULL;
+	s->stages.stage_ctx = s;
 	leave(s, 0);
 	return s;
 }
@@ -307,12 +305,10 @@ int ptxlink_link(ptxlink_session *s)
 	s->ninputs = 0;  /* consumed, linked or not */
 	if (s->phase_done)
 		s->phase_done(s->user, "link");
-	running = s;
 	if (m && !s->no_stages && run_pipeline(m, &s->stages) != 0) {
 		mod_free(m);
 		m = NULL;
 	}
-	running = NULL;
 	s->result = m;
 	return leave(s, m ? 0 : -1);
 }
