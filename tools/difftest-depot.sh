@@ -48,19 +48,6 @@ ARGS1="--arg buf:1024:pattern=1 --arg buf:256:zero --arg s32:3 --arg s32:5"
 # shellcheck disable=SC2034
 ARGS2="--arg buf:1024:pattern=2 --arg buf:256:zero --arg s32:0 --arg s32:12"
 
-# compile DIR COMPILER: DIR/prog.cu to DIR/COMPILER/in.ptx
-compile() {
-	local d=$1 c=$2
-	mkdir -p "$d/$c"
-	case $c in
-	nvcc-O3) (cd "$d" && $limit nvcc -arch=sm_80 --ptx -O3 -w prog.cu -o "$c/in.ptx") ;;
-	nvcc-G) (cd "$d" && $limit nvcc -arch=sm_80 --ptx -G -w prog.cu -o "$c/in.ptx") ;;
-	clang) (cd "$d" && $limit "$CLANG" -x cuda --cuda-gpu-arch=sm_80 --cuda-device-only \
-		-nocudainc --cuda-path="$CUDA_HOME" -Wno-unknown-cuda-version -w -O2 -S \
-		-DPTXLINK_CLANG -I"$ROOT/corpus/src" prog.cu -o "$c/in.ptx") ;;
-	esac > "$d/$c/compile.err" 2>&1
-}
-
 # depot_stat FILE: "bytes_before bytes_after funcs repacked not_smaller whole objects pinned dead made_local"
 depot_stat() {
 	awk '/^depot: [0-9]+ functions/ { f = $2; r = $7; n = $9; w = $13 }
@@ -157,7 +144,7 @@ one() {
 	nk=$(wc -w <<< "$kernels")
 	for c in $COMPILERS; do
 		[ $cfail = 0 ] || break
-		if ! compile "$d" "$c"; then
+		if ! difftest_compile "$d" "$c"; then
 			echo "FAIL $c does not compile the source: $(grep -m1 error "$d/$c/compile.err")" >> "$d/log"
 			cfail=$((cfail + 1))
 			continue

@@ -131,3 +131,18 @@ difftest_options() {
 		shift
 	done
 }
+
+# difftest_compile DIR COMPILER: DIR/prog.cu to DIR/COMPILER/in.ptx with
+# nvcc -O3 (nvcc-O3), nvcc -G (nvcc-G) or clang -O2 in CUDA mode (clang),
+# for sm_80; the compiler's messages in DIR/COMPILER/compile.err.
+difftest_compile() {
+	local d=$1 c=$2
+	mkdir -p "$d/$c"
+	case $c in
+	nvcc-O3) (cd "$d" && $limit nvcc -arch=sm_80 --ptx -O3 -w prog.cu -o "$c/in.ptx") ;;
+	nvcc-G) (cd "$d" && $limit nvcc -arch=sm_80 --ptx -G -w prog.cu -o "$c/in.ptx") ;;
+	clang) (cd "$d" && $limit "$CLANG" -x cuda --cuda-gpu-arch=sm_80 --cuda-device-only \
+		-nocudainc --cuda-path="$CUDA_HOME" -Wno-unknown-cuda-version -w -O2 -S \
+		-DPTXLINK_CLANG -I"$ROOT/corpus/src" prog.cu -o "$c/in.ptx") ;;
+	esac > "$d/$c/compile.err" 2>&1
+}
