@@ -35,6 +35,7 @@ struct ParseState {
 	Module *m;
 	uint16_t file;
 	int line, col;
+	int nl_line, nl_col;  /* the last line break (0: none yet) */
 	int cline, ccol;      /* start of an open block comment */
 	int errors0;          /* diag_errors() when this parse began */
 	const char *tok;      /* text of the last name or number scanned */
