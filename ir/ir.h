@@ -487,6 +487,17 @@ uint32_t live_nregs(const Live *);
 const char *live_name(const Live *, uint32_t reg);   /* reg < live_nregs */
 uint32_t live_in_blocks(const Live *, uint32_t reg, const uint32_t **blocks);
 
+/* reguses.c: the instructions (Cfg.ins indexes) that read and that write
+ * each register (a name starting with '%'; interned).  reguses_reads
+ * gives reg's reads, ascending, an instruction once however often it
+ * reads reg; reguses_writes how many instructions write or may write
+ * reg, and the last of them in *last. */
+typedef struct RegUses RegUses;
+RegUses *reguses_build(const Cfg *);
+void reguses_free(RegUses *);
+const uint32_t *reguses_reads(const RegUses *, const char *reg, uint32_t *n);
+uint32_t reguses_writes(const RegUses *, const char *reg, uint32_t *last);
+
 /* defs.c: reaching definitions and def-use chains of registers.
  * Instruction indexes are Cfg.ins indexes; DEF_ENTRY is the value a
  * register has on entry.  The query functions return how many there are

@@ -27,7 +27,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ir/ptrhash.h"
 #include "stages.h"
 
 enum { MAX_USES = 64 };
@@ -41,15 +40,6 @@ typedef struct Where {
 	List *l;
 } Where;
 
-/* Every instruction that reads a register, by register; and how many
- * write it (the last one's index in def). */
-typedef struct Uses {
-	UT_hash_handle hh;
-	const char *reg;
-	uint32_t *at, n, cap;
-	uint32_t ndefs, def;
-} Uses;
-
 typedef struct Ap {
 	Module *m;
 	const StageOptions *o;
@@ -60,7 +50,7 @@ typedef struct Ap {
 	Defs *defs;
 	Ranges *rs;
 	Where *at;          /* Cfg.ins[i]'s place */
-	Uses *uses;
+	RegUses *uses;
 	Stmt *first;        /* the body's first statement before the stage */
 	SrcLines *src;      /* its source lines, for remarks */
 	unsigned rewrites;  /* ADDRPREP_* */
@@ -92,48 +82,6 @@ static void locate(Ap *a, List *l, uint32_t *n)
 			a->at[(*n)++] = (Where){s, l};
 }
 
-static Uses *uses_of(const Ap *a, const char *reg)
-{
-	Uses *u;
-	HASH_FIND_PTR(a->uses, &reg, u);
-	return u;
-}
-
-static void note_use(void *ctx, const char *name, OpRole role)
-{
-	Ap *a = ((void **)ctx)[0];
-	uint32_t ins = *(uint32_t *)((void **)ctx)[1];
-	if (name[0] != '%')
-		return;
-	Uses *u = uses_of(a, name);
-	if (!u) {
-		u = calloc(1, sizeof *u);
-		if (!u)
-			die("out of memory");
-		u->reg = name;
-		HASH_ADD_PTR(a->uses, reg, u);
-	}
-	if (role != ROLE_USE) {
-		u->ndefs++;
-		u->def = ins;
-		return;
-	}
-	if (u->n && u->at[u->n - 1] == ins)
-		return;
-	u->at = array_grow(u->at, u->n, &u->cap, sizeof *u->at);
-	u->at[u->n++] = ins;
-}
-
-static void free_uses(Ap *a)
-{
-	Uses *u, *t;
-	HASH_ITER(hh, a->uses, u, t) {
-		HASH_DEL(a->uses, u);
-		free(u->at);
-		free(u);
-	}
-}
-
 static void forget(Ap *a)
 {
 	ranges_free(a->rs);
@@ -141,9 +89,9 @@ static void forget(Ap *a)
 	live_free(a->live);
 	cfg_free(a->g);
 	free(a->at);
-	free_uses(a);
+	reguses_free(a->uses);
 	names_free(&a->names);
-	a->rs = NULL, a->defs = NULL, a->live = NULL, a->g = NULL, a->at = NULL;
+	a->rs = NULL, a->defs = NULL, a->live = NULL, a->g = NULL, a->at = NULL, a->uses = NULL;
 }
 
 /* The analyses of the function as it is now: always its CFG, liveness
@@ -192,10 +140,7 @@ static int analyse(Ap *a, int need)
 		die("out of memory");
 	uint32_t n = 0;
 	locate(a, &a->f->body, &n);
-	for (uint32_t i = 0; i < a->g->nins; i++) {
-		void *ctx[2] = {a, &i};
-		ins_names(&a->g->ins[i]->ins, note_use, ctx);
-	}
+	a->uses = reguses_build(a->g);
 	return 1;
 }
 
@@ -218,15 +163,14 @@ static uint32_t unique_def(const Ap *a, uint32_t ins, const char *reg)
  * that other definitions reach too). */
 static uint32_t only_uses(const Ap *a, uint32_t def, const char *reg, uint32_t *out)
 {
-	Uses *u;
-	HASH_FIND_PTR(a->uses, &reg, u);
-	uint32_t n = 0, reach[2];
-	for (uint32_t i = 0; u && i < u->n; i++) {
-		uint32_t k = defs_reaching(a->defs, u->at[i], reg, reach, 2);
+	uint32_t nreads, n = 0, reach[2];
+	const uint32_t *reads = reguses_reads(a->uses, reg, &nreads);
+	for (uint32_t i = 0; i < nreads; i++) {
+		uint32_t k = defs_reaching(a->defs, reads[i], reg, reach, 2);
 		if (k == 1 && reach[0] == def) {
 			if (n == MAX_USES)
 				return MAX_USES + 1;
-			out[n++] = u->at[i];
+			out[n++] = reads[i];
 		} else if (k >= 1 && (reach[0] == def || (k > 1 && reach[1] == def)))
 			return MAX_USES + 1;
 		else if (k > 2)   /* def may be among the ones not returned */
@@ -657,12 +601,12 @@ static int live_at(Ap *a, const char *reg, uint32_t at)
  * call), holds at first what it held at i. */
 static int fixed_from(const Ap *a, const char *reg, uint32_t i)
 {
-	const Uses *u = uses_of(a, reg);
-	if (!u || u->ndefs != 1 || ins_at(a, u->def)->guard)
+	uint32_t def;
+	if (reguses_writes(a->uses, reg, &def) != 1 || ins_at(a, def)->guard)
 		return 0;
 	const Cfg *g = a->g;
-	uint32_t x = g->block_of[u->def], b = g->block_of[i];
-	return !g->blocks[x].cyclic && (x == b ? u->def < i : cfg_dominates(g, x, b));
+	uint32_t x = g->block_of[def], b = g->block_of[i];
+	return !g->blocks[x].cyclic && (x == b ? def < i : cfg_dominates(g, x, b));
 }
 
 /* Where i goes: the first of its uses, all in one block it dominates (or
@@ -675,12 +619,13 @@ static uint32_t sink_target(Ap *a, uint32_t i)
 	if (!sinkable(in))
 		return UINT32_MAX;
 	const Cfg *g = a->g;
-	const Uses *u = uses_of(a, in->ops[0]->str);
-	if (!u || u->ndefs != 1 || !u->n)
+	uint32_t def, n;
+	const uint32_t *reads = reguses_reads(a->uses, in->ops[0]->str, &n);
+	if (reguses_writes(a->uses, in->ops[0]->str, &def) != 1 || n == 0)
 		return UINT32_MAX;
-	uint32_t to = g->block_of[u->at[0]], first = u->at[0];
-	for (uint32_t k = 1; k < u->n; k++)
-		if (g->block_of[u->at[k]] != to)
+	uint32_t to = g->block_of[reads[0]], first = reads[0];
+	for (uint32_t k = 1; k < n; k++)
+		if (g->block_of[reads[k]] != to)
 			return UINT32_MAX;
 	if (to == g->block_of[i] ? first < i || !has_call(a, i + 1, first) :
 	    !cfg_dominates(g, g->block_of[i], to))
