@@ -81,7 +81,7 @@ const char *intern(const char *s, size_t n)
 	for (; slots[i].e; i = (i + 1) & (nslots - 1))
 		if (slots[i].hash == h && slots[i].e->len == n && memcmp(slots[i].e->str, s, n) == 0)
 			return slots[i].e->str;
-	if (2 * (count + 1) > nslots) {  /* load factor at most 1/2 */
+	if (4 * (count + 1) > 3 * nslots) {  /* load factor at most 3/4 */
 		grow();
 		for (i = h & (nslots - 1); slots[i].e; i = (i + 1) & (nslots - 1))
 			;

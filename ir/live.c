@@ -18,8 +18,10 @@
 typedef struct RegEntry {
 	UT_hash_handle hh;
 	const char *name;
-	uint32_t index;
+	uint32_t index;     /* NOT_REG: a name the function does not declare */
 } RegEntry;
+
+enum { NOT_REG = UINT32_MAX };
 
 /* (register, block) pairs: an upward-exposed read or a kill */
 typedef struct Event {
@@ -51,9 +53,11 @@ int live_reg(const Live *l, const char *name)
 {
 	RegEntry *e;
 	HASH_FIND_PTR(l->index, &name, e);
-	return e ? (int)e->index : -1;
+	return e && e->index != NOT_REG ? (int)e->index : -1;
 }
 
+/* name's index, or NOT_REG.  Whether the function declares a name is
+ * asked once per name, not at each mention: it was most of liveness. */
 static uint32_t add_reg(Scan *s, const char *name)
 {
 	Live *l = s->l;
@@ -61,6 +65,13 @@ static uint32_t add_reg(Scan *s, const char *name)
 	HASH_FIND_PTR(l->index, &name, e);
 	if (e)
 		return e->index;
+	e = arena_alloc(l->arena, sizeof *e);
+	e->name = name;
+	if (!names_declared(s->declared, name)) {
+		e->index = NOT_REG;
+		HASH_ADD_PTR(l->index, name, e);
+		return NOT_REG;
+	}
 	uint32_t cap = l->cap;
 	l->regs = array_grow(l->regs, l->nregs, &l->cap, sizeof *l->regs);
 	if (l->cap != cap) {  /* grown with regs: a realloc per register was quadratic */
@@ -69,8 +80,6 @@ static uint32_t add_reg(Scan *s, const char *name)
 			die("out of memory");
 	}
 	s->killed_in[l->nregs] = 0;
-	e = arena_alloc(l->arena, sizeof *e);
-	e->name = name;
 	e->index = l->nregs;
 	l->regs[l->nregs++] = name;
 	HASH_ADD_PTR(l->index, name, e);
@@ -86,9 +95,9 @@ static void add_event(Event **v, uint32_t *n, uint32_t *cap, uint32_t reg, uint3
 static void scan_name(void *ctx, const char *name, OpRole role)
 {
 	Scan *s = ctx;
-	if (!names_declared(s->declared, name))
-		return;
 	uint32_t r = add_reg(s, name);
+	if (r == NOT_REG)
+		return;
 	int killed = s->killed_in[r] == s->block + 1;
 	if (!s->defs_now && role == ROLE_USE && !killed)
 		add_event(&s->reads, &s->nreads, &s->creads, r, s->block);

@@ -105,7 +105,7 @@ static void visit(const Expr *e, OpRole role, NameFn *fn, void *ctx)
 	}
 	switch (e->kind) {
 	case E_NAME:
-		if (strcmp(e->str, "_") != 0)
+		if (e->str[0] != '_' || e->str[1])  /* not the sink "_" */
 			fn(ctx, e->str, role);
 		break;
 	case E_NUM:

@@ -184,8 +184,25 @@ static void names_in(Walk *w, const Expr *e, unsigned how)
 	expr_leaves((Expr **)&e, note_leaf, &l);
 }
 
+/* Whether an instruction's operands are registers and numbers only, and
+ * no symbol's name starts with '%': most instructions, which then need
+ * no look at their opcode. */
+static int only_registers(const SymTab *t, const Ins *in)
+{
+	if (t->percent)
+		return 0;
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const Expr *e = in->ops[i];
+		if (e->kind != E_NUM && (e->kind != E_NAME || e->str[0] != '%'))
+			return 0;
+	}
+	return 1;
+}
+
 static void ins_uses(Walk *w, const Ins *in)
 {
+	if (only_registers(w->t, in))
+		return;
 	CallParts c;
 	unsigned mem = (ins_reads_memory(in) ? USE_READ : 0) | (ins_writes_memory(in) ? USE_WRITE : 0);
 	int call = ins_call_parts(in, &c);
