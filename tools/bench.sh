@@ -5,8 +5,10 @@
 #
 # Builds a Release tree in build-release, runs ptxlink-bench (tools/bench.c)
 # on FILE (default: the largest .ptx under corpus/ptx) with the given repeat
-# factors (default 1 8 64), then times the ptxlink CLI and
-# `ptxas -arch=<its .target> -c` on the same file.
+# factors (default 1 8 64), then times whole ptxlink processes on the same
+# file (parse+print alone, the default stages, the stages without
+# addrprep: BENCH_RUNS runs each, best and median) and
+# `ptxas -arch=<its .target> -c`.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-release
@@ -37,24 +39,38 @@ echo
 echo
 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-timeit() { # runs label command...: best wall time of 'runs' runs, and peak RSS
-	local runs=$1 best= rss= t
-	shift
+# timeit RUNS LABEL COMMAND...: the best and the median wall time of RUNS
+# runs, MB/s of each, and the largest peak RSS.  This machine's speed
+# drifts by a third from run to run (a shared host), so one run says little.
+timeit() {
+	local runs=$1 label=$2 t rss
+	shift 2
+	: >"$tmp/times"
 	for _ in $(seq "$runs"); do
-		/usr/bin/time -f '%e %M' -o "$tmp/time" "${@:2}" >/dev/null 2>"$tmp/err" || {
-			echo "| $1 | failed: $(head -2 "$tmp/err" | tr '\n' ' ') | |"; return; }
-		read -r t rss <"$tmp/time"
-		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN{exit !(a<b)}'; then best=$t; fi
+		/usr/bin/time -f '%e %M' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || {
+			echo "| $label | failed: $(head -2 "$tmp/err" | tr '\n' ' ') | | | | |"; return; }
+		cat "$tmp/time" >>"$tmp/times"
 	done
-	awk -v l="$1" -v t="$best" -v r="$rss" -v s="$size" \
-		'BEGIN{printf "| %s | %.2f | %.1f | %.1f |\n", l, t, (t>0? s/1e6/t : 0), r/1024}'
+	sort -n "$tmp/times" | awk -v l="$label" -v s="$size" '
+		{ t[NR] = $1; if ($2 > rss) rss = $2 }
+		END {
+			best = t[1]; med = t[int((NR + 1) / 2)]
+			printf "| %s | %.2f | %.1f | %.2f | %.1f | %.1f (%.2fx) |\n", l, best,
+				(best > 0 ? s / 1e6 / best : 0), med, (med > 0 ? s / 1e6 / med : 0),
+				rss / 1024, rss * 1024 / s
+		}'
 }
-echo "| command (same file) | wall s (best run) | MB/s | peak RSS MB |"
-echo "|---|--:|--:|--:|"
-timeit 3 "ptxlink FILE -o /dev/null (best of 3)" "$build/ptxlink" "$file" -o /dev/null
+runs=${BENCH_RUNS:-11}
+echo "Whole processes, $runs runs each (BENCH_RUNS), output to /dev/null:"
+echo
+echo "| command (same file) | best s | MB/s | median s | MB/s | peak RSS MB (x input) |"
+echo "|---|--:|--:|--:|--:|--:|"
+timeit "$runs" "parse+print: ptxlink --no-stages FILE" "$build/ptxlink" --no-stages "$file" -o /dev/null
+timeit "$runs" "default stages: ptxlink FILE" "$build/ptxlink" "$file" -o /dev/null
+timeit "$runs" "ptxlink --no-addrprep FILE" "$build/ptxlink" --no-addrprep "$file" -o /dev/null
 arch=$(awk '/^[ \t]*\.target/{gsub(/[,;]/," ");print $2;exit}' "$file")
 if command -v ptxas >/dev/null && [ -n "$arch" ]; then
 	timeit 1 "ptxas -arch=$arch -c (1 run)" ptxas -arch="$arch" -c "$file" -o "$tmp/out.cubin"
 else
-	echo "| ptxas | not found (or no .target in the file) | | |"
+	echo "| ptxas | not found (or no .target in the file) | | | | |"
 fi
