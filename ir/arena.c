@@ -23,6 +23,7 @@ struct Arena {
 	Chunk *head;
 	size_t total;
 	size_t next_size;  /* of the next regular block */
+	int huge;          /* arena_new_huge() */
 };
 
 /* Memory touched for the first time is the dearest thing a parse does:
@@ -61,10 +62,10 @@ static void chunk_free(Chunk *b)
 
 /* A block of at least size bytes.  Its header lies inside a huge
  * mapping, so the mapping is the size plus the header, rounded to HUGE. */
-static Chunk *chunk_new(size_t size)
+static Chunk *chunk_new(size_t size, int huge)
 {
 	Chunk *b = NULL;
-	if (size + sizeof *b >= HUGE) {
+	if (huge && size + sizeof *b >= HUGE) {
 		size_t len = (size + sizeof *b + HUGE - 1) & ~(size_t)(HUGE - 1);
 		b = map_huge(len);
 		if (b) {
@@ -88,6 +89,17 @@ Arena *arena_new(void)
 	Arena *a = calloc(1, sizeof *a);
 	if (!a)
 		die("out of memory");
+	return a;
+}
+
+/* For an arena that may grow to many megabytes and lives long (a module's
+ * IR, the interned names): its big blocks are huge pages.  Not for the
+ * analyses of one function: the last huge page of a block is touched
+ * whole, and a peak of several such arenas was a tenth of peak memory. */
+Arena *arena_new_huge(void)
+{
+	Arena *a = arena_new();
+	a->huge = 1;
 	return a;
 }
 
@@ -124,7 +136,7 @@ static void *alloc(Arena *a, size_t n)
 	if (!b || b->size - b->used < n) {
 		size_t regular = a->next_size ? a->next_size : BLOCK;
 		int one_off = n > regular / 4;
-		b = chunk_new(one_off ? n : regular);
+		b = chunk_new(one_off ? n : regular, a->huge);
 		/* A big one-off block goes behind the current one so the
 		 * current block's free space is not abandoned. */
 		if (a->head && one_off) {
@@ -161,6 +173,24 @@ char *arena_strndup(Arena *a, const char *s, size_t n)
 	memcpy(p, s, n);
 	p[n] = 0;
 	return p;
+}
+
+/* Gives back the pages past the used part of the current block, when it
+ * is huge pages: the whole last one was touched, up to 2 MB more than a
+ * parsed module needs (later allocations fault small pages in again). */
+void arena_trim(Arena *a)
+{
+#ifdef MADV_DONTNEED
+	Chunk *b = a->head;
+	if (!b || !b->mapped)
+		return;
+	uintptr_t used = ((uintptr_t)b->data + b->used + 4095) & ~(uintptr_t)4095;
+	uintptr_t end = (uintptr_t)b + b->size + sizeof *b;
+	if (used < end)
+		madvise((void *)used, end - used, MADV_DONTNEED);
+#else
+	(void)a;
+#endif
 }
 
 size_t arena_bytes(const Arena *a)

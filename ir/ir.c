@@ -5,7 +5,7 @@
 
 Module *mod_new(const char *path)
 {
-	Arena *a = arena_new();
+	Arena *a = arena_new_huge();
 	Module *m = arena_alloc(a, sizeof *m);
 	m->arena = a;
 	m->path = intern_cstr(path);

@@ -18,8 +18,10 @@
 /* arena.c */
 typedef struct Arena Arena;
 Arena *arena_new(void);
+Arena *arena_new_huge(void);  /* one that may grow to megabytes: huge pages */
 void arena_free(Arena *);
 void arena_reset(Arena *);   /* forgets every allocation, keeps a block */
+void arena_trim(Arena *);    /* gives back the current block's unused pages */
 void *arena_alloc(Arena *, size_t);
 void *arena_dup(Arena *, const void *, size_t);
 char *arena_strndup(Arena *, const char *, size_t);

@@ -128,6 +128,7 @@ static Module *run(const char *name, FILE *in, const char *text, size_t len)
 		mod_free(ps.m);
 		return NULL;
 	}
+	arena_trim(ps.m->arena);
 	return ps.m;
 }
 
