@@ -120,7 +120,7 @@ static void note(void *ctx, const char *name, OpRole role)
 RegUses *reguses_build(const Cfg *g)
 {
 	RegUses *u = zalloc(1, sizeof *u);
-	grow_table(u, g->nins / 4 < (1u << 20) ? g->nins / 4 : 1u << 20);  /* registers: fewer */
+	grow_table(u, g->nins / 2 < (1u << 20) ? g->nins / 2 : 1u << 20);  /* registers: about this many at most */
 	Walk w = {u, 0};
 	for (w.ins = 0; w.ins < g->nins; w.ins++)
 		ins_names(&g->ins[w.ins]->ins, note, &w);

@@ -14,16 +14,16 @@ static int is_reglike(const Expr *e)
 		(e->kind == E_BINARY && e->op == '|');
 }
 
+/* An opcode row's letter as an Operand; anything else is a read.  A
+ * table, as ins_operand runs for every operand of every walk. */
+static const uint8_t letter_role[128] = {
+	['d'] = OPND_DEF, ['r'] = OPND_LOAD, ['w'] = OPND_STORE,
+	['x'] = OPND_UPDATE, ['p'] = OPND_NAMED,
+};
+
 static Operand letter(char c)
 {
-	switch (c) {
-	case 'd': return OPND_DEF;
-	case 'r': return OPND_LOAD;
-	case 'w': return OPND_STORE;
-	case 'x': return OPND_UPDATE;
-	case 'p': return OPND_NAMED;
-	default: return OPND_USE;
-	}
+	return (unsigned char)c < 128 ? (Operand)letter_role[(unsigned char)c] : OPND_USE;
 }
 
 /* The "?" rows, whose roles depend on the form. */
@@ -62,9 +62,11 @@ Operand ins_operand(const Ins *in, uint32_t k)
 	Operand r;
 	if (roles[0] == '?')
 		r = by_form(in, k);
-	else {
-		size_t n = strlen(roles);
-		r = n ? letter(roles[k < n ? k : n - 1]) : OPND_USE;
+	else {  /* the k-th letter, or the last one for the rest */
+		const char *c = roles;
+		for (uint32_t j = 0; j < k && c[0] && c[1]; j++)
+			c++;
+		r = letter(*c);
 	}
 	if (OPND_IS_ADDRESS(r) != (in->ops[k]->kind == E_ADDR))
 		r = in->ops[k]->kind == E_ADDR ? OPND_UPDATE : OPND_USE;
@@ -136,8 +138,16 @@ void ins_names(const Ins *in, NameFn *fn, void *ctx)
 {
 	if (in->guard)
 		fn(ctx, in->guard, ROLE_USE);
-	for (uint32_t i = 0; i < in->nops; i++)
-		visit(in->ops[i], name_role(ins_operand(in, i)), fn, ctx);
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const Expr *e = in->ops[i];
+		if (e->kind == E_NUM)  /* most operands: a number or a name */
+			continue;
+		OpRole role = name_role(ins_operand(in, i));
+		if (e->kind == E_NAME && (e->str[0] != '_' || e->str[1]))
+			fn(ctx, e->str, role);
+		else if (e->kind != E_NAME)
+			visit(e, role, fn, ctx);
+	}
 }
 
 typedef struct RegScan {
