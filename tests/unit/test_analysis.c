@@ -734,6 +734,75 @@ START_TEST(value_ranges_reqntid)
 }
 END_TEST
 
+START_TEST(register_uses)
+{
+	Analysed a = analyse(HEADER
+		".entry k(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<3>;\n.reg .pred %p<2>;\n"
+		"ld.param.u64 %rd1, [p];\n"        /* 0 */
+		"mov.u32 %r1, %tid.x;\n"           /* 1 */
+		"add.s32 %r2, %r1, %r1;\n"         /* 2: %r1 read twice, counted once */
+		"setp.lt.u32 %p1, %r2, 8;\n"       /* 3 */
+		"@%p1 add.s32 %r2, %r2, 1;\n"      /* 4: guarded, still a write */
+		"st.global.u32 [%rd1+4], %r2;\n"   /* 5: a read inside an address */
+		"ret;\n}\n");
+	RegUses *u = reguses_build(a.cfg);
+	uint32_t n, last = 0;
+	const uint32_t *r = reguses_reads(u, intern_cstr("%r1"), &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(r[0], 2);
+	r = reguses_reads(u, intern_cstr("%r2"), &n);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(r[0], 3);
+	ck_assert_uint_eq(r[1], 4);
+	ck_assert_uint_eq(r[2], 5);
+	r = reguses_reads(u, intern_cstr("%rd1"), &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(r[0], 5);
+	r = reguses_reads(u, intern_cstr("%p1"), &n);  /* a guard is read */
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(r[0], 4);
+	ck_assert_uint_eq(reguses_writes(u, intern_cstr("%r2"), &last), 2);
+	ck_assert_uint_eq(last, 4);
+	ck_assert_uint_eq(reguses_writes(u, intern_cstr("%r1"), &last), 1);
+	ck_assert_uint_eq(last, 1);
+	ck_assert_uint_eq(reguses_writes(u, intern_cstr("%r3"), &last), 0);  /* never mentioned */
+	reguses_reads(u, intern_cstr("%r3"), &n);
+	ck_assert_uint_eq(n, 0);
+	reguses_free(u);
+	release(&a);
+}
+END_TEST
+
+/* More registers than the table was first sized for: it grows, and every
+ * register keeps its reads. */
+START_TEST(register_uses_many)
+{
+	char *src = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&src, &len);
+	fprintf(f, HEADER ".entry k()\n{\n.reg .b32 %%r<2001>;\nmov.u32 %%r0, 1;\n");
+	for (int i = 1; i <= 2000; i++)  /* %ri = %r(i-1) + %r(i-1): one instruction, 2000 registers */
+		fprintf(f, "add.s32 %%r%d, %%r%d, %%r%d;\n", i, i - 1, i - 1);
+	fprintf(f, "ret;\n}\n");
+	fclose(f);
+	Analysed a = analyse(src);
+	free(src);
+	RegUses *u = reguses_build(a.cfg);
+	for (int i = 0; i < 2000; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "%%r%d", i);
+		uint32_t n, last = 0;
+		const uint32_t *r = reguses_reads(u, intern_cstr(name), &n);
+		ck_assert_uint_eq(n, 1);
+		ck_assert_uint_eq(r[0], (uint32_t)i + 1);
+		ck_assert_uint_eq(reguses_writes(u, intern_cstr(name), &last), 1);
+		ck_assert_uint_eq(last, (uint32_t)i);
+	}
+	reguses_free(u);
+	release(&a);
+}
+END_TEST
+
 START_TEST(call_graph)
 {
 	Module *m = parse_ok(HEADER
@@ -863,6 +932,8 @@ Suite *values_suite(void)
 	tcase_add_test(tc, value_ranges);
 	tcase_add_test(tc, value_ranges_reqntid);
 	tcase_add_test(tc, value_ranges_of_counters);
+	tcase_add_test(tc, register_uses);
+	tcase_add_test(tc, register_uses_many);
 	tcase_add_test(tc, call_graph);
 	tcase_add_test(tc, address_flow);
 	suite_add_tcase(s, tc);
