@@ -566,6 +566,11 @@ int names_declared(const Names *, const char *name);   /* itself or in a range *
 const char *names_type(const Names *, const char *name);  /* its declaration's type word */
 const char *names_fresh(Names *, const char *base);    /* base, else base_1, base_2 ... */
 void names_free(Names *);
+/* A scope nested in f's body declares again a name (or a name of a range:
+ * %r1 and %r<4>) that an enclosing scope or f's parameters declare.  Then
+ * two registers share a name, and what is computed by name (liveness,
+ * reaching definitions, uses) takes them for one. */
+int names_shadowed(const Func *f);
 
 /* range.c: the unsigned values [lo, hi] an integer register can hold,
  * from the special registers' bounds (and the kernel's .maxntid and

@@ -67,6 +67,93 @@ void names_of_body(Names *n, const List *l)
 		}
 }
 
+/* ---- shadowing ---------------------------------------------------------- */
+
+/* What a declarator declares, for comparing: a base and the numbers
+ * after it.  %r<16> is %r 0..15, %r15 is %r 15..15, and a name without
+ * a number after it (or with a leading 0, which no range covers) is
+ * itself with no number (NONE..NONE). */
+enum { NONE = UINT32_MAX };
+
+typedef struct Declared {
+	const char *base;  /* interned */
+	uint32_t lo, hi;
+} Declared;
+
+static Declared declared(const Declarator *d)
+{
+	if (d->count) {
+		unsigned long long c = strtoull(d->count, NULL, 0);
+		return (Declared){d->name, 0, c == 0 ? 0 : c > NONE ? NONE - 1 : (uint32_t)(c - 1)};
+	}
+	size_t len = intern_len(d->name), n = len;
+	while (n > 1 && d->name[n - 1] >= '0' && d->name[n - 1] <= '9')
+		n--;
+	if (n == len || len - n > 9 || (d->name[n] == '0' && len - n > 1))
+		return (Declared){d->name, NONE, NONE};
+	uint32_t k = (uint32_t)strtoul(d->name + n, NULL, 10);
+	return (Declared){intern(d->name, n), k, k};
+}
+
+static int collide(Declared a, Declared b)
+{
+	return a.base == b.base && a.lo <= b.hi && b.lo <= a.hi;
+}
+
+typedef struct Scopes {
+	Declared *v;  /* what the enclosing scopes and the parameters declare */
+	uint32_t n, cap;
+} Scopes;
+
+static void push_decls(Scopes *sc, const Decl *d, uint32_t nd)
+{
+	for (uint32_t i = 0; i < nd; i++)
+		for (uint32_t j = 0; j < d[i].nds; j++) {
+			sc->v = array_grow(sc->v, sc->n, &sc->cap, sizeof *sc->v);
+			sc->v[sc->n++] = declared(&d[i].ds[j]);
+		}
+}
+
+static int declared_outside(const Scopes *sc, uint32_t outer, const Decl *d)
+{
+	for (uint32_t j = 0; j < d->nds; j++) {
+		Declared x = declared(&d->ds[j]);
+		for (uint32_t k = 0; k < outer; k++)
+			if (collide(sc->v[k], x))
+				return 1;
+	}
+	return 0;
+}
+
+/* Whether l declares a name that a scope around it, or the function's
+ * parameters, declare (the first sc->n of sc->v), or a scope nested in l
+ * does so. */
+static int scope_shadows(Scopes *sc, const List *l)
+{
+	uint32_t outer = sc->n;
+	for (const Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_VAR) {
+			if (declared_outside(sc, outer, &s->var))
+				return 1;
+			push_decls(sc, &s->var, 1);
+		}
+	for (const Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_SCOPE && scope_shadows(sc, &s->scope))
+			return 1;
+	sc->n = outer;
+	return 0;
+}
+
+int names_shadowed(const Func *f)
+{
+	Scopes sc = {0};
+	push_decls(&sc, f->params, f->nparams);
+	push_decls(&sc, f->rets, f->nrets);
+	int r = scope_shadows(&sc, &f->body);
+	free(sc.v);
+	return r;
+}
+
 void names_of_func(Names *n, const Module *m, const Func *f)
 {
 	for (const Stmt *s = m->items.head; s; s = s->next)

@@ -684,6 +684,10 @@ static void addrprep_func(Ap *a)
 	static Rewrite *const rewrites[] = {narrow, fold, sink};
 	static const unsigned bits[] = {ADDRPREP_NARROW | ADDRPREP_WIDEN, ADDRPREP_FOLD, ADDRPREP_SINK};
 	static const int needs[] = {NEED_DEFS | NEED_RANGES, NEED_DEFS, 0};
+	/* A register declared again in a nested scope is two registers with
+	 * one name; every analysis here goes by name. */
+	if (names_shadowed(a->f))
+		return;
 	a->st.funcs++;
 	a->src = a->o->addrprep.remarks ? srclines_build(a->m, a->f) : NULL;
 	for (size_t k = 0; k < sizeof rewrites / sizeof *rewrites; k++) {
