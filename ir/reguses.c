@@ -132,7 +132,8 @@ RegUses *reguses_build(const Cfg *g)
 		u->start[r + 1] += u->start[r];
 	u->reads = zalloc(u->npairs, sizeof *u->reads);
 	uint32_t *fill = u->last_read;  /* no longer needed: the next free place */
-	memcpy(fill, u->start, u->nregs * sizeof *fill);
+	if (u->nregs)  /* none: fill is NULL */
+		memcpy(fill, u->start, u->nregs * sizeof *fill);
 	for (uint32_t k = 0; k < u->npairs; k++)
 		u->reads[fill[u->pair[k][0]]++] = u->pair[k][1];
 	free(u->pair);
