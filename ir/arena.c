@@ -93,9 +93,9 @@ Arena *arena_new(void)
 }
 
 /* For an arena that may grow to many megabytes and lives long (a module's
- * IR, the interned names): its big blocks are huge pages.  Not for the
- * analyses of one function: the last huge page of a block is touched
- * whole, and a peak of several such arenas was a tenth of peak memory. */
+ * IR): its big blocks are huge pages.  Not for the analyses of one
+ * function, which are freed soon: the huge page a block's end lies in is
+ * touched whole, up to 2 MB that peak memory counts for nothing. */
 Arena *arena_new_huge(void)
 {
 	Arena *a = arena_new();
