@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "ir.h"
 
 /* IR nodes hold pointers and integers only: 8-byte alignment is enough,
@@ -182,9 +183,10 @@ void arena_trim(Arena *a)
 {
 #ifdef MADV_DONTNEED
 	Chunk *b = a->head;
-	if (!b || !b->mapped)
+	long page = sysconf(_SC_PAGESIZE);
+	if (!b || !b->mapped || page <= 0)
 		return;
-	uintptr_t used = ((uintptr_t)b->data + b->used + 4095) & ~(uintptr_t)4095;
+	uintptr_t used = ((uintptr_t)b->data + b->used + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
 	uintptr_t end = (uintptr_t)b + b->size + sizeof *b;
 	if (used < end)
 		madvise((void *)used, end - used, MADV_DONTNEED);
