@@ -193,46 +193,16 @@ agree() {
 	done
 }
 
+# stat_text DIR COMPILER: its rewrites, narrowed/wide/folded/sunk
+stat_text() {
+	local f n w r o k
+	read -r f n w r o k < "$1/$2/stat"
+	echo "$n/$w/$o/$k"
+}
+
 # one SEED: the whole pipeline for one source, in $work/seed-SEED
 one() {
-	local s=$1 d=$work/seed-$1 t0=$SECONDS c line=''
-	local compared=0 diffs=0 notcmp=0 lfail=0 pfail=0 rfail=0 cfail=0 ubfail=0 kernels maxthreads nk
-	rm -rf "$d"
-	mkdir -p "$d"
-	: > "$d/log"
-	: > "$d/cmds"
-	if ! python3 "$ROOT/tools/gen-addrprep.py" "$s" -o "$d/prog.cu" >> "$d/log" 2>&1; then
-		echo "FAIL gen-addrprep.py failed" >> "$d/log"
-		cfail=1
-	fi
-	kernels=$(sed -n 's|^// kernels: ||p' "$d/prog.cu" 2>/dev/null)
-	maxthreads=$(sed -n 's|^// maxthreads: ||p' "$d/prog.cu" 2>/dev/null)
-	nk=$(wc -w <<< "$kernels")
-	for c in $COMPILERS; do
-		[ $cfail = 0 ] || break
-		if ! difftest_compile "$d" "$c"; then
-			echo "FAIL $c does not compile the source: $(grep -m1 error "$d/$c/compile.err")" >> "$d/log"
-			cfail=$((cfail + 1))
-			continue
-		fi
-		check "$d" "$c"
-		if [ -f "$d/$c/stat" ]; then
-			local f n w r o k
-			read -r f n w r o k < "$d/$c/stat"
-			line="$line, $c $n/$w/$o/$k"
-		fi
-	done
-	[ $cfail = 0 ] && agree "$d"
-	local status=pass
-	[ $((diffs + lfail + pfail + rfail + cfail + ubfail)) -gt 0 ] && status=fail
-	echo "$status $compared $diffs $notcmp $lfail $pfail $rfail $cfail $ubfail $nk" > "$d/counts"
-	{
-		echo "seed $s: $status, $nk kernels, $compared compared, $diffs differences," \
-			"$notcmp not compared, $((SECONDS - t0)) s; narrowed/wide/folded/sunk$line"
-		grep '^FAIL' "$d/log" | head -8 | sed 's/^/  /'
-	} > "$d/summary"
-	difftest_keep_failure "$s" "$status" gen-addrprep.py "in.ptx, before.ptx, after.ptx, narrow.ptx, ..."
-	cat "$d/summary"
+	difftest_one "$1" gen-addrprep.py narrowed/wide/folded/sunk "in.ptx, before.ptx, after.ptx, narrow.ptx, ..."
 }
 
 t0=$SECONDS

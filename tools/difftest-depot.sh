@@ -128,45 +128,17 @@ agree() {
 	done
 }
 
+# stat_text DIR COMPILER: its depot bytes before and after, and how many
+# functions were repacked
+stat_text() {
+	local b a f r
+	read -r b a f r _ < "$1/$2/stat"
+	echo "$b->$a ($r/$f repacked)"
+}
+
 # one SEED: the whole pipeline for one source, in $work/seed-SEED
 one() {
-	local s=$1 d=$work/seed-$1 t0=$SECONDS c line=''
-	local compared=0 diffs=0 notcmp=0 lfail=0 pfail=0 rfail=0 cfail=0 ubfail=0 kernels nk
-	rm -rf "$d"
-	mkdir -p "$d"
-	: > "$d/log"
-	: > "$d/cmds"
-	if ! python3 "$ROOT/tools/gen-depot.py" "$s" -o "$d/prog.cu" >> "$d/log" 2>&1; then
-		echo "FAIL gen-depot.py failed" >> "$d/log"
-		cfail=1
-	fi
-	kernels=$(sed -n 's|^// kernels: ||p' "$d/prog.cu" 2>/dev/null)
-	nk=$(wc -w <<< "$kernels")
-	for c in $COMPILERS; do
-		[ $cfail = 0 ] || break
-		if ! difftest_compile "$d" "$c"; then
-			echo "FAIL $c does not compile the source: $(grep -m1 error "$d/$c/compile.err")" >> "$d/log"
-			cfail=$((cfail + 1))
-			continue
-		fi
-		check "$d" "$c"
-		if [ -f "$d/$c/stat" ]; then
-			local b a f r
-			read -r b a f r _ < "$d/$c/stat"
-			line="$line, $c $b->$a ($r/$f repacked)"
-		fi
-	done
-	[ $cfail = 0 ] && agree "$d"
-	local status=pass
-	[ $((diffs + lfail + pfail + rfail + cfail + ubfail)) -gt 0 ] && status=fail
-	echo "$status $compared $diffs $notcmp $lfail $pfail $rfail $cfail $ubfail $nk" > "$d/counts"
-	{
-		echo "seed $s: $status, $nk kernels, $compared compared, $diffs differences," \
-			"$notcmp not compared, $((SECONDS - t0)) s; depot bytes$line"
-		grep '^FAIL' "$d/log" | head -8 | sed 's/^/  /'
-	} > "$d/summary"
-	difftest_keep_failure "$s" "$status" gen-depot.py "in.ptx, before.ptx, after.ptx"
-	cat "$d/summary"
+	difftest_one "$1" gen-depot.py "depot bytes" "in.ptx, before.ptx, after.ptx"
 }
 
 t0=$SECONDS

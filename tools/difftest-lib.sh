@@ -1,5 +1,5 @@
 # Shared set-up of the differential runs (difftest-programs.sh,
-# difftest-depot.sh), sourced after their options are read:
+# difftest-depot.sh, difftest-addrprep.sh), sourced after their options are read:
 #   difftest_setup NAME FAILDIR-DEFAULT
 # finds nvcc and ptxas (exit 77, skipped, without them), PTXLINK and
 # PTXLINK_RUN (default build/ptxlink and ptxlink-run beside it), clang
@@ -51,6 +51,50 @@ difftest_run_seeds() {
 		running=$((running + 1))
 	done
 	wait
+}
+
+# difftest_one SEED GENERATOR LABEL FILES: one seed of a generated-source
+# run (difftest-depot.sh, difftest-addrprep.sh) in $work/seed-SEED: the
+# generator's source compiled by each of $COMPILERS, then the script's
+# check DIR COMPILER and agree DIR, which count into the locals below
+# (compared, diffs, ...); stat_text DIR COMPILER gives each compiler's
+# part of the summary line after LABEL.  Writes counts and summary for
+# difftest_tally, and keeps a failing seed (FILES as for keep_failure).
+difftest_one() {
+	local s=$1 gen=$2 label=$3 files=$4 d=$work/seed-$1 t0=$SECONDS c line=''
+	local compared=0 diffs=0 notcmp=0 lfail=0 pfail=0 rfail=0 cfail=0 ubfail=0 kernels maxthreads nk
+	rm -rf "$d"
+	mkdir -p "$d"
+	: > "$d/log"
+	: > "$d/cmds"
+	if ! python3 "$ROOT/tools/$gen" "$s" -o "$d/prog.cu" >> "$d/log" 2>&1; then
+		echo "FAIL $gen failed" >> "$d/log"
+		cfail=1
+	fi
+	kernels=$(sed -n 's|^// kernels: ||p' "$d/prog.cu" 2>/dev/null)
+	maxthreads=$(sed -n 's|^// maxthreads: ||p' "$d/prog.cu" 2>/dev/null)
+	nk=$(wc -w <<< "$kernels")
+	for c in $COMPILERS; do
+		[ $cfail = 0 ] || break
+		if ! difftest_compile "$d" "$c"; then
+			echo "FAIL $c does not compile the source: $(grep -m1 error "$d/$c/compile.err")" >> "$d/log"
+			cfail=$((cfail + 1))
+			continue
+		fi
+		check "$d" "$c"
+		[ -f "$d/$c/stat" ] && line="$line, $c $(stat_text "$d" "$c")"
+	done
+	[ $cfail = 0 ] && agree "$d"
+	local status=pass
+	[ $((diffs + lfail + pfail + rfail + cfail + ubfail)) -gt 0 ] && status=fail
+	echo "$status $compared $diffs $notcmp $lfail $pfail $rfail $cfail $ubfail $nk" > "$d/counts"
+	{
+		echo "seed $s: $status, $nk kernels, $compared compared, $diffs differences," \
+			"$notcmp not compared, $((SECONDS - t0)) s; $label$line"
+		grep '^FAIL' "$d/log" | head -8 | sed 's/^/  /'
+	} > "$d/summary"
+	difftest_keep_failure "$s" "$status" "$gen" "$files"
+	cat "$d/summary"
 }
 
 # difftest_keep_failure SEED STATUS GENERATOR FILES: a failing seed's
