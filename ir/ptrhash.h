@@ -8,10 +8,17 @@
 #include <stdint.h>
 #include <string.h>
 
+/* An interned pointer's hash; its high half, where the multiply has
+ * mixed in every bit (ir/reguses.c takes its low bits for a slot). */
+static inline uint32_t ptr_hash(const void *p)
+{
+	return (uint32_t)(((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15u) >> 32);
+}
+
 #define HASH_FUNCTION(keyptr, keylen, hashv) do { \
-	uintptr_t key_; \
+	const void *key_; \
 	memcpy(&key_, (keyptr), sizeof key_); \
-	(hashv) = (unsigned)(((uint64_t)key_ * 0x9e3779b97f4a7c15u) >> 32); \
+	(hashv) = ptr_hash(key_); \
 } while (0)
 #include <uthash.h>
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ir.h"
+#include "ptrhash.h"
 
 struct RegUses {
 	const char **key;     /* slot -> name; NULL: empty */
@@ -22,7 +23,7 @@ struct RegUses {
 
 static uint32_t slot_of(const char *name, uint32_t cap)
 {
-	return (uint32_t)(((uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15u) >> 32) & (cap - 1);
+	return ptr_hash(name) & (cap - 1);
 }
 
 static void *zalloc(size_t n, size_t size)
