@@ -89,10 +89,16 @@ typedef struct Uses {
 	void *ctx;
 } Uses;
 
+/* "_", the operand that discards a result: not a name */
+static int is_sink(const char *name)
+{
+	return name[0] == '_' && !name[1];
+}
+
 static int use_leaf(void *ctx, Expr **slot)
 {
 	Uses *u = ctx;
-	if ((*slot)->kind == E_NAME && strcmp((*slot)->str, "_") != 0)
+	if ((*slot)->kind == E_NAME && !is_sink((*slot)->str))
 		u->fn(u->ctx, (*slot)->str, ROLE_USE);
 	return 0;
 }
@@ -107,7 +113,7 @@ static void visit(const Expr *e, OpRole role, NameFn *fn, void *ctx)
 	}
 	switch (e->kind) {
 	case E_NAME:
-		if (e->str[0] != '_' || e->str[1])  /* not the sink "_" */
+		if (!is_sink(e->str))
 			fn(ctx, e->str, role);
 		break;
 	case E_NUM:
@@ -138,16 +144,9 @@ void ins_names(const Ins *in, NameFn *fn, void *ctx)
 {
 	if (in->guard)
 		fn(ctx, in->guard, ROLE_USE);
-	for (uint32_t i = 0; i < in->nops; i++) {
-		const Expr *e = in->ops[i];
-		if (e->kind == E_NUM)  /* most operands: a number or a name */
-			continue;
-		OpRole role = name_role(ins_operand(in, i));
-		if (e->kind == E_NAME && (e->str[0] != '_' || e->str[1]))
-			fn(ctx, e->str, role);
-		else if (e->kind != E_NAME)
-			visit(e, role, fn, ctx);
-	}
+	for (uint32_t i = 0; i < in->nops; i++)
+		if (in->ops[i]->kind != E_NUM)  /* a number names nothing: no role to look up */
+			visit(in->ops[i], name_role(ins_operand(in, i)), fn, ctx);
 }
 
 typedef struct RegScan {
