@@ -40,7 +40,7 @@ typedef struct GlobalOptOptions {
 
 /* address preparation's rewrites, by bit */
 enum { ADDRPREP_NARROW = 1, ADDRPREP_WIDEN = 2, ADDRPREP_FOLD = 4, ADDRPREP_SINK = 8, ADDRPREP_ALL = 15 };
-/* the rewrites that made no corpus function worse (tools/addrprep-bench.sh) */
+/* the rewrites that made no corpus function worse (tools/bench/addrprep-bench.sh) */
 enum { ADDRPREP_DEFAULT = ADDRPREP_SINK };
 typedef struct AddrPrepOptions {
 	int off;             /* --no-addrprep */

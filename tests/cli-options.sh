@@ -38,8 +38,8 @@ for o in -o --output-file -arch --gpu-name -optf --options-file @FILE -v --verbo
 	grep -q -e "^  $o\b" -e ", $o\b" help || missing="$missing $o"
 done
 check "--help lists every option (missing:$missing)" "[ -z '$missing' ]"
-# the man page names every option --help does (tools/man/ptxlink.1)
-man=$(dirname "$0")/../tools/man/ptxlink.1
+# the man page names every option --help does (tools/cli/ptxlink.1)
+man=$(dirname "$0")/../tools/cli/ptxlink.1
 missing=
 for o in $(sed -n 's/^  \(-[^ ,=[]*\).*/\1/p' help); do
 	grep -qF -- "$(printf '%s' "$o" | sed 's/-/\\-/g')" "$man" || missing="$missing $o"

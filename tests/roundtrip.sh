@@ -6,7 +6,7 @@
 # ROUNDTRIP_KEEP=DIR keeps the outputs there; ROUNDTRIP_VERBOSE=1 lists
 # every file.  A cubin pair counts as "identical" when cmp says so, and as
 # "same code" when only what follows the PTX text's layout differs (see
-# tools/cubin-cmp.c: files with .loc embed their own PTX text).
+# tools/cubin-cmp/cubin-cmp.c: files with .loc embed their own PTX text).
 set -u
 ptxlink=$1 cubincmp=$2 corpus=$3
 export PATH=/usr/local/cuda/bin:$PATH

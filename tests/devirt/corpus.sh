@@ -79,7 +79,7 @@ check_run() {  # what plain.ptx devirt.ptx
 	[ -n "$runner" ] || return 0
 	for k in $(sed -nE 's/^\.(visible |weak )?\.entry[ \t]+([A-Za-z0-9_$]+).*/\2/p' "$a"); do
 		for how in "pattern=1 16" "zero 16" "zero 1" "zero 0"; do
-			PTXLINK_RUN=$runner "$root/tools/run/difftest.sh" "$a" "$b" "$k" \
+			PTXLINK_RUN=$runner "$root/tests/difftest/difftest.sh" "$a" "$b" "$k" \
 				$(launch_args "$a" "$k" $how) > "$tmp/diff.out" 2>&1
 			rc=$?
 			[ $rc -eq 77 ] || break

@@ -37,7 +37,7 @@ char *fuzz_print(const Module *, size_t *len);
  * (who: the harness and what was printed, e.g. "fuzz_link: linked module"). */
 void fuzz_reparse(const char *who, const Module *);
 /* Parses the modules of an input (text after its option bytes) as the
- * driver does (tools/ptxlink.c: parse, ir_verify_shape, ir_normalize) and
+ * driver does (tools/cli/ptxlink.c: parse, ir_verify_shape, ir_normalize) and
  * links them with the options flags picks; NULL after errors.
  *   bits 0-2  -arch: none, sm_80, sm_90a, sm_52 (older than the inputs),
  *             sm_86, sm_100, sm80 and sm_99999999999 (both malformed)

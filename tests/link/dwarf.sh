@@ -15,7 +15,7 @@
 #      that every DW_AT_decl_file of a unit names, in the line table's file
 #      table, a file of that unit's input, and that the decoded line table
 #      has lines of every input's .cu;
-#   3. runs every kernel on the interpreter (tools/run/difftest.sh) with the
+#   3. runs every kernel on the interpreter (tests/difftest/difftest.sh) with the
 #      DWARF linked and with --strip-debug: each must leave the same, and at
 #      least one kernel of the program must complete.
 # One line per program, `ok DIR` or `FAIL DIR: why`, then
@@ -39,7 +39,7 @@ if ! command -v readelf >/dev/null 2>&1; then
 fi
 PTXLINK_RUN=${PTXLINK_RUN:-$(dirname "$ptxlink")/ptxlink-run}
 export PTXLINK_RUN
-difftest=$(cd "$(dirname "$0")/../.." && pwd)/tools/run/difftest.sh
+difftest=$(cd "$(dirname "$0")/../.." && pwd)/tests/difftest/difftest.sh
 scratch link-dwarf
 limits 120 600
 

@@ -1,4 +1,4 @@
-/* The work the command (tools/ptxlink.c) and libptxlink (libptxlink.c)
+/* The work the command (tools/cli/ptxlink.c) and libptxlink (libptxlink.c)
  * both do, written once: an input in the one form the linker and stages
  * take, what the number of inputs decides, the link, the stages.  Internal:
  * not installed, not part of ptxlink.h. */

@@ -8,9 +8,9 @@
 # corpus/src.  The -nocudalib clang program is linked with libdevice's PTX
 # (corpus/ptx-rejected/libdevice.sm_80.ptx).  Prints a Markdown table.
 #
-#   tools/globalopt-bench.sh [build-dir]      (default build)
+#   tools/bench/globalopt-bench.sh [build-dir]      (default build)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BUILD=${1:-build}
 LINK=$BUILD/ptxlink
 export PATH=/usr/local/cuda/bin:$PATH

@@ -67,7 +67,7 @@ difftest_one() {
 	mkdir -p "$d"
 	: > "$d/log"
 	: > "$d/cmds"
-	if ! python3 "$ROOT/tools/$gen" "$s" -o "$d/prog.cu" >> "$d/log" 2>&1; then
+	if ! python3 "$ROOT/tests/difftest/$gen" "$s" -o "$d/prog.cu" >> "$d/log" 2>&1; then
 		echo "FAIL $gen failed" >> "$d/log"
 		cfail=1
 	fi
@@ -109,7 +109,7 @@ difftest_keep_failure() {
 	cp -r "$d" "$faildir/seed-$s"
 	{
 		echo "# reproduce in this directory (prog.cu; per compiler $files):"
-		echo "#   python3 $ROOT/tools/$gen $s -o prog.cu"
+		echo "#   python3 $ROOT/tests/difftest/$gen $s -o prog.cu"
 		cat "$d/cmds"
 	} > "$faildir/seed-$s/cmds"
 	echo "  saved in $faildir/seed-$s" >> "$d/summary"

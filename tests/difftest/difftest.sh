@@ -6,7 +6,7 @@
 # CUDA orders one thread's output but not the interleaving of threads,
 # which a transformation may change by reordering divergent paths.
 #
-#   tools/run/difftest.sh A.ptx B.ptx kernel [ptxlink-run options...]
+#   tests/difftest/difftest.sh A.ptx B.ptx kernel [ptxlink-run options...]
 #
 # Exit status: 0 the same; 1 different (a diff is printed); 77 both runs
 # stopped the same way before completing, so nothing was compared; 2 a

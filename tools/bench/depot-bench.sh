@@ -6,9 +6,9 @@
 # the same source (clang_NAME.ARCH.ptx beside NAME.ARCH.ptx).  Prints a
 # Markdown table and the totals; exits 1 if any function's frame grew.
 #
-#   tools/depot-bench.sh [build-dir] [corpus-dir]     (default build, corpus)
+#   tools/bench/depot-bench.sh [build-dir] [corpus-dir]     (default build, corpus)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BUILD=${1:-build}
 CORPUS=${2:-corpus}
 LINK=$BUILD/ptxlink

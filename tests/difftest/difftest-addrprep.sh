@@ -2,10 +2,10 @@
 # Differential testing of address preparation (stages/addrprep.c) on
 # generated CUDA.
 #
-#   tools/difftest-addrprep.sh [--seed S] [--count N] [--jobs J] [--keep DIR]
+#   tests/difftest/difftest-addrprep.sh [--seed S] [--count N] [--jobs J] [--keep DIR]
 #                              [--fail-dir DIR] [--no-clang]
 #
-# For each seed S, S+1, ... S+N-1 (default 1 and 10): tools/gen-addrprep.py
+# For each seed S, S+1, ... S+N-1 (default 1 and 10): tests/difftest/gen-addrprep.py
 # writes a source whose kernels compute indices and addresses of every
 # shape the stage rewrites or must refuse; it is compiled two ways (nvcc
 # -arch=sm_80 --ptx -O3, and clang -O2 in CUDA mode), and each PTX goes
@@ -13,7 +13,7 @@
 # -Rpass=addrprep --stats (after), and with each rewrite alone
 # (--addrprep=narrow, =fold, =sink).  ptxas -arch=sm_80 must accept every
 # output, and every kernel runs on the interpreter before and after
-# (tools/run/difftest.sh) with two choices of input data and integer
+# (tests/difftest/difftest.sh) with two choices of input data and integer
 # arguments and in every launch shape its __launch_bounds__ allows (1-, 2-
 # and 3-D blocks, 1- and 2-D grids); each single rewrite is compared with
 # the first choice in two shapes.  The compilers' "before" runs must agree
@@ -36,9 +36,9 @@
 # the binaries (default build/ptxlink and ptxlink-run beside it).  Exit 77
 # (skipped) when nvcc or ptxas is absent.
 set -uo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=tools/difftest-lib.sh
-. "$ROOT/tools/difftest-lib.sh"
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=tests/difftest/difftest-lib.sh
+. "$ROOT/tests/difftest/difftest-lib.sh"
 difftest_options difftest-addrprep '2,37p' "$@"
 
 difftest_setup difftest-addrprep difftest-addrprep-fail
@@ -90,7 +90,7 @@ compare() {
 	read -r tpb grid block <<< "${!shape}"
 	local launch="--grid $grid --block $block $STEPS" out=$d/$c/$v.$k.$n.$s.diff
 	# shellcheck disable=SC2086
-	$limit "$ROOT/tools/run/difftest.sh" "$d/$c/before.ptx" "$d/$c/$v.ptx" "$k" \
+	$limit "$ROOT/tests/difftest/difftest.sh" "$d/$c/before.ptx" "$d/$c/$v.ptx" "$k" \
 		$launch ${!args} > "$out" 2>&1
 	rc=$?
 	case $rc in
@@ -100,7 +100,7 @@ compare() {
 	    rm -f "$out" ;;
 	1) compared=$((compared + 1)) diffs=$((diffs + 1))
 	   echo "FAIL $c $v $k args$n shape$s: $(head -1 "$out")" >> "$d/log"
-	   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tools/run/difftest.sh $c/before.ptx $c/$v.ptx $k $launch ${!args}" >> "$d/cmds" ;;
+	   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tests/difftest/difftest.sh $c/before.ptx $c/$v.ptx $k $launch ${!args}" >> "$d/cmds" ;;
 	*) rfail=$((rfail + 1))
 	   echo "FAIL $c $v $k args$n shape$s: difftest.sh exit $rc: $(head -1 "$out")" >> "$d/log" ;;
 	esac

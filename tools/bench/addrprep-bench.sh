@@ -11,10 +11,10 @@
 # script exits 1 when that made any function worse.  VARIANTS="none
 # narrow" measures only those (none first).
 #
-#   tools/addrprep-bench.sh [build-dir] [corpus-dir]    (default build, corpus)
+#   tools/bench/addrprep-bench.sh [build-dir] [corpus-dir]    (default build, corpus)
 #   JOBS=N  files compiled at once (default 2); KEEP=1 keeps the scratch directory
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BUILD=${1:-build}
 CORPUS=${2:-corpus}
 LINK=$BUILD/ptxlink

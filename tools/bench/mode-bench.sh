@@ -5,18 +5,18 @@
 # both ways and sums what ptxas -v says over all functions:
 #   whole        ptxas -arch=sm_XX -v linked.ptx
 #   relocatable  ptxas -c -v linked.ptx, then nvlink (with -lcudadevrt)
-# plus what the rule of ptxlink --ptxas (tools/toolchain.c) looks at, as
+# plus what the rule of ptxlink --ptxas (tools/cli/toolchain.c) looks at, as
 # its -v says it: indirect call sites, address-taken functions and those of
 # them that call indirectly, recursion; the mode it picks, and whether that
 # mode spills no more than the other ("right").  Prints a markdown table
 # (the README's).  Spill bytes are stores plus loads, summed over functions;
 # regs the most any function uses; frame the stack frames summed.
 #
-# Usage: tools/mode-bench.sh [PTXLINK]   (default build/ptxlink)
+# Usage: tools/bench/mode-bench.sh [PTXLINK]   (default build/ptxlink)
 # Exits 1 if the rule picks the mode that spills more on any row (ctest
 # mode-bench), 77 without ptxas.
 set -uo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PTXLINK=${1:-$ROOT/build/ptxlink}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 PATH=$CUDA_HOME/bin:$PATH

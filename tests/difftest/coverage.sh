@@ -7,12 +7,12 @@
 # docs/interpreter.md (between the coverage markers) and the per-kernel
 # results to $OUT (default build/coverage.tsv).
 #
-#   tools/run/coverage.sh [--diff] [build-dir]          (default build)
+#   tests/difftest/coverage.sh [--diff] [build-dir]          (default build)
 #
 # --diff also passes each module through ptxlink (the plain round trip;
 # with STAGES=1 its default optimization stages too: devirtualization,
 # printf lowering) and, for every kernel that completed, runs
-# tools/run/difftest.sh on the two with the same arguments; any difference
+# tests/difftest/difftest.sh on the two with the same arguments; any difference
 # fails the script.  DOC= (empty) skips writing the document.
 #
 # Arguments come from the kernel's signature (ptxlink-run --list, and the
@@ -87,7 +87,7 @@ args_for() {  # fill structs int grid kernel params... -> the launch options
 compare() {  # fill structs int grid file roundtrip kernel params...
 	local out
 	# shellcheck disable=SC2046
-	out=$(PTXLINK_RUN=$RUN tools/run/difftest.sh "$5" "$6" "$7" \
+	out=$(PTXLINK_RUN=$RUN tests/difftest/difftest.sh "$5" "$6" "$7" \
 		$(args_for "$1" "$2" "$3" "$4" "$7" "${@:8}") 2>&1)
 	case $? in
 	0) echo "same" ;;
@@ -245,7 +245,7 @@ if [ -n "$DIFF" ]; then
 fi
 
 block=$(cat <<END
-<!-- coverage:begin (written by tools/run/coverage.sh) -->
+<!-- coverage:begin (written by tests/difftest/coverage.sh) -->
 **$ok of $total corpus kernels ($pct%) run to completion** ($okz of them only on a retry with
 other arguments), each launched as 2 blocks of 64 threads (or its \`.reqntid\` shape; 2 clusters
 of its \`.reqnctapercluster\` shape) with 4 KiB of dynamic shared memory and a limit of $STEPS

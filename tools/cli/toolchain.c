@@ -10,7 +10,7 @@
  *
  * The mode (--compile-mode=auto) is relocatable when the module needs it
  * (device-runtime or libdevice names left undefined, --allow-undefined)
- * or when tools/mode-bench.sh measured fewer spills that way (see
+ * or when tools/bench/mode-bench.sh measured fewer spills that way (see
  * relocatable_better); else whole-program.
  *
  * The tools run in the temporary directory on files named after the
@@ -299,7 +299,7 @@ static void mode_facts(const Module *m, ModeFacts *f)
 	symtab_free(t);
 }
 
-/* The rule tools/mode-bench.sh's measurements support (README): nvlink
+/* The rule tools/bench/mode-bench.sh's measurements support (README): nvlink
  * must resolve a name; or a cycle may be compiled with the full call ABI
  * (recursion through direct calls, or an address-taken function calling
  * through a pointer); or address-taken functions are all called directly

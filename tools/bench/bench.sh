@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Parser/printer benchmark on the largest corpus file, with ptxas for scale.
 #
-#   tools/bench.sh [FILE] [REPEAT...]
+#   tools/bench/bench.sh [FILE] [REPEAT...]
 #
-# Builds a Release tree in build-release, runs ptxlink-bench (tools/bench.c)
+# Builds a Release tree in build-release, runs ptxlink-bench (tools/bench/bench.c)
 # on FILE (default: the largest .ptx under corpus/ptx) with the given repeat
 # factors (default 1 8 64), then times whole ptxlink processes on the same
 # file (parse+print alone, the default stages, the stages without
 # addrprep: BENCH_RUNS runs each, best and median) and
 # `ptxas -arch=<its .target> -c`.
 set -eu
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$root/build-release
 export PATH=/usr/local/cuda/bin:$PATH
 

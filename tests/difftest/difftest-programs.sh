@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Differential testing of ptxlink's stages on generated CUDA programs.
 #
-#   tools/difftest-programs.sh [--seed S] [--count N] [--jobs J] [--keep DIR]
+#   tests/difftest/difftest-programs.sh [--seed S] [--count N] [--jobs J] [--keep DIR]
 #                              [--fail-dir DIR] [--max-subclasses N] [--no-clang]
 #
-# For each seed S, S+1, ... S+N-1 (default 1 and 10): tools/gen-programs.py
+# For each seed S, S+1, ... S+N-1 (default 1 and 10): tests/difftest/gen-programs.py
 # writes a program (1-4 .cu files, class hierarchies of 1-40 subclasses,
 # virtual calls, delete, function-pointer tables, printf); nvcc compiles each
 # file (-arch=sm_80 -rdc=true --ptx), and so does clang -fgpu-rdc where it
@@ -13,7 +13,7 @@
 # with --devirt-funnel-max=1, 2 and 64 (a one-file program also as one input
 # without -arch, the unlinked path), every output must pass --verify and
 # whole-program ptxas, and every kernel of the manifest is run on the plain
-# link and on each optimized one with tools/run/difftest.sh.
+# link and on each optimized one with tests/difftest/difftest.sh.
 #
 # A comparison is one kernel of one compiler's PTX, plain against one
 # optimized link: 4 per kernel and compiler (5 for one file).  One where both runs stopped the
@@ -31,9 +31,9 @@
 # ptxlink-run beside it); --keep DIR keeps every program's work directory.
 # Exit 77 (skipped) when nvcc or ptxas is absent.
 set -uo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=tools/difftest-lib.sh
-. "$ROOT/tools/difftest-lib.sh"
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=tests/difftest/difftest-lib.sh
+. "$ROOT/tests/difftest/difftest-lib.sh"
 maxsub=40
 # --max-subclasses N: the generator's limit
 difftest_option() {
@@ -114,7 +114,7 @@ check() {
 		for v in $vs; do
 			[ -f "$d/$c/$v.ptx" ] || continue
 			# shellcheck disable=SC2086
-			$limit "$ROOT/tools/run/difftest.sh" "$d/$c/plain.ptx" "$d/$c/$v.ptx" "$k" $args \
+			$limit "$ROOT/tests/difftest/difftest.sh" "$d/$c/plain.ptx" "$d/$c/$v.ptx" "$k" $args \
 				> "$d/$c/$k.$v.diff" 2>&1
 			rc=$?
 			case $rc in
@@ -131,10 +131,10 @@ check() {
 			1) compared=$((compared + 1)) diffs=$((diffs + 1))
 			   echo "FAIL $c $k $v: $(head -1 "$d/$c/$k.$v.diff")" >> "$d/log"
 			   { linkcmd "$c" plain; linkcmd "$c" "$v"; } >> "$d/cmds"
-			   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tools/run/difftest.sh $c/plain.ptx $c/$v.ptx $k $args" >> "$d/cmds" ;;
+			   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tests/difftest/difftest.sh $c/plain.ptx $c/$v.ptx $k $args" >> "$d/cmds" ;;
 			*) rfail=$((rfail + 1))
 			   echo "FAIL $c $k $v: difftest.sh exit $rc: $(head -1 "$d/$c/$k.$v.diff")" >> "$d/log"
-			   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tools/run/difftest.sh $c/plain.ptx $c/$v.ptx $k $args" >> "$d/cmds" ;;
+			   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tests/difftest/difftest.sh $c/plain.ptx $c/$v.ptx $k $args" >> "$d/cmds" ;;
 			esac
 		done
 	done < <(sed -n 's/^kernel //p' "$d/src/manifest")
@@ -148,7 +148,7 @@ one() {
 	mkdir -p "$d"
 	: > "$d/log"
 	: > "$d/cmds"
-	python3 "$ROOT/tools/gen-programs.py" --seed "$s" --max-subclasses "$maxsub" --out "$d/src" \
+	python3 "$ROOT/tests/difftest/gen-programs.py" --seed "$s" --max-subclasses "$maxsub" --out "$d/src" \
 		>> "$d/log" 2>&1 || { echo "FAIL gen-programs.py failed" >> "$d/log"; cfail=1; }
 	if [ $cfail = 0 ] && ! compile "$d" nvcc; then
 		echo "FAIL nvcc does not compile the program: $(grep -m1 error "$d/nvcc.err")" >> "$d/log"
@@ -181,7 +181,7 @@ one() {
 		rm -f "$faildir/seed-$s"/*/*.cubin
 		{
 			echo "# reproduce in this directory (sources in src/, PTX per compiler in nvcc/ and clang/):"
-			echo "#   python3 $ROOT/tools/gen-programs.py --seed $s --max-subclasses $maxsub --out src"
+			echo "#   python3 $ROOT/tests/difftest/gen-programs.py --seed $s --max-subclasses $maxsub --out src"
 			cat "$d/cmds"
 		} > "$faildir/seed-$s/cmds"
 		echo "  saved in $faildir/seed-$s" >> "$d/summary"

@@ -15,8 +15,8 @@
 #include <time.h>
 #include "ptx-grammar/ptx.h"
 #include "driver.h"
-#include "lib/core.h"
-#include "lib/ptxlink.h"
+#include "tools/lib/core.h"
+#include "tools/lib/ptxlink.h"
 
 double now(void)
 {

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Differential testing of depot repacking (stages/depot.c) on generated CUDA.
 #
-#   tools/difftest-depot.sh [--seed S] [--count N] [--jobs J] [--keep DIR]
+#   tests/difftest/difftest-depot.sh [--seed S] [--count N] [--jobs J] [--keep DIR]
 #                           [--fail-dir DIR] [--no-clang]
 #
-# For each seed S, S+1, ... S+N-1 (default 1 and 10): tools/gen-depot.py
+# For each seed S, S+1, ... S+N-1 (default 1 and 10): tests/difftest/gen-depot.py
 # writes a source whose kernels keep local arrays of every shape the stage
 # handles; it is compiled three ways (nvcc -arch=sm_80 --ptx -O3, the same
 # with -G, and clang -O2 in CUDA mode), and each PTX goes through ptxlink
 # twice: with --no-depot (before) and with the default stages (after,
 # -Rpass=depot --stats).  ptxas -arch=sm_80 must accept both, and every
-# kernel runs on the interpreter before and after (tools/run/difftest.sh)
+# kernel runs on the interpreter before and after (tests/difftest/difftest.sh)
 # with two choices of input data and integer arguments.  The three
 # compilers' "before" runs must agree too: a disagreement means the
 # generator wrote undefined behaviour (or a compiler or the interpreter is
@@ -31,9 +31,9 @@
 # the binaries (default build/ptxlink and ptxlink-run beside it).  Exit 77
 # (skipped) when nvcc or ptxas is absent.
 set -uo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=tools/difftest-lib.sh
-. "$ROOT/tools/difftest-lib.sh"
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=tests/difftest/difftest-lib.sh
+. "$ROOT/tests/difftest/difftest-lib.sh"
 difftest_options difftest-depot '2,32p' "$@"
 
 difftest_setup difftest-depot difftest-depot-fail
@@ -87,7 +87,7 @@ check() {
 		for n in 1 2; do
 			args="ARGS$n"
 			# shellcheck disable=SC2086
-			$limit "$ROOT/tools/run/difftest.sh" "$d/$c/before.ptx" "$d/$c/after.ptx" "$k" \
+			$limit "$ROOT/tests/difftest/difftest.sh" "$d/$c/before.ptx" "$d/$c/after.ptx" "$k" \
 				$LAUNCH ${!args} > "$d/$c/$k.$n.diff" 2>&1
 			rc=$?
 			case $rc in
@@ -97,7 +97,7 @@ check() {
 			    rm -f "$d/$c/$k.$n.diff" ;;
 			1) compared=$((compared + 1)) diffs=$((diffs + 1))
 			   echo "FAIL $c $k args$n: $(head -1 "$d/$c/$k.$n.diff")" >> "$d/log"
-			   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tools/run/difftest.sh $c/before.ptx $c/after.ptx $k $LAUNCH ${!args}" >> "$d/cmds" ;;
+			   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tests/difftest/difftest.sh $c/before.ptx $c/after.ptx $k $LAUNCH ${!args}" >> "$d/cmds" ;;
 			*) rfail=$((rfail + 1))
 			   echo "FAIL $c $k args$n: difftest.sh exit $rc: $(head -1 "$d/$c/$k.$n.diff")" >> "$d/log" ;;
 			esac
