@@ -69,8 +69,8 @@ static void usage(FILE *f)
 	}
 }
 
-/* roff: '-' is a minus sign as \-, '\' is \\, and " inside a quoted
- * argument \(dq; a line starting with '.' or '\'' is not a request. */
+/* roff: '-' is a minus sign as \-, '\' is \\; a line starting with '.'
+ * or '\'' is not a request. */
 static void put_roff(FILE *f, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -78,10 +78,21 @@ static void put_roff(FILE *f, const char *s, size_t n)
 			fputs("\\-", f);
 		else if (s[i] == '\\')
 			fputs("\\\\", f);
-		else if (s[i] == '"')
-			fputs("\\(dq", f);
 		else
 			fputc(s[i], f);
+}
+
+/* .B's argument, quoted when it has spaces, " in it as \(dq */
+static void put_roff_arg(FILE *f, const char *s)
+{
+	const char *q = strchr(s, ' ') ? "\"" : "";
+	fputs(q, f);
+	for (; *s; s++)
+		if (*s == '"')
+			fputs("\\(dq", f);
+		else
+			put_roff(f, s, 1);
+	fputs(q, f);
 }
 
 static void man(FILE *f)
@@ -92,10 +103,9 @@ static void man(FILE *f)
 	for (const OptRow *r = opt_rows; r < opt_rows + NOPT; r++) {
 		if (!r->usage)
 			continue;
-		const char *q = strchr(r->usage, ' ') ? "\"" : "";
-		fprintf(f, ".TP\n.B %s", q);
-		put_roff(f, r->usage, strlen(r->usage));
-		fprintf(f, "%s\n", q);
+		fputs(".TP\n.B ", f);
+		put_roff_arg(f, r->usage);
+		fputc('\n', f);
 		if (r->help[0] == '.' || r->help[0] == '\'')
 			fputs("\\&", f);
 		help_text(f, r, " ", put_roff);
