@@ -6,8 +6,6 @@
  * do; the command's own are done here.  --help, --help=man (the man page's
  * OPTIONS) and --help=markdown (docs/command-line.md) print the table. */
 #define _XOPEN_SOURCE 700
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -461,15 +459,6 @@ static void add_ptxas_opts(Options *o, const char *s)
 		strs_push(&o->ptxas_opts, w);
 }
 
-/* A decimal number from lo to hi, nothing after it. */
-static int number(const char *s, long long lo, long long hi)
-{
-	char *end;
-	errno = 0;
-	long long v = *s >= '0' && *s <= '9' ? strtoll(s, &end, 10) : lo - 1;
-	return v < lo || v > hi || errno || *end ? -1 : (int)v;
-}
-
 static int set_mode(Options *o, const char *v)
 {
 	if (!strcmp(v, "whole"))
@@ -504,19 +493,21 @@ static int command_flag(Options *o, const OptRow *r)
 
 static int command_value(Options *o, const OptRow *r, const char *a, const char *v)
 {
+	long long n;
 	switch (r - opt_rows) {
 	case OPT_OUT: o->out = v; break;
 	case OPT_OPTF: return response_file(v, o, 0);
 	case OPT_OLEVEL:
-		if ((o->olevel = number(v, 0, 3)) < 0)
+		if (opt_number(v, 0, 3, &n) != 0)
 			return bad("'%s': the optimization level is 0, 1, 2 or 3", a);
+		o->olevel = (int)n;
 		break;
 	case OPT_MACHINE:
 		if (strcmp(v, "64") != 0)
 			return bad("'%s': ptxlink links 64-bit PTX only (.address_size 64)", a);
 		break;
 	case OPT_MAXRREG:
-		if (number(v, 1, 255) < 0)
+		if (opt_number(v, 1, 255, &n) != 0)
 			return bad("'%s' needs a register count from 1 to 255", a);
 		strs_push(&o->ptxas_opts, "-maxrregcount");
 		strs_push(&o->ptxas_opts, v);

@@ -86,6 +86,8 @@ int opt_set(struct ptxlink_options *o, const OptRow *r, const char *spelled, con
  * stderr; -1. */
 int opt_error(const struct ptxlink_options *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A decimal number from lo to hi, nothing after it: 0, else -1. */
+int opt_number(const char *s, long long lo, long long hi, long long *out);
 /* A file of arguments or names (NULL after saying why; a directory is
  * refused as such, not read as empty). */
 FILE *opt_open_list(const struct ptxlink_options *, const char *path, const char *what);

@@ -135,8 +135,7 @@ static int check_stage(const ptxlink_options *o, const char *name)
 	return opt_error(o, "--print-after=%s: no such stage (the stages are %s)", name, list);
 }
 
-/* A decimal number from lo to hi, nothing after it. */
-static int number(const char *s, long long lo, long long hi, long long *out)
+int opt_number(const char *s, long long lo, long long hi, long long *out)
 {
 	char *end;
 	errno = 0;
@@ -199,7 +198,7 @@ static Grown *list(ptxlink_options *o, size_t field, size_t count)
 		*l = (Grown){.field = field};
 		w->nlists++;
 	}
-	if (l->v != have) {
+	if (!l->v || l->v != have) {   /* first, or the caller set the field since */
 		const char **v = malloc((n + 8) * sizeof *v);
 		if (!v)
 			die("out of memory");
@@ -254,12 +253,12 @@ static int set_value(ptxlink_options *o, const OptRow *r, const char *a, const c
 	long long n;
 	switch (r->kind) {
 	case V_COUNT:
-		if (number(v, 1, INT_MAX, &n) != 0)
+		if (opt_number(v, 1, INT_MAX, &n) != 0)
 			return opt_error(o, "'%s' needs a positive number below 2^31", a);
 		*(int *)field = (int)n;
 		return 0;
 	case V_BYTES:
-		if (number(v, 0, LLONG_MAX, &n) != 0)
+		if (opt_number(v, 0, LLONG_MAX, &n) != 0)
 			return opt_error(o, "'%s' needs a number of bytes", a);
 		*(long long *)field = n;
 		return 0;
