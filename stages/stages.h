@@ -15,7 +15,8 @@ typedef struct World {
 typedef struct DevirtOptions {
 	int off;             /* --no-devirt */
 	int remarks;         /* -Rpass=devirt: a remark per indirect call site */
-	int funnel_max;      /* --devirt-funnel-max=N (0: 10) */
+	int funnel_max;      /* --devirt-funnel-max=N, at least 1: the library
+	                        fills in the default (tools/lib/opttab.h) */
 } DevirtOptions;
 
 typedef struct PrintfOptions {

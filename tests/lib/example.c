@@ -55,9 +55,14 @@ int main(void)
 {
 	ptxlink_options o;
 	ptxlink_options_init(&o);
-	o.arch = "sm_80";
 	o.diag = report;
+	/* an option by its field, or by the command's name for it, its value
+	 * checked as the command checks it */
+	o.arch = "sm_80";
+	if (ptxlink_set_option(&o, "devirt-funnel-max", "4") != 0)
+		return 1;
 	ptxlink_session *s = ptxlink_new(&o);
+	ptxlink_options_free(&o);   /* the session keeps its own copy */
 	int rc = !s
 		|| ptxlink_add_buffer(s, "kernel.ptx", kernel_ptx, strlen(kernel_ptx))
 		|| ptxlink_add_buffer(s, "helper.ptx", helper_ptx, strlen(helper_ptx))

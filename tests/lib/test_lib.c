@@ -249,6 +249,130 @@ START_TEST(misuse)
 }
 END_TEST
 
+/* ptxlink_set_option: every kind of option by name, dashes optional,
+ * into the field the command's parser sets. */
+START_TEST(set_option_kinds)
+{
+	Seen seen = {0};
+	ptxlink_options o;
+	options(&o, NULL, &seen);
+	ck_assert_int_eq(o.devirt_funnel_max, 10);   /* the table's defaults */
+	ck_assert_int_eq(o.warn_stack_size, -1);
+	ck_assert_int_eq(ptxlink_set_option(&o, "no-depot", NULL), 0);
+	ck_assert_int_eq(ptxlink_set_option(&o, "--verify", NULL), 0);
+	ck_assert_int_eq(o.no_depot + o.verify, 2);
+	ck_assert_int_eq(ptxlink_set_option(&o, "no-verify", NULL), 0);
+	ck_assert_int_eq(o.verify, 0);
+	ck_assert_int_eq(ptxlink_set_option(&o, "Rpass=devirt", NULL), 0);
+	ck_assert_int_eq(ptxlink_set_option(&o, "-Rpass-analysis=depot", NULL), 0);
+	ck_assert_int_eq(o.remarks, PTXLINK_REMARK_DEVIRT | PTXLINK_REMARK_DEPOT_ANALYSIS);
+	ck_assert_int_eq(ptxlink_set_option(&o, "devirt-funnel-max", "4"), 0);
+	ck_assert_int_eq(o.devirt_funnel_max, 4);
+	ck_assert_int_eq(ptxlink_set_option(&o, "warn-stack-size", "1024"), 0);
+	ck_assert_int_eq(o.warn_stack_size, 1024);
+	char arch[] = "sm_90";
+	ck_assert_int_eq(ptxlink_set_option(&o, "gpu-name", arch), 0);
+	arch[3] = '8';   /* the value was copied */
+	ck_assert_str_eq(o.arch, "sm_90");
+	ck_assert_int_eq(ptxlink_set_option(&o, "print-after", "devirt"), 0);
+	ck_assert_str_eq(o.print_after, "devirt");
+	ck_assert_int_eq(ptxlink_set_option(&o, "addrprep", "narrow,sink"), 0);
+	ck_assert_uint_eq(o.addrprep, PTXLINK_ADDRPREP_NARROW | PTXLINK_ADDRPREP_SINK);
+	ck_assert_int_eq(ptxlink_set_option(&o, "addrprep", NULL), 0);
+	ck_assert_uint_eq(o.addrprep, 15);
+	ck_assert_int_eq(ptxlink_set_option(&o, "L", "dir1"), 0);
+	ck_assert_int_eq(ptxlink_set_option(&o, "library-path", "dir2"), 0);
+	ck_assert_int_eq(ptxlink_set_option(&o, "library", "m"), 0);
+	ck_assert_int_eq((int)o.nlibdirs, 2);
+	ck_assert_str_eq(o.libdirs[1], "dir2");
+	ck_assert_int_eq((int)o.nlibs, 1);
+	ck_assert_str_eq(o.libs[0], "m");
+	/* a list the caller set is kept, and grows */
+	static const char *const mine[] = {"mine"};
+	o.keep = mine;
+	o.nkeep = 1;
+	ck_assert_int_eq(ptxlink_set_option(&o, "keep", "k1"), 0);
+	char path[] = "/tmp/ptxlink-keep-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	const char names[] = "k2 # a comment\n\tk3\n";
+	ck_assert_int_eq(write(fd, names, strlen(names)), (int)strlen(names));
+	close(fd);
+	ck_assert_int_eq(ptxlink_set_option(&o, "keep-file", path), 0);
+	unlink(path);
+	ck_assert_int_eq((int)o.nkeep, 4);
+	ck_assert_str_eq(o.keep[0], "mine");
+	ck_assert_str_eq(o.keep[3], "k3");
+	ck_assert_int_eq(seen.n[PTXLINK_ERROR], 0);
+	ptxlink_options_free(&o);
+	ptxlink_options_free(&o);   /* twice: nothing left to free */
+}
+END_TEST
+
+/* Wrong names and values: an error through the callback with the
+ * command's words, the field unchanged. */
+START_TEST(set_option_errors)
+{
+	Seen seen = {0};
+	ptxlink_options o;
+	options(&o, NULL, &seen);
+	ck_assert_int_eq(ptxlink_set_option(&o, "bogus", "1"), -1);
+	ck_assert_int_eq(ptxlink_set_option(&o, "devirt-funnel-max", "3x"), -1);
+	ck_assert_int_eq(ptxlink_set_option(&o, "devirt-funnel-max", NULL), -1);
+	ck_assert_int_eq(ptxlink_set_option(&o, "no-depot", "1"), -1);
+	ck_assert_int_eq(ptxlink_set_option(&o, "arch", "sm80"), -1);
+	ck_assert_int_eq(ptxlink_set_option(&o, "addrprep", "bogus"), -1);
+	ck_assert_int_eq(ptxlink_set_option(&o, "keep", ""), -1);
+	ck_assert_int_eq(ptxlink_set_option(&o, "O", "2"), -1);
+	ck_assert_int_eq(ptxlink_set_option(&o, NULL, NULL), -1);
+	ck_assert_int_eq(seen.n[PTXLINK_ERROR], 9);
+	ck_assert_int_eq(o.devirt_funnel_max, 10);
+	ck_assert_int_eq(o.no_depot, 0);
+	ck_assert_ptr_null(o.arch);
+	ck_assert_int_eq((int)o.nkeep, 0);
+	ck_assert_ptr_nonnull(strstr(seen.text, "-:0:0: error: unknown option 'bogus'\n"));
+	ck_assert_ptr_nonnull(strstr(seen.text,
+		"error: 'devirt-funnel-max' needs a positive number below 2^31\n"));
+	ck_assert_ptr_nonnull(strstr(seen.text, "error: 'no-depot' takes no value\n"));
+	ck_assert_ptr_nonnull(strstr(seen.text, "error: -arch=sm80 is not an architecture ptxas accepts ("));
+	ck_assert_ptr_nonnull(strstr(seen.text, "error: 'O' is an option of the ptxlink command"));
+	ptxlink_options_free(&o);
+}
+END_TEST
+
+/* Options set by name link as the command's flags do; the session keeps
+ * copies, so the options may be freed before the link. */
+START_TEST(set_option_as_command)
+{
+	char args[16384] = "-arch=sm_80 --devirt-funnel-max=1 --no-depot -o -";
+	for (int i = 0; i < 3; i++) {
+		char path[4096];
+		xfile_path(path, sizeof path, i);
+		strcat(args, " ");
+		strcat(args, path);
+	}
+	char *want = command_output(args);
+	Seen seen = {0};
+	ptxlink_options o;
+	options(&o, NULL, &seen);
+	ck_assert_int_eq(ptxlink_set_option(&o, "arch", "sm_80"), 0);
+	ck_assert_int_eq(ptxlink_set_option(&o, "devirt-funnel-max", "1"), 0);
+	ck_assert_int_eq(ptxlink_set_option(&o, "no-depot", NULL), 0);
+	ptxlink_session *s = ptxlink_new(&o);
+	ptxlink_options_free(&o);
+	ck_assert_ptr_nonnull(s);
+	add_xfile(s, 0);
+	ck_assert_int_eq(ptxlink_link(s), 0);
+	char *got = ptxlink_write_buffer(s, NULL), *plain = link_xfile(0, &seen);
+	ck_assert_str_eq(got, want);
+	ck_assert_str_ne(got, plain);   /* the options made a difference */
+	free(got);
+	free(plain);
+	free(want);
+	ptxlink_free(s);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -266,6 +390,9 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, two_sessions);
 	tcase_add_test(tc, remarks_and_notes);
 	tcase_add_test(tc, misuse);
+	tcase_add_test(tc, set_option_kinds);
+	tcase_add_test(tc, set_option_errors);
+	tcase_add_test(tc, set_option_as_command);
 	suite_add_tcase(su, tc);
 	SRunner *sr = srunner_create(su);
 	srunner_run_all(sr, CK_NORMAL);

@@ -6,6 +6,7 @@
 #include "ir/ir.h"
 #include "link/link.h"
 #include "stages/stages.h"
+#include "tools/lib/ptxlink.h"
 
 /* A growing list of strings that live until exit (argv's, a response
  * file's). */
@@ -16,13 +17,11 @@ typedef struct Strs {
 
 typedef enum { MODE_AUTO, MODE_WHOLE, MODE_RELOCATABLE } CompileMode;
 
+/* The command's own options; the library's are set in lib through the
+ * option table (tools/lib/opttab.h), as ptxlink_set_option sets them. */
 typedef struct Options {
 	const char *out;
 	Strs inputs;
-	Strs libdirs;         /* -L DIR */
-	Strs libs;            /* -l NAME */
-	int verify;
-	int no_stages;
 	int olevel;           /* -O0..-O3: which stages run */
 	int ptxas;            /* --ptxas: compile the result to a cubin */
 	int fatbin;           /* --fatbin: a fatbinary of the cubin and the PTX */
@@ -30,8 +29,7 @@ typedef struct Options {
 	Strs ptxas_opts;      /* --ptxas=OPTS, -Xptxas, and -g, -w, -Werror, ... */
 	int time;             /* --time: per-phase timings */
 	const char *foreign_passed;   /* the first ptxas option given (-Xptxas, -fmad...) */
-	LinkOptions link;
-	StageOptions stages;
+	ptxlink_options lib;  /* the session's: -arch, -v, the stages', -L, -l... */
 } Options;
 
 /* options.c: 0, or -1 after saying why (exit status 2) */

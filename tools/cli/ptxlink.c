@@ -209,51 +209,12 @@ static int given_before(const Options *o, int i)
 	return 0;
 }
 
-/* The session's options: what parse_args put in the link's and the
- * stages' own, by the library's names. */
-static void session_options(const Options *o, ptxlink_options *p)
-{
-	const StageOptions *st = &o->stages;
-	ptxlink_options_init(p);
-	p->arch = o->link.arch;
-	p->allow_undefined = o->link.allow_undefined;
-	p->strip_debug = o->link.strip_debug;
-	p->verbose = o->link.verbose;
-	p->verify = o->verify;
-	p->no_stages = o->no_stages;
-	p->no_devirt = st->devirt.off;
-	p->no_globalopt = st->globalopt.off;
-	p->no_depot = st->depot.off;
-	p->no_addrprep = st->addrprep.off;
-	p->addrprep = st->addrprep.rewrites;
-	p->devirt_funnel_max = st->devirt.funnel_max;
-	p->internalize = st->globalopt.internalize;
-	p->keep = st->globalopt.keep;
-	p->nkeep = st->globalopt.nkeep;
-	p->remarks = (st->devirt.remarks ? PTXLINK_REMARK_DEVIRT : 0) |
-		(st->globalopt.remarks ? PTXLINK_REMARK_GLOBALOPT : 0) |
-		(st->depot.remarks ? PTXLINK_REMARK_DEPOT : 0) |
-		(st->depot.analysis ? PTXLINK_REMARK_DEPOT_ANALYSIS : 0) |
-		(st->addrprep.remarks ? PTXLINK_REMARK_ADDRPREP : 0);
-	p->stats = st->stats;
-	p->werror_format = st->printf_lowering.werror_format;
-	p->warn_stack_size = st->depot.warn ? st->depot.warn_stack_size : -1;
-	p->print_after = st->print_after;
-	p->libdirs = o->libdirs.v;
-	p->nlibdirs = (size_t)o->libdirs.n;
-	p->libs = o->libs.v;
-	p->nlibs = (size_t)o->libs.n;
-	p->phase_done = o->time ? phase_done : NULL;
-}
-
 /* The inputs (errors in all of them reported), the library members they
  * need, linked and through the stages: libptxlink's session, or NULL
  * after errors. */
 static ptxlink_session *load(const Options *o)
 {
-	ptxlink_options po;
-	session_options(o, &po);
-	ptxlink_session *s = ptxlink_new(&po);
+	ptxlink_session *s = ptxlink_new(&o->lib);
 	if (!s)
 		return NULL;
 	double t = now();
@@ -292,18 +253,16 @@ static int output(const Options *o, const Module *m)
 int main(int argc, char **argv)
 {
 	Options o = {0};
-#ifdef PTXLINK_VERIFY_DEFAULT
-	o.verify = o.stages.verify = 1;  /* Debug and test builds */
-#endif
 	int rc = 2;
 	double start = now();
 	if (parse_args(argc, argv, &o) == 0) {
 		timing = o.time;
-		o.stages.stats |= o.link.verbose;   /* -v: each stage's counts */
+		o.lib.stats |= o.lib.verbose;   /* -v: each stage's counts */
+		o.lib.phase_done = o.time ? phase_done : NULL;
 		ptxlink_session *s = load(&o);
 		rc = s && diag_errors() == 0 && output(&o, session_result(s)) == 0 ? 0 : 1;
 		ptxlink_free(s);
-		if (o.link.verbose)
+		if (o.lib.verbose)
 			fprintf(stderr, "ptxlink: %s in %.1f ms\n", rc ? "failed" : "done", (now() - start) * 1e3);
 	}
 	options_free(&o);

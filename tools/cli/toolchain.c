@@ -207,7 +207,7 @@ static int run(const Options *o, Strs *argv)
 	char *exe = find_tool(tool);
 	if (!exe)
 		return -1;
-	if (o->link.verbose) {
+	if (o->lib.verbose) {
 		fprintf(stderr, "ptxlink: running");
 		for (int i = 0; i < argv->n; i++)
 			fprintf(stderr, " %s", i ? argv->v[i] : exe);
@@ -321,7 +321,7 @@ static int pick_mode(const Module *m, const Options *o)
 	}
 	int mode = o->mode != MODE_AUTO ? (int)o->mode : relocatable_better(&f) ? MODE_RELOCATABLE
 		: MODE_WHOLE;
-	if (o->link.verbose) {
+	if (o->lib.verbose) {
 		fprintf(stderr, "ptxlink: compile mode: %s (%s", mode == MODE_WHOLE ? "whole program"
 			: "relocatable, ptxas -c and nvlink", o->mode != MODE_AUTO ? "--compile-mode; " : "");
 		if (f.undefined)
@@ -362,7 +362,7 @@ static void args(Strs *a, const char *first, const Options *o)
 	static char arch[64];
 	a->n = 0;
 	strs_push(a, first);
-	snprintf(arch, sizeof arch, "-arch=%s", o->link.arch);
+	snprintf(arch, sizeof arch, "-arch=%s", o->lib.arch);
 	strs_push(a, arch);
 }
 
@@ -428,7 +428,7 @@ static int whole(const Options *o, Strs *a, const char *ptx, const char *cubin)
 static int fatbin(const Options *o, Strs *a, const char *ptx, const char *cubin, const char *fat)
 {
 	static char create[PATH_MAX + 16], elf[PATH_MAX + 64], text[PATH_MAX + 64];
-	const char *sm = o->link.arch + 3;
+	const char *sm = o->lib.arch + 3;
 	snprintf(create, sizeof create, "--create=%s", fat);
 	snprintf(elf, sizeof elf, "--image3=kind=elf,sm=%s,file=%s", sm, cubin);
 	snprintf(text, sizeof text, "--image3=kind=ptx,sm=%s,file=%s", sm, ptx);

@@ -8,6 +8,7 @@
 #include "ir/ir.h"
 #include "link/link.h"
 #include "stages/stages.h"
+#include <stdio.h>
 
 /* NULL, or why the file at path is not PTX (a cubin, an object, a source,
  * bitcode...): one error instead of the parser's stray bytes. */
@@ -32,6 +33,64 @@ int is_library_input(const char *path);   /* NAME.a */
 /* The members the n modules in *mods need, parsed and appended (the
  * array grows); -1 after errors. */
 int add_libraries(const LibSearch *, Module ***mods, int *n);
+
+/* opttab.c: the option table (opttab.h), one row per option, indexed by
+ * OPT_<id>. */
+#ifdef PTXLINK_VERIFY_DEFAULT
+#define VERIFY_DEFAULT 1   /* --verify: on in Debug and test builds */
+#else
+#define VERIFY_DEFAULT 0
+#endif
+
+enum {
+#define OPT(id, ...) OPT_##id,
+#include "opttab.h"
+#undef OPT
+	NOPT
+};
+
+typedef enum OptKind {
+	/* the command's own (tools/cli/options.c): no value, a value, a value
+	 * also glued on (-oFILE, -O2), an optional one (--ptxas[=OPTS]) */
+	C_FLAG, C_VALUE, C_GLUED, C_OPTIONAL,
+	/* library options: flags (field = 1, = 0, |= v) */
+	V_ON, V_OFF, V_BIT,
+	/* a value: a count from 1, bytes from 0, an -arch, a stage's name,
+	 * address preparation's rewrites (optional: none means all four) */
+	V_COUNT, V_BYTES, V_ARCH, V_STAGE, V_REWRITES,
+	/* one more in a list: a symbol, the names in a file, a directory,
+	 * a library's name (the last two also glued on: -L/dir, -lm) */
+	V_SYMBOL, V_SYMFILE, V_DIR, V_LIBRARY,
+} OptKind;
+
+typedef struct OptRow {
+	OptKind kind;
+	const char *names[4];
+	size_t field, count, size;   /* offsetof in ptxlink_options: the field, a list's count */
+	long long v;                 /* the default (V_BIT: the bit) */
+	const char *usage, *help;
+} OptRow;
+
+/* How a value is given: none, NAME=V or NAME V, also glued, optional. */
+enum { FLAG, VALUE, GLUED, OPTIONAL };
+
+struct ptxlink_options;
+extern const OptRow opt_rows[NOPT];
+int opt_syntax(const OptRow *);
+/* The name ptxlink_set_option knows it by, without dashes (NULL: the command's own). */
+const char *opt_name(const OptRow *);
+/* Sets r's field to v (NULL: none given); spelled is the option as given,
+ * for errors.  0, or -1 after an error through o->diag. */
+int opt_set(struct ptxlink_options *o, const OptRow *r, const char *spelled, const char *v);
+/* An error about an option: through o->diag, else "ptxlink: error: " on
+ * stderr; -1. */
+int opt_error(const struct ptxlink_options *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A decimal number from lo to hi, nothing after it: 0, else -1. */
+int opt_number(const char *s, long long lo, long long hi, long long *out);
+/* A file of arguments or names (NULL after saying why; a directory is
+ * refused as such, not read as empty). */
+FILE *opt_open_list(const struct ptxlink_options *, const char *path, const char *what);
 
 /* libptxlink.c: the linked module of a session (NULL before a link
  * succeeds), for the command's --ptxas; not in ptxlink.h. */

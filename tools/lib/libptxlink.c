@@ -89,15 +89,6 @@ const char *ptxlink_stage_name(size_t i)
 	return stage_name(i);
 }
 
-void ptxlink_options_init(ptxlink_options *o)
-{
-	memset(o, 0, sizeof *o);
-#ifdef PTXLINK_VERIFY_DEFAULT
-	o->verify = 1;  /* as the command of this build */
-#endif
-	o->warn_stack_size = -1;
-}
-
 static int known_stage(const char *name)
 {
 	const char *s;
@@ -107,28 +98,30 @@ static int known_stage(const char *name)
 	return 0;
 }
 
-static void copy_keep(ptxlink_session *s, const ptxlink_options *o)
+/* The names a session keeps, interned (they live as long as it does):
+ * the caller's strings may go once ptxlink_new returns. */
+static const char *const *copy_names(const char *const *names, size_t n)
 {
-	GlobalOptOptions *g = &s->stages.globalopt;
-	if (!o->nkeep)
-		return;
-	const char **keep = malloc(o->nkeep * sizeof *keep);
-	if (!keep)
+	if (!n)
+		return NULL;
+	const char **v = malloc(n * sizeof *v);
+	if (!v)
 		die("out of memory");
-	for (size_t i = 0; i < o->nkeep; i++)
-		keep[i] = intern_cstr(o->keep[i]);
-	g->keep = keep;
-	g->nkeep = (uint32_t)o->nkeep;
+	for (size_t i = 0; i < n; i++)
+		v[i] = intern_cstr(names[i]);
+	return v;
 }
 
-/* The command's flags, as its option parser sets them. */
+/* The options in the stages' own terms (0 funnels: the table's default,
+ * as ptxlink.h has always allowed). */
 static void stage_options(StageOptions *st, const ptxlink_options *o)
 {
 	st->verify = o->verify;
-	st->print_after = o->print_after;
+	st->print_after = o->print_after ? intern_cstr(o->print_after) : NULL;
 	st->stats = o->stats;
 	st->devirt.off = o->no_devirt;
-	st->devirt.funnel_max = o->devirt_funnel_max;
+	st->devirt.funnel_max = o->devirt_funnel_max ? o->devirt_funnel_max
+		: (int)opt_rows[OPT_FUNNEL_MAX].v;
 	st->devirt.remarks = !!(o->remarks & PTXLINK_REMARK_DEVIRT);
 	st->printf_lowering.werror_format = o->werror_format;
 	st->globalopt.off = o->no_globalopt;
@@ -152,6 +145,8 @@ static int check_options(const ptxlink_options *o)
 		return fail("devirt_funnel_max must not be negative");
 	if (o->nkeep && !o->keep)
 		return fail("nkeep names but keep is NULL");
+	if ((o->nlibdirs && !o->libdirs) || (o->nlibs && !o->libs))
+		return fail("nlibdirs or nlibs names but the array is NULL");
 	return 0;
 }
 
@@ -181,9 +176,10 @@ ptxlink_session *ptxlink_new(const ptxlink_options *o)
 	s->link = (LinkOptions){.arch = s->arch, .allow_undefined = o->allow_undefined,
 		.strip_debug = o->strip_debug, .verbose = o->verbose};
 	stage_options(&s->stages, o);
-	copy_keep(s, o);
-	s->libs = (LibSearch){.dirs = o->libdirs, .ndirs = (int)o->nlibdirs, .libs = o->libs,
-		.nlibs = (int)o->nlibs, .verbose = o->verbose};
+	s->stages.globalopt.keep = (const char **)copy_names(o->keep, o->nkeep);
+	s->stages.globalopt.nkeep = (uint32_t)o->nkeep;
+	s->libs = (LibSearch){.dirs = copy_names(o->libdirs, o->nlibdirs), .ndirs = (int)o->nlibdirs,
+		.libs = copy_names(o->libs, o->nlibs), .nlibs = (int)o->nlibs, .verbose = o->verbose};
 	s->phase_done = o->phase_done;
 	s->stages.stage_done = o->phase_done ? stage_done : NULL;
 	s->stages.stage_ctx = s;
@@ -385,6 +381,8 @@ void ptxlink_free(ptxlink_session *s)
 	for (int i = 0; i < s->libs.narchives; i++)
 		free((void *)s->libs.archives[i]);
 	free((void *)s->libs.archives);
+	free((void *)s->libs.dirs);
+	free((void *)s->libs.libs);
 	free(s);
 	if (--live == 0) {
 		intern_reset();

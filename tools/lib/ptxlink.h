@@ -73,7 +73,9 @@ enum {
 };
 
 /* The command's options, by their command-line spelling.  Start from
- * ptxlink_options_init; later versions add fields only at the end. */
+ * ptxlink_options_init, then set fields or call ptxlink_set_option (which
+ * checks values as the command does); later versions add fields only at
+ * the end. */
 typedef struct ptxlink_options {
 	const char *arch;         /* -arch=sm_XX; NULL: the inputs' own .target */
 	int allow_undefined;      /* --allow-undefined: unresolved names stay .extern */
@@ -84,7 +86,7 @@ typedef struct ptxlink_options {
 	int no_devirt;            /* --no-devirt */
 	int no_globalopt;         /* --no-globalopt */
 	int no_depot;             /* --no-depot */
-	int devirt_funnel_max;    /* --devirt-funnel-max=N; 0: the default (10) */
+	int devirt_funnel_max;    /* --devirt-funnel-max=N (init: the default; 0 too) */
 	int internalize;          /* --internalize */
 	const char *const *keep;  /* --keep=SYM, nkeep names (copied by ptxlink_new) */
 	size_t nkeep;
@@ -99,8 +101,7 @@ typedef struct ptxlink_options {
 	unsigned addrprep;        /* PTXLINK_ADDRPREP_* bits; 0: the default (sink) */
 	/* -L DIR and -l NAME: PTX libraries (libNAME.a, NAME.ptx or NAME/ in
 	 * each dir); a member comes in when it defines a name still undefined.
-	 * An input added by file named NAME.a is a library too.  The strings
-	 * must stay valid until ptxlink_link. */
+	 * An input added by file named NAME.a is a library too. */
 	const char *const *libdirs;
 	size_t nlibdirs;
 	const char *const *libs;
@@ -108,6 +109,9 @@ typedef struct ptxlink_options {
 	/* called with "link" after the link and each stage's name after it
 	 * (the command's --time), or NULL */
 	void (*phase_done)(void *user, const char *phase);
+	/* what ptxlink_set_option allocated (ptxlink_options_free); NULL
+	 * until it is called */
+	struct ptxlink_owned *owned;
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);
@@ -115,6 +119,26 @@ PTXLINK_API const char *ptxlink_version(void);
 PTXLINK_API const char *ptxlink_stage_name(size_t i);
 
 PTXLINK_API void ptxlink_options_init(ptxlink_options *);
+/* Sets an option by the name the command spells it, with or without its
+ * dashes ("devirt-funnel-max", "arch", "keep", "no-depot", "Rpass=devirt";
+ * docs/command-line.md lists them), from the text the command takes after
+ * it: NULL for a flag, "4", "sm_80", "narrow,sink" (NULL: all four), a
+ * name to add to keep, libdirs or libs.  The command's parser sets its
+ * options through the same code, so values are checked, and refused with
+ * the same words, as there.  0, or -1 after an error through o->diag
+ * (stderr when NULL); the options of the command alone (-o, -O, --ptxas,
+ * ...) are refused.
+ *
+ *     ptxlink_set_option(&o, "devirt-funnel-max", "4");
+ *     ptxlink_set_option(&o, "Rpass=devirt", NULL);
+ *
+ * Strings are copied, and a list grown by name is copied first: they are
+ * the options' until ptxlink_options_free. */
+PTXLINK_API int ptxlink_set_option(ptxlink_options *, const char *name, const char *value);
+/* Frees what ptxlink_set_option allocated (nothing else); the options
+ * are then used only after ptxlink_options_init.  ptxlink_new copies what
+ * it keeps: they may be freed as soon as it returns. */
+PTXLINK_API void ptxlink_options_free(ptxlink_options *);
 /* A session with a copy of the options; NULL (after a diagnostic) if an
  * option is wrong, such as an unknown print_after stage. */
 PTXLINK_API ptxlink_session *ptxlink_new(const ptxlink_options *);

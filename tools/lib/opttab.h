@@ -1,0 +1,116 @@
+/* The option table: one row per option of the ptxlink command and of
+ * libptxlink, in --help's order.  It drives the command's parser, --help,
+ * the man page's OPTIONS section and docs/command-line.md (tools/cli/
+ * gen-docs.sh), and the library's ptxlink_set_option.  A new option is a
+ * row here and the code that reads its field.
+ *
+ *   OPT(id, kind, names, field, v, usage, help)
+ *
+ * kind   how the value is read and where it goes (OptKind, core.h): the
+ *        command's own options (C_*) are done by tools/cli/options.c; the
+ *        others set a field of ptxlink_options, by the command's parser
+ *        and ptxlink_set_option alike (opttab.c:opt_set)
+ * names  the spellings, nvlink's and ptxas's first; the library's name is
+ *        the first "--" one without its dashes (else the first, without)
+ * field  F(member) of ptxlink_options, L(member) for a list with its
+ *        count n<member>, NONE for the command's own
+ * v      the field's default, written by ptxlink_options_init (V_BIT: the
+ *        bit it sets)
+ * usage  --help's first line (NULL: not shown); help: the text under it,
+ *        '\n' where --help breaks the line */
+
+OPT(OUT, C_GLUED, N("-o", "--output-file"), NONE, 0, "-o FILE, --output-file FILE",
+	"write the result to FILE ('-': standard output, the default)")
+OPT(ARCH, V_ARCH, N("-arch", "--arch", "--gpu-name", "--gpu-architecture"), F(arch), 0,
+	"-arch=sm_XX, --arch, --gpu-name",
+	"link for this architecture (one ptxas 13 accepts,\n"
+	"at least as new as every input): -arch=sm_80, -arch sm_90a")
+OPT(OPTF, C_VALUE, N("-optf", "--options-file"), NONE, 0, "-optf FILE, --options-file FILE, @FILE",
+	"read more arguments from FILE (\"quotes\" for spaces, nested 8 deep)")
+OPT(VERBOSE, V_ON, N("-v", "--verbose"), F(verbose), 0, "-v, --verbose",
+	"say what was done: inputs, libraries, stages, tools run, time")
+OPT(TIME, C_FLAG, N("--time"), NONE, 0, "--time", "print each phase's time (parse, link, stages, print, ptxas)")
+OPT(VERSION, C_FLAG, N("-V", "--version"), NONE, 0, "-V, --version", "print the version and exit")
+OPT(HELP, C_OPTIONAL, N("-h", "--help"), NONE, 0, "-h, --help", "print this help and exit")
+OPT(NOWARN, C_FLAG, N("-w", "--disable-warnings"), NONE, 0, "-w, --disable-warnings",
+	"print no warnings (ptxas too, under --ptxas)")
+OPT(WERROR, C_FLAG, N("-Werror", "--warning-as-error"), NONE, 0, "-Werror, --warning-as-error",
+	"warnings are errors (ptxas's too, under --ptxas)")
+OPT(WERROR_FORMAT, V_ON, N("-Werror=format"), F(werror_format), 0, "-Werror=format",
+	"printf format mismatches are errors, not warnings")
+OPT(OLEVEL, C_GLUED, N("-O", "--opt-level"), NONE, 0, "-O0 .. -O3, --opt-level N",
+	"which stages run: -O0 printf lowering only, -O1 and globalopt,\n"
+	"-O2 and devirt, -O3 (default) and depot and addrprep; ptxas\n"
+	"keeps its own -O3")
+OPT(DEBUG, C_FLAG, N("-g", "--device-debug", "--debug"), NONE, 0, "-g, --device-debug",
+	"ptxas -g under --ptxas (the PTX's DWARF is kept either way)")
+OPT(LINEINFO, C_FLAG, N("-lineinfo", "--generate-line-info"), NONE, 0, "-lineinfo",
+	"ptxas -lineinfo under --ptxas")
+OPT(MAXRREG, C_VALUE, N("-maxrregcount", "--maxrregcount"), NONE, 0, "-maxrregcount=N",
+	"ptxas -maxrregcount N under --ptxas")
+OPT(M64, C_FLAG, N("-m64"), NONE, 0, "-m64, --machine 64", "accepted: PTX here is 64-bit")
+OPT(M32, C_FLAG, N("-m32"), NONE, 0, "-m32", "an error: ptxlink links 64-bit PTX only")
+OPT(MACHINE, C_VALUE, N("-m", "--machine"), NONE, 0, NULL, NULL)
+OPT(LIBDIR, V_DIR, N("-L", "--library-path"), L(libdirs), 0, "-L DIR, -LDIR, --library-path DIR",
+	"search DIR for -l libraries (in the order given)")
+OPT(LIB, V_LIBRARY, N("-l", "--library"), L(libs), 0, "-l NAME, -lNAME, --library NAME",
+	"link the members of DIR/libNAME.a (an ar archive of .ptx files),\n"
+	"DIR/NAME.ptx or DIR/NAME/*.ptx that define a name still undefined")
+OPT(PTXAS, C_OPTIONAL, N("--ptxas"), NONE, 0, "--ptxas, --ptxas=\"OPTS\"",
+	"compile the result with ptxas (and nvlink) into a cubin, with OPTS:\n"
+	"--ptxas='-v -O2' -arch=sm_80 -o app.cubin a.ptx b.ptx")
+OPT(XPTXAS, C_VALUE, N("-Xptxas", "--Xptxas"), NONE, 0, "-Xptxas OPT[,OPT]",
+	"pass OPT to ptxas (repeatable): -Xptxas -v -Xptxas -maxrregcount=64")
+OPT(FATBIN, C_FLAG, N("--fatbin"), NONE, 0, "--fatbin",
+	"with --ptxas, write a fatbinary holding the cubin and the PTX")
+OPT(MODE, C_VALUE, N("--compile-mode"), NONE, 0, "--compile-mode=whole|relocatable|auto",
+	"ptxas whole-program, or ptxas -c and nvlink (default: auto, see README)")
+OPT(ALLOW_UNDEF, V_ON, N("--allow-undefined"), F(allow_undefined), 0, "--allow-undefined",
+	"keep unresolved references .extern (for 'ptxas -c')")
+OPT(STRIP_DEBUG, V_ON, N("--strip-debug"), F(strip_debug), 0, "--strip-debug",
+	"drop DWARF sections, .file and .loc")
+OPT(VERIFY, V_ON, N("--verify"), F(verify), VERIFY_DEFAULT, "--verify",
+	"check IR invariants after parsing, linking and every stage\n"
+	"(the default in Debug and test builds)")
+OPT(NO_VERIFY, V_OFF, N("--no-verify"), F(verify), 0, "--no-verify", "do not")
+OPT(NO_STAGES, V_ON, N("--no-stages"), F(no_stages), 0, "--no-stages",
+	"link only: run no stage (plain round trip)")
+OPT(PRINT_AFTER, V_STAGE, N("--print-after"), F(print_after), 0, "--print-after=STAGE",
+	"print the module to stderr after STAGE: --print-after=devirt")
+OPT(STATS, V_ON, N("--stats"), F(stats), 0, "--stats", "print the stages' counts to stderr")
+OPT(NO_DEVIRT, V_ON, N("--no-devirt"), F(no_devirt), 0, "--no-devirt", "leave indirect calls indirect")
+OPT(FUNNEL_MAX, V_COUNT, N("--devirt-funnel-max"), F(devirt_funnel_max), 10, "--devirt-funnel-max=N",
+	"funnel at most N candidate targets")
+OPT(RPASS_DEVIRT, V_BIT, N("-Rpass=devirt"), F(remarks), PTXLINK_REMARK_DEVIRT, "-Rpass=devirt",
+	"a remark for every indirect call site")
+OPT(NO_GLOBALOPT, V_ON, N("--no-globalopt"), F(no_globalopt), 0, "--no-globalopt",
+	"keep every function and variable, linkage as written")
+OPT(INTERNALIZE, V_ON, N("--internalize"), F(internalize), 0, "--internalize",
+	"the host reaches only kernels and --keep names: other\n"
+	"variables may go, fold or become internal")
+OPT(KEEP, V_SYMBOL, N("--keep"), L(keep), 0, "--keep=SYM", "with --internalize, SYM stays (repeatable)")
+OPT(KEEP_FILE, V_SYMFILE, N("--keep-file"), L(keep), 0, "--keep-file=FILE",
+	"with --internalize, the names in FILE stay (one a line, # comments)")
+OPT(RPASS_GLOBALOPT, V_BIT, N("-Rpass=globalopt"), F(remarks), PTXLINK_REMARK_GLOBALOPT,
+	"-Rpass=globalopt",
+	"a remark for every function or variable removed, made\n"
+	"internal, folded or deduplicated")
+OPT(NO_DEPOT, V_ON, N("--no-depot"), F(no_depot), 0, "--no-depot",
+	"leave every __local_depot's layout as it is")
+OPT(RPASS_DEPOT, V_BIT, N("-Rpass=depot"), F(remarks), PTXLINK_REMARK_DEPOT, "-Rpass=depot",
+	"a remark for every depot: its new size, or why it is kept")
+OPT(RPASS_ANALYSIS_DEPOT, V_BIT, N("-Rpass-analysis=depot"), F(remarks),
+	PTXLINK_REMARK_DEPOT_ANALYSIS, "-Rpass-analysis=depot",
+	"and for every object in it: where it goes, what it\n"
+	"may not share bytes with")
+OPT(WARN_STACK, V_BYTES, N("--warn-stack-size"), F(warn_stack_size), -1, "--warn-stack-size=N",
+	"warn for a function whose depot is over N bytes")
+OPT(ADDRPREP, V_REWRITES, N("--addrprep"), F(addrprep), 0, "--addrprep[=narrow,widen,fold,sink]",
+	"address preparation's rewrites (default: sink): 64-bit index\n"
+	"arithmetic that fits in 32 bits done in 32 (narrow), products\n"
+	"of 32-bit values as mul.wide (widen), offsets folded into\n"
+	"[reg+imm] (fold), addresses sunk past a loop or call to their\n"
+	"use (sink); --addrprep alone: all four.  --addrprep=narrow,sink")
+OPT(NO_ADDRPREP, V_ON, N("--no-addrprep"), F(no_addrprep), 0, "--no-addrprep", "no address preparation")
+OPT(RPASS_ADDRPREP, V_BIT, N("-Rpass=addrprep"), F(remarks), PTXLINK_REMARK_ADDRPREP, "-Rpass=addrprep",
+	"a remark for every address preparation rewrite")
