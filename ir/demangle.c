@@ -5,7 +5,7 @@
  * __cxa_demangle prints for these names.  Anything else (operators,
  * lambdas, function pointers, arrays, packs, expressions) fails, and the
  * name is shown mangled: a diagnostic never depends on it.  Why not
- * __cxa_demangle: see README ("Demangled names").
+ * __cxa_demangle: see docs/usage.md ("Demangled names").
  *
  * Parsed in one pass; every string lives in a fixed pool, so an
  * adversarial name costs no allocation and fails when the pool, the

@@ -9,7 +9,7 @@
 # its -v says it: indirect call sites, address-taken functions and those of
 # them that call indirectly, recursion; the mode it picks, and whether that
 # mode spills no more than the other ("right").  Prints a markdown table
-# (the README's).  Spill bytes are stores plus loads, summed over functions;
+# (docs/usage.md's).  Spill bytes are stores plus loads, summed over functions;
 # regs the most any function uses; frame the stack frames summed.
 #
 # Usage: tools/bench/mode-bench.sh [PTXLINK]   (default build/ptxlink)

@@ -57,7 +57,7 @@ static void put_plain(FILE *f, const char *s, size_t n)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: ptxlink [options] [-o out.ptx] in.ptx...\n\n%s\nexamples:\n%s\n"
-		"%s; README.md has the table.\n\noptions:\n", intro, examples, others);
+		"%s; docs/command-line.md has the table.\n\noptions:\n", intro, examples, others);
 	for (const OptRow *r = opt_rows; r < opt_rows + NOPT; r++) {
 		if (!r->usage)
 			continue;

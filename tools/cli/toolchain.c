@@ -299,7 +299,7 @@ static void mode_facts(const Module *m, ModeFacts *f)
 	symtab_free(t);
 }
 
-/* The rule tools/bench/mode-bench.sh's measurements support (README): nvlink
+/* The rule tools/bench/mode-bench.sh's measurements support (docs/usage.md): nvlink
  * must resolve a name; or a cycle may be compiled with the full call ABI
  * (recursion through direct calls, or an address-taken function calling
  * through a pointer); or address-taken functions are all called directly

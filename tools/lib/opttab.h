@@ -64,7 +64,8 @@ OPT(XPTXAS, C_VALUE, N("-Xptxas", "--Xptxas"), NONE, 0, "-Xptxas OPT[,OPT]",
 OPT(FATBIN, C_FLAG, N("--fatbin"), NONE, 0, "--fatbin",
 	"with --ptxas, write a fatbinary holding the cubin and the PTX")
 OPT(MODE, C_VALUE, N("--compile-mode"), NONE, 0, "--compile-mode=whole|relocatable|auto",
-	"ptxas whole-program, or ptxas -c and nvlink (default: auto, see README)")
+	"ptxas whole-program, or ptxas -c and nvlink\n"
+	"(default: auto, docs/usage.md says how it picks)")
 OPT(ALLOW_UNDEF, V_ON, N("--allow-undefined"), F(allow_undefined), 0, "--allow-undefined",
 	"keep unresolved references .extern (for 'ptxas -c')")
 OPT(STRIP_DEBUG, V_ON, N("--strip-debug"), F(strip_debug), 0, "--strip-debug",
