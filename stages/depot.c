@@ -466,22 +466,21 @@ static void interference(Dp *d, const Cfg *g)
 
 /* ---- layout ------------------------------------------------------------- */
 
-static int cmp_place(const void *pa, const void *pb, void *ctx)
+/* An object with the keys it sorts by, so that comparing needs no
+ * context: largest alignment first, then largest, then lowest. */
+typedef struct Key {
+	int64_t align, size, lo;
+	uint32_t obj;
+} Key;
+
+static int cmp_key(const void *pa, const void *pb)
 {
-	const Obj *objs = ctx;
-	const Obj *a = &objs[*(const uint32_t *)pa], *b = &objs[*(const uint32_t *)pb];
+	const Key *a = pa, *b = pb;
 	if (a->align != b->align)
 		return a->align > b->align ? -1 : 1;
-	if (a->hi - a->lo != b->hi - b->lo)
-		return a->hi - a->lo > b->hi - b->lo ? -1 : 1;
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;
 	return (a->lo > b->lo) - (a->lo < b->lo);
-}
-
-static const Obj *sort_objs;
-
-static int cmp_place_global(const void *a, const void *b)
-{
-	return cmp_place(a, b, (void *)sort_objs);
 }
 
 /* The lowest offset >= from congruent to o's old one modulo its alignment. */
@@ -499,8 +498,8 @@ static int may_share(const Dp *d, uint32_t a, uint32_t b)
 /* Returns the new depot size. */
 static int64_t place_all(Dp *d)
 {
-	uint32_t *order = malloc(d->nobjs * sizeof *order), n = 0, nplaced = 0;
-	uint32_t *placed = malloc(d->nobjs * sizeof *placed);
+	Key *order = malloc((d->nobjs + 1) * sizeof *order);
+	uint32_t *placed = malloc((d->nobjs + 1) * sizeof *placed), n = 0, nplaced = 0;
 	int64_t end = 0;
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		Obj *o = &d->objs[i];
@@ -511,28 +510,28 @@ static int64_t place_all(Dp *d)
 		} else if (!o->loaded) {
 			o->at = -1;
 		} else {
-			order[n++] = i;
+			order[n++] = (Key){o->align, o->hi - o->lo, o->lo, i};
 		}
 	}
-	sort_objs = d->objs;
 	if (n)
-		qsort(order, n, sizeof *order, cmp_place_global);
+		qsort(order, n, sizeof *order, cmp_key);
 	for (uint32_t k = 0; k < n; k++) {
-		Obj *o = &d->objs[order[k]];
+		uint32_t i = order[k].obj;
+		Obj *o = &d->objs[i];
 		int64_t size = o->hi - o->lo, p = congruent(o, 0);
 		for (int moved_on = 1; moved_on;) {
 			moved_on = 0;
 			for (uint32_t j = 0; j < nplaced; j++) {
 				const Obj *q = &d->objs[placed[j]];
 				int64_t qs = q->hi - q->lo;
-				if (may_share(d, order[k], placed[j]) || p >= q->at + qs || q->at >= p + size)
+				if (may_share(d, i, placed[j]) || p >= q->at + qs || q->at >= p + size)
 					continue;
 				p = congruent(o, q->at + qs);
 				moved_on = 1;
 			}
 		}
 		o->at = p;
-		placed[nplaced++] = order[k];
+		placed[nplaced++] = i;
 		end = p + size > end ? p + size : end;
 	}
 	free(order);
@@ -1076,19 +1075,6 @@ static void remark(const Dp *d, const char *fmt, ...)
 	free(msg);
 }
 
-static int cmp_size(const void *pa, const void *pb, const Obj *objs)
-{
-	const Obj *a = &objs[*(const uint32_t *)pa], *b = &objs[*(const uint32_t *)pb];
-	if (a->hi - a->lo != b->hi - b->lo)
-		return a->hi - a->lo > b->hi - b->lo ? -1 : 1;
-	return (a->lo > b->lo) - (a->lo < b->lo);
-}
-
-static int cmp_size_global(const void *a, const void *b)
-{
-	return cmp_size(a, b, sort_objs);
-}
-
 /* --warn-stack-size=N, as cicc's -warn-stack-size: the function and its
  * largest objects. */
 static void warn_size(const Dp *d, int64_t size)
@@ -1098,15 +1084,17 @@ static void warn_size(const Dp *d, int64_t size)
 		return;
 	char buf[512] = "";
 	size_t n = 0;
-	uint32_t *order = malloc((d->nobjs + 1) * sizeof *order), k = 0;
-	for (uint32_t i = 0; i < d->nobjs; i++)
-		if (d->objs[i].at >= 0 || d->fixed)
-			order[k++] = i;
-	sort_objs = d->objs;
+	Key *order = malloc((d->nobjs + 1) * sizeof *order);
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const Obj *o = &d->objs[i];
+		if (o->at >= 0 || d->fixed)  /* largest first, whatever the alignment */
+			order[k++] = (Key){.size = o->hi - o->lo, .lo = o->lo, .obj = i};
+	}
 	if (k)
-		qsort(order, k, sizeof *order, cmp_size_global);
+		qsort(order, k, sizeof *order, cmp_key);
 	for (uint32_t i = 0; i < k && i < 3 && n < sizeof buf; i++) {
-		const Obj *o = &d->objs[order[i]];
+		const Obj *o = &d->objs[order[i].obj];
 		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%lld bytes at %lld", i ? ", " : "",
 			(long long)(o->hi - o->lo), (long long)(d->fixed || o->at < 0 ? o->lo : o->at));
 	}
@@ -1167,15 +1155,14 @@ static void analyse(Dp *d)
 }
 
 /* " (address formed at line 301, kernel.cu:58)": the instruction that
- * forms the address which pins an object. */
-static const char *pinned_where(const Dp *d, const Obj *o)
+ * forms the address which pins an object, in buf. */
+static const char *pinned_where(const Dp *d, const Obj *o, char *buf, size_t size)
 {
-	static char buf[512];
 	if (!o->pinned_at)
 		return "";
 	const char *src = srclines_prefix(d->src, o->pinned_at->loc);
 	int n = (int)strlen(src);
-	snprintf(buf, sizeof buf, " (address formed at line %u%s%.*s)", o->pinned_at->loc.line,
+	snprintf(buf, size, " (address formed at line %u%s%.*s)", o->pinned_at->loc.line,
 		n ? ", " : "", n > 2 ? n - 2 : 0, src);  /* src without its ": " */
 	return buf;
 }
@@ -1184,11 +1171,12 @@ static void report_objects(Dp *d)
 {
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const Obj *o = &d->objs[i];
+		char where[512];
 		d->st.objects++;
 		if (o->pinned) {
 			d->st.pinned++;
 			remark(d, "bytes %lld..%lld stay: %s%s", (long long)o->lo, (long long)o->hi, o->pinned,
-				pinned_where(d, o));
+				pinned_where(d, o, where, sizeof where));
 		} else if (!o->loaded) {
 			d->st.dead++;
 			remark(d, "bytes %lld..%lld are never read: their stores go", (long long)o->lo,
