@@ -53,17 +53,17 @@ typedef struct Obj {
 	uint8_t loaded, stored;
 } Obj;
 
+/* --stats, summed over the module: counted, never read to decide */
 typedef struct Stats {
 	unsigned funcs, repacked, not_smaller, fixed, objects, pinned, dead, stores_removed;
 	unsigned made_local, dropped;
 	uint64_t bytes_before, bytes_after;
 } Stats;
 
+/* One function's depot: Dp lives as long as the work on one function. */
 typedef struct Dp {
 	Module *m;
 	const StageOptions *o;
-	Stats st;
-	/* the function being worked on */
 	Func *f;
 	Stmt *decl;           /* the depot's declaration */
 	SrcLines *src;        /* the function's source lines, for remarks */
@@ -547,7 +547,8 @@ typedef struct Count {
 	uint32_t n;           /* instructions that mention it */
 } Count;
 
-/* instructions of a body, scopes flattened, with the list holding each */
+/* instructions of a body, scopes flattened, with the list holding each
+ * TODO(list-helper) */
 typedef struct Where {
 	Stmt *s;
 	List *in;
@@ -785,20 +786,21 @@ static int generic_root(Dp *d, const Body *b, const char **sp, const char **spl)
 	return 0;
 }
 
-static void localize_access(Dp *d, Stmt *s)
+static void localize_access(Stmt *s)
 {
 	s->ins.sp = local_spelling(s->ins.sp);   /* localizable() made sure */
-	d->st.made_local++;
 }
 
 /* Registers computed from %SP only to be dereferenced become computed
- * from %SPL, and their ld/st .local; so do accesses through %SP itself. */
-static void make_local(Dp *d, const Body *b)
+ * from %SPL, and their ld/st .local; so do accesses through %SP itself.
+ * Returns how many accesses it made local. */
+static unsigned make_local(Dp *d, const Body *b)
 {
 	const char *sp, *spl;
 	if (!generic_root(d, b, &sp, &spl))
-		return;
+		return 0;
 	Chain *c = calloc(d->mo->ndefs + 1, sizeof *c);
+	unsigned made = 0;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
 		const MemAddrDef *a = &d->mo->defs[i];
@@ -835,7 +837,7 @@ static void make_local(Dp *d, const Body *b)
 		for (uint32_t j = 0; j < b->n; j++) {
 			Stmt *s = b->v[j].s;
 			if (s->kind == S_INS && s != c[i].def && localizable(&s->ins) && ins_mentions(&s->ins, c[i].reg))
-				localize_access(d, s);
+				localize_access(s), made++;
 		}
 	}
 	/* ld/st straight through %SP */
@@ -850,10 +852,11 @@ static void make_local(Dp *d, const Body *b)
 				ok = 0;
 		if (ok) {
 			s->ins.ops[k] = expr_renamed(d->m, s->ins.ops[k], sp, spl);
-			localize_access(d, s);
+			localize_access(s), made++;
 		}
 	}
 	free(c);
+	return made;
 }
 
 /* ---- clean-up: what no instruction reads any more ------------------------ */
@@ -877,9 +880,10 @@ static void remove_ins(Body *b, Count **h, Stmt *s)
 	w->s = NULL;
 }
 
-/* The stores of objects nothing loads. */
-static void drop_dead_stores(Dp *d, Body *b)
+/* The stores of objects nothing loads; returns how many went. */
+static unsigned drop_dead_stores(Dp *d, Body *b)
 {
+	unsigned n = 0;
 	for (uint32_t i = 0; i < d->mo->nacc; i++) {
 		const MemAccess *a = &d->mo->acc[i];
 		if (!depot_access(d, a) || a->how != USE_WRITE)
@@ -888,14 +892,17 @@ static void drop_dead_stores(Dp *d, Body *b)
 		if (o->loaded || o->pinned)
 			continue;
 		remove_ins(b, NULL, a->at);
-		d->st.stores_removed++;
+		n++;
 	}
+	return n;
 }
 
 /* Address arithmetic whose register only its own definition mentions,
- * until none is left; then %SP, %SPL and the depot when unmentioned. */
-static void drop_unused(Dp *d, Body *b, Count **h)
+ * until none is left; then %SP, %SPL and the depot when unmentioned.
+ * Returns whether the depot went. */
+static int drop_unused(Dp *d, Body *b, Count **h)
 {
+	int dropped = 0;
 	for (int changed = 1; changed;) {
 		changed = 0;
 		for (uint32_t i = 0; i < d->mo->ndefs; i++) {
@@ -919,9 +926,10 @@ static void drop_unused(Dp *d, Body *b, Count **h)
 			list_remove(b->v[i].in, s);
 			b->v[i].s = NULL;
 			if (s == d->decl)
-				d->st.dropped++;
+				dropped = 1;
 		}
 	}
+	return dropped;
 }
 
 /* ---- debug information ------------------------------------------------- */
@@ -1167,18 +1175,18 @@ static const char *pinned_where(const Dp *d, const Obj *o, char *buf, size_t siz
 	return buf;
 }
 
-static void report_objects(Dp *d)
+static void report_objects(const Dp *d, Stats *st)
 {
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const Obj *o = &d->objs[i];
 		char where[512];
-		d->st.objects++;
+		st->objects++;
 		if (o->pinned) {
-			d->st.pinned++;
+			st->pinned++;
 			remark(d, "bytes %lld..%lld stay: %s%s", (long long)o->lo, (long long)o->hi, o->pinned,
 				pinned_where(d, o, where, sizeof where));
 		} else if (!o->loaded) {
-			d->st.dead++;
+			st->dead++;
 			remark(d, "bytes %lld..%lld are never read: their stores go", (long long)o->lo,
 				(long long)o->hi);
 		}
@@ -1207,36 +1215,36 @@ static void analysis_remarks(Dp *d)
 	}
 }
 
-/* Repacks f's depot; returns whether the code changed. */
-static int repack(Dp *d, Body *b, int64_t *size)
+/* Repacks d's depot; returns whether the code changed. */
+static int repack(Dp *d, Stats *st, Body *b, int64_t *size)
 {
 	analyse(d);
 	if (d->fixed) {
-		d->st.fixed++;
+		st->fixed++;
 		remark(d, "depot of %lld bytes kept whole: %s", (long long)d->size, d->fixed);
 		return 0;
 	}
-	report_objects(d);
+	report_objects(d, st);
 	int64_t packed = place_all(d);
 	analysis_remarks(d);
-	unsigned removed = d->st.stores_removed;
-	drop_dead_stores(d, b);
+	unsigned removed = drop_dead_stores(d, b);
+	st->stores_removed += removed;
 	if (packed < d->size && !debug_refs_fit(d)) {
-		d->st.not_smaller++;
+		st->not_smaller++;
 		remark(d, "depot of %lld bytes kept: its debug information cannot hold the new offsets",
 			(long long)d->size);
-		return d->st.stores_removed != removed;
+		return removed != 0;
 	}
 	if (packed >= d->size) {
-		d->st.not_smaller++;
+		st->not_smaller++;
 		remark(d, "depot of %lld bytes kept: repacking (%u object%s) would not make it smaller",
 			(long long)d->size, d->nobjs, d->nobjs == 1 ? "" : "s");
-		return d->st.stores_removed != removed;
+		return removed != 0;
 	}
 	move_anchors(d);
 	move_debug_refs(d);
 	*size = packed;
-	d->st.repacked++;
+	st->repacked++;
 	if (packed == 0 && !d->named_in_data) {  /* its declaration goes once nothing names it */
 		remark(d, "depot of %lld bytes dropped: nothing in it is read", (long long)d->size);
 		return 1;
@@ -1247,65 +1255,65 @@ static int repack(Dp *d, Body *b, int64_t *size)
 	return 1;
 }
 
-static void depot_func(Dp *d, Stmt *fs)
+/* Repacks the depot, makes its generic accesses local, then drops what
+ * no instruction reads any more. */
+static void rewrite(Dp *d, Stats *st)
 {
-	d->f = fs->func;
-	d->mo = memobjs_build(d->f);
-	d->dobj = find_depot(d->mo);
-	if (d->dobj >= 0) {
-		d->decl = d->mo->objs[d->dobj].decl;
-		if (d->o->depot.remarks || d->o->depot.analysis)
-			d->src = srclines_build(d->m, d->f);
-		d->size = d->mo->objs[d->dobj].size;
-		d->st.funcs++;
-		d->fixed = d->size > MAX_DEPOT ? "larger than the stage handles" : why_fixed(d);
-		const char *debug = find_debug_refs(d);
-		if (!d->fixed)
-			d->fixed = debug;
-		Body b = {0};
-		collect(&b, &d->f->body);
-		int64_t size = d->size;
-		int changed = repack(d, &b, &size);
-		compact(&b);  /* the stores repack removed */
-		unsigned local = d->st.made_local;
-		make_local(d, &b);
-		changed |= d->st.made_local != local;
-		unsigned dropped = d->st.dropped;
-		if (changed) {
-			Count *h = count_names(&b);
-			drop_unused(d, &b, &h);
-			free_counts(h);
-		}
-		d->st.bytes_before += (uint64_t)d->size;
-		d->st.bytes_after += d->st.dropped != dropped ? 0 : (uint64_t)size;
-		if (d->o->depot.warn && d->st.dropped == dropped)
-			warn_size(d, size);
-		free(b.v);
+	d->decl = d->mo->objs[d->dobj].decl;
+	if (d->o->depot.remarks || d->o->depot.analysis)
+		d->src = srclines_build(d->m, d->f);
+	d->size = d->mo->objs[d->dobj].size;
+	st->funcs++;
+	d->fixed = d->size > MAX_DEPOT ? "larger than the stage handles" : why_fixed(d);
+	const char *debug = find_debug_refs(d);
+	if (!d->fixed)
+		d->fixed = debug;
+	Body b = {0};
+	collect(&b, &d->f->body);
+	int64_t size = d->size;
+	int changed = repack(d, st, &b, &size);
+	compact(&b);  /* the stores repack removed */
+	unsigned local = make_local(d, &b);
+	st->made_local += local;
+	int dropped = 0;
+	if (changed || local) {
+		Count *h = count_names(&b);
+		dropped = drop_unused(d, &b, &h);
+		free_counts(h);
 	}
-	memobjs_free(d->mo);
-	srclines_free(d->src);
-	free(d->atom);
-	free(d->first_atom);
-	free(d->obj_of);
-	free(d->objs);
-	free(d->conflict);
-	free(d->refs);
-	Stats st = d->st;
-	Module *m = d->m;
-	const StageOptions *o = d->o;
-	int32_t *parent = d->parent;
-	free(parent);
-	*d = (Dp){.m = m, .o = o, .st = st};
+	st->dropped += (unsigned)dropped;
+	st->bytes_before += (uint64_t)d->size;
+	st->bytes_after += dropped ? 0 : (uint64_t)size;
+	if (d->o->depot.warn && !dropped)
+		warn_size(d, size);
+	free(b.v);
+}
+
+static void depot_func(Module *m, const StageOptions *o, Func *f, Stats *st)
+{
+	Dp d = {.m = m, .o = o, .f = f, .mo = memobjs_build(f)};
+	d.dobj = find_depot(d.mo);
+	if (d.dobj >= 0)
+		rewrite(&d, st);
+	memobjs_free(d.mo);
+	srclines_free(d.src);
+	free(d.atom);
+	free(d.parent);
+	free(d.first_atom);
+	free(d.obj_of);
+	free(d.objs);
+	free(d.conflict);
+	free(d.refs);
 }
 
 void depot(Module *m, const StageOptions *o)
 {
 	if (o->depot.off)
 		return;
-	Dp d = {.m = m, .o = o};
+	Stats st = {0};
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
-			depot_func(&d, s);
-	if (o->stats && d.st.funcs)
-		print_stats(&d.st);
+			depot_func(m, o, s->func, &st);
+	if (o->stats && st.funcs)
+		print_stats(&st);
 }
