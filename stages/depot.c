@@ -60,11 +60,13 @@ typedef struct Stats {
 	uint64_t bytes_before, bytes_after;
 } Stats;
 
-/* One function's depot: Dp lives as long as the work on one function. */
+/* One function's depot.  Dp lives as long as the work on one function;
+ * its arrays are on its arena, freed with it in one call. */
 typedef struct Dp {
 	Module *m;
 	const StageOptions *o;
 	Func *f;
+	Arena *arena;
 	Stmt *decl;           /* the depot's declaration */
 	SrcLines *src;        /* the function's source lines, for remarks */
 	MemObjs *mo;
@@ -80,7 +82,7 @@ typedef struct Dp {
 	const char *fixed;    /* why nothing may move, or NULL */
 	uint64_t *conflict;   /* nobjs rows of words: objects that may not share */
 	uint32_t words;
-	struct DebugRef *refs;  /* where DWARF names the depot */
+	struct DebugRef *refs;  /* where DWARF names the depot (array_grow) */
 	uint32_t nrefs, crefs;
 	int named_in_data;    /* some section names it: it may not go */
 } Dp;
@@ -89,7 +91,8 @@ typedef struct Dp {
 
 static int32_t atom_new(Dp *d)
 {
-	d->parent = array_grow(d->parent, d->natoms, &d->catoms, sizeof *d->parent);
+	if (d->natoms == d->catoms)
+		die("depot: more atoms than accesses make");
 	d->parent[d->natoms] = (int32_t)d->natoms;
 	return (int32_t)d->natoms++;
 }
@@ -155,7 +158,7 @@ static const char *why_fixed(const Dp *d)
 static void make_atoms(Dp *d)
 {
 	const MemObjs *mo = d->mo;
-	int64_t *starts = malloc((mo->nacc + mo->nesc + 1) * sizeof *starts);
+	int64_t *starts = arena_alloc(d->arena, (mo->nacc + mo->nesc + 1) * sizeof *starts);
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < mo->nacc; i++)
 		if (depot_access(d, &mo->acc[i]) && !mo->acc[i].exact)
@@ -180,7 +183,6 @@ static void make_atoms(Dp *d)
 		for (int64_t b = starts[i]; b < end; b++)
 			d->atom[b] = a;
 	}
-	free(starts);
 	for (uint32_t i = 0; i < mo->nacc; i++) {
 		const MemAccess *a = &mo->acc[i];
 		if (!depot_access(d, a) || !a->exact)
@@ -437,7 +439,7 @@ static void interference(Dp *d, const Cfg *g)
 {
 	uint32_t W = d->words, nb = g->nblocks;
 	Sets s = {.words = W};
-	uint64_t *mem = calloc((size_t)6 * nb * W, sizeof *mem);
+	uint64_t *mem = arena_alloc(d->arena, (size_t)6 * nb * W * sizeof *mem);
 	s.fin = mem, s.fout = mem + (size_t)nb * W, s.bin = mem + (size_t)2 * nb * W;
 	s.bout = mem + (size_t)3 * nb * W, s.stores = mem + (size_t)4 * nb * W;
 	s.loads = mem + (size_t)5 * nb * W;
@@ -461,7 +463,6 @@ static void interference(Dp *d, const Cfg *g)
 			block_conflicts(d, &s, b, i, j);
 		i = j;
 	}
-	free(mem);
 }
 
 /* ---- layout ------------------------------------------------------------- */
@@ -498,8 +499,8 @@ static int may_share(const Dp *d, uint32_t a, uint32_t b)
 /* Returns the new depot size. */
 static int64_t place_all(Dp *d)
 {
-	Key *order = malloc((d->nobjs + 1) * sizeof *order);
-	uint32_t *placed = malloc((d->nobjs + 1) * sizeof *placed), n = 0, nplaced = 0;
+	Key *order = arena_alloc(d->arena, (d->nobjs + 1) * sizeof *order);
+	uint32_t *placed = arena_alloc(d->arena, (d->nobjs + 1) * sizeof *placed), n = 0, nplaced = 0;
 	int64_t end = 0;
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		Obj *o = &d->objs[i];
@@ -534,8 +535,6 @@ static int64_t place_all(Dp *d)
 		placed[nplaced++] = i;
 		end = p + size > end ? p + size : end;
 	}
-	free(order);
-	free(placed);
 	return end;
 }
 
@@ -799,7 +798,7 @@ static unsigned make_local(Dp *d, const Body *b)
 	const char *sp, *spl;
 	if (!generic_root(d, b, &sp, &spl))
 		return 0;
-	Chain *c = calloc(d->mo->ndefs + 1, sizeof *c);
+	Chain *c = arena_alloc(d->arena, (d->mo->ndefs + 1) * sizeof *c);
 	unsigned made = 0;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
@@ -855,7 +854,6 @@ static unsigned make_local(Dp *d, const Body *b)
 			localize_access(s), made++;
 		}
 	}
-	free(c);
 	return made;
 }
 
@@ -1092,7 +1090,7 @@ static void warn_size(const Dp *d, int64_t size)
 		return;
 	char buf[512] = "";
 	size_t n = 0;
-	Key *order = malloc((d->nobjs + 1) * sizeof *order);
+	Key *order = arena_alloc(d->arena, (d->nobjs + 1) * sizeof *order);
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const Obj *o = &d->objs[i];
@@ -1106,7 +1104,6 @@ static void warn_size(const Dp *d, int64_t size)
 		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%lld bytes at %lld", i ? ", " : "",
 			(long long)(o->hi - o->lo), (long long)(d->fixed || o->at < 0 ? o->lo : o->at));
 	}
-	free(order);
 	warn(d->decl->loc, "stack frame size of function %s is %lld bytes, over --warn-stack-size=%lld%s%s%s",
 		quoted_name(d->f->name), (long long)size, (long long)limit, k ? " (largest objects: " : "", buf, k ? ")" : "");
 }
@@ -1141,18 +1138,23 @@ static void analyse(Dp *d)
 {
 	if (d->fixed)  /* its accesses may lie outside the depot */
 		return;
-	d->atom = malloc((size_t)d->size * sizeof *d->atom);
+	const MemObjs *mo = d->mo;
+	Arena *a = d->arena;
+	d->atom = arena_alloc(a, (size_t)d->size * sizeof *d->atom);
+	/* an atom per indexed access's or escape's start, per exact access */
+	d->catoms = mo->nacc + mo->nesc;
+	d->parent = arena_alloc(a, (d->catoms + 1) * sizeof *d->parent);
 	make_atoms(d);
-	d->first_atom = malloc((d->mo->nanchors + 1) * sizeof *d->first_atom);
+	d->first_atom = arena_alloc(a, (mo->nanchors + 1) * sizeof *d->first_atom);
 	join_by_anchors(d);
-	d->obj_of = malloc((d->natoms + 1) * sizeof *d->obj_of);
-	d->objs = malloc(((d->natoms < MAX_OBJS ? d->natoms : MAX_OBJS) + 1) * sizeof *d->objs);
+	d->obj_of = arena_alloc(a, (d->natoms + 1) * sizeof *d->obj_of);
+	d->objs = arena_alloc(a, ((d->natoms < MAX_OBJS ? d->natoms : MAX_OBJS) + 1) * sizeof *d->objs);
 	make_objects(d);
 	if (d->fixed)
 		return;
 	pin_unmovable(d);
 	d->words = (d->nobjs + 63) / 64;
-	d->conflict = calloc((size_t)d->nobjs * d->words + 1, sizeof *d->conflict);
+	d->conflict = arena_alloc(a, ((size_t)d->nobjs * d->words + 1) * sizeof *d->conflict);
 	Cfg *g = cfg_build(d->f);
 	if (!g) {
 		d->fixed = "its control flow is not understood";
@@ -1291,19 +1293,14 @@ static void rewrite(Dp *d, Stats *st)
 
 static void depot_func(Module *m, const StageOptions *o, Func *f, Stats *st)
 {
-	Dp d = {.m = m, .o = o, .f = f, .mo = memobjs_build(f)};
+	Dp d = {.m = m, .o = o, .f = f, .arena = arena_new(), .mo = memobjs_build(f)};
 	d.dobj = find_depot(d.mo);
 	if (d.dobj >= 0)
 		rewrite(&d, st);
 	memobjs_free(d.mo);
 	srclines_free(d.src);
-	free(d.atom);
-	free(d.parent);
-	free(d.first_atom);
-	free(d.obj_of);
-	free(d.objs);
-	free(d.conflict);
-	free(d.refs);
+	free(d.refs);  /* find_debug_refs grows it */
+	arena_free(d.arena);
 }
 
 void depot(Module *m, const StageOptions *o)
