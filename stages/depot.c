@@ -53,18 +53,20 @@ typedef struct Obj {
 	uint8_t loaded, stored;
 } Obj;
 
+/* --stats, summed over the module: counted, never read to decide */
 typedef struct Stats {
 	unsigned funcs, repacked, not_smaller, fixed, objects, pinned, dead, stores_removed;
 	unsigned made_local, dropped;
 	uint64_t bytes_before, bytes_after;
 } Stats;
 
+/* One function's depot.  Dp lives as long as the work on one function;
+ * its arrays are on its arena, freed with it in one call. */
 typedef struct Dp {
 	Module *m;
 	const StageOptions *o;
-	Stats st;
-	/* the function being worked on */
 	Func *f;
+	Arena *arena;
 	Stmt *decl;           /* the depot's declaration */
 	SrcLines *src;        /* the function's source lines, for remarks */
 	MemObjs *mo;
@@ -80,7 +82,7 @@ typedef struct Dp {
 	const char *fixed;    /* why nothing may move, or NULL */
 	uint64_t *conflict;   /* nobjs rows of words: objects that may not share */
 	uint32_t words;
-	struct DebugRef *refs;  /* where DWARF names the depot */
+	struct DebugRef *refs;  /* where DWARF names the depot (array_grow) */
 	uint32_t nrefs, crefs;
 	int named_in_data;    /* some section names it: it may not go */
 } Dp;
@@ -89,7 +91,8 @@ typedef struct Dp {
 
 static int32_t atom_new(Dp *d)
 {
-	d->parent = array_grow(d->parent, d->natoms, &d->catoms, sizeof *d->parent);
+	if (d->natoms == d->catoms)
+		die("depot: more atoms than accesses make");
 	d->parent[d->natoms] = (int32_t)d->natoms;
 	return (int32_t)d->natoms++;
 }
@@ -155,7 +158,7 @@ static const char *why_fixed(const Dp *d)
 static void make_atoms(Dp *d)
 {
 	const MemObjs *mo = d->mo;
-	int64_t *starts = malloc((mo->nacc + mo->nesc + 1) * sizeof *starts);
+	int64_t *starts = arena_alloc(d->arena, (mo->nacc + mo->nesc + 1) * sizeof *starts);
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < mo->nacc; i++)
 		if (depot_access(d, &mo->acc[i]) && !mo->acc[i].exact)
@@ -180,7 +183,6 @@ static void make_atoms(Dp *d)
 		for (int64_t b = starts[i]; b < end; b++)
 			d->atom[b] = a;
 	}
-	free(starts);
 	for (uint32_t i = 0; i < mo->nacc; i++) {
 		const MemAccess *a = &mo->acc[i];
 		if (!depot_access(d, a) || !a->exact)
@@ -437,7 +439,7 @@ static void interference(Dp *d, const Cfg *g)
 {
 	uint32_t W = d->words, nb = g->nblocks;
 	Sets s = {.words = W};
-	uint64_t *mem = calloc((size_t)6 * nb * W, sizeof *mem);
+	uint64_t *mem = arena_alloc(d->arena, (size_t)6 * nb * W * sizeof *mem);
 	s.fin = mem, s.fout = mem + (size_t)nb * W, s.bin = mem + (size_t)2 * nb * W;
 	s.bout = mem + (size_t)3 * nb * W, s.stores = mem + (size_t)4 * nb * W;
 	s.loads = mem + (size_t)5 * nb * W;
@@ -461,27 +463,25 @@ static void interference(Dp *d, const Cfg *g)
 			block_conflicts(d, &s, b, i, j);
 		i = j;
 	}
-	free(mem);
 }
 
 /* ---- layout ------------------------------------------------------------- */
 
-static int cmp_place(const void *pa, const void *pb, void *ctx)
+/* An object with the keys it sorts by, so that comparing needs no
+ * context: largest alignment first, then largest, then lowest. */
+typedef struct Key {
+	int64_t align, size, lo;
+	uint32_t obj;
+} Key;
+
+static int cmp_key(const void *pa, const void *pb)
 {
-	const Obj *objs = ctx;
-	const Obj *a = &objs[*(const uint32_t *)pa], *b = &objs[*(const uint32_t *)pb];
+	const Key *a = pa, *b = pb;
 	if (a->align != b->align)
 		return a->align > b->align ? -1 : 1;
-	if (a->hi - a->lo != b->hi - b->lo)
-		return a->hi - a->lo > b->hi - b->lo ? -1 : 1;
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;
 	return (a->lo > b->lo) - (a->lo < b->lo);
-}
-
-static const Obj *sort_objs;
-
-static int cmp_place_global(const void *a, const void *b)
-{
-	return cmp_place(a, b, (void *)sort_objs);
 }
 
 /* The lowest offset >= from congruent to o's old one modulo its alignment. */
@@ -499,8 +499,8 @@ static int may_share(const Dp *d, uint32_t a, uint32_t b)
 /* Returns the new depot size. */
 static int64_t place_all(Dp *d)
 {
-	uint32_t *order = malloc(d->nobjs * sizeof *order), n = 0, nplaced = 0;
-	uint32_t *placed = malloc(d->nobjs * sizeof *placed);
+	Key *order = arena_alloc(d->arena, (d->nobjs + 1) * sizeof *order);
+	uint32_t *placed = arena_alloc(d->arena, (d->nobjs + 1) * sizeof *placed), n = 0, nplaced = 0;
 	int64_t end = 0;
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		Obj *o = &d->objs[i];
@@ -511,32 +511,30 @@ static int64_t place_all(Dp *d)
 		} else if (!o->loaded) {
 			o->at = -1;
 		} else {
-			order[n++] = i;
+			order[n++] = (Key){o->align, o->hi - o->lo, o->lo, i};
 		}
 	}
-	sort_objs = d->objs;
 	if (n)
-		qsort(order, n, sizeof *order, cmp_place_global);
+		qsort(order, n, sizeof *order, cmp_key);
 	for (uint32_t k = 0; k < n; k++) {
-		Obj *o = &d->objs[order[k]];
+		uint32_t i = order[k].obj;
+		Obj *o = &d->objs[i];
 		int64_t size = o->hi - o->lo, p = congruent(o, 0);
 		for (int moved_on = 1; moved_on;) {
 			moved_on = 0;
 			for (uint32_t j = 0; j < nplaced; j++) {
 				const Obj *q = &d->objs[placed[j]];
 				int64_t qs = q->hi - q->lo;
-				if (may_share(d, order[k], placed[j]) || p >= q->at + qs || q->at >= p + size)
+				if (may_share(d, i, placed[j]) || p >= q->at + qs || q->at >= p + size)
 					continue;
 				p = congruent(o, q->at + qs);
 				moved_on = 1;
 			}
 		}
 		o->at = p;
-		placed[nplaced++] = order[k];
+		placed[nplaced++] = i;
 		end = p + size > end ? p + size : end;
 	}
-	free(order);
-	free(placed);
 	return end;
 }
 
@@ -548,7 +546,8 @@ typedef struct Count {
 	uint32_t n;           /* instructions that mention it */
 } Count;
 
-/* instructions of a body, scopes flattened, with the list holding each */
+/* instructions of a body, scopes flattened, with the list holding each
+ * TODO(list-helper) */
 typedef struct Where {
 	Stmt *s;
 	List *in;
@@ -786,20 +785,21 @@ static int generic_root(Dp *d, const Body *b, const char **sp, const char **spl)
 	return 0;
 }
 
-static void localize_access(Dp *d, Stmt *s)
+static void localize_access(Stmt *s)
 {
 	s->ins.sp = local_spelling(s->ins.sp);   /* localizable() made sure */
-	d->st.made_local++;
 }
 
 /* Registers computed from %SP only to be dereferenced become computed
- * from %SPL, and their ld/st .local; so do accesses through %SP itself. */
-static void make_local(Dp *d, const Body *b)
+ * from %SPL, and their ld/st .local; so do accesses through %SP itself.
+ * Returns how many accesses it made local. */
+static unsigned make_local(Dp *d, const Body *b)
 {
 	const char *sp, *spl;
 	if (!generic_root(d, b, &sp, &spl))
-		return;
-	Chain *c = calloc(d->mo->ndefs + 1, sizeof *c);
+		return 0;
+	Chain *c = arena_alloc(d->arena, (d->mo->ndefs + 1) * sizeof *c);
+	unsigned made = 0;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
 		const MemAddrDef *a = &d->mo->defs[i];
@@ -836,7 +836,7 @@ static void make_local(Dp *d, const Body *b)
 		for (uint32_t j = 0; j < b->n; j++) {
 			Stmt *s = b->v[j].s;
 			if (s->kind == S_INS && s != c[i].def && localizable(&s->ins) && ins_mentions(&s->ins, c[i].reg))
-				localize_access(d, s);
+				localize_access(s), made++;
 		}
 	}
 	/* ld/st straight through %SP */
@@ -851,10 +851,10 @@ static void make_local(Dp *d, const Body *b)
 				ok = 0;
 		if (ok) {
 			s->ins.ops[k] = expr_renamed(d->m, s->ins.ops[k], sp, spl);
-			localize_access(d, s);
+			localize_access(s), made++;
 		}
 	}
-	free(c);
+	return made;
 }
 
 /* ---- clean-up: what no instruction reads any more ------------------------ */
@@ -878,9 +878,10 @@ static void remove_ins(Body *b, Count **h, Stmt *s)
 	w->s = NULL;
 }
 
-/* The stores of objects nothing loads. */
-static void drop_dead_stores(Dp *d, Body *b)
+/* The stores of objects nothing loads; returns how many went. */
+static unsigned drop_dead_stores(Dp *d, Body *b)
 {
+	unsigned n = 0;
 	for (uint32_t i = 0; i < d->mo->nacc; i++) {
 		const MemAccess *a = &d->mo->acc[i];
 		if (!depot_access(d, a) || a->how != USE_WRITE)
@@ -889,14 +890,17 @@ static void drop_dead_stores(Dp *d, Body *b)
 		if (o->loaded || o->pinned)
 			continue;
 		remove_ins(b, NULL, a->at);
-		d->st.stores_removed++;
+		n++;
 	}
+	return n;
 }
 
 /* Address arithmetic whose register only its own definition mentions,
- * until none is left; then %SP, %SPL and the depot when unmentioned. */
-static void drop_unused(Dp *d, Body *b, Count **h)
+ * until none is left; then %SP, %SPL and the depot when unmentioned.
+ * Returns whether the depot went. */
+static int drop_unused(Dp *d, Body *b, Count **h)
 {
+	int dropped = 0;
 	for (int changed = 1; changed;) {
 		changed = 0;
 		for (uint32_t i = 0; i < d->mo->ndefs; i++) {
@@ -920,9 +924,10 @@ static void drop_unused(Dp *d, Body *b, Count **h)
 			list_remove(b->v[i].in, s);
 			b->v[i].s = NULL;
 			if (s == d->decl)
-				d->st.dropped++;
+				dropped = 1;
 		}
 	}
+	return dropped;
 }
 
 /* ---- debug information ------------------------------------------------- */
@@ -1076,19 +1081,6 @@ static void remark(const Dp *d, const char *fmt, ...)
 	free(msg);
 }
 
-static int cmp_size(const void *pa, const void *pb, const Obj *objs)
-{
-	const Obj *a = &objs[*(const uint32_t *)pa], *b = &objs[*(const uint32_t *)pb];
-	if (a->hi - a->lo != b->hi - b->lo)
-		return a->hi - a->lo > b->hi - b->lo ? -1 : 1;
-	return (a->lo > b->lo) - (a->lo < b->lo);
-}
-
-static int cmp_size_global(const void *a, const void *b)
-{
-	return cmp_size(a, b, sort_objs);
-}
-
 /* --warn-stack-size=N, as cicc's -warn-stack-size: the function and its
  * largest objects. */
 static void warn_size(const Dp *d, int64_t size)
@@ -1098,19 +1090,20 @@ static void warn_size(const Dp *d, int64_t size)
 		return;
 	char buf[512] = "";
 	size_t n = 0;
-	uint32_t *order = malloc((d->nobjs + 1) * sizeof *order), k = 0;
-	for (uint32_t i = 0; i < d->nobjs; i++)
-		if (d->objs[i].at >= 0 || d->fixed)
-			order[k++] = i;
-	sort_objs = d->objs;
+	Key *order = arena_alloc(d->arena, (d->nobjs + 1) * sizeof *order);
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const Obj *o = &d->objs[i];
+		if (o->at >= 0 || d->fixed)  /* largest first, whatever the alignment */
+			order[k++] = (Key){.size = o->hi - o->lo, .lo = o->lo, .obj = i};
+	}
 	if (k)
-		qsort(order, k, sizeof *order, cmp_size_global);
+		qsort(order, k, sizeof *order, cmp_key);
 	for (uint32_t i = 0; i < k && i < 3 && n < sizeof buf; i++) {
-		const Obj *o = &d->objs[order[i]];
+		const Obj *o = &d->objs[order[i].obj];
 		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%lld bytes at %lld", i ? ", " : "",
 			(long long)(o->hi - o->lo), (long long)(d->fixed || o->at < 0 ? o->lo : o->at));
 	}
-	free(order);
 	warn(d->decl->loc, "stack frame size of function %s is %lld bytes, over --warn-stack-size=%lld%s%s%s",
 		quoted_name(d->f->name), (long long)size, (long long)limit, k ? " (largest objects: " : "", buf, k ? ")" : "");
 }
@@ -1145,18 +1138,23 @@ static void analyse(Dp *d)
 {
 	if (d->fixed)  /* its accesses may lie outside the depot */
 		return;
-	d->atom = malloc((size_t)d->size * sizeof *d->atom);
+	const MemObjs *mo = d->mo;
+	Arena *a = d->arena;
+	d->atom = arena_alloc(a, (size_t)d->size * sizeof *d->atom);
+	/* an atom per indexed access's or escape's start, per exact access */
+	d->catoms = mo->nacc + mo->nesc;
+	d->parent = arena_alloc(a, (d->catoms + 1) * sizeof *d->parent);
 	make_atoms(d);
-	d->first_atom = malloc((d->mo->nanchors + 1) * sizeof *d->first_atom);
+	d->first_atom = arena_alloc(a, (mo->nanchors + 1) * sizeof *d->first_atom);
 	join_by_anchors(d);
-	d->obj_of = malloc((d->natoms + 1) * sizeof *d->obj_of);
-	d->objs = malloc(((d->natoms < MAX_OBJS ? d->natoms : MAX_OBJS) + 1) * sizeof *d->objs);
+	d->obj_of = arena_alloc(a, (d->natoms + 1) * sizeof *d->obj_of);
+	d->objs = arena_alloc(a, ((d->natoms < MAX_OBJS ? d->natoms : MAX_OBJS) + 1) * sizeof *d->objs);
 	make_objects(d);
 	if (d->fixed)
 		return;
 	pin_unmovable(d);
 	d->words = (d->nobjs + 63) / 64;
-	d->conflict = calloc((size_t)d->nobjs * d->words + 1, sizeof *d->conflict);
+	d->conflict = arena_alloc(a, ((size_t)d->nobjs * d->words + 1) * sizeof *d->conflict);
 	Cfg *g = cfg_build(d->f);
 	if (!g) {
 		d->fixed = "its control flow is not understood";
@@ -1167,30 +1165,30 @@ static void analyse(Dp *d)
 }
 
 /* " (address formed at line 301, kernel.cu:58)": the instruction that
- * forms the address which pins an object. */
-static const char *pinned_where(const Dp *d, const Obj *o)
+ * forms the address which pins an object, in buf. */
+static const char *pinned_where(const Dp *d, const Obj *o, char *buf, size_t size)
 {
-	static char buf[512];
 	if (!o->pinned_at)
 		return "";
 	const char *src = srclines_prefix(d->src, o->pinned_at->loc);
 	int n = (int)strlen(src);
-	snprintf(buf, sizeof buf, " (address formed at line %u%s%.*s)", o->pinned_at->loc.line,
+	snprintf(buf, size, " (address formed at line %u%s%.*s)", o->pinned_at->loc.line,
 		n ? ", " : "", n > 2 ? n - 2 : 0, src);  /* src without its ": " */
 	return buf;
 }
 
-static void report_objects(Dp *d)
+static void report_objects(const Dp *d, Stats *st)
 {
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const Obj *o = &d->objs[i];
-		d->st.objects++;
+		char where[512];
+		st->objects++;
 		if (o->pinned) {
-			d->st.pinned++;
+			st->pinned++;
 			remark(d, "bytes %lld..%lld stay: %s%s", (long long)o->lo, (long long)o->hi, o->pinned,
-				pinned_where(d, o));
+				pinned_where(d, o, where, sizeof where));
 		} else if (!o->loaded) {
-			d->st.dead++;
+			st->dead++;
 			remark(d, "bytes %lld..%lld are never read: their stores go", (long long)o->lo,
 				(long long)o->hi);
 		}
@@ -1219,36 +1217,36 @@ static void analysis_remarks(Dp *d)
 	}
 }
 
-/* Repacks f's depot; returns whether the code changed. */
-static int repack(Dp *d, Body *b, int64_t *size)
+/* Repacks d's depot; returns whether the code changed. */
+static int repack(Dp *d, Stats *st, Body *b, int64_t *size)
 {
 	analyse(d);
 	if (d->fixed) {
-		d->st.fixed++;
+		st->fixed++;
 		remark(d, "depot of %lld bytes kept whole: %s", (long long)d->size, d->fixed);
 		return 0;
 	}
-	report_objects(d);
+	report_objects(d, st);
 	int64_t packed = place_all(d);
 	analysis_remarks(d);
-	unsigned removed = d->st.stores_removed;
-	drop_dead_stores(d, b);
+	unsigned removed = drop_dead_stores(d, b);
+	st->stores_removed += removed;
 	if (packed < d->size && !debug_refs_fit(d)) {
-		d->st.not_smaller++;
+		st->not_smaller++;
 		remark(d, "depot of %lld bytes kept: its debug information cannot hold the new offsets",
 			(long long)d->size);
-		return d->st.stores_removed != removed;
+		return removed != 0;
 	}
 	if (packed >= d->size) {
-		d->st.not_smaller++;
+		st->not_smaller++;
 		remark(d, "depot of %lld bytes kept: repacking (%u object%s) would not make it smaller",
 			(long long)d->size, d->nobjs, d->nobjs == 1 ? "" : "s");
-		return d->st.stores_removed != removed;
+		return removed != 0;
 	}
 	move_anchors(d);
 	move_debug_refs(d);
 	*size = packed;
-	d->st.repacked++;
+	st->repacked++;
 	if (packed == 0 && !d->named_in_data) {  /* its declaration goes once nothing names it */
 		remark(d, "depot of %lld bytes dropped: nothing in it is read", (long long)d->size);
 		return 1;
@@ -1259,65 +1257,60 @@ static int repack(Dp *d, Body *b, int64_t *size)
 	return 1;
 }
 
-static void depot_func(Dp *d, Stmt *fs)
+/* Repacks the depot, makes its generic accesses local, then drops what
+ * no instruction reads any more. */
+static void rewrite(Dp *d, Stats *st)
 {
-	d->f = fs->func;
-	d->mo = memobjs_build(d->f);
-	d->dobj = find_depot(d->mo);
-	if (d->dobj >= 0) {
-		d->decl = d->mo->objs[d->dobj].decl;
-		if (d->o->depot.remarks || d->o->depot.analysis)
-			d->src = srclines_build(d->m, d->f);
-		d->size = d->mo->objs[d->dobj].size;
-		d->st.funcs++;
-		d->fixed = d->size > MAX_DEPOT ? "larger than the stage handles" : why_fixed(d);
-		const char *debug = find_debug_refs(d);
-		if (!d->fixed)
-			d->fixed = debug;
-		Body b = {0};
-		collect(&b, &d->f->body);
-		int64_t size = d->size;
-		int changed = repack(d, &b, &size);
-		compact(&b);  /* the stores repack removed */
-		unsigned local = d->st.made_local;
-		make_local(d, &b);
-		changed |= d->st.made_local != local;
-		unsigned dropped = d->st.dropped;
-		if (changed) {
-			Count *h = count_names(&b);
-			drop_unused(d, &b, &h);
-			free_counts(h);
-		}
-		d->st.bytes_before += (uint64_t)d->size;
-		d->st.bytes_after += d->st.dropped != dropped ? 0 : (uint64_t)size;
-		if (d->o->depot.warn && d->st.dropped == dropped)
-			warn_size(d, size);
-		free(b.v);
+	d->decl = d->mo->objs[d->dobj].decl;
+	if (d->o->depot.remarks || d->o->depot.analysis)
+		d->src = srclines_build(d->m, d->f);
+	d->size = d->mo->objs[d->dobj].size;
+	st->funcs++;
+	d->fixed = d->size > MAX_DEPOT ? "larger than the stage handles" : why_fixed(d);
+	const char *debug = find_debug_refs(d);
+	if (!d->fixed)
+		d->fixed = debug;
+	Body b = {0};
+	collect(&b, &d->f->body);
+	int64_t size = d->size;
+	int changed = repack(d, st, &b, &size);
+	compact(&b);  /* the stores repack removed */
+	unsigned local = make_local(d, &b);
+	st->made_local += local;
+	int dropped = 0;
+	if (changed || local) {
+		Count *h = count_names(&b);
+		dropped = drop_unused(d, &b, &h);
+		free_counts(h);
 	}
-	memobjs_free(d->mo);
-	srclines_free(d->src);
-	free(d->atom);
-	free(d->first_atom);
-	free(d->obj_of);
-	free(d->objs);
-	free(d->conflict);
-	free(d->refs);
-	Stats st = d->st;
-	Module *m = d->m;
-	const StageOptions *o = d->o;
-	int32_t *parent = d->parent;
-	free(parent);
-	*d = (Dp){.m = m, .o = o, .st = st};
+	st->dropped += (unsigned)dropped;
+	st->bytes_before += (uint64_t)d->size;
+	st->bytes_after += dropped ? 0 : (uint64_t)size;
+	if (d->o->depot.warn && !dropped)
+		warn_size(d, size);
+	free(b.v);
+}
+
+static void depot_func(Module *m, const StageOptions *o, Func *f, Stats *st)
+{
+	Dp d = {.m = m, .o = o, .f = f, .arena = arena_new(), .mo = memobjs_build(f)};
+	d.dobj = find_depot(d.mo);
+	if (d.dobj >= 0)
+		rewrite(&d, st);
+	memobjs_free(d.mo);
+	srclines_free(d.src);
+	free(d.refs);  /* find_debug_refs grows it */
+	arena_free(d.arena);
 }
 
 void depot(Module *m, const StageOptions *o)
 {
 	if (o->depot.off)
 		return;
-	Dp d = {.m = m, .o = o};
+	Stats st = {0};
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
-			depot_func(&d, s);
-	if (o->stats && d.st.funcs)
-		print_stats(&d.st);
+			depot_func(m, o, s->func, &st);
+	if (o->stats && st.funcs)
+		print_stats(&st);
 }
