@@ -1211,9 +1211,11 @@ static void analysis_remarks(Dp *d)
 					(long long)d->objs[j].lo, (long long)d->objs[j].hi);
 		if (n >= sizeof with)
 			strcpy(with + sizeof with - 5, "...");
-		remark(d, "object %lld..%lld (align %lld): %s%lld%s%s", (long long)o->lo, (long long)o->hi,
-			(long long)o->align, o->at < 0 ? "dead" : o->pinned ? "pinned at " : "to ",
-			(long long)(o->at < 0 ? 0 : o->at), n ? "; live with " : "", with);
+		char place[32] = "dead";
+		if (o->at >= 0)
+			snprintf(place, sizeof place, "%s%lld", o->pinned ? "pinned at " : "to ", (long long)o->at);
+		remark(d, "object %lld..%lld (align %lld): %s%s%s", (long long)o->lo, (long long)o->hi,
+			(long long)o->align, place, n ? "; live with " : "", with);
 	}
 }
 
