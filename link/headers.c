@@ -1,7 +1,8 @@
 /* headers.c: step 1 of a link, the module's header: the highest
- * .version (raised to what -arch needs), one .target whose architecture,
- * texmode and debug flag every input agrees with, one .address_size; and
- * which inputs carry -G DWARF. */
+ * .version (raised to what -arch needs); one .target, the inputs' one
+ * architecture or an -arch that runs them all, their one texmode, and
+ * 'debug' if an input's has it (unless --strip-debug); one .address_size;
+ * and which inputs carry -G DWARF. */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
