@@ -541,6 +541,15 @@ SrcLines *srclines_build(const Module *, const Func *);
 const char *srclines_prefix(SrcLines *, Loc);  /* "kernel.cu:42: ", or "" (NULL too) */
 void srclines_free(SrcLines *);
 
+/* leb128.c: DWARF's unsigned LEB128 numbers, for -G's sections. */
+enum { ULEB_MAX = 10 };   /* bytes of the longest, a 64-bit value */
+/* The number at p[0..n) in *v: the bytes it takes, 0 if it runs off the
+ * end (or past ULEB_MAX bytes). */
+uint32_t uleb_decode(const uint8_t *p, uint32_t n, uint64_t *v);
+uint32_t uleb_size(uint64_t v);  /* bytes v takes unpadded */
+/* v in exactly n bytes, padded: 0, or -1 when it needs more. */
+int uleb_encode(uint64_t v, uint8_t *p, uint32_t n);
+
 /* runtime.c: entry points the CUDA toolchain supplies at ptxas/nvlink time */
 int is_runtime_symbol(const char *name);
 int needs_cudadevrt(const char *name);

@@ -107,14 +107,15 @@ static uint64_t get(Cur *c, uint32_t n)
 
 static uint64_t uleb(Cur *c)
 {
-	uint64_t v = 0;
-	for (int shift = 0; c->pos < c->b->n && shift < 64; shift += 7) {
-		uint8_t byte = c->b->v[c->pos++].val;
-		v |= (uint64_t)(byte & 0x7f) << shift;
-		if (!(byte & 0x80))
-			return v;
-	}
-	c->err = c->err ? c->err : "a LEB128 number runs off its end";
+	uint8_t buf[ULEB_MAX];
+	uint32_t n = 0;
+	for (; n < ULEB_MAX && c->pos + n < c->b->n; n++)
+		buf[n] = c->b->v[c->pos + n].val;
+	uint64_t v;
+	uint32_t len = uleb_decode(buf, n, &v);
+	c->pos += len ? len : n;
+	if (!len)
+		c->err = c->err ? c->err : "a LEB128 number runs off its end";
 	return v;
 }
 

@@ -937,14 +937,14 @@ static int drop_unused(Dp *d, Body *b, Count **h)
  * in .debug_info and .debug_loc.  A moved object's OFF is rewritten in the
  * same number of bytes (ULEB128 may be padded), so no section offset moves;
  * a layout whose offsets do not fit is not taken. */
-enum { DW_OP_addr = 3, DW_OP_plus_uconst = 35, MAX_ULEB = 10 };
+enum { DW_OP_addr = 3, DW_OP_plus_uconst = 35 };
 
 typedef struct Elem {   /* one data element of a section */
 	Expr **slot;
 } Elem;
 
 typedef struct DebugRef {
-	Expr **bytes[MAX_ULEB];
+	Expr **bytes[ULEB_MAX];
 	uint32_t nbytes;
 	int64_t off;
 } DebugRef;
@@ -987,16 +987,19 @@ static const char *find_debug_refs(Dp *d)
 			why = "its debug information names it in a form the stage does not rewrite";
 			break;
 		}
-		for (uint32_t k = i + 2, shift = 0; k < n && r.nbytes < MAX_ULEB; k++, shift += 7) {
-			if (!elem_value(&e[k], &v) || v < 0 || v > 255 || shift > 56) {
-				why = "its debug information holds an offset the stage cannot read";
+		uint8_t buf[ULEB_MAX];
+		for (uint32_t k = i + 2; k < n && r.nbytes < ULEB_MAX; k++) {
+			if (!elem_value(&e[k], &v) || v < 0 || v > 255)
 				break;
-			}
+			buf[r.nbytes] = (uint8_t)v;
 			r.bytes[r.nbytes++] = e[k].slot;
-			r.off |= (v & 127) << shift;
 			if (!(v & 128))
 				break;
 		}
+		uint64_t off;
+		if (!uleb_decode(buf, r.nbytes, &off) || off > INT64_MAX)
+			why = "its debug information holds an offset the stage cannot read";
+		r.off = (int64_t)off;
 		d->refs = array_grow(d->refs, d->nrefs, &d->crefs, sizeof *d->refs);
 		d->refs[d->nrefs++] = r;
 	}
@@ -1013,16 +1016,11 @@ static int64_t new_offset(Dp *d, int64_t off)
 	return o->at < 0 || o->at == o->lo ? -1 : off - o->lo + o->at;
 }
 
-static int uleb_fits(int64_t v, uint32_t nbytes)
-{
-	return nbytes * 7 >= 64 || v < ((int64_t)1 << (7 * nbytes));
-}
-
 static int debug_refs_fit(Dp *d)
 {
 	for (uint32_t i = 0; i < d->nrefs; i++) {
 		int64_t to = new_offset(d, d->refs[i].off);
-		if (to >= 0 && !uleb_fits(to, d->refs[i].nbytes))
+		if (to >= 0 && uleb_size((uint64_t)to) > d->refs[i].nbytes)
 			return 0;
 	}
 	return 1;
@@ -1033,8 +1031,11 @@ static void move_debug_refs(Dp *d)
 	for (uint32_t i = 0; i < d->nrefs; i++) {
 		const DebugRef *r = &d->refs[i];
 		int64_t to = new_offset(d, r->off);
-		for (uint32_t k = 0; to >= 0 && k < r->nbytes; k++)
-			*r->bytes[k] = int_expr(((to >> (7 * k)) & 127) | (k + 1 < r->nbytes ? 128 : 0));
+		uint8_t buf[ULEB_MAX];
+		if (to < 0 || uleb_encode((uint64_t)to, buf, r->nbytes) != 0)
+			continue;
+		for (uint32_t k = 0; k < r->nbytes; k++)
+			*r->bytes[k] = int_expr(buf[k]);
 	}
 }
 

@@ -17,34 +17,6 @@
 
 Machine *M;
 
-static const char usage[] =
-	"usage: ptxlink-run [options] file.ptx kernel\n"
-	"  --grid X[,Y,Z]          blocks (default 1)\n"
-	"  --block X[,Y,Z]         threads per block (default 1)\n"
-	"  --cluster X[,Y,Z]       blocks per cluster, run together (default: the kernel's\n"
-	"                          .reqnctapercluster, else 1)\n"
-	"  --arg SPEC              one per kernel parameter, in order:\n"
-	"      u8|u16|u32|u64|s8|s16|s32|s64|b8|b16|b32|b64:INT   f32:REAL   f64:REAL\n"
-	"      buf:SIZE[:zero|:pattern=SEED|:byte=N|:file=PATH]   a global buffer; passes its\n"
-	"                          address\n"
-	"      zero                zero bytes, whatever the parameter's size (structs)\n"
-	"      ptrs:SIZE[:FILL]    a struct whose every 8-byte word points to the middle of\n"
-	"                          a new buffer (so small negative offsets stay inside)\n"
-	"      hex:HEXBYTES        the parameter's bytes, in memory order\n"
-	"      words4:INT, words8:INT  a struct filled with 4- or 8-byte copies of INT\n"
-	"  --dynamic-shared BYTES  dynamic shared memory per block\n"
-	"  --max-steps N           stop after N thread instructions (default 1000000000)\n"
-	"  --dump                  print every buffer's bytes after its digest\n"
-	"  --dump-as TYPE          print every buffer as values, one a line; TYPE is\n"
-	"                          u8, u16, u32, u64 (hex), s32, s64, f32, f64\n"
-	"  --globals               also digest the module's .global variables\n"
-	"  --printf-by-thread      print the printf stream grouped by thread (block by block,\n"
-	"                          in thread order), an order that does not depend on how\n"
-	"                          divergent paths were scheduled\n"
-	"  --trace                 print every warp step (block, warp, lanes, line) to stderr\n"
-	"  --list                  list the kernels and their parameters, one a line\n"
-	"                          (ptxlink-run --list file.ptx)\n";
-
 _Noreturn void rt_stop(int code)
 {
 	fflush(stdout);
@@ -440,68 +412,160 @@ static void cluster_shape(const Func *f, const uint32_t given[3])
 		bad_usage("a cluster has at most 16 blocks");
 }
 
+/* ---- the command line ---- */
+
+/* What the options ask for beyond the Machine's own fields. */
+typedef struct Launch {
+	const char *args[256];     /* --arg, one per kernel parameter */
+	int nargs;
+	int dump, globals, list, trace, by_thread;
+	const char *as;            /* --dump-as */
+	uint32_t cluster[3];       /* --cluster; 0: the kernel's, else 1 */
+} Launch;
+
+static void set_grid(Launch *l, const char *v)
+{
+	parse_dims(v, M->grid, "grid");
+}
+
+static void set_block(Launch *l, const char *v)
+{
+	parse_dims(v, M->block, "block");
+}
+
+static void set_cluster(Launch *l, const char *v)
+{
+	parse_dims(v, l->cluster, "cluster");
+}
+
+static void add_arg(Launch *l, const char *v)
+{
+	if (l->nargs == 256)
+		bad_usage("too many --arg");
+	l->args[l->nargs++] = v;
+}
+
+static void set_dynamic_shared(Launch *l, const char *v)
+{
+	uint64_t n = parse_u64(v, "--dynamic-shared");
+	if (n > UINT32_MAX)
+		bad_usage("--dynamic-shared %s: more shared memory than a block can have", v);
+	M->dyn_shared = (uint32_t)n;
+}
+
+static void set_max_steps(Launch *l, const char *v)
+{
+	M->max_steps = parse_u64(v, "--max-steps");
+}
+
+static void set_dump_as(Launch *l, const char *v)
+{
+	static const char *const kinds[] = {"u8", "u16", "u32", "u64", "s32", "s64", "f32", "f64", NULL};
+	l->as = v;
+	if (!str_in(v, kinds))
+		bad_usage("bad --dump-as type '%s'", v);
+}
+
+/* One option: with a value (named in the help), the function that reads
+ * it; without, the Launch flag it sets.  The help is the text after the
+ * option's column, its later lines indented as printed (MORE). */
+typedef struct Option {
+	const char *name, *value;
+	void (*set)(Launch *, const char *value);
+	size_t flag;
+	const char *help;
+} Option;
+
+#define MORE "\n                          "
+
+static const Option options[] = {
+	{"--grid", "X[,Y,Z]", set_grid, 0, "blocks (default 1)"},
+	{"--block", "X[,Y,Z]", set_block, 0, "threads per block (default 1)"},
+	{"--cluster", "X[,Y,Z]", set_cluster, 0,
+		"blocks per cluster, run together (default: the kernel's" MORE ".reqnctapercluster, else 1)"},
+	{"--arg", "SPEC", add_arg, 0, "one per kernel parameter, in order:\n"
+		"      u8|u16|u32|u64|s8|s16|s32|s64|b8|b16|b32|b64:INT   f32:REAL   f64:REAL\n"
+		"      buf:SIZE[:zero|:pattern=SEED|:byte=N|:file=PATH]   a global buffer; passes its"
+		MORE "address\n"
+		"      zero                zero bytes, whatever the parameter's size (structs)\n"
+		"      ptrs:SIZE[:FILL]    a struct whose every 8-byte word points to the middle of"
+		MORE "a new buffer (so small negative offsets stay inside)\n"
+		"      hex:HEXBYTES        the parameter's bytes, in memory order\n"
+		"      words4:INT, words8:INT  a struct filled with 4- or 8-byte copies of INT"},
+	{"--dynamic-shared", "BYTES", set_dynamic_shared, 0, "dynamic shared memory per block"},
+	{"--max-steps", "N", set_max_steps, 0, "stop after N thread instructions (default 1000000000)"},
+	{"--dump", NULL, NULL, offsetof(Launch, dump), "print every buffer's bytes after its digest"},
+	{"--dump-as", "TYPE", set_dump_as, 0, "print every buffer as values, one a line; TYPE is"
+		MORE "u8, u16, u32, u64 (hex), s32, s64, f32, f64"},
+	{"--globals", NULL, NULL, offsetof(Launch, globals),
+		"also digest the module's .global variables"},
+	{"--printf-by-thread", NULL, NULL, offsetof(Launch, by_thread),
+		"print the printf stream grouped by thread (block by block," MORE
+		"in thread order), an order that does not depend on how" MORE
+		"divergent paths were scheduled"},
+	{"--trace", NULL, NULL, offsetof(Launch, trace),
+		"print every warp step (block, warp, lanes, line) to stderr"},
+	{"--list", NULL, NULL, offsetof(Launch, list),
+		"list the kernels and their parameters, one a line" MORE "(ptxlink-run --list file.ptx)"},
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: ptxlink-run [options] file.ptx kernel\n", f);
+	for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
+		char col[32];
+		const Option *o = &options[i];
+		snprintf(col, sizeof col, "%s%s%s", o->name, o->value ? " " : "", o->value ? o->value : "");
+		fprintf(f, "  %-24s%s\n", col, o->help);
+	}
+}
+
+/* The option argv[*i] names, its value consumed; NULL when it names
+ * none, or lacks its value. */
+static const Option *option(Launch *l, int argc, char **argv, int *i)
+{
+	for (size_t k = 0; k < sizeof options / sizeof *options; k++) {
+		const Option *o = &options[k];
+		if (strcmp(argv[*i], o->name) != 0)
+			continue;
+		if (!o->value)
+			*(int *)((char *)l + o->flag) = 1;
+		else if (*i + 1 < argc)
+			o->set(l, argv[++*i]);
+		else
+			return NULL;
+		return o;
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
-	const char *args[256];
-	int nargs = 0, dumpit = 0, globals = 0, list = 0;
-	const char *as = NULL;
+	Launch l = {0};
 	const char *pos[2];
 	int npos = 0;
-	uint32_t cluster[3] = {0, 0, 0};
 	M = calloc(1, sizeof *M);
 	M->grid[0] = M->grid[1] = M->grid[2] = 1;
 	M->block[0] = M->block[1] = M->block[2] = 1;
 	M->max_steps = 1000000000ull;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		int more = i + 1 < argc;
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(usage, stdout);
+			usage(stdout);
 			return 0;
-		} else if (strcmp(a, "--grid") == 0 && more)
-			parse_dims(argv[++i], M->grid, "grid");
-		else if (strcmp(a, "--block") == 0 && more)
-			parse_dims(argv[++i], M->block, "block");
-		else if (strcmp(a, "--cluster") == 0 && more)
-			parse_dims(argv[++i], cluster, "cluster");
-		else if (strcmp(a, "--arg") == 0 && more) {
-			if (nargs == 256)
-				bad_usage("too many --arg");
-			args[nargs++] = argv[++i];
-		} else if (strcmp(a, "--dynamic-shared") == 0 && more) {
-			uint64_t n = parse_u64(argv[++i], "--dynamic-shared");
-			if (n > UINT32_MAX)
-				bad_usage("--dynamic-shared %s: more shared memory than a block can have", argv[i]);
-			M->dyn_shared = (uint32_t)n;
-		} else if (strcmp(a, "--max-steps") == 0 && more)
-			M->max_steps = parse_u64(argv[++i], "--max-steps");
-		else if (strcmp(a, "--dump") == 0)
-			dumpit = 1;
-		else if (strcmp(a, "--dump-as") == 0 && more) {
-			as = argv[++i];
-			static const char *const kinds[] = {"u8", "u16", "u32", "u64", "s32", "s64", "f32", "f64"};
-			int ok = 0;
-			for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
-				ok |= strcmp(as, kinds[k]) == 0;
-			if (!ok)
-				bad_usage("bad --dump-as type '%s'", as);
-		} else if (strcmp(a, "--globals") == 0)
-			globals = 1;
-		else if (strcmp(a, "--list") == 0)
-			list = 1;
-		else if (strcmp(a, "--trace") == 0)
-			M->trace = 1;
-		else if (strcmp(a, "--printf-by-thread") == 0)
-			M->by_thread = 1;
+		} else if (option(&l, argc, argv, &i))
+			continue;
 		else if (a[0] == '-' && a[1]) {
-			fputs(usage, stderr);
+			usage(stderr);
 			bad_usage("unknown option '%s'", a);
 		} else if (npos < 2)
 			pos[npos++] = a;
 		else
 			bad_usage("too many operands");
 	}
-	if (list && npos == 1) {
+	M->trace = l.trace;
+	M->by_thread = l.by_thread;
+	if (l.list && npos == 1) {
 		Module *m = ptx_parse_file(pos[0]);
 		if (!m)
 			return RUN_USAGE;
@@ -510,7 +574,7 @@ int main(int argc, char **argv)
 		return RUN_OK;
 	}
 	if (npos != 2) {
-		fputs(usage, stderr);
+		usage(stderr);
 		return RUN_USAGE;
 	}
 	if ((uint64_t)M->block[0] * M->block[1] * M->block[2] > 1024)
@@ -529,18 +593,18 @@ int main(int argc, char **argv)
 	DFunc *k = find_func(intern_cstr(pos[1]));
 	if (!k || !k->f->is_entry || !k->f->has_body)
 		bad_usage("%s: no kernel (.entry with a body) named '%s'", pos[0], pos[1]);
-	cluster_shape(k->f, cluster);
+	cluster_shape(k->f, l.cluster);
 	if ((uint64_t)M->shared_static + M->dyn_shared >= SHARED_MAX)
 		bad_usage("shared memory of %llu bytes is too large",
 			(unsigned long long)M->shared_static + M->dyn_shared);
 	decode_func(k);
-	if ((uint32_t)nargs != k->nparams)
-		bad_usage("kernel '%s' takes %u parameters, %d --arg given", pos[1], k->nparams, nargs);
+	if ((uint32_t)l.nargs != k->nparams)
+		bad_usage("kernel '%s' takes %u parameters, %d --arg given", pos[1], k->nparams, l.nargs);
 	M->kparam = calloc(M->kpsize + 8, 1);
 	for (uint32_t i = 0; i < k->nparams; i++)
-		put_arg(k, i, args[i]);
+		put_arg(k, i, l.args[i]);
 	run_grid(k);
-	report(dumpit, as, globals);
+	report(l.dump, l.as, l.globals);
 	fflush(stdout);
 	return RUN_OK;
 }
