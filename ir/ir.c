@@ -139,19 +139,6 @@ const char *op_spelling(int op)
 	return one[op];
 }
 
-const Spec *spec_find(const Spec *specs, uint32_t n, const char *word)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (strcmp(specs[i].word, word) == 0)
-			return &specs[i];
-	return NULL;
-}
-
-const Spec *decl_spec(const Decl *d, const char *word)
-{
-	return spec_find(d->specs, d->nspecs, word);
-}
-
 int str_in(const char *w, const char *const *set)
 {
 	for (; *set; set++)

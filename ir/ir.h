@@ -454,8 +454,6 @@ Expr *expr_call(Module *, const char *fname, Expr **kids, uint32_t n);
 /* E_CALL: the function's name (interned).  It is kept as a name leaf in
  * kids[n], past the arguments, so that every Expr is 16 bytes, not 24. */
 const char *expr_fname(const Expr *);
-const Spec *spec_find(const Spec *, uint32_t n, const char *word);  /* also a Func's */
-const Spec *decl_spec(const Decl *, const char *word);
 int expr_mentions(const Expr *, const char *name);   /* name interned */
 Expr *expr_renamed(Module *, Expr *, const char *from, const char *to);  /* new nodes where it changes */
 /* fn on the slot of every name and number in *e, left to right, until it
