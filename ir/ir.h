@@ -672,7 +672,6 @@ void symtab_free(SymTab *);
 Symbol *symtab_find(const SymTab *, const char *name);   /* name interned */
 uint32_t symtab_count(const SymTab *);
 Symbol *symtab_at(const SymTab *, uint32_t i);        /* module order */
-Linkage spec_linkage(const Spec *, uint32_t n);
 int var_align(const Decl *);   /* .align N, else the element's natural alignment */
 int align_written(const Decl *);   /* .align N; 0 without one */
 

@@ -17,7 +17,6 @@
  * function's uses. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 #include "ptrhash.h"
 #include "ir.h"
 
@@ -39,15 +38,6 @@ Symbol *symtab_find(const SymTab *t, const char *name)
 	Entry *e;
 	HASH_FIND_PTR(t->index, &name, e);
 	return e ? &e->sym : NULL;
-}
-
-/* The first linkage word's (decl.c decoded it). */
-Linkage spec_linkage(const Spec *specs, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (specs[i].kind == SW_LINK)
-			return (Linkage)specs[i].id;
-	return LINK_INTERNAL;
 }
 
 int align_written(const Decl *d)
