@@ -139,19 +139,6 @@ const char *op_spelling(int op)
 	return one[op];
 }
 
-const Spec *spec_find(const Spec *specs, uint32_t n, const char *word)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (strcmp(specs[i].word, word) == 0)
-			return &specs[i];
-	return NULL;
-}
-
-const Spec *decl_spec(const Decl *d, const char *word)
-{
-	return spec_find(d->specs, d->nspecs, word);
-}
-
 int str_in(const char *w, const char *const *set)
 {
 	for (; *set; set++)
@@ -180,24 +167,12 @@ int int_literal(const char *s, int64_t *v)
 
 Space decl_space(const Decl *d)
 {
-	for (uint32_t i = 0; i < d->nspecs; i++) {
-		Space k = space_of(d->specs[i].word);
-		if (k != SPACE_NONE)
-			return k;
-	}
-	return SPACE_NONE;
+	return (Space)d->space;
 }
 
 const char *decl_type(const Decl *d)
 {
-	static const char *const types[] = {".b8", ".b16", ".b32", ".b64", ".b128",
-		".u8", ".u16", ".u32", ".u64", ".s8", ".s16", ".s32", ".s64",
-		".f16", ".f16x2", ".bf16", ".bf16x2", ".f32", ".f64", ".pred",
-		".texref", ".samplerref", ".surfref", ".e4m3", ".e5m2", NULL};
-	for (uint32_t i = 0; i < d->nspecs; i++)
-		if (str_in(d->specs[i].word, types))
-			return d->specs[i].word;
-	return NULL;
+	return ty_word(d->type);
 }
 
 Stmt *ins_new(Module *m, Loc loc, const char *spelling, Expr **ops, uint32_t nops)
@@ -223,17 +198,18 @@ Stmt *var_new(Module *m, Loc loc, const char *specs, const char *declarator)
 			p++;
 			continue;
 		}
-		if (*p >= '0' && *p <= '9' && n && !strcmp(tmp[n - 1].word, ".align"))
+		if (*p >= '0' && *p <= '9' && n && tmp[n - 1].kind == SW_SPEC && tmp[n - 1].id == SPEC_align)
 			tmp[n - 1].num = intern(p, len);
-		else if (*p == '.' && n < 32)
-			tmp[n++] = (Spec){.word = intern(p, len)};
+		else if (*p == '.' && n < 32 && spec_known(intern(p, len)))
+			tmp[n++] = spec_make(intern(p, len), NULL, NULL, 0);
 		else
 			die("var_new: bad declaration words '%s'", specs);
 		p += len;
 	}
 	Stmt *s = stmt_new(m, S_VAR, loc);
-	s->var.specs = arena_dup(m->arena, tmp, (n ? n : 1) * sizeof *tmp);
-	s->var.nspecs = n;
+	DeclProblem why;
+	if (!decl_set(&s->var, arena_dup(m->arena, tmp, (n ? n : 1) * sizeof *tmp), n, &why))
+		die("var_new: '%s': %s", specs, why.why);
 	Declarator *d = arena_alloc(m->arena, sizeof *d);
 	size_t len = strcspn(declarator, "<[");
 	d->name = intern(declarator, len);
@@ -354,10 +330,9 @@ int body_mentions(const List *l, const char *name)
  * a type without a size). */
 int64_t decl_bytes(const Decl *d, const Declarator *dr)
 {
-	int64_t n = type_bytes(decl_type(d));
+	int64_t n = ty_size(d->type) * d->vec;
 	if (!n)
 		return -1;
-	n *= decl_spec(d, ".v4") ? 4 : decl_spec(d, ".v2") ? 2 : 1;
 	for (uint32_t i = 0; i < dr->ndims; i++) {
 		int64_t k;
 		if (!dr->dims[i] || dr->dims[i]->kind != E_NUM || !int_literal(dr->dims[i]->str, &k) || k < 0)
@@ -408,9 +383,8 @@ void *stack_grow(void *v, const void *local, uint32_t n, uint32_t *cap, size_t s
 /* Only 32- and 64-bit integer slots hold addresses worth following. */
 int init_slot_size(const Decl *d)
 {
-	const char *type = decl_type(d);
-	int n = type_bytes(type);
-	return (n == 4 || n == 8) && type[1] != 'f' ? n : 0;
+	int n = ty_size(d->type);
+	return (n == 4 || n == 8) && !ty_floats(d->type) ? n : 0;
 }
 
 /* Flattens nested braces into the i-th scalar of an initializer. */
@@ -454,13 +428,12 @@ int float_bits(const char *s, int bytes, uint64_t *bits)
 int init_image(const Decl *d, const Declarator *ds, uint8_t *out, int64_t size)
 {
 	memset(out, 0, (size_t)size);
-	const char *type = decl_type(d);
-	int n = type_bytes(type);
+	int n = ty_size(d->type);
 	if (!n)
 		return 0;
 	if (!ds->init)
 		return 1;
-	int fl = ty_float(type_of(type));
+	int fl = ty_float(d->type);
 	for (int64_t i = 0; i * n < size; i++) {
 		int64_t k = i;
 		const Expr *e = init_elem(ds->init, &k);

@@ -144,7 +144,10 @@ const char *space_spelling(Space);      /* SPACE_GLOBAL -> ".global"; SPACE_NONE
  * rounding modes and comparisons are enums; every other word is a bit. */
 /* TYPE flags: TF_SIZED types are those a stage moves as scalars (not
  * .pred, .tf32 or the fp8 formats); TF_BITS ones are untyped (.b32). */
-enum { TF_SIZED = 1, TF_BITS = 2, TF_SIGNED = 4, TF_FLOAT = 8, TF_PAIR = 16 };
+/* TF_INSN: instructions only, never a declaration (.tf32); TF_HANDLE: a
+ * declaration's opaque handle (.texref). */
+enum { TF_SIZED = 1, TF_BITS = 2, TF_SIGNED = 4, TF_FLOAT = 8, TF_PAIR = 16, TF_INSN = 32,
+	TF_HANDLE = 64 };
 enum {
 	TY_NONE,
 #define TYPE(name, word, bits, flags) TY_##name,
@@ -180,6 +183,7 @@ typedef struct ModSet {
 } ModSet;
 _Static_assert(MOD_COUNT <= 128, "modifier bits fit a ModSet");
 int type_of(const char *word);      /* ".u32" -> TY_U32; TY_NONE if no type */
+const char *ty_word(int ty);        /* TY_U32 -> ".u32"; NULL for TY_NONE */
 int ty_flags(int ty);               /* TF_* */
 int ty_bits(int ty);                /* 1 for .pred */
 int ty_signed(int ty);
@@ -288,13 +292,35 @@ typedef struct List {
 	Stmt *head, *tail;
 } List;
 
-/* A declaration-specifier word: .visible .global .align 8 .u32 .v4
- * .attribute(.managed) .ptr ...  kept in source order. */
+/* The words of declarations and function headers (ir/decls.h), decoded
+ * once (decl.c).  A Spec is one declaration-specifier word: .visible
+ * .global .align 8 .u32 .v4 .attribute(.managed) .ptr ...  kept in source
+ * order; kind and id say what it is: a Linkage, a Space, a TY_*, a vector
+ * width, a SPEC_*. */
+typedef enum {
+	LINK_INTERNAL,
+#define LINK(name, word) LINK_##name,
+#include "decls.h"
+} Linkage;
+enum { SW_UNKNOWN, SW_LINK, SW_SPACE, SW_TYPE, SW_VEC, SW_SPEC };
+enum {
+#define SPEC(name, word) SPEC_##name,
+#include "decls.h"
+	SPEC_COUNT
+};
+enum {
+	FA_UNKNOWN,
+#define FATTR(name, word) FA_##name,
+#include "decls.h"
+	FA_COUNT
+};
+
 typedef struct Spec {
 	const char *word;  /* interned, with its dot */
 	const char *num;   /* .align N: the number; otherwise NULL */
 	Expr **args;       /* .attribute( args ) */
 	uint32_t nargs;
+	uint8_t kind, id;  /* SW_*, and which */
 } Spec;
 
 typedef struct Declarator {
@@ -306,22 +332,31 @@ typedef struct Declarator {
 	Loc loc;
 } Declarator;
 
+/* The fields are its words' (decl_set), never set apart from them.  The
+ * space and .align after .ptr are the pointee's, not the declaration's. */
 typedef struct Decl {
 	Spec *specs;
 	uint32_t nspecs;
+	uint8_t linkage;   /* Linkage */
+	uint8_t space;     /* Space; SPACE_NONE when it names none */
+	uint8_t type;      /* TY_*; TY_NONE when it names none */
+	uint8_t vec;       /* .v2 .v4: 2, 4; else 1 */
 	Declarator *ds;
 	uint32_t nds;
+	uint32_t align;    /* .align N: N; 0 without one */
 } Decl;
 
 typedef struct FuncAttr { /* .maxntid 256, 1, 1   .noreturn */
 	const char *word;
 	const char **nums;
 	uint32_t nnums;
+	uint8_t id;        /* FA_*: fattr_of(word) */
 } FuncAttr;
 
 typedef struct Func {
-	Spec *specs;       /* linkage words before .entry/.func */
+	Spec *specs;       /* linkage words before .entry/.func (func_set_specs) */
 	uint32_t nspecs;
+	uint8_t linkage;   /* Linkage: theirs */
 	int is_entry;
 	Spec *fspecs;      /* words between .func and the name (.attribute(..), .noreturn) */
 	uint32_t nfspecs;
@@ -419,8 +454,6 @@ Expr *expr_call(Module *, const char *fname, Expr **kids, uint32_t n);
 /* E_CALL: the function's name (interned).  It is kept as a name leaf in
  * kids[n], past the arguments, so that every Expr is 16 bytes, not 24. */
 const char *expr_fname(const Expr *);
-const Spec *spec_find(const Spec *, uint32_t n, const char *word);  /* also a Func's */
-const Spec *decl_spec(const Decl *, const char *word);
 int expr_mentions(const Expr *, const char *name);   /* name interned */
 Expr *expr_renamed(Module *, Expr *, const char *from, const char *to);  /* new nodes where it changes */
 /* fn on the slot of every name and number in *e, left to right, until it
@@ -438,8 +471,8 @@ int pointer_bytes(const Module *);  /* 4 under .address_size 32, else 8 */
 int int_literal(const char *spelling, int64_t *);  /* 0 if not an integer literal */
 int int_operand(const Expr *, int64_t *);   /* a literal or -literal */
 int addr_name_off(const Expr *, const char **name, int64_t *off);  /* [name], [name+-C] */
-Space decl_space(const Decl *);   /* SPACE_NONE when it names none */
-const char *decl_type(const Decl *);
+Space decl_space(const Decl *);   /* its space field */
+const char *decl_type(const Decl *);  /* its type's word; NULL without one */
 int init_slot_size(const Decl *);  /* 4 or 8 for integer slots that can hold addresses, else 0 */
 const Expr *init_elem(const Expr *init, int64_t *i);  /* the i-th scalar of nested braces */
 /* The bytes a variable holds before any code runs (little-endian; zeros
@@ -623,7 +656,6 @@ int flow_slot_points(const Flow *, const Func *f, const char *reg, FlowPoint *ou
  * module does with each (see the file's header for the rules).  A stage
  * that adds or removes symbols or their uses rebuilds it. */
 typedef enum { SYM_FUNC, SYM_VAR } SymKind;
-typedef enum { LINK_INTERNAL, LINK_VISIBLE, LINK_EXTERN, LINK_WEAK, LINK_COMMON } Linkage;
 enum { USE_READ = 1, USE_WRITE = 2, USE_CALL = 4, USE_ADDR = 8 };
 typedef struct SymUse {
 	Stmt *at;               /* the instruction, .calltargets or variable statement */
@@ -649,7 +681,6 @@ void symtab_free(SymTab *);
 Symbol *symtab_find(const SymTab *, const char *name);   /* name interned */
 uint32_t symtab_count(const SymTab *);
 Symbol *symtab_at(const SymTab *, uint32_t i);        /* module order */
-Linkage spec_linkage(const Spec *, uint32_t n);
 int var_align(const Decl *);   /* .align N, else the element's natural alignment */
 int align_written(const Decl *);   /* .align N; 0 without one */
 
@@ -774,6 +805,29 @@ Verified *ir_verified(const Module *);
 int ir_verify_since(const Module *, const Verified *, const char *stage);
 void ir_verified_free(Verified *);
 
+
+/* decl.c: the words of declarations and function headers (decls.h).
+ * spec_make decodes a word (interned) once; decl_set gives a declaration
+ * its words and decodes its fields from them.  Where ptxas would refuse
+ * the words (.v8, .v4 .b64, .align 3, two state spaces ...), decl_set
+ * returns 0 and says which word and why, for the parser to report; the
+ * fields are then those of the words before it.  The other setters make
+ * new words (never editing an array in place: declarations share them)
+ * and die() on a declaration ptxas would refuse. */
+typedef struct DeclProblem {
+	uint32_t at;       /* the index of the word */
+	char why[96];
+} DeclProblem;
+Spec spec_make(const char *word, const char *num, Expr **args, uint32_t nargs);
+int spec_known(const char *word);   /* a word a declaration may carry */
+int fattr_of(const char *word);     /* FA_*; FA_UNKNOWN */
+int decl_set(Decl *, Spec *, uint32_t n, DeclProblem *);
+void decl_set_align(Module *, Decl *, uint32_t align);     /* .align N, added or changed */
+void decl_set_linkage(Module *, Decl *, Linkage);          /* the linkage word, first */
+void func_set_specs(Func *, Spec *, uint32_t n);           /* its words before .entry/.func */
+void func_set_linkage(Module *, Func *, Linkage);
+const FuncAttr *func_attr(const Func *, int fa);           /* its first FA_*, or NULL */
+int decl_check(const Decl *);       /* ir_verify: the fields are the words' */
 
 /* ir.c: constructors for stages that write new code.  ins_new builds an
  * instruction from its whole spelling ("st.local.f64") and operands;

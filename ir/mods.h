@@ -3,15 +3,16 @@
  * is interned (opcode.c), so code reads fields and never compares words.
  * A user defines the row kinds it wants; the others expand to nothing.
  *
- *   TYPE(NAME, word, bits, flags)  a type: TY_NAME (TF_* flags, ir.h)
+ *   TYPE(NAME, word, bits, flags)  a type: TY_NAME (TF_* flags, ir.h); the
+ *                                  declaration words (decls.h) take these too
  *   RND(NAME, word)                a rounding mode: RND_NAME
  *   CMP(NAME, word)                a comparison: CMP_NAME
  *   MOD(name, word, group)         any other word, one bit: MOD_name (MG_*)
  *
  * A MOD word ending in "::" stands for every word it begins (.L1::evict_last).
- * State spaces (.global, .shared::cluster ...), .v2/.v4/.v8 and matrix
- * shapes (.m16n8k16, .m8n8) are decoded by opcode.c itself; a space's
- * qualifier also sets its MG_SPACE bit.  Types, rounding modes and
+ * State spaces (.global, .shared::cluster ...) and matrix shapes
+ * (.m16n8k16, .m8n8) are decoded by opcode.c itself, .v2/.v4/.v8 by the
+ * VEC rows of decls.h; a space's qualifier also sets its MG_SPACE bit.  Types, rounding modes and
  * comparisons keep the interpreter's numbering: it switches on them. */
 #ifndef TYPE
 #define TYPE(name, word, bits, flags)
@@ -44,13 +45,17 @@ TYPE(F16, ".f16", 16, TF_SIZED | TF_FLOAT)
 TYPE(F16X2, ".f16x2", 32, TF_SIZED | TF_PAIR)
 TYPE(BF16, ".bf16", 16, TF_SIZED | TF_FLOAT)
 TYPE(BF16X2, ".bf16x2", 32, TF_SIZED | TF_PAIR)
-TYPE(TF32, ".tf32", 32, TF_FLOAT)
+TYPE(TF32, ".tf32", 32, TF_FLOAT | TF_INSN)
 TYPE(F32, ".f32", 32, TF_SIZED | TF_FLOAT)
 TYPE(F64, ".f64", 64, TF_SIZED | TF_FLOAT)
 TYPE(E4M3, ".e4m3", 8, 0)
 TYPE(E5M2, ".e5m2", 8, 0)
-TYPE(E4M3X2, ".e4m3x2", 16, 0)
-TYPE(E5M2X2, ".e5m2x2", 16, 0)
+TYPE(E4M3X2, ".e4m3x2", 16, TF_INSN)
+TYPE(E5M2X2, ".e5m2x2", 16, TF_INSN)
+/* opaque handles: declarations only (decls.h) */
+TYPE(TEXREF, ".texref", 64, TF_HANDLE)
+TYPE(SAMPLERREF, ".samplerref", 64, TF_HANDLE)
+TYPE(SURFREF, ".surfref", 64, TF_HANDLE)
 
 RND(RN, ".rn")
 RND(RZ, ".rz")

@@ -72,6 +72,7 @@ static const uint8_t mod_groups[] = {
 };
 
 int ty_flags(int ty) { return types[ty].flags; }
+const char *ty_word(int ty) { return types[ty].word; }
 int ty_bits(int ty) { return types[ty].bits; }
 int ty_signed(int ty) { return (types[ty].flags & TF_SIGNED) != 0; }
 int ty_float(int ty) { return (types[ty].flags & TF_FLOAT) != 0; }
@@ -79,13 +80,20 @@ int ty_floats(int ty) { return (types[ty].flags & (TF_FLOAT | TF_PAIR)) != 0; }
 int ty_size(int ty) { return types[ty].flags & TF_SIZED ? types[ty].bits / 8 : 0; }
 int mod_group(int mod) { return mod_groups[mod]; }
 
-/* Every word of mods.h, sorted for lookup; .lo and .hi are there twice. */
+/* Every word of mods.h and the vector widths of decls.h, sorted for
+ * lookup; .lo and .hi are there twice. */
 typedef struct Word {
 	const char *word;
 	uint8_t kind, id;
 } Word;
 
-static Word wordtab[TY_COUNT + RND_COUNT + CMP_COUNT + MOD_COUNT];
+enum {
+	VEC_COUNT = 0
+#define VEC(n, word) + 1
+#include "decls.h"
+};
+
+static Word wordtab[TY_COUNT + RND_COUNT + CMP_COUNT + MOD_COUNT + VEC_COUNT];
 static size_t nwords;
 
 static int word_cmp(const void *a, const void *b)
@@ -107,6 +115,8 @@ static void fill_words(void)
 #define CMP(name, word) add_word(word, MW_CMP, CMP_##name);
 #define MOD(name, word, group) add_word(word, MW_MOD, MOD_##name);
 #include "mods.h"
+#define VEC(n, word) add_word(word, MW_VEC, n);
+#include "decls.h"
 	qsort(wordtab, nwords, sizeof *wordtab, word_cmp);
 }
 
@@ -193,8 +203,6 @@ static ModWord modifier(Spelling *sp, const char *w)
 		r++;
 	if (r)
 		return (ModWord){r->kind, r->id};
-	if (!strcmp(w, ".v2") || !strcmp(w, ".v4") || !strcmp(w, ".v8"))
-		return (ModWord){MW_VEC, (uint8_t)(w[2] - '0')};
 	if ((n = shape_of(w, dim)) != 0) {
 		if (!sp->shape[0])
 			memcpy(sp->shape, dim, sizeof sp->shape);

@@ -14,7 +14,6 @@
  * operands' reaching definitions that a depth limit bounds; a definition
  * met again while its own range is being computed (a loop) is unbounded. */
 #include <stdlib.h>
-#include <string.h>
 #include "ir.h"
 
 enum { MAX_DEPTH = 48, MAX_REACHING = 8 };
@@ -52,7 +51,8 @@ static int reg_bits(const Ranges *rs, const char *name)
 {
 	const char *type = names_type(rs->names, name);
 	int ty = type ? type_of(type) : TY_NONE;
-	return ty != TY_NONE && !(ty_flags(ty) & (TF_FLOAT | TF_PAIR)) && ty != TY_PRED ? ty_bits(ty) : 0;
+	return ty != TY_NONE && !(ty_flags(ty) & (TF_FLOAT | TF_PAIR | TF_HANDLE)) && ty != TY_PRED ?
+		ty_bits(ty) : 0;
 }
 
 /* .maxntid x, y, z bounds the product only; .reqntid fixes each. */
@@ -64,8 +64,8 @@ static void thread_bounds(Ranges *rs, const Func *f)
 		rs->ntid_lo[i] = 1, rs->ntid_hi[i] = hw[i];
 	for (uint32_t a = 0; f->is_entry && a < f->nattrs; a++) {
 		const FuncAttr *fa = &f->attrs[a];
-		int req = !strcmp(fa->word, ".reqntid");
-		if (!req && strcmp(fa->word, ".maxntid"))
+		int req = fa->id == FA_reqntid;
+		if (!req && fa->id != FA_maxntid)
 			continue;
 		uint64_t dim[3] = {1, 1, 1}, product = 1;
 		int ok = fa->nnums >= 1 && fa->nnums <= 3;

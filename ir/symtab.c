@@ -17,7 +17,6 @@
  * function's uses. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 #include "ptrhash.h"
 #include "ir.h"
 
@@ -41,40 +40,15 @@ Symbol *symtab_find(const SymTab *t, const char *name)
 	return e ? &e->sym : NULL;
 }
 
-Linkage spec_linkage(const Spec *specs, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++) {
-		const char *w = specs[i].word;
-		if (!strcmp(w, ".visible"))
-			return LINK_VISIBLE;
-		if (!strcmp(w, ".weak"))
-			return LINK_WEAK;
-		if (!strcmp(w, ".common"))
-			return LINK_COMMON;
-		if (!strcmp(w, ".extern"))
-			return LINK_EXTERN;
-	}
-	return LINK_INTERNAL;
-}
-
-/* The N of .align N; 0 without one (or with a nonsense N). */
 int align_written(const Decl *d)
 {
-	const Spec *a = decl_spec(d, ".align");
-	int64_t n;
-	if (a && a->num && int_literal(a->num, &n) && n > 0 && n <= (1 << 30))
-		return (int)n;
-	return 0;
+	return (int)d->align;
 }
 
 /* .align N when written, else the natural alignment of the element. */
 int var_align(const Decl *d)
 {
-	int n = align_written(d);
-	if (n)
-		return n;
-	int t = type_bytes(decl_type(d));
-	return t * (decl_spec(d, ".v8") ? 8 : decl_spec(d, ".v4") ? 4 : decl_spec(d, ".v2") ? 2 : 1);
+	return d->align ? (int)d->align : ty_size(d->type) * d->vec;
 }
 
 static Symbol *add(SymTab *t, const char *name, SymKind kind)
@@ -116,11 +90,11 @@ static void collect(SymTab *t, const Module *m)
 	for (Stmt *s = m->items.head; s; s = s->next) {
 		if (s->kind == S_FUNC) {
 			Func *f = s->func;
-			Linkage lk = spec_linkage(f->specs, f->nspecs);
+			Linkage lk = (Linkage)f->linkage;
 			declare(add(t, f->name, SYM_FUNC), s, f->has_body, lk, SPACE_NONE, -1, 0);
 		} else if (s->kind == S_VAR) {
 			const Decl *d = &s->var;
-			Linkage lk = spec_linkage(d->specs, d->nspecs);
+			Linkage lk = (Linkage)d->linkage;
 			for (uint32_t i = 0; i < d->nds; i++)
 				declare(add(t, d->ds[i].name, SYM_VAR), s, lk != LINK_EXTERN, lk,
 					decl_space(d),

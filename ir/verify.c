@@ -3,6 +3,7 @@
  * statement's location to help find the stage that broke it.
  * Shape, which every parsed module has:
  *   - list links, expression arity, statements where they belong;
+ *   - declarations' and function headers' fields decoded from their words;
  *   - a known opcode and an operand count its row allows;
  *   - the normalized form (ir.h) once ir_normalize has run.
  * Code, which valid PTX has but a parsed snippet or odd input may not:
@@ -129,6 +130,8 @@ static void verify_list(Verifier *v, const List *l, int in_body);
 
 static void verify_decl(Verifier *v, Loc loc, const Decl *d)
 {
+	if (!decl_check(d))
+		fail(v, loc, "a declaration's fields disagree with its words (set them with decl_set)");
 	if (d->nds == 0)
 		fail(v, loc, "declaration without a name");
 	for (uint32_t i = 0; i < d->nds; i++) {
@@ -234,11 +237,34 @@ static void verify_dataflow(Verifier *v, const Func *f, const Stmt *at)
 	cfg_free(g);
 }
 
+/* Parameters and return values: their words and fields only. */
+static void verify_params(Verifier *v, Loc loc, const Decl *d, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!decl_check(&d[i]))
+			fail(v, loc, "a parameter's fields disagree with its words (set them with decl_set)");
+}
+
+static void verify_header(Verifier *v, const Stmt *s)
+{
+	const Func *f = s->func;
+	Func again = *f;
+	func_set_specs(&again, f->specs, f->nspecs);
+	if (again.linkage != f->linkage)
+		fail(v, s->loc, "a function's linkage is not its words' (set it with func_set_linkage)");
+	for (uint32_t i = 0; i < f->nattrs; i++)
+		if (f->attrs[i].id != fattr_of(f->attrs[i].word))
+			fail(v, s->loc, "a function directive's id is not its word's");
+	verify_params(v, s->loc, f->params, f->nparams);
+	verify_params(v, s->loc, f->rets, f->nrets);
+}
+
 static void verify_func(Verifier *v, const Stmt *s)
 {
 	const Func *f = s->func;
 	if (!f->name)
 		fail(v, s->loc, "function without a name");
+	verify_header(v, s);
 	if (!f->has_body && f->body.head)
 		fail(v, s->loc, "declaration with a body");
 	names_add_decls(&v->func, f->params, f->nparams);
@@ -276,6 +302,10 @@ static void verify_stmt(Verifier *v, const Stmt *s, int in_body)
 		break;
 	case S_SCOPE:
 		verify_list(v, &s->scope, 1);
+		break;
+	case S_PROTO:
+		verify_params(v, s->loc, s->proto->params, s->proto->nparams);
+		verify_params(v, s->loc, s->proto->rets, s->proto->nrets);
 		break;
 	case S_LABEL:
 		if (!s->label)

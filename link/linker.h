@@ -66,7 +66,6 @@ int make_header(Linker *l);
 
 /* symbols.c: step 2 */
 Sym *lookup(Linker *l, int mod, const char *name);
-int is_linkage_word(const char *w);
 void collect_symbols(Linker *l, int mod);
 void resolve(Linker *l);
 void check_agreement(Linker *l, Module *m);

@@ -105,14 +105,7 @@ static Stmt *extern_decl(Linker *l, const Stmt *def)
 {
 	Stmt *d = stmt_new(l->out, S_VAR, def->loc);
 	d->var = def->var;
-	Spec *specs = arena_alloc(l->out->arena, (def->var.nspecs + 1) * sizeof *specs);
-	uint32_t n = 0;
-	specs[n++] = (Spec){intern_cstr(".extern"), NULL, NULL, 0};
-	for (uint32_t i = 0; i < def->var.nspecs; i++)
-		if (!is_linkage_word(def->var.specs[i].word))
-			specs[n++] = def->var.specs[i];
-	d->var.specs = specs;
-	d->var.nspecs = n;
+	decl_set_linkage(l->out, &d->var, LINK_EXTERN);
 	Declarator *ds = arena_dup(l->out->arena, def->var.ds, sizeof *ds);
 	ds->init = NULL;
 	d->var.ds = ds;
@@ -179,7 +172,7 @@ static void place(Linker *l, Stmt *s)
 		return;
 	}
 	int is_def = s->kind == S_FUNC ? s->func->has_body
-		: spec_linkage(s->var.specs, s->var.nspecs) != LINK_EXTERN;
+		: s->var.linkage != LINK_EXTERN;
 	if (is_def) {
 		if (g->def && g->def->def == s && g->state != G_DEFINED)
 			emit_def(l, g);

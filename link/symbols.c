@@ -99,14 +99,14 @@ void collect_symbols(Linker *l, int mod)
 	for (Stmt *s = l->mods[mod]->items.head; s; s = s->next) {
 		if (s->kind == S_FUNC) {
 			Func *f = s->func;
-			int lk = spec_linkage(f->specs, f->nspecs);
+			int lk = f->linkage;
 			/* ptxas resolves a runtime function however it is declared:
 			 * its name is not the module's to rename */
 			if (lk == LINK_INTERNAL && !f->has_body && is_runtime_symbol(f->name))
 				lk = LINK_EXTERN;
 			add_sym(l, mod, f->name, K_FUNC, lk, f->has_body, s, s->loc);
 		} else if (s->kind == S_VAR) {
-			int lk = spec_linkage(s->var.specs, s->var.nspecs);
+			int lk = s->var.linkage;
 			add_sym(l, mod, s->var.ds[0].name, K_VAR, lk, lk != LINK_EXTERN, s, s->var.ds[0].loc);
 		} else if (s->kind == S_ALIAS) {
 			alias_def(l, mod, s);
@@ -217,37 +217,15 @@ static void note_align(Sym *s)
 	}
 }
 
-static void set_align(Linker *l, Stmt *st, uint64_t align)
-{
-	Decl *d = &st->var;
-	char buf[24];
-	snprintf(buf, sizeof buf, "%llu", (unsigned long long)align);
-	const char *num = intern_cstr(buf);
-	for (uint32_t i = 0; i < d->nspecs; i++)
-		if (!strcmp(d->specs[i].word, ".align")) {
-			d->specs[i].num = num;
-			return;
-		}
-	Spec *specs = arena_alloc(l->out->arena, (d->nspecs + 1) * sizeof *specs);
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < d->nspecs; i++) {
-		if (d->specs[i].word == decl_type(d))
-			specs[n++] = (Spec){intern_cstr(".align"), num, NULL, 0};
-		specs[n++] = d->specs[i];
-	}
-	d->specs = specs;
-	d->nspecs = n;
-}
-
 void widen_alignments(Linker *l)
 {
 	for (Global *g = l->globals; g; g = g->hh.next) {
 		if (!g->max_align)
 			continue;
 		if (g->def && g->def->linkage == LINK_COMMON && (uint64_t)align_written(&g->def->def->var) < g->max_align)
-			set_align(l, g->def->def, g->max_align);
+			decl_set_align(l->out, &g->def->def->var, (uint32_t)g->max_align);
 		else if (!g->def && g->decl && (uint64_t)align_written(&g->decl->var) < g->max_align)
-			set_align(l, g->decl, g->max_align);
+			decl_set_align(l->out, &g->decl->var, (uint32_t)g->max_align);
 	}
 }
 
@@ -275,12 +253,6 @@ void resolve(Linker *l)
 }
 
 /* ---- signature and type agreement ---- */
-
-int is_linkage_word(const char *w)
-{
-	return !strcmp(w, ".visible") || !strcmp(w, ".weak") || !strcmp(w, ".common") ||
-		!strcmp(w, ".extern");
-}
 
 static int same_number(const char *a, const char *b)
 {
@@ -345,9 +317,9 @@ static int same_specs(const Decl *a, const Decl *b)
 {
 	uint32_t i = 0, j = 0;
 	for (;;) {
-		while (i < a->nspecs && is_linkage_word(a->specs[i].word))
+		while (i < a->nspecs && a->specs[i].kind == SW_LINK)
 			i++;
-		while (j < b->nspecs && is_linkage_word(b->specs[j].word))
+		while (j < b->nspecs && b->specs[j].kind == SW_LINK)
 			j++;
 		if (i == a->nspecs || j == b->nspecs)
 			break;
@@ -375,7 +347,7 @@ static const char *spec_text(const Decl *d, char *buf, size_t size)
 	size_t n = 0;
 	buf[0] = 0;
 	for (uint32_t i = 0; i < d->nspecs && n < size; i++)
-		if (!is_linkage_word(d->specs[i].word))
+		if (d->specs[i].kind != SW_LINK)
 			n += (size_t)snprintf(buf + n, size - n, "%s%s%s%s", n ? " " : "",
 				d->specs[i].word, d->specs[i].num ? " " : "",
 				d->specs[i].num ? d->specs[i].num : "");
@@ -463,8 +435,7 @@ void check_agreement(Linker *l, Module *m)
 		HASH_FIND_PTR(l->globals, &name, g);
 		if (!g || !g->def || g->def->def == s)
 			continue;
-		int lk = s->kind == S_FUNC ? spec_linkage(s->func->specs, s->func->nspecs)
-			: spec_linkage(s->var.specs, s->var.nspecs);
+		int lk = s->kind == S_FUNC ? s->func->linkage : s->var.linkage;
 		if (lk == LINK_INTERNAL)
 			continue;
 		if (s->kind == S_VAR && lk == LINK_COMMON && g->def->linkage != LINK_VISIBLE)

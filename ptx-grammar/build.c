@@ -68,47 +68,25 @@ static void build_error(struct ParseState *ps, Loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
-static const char *const spec_words[] = {
-	".visible", ".extern", ".weak", ".common",
-	".reg", ".sreg", ".const", ".global", ".local", ".param", ".shared", ".tex",
-	".b8", ".b16", ".b32", ".b64", ".b128", ".u8", ".u16", ".u32", ".u64",
-	".s8", ".s16", ".s32", ".s64", ".f16", ".f16x2", ".bf16", ".bf16x2",
-	".f32", ".f64", ".pred", ".e4m3", ".e5m2", ".texref", ".samplerref",
-	".surfref", ".v2", ".v4", ".v8", ".ptr", ".noreturn", NULL,
-};
-
-static const char *const func_words[] = {
-	".maxntid", ".reqntid", ".minnctapersm", ".maxnctapersm", ".maxnreg",
-	".maxclusterrank", ".reqnctapercluster", ".explicitcluster", ".noreturn",
-	".blocksareclusters", ".abi_preserve", ".abi_preserve_control", NULL,
-};
-
-/* ".shared::cta" is ".shared" with a sub-qualifier. */
-static int known_spec(const char *w)
-{
-	const char *colon = strstr(w, "::");
-	if (!colon)
-		return str_in(w, spec_words);
-	char head[32];
-	size_t n = (size_t)(colon - w);
-	if (n >= sizeof head)
-		return 0;
-	memcpy(head, w, n);
-	head[n] = 0;
-	return str_in(head, spec_words);
-}
-
 /* Specs, Declarators, Decls and FuncAttrs are built in ps->tmp and copied
- * into the module's arrays once their statement is complete. */
+ * into the module's arrays once their statement is complete.  A Spec keeps
+ * its word's location there, for what decl_set finds wrong with it. */
+typedef struct SpecAt {
+	Spec spec;
+	Loc loc;
+} SpecAt;
+
 Spec *mk_spec(struct ParseState *ps, Loc loc, const char *word, const char *num, Vec *args)
 {
-	if (!num && !args && !known_spec(word))
+	const char *w = intern_cstr(word);
+	if (!num && !args && !spec_known(w))
 		build_error(ps, loc, "unknown directive '%s'", word);
-	Spec *s = arena_alloc(ps->tmp, sizeof *s);
-	s->word = intern_cstr(word);
-	s->num = num;
-	s->args = (Expr **)vec_finish(ps, args, &s->nargs);
-	return s;
+	SpecAt *s = arena_alloc(ps->tmp, sizeof *s);
+	uint32_t n;
+	Expr **a = (Expr **)vec_finish(ps, args, &n);
+	s->spec = spec_make(w, num, a, n);
+	s->loc = loc;
+	return &s->spec;
 }
 
 /* Words may come glued, as CUDA's inline asm writes ".reg.b16" and
@@ -121,21 +99,27 @@ Vec *add_spec_words(struct ParseState *ps, Vec *specs, Loc loc, const char *word
 		size_t n = q ? (size_t)(q - p) : strlen(p);
 		const char *w = intern(p, n);
 		p += n;
-		int takes_num = !*p && num && strcmp(w, ".align") == 0;
-		vec_push(specs, mk_spec(ps, loc, w, takes_num ? num : NULL, NULL));
-		if (!*p && num && !takes_num && known_spec(w))
+		Spec *s = mk_spec(ps, loc, w, NULL, NULL);
+		int takes_num = !*p && num && s->kind == SW_SPEC && s->id == SPEC_align;
+		s->num = takes_num ? num : NULL;
+		vec_push(specs, s);
+		if (!*p && num && !takes_num && s->kind != SW_UNKNOWN)
 			build_error(ps, loc, "unexpected number after '%s'", w);
 	}
 	return specs;
 }
 
+/* What ptxas would refuse in the words (.v8, .v4 .b64, .align 3) is
+ * reported at the word. */
 Decl *mk_decl(struct ParseState *ps, Vec *specs, Vec *declarators)
 {
 	Decl *d = arena_alloc(ps->tmp, sizeof *d);
-	d->specs = arena_alloc(ps->m->arena, specs->n * sizeof *d->specs);
+	Spec *a = arena_alloc(ps->m->arena, specs->n * sizeof *a);
 	for (uint32_t i = 0; i < specs->n; i++)
-		d->specs[i] = *(Spec *)specs->v[i];
-	d->nspecs = specs->n;
+		a[i] = *(Spec *)specs->v[i];
+	DeclProblem p;
+	if (!decl_set(d, a, specs->n, &p))
+		build_error(ps, ((SpecAt *)specs->v[p.at])->loc, "%s", p.why);
 	vec_free(ps, specs);
 	d->ds = arena_alloc(ps->m->arena, declarators->n * sizeof *d->ds);
 	for (uint32_t i = 0; i < declarators->n; i++)
@@ -195,7 +179,9 @@ Func *mk_func(struct ParseState *ps, Vec *specs, int entry, Vec *fspecs, Vec *re
 	const char *name, Vec *params, Vec *fattrs)
 {
 	Func *f = arena_alloc(ps->m->arena, sizeof *f);
-	f->specs = specs_array(ps, specs, &f->nspecs);
+	uint32_t n;
+	Spec *words = specs_array(ps, specs, &n);
+	func_set_specs(f, words, n);
 	f->is_entry = entry;
 	f->fspecs = specs_array(ps, fspecs, &f->nfspecs);
 	f->has_rets = rets != NULL;
@@ -203,7 +189,6 @@ Func *mk_func(struct ParseState *ps, Vec *specs, int entry, Vec *fspecs, Vec *re
 	f->name = name;
 	f->has_params = params != NULL;
 	f->params = decls(ps, params, &f->nparams);
-	uint32_t n;
 	FuncAttr **a = (FuncAttr **)vec_finish(ps, fattrs, &n);
 	f->attrs = arena_alloc(ps->m->arena, (n ? n : 1) * sizeof *f->attrs);
 	for (uint32_t i = 0; i < n; i++)
@@ -221,10 +206,12 @@ Stmt *func_stmt(struct ParseState *ps, Loc loc, Func *f)
 
 FuncAttr *mk_fattr(struct ParseState *ps, Loc loc, const char *word, Vec *nums)
 {
-	if (!str_in(word, func_words))
+	int id = fattr_of(word);
+	if (id == FA_UNKNOWN)
 		build_error(ps, loc, "unknown function directive '%s'", word);
 	FuncAttr *a = arena_alloc(ps->tmp, sizeof *a);
 	a->word = word;
+	a->id = (uint8_t)id;
 	a->nums = (const char **)vec_finish(ps, nums, &a->nnums);
 	return a;
 }

@@ -1058,12 +1058,8 @@ static void resize(Dp *d, int64_t size)
 			align = d->objs[i].align;
 	}
 	Decl *v = &d->decl->var;
-	for (uint32_t i = 0; i < v->nspecs; i++) {
-		int64_t old;
-		if (v->specs[i].word == intern_cstr(".align") && v->specs[i].num &&
-		    int_literal(v->specs[i].num, &old) && align < old)
-			v->specs[i].num = int_expr(align)->str;
-	}
+	if (v->align && align < v->align)
+		decl_set_align(d->m, v, (uint32_t)align);
 }
 
 /* ---- remarks and warnings ---------------------------------------------- */

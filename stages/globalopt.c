@@ -225,24 +225,6 @@ static void remove_dead(Go *g)
 
 /* ---- internalize -------------------------------------------------------- */
 
-static int linkage_word(const char *w)
-{
-	return !strcmp(w, ".visible") || !strcmp(w, ".weak") || !strcmp(w, ".common") ||
-		!strcmp(w, ".extern");
-}
-
-/* Specs without linkage words, in a new array; n updated. */
-static Spec *without_linkage(Module *m, const Spec *specs, uint32_t *n)
-{
-	Spec *out = arena_alloc(m->arena, (*n + 1) * sizeof *out);
-	uint32_t k = 0;
-	for (uint32_t i = 0; i < *n; i++)
-		if (!linkage_word(specs[i].word))
-			out[k++] = specs[i];
-	*n = k;
-	return out;
-}
-
 static void internalize(Go *g)
 {
 	int closed = g->o->world.closed;
@@ -258,7 +240,7 @@ static void internalize(Go *g)
 				remark(g, s->loc, "%s made internal: the host cannot call a device function",
 					quoted_name(sym->name));
 			}
-			s->func->specs = without_linkage(g->m, s->func->specs, &s->func->nspecs);
+			func_set_linkage(g->m, s->func, LINK_INTERNAL);
 		} else if (s->kind == S_VAR && g->o->globalopt.internalize) {
 			if (s != sym->def) {  /* an .extern declaration beside the definition */
 				list_remove(&g->m->items, s);
@@ -267,7 +249,7 @@ static void internalize(Go *g)
 			g->st.internal_vars++;
 			remark(g, s->loc, "%s made internal: --internalize and not kept",
 				quoted_name(sym->name));
-			s->var.specs = without_linkage(g->m, s->var.specs, &s->var.nspecs);
+			decl_set_linkage(g->m, &s->var, LINK_INTERNAL);
 		}
 	}
 }
@@ -574,7 +556,7 @@ static int same_data(const Symbol *a, const uint8_t *ia, const Symbol *b, const 
 {
 	const Decl *x = &a->def->var, *y = &b->def->var;
 	return a->space == b->space && a->size == b->size && a->align == b->align &&
-		decl_type(x) == decl_type(y) && !memcmp(ia, ib, (size_t)a->size);
+		x->type == y->type && !memcmp(ia, ib, (size_t)a->size);
 }
 
 /* ---- addresses only dereferenced ---------------------------------------- */

@@ -76,9 +76,8 @@ typedef struct Fn {
 } Fn;
 
 /* .b, .u and .s types up to 64 bits */
-static int is_int_type(const char *t)
+static int is_int_type(int ty)
 {
-	int ty = type_of(t);
 	return ty_size(ty) && ty_size(ty) <= 8 && !ty_floats(ty);
 }
 
@@ -193,11 +192,11 @@ static char *const_string(const Module *m, const char *sym, int64_t off)
 			if (d->name != sym)
 				continue;
 			Space space = decl_space(&s->var);
-			const char *type = decl_type(&s->var);
+			int type = s->var.type;
 			if ((space != SPACE_GLOBAL && space != SPACE_CONST) ||
-			    !d->init || !is_int_type(type) || decl_spec(&s->var, ".extern"))
+			    !d->init || !is_int_type(type) || s->var.linkage == LINK_EXTERN)
 				return NULL;
-			uint32_t es = (uint32_t)type_bytes(type), max = count_scalars(d->init), n = 0;
+			uint32_t es = (uint32_t)ty_size(type), max = count_scalars(d->init), n = 0;
 			int64_t *vals = malloc((max + 1) * sizeof *vals);
 			if (!vals)
 				die("out of memory");
@@ -372,7 +371,7 @@ static int64_t store_offset(const Ins *in, const char *p)
 static int decl_size(const Decl *d, const Declarator *dr)
 {
 	int64_t size = decl_bytes(d, dr);
-	if (dr->count || decl_spec(d, ".v2") || decl_spec(d, ".v4") || size <= 0 || size > 1 << 16)
+	if (dr->count || d->vec > 1 || size <= 0 || size > 1 << 16)
 		return 0;
 	return (int)size;
 }
@@ -445,7 +444,7 @@ static int classify(Fn *fn, Arg *a)
 			a->size = a->align = 8;
 			return 1;
 		}
-		if (is_int_type(type)) {
+		if (is_int_type(ty)) {
 			a->kind = A_INT;
 			a->size = a->align = a->stsize < 4 ? 4 : a->stsize;
 			a->sext = ty_signed(ty);
@@ -818,9 +817,7 @@ static Decl one_decl(Module *m, const char *specs, const char *name)
 static Stmt *vprintf_decl(Module *m, const char *name, Loc loc)
 {
 	Func *f = arena_alloc(m->arena, sizeof *f);
-	f->specs = arena_alloc(m->arena, sizeof *f->specs);
-	f->specs[0] = (Spec){.word = intern_cstr(".extern")};
-	f->nspecs = 1;
+	func_set_linkage(m, f, LINK_EXTERN);
 	f->rets = arena_alloc(m->arena, sizeof *f->rets);
 	f->rets[0] = one_decl(m, ".param .b32", "func_retval0");
 	f->nrets = 1;

@@ -12,7 +12,7 @@
 
 static int joinable(const Func *f)
 {
-	Linkage lk = spec_linkage(f->specs, f->nspecs);
+	Linkage lk = (Linkage)f->linkage;
 	return !f->is_entry && (lk == LINK_VISIBLE || lk == LINK_WEAK ||
 		(lk == LINK_EXTERN && !is_runtime_symbol(f->name)));
 }
@@ -23,7 +23,7 @@ void world_decide(World *w, const Module *m, const StageOptions *o)
 	if (o->allow_undefined)
 		*w = (World){0, "linked with --allow-undefined"};
 	for (const Stmt *s = m->items.head; s && w->closed; s = s->next) {
-		if (s->kind == S_VAR && decl_spec(&s->var, ".extern") && decl_space(&s->var) != SPACE_SHARED)
+		if (s->kind == S_VAR && s->var.linkage == LINK_EXTERN && decl_space(&s->var) != SPACE_SHARED)
 			*w = (World){0, "a variable is declared but not defined"};
 		if (o->unlinked && s->kind == S_FUNC && joinable(s->func))
 			*w = (World){0, "one input without -arch that other device code can join"};

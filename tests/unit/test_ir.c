@@ -433,6 +433,77 @@ START_TEST(register_types)
 }
 END_TEST
 
+static Stmt *nth(Stmt *s, int n)
+{
+	while (n-- > 0)
+		s = s->next;
+	return s;
+}
+
+/* Declaration words decoded once: each Spec's kind, each Decl's fields;
+ * the setters keep them, and the verifier sees fields edited apart. */
+START_TEST(declarations_decode_their_words)
+{
+	Module *m = parse_ok(HEADER ".visible .global .align 16 .v4 .f32 v[2];\n"
+		".extern .shared .align 8 .b8 dyn[];\n.weak .const .v2 .u16 h;\n"
+		".common .global .texref t;\n"
+		".entry k(.param .u64 .ptr .global .align 16 p)\n.reqntid 32, 1, 1\n{\n"
+		".reg .v2 .b64 %rd;\nret;\n}\n");
+	Stmt *s = nth(m->items.head, 3);
+	Decl *v = &s->var;
+	ck_assert(v->linkage == LINK_VISIBLE && v->space == SPACE_GLOBAL && v->type == TY_F32);
+	ck_assert(v->vec == 4 && v->align == 16);
+	ck_assert_int_eq(decl_bytes(v, &v->ds[0]), 32);
+	ck_assert(v->specs[0].kind == SW_LINK && v->specs[2].kind == SW_SPEC && v->specs[2].id == SPEC_align);
+	ck_assert(v->specs[3].kind == SW_VEC && v->specs[3].id == 4 && v->specs[4].kind == SW_TYPE);
+	Decl *dyn = &s->next->var, *h = &nth(s, 2)->var, *t = &nth(s, 3)->var;
+	ck_assert(dyn->linkage == LINK_EXTERN && dyn->space == SPACE_SHARED && dyn->align == 8);
+	ck_assert(h->linkage == LINK_WEAK && h->vec == 2 && var_align(h) == 4);
+	ck_assert(t->linkage == LINK_COMMON && t->type == TY_TEXREF && decl_bytes(t, &t->ds[0]) == -1);
+	ck_assert_str_eq(decl_type(t), ".texref");
+	Func *k = nth(s, 4)->func;
+	ck_assert(k->linkage == LINK_INTERNAL && k->params[0].align == 0);  /* .ptr's is the pointee's */
+	ck_assert_ptr_eq(func_attr(k, FA_reqntid), &k->attrs[0]);
+	ck_assert_ptr_null(func_attr(k, FA_maxntid));
+	ck_assert_int_eq(first_body_stmt(m)->var.vec, 2);
+
+	/* the setters: .align before the vector width, linkage words first */
+	decl_set_align(m, h, 8);
+	ck_assert(h->align == 8 && h->specs[2].kind == SW_SPEC && h->specs[3].kind == SW_VEC);
+	decl_set_align(m, v, 32);
+	ck_assert(v->align == 32 && v->nspecs == 5);
+	decl_set_linkage(m, v, LINK_EXTERN);
+	ck_assert(v->linkage == LINK_EXTERN && v->specs[0].kind == SW_LINK && v->nspecs == 5);
+	decl_set_linkage(m, v, LINK_INTERNAL);
+	ck_assert(v->linkage == LINK_INTERNAL && v->nspecs == 4);
+	func_set_linkage(m, k, LINK_VISIBLE);
+	ck_assert(k->linkage == LINK_VISIBLE && k->nspecs == 1);
+	ck_assert_int_eq(ir_verify(m), 0);
+
+	/* what ptxas refuses, and where */
+	DeclProblem p;
+	Decl d;
+	Spec w[3] = {spec_make(intern_cstr(".global"), NULL, NULL, 0),
+		spec_make(intern_cstr(".v8"), NULL, NULL, 0), spec_make(intern_cstr(".b32"), NULL, NULL, 0)};
+	ck_assert(!decl_set(&d, w, 3, &p) && p.at == 1);
+	w[1] = spec_make(intern_cstr(".v4"), NULL, NULL, 0);
+	w[2] = spec_make(intern_cstr(".b64"), NULL, NULL, 0);
+	ck_assert(!decl_set(&d, w, 3, &p) && p.at == 1 && strstr(p.why, "32 bytes"));
+	w[2] = spec_make(intern_cstr(".u32"), NULL, NULL, 0);
+	ck_assert(decl_set(&d, w, 3, &p) && d.vec == 4 && d.type == TY_U32);
+	ck_assert(!spec_known(intern_cstr(".tf32")) && spec_known(intern_cstr(".shared::cta")));
+	ck_assert_int_eq(fattr_of(".maxnreg"), FA_maxnreg);
+
+	/* fields edited apart from the words */
+	h->vec = 1;
+	ck_violation(m, "fields disagree with its words");
+	h->vec = 2;
+	k->linkage = LINK_WEAK;
+	ck_violation(m, "linkage is not its words'");
+	mod_free(m);
+}
+END_TEST
+
 Suite *ir_suite(void)
 {
 	Suite *s = suite_create("ir");
@@ -444,6 +515,7 @@ Suite *ir_suite(void)
 	tcase_add_test(tc, spellings_split_and_share);
 	tcase_add_test(tc, initializer_images);
 	tcase_add_test(tc, register_types);
+	tcase_add_test(tc, declarations_decode_their_words);
 	tcase_add_test(tc, spellings_decode_their_modifiers);
 	tcase_add_test(tc, special_registers_are_one_table);
 	tcase_add_test(tc, list_surgery);

@@ -37,13 +37,17 @@ START_TEST(function_signature)
 	ck_assert_str_eq(f->name, "f");
 	ck_assert(!f->is_entry && !f->has_body);
 	ck_assert_int_eq(f->nrets, 1);
-	ck_assert_str_eq(decl_spec(&f->rets[0], ".align")->num, "16");
+	ck_assert_int_eq(f->rets[0].align, 16);
 	ck_assert_str_eq(f->rets[0].ds[0].dims[0]->str, "16");
 	ck_assert_int_eq(f->nparams, 3);
-	ck_assert_ptr_nonnull(decl_spec(&f->params[1], ".ptr"));
+	const Decl *p1 = &f->params[1];   /* the .global and .align 8 are the pointee's */
+	ck_assert(p1->specs[2].kind == SW_SPEC && p1->specs[2].id == SPEC_ptr);
+	ck_assert(p1->space == SPACE_PARAM && p1->type == TY_U64 && p1->align == 0);
+	ck_assert_int_eq(f->linkage, LINK_VISIBLE);
 	ck_assert_int_eq(decl_space(&f->params[2]), SPACE_REG);
 	ck_assert_int_eq(f->nattrs, 1);
 	ck_assert_str_eq(f->attrs[0].word, ".noreturn");
+	ck_assert_int_eq(f->attrs[0].id, FA_noreturn);
 	Func *k = s->next->func;
 	ck_assert(k->is_entry && k->has_body);
 	ck_assert_int_eq(k->nattrs, 2);
@@ -145,7 +149,8 @@ START_TEST(variables_and_initializers)
 	ck_assert_int_eq(dyn->ndims, 1);
 	ck_assert_ptr_null(dyn->dims[0]);
 	ck_assert_int_eq(decl_space(&s->next->var), SPACE_SHARED);
-	const Spec *attr = decl_spec(&nth(s, 2)->var, ".attribute");
+	const Spec *attr = &nth(s, 2)->var.specs[2];
+	ck_assert(attr->kind == SW_SPEC && attr->id == SPEC_attribute);
 	ck_assert_int_eq(attr->nargs, 1);
 	ck_assert_str_eq(attr->args[0]->str, ".managed");
 	ck_assert_str_eq(decl_type(&nth(s, 3)->var), ".samplerref");

@@ -99,17 +99,6 @@ const char *ins_text(const DIns *d)
 	return d && d->st ? d->st->ins.sp->text : "?";
 }
 
-static int vec_of(const Decl *d)
-{
-	if (decl_spec(d, ".v2"))
-		return 2;
-	if (decl_spec(d, ".v4"))
-		return 4;
-	if (decl_spec(d, ".v8"))
-		return 8;
-	return 1;
-}
-
 static uint32_t decl_align(const Decl *d)
 {
 	int al = var_align(d);
@@ -141,8 +130,7 @@ static int const_dim(const Expr *e, uint64_t *v)
 /* Bytes of one declarator; 0 for an unsized extern array. */
 static uint64_t var_size(const Decl *d, const Declarator *dr)
 {
-	int ty = type_of(decl_type(d));
-	uint64_t scalar = ty_bytes(ty), elem = scalar * vec_of(d), n = 1;
+	uint64_t scalar = ty_bytes(d->type), elem = scalar * d->vec, n = 1;
 	int open = 0;
 	for (uint32_t i = 0; i < dr->ndims; i++) {
 		uint64_t v;
@@ -154,7 +142,7 @@ static uint64_t var_size(const Decl *d, const Declarator *dr)
 			return 0;
 	}
 	if (open) {
-		uint64_t per = n * vec_of(d);
+		uint64_t per = n * d->vec;
 		uint64_t k = init_count(dr->init);
 		n = per ? (k + per - 1) / per * n : 0;
 	}
@@ -215,7 +203,7 @@ static uint64_t place_var(int space, const Decl *d, const Declarator *dr, uint64
  * after every static one, so its address is fixed up at launch. */
 static int is_dyn_shared(int space, const Decl *d, uint64_t size)
 {
-	return space == SP_SHARED && size == 0 && decl_spec(d, ".extern");
+	return space == SP_SHARED && size == 0 && d->linkage == LINK_EXTERN;
 }
 
 static DFunc *add_func(const Func *f)
@@ -404,7 +392,7 @@ static void init_var(Sym *s)
 		return;
 	uint8_t *p = s->space == SP_GLOBAL ? gmem_ptr(s->addr, s->size) : M->cbank + s->addr;
 	uint64_t at = 0;
-	if (p && !init_flat(s->dr->init, type_of(decl_type(s->decl)), p, s->size, &at))
+	if (p && !init_flat(s->dr->init, s->decl->type, p, s->size, &at))
 		s->unusable = "has an initializer the interpreter cannot evaluate";
 }
 
@@ -420,7 +408,7 @@ int layout_module(Module *m)
 	for (Sym *s = M->syms; s < M->syms + M->nsyms; s++) {
 		if (s->fn || !s->decl)
 			continue;
-		if (type_of(decl_type(s->decl)) == TY_NONE) {
+		if (s->decl->type == TY_NONE || (ty_flags(s->decl->type) & TF_HANDLE)) {
 			s->unusable = "is a texture, sampler or surface reference";
 			continue;
 		}
@@ -612,8 +600,8 @@ static void bind_regs(Ctx *c, const Decl *d)
 {
 	for (uint32_t i = 0; i < d->nds; i++) {
 		const Declarator *dr = &d->ds[i];
-		if (vec_of(d) > 1 && !dr->count) {
-			bind_vreg(c, dr->name, vec_of(d));
+		if (d->vec > 1 && !dr->count) {
+			bind_vreg(c, dr->name, d->vec);
 			continue;
 		}
 		if (!dr->count) {

@@ -308,17 +308,16 @@ static void list_kernels(Module *m)
 				if (dr->dims[k])
 					print_expr(stdout, dr->dims[k]);
 			}
-			const Spec *al = decl_spec(p, ".align");
-			if (al && al->num && dr->ndims)
-				printf("/%s", al->num);
+			if (p->align && dr->ndims)
+				printf("/%u", p->align);
 			if ((uint32_t)nk == f->nparams && (kinds[i] == 'p' || kinds[i] == 'i'))
 				printf(":%c", kinds[i]);
 		}
 		for (uint32_t i = 0; i < f->nattrs; i++) {  /* shapes the kernel demands */
-			const char *w = f->attrs[i].word;
-			if (strcmp(w, ".reqntid") != 0 && strcmp(w, ".reqnctapercluster") != 0)
+			int id = f->attrs[i].id;
+			if (id != FA_reqntid && id != FA_reqnctapercluster)
 				continue;
-			printf(" @%s=", strcmp(w, ".reqntid") == 0 ? "block" : "cluster");
+			printf(" @%s=", id == FA_reqntid ? "block" : "cluster");
 			for (uint32_t k = 0; k < f->attrs[i].nnums; k++)
 				printf("%s%s", k ? "," : "", f->attrs[i].nums[k]);
 		}
@@ -390,9 +389,9 @@ static void cluster_shape(const Func *f, const uint32_t given[3])
 	uint32_t req[3] = {1, 1, 1};
 	for (uint32_t i = 0; i < f->nattrs; i++) {
 		const FuncAttr *a = &f->attrs[i];
-		if (strcmp(a->word, ".explicitcluster") == 0)
+		if (a->id == FA_explicitcluster)
 			need = 1;
-		if (strcmp(a->word, ".reqnctapercluster") != 0)
+		if (a->id != FA_reqnctapercluster)
 			continue;
 		for (uint32_t k = 0; k < a->nnums && k < 3; k++)
 			req[k] = (uint32_t)parse_u64(a->nums[k], ".reqnctapercluster");

@@ -1,0 +1,279 @@
+/* Declaration and function-header words (decls.h), decoded once: a Spec
+ * knows what its word is from spec_make, a declaration its fields from
+ * decl_set, a function its linkage from func_set_specs.  Stages change
+ * words only through the setters here, so fields and words agree;
+ * decl_check (ir_verify) says whether they do. */
+#include <stdarg.h>
+#include <string.h>
+#include "ir.h"
+
+/* The LINK rows come first, in Linkage order (relinked). */
+static const struct {
+	const char *word;
+	uint8_t kind, id;
+} words[] = {
+#define LINK(name, word) {word, SW_LINK, LINK_##name},
+#define VEC(n, word) {word, SW_VEC, n},
+#define SPEC(name, word) {word, SW_SPEC, SPEC_##name},
+#include "decls.h"
+};
+
+static const char *const fattrs[] = {
+	[FA_UNKNOWN] = NULL,
+#define FATTR(name, word) [FA_##name] = word,
+#include "decls.h"
+};
+
+/* .shared::cta is a space; .tf32 no declaration's type. */
+static Spec decode(Spec s)
+{
+	int k;
+	s.kind = SW_UNKNOWN;
+	s.id = 0;
+	if ((k = space_of(s.word)) != SPACE_NONE) {
+		s.kind = SW_SPACE, s.id = (uint8_t)k;
+	} else if ((k = type_of(s.word)) != TY_NONE) {
+		if (!(ty_flags(k) & TF_INSN))
+			s.kind = SW_TYPE, s.id = (uint8_t)k;
+	} else {
+		for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+			if (!strcmp(s.word, words[i].word))
+				s.kind = words[i].kind, s.id = words[i].id;
+	}
+	return s;
+}
+
+Spec spec_make(const char *word, const char *num, Expr **args, uint32_t nargs)
+{
+	return decode((Spec){word, num, args, nargs, 0, 0});
+}
+
+int spec_known(const char *word)
+{
+	return decode((Spec){.word = word}).kind != SW_UNKNOWN;
+}
+
+int fattr_of(const char *word)
+{
+	for (int k = FA_UNKNOWN + 1; k < FA_COUNT; k++)
+		if (!strcmp(word, fattrs[k]))
+			return k;
+	return FA_UNKNOWN;
+}
+
+/* ---- a declaration's fields ---- */
+
+typedef struct Decoder {
+	Decl *d;
+	int ptr;          /* after .ptr: the pointee's words */
+	int ptr_space;
+	int typed;        /* a type word came (the element is complete) */
+	DeclProblem *p;
+} Decoder;
+
+static int refuse(Decoder *c, uint32_t at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int refuse(Decoder *c, uint32_t at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	c->p->at = at;
+	vsnprintf(c->p->why, sizeof c->p->why, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+static int is_pow2(int64_t n)
+{
+	return n > 0 && (n & (n - 1)) == 0;
+}
+
+/* N is a power of two.  ptxas reads a declaration's .align N only before
+ * its vector width and type (the pointee's follows .ptr); the first one
+ * written is the declaration's. */
+static int take_align(Decoder *c, uint32_t i, const Spec *s)
+{
+	int64_t n;
+	if (!s->num)
+		return refuse(c, i, "'%s' without its number", s->word);
+	if (!int_literal(s->num, &n) || !is_pow2(n) || n > (1 << 30))
+		return refuse(c, i, "'%s %s': an alignment is a power of two", s->word, s->num);
+	if (c->ptr)
+		return 1;
+	if (c->d->vec > 1 || c->typed)
+		return refuse(c, i, "'%s' after the vector width or type: ptxas reads it only before them",
+			s->word);
+	if (!c->d->align)
+		c->d->align = (uint32_t)n;
+	return 1;
+}
+
+static int take(Decoder *c, uint32_t i, const Spec *s)
+{
+	Decl *d = c->d;
+	switch (s->kind) {
+	case SW_LINK:
+		if (d->linkage != LINK_INTERNAL)
+			return refuse(c, i, "'%s': a second linkage word", s->word);
+		d->linkage = s->id;
+		return 1;
+	case SW_SPACE:
+		if (c->ptr && !c->ptr_space)
+			c->ptr_space = s->id;
+		else if (d->space != SPACE_NONE)
+			return refuse(c, i, "'%s': a second state space", s->word);
+		else
+			d->space = s->id;
+		return 1;
+	case SW_TYPE:
+		if (c->typed)
+			return refuse(c, i, "'%s': a second type", s->word);
+		d->type = s->id;
+		c->typed = 1;
+		return 1;
+	case SW_VEC:
+		if (s->id == 8)
+			return refuse(c, i, "'%s' in a declaration: ptxas declares .v2 and .v4 vectors only",
+				s->word);
+		if (d->vec > 1)
+			return refuse(c, i, "'%s': a second vector width", s->word);
+		if (c->typed)
+			return refuse(c, i, "'%s' after the type: ptxas reads it only before", s->word);
+		d->vec = s->id;
+		return 1;
+	case SW_SPEC:
+		if (s->id == SPEC_ptr)
+			c->ptr = 1;
+		return s->id == SPEC_align ? take_align(c, i, s) : 1;
+	default:
+		return 1;  /* an unknown word: the parser says so */
+	}
+}
+
+/* A vector is of a sized type and at most 16 bytes (ptxas: "exceeds 128
+ * bit limit", "only allowed over basic types"). */
+static int check_vector(Decoder *c, uint32_t n)
+{
+	Decl *d = c->d;
+	uint32_t at = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (d->specs[i].kind == SW_VEC)
+			at = i;
+	const char *v = d->specs[at].word;
+	if (!d->type)
+		return refuse(c, at, "'%s' without a type", v);
+	if (!ty_size(d->type))
+		return refuse(c, at, "'%s %s': a vector's elements are sized numbers", v, ty_word(d->type));
+	if (ty_size(d->type) * d->vec > 16)
+		return refuse(c, at, "'%s %s' is %d bytes: a vector holds at most 16", v, ty_word(d->type),
+			ty_size(d->type) * d->vec);
+	return 1;
+}
+
+int decl_set(Decl *d, Spec *specs, uint32_t n, DeclProblem *p)
+{
+	DeclProblem ignored;
+	Decoder c = {d, 0, 0, 0, p ? p : &ignored};
+	d->specs = specs;
+	d->nspecs = n;
+	d->linkage = LINK_INTERNAL;
+	d->space = SPACE_NONE;
+	d->type = TY_NONE;
+	d->vec = 1;
+	d->align = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (!take(&c, i, &specs[i]))
+			return 0;
+	return d->vec == 1 || check_vector(&c, n);
+}
+
+/* For a stage's own declaration: a refusal is our bug. */
+static void reset(Decl *d, Spec *specs, uint32_t n)
+{
+	DeclProblem p;
+	if (!decl_set(d, specs, n, &p))
+		die("declaration words refused: %s", p.why);
+}
+
+/* .align goes before the vector width and the type, where ptxas reads it. */
+void decl_set_align(Module *m, Decl *d, uint32_t align)
+{
+	Spec *specs = arena_alloc(m->arena, (d->nspecs + 1) * sizeof *specs);
+	char buf[24];
+	snprintf(buf, sizeof buf, "%u", align);
+	Spec a = spec_make(intern_cstr(".align"), intern_cstr(buf), NULL, 0);
+	uint32_t n = 0, placed = 0, ptr = 0;
+	for (uint32_t i = 0; i < d->nspecs; i++) {
+		Spec s = d->specs[i];
+		ptr |= s.kind == SW_SPEC && s.id == SPEC_ptr;
+		int mine = !ptr && s.kind == SW_SPEC && s.id == SPEC_align;
+		if (!placed && (mine || s.kind == SW_VEC || s.kind == SW_TYPE || ptr)) {
+			specs[n++] = a;
+			placed = 1;
+		}
+		if (!mine)
+			specs[n++] = s;
+	}
+	if (!placed)
+		specs[n++] = a;
+	reset(d, specs, n);
+}
+
+static Spec *relinked(Module *m, const Spec *old, uint32_t *n, Linkage lk)
+{
+	Spec *specs = arena_alloc(m->arena, (*n + 1) * sizeof *specs);
+	uint32_t k = 0;
+	if (lk != LINK_INTERNAL)
+		specs[k++] = spec_make(intern_cstr(words[lk - 1].word), NULL, NULL, 0);
+	for (uint32_t i = 0; i < *n; i++)
+		if (old[i].kind != SW_LINK)
+			specs[k++] = old[i];
+	*n = k;
+	return specs;
+}
+
+void decl_set_linkage(Module *m, Decl *d, Linkage lk)
+{
+	uint32_t n = d->nspecs;
+	Spec *specs = relinked(m, d->specs, &n, lk);
+	reset(d, specs, n);
+}
+
+void func_set_specs(Func *f, Spec *specs, uint32_t n)
+{
+	f->specs = specs;
+	f->nspecs = n;
+	f->linkage = LINK_INTERNAL;
+	for (uint32_t i = 0; i < n && f->linkage == LINK_INTERNAL; i++)
+		if (specs[i].kind == SW_LINK)
+			f->linkage = specs[i].id;
+}
+
+void func_set_linkage(Module *m, Func *f, Linkage lk)
+{
+	uint32_t n = f->nspecs;
+	Spec *specs = relinked(m, f->specs, &n, lk);
+	func_set_specs(f, specs, n);
+}
+
+const FuncAttr *func_attr(const Func *f, int fa)
+{
+	for (uint32_t i = 0; i < f->nattrs; i++)
+		if (f->attrs[i].id == fa)
+			return &f->attrs[i];
+	return NULL;
+}
+
+/* Every word decoded as spec_make would, the fields as decl_set would. */
+int decl_check(const Decl *d)
+{
+	for (uint32_t i = 0; i < d->nspecs; i++) {
+		Spec s = decode(d->specs[i]);
+		if (s.kind != d->specs[i].kind || s.id != d->specs[i].id)
+			return 0;
+	}
+	Decl again = *d;
+	decl_set(&again, d->specs, d->nspecs, NULL);
+	return again.linkage == d->linkage && again.space == d->space && again.type == d->type &&
+		again.vec == d->vec && again.align == d->align;
+}
