@@ -12,10 +12,11 @@ typedef struct World {
 	const char *open_because;   /* when not: the first reason */
 } World;
 
+enum { DEVIRT_FUNNEL_MAX = 10 };  /* --devirt-funnel-max's default */
 typedef struct DevirtOptions {
 	int off;             /* --no-devirt */
 	int remarks;         /* -Rpass=devirt: a remark per indirect call site */
-	int funnel_max;      /* --devirt-funnel-max=N (0: 10) */
+	int funnel_max;      /* --devirt-funnel-max=N, N >= 1: the caller sets it */
 } DevirtOptions;
 
 typedef struct PrintfOptions {

@@ -128,7 +128,7 @@ static void stage_options(StageOptions *st, const ptxlink_options *o)
 	st->print_after = o->print_after;
 	st->stats = o->stats;
 	st->devirt.off = o->no_devirt;
-	st->devirt.funnel_max = o->devirt_funnel_max;
+	st->devirt.funnel_max = o->devirt_funnel_max ? o->devirt_funnel_max : DEVIRT_FUNNEL_MAX;
 	st->devirt.remarks = !!(o->remarks & PTXLINK_REMARK_DEVIRT);
 	st->printf_lowering.werror_format = o->werror_format;
 	st->globalopt.off = o->no_globalopt;
