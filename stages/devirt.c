@@ -18,8 +18,8 @@
  *   one candidate, closed:   call (r), f, (args);   prototype dropped if unused
  *   every candidate returns the same constants and does nothing else
  *   (closed): the call's result reads become movs of them (uniform)
- *   2..N candidates (1..N open): a branch funnel around the call only,
- *   inside its scope, so the .param stores serve every call:
+ *   2..N candidates (1..N open): a branch funnel around the call only
+ *   (before and after at funnel() below):
  *       mov.u64 %devirt_a, f;  setp.eq.s64 %devirt_p, %rd9, %devirt_a;
  *       @%devirt_p bra $Ldevirt_K_0;  ...
  *       call (r), g, (args);             (closed: the last candidate)
@@ -29,7 +29,7 @@
  *       $Ldevirt_K_join:
  *     closed and read from .global vtables: the tests compare the vtable
  *     pointer instead, `cvta.global.u64 %devirt_a, _ZTV1A+16`, and the
- *     read of the function pointer goes;  @p call: `@!p bra join` first;
+ *     read of the function pointer goes;
  *   more than N, closed:     call (r), %rd9, (args), $Ldevirt_K_targets;
  *                            after $Ldevirt_K_targets: .calltargets f, g, ...;
  * A call whose pointer is null, with no candidate, or with more than N in
@@ -719,13 +719,72 @@ static void test(Dv *d, List *l, Stmt *at, Expr *key, const Expr *ptr, const cha
 	list_insert_before(l, at, ins2(d, loc, "bra", name_expr(lab), NULL, NULL, d->preg));
 }
 
+/* s before `before`, or at the end of l when that is NULL. */
+static void put(List *l, Stmt *before, Stmt *s)
+{
+	if (before)
+		list_insert_before(l, before, s);
+	else
+		list_append(l, s);
+}
+
+static uint32_t cand_index(const Site *st, const char *f)
+{
+	uint32_t i = 0;
+	while (i < st->ncands && st->cands[i] != f)
+		i++;
+	return i;
+}
+
+/* Before the call: candidate i's test, a branch to lab[i], for i < nbr. */
+static void tests(Dv *d, const Site *st, const char *const *lab, uint32_t nbr)
+{
+	Stmt *at = st->call;
+	for (uint32_t i = 0; !st->vptr && i < nbr; i++)
+		test(d, st->list, at, name_expr(st->cands[i]), at->ins.ops[st->callee], lab[i]);
+	for (uint32_t j = 0; st->vptr && j < st->npoints; j++) {
+		const FlowPoint *pt = &st->points[j];
+		uint32_t i = cand_index(st, pt->entry);
+		if (i == st->ncands || st->open)  /* by_vtable() made sure */
+			die("devirt: a vtable funnel's address point holds no candidate");
+		if (i < nbr)  /* the last candidate's points fall through */
+			test(d, st->list, at, expr_addr(d->m, name_expr(pt->table), pt->off)->kids[0],
+				st->vptr, lab[i]);
+	}
+}
+
+/* A branch funnel replaces the call only, inside its scope, so that its
+ * .param stores serve every direct call.  Closed, with candidates f, g
+ * and h (the last, the fall-through):
+ *
+ *   call (r), %rd9, (a), proto;     mov.u64 %devirt_a, f;
+ *                                   setp.eq.s64 %devirt_p, %rd9, %devirt_a;
+ *                                   @%devirt_p bra $Ldevirt_0_0;
+ *                                   mov.u64 %devirt_a, g;
+ *                                   setp.eq.s64 %devirt_p, %rd9, %devirt_a;
+ *                                   @%devirt_p bra $Ldevirt_0_1;
+ *                                   call (r), h, (a);
+ *                                   bra.uni $Ldevirt_0_join;
+ *                               $Ldevirt_0_0:
+ *                                   call (r), f, (a);
+ *                                   bra.uni $Ldevirt_0_join;
+ *                               $Ldevirt_0_1:
+ *                                   call (r), g, (a);
+ *                               $Ldevirt_0_join:
+ *
+ * Open, h is tested too and the fall-through is the call itself, after a
+ * label `$Ldevirt_0_open:` that tells a second run it is done.  On the
+ * vtable pointer (st->vptr, closed only) each address point is a test,
+ * `cvta.global.u64 %devirt_a, _ZTV1A+16;` compared with the vtable
+ * pointer, and those of h fall through.  `@p call`: `@!p bra
+ * $Ldevirt_0_join;` first, and the calls lose the guard. */
 static void funnel(Dv *d, Site *st)
 {
 	List *l = st->list;
 	Stmt *at = st->call, *after = at->next;
 	Loc loc = at->loc;
 	unsigned k = d->serial++;
-	uint32_t nbr = st->open ? st->ncands : st->ncands - 1;
+	uint32_t nbr = st->open ? st->ncands : st->ncands - 1;  /* candidates with a test */
 	const char *lab[MAX_CAND];
 	if (!d->preg) {
 		d->preg = names_fresh(&d->names, "%devirt_p");
@@ -743,43 +802,22 @@ static void funnel(Dv *d, Site *st)
 		char what[16];
 		snprintf(what, sizeof what, "%u", i);
 		lab[i] = labelname(d, k, what);
-		if (!st->vptr)
-			test(d, l, at, name_expr(st->cands[i]), at->ins.ops[st->callee], lab[i]);
 	}
-	for (uint32_t j = 0; st->vptr && j < st->npoints; j++) {
-		const FlowPoint *pt = &st->points[j];
-		uint32_t i = 0;
-		while (st->cands[i] != pt->entry)
-			i++;
-		if (i < nbr)
-			test(d, l, at, expr_addr(d->m, name_expr(pt->table), pt->off)->kids[0], st->vptr, lab[i]);
-	}
-	Stmt *tail;
+	tests(d, st, lab, nbr);
 	if (st->open) {
 		list_insert_before(l, at, label(d, loc, labelname(d, k, "open")));
-		tail = at;
 	} else {
-		tail = direct(d, st, st->cands[st->ncands - 1]);
-		list_insert_before(l, at, tail);
+		list_insert_before(l, at, direct(d, st, st->cands[st->ncands - 1]));
 		list_remove(l, at);
 	}
-	/* after the kept (or last) call: the funnel's blocks, then the join */
-	Stmt *seq[3 * MAX_CAND + 2];
-	uint32_t n = 0;
-	seq[n++] = ins2(d, loc, "bra.uni", name_expr(join), NULL, NULL, NULL);
+	put(l, after, ins2(d, loc, "bra.uni", name_expr(join), NULL, NULL, NULL));
 	for (uint32_t i = 0; i < nbr; i++) {
-		seq[n++] = label(d, loc, lab[i]);
-		seq[n++] = direct(d, st, st->cands[i]);
+		put(l, after, label(d, loc, lab[i]));
+		put(l, after, direct(d, st, st->cands[i]));
 		if (i + 1 < nbr)
-			seq[n++] = ins2(d, loc, "bra.uni", name_expr(join), NULL, NULL, NULL);
+			put(l, after, ins2(d, loc, "bra.uni", name_expr(join), NULL, NULL, NULL));
 	}
-	seq[n++] = label(d, loc, join);
-	for (uint32_t i = 0; i < n; i++) {
-		if (after)
-			list_insert_before(l, after, seq[i]);
-		else
-			list_append(l, seq[i]);
-	}
+	put(l, after, label(d, loc, join));
 }
 
 /* The call keeps its pointer but names its possible callees, PTX's flist
@@ -908,6 +946,7 @@ static void hoist_var(Dv *d, Stmt *at, const char *name, int depth)
 			hoist_refs(d, s, s->var.ds[i].init, depth);
 }
 
+/* TODO(list-helper) */
 static int remove_in(List *l, Stmt *s)
 {
 	for (Stmt *t = l->head; t; t = t->next) {
@@ -921,20 +960,13 @@ static int remove_in(List *l, Stmt *s)
 	return 0;
 }
 
-static void devirt_func(Dv *d, Stmt *fs)
+/* choose() for every site, on f's CFG, liveness and reaching
+ * definitions; 0 when f has no CFG. */
+static int choose_all(Dv *d, Func *f)
 {
-	Func *f = fs->func;
-	d->f = f;
-	d->nsites = 0;
-	names_free(&d->names);
-	d->serial = 0;
-	d->preg = d->areg = NULL;
-	find_sites(d, &f->body);
-	if (!d->nsites)
-		return;
 	Cfg *cfg = cfg_build(f);
 	if (!cfg)
-		return;
+		return 0;
 	Live *live = live_compute(cfg);
 	Defs *defs = defs_compute(cfg, live);
 	/* sites and CFG instructions are both in text order */
@@ -949,58 +981,81 @@ static void devirt_func(Dv *d, Stmt *fs)
 	defs_free(defs);
 	live_free(live);
 	cfg_free(cfg);
+	return 1;
+}
 
-	d->src = d->o->devirt.remarks ? srclines_build(d->m, f) : NULL;
-	names_of_func(&d->names, d->m, f);
-	for (uint32_t i = 0; i < d->nsites; i++) {
-		Site *st = &d->sites[i];
-		const Ins *in = &st->call->ins;
-		const char *proto = in->ops[in->nops - 1]->str;
-		if (st->why >= 0) {
-			d->st.left[st->why]++;
-		} else if (st->how == HOW_UNIFORM) {
-			d->st.uniform++;
-			fold_uniform(d, st, 1);
-		} else if (st->how == HOW_TARGETS) {
-			d->st.targets++;
-			calltargets(d, st);
-		} else if (st->how == HOW_SINGLE) {
-			d->st.single++;
-			list_insert_before(st->list, st->call, direct(d, st, st->cands[0]));
-			list_remove(st->list, st->call);
-		} else {
-			d->st.funnel++;
-			d->st.open_funnel += st->open;
-			funnel(d, st);
-		}
-		if (st->why < 0 && st->load)
-			remove_in(&f->body, st->load);
-		for (uint32_t k = 0; st->why < 0 && st->vptr && k < st->npoints; k++)
-			hoist_var(d, fs, st->points[k].table, 0);
+/* The rewrite choose() picked, then what the new calls need: what they
+ * name declared before the function fs, the prototype dropped once no
+ * call uses it. */
+static void rewrite_site(Dv *d, Stmt *fs, Site *st)
+{
+	List *body = &fs->func->body;
+	if (st->why >= 0) {
+		d->st.left[st->why]++;
 		remark(d, st);
-		for (uint32_t k = 0; st->why < 0 && k < st->ncands; k++)
-			declare_before(d, fs, st->cands[k]);
-		if (st->why < 0 && !body_mentions(&f->body, proto))
-			drop_proto(&f->body, proto);
+		return;
 	}
+	const Ins *in = &st->call->ins;
+	const char *proto = in->ops[in->nops - 1]->str;  /* before calltargets() replaces it */
+	switch (st->how) {
+	case HOW_SINGLE:
+		d->st.single++;
+		list_insert_before(st->list, st->call, direct(d, st, st->cands[0]));
+		list_remove(st->list, st->call);
+		break;
+	case HOW_UNIFORM:
+		d->st.uniform++;
+		fold_uniform(d, st, 1);
+		break;
+	case HOW_FUNNEL:
+		d->st.funnel++;
+		d->st.open_funnel += st->open;
+		funnel(d, st);
+		break;
+	case HOW_TARGETS:
+		d->st.targets++;
+		calltargets(d, st);
+		break;
+	}
+	if (st->load)
+		remove_in(body, st->load);
+	for (uint32_t k = 0; st->vptr && k < st->npoints; k++)
+		hoist_var(d, fs, st->points[k].table, 0);
+	remark(d, st);
+	for (uint32_t k = 0; k < st->ncands; k++)
+		declare_before(d, fs, st->cands[k]);
+	if (!body_mentions(body, proto))
+		drop_proto(body, proto);
+}
+
+/* The funnels' two registers, declared first in the body. */
+static void declare_regs(Dv *d, Func *f)
+{
+	Stmt *first = f->body.head;
+	Loc loc = first ? first->loc : (Loc){0};
+	put(&f->body, first, var_new(d->m, loc, ".reg .pred", d->preg));
+	put(&f->body, first, var_new(d->m, loc, d->addr32 ? ".reg .b32" : ".reg .b64", d->areg));
+}
+
+static void devirt_func(Dv *d, Stmt *fs)
+{
+	Func *f = fs->func;
+	d->f = f;
+	d->nsites = 0;
+	names_free(&d->names);
+	d->serial = 0;
+	d->preg = d->areg = NULL;
+	find_sites(d, &f->body);
+	if (!d->nsites || !choose_all(d, f))
+		return;
+	d->src = d->o->devirt.remarks ? srclines_build(d->m, f) : NULL;
+	names_of_func(&d->names, d->m, f);  /* for the funnels' fresh names */
+	for (uint32_t i = 0; i < d->nsites; i++)
+		rewrite_site(d, fs, &d->sites[i]);
 	srclines_free(d->src);
 	d->src = NULL;
-	if (d->preg) {
-		Loc loc = f->body.head ? f->body.head->loc : (Loc){0};
-		Stmt *first = f->body.head;
-		char decl[160];
-		snprintf(decl, sizeof decl, "%s", d->preg);
-		Stmt *p = var_new(d->m, loc, ".reg .pred", decl);
-		snprintf(decl, sizeof decl, "%s", d->areg);
-		Stmt *a = var_new(d->m, loc, d->addr32 ? ".reg .b32" : ".reg .b64", decl);
-		if (first) {
-			list_insert_before(&f->body, first, p);
-			list_insert_before(&f->body, first, a);
-		} else {
-			list_append(&f->body, p);
-			list_append(&f->body, a);
-		}
-	}
+	if (d->preg)
+		declare_regs(d, f);
 }
 
 /* ---- vtables whose entries nothing reads any more ---------------------- */
