@@ -18,8 +18,8 @@
  *   one candidate, closed:   call (r), f, (args);   prototype dropped if unused
  *   every candidate returns the same constants and does nothing else
  *   (closed): the call's result reads become movs of them (uniform)
- *   2..N candidates (1..N open): a branch funnel around the call only,
- *   inside its scope, so the .param stores serve every call:
+ *   2..N candidates (1..N open): a branch funnel around the call only
+ *   (before and after at funnel() below):
  *       mov.u64 %devirt_a, f;  setp.eq.s64 %devirt_p, %rd9, %devirt_a;
  *       @%devirt_p bra $Ldevirt_K_0;  ...
  *       call (r), g, (args);             (closed: the last candidate)
@@ -29,7 +29,7 @@
  *       $Ldevirt_K_join:
  *     closed and read from .global vtables: the tests compare the vtable
  *     pointer instead, `cvta.global.u64 %devirt_a, _ZTV1A+16`, and the
- *     read of the function pointer goes;  @p call: `@!p bra join` first;
+ *     read of the function pointer goes;
  *   more than N, closed:     call (r), %rd9, (args), $Ldevirt_K_targets;
  *                            after $Ldevirt_K_targets: .calltargets f, g, ...;
  * A call whose pointer is null, with no candidate, or with more than N in
@@ -38,10 +38,11 @@
  * Finally, if no call goes through a pointer and no code takes a function's
  * address, the function entries of C++ vtables (_ZTV*) are cleared.
  *
- * requires: the world verdict (o->world); builds its own symbol table, call
- * graph, address flow, CFG, liveness, reaching definitions / maintains:
- * the module's statements and names / breaks: any symbol table, CFG or
- * analysis built before it. */
+ * requires: the world verdict (o->world), o->devirt.funnel_max (N above,
+ * at least 1: its default is the caller's); builds its own symbol table,
+ * call graph, address flow, CFG, liveness, reaching definitions /
+ * maintains: the module's statements and names / breaks: any symbol
+ * table, CFG or analysis built before it. */
 #include <stdlib.h>
 #include <string.h>
 #include "stages.h"
@@ -55,8 +56,20 @@ enum { /* why a call is left indirect */
 static const char *const why_text[NWHY] = {
 	"the pointer can only be null", "no candidate target",
 	"more candidates than --devirt-funnel-max", "the only target's signature does not match",
-"already funneled with an indirect fallback",
+	"already funneled with an indirect fallback",
 	"it has a .calltargets list", "an unrecognized call form",
+};
+
+enum { /* how a call is rewritten */
+	HOW_SINGLE,                 /* a direct call */
+	HOW_UNIFORM,                /* every candidate returns rets[], doing nothing else */
+	HOW_FUNNEL,                 /* a branch funnel of direct calls */
+	HOW_TARGETS,                /* too many for a funnel: a .calltargets list */
+};
+
+static const char *const how_text[] = {
+	[HOW_SINGLE] = "single", [HOW_UNIFORM] = "uniform", [HOW_FUNNEL] = "funnel",
+	[HOW_TARGETS] = "calltargets",
 };
 
 typedef struct Stats {
@@ -80,16 +93,17 @@ typedef struct Site {
 	uint32_t ins;               /* the call's index in the CFG, or UINT32_MAX */
 	const char *cands[MAX_CAND];
 	uint32_t ncands;
-	int open, single, why;      /* why: -1 when rewritten */
+	int open;
+	int why;                    /* WHY_*, or -1 when rewritten (HOW_*) */
+	int how;
 	/* a funnel on the vtable pointer instead of the function pointer:
-	 * the call's pointer was read at [vptr + K]; points[i] holds cands[i] */
+	 * the call's pointer was read at [vptr + K]; every points[i].entry is
+	 * a candidate, and the last candidate the one most points hold */
 	const Expr *vptr;
 	FlowPoint points[MAX_CAND];
 	uint32_t npoints;
 	Stmt *load;                 /* that read, when only the call uses it */
-	int uniform;                /* every candidate returns rets[], doing nothing else */
-	int targets;                /* too many for a funnel: a .calltargets list */
-	RetSlot rets[MAX_RETS];
+	RetSlot rets[MAX_RETS];     /* HOW_UNIFORM */
 	uint32_t nrets;
 } Site;
 
@@ -252,9 +266,15 @@ static const Func *func_decl(Dv *d, const char *name)
 	return c ? c->decl : NULL;
 }
 
-/* The candidates: what the module's address flow says the pointer
- * register can hold, else every function whose address is taken; either
- * way only those whose signature fits.  0 when there are too many. */
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The candidates, sorted by name: what the module's address flow says the
+ * pointer register can hold, else every function whose address is taken;
+ * either way only those whose signature fits.  0 (st->why) when there are
+ * too many. */
 static int bound(Dv *d, Site *st, const Proto *p)
 {
 	const Expr *ptr = st->call->ins.ops[st->callee];
@@ -281,6 +301,9 @@ static int bound(Dv *d, Site *st, const Proto *p)
 		}
 		st->cands[st->ncands++] = c->name;
 	}
+	/* cg_func's order is a hash's; names are interned, so equal names are
+	 * one pointer */
+	qsort(st->cands, st->ncands, sizeof *st->cands, by_name);
 	return 1;
 }
 
@@ -337,61 +360,82 @@ static uint32_t slot_load(const Site *st, const Cfg *cfg, const Defs *defs, uint
 	return def;
 }
 
-/* A closed set read from vtables: compare the vtable pointer with each
- * address point instead of the function pointer with each function.  The
- * read of the function pointer then dies, and with it the last use of the
- * vtable's entries.  Only when no function whose address sits in memory
- * fits, since such a one could arrive through a pointer that is no
- * address point; the points are .global tables, whose generic address is
- * their own. */
-static void by_vtable(Dv *d, Site *st, const Proto *p, const Cfg *cfg, const Defs *defs, uint32_t call)
+/* Does a function whose address sits in memory fit p?  Such a one could
+ * arrive through a pointer that is no address point. */
+static int loose_fits(Dv *d, const Proto *p)
 {
 	const char *loose[MAX_CAND];
-	FlowPoint pts[MAX_CAND];
-	const Expr *vptr;
-	uint32_t load = slot_load(st, cfg, defs, call, &vptr), use;
-	if (load == UINT32_MAX)
-		return;
-	int nl = flow_loose(d->flow, loose, MAX_CAND);
-	if (nl > MAX_CAND)
-		return;
-	for (int i = 0; i < nl; i++)
+	int n = flow_loose(d->flow, loose, MAX_CAND);
+	if (n > MAX_CAND)
+		return 1;
+	for (int i = 0; i < n; i++)
 		if (sig_match(p, func_decl(d, loose[i])))
-			return;
+			return 1;
+	return 0;
+}
+
+static uint32_t points_holding(const Site *st, const char *f)
+{
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < st->npoints; k++)
+		n += st->points[k].entry == f;
+	return n;
+}
+
+/* The address points the call's pointer is read from, of functions that
+ * fit p, into st->points: 1 when they hold exactly the candidates. */
+static int points_of(Dv *d, Site *st, const Proto *p)
+{
+	FlowPoint pts[MAX_CAND];
 	int n = flow_slot_points(d->flow, d->f, st->call->ins.ops[st->callee]->str, pts, MAX_CAND);
 	if (n < 0 || n > MAX_CAND)
-		return;
+		return 0;
 	st->npoints = 0;
 	for (int i = 0; i < n; i++) {
 		const Func *fn = func_decl(d, pts[i].entry);
 		if (!fn || !sig_match(p, fn))
 			continue;  /* an object of that class cannot reach this call */
 		if (!has_cand(st, pts[i].entry))
-			return;
+			return 0;
 		st->points[st->npoints++] = pts[i];
 	}
-	for (uint32_t i = 0; i < st->ncands; i++) {
-		uint32_t k = 0;
-		while (k < st->npoints && st->points[k].entry != st->cands[i])
-			k++;
-		if (k == st->npoints)
-			return;  /* a candidate no address point holds */
-	}
-	/* the candidate most points hold becomes the default, saving tests */
+	for (uint32_t i = 0; i < st->ncands; i++)
+		if (!points_holding(st, st->cands[i]))
+			return 0;  /* a candidate no address point holds */
+	return 1;
+}
+
+/* The candidate most points hold (the last of equals) goes last, to be
+ * the funnel's fall-through: it saves the most tests. */
+static void most_held_last(Site *st)
+{
 	uint32_t best = st->ncands - 1, most = 0;
 	for (uint32_t i = 0; i < st->ncands; i++) {
-		uint32_t c = 0;
-		for (uint32_t k = 0; k < st->npoints; k++)
-			c += st->points[k].entry == st->cands[i];
+		uint32_t c = points_holding(st, st->cands[i]);
 		if (c >= most)
 			best = i, most = c;
 	}
 	const char *def = st->cands[best];
 	memmove(&st->cands[best], &st->cands[best + 1], (st->ncands - best - 1) * sizeof *st->cands);
 	st->cands[st->ncands - 1] = def;
+}
+
+/* A closed set read from vtables: compare the vtable pointer with each
+ * address point instead of the function pointer with each function.  The
+ * read of the function pointer then dies, and with it the last use of the
+ * vtable's entries.  Only when no function whose address sits in memory
+ * fits; the points are .global tables, whose generic address is their
+ * own. */
+static void by_vtable(Dv *d, Site *st, const Proto *p, const Tracker *t)
+{
+	const Expr *vptr;
+	uint32_t load = slot_load(st, t->cfg, t->defs, st->ins, &vptr), use;
+	if (load == UINT32_MAX || loose_fits(d, p) || !points_of(d, st, p))
+		return;
+	most_held_last(st);
 	st->vptr = vptr;
-	if (defs_uses(defs, load, st->call->ins.ops[st->callee]->str, &use, 1) == 1 && use == call)
-		st->load = cfg->ins[load];
+	if (defs_uses(t->defs, load, st->call->ins.ops[st->callee]->str, &use, 1) == 1 && use == st->ins)
+		st->load = t->cfg->ins[load];
 }
 
 /* ---- uniform return value ---------------------------------------------- */
@@ -474,7 +518,7 @@ static int same_value(const Expr *a, const Expr *b)
 
 /* Every candidate defined, returning the same constants and doing nothing
  * else: the call is those constants. */
-static void uniform(Dv *d, Site *st)
+static int uniform(Dv *d, Site *st)
 {
 	RetSlot first[MAX_RETS], r[MAX_RETS];
 	int n = -1;
@@ -483,22 +527,22 @@ static void uniform(Dv *d, Site *st)
 		Consts c = {0};
 		int k = f ? scan_const_body(f, &f->body, &c, r, 0) : -1;
 		if (k < 0 || (n >= 0 && k != n))
-			return;
+			return 0;
 		for (int j = 0; n >= 0 && j < k; j++)
 			if (r[j].off != first[j].off || r[j].bytes != first[j].bytes ||
 			    !same_value(r[j].value, first[j].value))
-				return;
+				return 0;
 		if (n < 0)
 			memcpy(first, r, sizeof r);
 		n = k;
 	}
-	st->uniform = 1;
 	st->nrets = (uint32_t)n;
 	memcpy(st->rets, first, sizeof first);
+	return 1;
 }
 
 /* The call's results read back as constants: each ld.param of its return
- * parameter that follows it in its scope becomes a mov.  NULL (and no
+ * parameter that follows it in its scope becomes a mov.  0 (and no
  * change) when a read is not one of the stored slots. */
 static int fold_uniform(Dv *d, Site *st, int apply)
 {
@@ -534,83 +578,92 @@ static int fold_uniform(Dv *d, Site *st, int apply)
 	return 1;
 }
 
-static void choose(Dv *d, Site *st, const Cfg *cfg, const Live *live, const Defs *defs)
+/* ---- choosing the rewrite -------------------------------------------- */
+
+/* Whether the call can be devirtualized at all: -1 and its prototype in
+ * *p, else why not (WHY_*). */
+static int classify(Dv *d, const Site *st, const Proto **p)
 {
-	Ins *in = &st->call->ins;
-	d->st.seen++;
+	const Stmt *prev = st->call->prev;
+	if (prev && prev->kind == S_LABEL && !strncmp(prev->label, "$Ldevirt", 8))
+		return WHY_DONE;
 	CallParts c;
-	const Stmt *ps = ins_call_parts(in, &c) && c.proto ? find_label(&d->f->body, c.proto->str) : NULL;
-	if (st->call->prev && st->call->prev->kind == S_LABEL &&
-	    !strncmp(st->call->prev->label, "$Ldevirt", 8)) {
-		st->why = WHY_DONE;
-		return;
-	}
-	if (ps && ps->kind == S_TARGETS) {
-		st->why = WHY_TARGETS;
-		return;
-	}
-	if (!ps) {
-		st->why = WHY_FORM;
-		return;
-	}
-	const Proto *p = ps->proto;
-	uint32_t idx = st->ins;
-	if (idx == UINT32_MAX) {
-		st->why = WHY_FORM;
-		return;
-	}
-	st->open = open_for(d, p);
-	const Expr *ptr = in->ops[st->callee];
+	const Stmt *ps = ins_call_parts(&st->call->ins, &c) && c.proto ?
+		find_label(&d->f->body, c.proto->str) : NULL;
+	if (ps && ps->kind == S_TARGETS)
+		return WHY_TARGETS;
+	if (!ps || st->ins == UINT32_MAX)
+		return WHY_FORM;
+	*p = ps->proto;
+	return -1;
+}
+
+/* The one function value tracking finds the pointer to be: 1 (in
+ * st->cands), 0 when it finds none, -1 (st->why) when the pointer is
+ * null or the function does not fit p. */
+static int track(Dv *d, Site *st, const Proto *p, const Tracker *exact)
+{
+	const Expr *ptr = st->call->ins.ops[st->callee];
+	Tracker loads = *exact;
+	loads.syms = d->syms;
 	const char *f = NULL;
-	Tracker exact = {NULL, cfg, live, defs}, loads = {d->syms, cfg, live, defs};
-	int r = tracked(&exact, idx, ptr, d, &f);
+	int r = tracked(exact, st->ins, ptr, d, &f);
 	if (r == 0 && !st->open)  /* loads of constant data hold if nothing outside writes */
-		r = tracked(&loads, idx, ptr, d, &f);
-	if (r < 0) {
+		r = tracked(&loads, st->ins, ptr, d, &f);
+	if (r < 0)
 		st->why = WHY_NULL;
+	if (r <= 0)
+		return r;
+	const Func *fn = func_decl(d, f);
+	if (!fn || !sig_match(p, fn)) {
+		st->why = WHY_MISMATCH;
+		return -1;
+	}
+	st->cands[st->ncands++] = f;
+	return 1;
+}
+
+/* The rewrite for the candidates bound() found.  A funnel on the vtable
+ * pointer and a uniform result need the whole set: closed worlds only. */
+static void pick(Dv *d, Site *st, const Proto *p, const Tracker *t)
+{
+	uint32_t n = st->ncands, max = (uint32_t)d->o->devirt.funnel_max;
+	if (n == 0 || (n > max && st->open)) {
+		st->why = n ? WHY_MANY : WHY_NONE;
 		return;
 	}
-	if (r > 0) {
-		const Func *fn = func_decl(d, f);
-		if (!fn || !sig_match(p, fn)) {
-			st->why = WHY_MISMATCH;
-			return;
-		}
-		st->cands[st->ncands++] = f;
-		st->single = 1;
-		return;
-	}
-	if (!bound(d, st, p))
-		return;
-	/* cg_func's order is a hash's: sort by name for deterministic output */
-	for (uint32_t i = 1; i < st->ncands; i++)
-		for (uint32_t j = i; j > 0 && strcmp(st->cands[j - 1], st->cands[j]) > 0; j--) {
-			const char *t = st->cands[j];
-			st->cands[j] = st->cands[j - 1];
-			st->cands[j - 1] = t;
-		}
-	int max = d->o->devirt.funnel_max > 0 ? d->o->devirt.funnel_max : 10;
-	if (!st->open && st->ncands >= 1)
-		by_vtable(d, st, p, cfg, defs, idx);
-	if (!st->open && !in->guard && st->ncands >= 1 && st->ncands <= (uint32_t)max) {
-		uniform(d, st);
-		st->uniform = st->uniform && fold_uniform(d, st, 0);
-	}
-	if (st->ncands == 0)
-		st->why = WHY_NONE;
-	else if (st->ncands == 1 && !st->open)
-		st->single = 1;
-	else if (st->ncands > (uint32_t)max && st->open)
-		st->why = WHY_MANY;
-	else if (st->ncands > (uint32_t)max)
-		st->targets = 1;
-	/* a .calltargets call still goes through the pointer it read: no
-	 * funnel on the vtable pointer, and the slot read stays */
-	if (st->targets) {
+	/* before the count decides: the order it leaves is also a
+	 * .calltargets list's */
+	if (!st->open)
+		by_vtable(d, st, p, t);
+	if (n > max) {
+		/* the call still goes through the pointer it read: no funnel on
+		 * the vtable pointer, and the slot read stays */
 		st->vptr = NULL;
 		st->load = NULL;
 		st->npoints = 0;
+		st->how = HOW_TARGETS;
+	} else if (!st->open && !st->call->ins.guard && uniform(d, st) && fold_uniform(d, st, 0)) {
+		st->how = HOW_UNIFORM;
+	} else {
+		st->how = n == 1 && !st->open ? HOW_SINGLE : HOW_FUNNEL;
 	}
+}
+
+/* st->why, or the rewrite in st->how with what it needs. */
+static void choose(Dv *d, Site *st, const Tracker *exact)
+{
+	const Proto *p = NULL;
+	d->st.seen++;
+	st->why = classify(d, st, &p);
+	if (st->why >= 0)
+		return;
+	st->open = open_for(d, p);
+	int r = track(d, st, p, exact);
+	if (r > 0)
+		st->how = HOW_SINGLE;  /* the pointer is that function, open world or not */
+	else if (r == 0 && bound(d, st, p))
+		pick(d, st, p, exact);
 }
 
 /* ---- rewriting -------------------------------------------------------- */
@@ -666,13 +719,72 @@ static void test(Dv *d, List *l, Stmt *at, Expr *key, const Expr *ptr, const cha
 	list_insert_before(l, at, ins2(d, loc, "bra", name_expr(lab), NULL, NULL, d->preg));
 }
 
+/* s before `before`, or at the end of l when that is NULL. */
+static void put(List *l, Stmt *before, Stmt *s)
+{
+	if (before)
+		list_insert_before(l, before, s);
+	else
+		list_append(l, s);
+}
+
+static uint32_t cand_index(const Site *st, const char *f)
+{
+	uint32_t i = 0;
+	while (i < st->ncands && st->cands[i] != f)
+		i++;
+	return i;
+}
+
+/* Before the call: candidate i's test, a branch to lab[i], for i < nbr. */
+static void tests(Dv *d, const Site *st, const char *const *lab, uint32_t nbr)
+{
+	Stmt *at = st->call;
+	for (uint32_t i = 0; !st->vptr && i < nbr; i++)
+		test(d, st->list, at, name_expr(st->cands[i]), at->ins.ops[st->callee], lab[i]);
+	for (uint32_t j = 0; st->vptr && j < st->npoints; j++) {
+		const FlowPoint *pt = &st->points[j];
+		uint32_t i = cand_index(st, pt->entry);
+		if (i == st->ncands || st->open)  /* by_vtable() made sure */
+			die("devirt: a vtable funnel's address point holds no candidate");
+		if (i < nbr)  /* the last candidate's points fall through */
+			test(d, st->list, at, expr_addr(d->m, name_expr(pt->table), pt->off)->kids[0],
+				st->vptr, lab[i]);
+	}
+}
+
+/* A branch funnel replaces the call only, inside its scope, so that its
+ * .param stores serve every direct call.  Closed, with candidates f, g
+ * and h (the last, the fall-through):
+ *
+ *   call (r), %rd9, (a), proto;     mov.u64 %devirt_a, f;
+ *                                   setp.eq.s64 %devirt_p, %rd9, %devirt_a;
+ *                                   @%devirt_p bra $Ldevirt_0_0;
+ *                                   mov.u64 %devirt_a, g;
+ *                                   setp.eq.s64 %devirt_p, %rd9, %devirt_a;
+ *                                   @%devirt_p bra $Ldevirt_0_1;
+ *                                   call (r), h, (a);
+ *                                   bra.uni $Ldevirt_0_join;
+ *                               $Ldevirt_0_0:
+ *                                   call (r), f, (a);
+ *                                   bra.uni $Ldevirt_0_join;
+ *                               $Ldevirt_0_1:
+ *                                   call (r), g, (a);
+ *                               $Ldevirt_0_join:
+ *
+ * Open, h is tested too and the fall-through is the call itself, after a
+ * label `$Ldevirt_0_open:` that tells a second run it is done.  On the
+ * vtable pointer (st->vptr, closed only) each address point is a test,
+ * `cvta.global.u64 %devirt_a, _ZTV1A+16;` compared with the vtable
+ * pointer, and those of h fall through.  `@p call`: `@!p bra
+ * $Ldevirt_0_join;` first, and the calls lose the guard. */
 static void funnel(Dv *d, Site *st)
 {
 	List *l = st->list;
 	Stmt *at = st->call, *after = at->next;
 	Loc loc = at->loc;
 	unsigned k = d->serial++;
-	uint32_t nbr = st->open ? st->ncands : st->ncands - 1;
+	uint32_t nbr = st->open ? st->ncands : st->ncands - 1;  /* candidates with a test */
 	const char *lab[MAX_CAND];
 	if (!d->preg) {
 		d->preg = names_fresh(&d->names, "%devirt_p");
@@ -690,43 +802,22 @@ static void funnel(Dv *d, Site *st)
 		char what[16];
 		snprintf(what, sizeof what, "%u", i);
 		lab[i] = labelname(d, k, what);
-		if (!st->vptr)
-			test(d, l, at, name_expr(st->cands[i]), at->ins.ops[st->callee], lab[i]);
 	}
-	for (uint32_t j = 0; st->vptr && j < st->npoints; j++) {
-		const FlowPoint *pt = &st->points[j];
-		uint32_t i = 0;
-		while (st->cands[i] != pt->entry)
-			i++;
-		if (i < nbr)
-			test(d, l, at, expr_addr(d->m, name_expr(pt->table), pt->off)->kids[0], st->vptr, lab[i]);
-	}
-	Stmt *tail;
+	tests(d, st, lab, nbr);
 	if (st->open) {
 		list_insert_before(l, at, label(d, loc, labelname(d, k, "open")));
-		tail = at;
 	} else {
-		tail = direct(d, st, st->cands[st->ncands - 1]);
-		list_insert_before(l, at, tail);
+		list_insert_before(l, at, direct(d, st, st->cands[st->ncands - 1]));
 		list_remove(l, at);
 	}
-	/* after the kept (or last) call: the funnel's blocks, then the join */
-	Stmt *seq[3 * MAX_CAND + 2];
-	uint32_t n = 0;
-	seq[n++] = ins2(d, loc, "bra.uni", name_expr(join), NULL, NULL, NULL);
+	put(l, after, ins2(d, loc, "bra.uni", name_expr(join), NULL, NULL, NULL));
 	for (uint32_t i = 0; i < nbr; i++) {
-		seq[n++] = label(d, loc, lab[i]);
-		seq[n++] = direct(d, st, st->cands[i]);
+		put(l, after, label(d, loc, lab[i]));
+		put(l, after, direct(d, st, st->cands[i]));
 		if (i + 1 < nbr)
-			seq[n++] = ins2(d, loc, "bra.uni", name_expr(join), NULL, NULL, NULL);
+			put(l, after, ins2(d, loc, "bra.uni", name_expr(join), NULL, NULL, NULL));
 	}
-	seq[n++] = label(d, loc, join);
-	for (uint32_t i = 0; i < n; i++) {
-		if (after)
-			list_insert_before(l, after, seq[i]);
-		else
-			list_append(l, seq[i]);
-	}
+	put(l, after, label(d, loc, join));
 }
 
 /* The call keeps its pointer but names its possible callees, PTX's flist
@@ -783,8 +874,7 @@ static void remark(Dv *d, const Site *st)
 		fprintf(f, "%s%s", i ? ", " : "", quoted_name(st->cands[i]));
 	fclose(f);
 	diag_remark(st->call->loc, "%sdevirtualized call to %s (%s)", at, names,
-		st->uniform ? "uniform" : st->targets ? "calltargets" : st->single ? "single" :
-		st->open ? "funnel, open" : "funnel");
+		st->how == HOW_FUNNEL && st->open ? "funnel, open" : how_text[st->how]);
 	free(names);
 }
 
@@ -856,6 +946,7 @@ static void hoist_var(Dv *d, Stmt *at, const char *name, int depth)
 			hoist_refs(d, s, s->var.ds[i].init, depth);
 }
 
+/* TODO(list-helper) */
 static int remove_in(List *l, Stmt *s)
 {
 	for (Stmt *t = l->head; t; t = t->next) {
@@ -869,6 +960,83 @@ static int remove_in(List *l, Stmt *s)
 	return 0;
 }
 
+/* choose() for every site, on f's CFG, liveness and reaching
+ * definitions; 0 when f has no CFG. */
+static int choose_all(Dv *d, Func *f)
+{
+	Cfg *cfg = cfg_build(f);
+	if (!cfg)
+		return 0;
+	Live *live = live_compute(cfg);
+	Defs *defs = defs_compute(cfg, live);
+	/* sites and CFG instructions are both in text order */
+	for (uint32_t i = 0, k = 0; i < d->nsites; i++) {
+		while (k < cfg->nins && cfg->ins[k] != d->sites[i].call)
+			k++;
+		d->sites[i].ins = k < cfg->nins ? k : UINT32_MAX;
+	}
+	Tracker exact = {NULL, cfg, live, defs};
+	for (uint32_t i = 0; i < d->nsites; i++)
+		choose(d, &d->sites[i], &exact);
+	defs_free(defs);
+	live_free(live);
+	cfg_free(cfg);
+	return 1;
+}
+
+/* The rewrite choose() picked, then what the new calls need: what they
+ * name declared before the function fs, the prototype dropped once no
+ * call uses it. */
+static void rewrite_site(Dv *d, Stmt *fs, Site *st)
+{
+	List *body = &fs->func->body;
+	if (st->why >= 0) {
+		d->st.left[st->why]++;
+		remark(d, st);
+		return;
+	}
+	const Ins *in = &st->call->ins;
+	const char *proto = in->ops[in->nops - 1]->str;  /* before calltargets() replaces it */
+	switch (st->how) {
+	case HOW_SINGLE:
+		d->st.single++;
+		list_insert_before(st->list, st->call, direct(d, st, st->cands[0]));
+		list_remove(st->list, st->call);
+		break;
+	case HOW_UNIFORM:
+		d->st.uniform++;
+		fold_uniform(d, st, 1);
+		break;
+	case HOW_FUNNEL:
+		d->st.funnel++;
+		d->st.open_funnel += st->open;
+		funnel(d, st);
+		break;
+	case HOW_TARGETS:
+		d->st.targets++;
+		calltargets(d, st);
+		break;
+	}
+	if (st->load)
+		remove_in(body, st->load);
+	for (uint32_t k = 0; st->vptr && k < st->npoints; k++)
+		hoist_var(d, fs, st->points[k].table, 0);
+	remark(d, st);
+	for (uint32_t k = 0; k < st->ncands; k++)
+		declare_before(d, fs, st->cands[k]);
+	if (!body_mentions(body, proto))
+		drop_proto(body, proto);
+}
+
+/* The funnels' two registers, declared first in the body. */
+static void declare_regs(Dv *d, Func *f)
+{
+	Stmt *first = f->body.head;
+	Loc loc = first ? first->loc : (Loc){0};
+	put(&f->body, first, var_new(d->m, loc, ".reg .pred", d->preg));
+	put(&f->body, first, var_new(d->m, loc, d->addr32 ? ".reg .b32" : ".reg .b64", d->areg));
+}
+
 static void devirt_func(Dv *d, Stmt *fs)
 {
 	Func *f = fs->func;
@@ -878,76 +1046,16 @@ static void devirt_func(Dv *d, Stmt *fs)
 	d->serial = 0;
 	d->preg = d->areg = NULL;
 	find_sites(d, &f->body);
-	if (!d->nsites)
+	if (!d->nsites || !choose_all(d, f))
 		return;
-	Cfg *cfg = cfg_build(f);
-	if (!cfg)
-		return;
-	Live *live = live_compute(cfg);
-	Defs *defs = defs_compute(cfg, live);
-	/* sites and CFG instructions are both in text order */
-	for (uint32_t i = 0, k = 0; i < d->nsites; i++) {
-		while (k < cfg->nins && cfg->ins[k] != d->sites[i].call)
-			k++;
-		d->sites[i].ins = k < cfg->nins ? k : UINT32_MAX;
-	}
-	for (uint32_t i = 0; i < d->nsites; i++)
-		choose(d, &d->sites[i], cfg, live, defs);
-	defs_free(defs);
-	live_free(live);
-	cfg_free(cfg);
-
 	d->src = d->o->devirt.remarks ? srclines_build(d->m, f) : NULL;
-	names_of_func(&d->names, d->m, f);
-	for (uint32_t i = 0; i < d->nsites; i++) {
-		Site *st = &d->sites[i];
-		const Ins *in = &st->call->ins;
-		const char *proto = in->ops[in->nops - 1]->str;
-		if (st->why >= 0) {
-			d->st.left[st->why]++;
-		} else if (st->uniform) {
-			d->st.uniform++;
-			fold_uniform(d, st, 1);
-		} else if (st->targets) {
-			d->st.targets++;
-			calltargets(d, st);
-		} else if (st->single) {
-			d->st.single++;
-			list_insert_before(st->list, st->call, direct(d, st, st->cands[0]));
-			list_remove(st->list, st->call);
-		} else {
-			d->st.funnel++;
-			d->st.open_funnel += st->open;
-			funnel(d, st);
-		}
-		if (st->why < 0 && st->load)
-			remove_in(&f->body, st->load);
-		for (uint32_t k = 0; st->why < 0 && st->vptr && k < st->npoints; k++)
-			hoist_var(d, fs, st->points[k].table, 0);
-		remark(d, st);
-		for (uint32_t k = 0; st->why < 0 && k < st->ncands; k++)
-			declare_before(d, fs, st->cands[k]);
-		if (st->why < 0 && !body_mentions(&f->body, proto))
-			drop_proto(&f->body, proto);
-	}
+	names_of_func(&d->names, d->m, f);  /* for the funnels' fresh names */
+	for (uint32_t i = 0; i < d->nsites; i++)
+		rewrite_site(d, fs, &d->sites[i]);
 	srclines_free(d->src);
 	d->src = NULL;
-	if (d->preg) {
-		Loc loc = f->body.head ? f->body.head->loc : (Loc){0};
-		Stmt *first = f->body.head;
-		char decl[160];
-		snprintf(decl, sizeof decl, "%s", d->preg);
-		Stmt *p = var_new(d->m, loc, ".reg .pred", decl);
-		snprintf(decl, sizeof decl, "%s", d->areg);
-		Stmt *a = var_new(d->m, loc, d->addr32 ? ".reg .b32" : ".reg .b64", decl);
-		if (first) {
-			list_insert_before(&f->body, first, p);
-			list_insert_before(&f->body, first, a);
-		} else {
-			list_append(&f->body, p);
-			list_append(&f->body, a);
-		}
-	}
+	if (d->preg)
+		declare_regs(d, f);
 }
 
 /* ---- vtables whose entries nothing reads any more ---------------------- */
@@ -1042,6 +1150,8 @@ void devirt(Module *m, const StageOptions *o)
 {
 	if (o->devirt.off)
 		return;
+	if (o->devirt.funnel_max < 1)  /* its default is the caller's */
+		die("devirt: no --devirt-funnel-max (%d)", o->devirt.funnel_max);
 	Dv d = {.m = m, .o = o, .open_world = !o->world.closed};
 	d.syms = symtab_build(m);
 	d.cg = callgraph_build(m, d.syms);

@@ -25,7 +25,7 @@
 #include "ptx-grammar/ptx.h"
 #include "stages/stages.h"
 
-static const int funnels[8] = {0, 1, 2, 3, 4, 64, 1000, INT_MAX};
+static const int funnels[8] = {10 /* the default today */, 1, 2, 3, 4, 64, 1000, INT_MAX};
 
 /* One stage, as run_pipeline runs each: 0, or -1 after its errors. */
 static int run_stage(Module *m, const StageOptions *opts,
