@@ -271,10 +271,12 @@ static int set_value(ptxlink_options *o, const OptRow *r, const char *a, const c
 	case V_REWRITES: return rewrites(o, v, field);
 	case V_SYMBOL:
 	case V_LIBRARY:
+	case V_DIR:   /* -L '': not the root, "" + "/libm.a" */
 		if (!*v)
-			return opt_error(o, "'%s' needs a %s name", a, r->kind == V_SYMBOL ? "symbol" : "library");
-		/* fall through */
-	case V_DIR: push(o, r, v, strlen(v)); return 0;
+			return opt_error(o, "'%s' needs a %s name", a, r->kind == V_SYMBOL ? "symbol"
+				: r->kind == V_DIR ? "directory" : "library");
+		push(o, r, v, strlen(v));
+		return 0;
 	case V_SYMFILE: return symfile(o, r, v);
 	default: die("option %s has no value action", r->names[0]);
 	}
