@@ -130,6 +130,13 @@ check "a FIFO in a directory library is refused, not read" "[ $rc = 1 ] && grep 
 "$ptxlink" -arch=sm_80 main.ptx -o l9.ptx 2>err; rc=$?
 check "without the library, f is undefined" "[ $rc = 1 ] && grep -q \"undefined reference to 'f'\" err"
 
+# --keep-file: a name of any length is one name (4,095 bytes was a line's end)
+long=$(head -c 5000 /dev/zero | tr '\0' v) prefix=$(head -c 4095 /dev/zero | tr '\0' v)
+printf "$hdr"'.visible .global .u32 %s;\n.visible .global .u32 %s;\n.visible .entry k()\n{\nret;\n}\n' "$long" "$prefix" >long.ptx
+echo "$long" >long.keep
+"$ptxlink" -arch=sm_80 --internalize --keep-file=long.keep long.ptx -o long.out.ptx 2>err; rc=$?
+check "--keep-file: a 5,000-byte name is kept, its prefix is not" "[ $rc = 0 ] && grep -qx \".visible .global .u32	$long;\" long.out.ptx && ! grep -q \"[^v]$prefix;\" long.out.ptx"
+
 # Inputs as users give them: errors name the path given; a file that is
 # not PTX gets one error that says what it is; a file given twice is an
 # error (nvlink: every symbol defined twice)

@@ -227,8 +227,9 @@ static int symfile(ptxlink_options *o, const OptRow *r, const char *path)
 	FILE *f = opt_open_list(o, path, "keep file");
 	if (!f)
 		return -1;
-	char line[4096];
-	while (fgets(line, sizeof line, f)) {
+	char *line = NULL;   /* a line of any length: a name is never split */
+	size_t cap = 0;
+	while (getline(&line, &cap, f) >= 0) {
 		char *p = line, *hash = strchr(line, '#');
 		if (hash)
 			*hash = 0;
@@ -241,6 +242,7 @@ static int symfile(ptxlink_options *o, const OptRow *r, const char *path)
 			p += n;
 		}
 	}
+	free(line);
 	fclose(f);
 	return 0;
 }
