@@ -92,6 +92,11 @@ check "a response file of over 1,000,000 words" "[ $rc = 2 ] && grep -q \"respon
 printf '%s -o %s\0x.ptx\n' "$work/ok.ptx" "$work/nulword.ptx" >"$work/nul.rsp"
 "$ptxlink" "@$work/nul.rsp" 2>"$work/err"; rc=$?
 check "a NUL in a response file's word is an error" "[ $rc = 2 ] && grep -q \"response file '$work/nul.rsp': a NUL byte in a word\" '$work/err' && [ ! -e '$work/nulword.ptx' ]"
+cp "$work/ok.ptx" "$work/in.ptx"; ln -s in.ptx "$work/in-link.ptx"
+for out in in.ptx ./in.ptx in-link.ptx; do
+	(cd "$work" && "$ptxlink" -o $out in.ptx) 2>"$work/err"; rc=$?
+	check "-o $out in.ptx: an output that is an input is refused" "[ $rc = 2 ] && grep -q \"the output '$out' is the input 'in.ptx'\" '$work/err' && cmp -s '$work/in.ptx' '$work/ok.ptx'"
+done
 mkdir "$work/dir.rsp"
 "$ptxlink" "@$work/dir.rsp" 2>"$work/err"; rc=$?
 check "a response file that is a directory" "[ $rc = 2 ] && grep -q \"cannot read response file '$work/dir.rsp': Is a directory\" '$work/err'"
