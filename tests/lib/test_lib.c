@@ -283,6 +283,17 @@ START_TEST(library_errors)
 	ptxlink_free(s);
 	unlink(bad_a);
 	rmdir(dir);
+	/* an empty directory name is not the root */
+	static const char *const empty[] = {""};
+	o.libdirs = empty;
+	ck_assert_ptr_null(ptxlink_new(&o));
+	o.libdirs = NULL;
+	o.nlibdirs = 0;
+	ck_assert_int_eq(ptxlink_set_option(&o, "L", ""), -1);
+	ck_assert_int_eq((int)o.nlibdirs, 0);
+	ck_assert_int_eq(seen.n[PTXLINK_ERROR], 5);
+	ck_assert_ptr_nonnull(strstr(seen.text, "error: libdirs holds an empty name"));
+	ck_assert_ptr_nonnull(strstr(seen.text, "error: 'L' needs a directory name"));
 }
 END_TEST
 
