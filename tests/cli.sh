@@ -61,6 +61,8 @@ if [ -c /dev/full ]; then
 	check "a full standard output fails with a message" "[ $rc = 1 ] && grep -q 'cannot write standard output: No space left on device' '$work/err'"
 fi
 
+"$ptxlink" <(cat "$work/ok.ptx") -o "$work/piped.ptx" 2>"$work/err"; rc=$?
+check "an input from a pipe is read whole (<(cmd))" "[ $rc = 0 ] && cmp -s '$work/piped.ptx' '$work/out.ptx'"
 "$ptxlink" "$work/missing.ptx" -o "$work/m.ptx" 2>"$work/err"; rc=$?
 check "missing input" "[ $rc = 1 ] && grep -q 'missing.ptx: error: cannot open: No such file or directory' '$work/err' && [ ! -e '$work/m.ptx' ]"
 "$ptxlink" "$work/ok.ptx" -o "$work/nodir/x.ptx" 2>"$work/err"; rc=$?
