@@ -280,10 +280,23 @@ static void renumber_attr(Cur *c, uint64_t form, const DwarfFileMap *map)
 		c->err = put(c->b, pos, n, to);
 }
 
+/* The DIE's code at pos, before c, becomes its merged one in as many
+ * bytes (a code may come padded: 0x82 0x00 is 2): one byte less would
+ * leave the 0x00 to be read as the DIE's first attribute. */
 static void recode_die(Cur *c, Merge *m, uint32_t pos, uint64_t code)
 {
-	if (m->recode && m->code[code] != code)
-		c->err = c->err ? c->err : put(c->b, pos, 1, m->code[code]);
+	uint8_t buf[ULEB_MAX];
+	uint32_t len = c->pos - pos;
+	uint64_t v = 0;
+	if (!m->recode || m->code[code] == code || c->err)
+		return;
+	if (len > 8 || uleb_encode(m->code[code], buf, len) != 0) {
+		c->err = "an abbreviation code is padded past 8 bytes";
+		return;
+	}
+	for (uint32_t k = 0; k < len; k++)
+		v |= (uint64_t)buf[k] << (8 * k);
+	c->err = put(c->b, pos, len, v);
 }
 
 /* One unit's DIEs, from after its header to end. */

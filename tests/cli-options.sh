@@ -119,8 +119,23 @@ check "a malformed archive" "[ $rc = 1 ] && grep -q 'libs/libbad.a: error: malfo
 printf "$hdr"'.visible .func f()\n{\nbogus;\n}\n' >f.ptx && ar rc libs/libsyn.a f.ptx
 "$ptxlink" -arch=sm_80 main.ptx -Llibs -lsyn -o l8.ptx 2>err; rc=$?
 check "an error in a member names archive(member)" "[ $rc = 1 ] && grep -q '^libs/libsyn.a(f.ptx):6:1: error' err"
+cp libs/libfg.a libs/libtail.a && printf 'junk\n' >>libs/libtail.a
+"$ptxlink" -arch=sm_80 main.ptx -Llibs -ltail -o l10.ptx 2>err; rc=$?
+check "bytes after an archive's last member" "[ $rc = 1 ] && grep -q 'libs/libtail.a: error: malformed ar archive (5 bytes after the last member)' err && [ ! -e l10.ptx ]"
+"$ptxlink" -arch=sm_80 main.ptx -L '' -lfg -o l11.ptx 2>err; rc=$?
+check "-L '' is refused, not the root" "[ $rc = 2 ] && grep -q \"'-L' needs a directory name\" err && [ ! -e l11.ptx ]"
+mkdir -p libs/fifo && cp libs/g.ptx libs/fifo/ && mkfifo libs/fifo/f.ptx
+timeout 10 "$ptxlink" -arch=sm_80 main.ptx -Llibs -lfifo -o l12.ptx 2>err; rc=$?
+check "a FIFO in a directory library is refused, not read" "[ $rc = 1 ] && grep -q 'libs/fifo/f.ptx: error: not a regular file (in a directory library)' err && [ ! -e l12.ptx ]"
 "$ptxlink" -arch=sm_80 main.ptx -o l9.ptx 2>err; rc=$?
 check "without the library, f is undefined" "[ $rc = 1 ] && grep -q \"undefined reference to 'f'\" err"
+
+# --keep-file: a name of any length is one name (4,095 bytes was a line's end)
+long=$(head -c 5000 /dev/zero | tr '\0' v) prefix=$(head -c 4095 /dev/zero | tr '\0' v)
+printf "$hdr"'.visible .global .u32 %s;\n.visible .global .u32 %s;\n.visible .entry k()\n{\nret;\n}\n' "$long" "$prefix" >long.ptx
+echo "$long" >long.keep
+"$ptxlink" -arch=sm_80 --internalize --keep-file=long.keep long.ptx -o long.out.ptx 2>err; rc=$?
+check "--keep-file: a 5,000-byte name is kept, its prefix is not" "[ $rc = 0 ] && grep -qx \".visible .global .u32	$long;\" long.out.ptx && ! grep -q \"[^v]$prefix;\" long.out.ptx"
 
 # Inputs as users give them: errors name the path given; a file that is
 # not PTX gets one error that says what it is; a file given twice is an

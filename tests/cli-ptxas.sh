@@ -48,6 +48,8 @@ check "ptxas's own options reach ptxas" "[ $rc = 0 ] && elf f.cubin && grep -q '
 "$ptxlink" --fatbin -arch=sm_80 main.ptx sq.ptx -o app2.fatbin
 check "--fatbin: a fatbinary, deterministic" "[ $rc = 0 ] && [ \"\$(head -c 4 app.fatbin | od -An -tx1 | tr -d ' ')\" = 50ed55ba ] && cmp -s app.fatbin app2.fatbin && clean"
 
+"$ptxlink" --fatbin -v -arch=sm_80 main.ptx sq.ptx -o 'a,b=c d.fatbin' 2>err; rc=$?
+check "--fatbin -o 'a,b=c d.fatbin': temporaries named without the comma" "[ $rc = 0 ] && cmp -s 'a,b=c d.fatbin' app.fatbin && grep -q 'file=a_b_c_d.cubin' err && clean"
 # failures: a message with the tool's words and context, no output left
 printf "$hdr"'.visible .entry k()\n{\n.reg .b64 %%rd<3>;\n.reg .b32 %%r<3>;\nadd.s32 %%r1, %%rd1, %%rd2;\nret;\n}\n' >bad.ptx
 echo old >keep.cubin

@@ -61,6 +61,8 @@ if [ -c /dev/full ]; then
 	check "a full standard output fails with a message" "[ $rc = 1 ] && grep -q 'cannot write standard output: No space left on device' '$work/err'"
 fi
 
+"$ptxlink" <(cat "$work/ok.ptx") -o "$work/piped.ptx" 2>"$work/err"; rc=$?
+check "an input from a pipe is read whole (<(cmd))" "[ $rc = 0 ] && cmp -s '$work/piped.ptx' '$work/out.ptx'"
 "$ptxlink" "$work/missing.ptx" -o "$work/m.ptx" 2>"$work/err"; rc=$?
 check "missing input" "[ $rc = 1 ] && grep -q 'missing.ptx: error: cannot open: No such file or directory' '$work/err' && [ ! -e '$work/m.ptx' ]"
 "$ptxlink" "$work/ok.ptx" -o "$work/nodir/x.ptx" 2>"$work/err"; rc=$?
@@ -72,6 +74,31 @@ check "no input exits 2" "[ $rc = 2 ] && grep -q 'no input files' '$work/err'"
 echo "@$work/self.rsp" >"$work/self.rsp"
 "$ptxlink" "@$work/self.rsp" 2>"$work/err"; rc=$?
 check "a self-including response file names the depth limit" "[ $rc = 2 ] && grep -q \"response files nested deeper than 8 (does '$work/self.rsp' include itself?)\" '$work/err'"
+# -optf inside a response file counts toward the same depth: a file that
+# names itself by -optf (or --options-file=) stops at it, no stack overflow
+echo "-optf $work/optself.rsp" >"$work/optself.rsp"
+echo "--options-file=$work/optself2.rsp" >"$work/optself2.rsp"
+for a in -optf @; do
+	[ $a = -optf ] && set -- -optf "$work/optself.rsp" || set -- "@$work/optself2.rsp"
+	"$ptxlink" "$@" "$work/ok.ptx" 2>"$work/err"; rc=$?
+	check "a response file naming itself by -optf, given by $a, names the depth limit" "[ $rc = 2 ] && grep -q 'response files nested deeper than 8' '$work/err'"
+done
+# files that each name the next 20 times, 7 deep, would expand 20^7 times
+for i in 0 1 2 3 4 5 6; do yes "@$work/fan$((i + 1)).rsp" | head -n 20 >"$work/fan$i.rsp"; done
+echo -w >"$work/fan7.rsp"
+timeout 10 "$ptxlink" "@$work/fan0.rsp" "$work/ok.ptx" -o "$work/fan.ptx" 2>"$work/err"; rc=$?
+check "response files naming each other 20 times over stop at a limit" "[ $rc = 2 ] && grep -q \"response file '$work/fan[0-7].rsp': the response files name more than 10,000 response files\" '$work/err' && [ ! -e '$work/fan.ptx' ]"
+yes "$work/ok.ptx" | head -n 1000001 >"$work/words.rsp"
+"$ptxlink" "@$work/words.rsp" 2>"$work/err"; rc=$?
+check "a response file of over 1,000,000 words" "[ $rc = 2 ] && grep -q \"response file '$work/words.rsp': the response files expand to more than 1,000,000 words\" '$work/err'"
+printf '%s -o %s\0x.ptx\n' "$work/ok.ptx" "$work/nulword.ptx" >"$work/nul.rsp"
+"$ptxlink" "@$work/nul.rsp" 2>"$work/err"; rc=$?
+check "a NUL in a response file's word is an error" "[ $rc = 2 ] && grep -q \"response file '$work/nul.rsp': a NUL byte in a word\" '$work/err' && [ ! -e '$work/nulword.ptx' ]"
+cp "$work/ok.ptx" "$work/in.ptx"; ln -s in.ptx "$work/in-link.ptx"
+for out in in.ptx ./in.ptx in-link.ptx; do
+	(cd "$work" && "$ptxlink" -o $out in.ptx) 2>"$work/err"; rc=$?
+	check "-o $out in.ptx: an output that is an input is refused" "[ $rc = 2 ] && grep -q \"the output '$out' is the input 'in.ptx'\" '$work/err' && cmp -s '$work/in.ptx' '$work/ok.ptx'"
+done
 mkdir "$work/dir.rsp"
 "$ptxlink" "@$work/dir.rsp" 2>"$work/err"; rc=$?
 check "a response file that is a directory" "[ $rc = 2 ] && grep -q \"cannot read response file '$work/dir.rsp': Is a directory\" '$work/err'"

@@ -2,6 +2,7 @@
  * after another in one process, diagnostics through the callback with
  * their place, output identical to the ptxlink command's, misuse reported
  * rather than fatal.  argv: the ptxlink command, the corpus directory. */
+#define _GNU_SOURCE   /* memmem */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,6 +250,95 @@ START_TEST(misuse)
 }
 END_TEST
 
+/* Library errors go through the callback and count: a missing -l, a
+ * malformed archive, an archive added after the link. */
+START_TEST(library_errors)
+{
+	char dir[] = "/tmp/ptxlink-libs-XXXXXX", bad_a[4096];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(bad_a, sizeof bad_a, "%s/libbad.a", dir);
+	FILE *f = fopen(bad_a, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("!<arch>\nf.ptx/          0           0     0     644     99999     `\n", f);
+	fclose(f);
+	const char *const dirs[] = {dir}, *const libs[] = {"nothere"};
+	Seen seen = {0};
+	ptxlink_options o;
+	options(&o, "sm_80", &seen);
+	o.libdirs = dirs;
+	o.nlibdirs = 1;
+	o.libs = libs;
+	o.nlibs = 1;
+	ptxlink_session *s = ptxlink_new(&o);
+	ck_assert_ptr_nonnull(s);
+	add_xfile(s, 0);
+	ck_assert_int_eq(ptxlink_add_file(s, bad_a), 0);   /* read at the link */
+	ck_assert_int_eq(ptxlink_link(s), -1);
+	ck_assert_int_eq(ptxlink_add_file(s, bad_a), -1);   /* after the link */
+	ck_assert_int_eq(ptxlink_errors(s), 3);
+	ck_assert_int_eq(seen.n[PTXLINK_ERROR], 3);
+	ck_assert_ptr_nonnull(strstr(seen.text, "-:0:0: error: cannot find -lnothere (no libnothere.a, "));
+	ck_assert_ptr_nonnull(strstr(seen.text, "/libbad.a:0:0: error: malformed ar archive (member at byte 8)\n"));
+	ck_assert_ptr_nonnull(strstr(seen.text, "-:0:0: error: an input added after ptxlink_link\n"));
+	ptxlink_free(s);
+	unlink(bad_a);
+	rmdir(dir);
+	/* an empty directory name is not the root */
+	static const char *const empty[] = {""};
+	o.libdirs = empty;
+	ck_assert_ptr_null(ptxlink_new(&o));
+	o.libdirs = NULL;
+	o.nlibdirs = 0;
+	ck_assert_int_eq(ptxlink_set_option(&o, "L", ""), -1);
+	ck_assert_int_eq((int)o.nlibdirs, 0);
+	ck_assert_int_eq(seen.n[PTXLINK_ERROR], 5);
+	ck_assert_ptr_nonnull(strstr(seen.text, "error: libdirs holds an empty name"));
+	ck_assert_ptr_nonnull(strstr(seen.text, "error: 'L' needs a directory name"));
+}
+END_TEST
+
+/* print_after is the session's copy: the caller's buffer may be freed,
+ * or reused for something else, once ptxlink_new returns. */
+START_TEST(print_after_copied)
+{
+	Seen seen = {0};
+	ptxlink_options o;
+	options(&o, "sm_80", &seen);
+	char *stage = strdup("globalopt");
+	o.print_after = stage;
+	ptxlink_session *freed = ptxlink_new(&o), *reused = ptxlink_new(&o);
+	free(stage);
+	char buf[] = "globalopt";
+	o.print_after = buf;
+	ptxlink_session *overwritten = ptxlink_new(&o);
+	strcpy(buf, "xx");
+	ptxlink_session *all[] = {freed, reused, overwritten};
+	for (int i = 0; i < 3; i++) {   /* each prints the module to stderr */
+		char path[] = "/tmp/ptxlink-stderr-XXXXXX";
+		int fd = mkstemp(path), err = dup(2);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_ptr_nonnull(all[i]);
+		add_xfile(all[i], 0);
+		fflush(stderr);
+		dup2(fd, 2);
+		int rc = ptxlink_link(all[i]);
+		fflush(stderr);
+		dup2(err, 2);
+		close(err);
+		close(fd);
+		size_t len;
+		char *printed = slurp(path, &len);
+		unlink(path);
+		ck_assert_int_eq(rc, 0);
+		ck_assert_msg(len > 0 && memmem(printed, len, ".address_size 64", 16),
+			"session %d printed no module after globalopt", i);
+		free(printed);
+	}
+	for (int i = 0; i < 3; i++)
+		ptxlink_free(all[i]);
+}
+END_TEST
+
 /* ptxlink_set_option: every kind of option by name, dashes optional,
  * into the field the command's parser sets. */
 START_TEST(set_option_kinds)
@@ -390,6 +480,8 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, two_sessions);
 	tcase_add_test(tc, remarks_and_notes);
 	tcase_add_test(tc, misuse);
+	tcase_add_test(tc, library_errors);
+	tcase_add_test(tc, print_after_copied);
 	tcase_add_test(tc, set_option_kinds);
 	tcase_add_test(tc, set_option_errors);
 	tcase_add_test(tc, set_option_as_command);

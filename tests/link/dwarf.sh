@@ -15,7 +15,10 @@
 #      that every DW_AT_decl_file of a unit names, in the line table's file
 #      table, a file of that unit's input, and that the decoded line table
 #      has lines of every input's .cu;
-#   3. runs every kernel on the interpreter (tests/difftest/difftest.sh) with the
+#   3. for three inputs or more, links all but the last (--no-stages
+#      --allow-undefined) and that output again with the last: the result,
+#      a link's output linked again, must pass the checks of 2 as well;
+#   4. runs every kernel on the interpreter (tests/difftest/difftest.sh) with the
 #      DWARF linked and with --strip-debug: each must leave the same, and at
 #      least one kernel of the program must complete.
 # One line per program, `ok DIR` or `FAIL DIR: why`, then
@@ -106,6 +109,24 @@ check_dwarf() {
 	[ "$n" -eq "$k" ] || echo "$n compile units for $k inputs"
 }
 
+# remerge DIR FILES: prints why linking a link's output again is wrong, or nothing.
+remerge() {
+	d=$1 files=$2
+	n=$(echo $files | wc -w)
+	[ $n -ge 3 ] || return 0
+	first=$(echo $files | cut -d' ' -f1-$((n - 1))) last=$(echo $files | cut -d' ' -f$n)
+	if ! (cd "$d" && $limit "$ptxlink" --no-stages --allow-undefined $first -o "$tmp/part.ptx") 2>"$tmp/r.err"; then
+		echo "linking all but $last failed: $(head -n 3 "$tmp/r.err")"
+	elif ! (cd "$d" && $limit "$ptxlink" "$tmp/part.ptx" "$last" -o "$tmp/r.ptx") 2>"$tmp/r.err"; then
+		echo "linking that output again with $last failed: $(head -n 3 "$tmp/r.err")"
+	elif ! $ptxas_limit ptxas -arch=sm_80 "$tmp/r.ptx" -o "$tmp/r.cubin" >"$tmp/ptxas" 2>&1; then
+		echo "ptxas rejects the link of a link: $(head -n 3 "$tmp/ptxas")"
+	else
+		why=$(check_dwarf "$d" "$files" "$tmp/r.cubin")
+		[ -z "$why" ] || echo "the link of a link: $why"
+	fi
+}
+
 # args PARAM...: launch options for parameters as `ptxlink-run --list`
 # gives them: buffers of a pattern for pointers, 8 for integers.
 args() {
@@ -156,6 +177,7 @@ for d in "$corpus"/ptx/*/; do
 		why="ptxas rejects it: $(head -n 3 "$tmp/ptxas")"
 	fi
 	[ -z "$why" ] && why=$(check_dwarf "$d" "$files" "$tmp/a.cubin")
+	[ -z "$why" ] && why=$(remerge "$d" "$files")
 	if [ -z "$why" ]; then
 		if (cd "$d" && $limit "$ptxlink" --strip-debug $files -o "$tmp/s.ptx") 2>"$tmp/s.err"; then
 			why=$(run_kernels "$tmp/a.ptx" "$tmp/s.ptx")

@@ -29,6 +29,8 @@ typedef struct Options {
 	Strs ptxas_opts;      /* --ptxas=OPTS, -Xptxas, and -g, -w, -Werror, ... */
 	int time;             /* --time: per-phase timings */
 	const char *foreign_passed;   /* the first ptxas option given (-Xptxas, -fmad...) */
+	int rsp_depth;        /* response files being read (@FILE, -optf) */
+	size_t rsp_files, rsp_words, rsp_bytes;   /* read so far (their limits: options.c) */
 	ptxlink_options lib;  /* the session's: -arch, -v, the stages', -L, -l... */
 } Options;
 

@@ -356,26 +356,46 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o);
 static void keep_alive(void *p)
 {
 	static void **kept;
-	static int nkept;
-	kept = realloc(kept, (size_t)(nkept + 1) * sizeof *kept);
-	if (!kept)
+	static size_t nkept, cap;
+	if (nkept == cap && !(kept = realloc(kept, (cap = cap ? 2 * cap : 64) * sizeof *kept)))
 		die("out of memory");
 	kept[nkept++] = p;
 }
 
-/* The next whitespace-separated word of f ("double quotes" for spaces),
- * NULL at the end. */
-static char *read_word(FILE *f)
+/* What response files may expand to, in all: files that name each other
+ * many times over (20 names a file, 8 deep) must end in an error, not
+ * after 20^7 expansions. */
+enum { RSP_DEPTH = 8, RSP_FILES = 10000, RSP_WORDS = 1000000, RSP_BYTES = 64 << 20 };
+
+static int too_much(const char *path, const char *what)
+{
+	fprintf(stderr, "ptxlink: error: response file '%s': %s\n", path, what);
+	return -1;
+}
+
+static int is_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The next whitespace-separated word of f ("double quotes" for spaces)
+ * in *w: 1, 0 at the end, -1 after an error (a NUL byte, the limit). */
+static int read_word(FILE *f, const char *path, Options *o, char **w)
 {
 	int c;
-	while ((c = getc(f)) != EOF && strchr(" \t\n\r", c))
+	while ((c = getc(f)) != EOF && is_space(c))
 		;
 	if (c == EOF)
-		return NULL;
+		return 0;
 	size_t len = 0, cap = 64;
 	char *buf = malloc(cap);
 	int quoted = 0;
-	for (; c != EOF && (quoted || !strchr(" \t\n\r", c)); c = getc(f)) {
+	for (; c != EOF && (quoted || !is_space(c)); c = getc(f)) {
+		if (!c || ++o->rsp_bytes > RSP_BYTES) {
+			free(buf);
+			return too_much(path, c ? "the response files expand to more than 64 MiB"
+				: "a NUL byte in a word (is it a text file?)");
+		}
 		if (c == '"') {
 			quoted = !quoted;
 			continue;
@@ -386,36 +406,42 @@ static char *read_word(FILE *f)
 	}
 	buf[len] = 0;
 	keep_alive(buf);
-	return buf;
+	*w = buf;
+	if (++o->rsp_words > RSP_WORDS)
+		return too_much(path, "the response files expand to more than 1,000,000 words");
+	return 1;
 }
 
-/* @FILE: whitespace-separated arguments, "double quotes" for spaces. */
-static int response_file(const char *path, Options *o, int depth)
+/* @FILE and -optf FILE: whitespace-separated arguments, "double quotes"
+ * for spaces; either may name other response files. */
+static int response_file(const char *path, Options *o)
 {
-	enum { MAX_DEPTH = 8 };
-	if (depth >= MAX_DEPTH) {
+	if (o->rsp_depth >= RSP_DEPTH) {
 		fprintf(stderr, "ptxlink: error: response files nested deeper than %d "
-			"(does '%s' include itself?)\n", MAX_DEPTH, path);
+			"(does '%s' include itself?)\n", RSP_DEPTH, path);
 		return -1;
 	}
+	if (++o->rsp_files > RSP_FILES)
+		return too_much(path, "the response files name more than 10,000 response files "
+			"(do they name each other over and over?)");
 	FILE *f = opt_open_list(&o->lib, path, "response file");
 	if (!f)
 		return -1;
 	Strs args = {0};
-	for (char *w; (w = read_word(f));)
+	char *w;
+	int rc;
+	while ((rc = read_word(f, path, o, &w)) > 0)
 		strs_push(&args, w);
 	fclose(f);
 	keep_alive(args.v);
-	for (int i = 0; i < args.n; i++) {
+	o->rsp_depth++;
+	for (int i = 0; i < args.n && rc == 0; i++) {
 		int used = 0;
-		const char *a = args.v[i];
-		int rc = a[0] == '@' ? response_file(a + 1, o, depth + 1)
-			: parse_arg(a, i + 1 < args.n ? args.v[i + 1] : NULL, &used, o);
-		if (rc)
-			return rc;
+		rc = parse_arg(args.v[i], i + 1 < args.n ? args.v[i + 1] : NULL, &used, o);
 		i += used;
 	}
-	return 0;
+	o->rsp_depth--;
+	return rc;
 }
 
 /* The option a spells and its value (NULL: none given): exact spellings
@@ -496,7 +522,7 @@ static int command_value(Options *o, const OptRow *r, const char *a, const char 
 	long long n;
 	switch (r - opt_rows) {
 	case OPT_OUT: o->out = v; break;
-	case OPT_OPTF: return response_file(v, o, 0);
+	case OPT_OPTF: return response_file(v, o);
 	case OPT_OLEVEL:
 		if (opt_number(v, 0, 3, &n) != 0)
 			return bad("'%s': the optimization level is 0, 1, 2 or 3", a);
@@ -530,7 +556,7 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 {
 	*used = 0;
 	if (a[0] == '@')
-		return response_file(a + 1, o, 0);
+		return response_file(a + 1, o);
 	if (a[0] != '-' || !a[1]) {
 		strs_push(&o->inputs, a);
 		return 0;

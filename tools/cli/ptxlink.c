@@ -209,6 +209,23 @@ static int given_before(const Options *o, int i)
 	return 0;
 }
 
+/* An output that is an input would replace it: 'ptxlink -o a.ptx a.ptx
+ * b.ptx', a slip for -o app.ptx, loses a.ptx.  gcc refuses it so (nvlink
+ * 13 writes over it). */
+static int output_is_input(const Options *o)
+{
+	struct stat out, in;
+	if (!o->out || !strcmp(o->out, "-") || stat(o->out, &out) != 0 || !S_ISREG(out.st_mode))
+		return 0;
+	for (int i = 0; i < o->inputs.n; i++)
+		if (stat(o->inputs.v[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+			fprintf(stderr, "ptxlink: error: the output '%s' is the input '%s': "
+				"ptxlink does not write over its input\n", o->out, o->inputs.v[i]);
+			return 1;
+		}
+	return 0;
+}
+
 /* The inputs (errors in all of them reported), the library members they
  * need, linked and through the stages: libptxlink's session, or NULL
  * after errors. */
@@ -255,7 +272,7 @@ int main(int argc, char **argv)
 	Options o = {0};
 	int rc = 2;
 	double start = now();
-	if (parse_args(argc, argv, &o) == 0) {
+	if (parse_args(argc, argv, &o) == 0 && !output_is_input(&o)) {
 		timing = o.time;
 		o.lib.stats |= o.lib.verbose;   /* -v: each stage's counts */
 		o.lib.phase_done = o.time ? phase_done : NULL;

@@ -18,6 +18,7 @@
  * a file the user can tell from the inputs; every line is passed on to
  * stderr prefixed with "ptxlink: TOOL: ". */
 #define _XOPEN_SOURCE 700
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -334,7 +335,9 @@ static int pick_mode(const Module *m, const Options *o)
 }
 
 /* The output's name without directory and extension: what the temporary
- * files are called ("a" for standard output or a name like an option). */
+ * files are called ("a" for standard output or a name like an option).
+ * Characters beyond letters, digits and "._+-" become '_': fatbinary
+ * reads --image3=...,file=NAME up to a comma. */
 static void base_name(const Options *o, char *buf, size_t n)
 {
 	const char *out = o->out && strcmp(o->out, "-") ? o->out : "a";
@@ -343,6 +346,9 @@ static void base_name(const Options *o, char *buf, size_t n)
 	char *dot = strrchr(buf, '.');
 	if (dot && dot != buf)
 		*dot = 0;
+	for (char *c = buf; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("._+-", *c))
+			*c = '_';
 	if (buf[0] == '-' || buf[0] == '.' || !buf[0])
 		snprintf(buf, n, "a");
 }

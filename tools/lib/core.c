@@ -1,6 +1,7 @@
 /* The work the command and libptxlink share (core.h). */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "core.h"
 
 Module *core_input(Module *m, const char *name, int verify)
@@ -53,12 +54,15 @@ static const struct { const char *magic; size_t n; const char *what; } magics[] 
 };
 static const char *const sources[] = {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".o", ".obj"};
 
-/* NULL, or why path is not PTX.  Its bytes decide when it can be read;
- * else (a missing file) the parser says why it cannot. */
+/* NULL, or why path is not PTX.  Its bytes decide when it can be read
+ * again: a regular file (a pipe's would be gone, <(cmd) read without its
+ * first line); else (a missing file) the parser says why it cannot. */
 const char *core_not_ptx(const char *path)
 {
 	unsigned char head[20] = {0};
-	FILE *f = strcmp(path, "-") != 0 ? fopen(path, "rb") : NULL;
+	struct stat st;
+	FILE *f = strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode)
+		? fopen(path, "rb") : NULL;
 	size_t got = f ? fread(head, 1, sizeof head, f) : 0;
 	if (f)
 		fclose(f);

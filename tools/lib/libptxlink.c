@@ -147,6 +147,9 @@ static int check_options(const ptxlink_options *o)
 		return fail("nkeep names but keep is NULL");
 	if ((o->nlibdirs && !o->libdirs) || (o->nlibs && !o->libs))
 		return fail("nlibdirs or nlibs names but the array is NULL");
+	for (size_t i = 0; i < o->nlibdirs; i++)
+		if (!o->libdirs[i] || !o->libdirs[i][0])
+			return fail("libdirs holds an empty name (not the root directory)");
 	return 0;
 }
 
@@ -253,15 +256,18 @@ static int add_input(ptxlink_session *s, const char *path, const char *name, con
 /* An input named NAME.a is a library: its members come in at the link. */
 static int add_archive(ptxlink_session *s, const char *path)
 {
-	if (!s || addable(s) != 0)
+	if (!s)
 		return -1;
+	enter(s);
+	if (addable(s) != 0)
+		return leave(s, -1);
 	const char **v = realloc((void *)s->libs.archives, (size_t)(s->libs.narchives + 1) * sizeof *v);
 	if (!v || !(v[s->libs.narchives] = strdup(path)))
 		die("out of memory");
 	s->libs.archives = v;
 	s->libs.narchives++;
 	s->given++;
-	return 0;
+	return leave(s, 0);
 }
 
 int ptxlink_add_file(ptxlink_session *s, const char *path)

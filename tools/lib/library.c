@@ -9,6 +9,7 @@
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,17 @@ typedef struct Members {
 	int n, cap;
 	int errors;
 } Members;
+
+/* An error about a library file, through the diagnostics (the session's
+ * callback in libptxlink); the link fails. */
+static void lib_error(Members *ms, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdiag(DIAG_ERROR, path, 0, 0, fmt, ap);
+	va_end(ap);
+	ms->errors++;
+}
 
 static const char **grow(const char **v, int n)
 {
@@ -135,14 +147,13 @@ static int is_symtab(const char *h)
 static void read_archive(Members *ms, const char *path, const char *buf, size_t n)
 {
 	const char *longnames = "";
-	size_t nlong = 0;
-	for (size_t at = 8; at + 60 <= n;) {
+	size_t nlong = 0, at = 8;
+	while (at + 60 <= n) {
 		const char *h = buf + at;
 		size_t size = strtoul(h + 48, NULL, 10);
 		const char *data = h + 60;
 		if (memcmp(h + 58, "`\n", 2) != 0 || size > n - at - 60) {
-			fprintf(stderr, "%s: error: malformed ar archive (member at byte %zu)\n", path, at);
-			ms->errors++;
+			lib_error(ms, path, "malformed ar archive (member at byte %zu)", at);
 			return;
 		}
 		at += 60 + size + (size & 1);
@@ -161,6 +172,8 @@ static void read_archive(Members *ms, const char *path, const char *buf, size_t 
 		free(shown);
 		free(name);
 	}
+	if (at < n)   /* at == n + 1: the last member's padding byte missing */
+		lib_error(ms, path, "malformed ar archive (%zu bytes after the last member)", n - at);
 }
 
 static char *slurp(const char *path, size_t *n)
@@ -190,15 +203,12 @@ static void add_archive(Members *ms, const char *path)
 {
 	size_t n;
 	char *buf = slurp(path, &n);
-	if (!buf) {
-		fprintf(stderr, "%s: error: cannot read: %s\n", path, strerror(errno));
-		ms->errors++;
-	} else if (n < 8 || memcmp(buf, "!<arch>\n", 8) != 0) {
-		fprintf(stderr, "%s: error: not an ar archive\n", path);
-		ms->errors++;
-	} else {
+	if (!buf)
+		lib_error(ms, path, "cannot read: %s", strerror(errno));
+	else if (n < 8 || memcmp(buf, "!<arch>\n", 8) != 0)
+		lib_error(ms, path, "not an ar archive");
+	else
 		read_archive(ms, path, buf, n);
-	}
 	free(buf);
 }
 
@@ -207,13 +217,24 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 /* A directory library: its *.ptx, in name order (deterministic). */
 static void add_dir(Members *ms, const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
-		fprintf(stderr, "%s: error: cannot read: %s\n", dir, strerror(errno));
-		ms->errors++;
+		lib_error(ms, dir, "cannot read: %s", strerror(errno));
 		return;
 	}
 	char **names = NULL;
@@ -232,23 +253,14 @@ static void add_dir(Members *ms, const char *dir)
 		size_t len = strlen(dir) + strlen(names[i]) + 2;
 		char *path = malloc(len);
 		snprintf(path, len, "%s/%s", dir, names[i]);
-		add_member(ms, ptx_parse_file(path), path, 0);
+		if (is_file(path))   /* a FIFO would block the link */
+			add_member(ms, ptx_parse_file(path), path, 0);
+		else
+			lib_error(ms, path, "not a regular file (in a directory library)");
 		free(path);
 		free(names[i]);
 	}
 	free(names);
-}
-
-static int is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 static void add_lib(Members *ms, const char *path, int form)
@@ -277,13 +289,19 @@ static int find_lib(Members *ms, const LibSearch *o, const char *name)
 			}
 			free(path);
 		}
-	fprintf(stderr, "ptxlink: error: cannot find -l%s (no lib%s.a, %s.ptx or %s/ in ", name,
-		name, name, name);
+	char *dirs = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&dirs, &len);
+	if (!f)
+		die("out of memory");
 	if (!o->ndirs)
-		fputs("any directory: no -L given", stderr);
+		fputs("any directory: no -L given", f);
 	for (int d = 0; d < o->ndirs; d++)
-		fprintf(stderr, "%s'%s'", d ? ", " : "", o->dirs[d]);
-	fputs(")\n", stderr);
+		fprintf(f, "%s'%s'", d ? ", " : "", o->dirs[d]);
+	fclose(f);
+	diag_at(DIAG_ERROR, NULL, 0, 0, "cannot find -l%s (no lib%s.a, %s.ptx or %s/ in %s)", name,
+		name, name, name, dirs);
+	free(dirs);
 	return -1;
 }
 
@@ -298,7 +316,7 @@ static void select_members(Members *ms, int verbose)
 				continue;
 			ms->v[i].in = changed = 1;
 			if (verbose)
-				fprintf(stderr, "ptxlink: %s linked: it defines '%s'\n", ms->v[i].name, why);
+				diag_note("ptxlink: %s linked: it defines '%s'", ms->v[i].name, why);
 		}
 	}
 }
@@ -321,13 +339,20 @@ static const char *provider(const Members *ms, const char *name)
 /* -v: each module linked, what it defines and where its references go. */
 static void describe(const Members *ms, const Member *b)
 {
-	fprintf(stderr, "ptxlink: input %s: %d names defined", b->name, b->ndefs);
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
+	if (!f)
+		die("out of memory");
+	fprintf(f, "ptxlink: input %s: %d names defined", b->name, b->ndefs);
 	for (int i = 0; i < b->nundefs; i++) {
 		const char *from = provider(ms, b->undefs[i]);
-		fprintf(stderr, "%s'%s' from %s", i ? ", " : "; uses ", b->undefs[i], from ? from
+		fprintf(f, "%s'%s' from %s", i ? ", " : "; uses ", b->undefs[i], from ? from
 			: is_runtime_symbol(b->undefs[i]) ? "the CUDA runtime" : "nowhere yet");
 	}
-	fputc('\n', stderr);
+	fclose(f);
+	diag_note("%s", line);
+	free(line);
 }
 
 static void free_members(Members *ms)

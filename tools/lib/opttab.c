@@ -227,8 +227,9 @@ static int symfile(ptxlink_options *o, const OptRow *r, const char *path)
 	FILE *f = opt_open_list(o, path, "keep file");
 	if (!f)
 		return -1;
-	char line[4096];
-	while (fgets(line, sizeof line, f)) {
+	char *line = NULL;   /* a line of any length: a name is never split */
+	size_t cap = 0;
+	while (getline(&line, &cap, f) >= 0) {
 		char *p = line, *hash = strchr(line, '#');
 		if (hash)
 			*hash = 0;
@@ -241,6 +242,7 @@ static int symfile(ptxlink_options *o, const OptRow *r, const char *path)
 			p += n;
 		}
 	}
+	free(line);
 	fclose(f);
 	return 0;
 }
@@ -271,10 +273,12 @@ static int set_value(ptxlink_options *o, const OptRow *r, const char *a, const c
 	case V_REWRITES: return rewrites(o, v, field);
 	case V_SYMBOL:
 	case V_LIBRARY:
+	case V_DIR:   /* -L '': not the root, "" + "/libm.a" */
 		if (!*v)
-			return opt_error(o, "'%s' needs a %s name", a, r->kind == V_SYMBOL ? "symbol" : "library");
-		/* fall through */
-	case V_DIR: push(o, r, v, strlen(v)); return 0;
+			return opt_error(o, "'%s' needs a %s name", a, r->kind == V_SYMBOL ? "symbol"
+				: r->kind == V_DIR ? "directory" : "library");
+		push(o, r, v, strlen(v));
+		return 0;
 	case V_SYMFILE: return symfile(o, r, v);
 	default: die("option %s has no value action", r->names[0]);
 	}
