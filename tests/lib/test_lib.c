@@ -115,16 +115,24 @@ static char *link_xfile(int from_buffers, Seen *seen)
 	return out;
 }
 
-START_TEST(same_as_command)
+/* What the command prints for flags and the three vcall_xfile inputs. */
+static char *xfile_command_output(const char *flags)
 {
-	char args[16384] = "-arch=sm_80 -o -";
+	char args[16384];
+	snprintf(args, sizeof args, "%s", flags);
 	for (int i = 0; i < 3; i++) {
 		char path[4096];
 		xfile_path(path, sizeof path, i);
 		strcat(args, " ");
 		strcat(args, path);
 	}
-	char *want = command_output(args);
+	return command_output(args);
+}
+
+START_TEST(same_as_command)
+{
+	const char *args = "-arch=sm_80 -o -";
+	char *want = xfile_command_output(args);
 	Seen seen = {0};
 	char *files = link_xfile(0, &seen), *buffers = link_xfile(1, &seen);
 	ck_assert_str_eq(files, want);
@@ -434,14 +442,8 @@ END_TEST
  * copies, so the options may be freed before the link. */
 START_TEST(set_option_as_command)
 {
-	char args[16384] = "-arch=sm_80 --devirt-funnel-max=1 --no-depot -o -";
-	for (int i = 0; i < 3; i++) {
-		char path[4096];
-		xfile_path(path, sizeof path, i);
-		strcat(args, " ");
-		strcat(args, path);
-	}
-	char *want = command_output(args);
+	const char *args = "-arch=sm_80 --devirt-funnel-max=1 --no-depot -o -";
+	char *want = xfile_command_output(args);
 	Seen seen = {0};
 	ptxlink_options o;
 	options(&o, NULL, &seen);
