@@ -481,6 +481,31 @@ const Expr *init_elem(const Expr *init, int64_t *i);  /* the i-th scalar of nest
 int init_image(const Decl *, const Declarator *, uint8_t *out, int64_t size);
 int float_bits(const char *spelling, int bytes, uint64_t *bits);  /* 0f.., 0d.., 1.5 */
 
+/* places.c: which list holds each statement of a function's body, found
+ * once for a stage that removes or moves statements it reached another
+ * way (a symbol's uses, a Cfg's instructions, an object's accesses):
+ * place_of answers in constant time, never searching the body.  v holds
+ * the body's statements in text order, nested scopes flattened (not the
+ * S_SCOPE statements themselves).  The table stays right while the
+ * statements it holds leave or move only through place_remove and
+ * place_move_before; others may come and go around them.  A zeroed Places
+ * is empty, and places_free empties it again. */
+typedef struct Place {
+	Stmt *s;       /* NULL once place_remove'd */
+	List *in;      /* the list holding it */
+} Place;
+typedef struct Places {
+	Place *v;
+	uint32_t n;
+	struct PlaceSlot *slot;   /* the index: statement -> its place */
+	uint32_t cap;
+} Places;
+void places_of(Places *, List *body);
+Place *place_of(const Places *, const Stmt *);  /* NULL: not in the body */
+void place_remove(Place *);   /* from its list; nothing once removed */
+void place_move_before(Place *, const Place *at);   /* before at's statement, in at's list */
+void places_free(Places *);
+
 /* cfg.c: basic blocks of a function's body (scopes flattened).
  * Blocks are numbered in text order, block 0 is the entry. */
 typedef struct Block {

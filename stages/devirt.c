@@ -946,20 +946,6 @@ static void hoist_var(Dv *d, Stmt *at, const char *name, int depth)
 			hoist_refs(d, s, s->var.ds[i].init, depth);
 }
 
-/* TODO(list-helper) */
-static int remove_in(List *l, Stmt *s)
-{
-	for (Stmt *t = l->head; t; t = t->next) {
-		if (t == s) {
-			list_remove(l, s);
-			return 1;
-		}
-		if (t->kind == S_SCOPE && remove_in(&t->scope, s))
-			return 1;
-	}
-	return 0;
-}
-
 /* choose() for every site, on f's CFG, liveness and reaching
  * definitions; 0 when f has no CFG. */
 static int choose_all(Dv *d, Func *f)
@@ -986,8 +972,9 @@ static int choose_all(Dv *d, Func *f)
 
 /* The rewrite choose() picked, then what the new calls need: what they
  * name declared before the function fs, the prototype dropped once no
- * call uses it. */
-static void rewrite_site(Dv *d, Stmt *fs, Site *st)
+ * call uses it.  pl: where the statements of fs's body were before any
+ * site was rewritten. */
+static void rewrite_site(Dv *d, Stmt *fs, Site *st, const Places *pl)
 {
 	List *body = &fs->func->body;
 	if (st->why >= 0) {
@@ -1017,8 +1004,9 @@ static void rewrite_site(Dv *d, Stmt *fs, Site *st)
 		calltargets(d, st);
 		break;
 	}
-	if (st->load)
-		remove_in(body, st->load);
+	Place *load = st->load ? place_of(pl, st->load) : NULL;
+	if (load)
+		place_remove(load);
 	for (uint32_t k = 0; st->vptr && k < st->npoints; k++)
 		hoist_var(d, fs, st->points[k].table, 0);
 	remark(d, st);
@@ -1050,8 +1038,11 @@ static void devirt_func(Dv *d, Stmt *fs)
 		return;
 	d->src = d->o->devirt.remarks ? srclines_build(d->m, f) : NULL;
 	names_of_func(&d->names, d->m, f);  /* for the funnels' fresh names */
+	Places pl = {0};
+	places_of(&pl, &f->body);
 	for (uint32_t i = 0; i < d->nsites; i++)
-		rewrite_site(d, fs, &d->sites[i]);
+		rewrite_site(d, fs, &d->sites[i], &pl);
+	places_free(&pl);
 	srclines_free(d->src);
 	d->src = NULL;
 	if (d->preg)

@@ -221,6 +221,47 @@ START_TEST(list_surgery)
 }
 END_TEST
 
+/* Every statement of a body, scopes flattened, with the list holding it;
+ * removing and moving through the table keeps it right. */
+START_TEST(places_find_the_list_of_each_statement)
+{
+	Module *m = parse_ok(HEADER ".func f()\n{\n.reg .b32 %r<4>;\nmov.u32 %r1, 1;\n"
+		"{\nmov.u32 %r2, 2;\n{\n{\nmov.u32 %r3, 3;\n}\n}\nL:\n}\nret;\n}\n");
+	Func *f = NULL;
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC)
+			f = s->func;
+	Places p = {0};
+	places_of(&p, &f->body);
+	ck_assert_uint_eq(p.n, 6);  /* .reg, mov, mov, mov, L:, ret */
+	Stmt *outer = f->body.head->next->next;   /* the first { } */
+	ck_assert_int_eq(outer->kind, S_SCOPE);
+	Stmt *deep = outer->scope.head->next->scope.head->scope.head;
+	ck_assert_ptr_eq(p.v[3].s, deep);
+	ck_assert_ptr_eq(p.v[4].s, outer->scope.tail);
+	ck_assert_int_eq(p.v[4].s->kind, S_LABEL);
+	ck_assert_ptr_eq(p.v[5].s, f->body.tail);
+	for (uint32_t i = 0; i < p.n; i++)
+		ck_assert_ptr_eq(place_of(&p, p.v[i].s), &p.v[i]);
+	ck_assert_ptr_eq(place_of(&p, outer), NULL);   /* a scope is not a place */
+	ck_assert_ptr_eq(place_of(&p, f->body.head)->in, &f->body);
+	Place *d = place_of(&p, deep);
+	ck_assert_ptr_eq(d->in, &outer->scope.head->next->scope.head->scope);
+	place_move_before(d, &p.v[5]);   /* the deep mov before ret */
+	ck_assert_ptr_eq(d->in, &f->body);
+	ck_assert_ptr_eq(f->body.tail->prev, deep);
+	place_remove(d);
+	ck_assert_ptr_null(d->s);
+	ck_assert_ptr_eq(place_of(&p, deep), d);   /* still found, as removed */
+	place_remove(d);   /* nothing the second time */
+	ck_assert_ptr_eq(f->body.tail->prev, outer);
+	places_free(&p);
+	ck_assert_uint_eq(p.n, 0);
+	ck_assert_ptr_null(place_of(&p, f->body.head));
+	mod_free(m);
+}
+END_TEST
+
 /* A %r<N> range declares %r0..%r<N-1>, without leading zeros; fresh names
  * avoid every name a body declares, prototype labels too. */
 START_TEST(declared_names_and_fresh_ones)
@@ -519,6 +560,7 @@ Suite *ir_suite(void)
 	tcase_add_test(tc, spellings_decode_their_modifiers);
 	tcase_add_test(tc, special_registers_are_one_table);
 	tcase_add_test(tc, list_surgery);
+	tcase_add_test(tc, places_find_the_list_of_each_statement);
 	tcase_add_test(tc, verifier_catches_broken_ir);
 	tcase_add_test(tc, verifier_rejects_call_through_undefined_register);
 	tcase_add_test(tc, verifier_rejects_undeclared_names_and_bad_counts);
