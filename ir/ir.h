@@ -61,6 +61,18 @@ _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define MAX_ERRORS 20
 
+/* alloc.c: the C heap, the one way every layer uses it.  Out of memory
+ * ends the process (die), here only; zero bytes asked for are one, so
+ * NULL never comes back; n * size is checked for overflow. */
+void *xmalloc(size_t);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *, size_t);
+void *xreallocarray(void *, size_t n, size_t size);
+char *xstrdup(const char *);
+char *xstrndup(const char *, size_t);   /* at most n bytes of it */
+void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size);  /* room for v[n] */
+void *stack_grow(void *v, const void *local, uint32_t n, uint32_t *cap, size_t size);  /* v starts as local */
+
 /* intern.c: every name and numeric spelling is stored once; compare by
  * pointer.  A Name doubles as the leaf Expr that refers to it. */
 typedef enum {
@@ -462,8 +474,6 @@ typedef int LeafFn(void *ctx, Expr **slot);
 int expr_leaves(Expr **e, LeafFn *fn, void *ctx);
 int ins_mentions(const struct Ins *, const char *name);
 int body_mentions(const List *, const char *name);
-void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size);  /* room for v[n] */
-void *stack_grow(void *v, const void *local, uint32_t n, uint32_t *cap, size_t size);  /* v starts as local */
 int str_in(const char *w, const char *const *set);   /* set ends with NULL */
 int type_bytes(const char *type);  /* ".u32" -> 4; 0 if not a sized scalar type (TF_SIZED) */
 int64_t decl_bytes(const Decl *, const Declarator *);  /* -1: not known */

@@ -49,9 +49,7 @@ static void index_all(Places *p)
 	uint32_t cap = 16;
 	while (cap < 2 * (size_t)p->n)
 		cap *= 2;
-	p->slot = calloc(cap, sizeof *p->slot);
-	if (!p->slot)
-		die("out of memory");
+	p->slot = xcalloc(cap, sizeof *p->slot);
 	p->cap = cap;
 	for (uint32_t i = 0; i < p->n; i++) {
 		uint32_t j = ptr_hash(p->v[i].s) & (cap - 1);

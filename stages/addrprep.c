@@ -426,9 +426,7 @@ static void drop_unread(Narrow *nw, uint32_t i)
 static void narrow(Ap *a)
 {
 	uint32_t n = a->g->nins;
-	Narrow nw = {a, calloc(n + 1, sizeof *nw.plan), calloc(n + 1, sizeof *nw.dropped)};
-	if (!nw.plan || !nw.dropped)
-		die("out of memory");
+	Narrow nw = {a, xcalloc(n + 1, sizeof *nw.plan), xcalloc(n + 1, sizeof *nw.dropped)};
 	for (uint32_t i = 0; i < n; i++)
 		plan_one(&nw, i);
 	uint32_t uses[MAX_USES];
@@ -627,9 +625,7 @@ static uint32_t sink_target(Ap *a, uint32_t i)
 
 static int sink_once(Ap *a)
 {
-	uint32_t n = a->g->nins, *to = malloc((n + 1) * sizeof *to);
-	if (!to)
-		die("out of memory");
+	uint32_t n = a->g->nins, *to = xmalloc((n + 1) * sizeof *to);
 	uint32_t moved = 0;
 	for (uint32_t i = 0; i < n; i++)
 		to[i] = sink_target(a, i);

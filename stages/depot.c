@@ -405,8 +405,8 @@ static void solve(const Cfg *g, Sets *s)
 static void block_conflicts(Dp *d, const Sets *s, uint32_t b, uint32_t from, uint32_t to)
 {
 	uint32_t W = s->words;
-	uint64_t *ahead = calloc((size_t)(to - from + 1) * W, sizeof *ahead);
-	uint64_t *done = calloc(W, sizeof *done);
+	uint64_t *ahead = xcalloc((size_t)(to - from + 1) * W, sizeof *ahead);
+	uint64_t *done = xcalloc(W, sizeof *done);
 	memcpy(row(ahead, W, to - from), row(s->bout, W, b), W * sizeof *ahead);
 	for (uint32_t i = to; i-- > from;) {  /* what is loaded after access i */
 		memcpy(row(ahead, W, i - from), row(ahead, W, i - from + 1), W * sizeof *ahead);
@@ -571,7 +571,7 @@ static void count_ins(Count **h, const Stmt *s, int delta)
 		Count *c;
 		HASH_FIND_PTR(*h, &l.v[i], c);
 		if (!c) {
-			c = calloc(1, sizeof *c);
+			c = xcalloc(1, sizeof *c);
 			c->name = l.v[i];
 			HASH_ADD_PTR(*h, name, c);
 		}

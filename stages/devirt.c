@@ -228,9 +228,7 @@ static int open_for(Dv *d, const Proto *p)
 /* The declarations of undefined functions whose address is taken. */
 static void find_undef(Dv *d)
 {
-	d->undef = calloc(cg_count(d->cg) + 1, sizeof *d->undef);
-	if (!d->undef)
-		die("out of memory");
+	d->undef = xcalloc(cg_count(d->cg) + 1, sizeof *d->undef);
 	for (uint32_t i = 0; i < cg_count(d->cg); i++) {
 		const CgFunc *c = cg_func(d->cg, i);
 		if (!c->def && c->address_taken)
@@ -865,14 +863,13 @@ static void remark(Dv *d, const Site *st)
 		diag_remark(st->call->loc, "%scall left indirect: %s", at, why_text[st->why]);
 		return;
 	}
-	char *names = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&names, &n);
-	if (!f)
-		die("out of memory");
+	size_t n = 1;
 	for (uint32_t i = 0; i < st->ncands; i++)
-		fprintf(f, "%s%s", i ? ", " : "", quoted_name(st->cands[i]));
-	fclose(f);
+		n += intern_len(quoted_name(st->cands[i])) + 2;
+	char *names = xmalloc(n), *p = names;
+	*p = 0;
+	for (uint32_t i = 0; i < st->ncands; i++)
+		p += sprintf(p, "%s%s", i ? ", " : "", quoted_name(st->cands[i]));
 	diag_remark(st->call->loc, "%sdevirtualized call to %s (%s)", at, names,
 		st->how == HOW_FUNNEL && st->open ? "funnel, open" : how_text[st->how]);
 	free(names);

@@ -167,7 +167,7 @@ static void reach(Go *g)
 	}
 	if (ne)  /* qsort(NULL, 0) is undefined */
 		qsort(e, ne, sizeof *e, cmp_edge);
-	uint32_t *first = calloc(n + 1, sizeof *first), *work = malloc((n + 1) * sizeof *work), nw = 0;
+	uint32_t *first = xcalloc(n + 1, sizeof *first), *work = xmalloc((n + 1) * sizeof *work), nw = 0;
 	for (uint32_t i = 0; i < ne; i++)
 		first[e[i].from + 1]++;
 	for (uint32_t i = 0; i < n; i++)
@@ -265,7 +265,7 @@ static int read_only(const Go *g, const Symbol *s, uint8_t **image)
 	    (s->space != SPACE_GLOBAL && s->space != SPACE_CONST) || (s->how & USE_WRITE) ||
 	    s->size <= 0 || s->size > MAX_FOLD_BYTES || s->def->var.nds != 1)
 		return 0;
-	*image = malloc((size_t)s->size);
+	*image = xmalloc((size_t)s->size);
 	if (!init_image(&s->def->var, &s->def->var.ds[0], *image, s->size)) {
 		free(*image);
 		return 0;
@@ -475,9 +475,7 @@ static void split(Go *g, const Symbol *v)
 	uint32_t n = fields_of(v, f);
 	if (n < 2 && !(n == 1 && (f[0].lo > 0 || f[0].hi < v->size || !f[0].read)))
 		return;   /* nothing to gain */
-	uint8_t *image = NULL;
-	if (v->def->var.ds[0].init && !(image = malloc((size_t)v->size)))
-		die("out of memory");
+	uint8_t *image = v->def->var.ds[0].init ? xmalloc((size_t)v->size) : NULL;
 	if (image && !init_image(&v->def->var, &v->def->var.ds[0], image, v->size)) {
 		free(image);
 		return;   /* an address in its initializer */
@@ -623,8 +621,8 @@ static int only_loaded(const Symbol *v)
 static void dedupe(Go *g)
 {
 	uint32_t n = symtab_count(g->t), nk = 0;
-	const Symbol **keep = malloc((n + 1) * sizeof *keep);
-	uint8_t **img = malloc((n + 1) * sizeof *img);
+	const Symbol **keep = xmalloc((n + 1) * sizeof *keep);
+	uint8_t **img = xmalloc((n + 1) * sizeof *img);
 	for (uint32_t i = 0; i < n; i++) {
 		const Symbol *v = symtab_at(g->t, i);
 		uint8_t *image;
@@ -682,8 +680,8 @@ static void step(Go *g, void (*fn)(Go *))
 	if (!g->t) {
 		g->t = symtab_build(g->m);
 		uint32_t n = symtab_count(g->t);
-		g->root = calloc(n + 1, 1);
-		g->reached = calloc(n + 1, 1);
+		g->root = xcalloc(n + 1, 1);
+		g->reached = xcalloc(n + 1, 1);
 		g->keep_funcs = 0;
 		find_roots(g);
 	}

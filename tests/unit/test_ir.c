@@ -1,4 +1,5 @@
 /* IR building blocks: arena, interning, spellings, lists, verifier. */
+#include <signal.h>
 #include <stdlib.h>
 #include "unit.h"
 
@@ -17,6 +18,33 @@ START_TEST(arena_allocates_zeroed_aligned_memory)
 	ck_assert_uint_ge(arena_bytes(a), 1 << 20);
 	ck_assert_str_eq(arena_strndup(a, "hello", 4), "hell");
 	arena_free(a);
+}
+END_TEST
+
+/* Zero bytes still give memory (calloc(0, n) and realloc(p, 0) may give
+ * NULL, the latter freeing p); a size past SIZE_MAX ends the process. */
+START_TEST(heap_allocators_never_return_null)
+{
+	char *p = xmalloc(0), *q = xcalloc(0, 8);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(q);
+	p = xrealloc(p, 0);
+	ck_assert_ptr_nonnull(p);
+	q = xreallocarray(q, 4, sizeof(uint64_t));
+	((uint64_t *)q)[3] = 1;
+	char *s = xstrndup("abcdef", 3), *t = xstrdup("xy");
+	ck_assert_str_eq(s, "abc");
+	ck_assert_str_eq(t, "xy");
+	free(p), free(q), free(s), free(t);
+	uint32_t cap = 0, *v = array_grow(NULL, 0, &cap, sizeof *v);
+	ck_assert_uint_eq(cap, 8);
+	free(v);
+}
+END_TEST
+
+START_TEST(heap_size_overflow_dies)
+{
+	xcalloc(SIZE_MAX / 2, 4);
 }
 END_TEST
 
@@ -550,6 +578,8 @@ Suite *ir_suite(void)
 	Suite *s = suite_create("ir");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, arena_allocates_zeroed_aligned_memory);
+	tcase_add_test(tc, heap_allocators_never_return_null);
+	tcase_add_test_raise_signal(tc, heap_size_overflow_dies, SIGABRT);
 	tcase_add_test(tc, interning_gives_one_pointer_per_string);
 	tcase_add_test(tc, opcode_table_is_sorted_and_found);
 	tcase_add_test(tc, interning_can_start_afresh);

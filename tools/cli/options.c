@@ -150,9 +150,7 @@ void strs_push(Strs *l, const char *s)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 16;
-		l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
-		if (!l->v)
-			die("out of memory");
+		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
 	}
 	l->v[l->n++] = s;
 }
@@ -263,9 +261,7 @@ static Strs pending_warnings;
 static void warn_later(const char *a, const char *why)
 {
 	size_t n = strlen(a) + strlen(why) + 32;
-	char *w = malloc(n);
-	if (!w)
-		die("out of memory");
+	char *w = xmalloc(n);
 	snprintf(w, n, "'%s' ignored: %s", a, why);
 	strs_push(&pending_warnings, w);
 }
@@ -357,9 +353,7 @@ static void keep_alive(void *p)
 {
 	static void **kept;
 	static int nkept;
-	kept = realloc(kept, (size_t)(nkept + 1) * sizeof *kept);
-	if (!kept)
-		die("out of memory");
+	kept = xreallocarray(kept, nkept + 1, sizeof *kept);
 	kept[nkept++] = p;
 }
 
@@ -373,7 +367,7 @@ static char *read_word(FILE *f)
 	if (c == EOF)
 		return NULL;
 	size_t len = 0, cap = 64;
-	char *buf = malloc(cap);
+	char *buf = xmalloc(cap);
 	int quoted = 0;
 	for (; c != EOF && (quoted || !strchr(" \t\n\r", c)); c = getc(f)) {
 		if (c == '"') {
@@ -381,7 +375,7 @@ static char *read_word(FILE *f)
 			continue;
 		}
 		if (len + 1 == cap)
-			buf = realloc(buf, cap *= 2);
+			buf = xrealloc(buf, cap *= 2);
 		buf[len++] = (char)c;
 	}
 	buf[len] = 0;
@@ -453,7 +447,7 @@ static const OptRow *find_glued(const char *a, const char **val)
 /* OPTS of --ptxas=OPTS and -Xptxas: separated by commas or spaces */
 static void add_ptxas_opts(Options *o, const char *s)
 {
-	char *copy = strdup(s);
+	char *copy = xstrdup(s);
 	keep_alive(copy);
 	for (char *w = strtok(copy, ", \t"); w; w = strtok(NULL, ", \t"))
 		strs_push(&o->ptxas_opts, w);
