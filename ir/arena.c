@@ -75,9 +75,7 @@ static Chunk *chunk_new(size_t size, int huge)
 		}
 	}
 	if (!b) {
-		b = malloc(sizeof *b + size);
-		if (!b)
-			die("out of memory");
+		b = xmalloc(sizeof *b + size);
 		b->mapped = 0;
 	}
 	b->used = 0;
@@ -87,9 +85,7 @@ static Chunk *chunk_new(size_t size, int huge)
 
 Arena *arena_new(void)
 {
-	Arena *a = calloc(1, sizeof *a);
-	if (!a)
-		die("out of memory");
+	Arena *a = xcalloc(1, sizeof *a);
 	return a;
 }
 

@@ -25,9 +25,7 @@ static void push(const char ***list, uint32_t *n, const char *name)
 	for (uint32_t i = 0; i < *n; i++)
 		if ((*list)[i] == name)
 			return;
-	*list = realloc(*list, (*n + 1) * sizeof **list);
-	if (!*list)
-		die("out of memory");
+	*list = xreallocarray(*list, *n + 1, sizeof **list);
 	(*list)[(*n)++] = name;
 }
 
@@ -59,11 +57,10 @@ static void add_func(CgFunc *f, const Symbol *s)
 
 CallGraph *callgraph_build(const Module *m, const SymTab *syms)
 {
-	CallGraph *cg = calloc(1, sizeof *cg);
+	CallGraph *cg = xcalloc(1, sizeof *cg);
 	uint32_t n = symtab_count(syms);
-	if (!cg || !(cg->by_id = calloc(n + 1, sizeof *cg->by_id)) ||
-	    !(cg->funcs = calloc(n + 1, sizeof *cg->funcs)))
-		die("out of memory");
+	cg->by_id = xcalloc(n + 1, sizeof *cg->by_id);
+	cg->funcs = xcalloc(n + 1, sizeof *cg->funcs);
 	cg->syms = syms;
 	for (uint32_t i = 0; i < n; i++) {
 		const Symbol *s = symtab_at(syms, i);

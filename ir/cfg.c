@@ -93,10 +93,8 @@ static int ends_block(const Stmt *s)
 static void find_blocks(Builder *b, uint32_t *block_of)
 {
 	Cfg *g = b->g;
-	char *leader = calloc(g->nins + 1, 1);
+	char *leader = xcalloc(g->nins + 1, 1);
 	uint32_t tmp[1024];
-	if (!leader)
-		die("out of memory");
 	leader[0] = 1;
 	for (LabelAt *l = b->labels; l; l = l->hh.next)
 		leader[l->ins] = 1;
@@ -132,9 +130,7 @@ static void add_edge(Cfg *g, uint32_t from, uint32_t to, uint32_t *nsucc, uint32
 	for (uint32_t i = 0; i < nsucc[from]; i++)
 		if (succ[from][i] == to)
 			return;
-	succ[from] = realloc(succ[from], (nsucc[from] + 1) * sizeof **succ);
-	if (!succ[from])
-		die("out of memory");
+	succ[from] = xreallocarray(succ[from], nsucc[from] + 1, sizeof **succ);
 	succ[from][nsucc[from]++] = to;
 	g->blocks[to].npred++;
 }
@@ -142,11 +138,9 @@ static void add_edge(Cfg *g, uint32_t from, uint32_t to, uint32_t *nsucc, uint32
 static void connect(Builder *b, const uint32_t *block_of)
 {
 	Cfg *g = b->g;
-	uint32_t **succ = calloc(g->nblocks + 1, sizeof *succ);
-	uint32_t *nsucc = calloc(g->nblocks + 1, sizeof *nsucc);
+	uint32_t **succ = xcalloc(g->nblocks + 1, sizeof *succ);
+	uint32_t *nsucc = xcalloc(g->nblocks + 1, sizeof *nsucc);
 	uint32_t tmp[1024];
-	if (!succ || !nsucc)
-		die("out of memory");
 	for (uint32_t k = 0; k < g->nblocks; k++) {
 		const Stmt *last = g->ins[g->blocks[k].end - 1];
 		unsigned flags = last->ins.sp->op->flags;
@@ -181,11 +175,9 @@ static void connect(Builder *b, const uint32_t *block_of)
 static void number(Cfg *g)
 {
 	uint32_t n = g->nblocks, top = 0, count = 0;
-	uint32_t *stack = calloc(n + 1, sizeof *stack), *edge = calloc(n + 1, sizeof *edge);
-	uint32_t *post = calloc(n + 1, sizeof *post);
-	char *seen = calloc(n + 1, 1);
-	if (!stack || !edge || !post || !seen)
-		die("out of memory");
+	uint32_t *stack = xcalloc(n + 1, sizeof *stack), *edge = xcalloc(n + 1, sizeof *edge);
+	uint32_t *post = xcalloc(n + 1, sizeof *post);
+	char *seen = xcalloc(n + 1, 1);
 	for (uint32_t k = 0; k < n; k++)
 		g->blocks[k].rpo = UINT32_MAX;
 	if (n) {
@@ -223,10 +215,8 @@ static void number(Cfg *g)
  * successor. */
 static void find_cycles(Cfg *g)
 {
-	uint32_t *comp = malloc((g->nblocks + 1) * sizeof *comp), *size = calloc(g->nblocks + 1, sizeof *size);
-	uint32_t *stack = malloc((g->nblocks + 1) * sizeof *stack), top = 0;
-	if (!comp || !size || !stack)
-		die("out of memory");
+	uint32_t *comp = xmalloc((g->nblocks + 1) * sizeof *comp), *size = xcalloc(g->nblocks + 1, sizeof *size);
+	uint32_t *stack = xmalloc((g->nblocks + 1) * sizeof *stack), top = 0;
 	for (uint32_t k = 0; k < g->nblocks; k++)
 		comp[k] = UINT32_MAX;
 	for (uint32_t i = 0; i < g->norder; i++) {

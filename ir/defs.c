@@ -79,10 +79,8 @@ static void number_defs(Defs *d)
 		s.ins = i;
 		ins_names(&g->ins[i]->ins, note_def, &s);
 	}
-	d->reg_first = calloc(d->nregs + 2, sizeof *d->reg_first);
-	d->reg_ids = malloc((d->ndefs + 1) * sizeof *d->reg_ids);
-	if (!d->reg_first || !d->reg_ids)
-		die("out of memory");
+	d->reg_first = xcalloc(d->nregs + 2, sizeof *d->reg_first);
+	d->reg_ids = xmalloc((d->ndefs + 1) * sizeof *d->reg_ids);
 	for (uint32_t id = 0; id < d->ndefs; id++)
 		d->reg_first[d->defs[id].reg + 2]++;
 	for (uint32_t r = 0; r < d->nregs; r++)
@@ -146,9 +144,7 @@ static void pool_rehash(SetPool *p)
 {
 	free(p->table);
 	p->tsize = p->tsize ? 2 * p->tsize : 1024;
-	p->table = calloc(p->tsize, sizeof *p->table);
-	if (!p->table)
-		die("out of memory");
+	p->table = xcalloc(p->tsize, sizeof *p->table);
 	for (uint32_t set = 0; set < p->nsets; set++) {
 		uint32_t i = hash_ids(pool_ids(p, set), pool_size(p, set)) & (p->tsize - 1);
 		while (p->table[i])
@@ -269,16 +265,12 @@ static void solve_reg(Defs *d, uint32_t r, IdSet *tmp, IdSet *cur)
 
 Defs *defs_compute(const Cfg *g, const Live *l)
 {
-	Defs *d = calloc(1, sizeof *d);
-	if (!d)
-		die("out of memory");
+	Defs *d = xcalloc(1, sizeof *d);
 	d->cfg = g;
 	d->live = l;
 	d->nregs = live_nregs(l);
 	number_defs(d);
-	d->in_first = malloc((d->nregs + 1) * sizeof *d->in_first);
-	if (!d->in_first)
-		die("out of memory");
+	d->in_first = xmalloc((d->nregs + 1) * sizeof *d->in_first);
 	uint32_t total = 0;
 	for (uint32_t r = 0; r < d->nregs; r++) {
 		const uint32_t *blocks;
@@ -286,9 +278,7 @@ Defs *defs_compute(const Cfg *g, const Live *l)
 		total += live_in_blocks(l, r, &blocks);
 	}
 	d->in_first[d->nregs] = total;
-	d->in = calloc(total + 1, sizeof *d->in);
-	if (!d->in)
-		die("out of memory");
+	d->in = xcalloc(total + 1, sizeof *d->in);
 	IdSet empty = {0}, tmp = {0}, cur = {0};
 	/* never NULL: the empty set is ids + 0, and NULL + 0 is undefined */
 	d->pool.ids = array_grow(NULL, 0, &d->pool.cids, sizeof *d->pool.ids);
@@ -331,11 +321,9 @@ static uint32_t push_preds(const Cfg *g, const Block *b, uint8_t *seen, uint32_t
 static void walk_back(const Defs *d, uint32_t r, uint32_t k, IdSet *out)
 {
 	const Cfg *g = d->cfg;
-	uint8_t *seen = calloc(g->nblocks + 1, 1);
-	uint32_t *stack = malloc((g->nblocks + 1) * sizeof *stack), n = 0;
+	uint8_t *seen = xcalloc(g->nblocks + 1, 1);
+	uint32_t *stack = xmalloc((g->nblocks + 1) * sizeof *stack), n = 0;
 	IdSet part = {0};
-	if (!seen || !stack)
-		die("out of memory");
 	if (k == 0)
 		set_add(out, r);  /* the value on entry */
 	n = push_preds(g, &g->blocks[k], seen, stack, n);

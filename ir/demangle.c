@@ -369,9 +369,7 @@ const char *demangle(const char *mangled)
 {
 	if (!mangled || strncmp(mangled, "_Z", 2))
 		return NULL;
-	Dm *d = calloc(1, sizeof *d);
-	if (!d)
-		die("out of memory");
+	Dm *d = xcalloc(1, sizeof *d);
 	d->p = mangled + 2;
 	const char *s = special(d);
 	const char *out = d->fail || *d->p ? NULL : intern_cstr(s);
@@ -383,9 +381,7 @@ static const char *with_demangled(const char *name, int quote)
 {
 	const char *dm = demangle(name);
 	size_t n = strlen(name) + (dm ? strlen(dm) : 0) + 8;
-	char *buf = malloc(n);
-	if (!buf)
-		die("out of memory");
+	char *buf = xmalloc(n);
 	const char *q = quote ? "'" : "";
 	if (dm)
 		snprintf(buf, n, "%s%s%s (%s)", q, name, q, dm);

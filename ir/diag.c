@@ -22,9 +22,7 @@ uint16_t diag_file(const char *name)
 			return i + 1;
 	if (nfiles == UINT16_MAX)
 		die("too many input files");
-	files = realloc(files, (nfiles + 1) * sizeof *files);
-	if (!files)
-		die("out of memory");
+	files = xreallocarray(files, nfiles + 1, sizeof *files);
 	files[nfiles++] = intern_cstr(name);
 	return nfiles;
 }
@@ -84,9 +82,7 @@ char *diag_vformat(const char *fmt, va_list ap)
 	va_list again;
 	va_copy(again, ap);
 	int n = vsnprintf(NULL, 0, fmt, ap);
-	char *msg = malloc(n < 0 ? 1 : (size_t)n + 1);
-	if (!msg)
-		die("out of memory");
+	char *msg = xmalloc(n < 0 ? 1 : (size_t)n + 1);
 	if (n < 0)
 		*msg = 0;
 	else

@@ -557,15 +557,11 @@ static int expose(Flow *fl)
 
 Flow *flow_build(const Module *m, const SymTab *syms)
 {
-	Flow *fl = calloc(1, sizeof *fl);
-	if (!fl)
-		die("out of memory");
+	Flow *fl = xcalloc(1, sizeof *fl);
 	fl->m = m;
 	fl->syms = syms;
 	fl->nsyms = symtab_count(syms);
-	fl->state = calloc(fl->nsyms + 1, sizeof *fl->state);
-	if (!fl->state)
-		die("out of memory");
+	fl->state = xcalloc(fl->nsyms + 1, sizeof *fl->state);
 	fl->arena = arena_new();
 	fl->pointer = pointer_bytes(m);
 	find_syms(fl);

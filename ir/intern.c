@@ -56,9 +56,7 @@ static uint64_t hash_bytes(const char *s, size_t n)
 static void grow(void)
 {
 	size_t n = nslots ? nslots * 2 : 4096;
-	Slot *t = calloc(n, sizeof *t);
-	if (!t)
-		die("out of memory");
+	Slot *t = xcalloc(n, sizeof *t);
 	for (size_t i = 0; i < nslots; i++) {
 		if (!slots[i].e)
 			continue;

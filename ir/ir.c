@@ -351,35 +351,6 @@ int pointer_bytes(const Module *m)
 	return 8;
 }
 
-/* Room for element n of a malloc'd array holding *cap: doubles *cap when
- * it is full.  v = array_grow(v, n, &cap, sizeof *v); v[n++] = x; */
-void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size)
-{
-	if (n < *cap)
-		return v;
-	*cap = *cap ? 2 * *cap : 8;
-	v = realloc(v, (size_t)*cap * size);
-	if (!v)
-		die("out of memory");
-	return v;
-}
-
-/* array_grow for a stack that starts in a local array: the first growth
- * copies it to the heap; free the stack only if it is no longer local. */
-void *stack_grow(void *v, const void *local, uint32_t n, uint32_t *cap, size_t size)
-{
-	if (n < *cap)
-		return v;
-	void *big = malloc(2 * (size_t)*cap * size);
-	if (!big)
-		die("out of memory");
-	memcpy(big, v, (size_t)n * size);
-	if (v != local)
-		free(v);
-	*cap *= 2;
-	return big;
-}
-
 /* Only 32- and 64-bit integer slots hold addresses worth following. */
 int init_slot_size(const Decl *d)
 {

@@ -61,6 +61,19 @@ _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define MAX_ERRORS 20
 
+/* alloc.c: the C heap, the one way every layer uses it.  Out of memory
+ * ends the process (die), here only; zero bytes asked for are one, so
+ * NULL never comes back; n * size is checked for overflow. */
+void *xmalloc(size_t);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *, size_t);
+void *xreallocarray(void *, size_t n, size_t size);
+char *xstrdup(const char *);
+char *xstrndup(const char *, size_t);   /* at most n bytes of it */
+FILE *xmemstream(char **buf, size_t *len);   /* open_memstream */
+void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size);  /* room for v[n] */
+void *stack_grow(void *v, const void *local, uint32_t n, uint32_t *cap, size_t size);  /* v starts as local */
+
 /* intern.c: every name and numeric spelling is stored once; compare by
  * pointer.  A Name doubles as the leaf Expr that refers to it. */
 typedef enum {
@@ -462,8 +475,6 @@ typedef int LeafFn(void *ctx, Expr **slot);
 int expr_leaves(Expr **e, LeafFn *fn, void *ctx);
 int ins_mentions(const struct Ins *, const char *name);
 int body_mentions(const List *, const char *name);
-void *array_grow(void *v, uint32_t n, uint32_t *cap, size_t size);  /* room for v[n] */
-void *stack_grow(void *v, const void *local, uint32_t n, uint32_t *cap, size_t size);  /* v starts as local */
 int str_in(const char *w, const char *const *set);   /* set ends with NULL */
 int type_bytes(const char *type);  /* ".u32" -> 4; 0 if not a sized scalar type (TF_SIZED) */
 int64_t decl_bytes(const Decl *, const Declarator *);  /* -1: not known */
@@ -480,6 +491,31 @@ const Expr *init_elem(const Expr *init, int64_t *i);  /* the i-th scalar of nest
  * number (an address, generic(sym)) or the type is not a sized scalar. */
 int init_image(const Decl *, const Declarator *, uint8_t *out, int64_t size);
 int float_bits(const char *spelling, int bytes, uint64_t *bits);  /* 0f.., 0d.., 1.5 */
+
+/* places.c: which list holds each statement of a function's body, found
+ * once for a stage that removes or moves statements it reached another
+ * way (a symbol's uses, a Cfg's instructions, an object's accesses):
+ * place_of answers in constant time, never searching the body.  v holds
+ * the body's statements in text order, nested scopes flattened (not the
+ * S_SCOPE statements themselves).  The table stays right while the
+ * statements it holds leave or move only through place_remove and
+ * place_move_before; others may come and go around them.  A zeroed Places
+ * is empty, and places_free empties it again. */
+typedef struct Place {
+	Stmt *s;       /* NULL once place_remove'd */
+	List *in;      /* the list holding it */
+} Place;
+typedef struct Places {
+	Place *v;
+	uint32_t n;
+	struct PlaceSlot *slot;   /* the index: statement -> its place */
+	uint32_t cap;
+} Places;
+void places_of(Places *, List *body);
+Place *place_of(const Places *, const Stmt *);  /* NULL: not in the body */
+void place_remove(Place *);   /* from its list; nothing once removed */
+void place_move_before(Place *, const Place *at);   /* before at's statement, in at's list */
+void places_free(Places *);
 
 /* cfg.c: basic blocks of a function's body (scopes flattened).
  * Blocks are numbered in text order, block 0 is the entry. */

@@ -75,9 +75,7 @@ static uint32_t add_reg(Scan *s, const char *name)
 	uint32_t cap = l->cap;
 	l->regs = array_grow(l->regs, l->nregs, &l->cap, sizeof *l->regs);
 	if (l->cap != cap) {  /* grown with regs: a realloc per register was quadratic */
-		s->killed_in = realloc(s->killed_in, l->cap * sizeof *s->killed_in);
-		if (!s->killed_in)
-			die("out of memory");
+		s->killed_in = xreallocarray(s->killed_in, l->cap, sizeof *s->killed_in);
 	}
 	s->killed_in[l->nregs] = 0;
 	e->index = l->nregs;
@@ -143,10 +141,8 @@ static void scan_blocks(Scan *s)
 /* Events grouped by register (a counting sort): v[at[r] .. at[r+1]). */
 static uint32_t *group(Event *v, uint32_t n, uint32_t nregs)
 {
-	uint32_t *at = calloc(nregs + 2, sizeof *at);
-	Event *sorted = malloc((n + 1) * sizeof *sorted);
-	if (!at || !sorted)
-		die("out of memory");
+	uint32_t *at = xcalloc(nregs + 2, sizeof *at);
+	Event *sorted = xmalloc((n + 1) * sizeof *sorted);
 	for (uint32_t i = 0; i < n; i++)
 		at[v[i].reg + 2]++;
 	for (uint32_t r = 0; r < nregs; r++)
@@ -173,13 +169,11 @@ static void solve(Live *l, Scan *s)
 	const Cfg *g = l->cfg;
 	uint32_t *rat = group(s->reads, s->nreads, l->nregs);
 	uint32_t *kat = group(s->kills, s->nkills, l->nregs);
-	uint32_t *mark = calloc(g->nblocks + 1, sizeof *mark);
-	uint32_t *kill = calloc(g->nblocks + 1, sizeof *kill);
-	uint32_t *stack = malloc((g->nblocks + 1) * sizeof *stack);
+	uint32_t *mark = xcalloc(g->nblocks + 1, sizeof *mark);
+	uint32_t *kill = xcalloc(g->nblocks + 1, sizeof *kill);
+	uint32_t *stack = xmalloc((g->nblocks + 1) * sizeof *stack);
 	uint32_t nblocks = 0, cblocks = 0;
 	l->first = arena_alloc(l->arena, (l->nregs + 1) * sizeof *l->first);
-	if (!mark || !kill || !stack)
-		die("out of memory");
 	/* never NULL: an empty range is blocks + first[r], and NULL + 0 is undefined */
 	l->blocks = array_grow(NULL, 0, &cblocks, sizeof *l->blocks);
 	for (uint32_t r = 0; r < l->nregs; r++) {

@@ -376,9 +376,7 @@ static void collect_objs(MemObjs *mo, const List *l)
 
 MemObjs *memobjs_build(const Func *f)
 {
-	MemObjs *mo = calloc(1, sizeof *mo);
-	if (!mo)
-		die("out of memory");
+	MemObjs *mo = xcalloc(1, sizeof *mo);
 	collect_objs(mo, &f->body);
 	if (!mo->nobjs)
 		return mo;
@@ -390,9 +388,7 @@ MemObjs *memobjs_build(const Func *f)
 	}
 	Live *l = live_compute(g);
 	Defs *d = defs_compute(g, l);
-	Walker w = {mo, g, d, l, calloc(g->nins + 1, sizeof *w.memo), calloc(g->nins + 1, 1)};
-	if (!w.memo || !w.state)
-		die("out of memory");
+	Walker w = {mo, g, d, l, xcalloc(g->nins + 1, sizeof *w.memo), xcalloc(g->nins + 1, 1)};
 	for (uint32_t i = 0; i < g->nins; i++)
 		scan_ins(&w, i);
 	record_defs(&w);

@@ -257,10 +257,8 @@ static void split(Spelling *sp)
 	uint32_t n = 0;
 	for (const char *p = dot; p; p = strchr(p + 1, '.'))
 		n++;
-	sp->mods = n ? calloc(n, sizeof *sp->mods) : NULL;
-	sp->words = n ? calloc(n, sizeof *sp->words) : NULL;
-	if (n && (!sp->mods || !sp->words))
-		die("out of memory");
+	sp->mods = n ? xcalloc(n, sizeof *sp->mods) : NULL;
+	sp->words = n ? xcalloc(n, sizeof *sp->words) : NULL;
 	n = 0;
 	for (const char *p = dot; p;) {
 		const char *q = strchr(p + 1, '.');
@@ -282,9 +280,7 @@ const Spelling *spelling_of(const char *s)
 	const Spelling *known = intern_spelling(s);
 	if (known)
 		return known;
-	SpellingEntry *e = calloc(1, sizeof *e);
-	if (!e)
-		die("out of memory");
+	SpellingEntry *e = xcalloc(1, sizeof *e);
 	e->sp.text = s;
 	split(&e->sp);
 	decode(&e->sp);

@@ -407,9 +407,7 @@ static void module(Out *f, const Module *m)
 
 void print_module(FILE *f, const Module *m)
 {
-	Out *o = malloc(sizeof *o);
-	if (!o)
-		die("out of memory");
+	Out *o = xmalloc(sizeof *o);
 	o->f = f;
 	o->n = 0;
 	module(o, m);

@@ -341,10 +341,8 @@ static int kills(const Ins *in, const char *reg)
 static int always_rewritten(const Ranges *rs, uint32_t from, uint32_t back, const char *reg)
 {
 	const Cfg *g = rs->cfg;
-	uint8_t *seen = calloc(g->nblocks + 1, 1);
-	uint32_t *stack = malloc((g->nblocks + 1) * sizeof *stack), top = 0;
-	if (!seen || !stack)
-		die("out of memory");
+	uint8_t *seen = xcalloc(g->nblocks + 1, 1);
+	uint32_t *stack = xmalloc((g->nblocks + 1) * sizeof *stack), top = 0;
 	int ok = 1;
 	stack[top++] = from;
 	seen[from] = 1;
@@ -486,15 +484,11 @@ static Range def_range(Ranges *rs, uint32_t ins, int depth)
 
 Ranges *ranges_compute(const Func *f, const Cfg *g, const Defs *d, const Names *names)
 {
-	Ranges *rs = calloc(1, sizeof *rs);
-	if (!rs)
-		die("out of memory");
+	Ranges *rs = xcalloc(1, sizeof *rs);
 	rs->cfg = g;
 	rs->defs = d;
 	rs->names = names;
-	rs->memo = calloc(g->nins + 1, sizeof *rs->memo);
-	if (!rs->memo)
-		die("out of memory");
+	rs->memo = xcalloc(g->nins + 1, sizeof *rs->memo);
 	thread_bounds(rs, f);
 	return rs;
 }

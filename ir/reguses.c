@@ -26,22 +26,14 @@ static uint32_t slot_of(const char *name, uint32_t cap)
 	return ptr_hash(name) & (cap - 1);
 }
 
-static void *zalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		die("out of memory");
-	return p;
-}
-
 /* Twice the slots, or first enough for n names at most half full. */
 static void grow_table(RegUses *u, uint32_t n)
 {
 	uint32_t cap = u->cap ? u->cap * 2 : 256;
 	while (cap < 2 * n)
 		cap *= 2;
-	const char **key = zalloc(cap, sizeof *key);
-	uint32_t *num = zalloc(cap, sizeof *num);
+	const char **key = xcalloc(cap, sizeof *key);
+	uint32_t *num = xcalloc(cap, sizeof *num);
 	for (uint32_t i = 0; i < u->cap; i++) {
 		if (!u->key[i])
 			continue;
@@ -78,11 +70,9 @@ static uint32_t number(RegUses *u, const char *name)
 	}
 	if (u->nregs == u->regcap) {
 		u->regcap = u->regcap ? 2 * u->regcap : 64;
-		u->nwrites = realloc(u->nwrites, u->regcap * sizeof *u->nwrites);
-		u->last_write = realloc(u->last_write, u->regcap * sizeof *u->last_write);
-		u->last_read = realloc(u->last_read, u->regcap * sizeof *u->last_read);
-		if (!u->nwrites || !u->last_write || !u->last_read)
-			die("out of memory");
+		u->nwrites = xreallocarray(u->nwrites, u->regcap, sizeof *u->nwrites);
+		u->last_write = xreallocarray(u->last_write, u->regcap, sizeof *u->last_write);
+		u->last_read = xreallocarray(u->last_read, u->regcap, sizeof *u->last_read);
 	}
 	r = u->nregs++;
 	u->nwrites[r] = 0;
@@ -120,18 +110,18 @@ static void note(void *ctx, const char *name, OpRole role)
 
 RegUses *reguses_build(const Cfg *g)
 {
-	RegUses *u = zalloc(1, sizeof *u);
+	RegUses *u = xcalloc(1, sizeof *u);
 	grow_table(u, g->nins / 2 < (1u << 20) ? g->nins / 2 : 1u << 20);  /* registers: about this many at most */
 	Walk w = {u, 0};
 	for (w.ins = 0; w.ins < g->nins; w.ins++)
 		ins_names(&g->ins[w.ins]->ins, note, &w);
 	/* counting sort by register, stable: each one's reads ascend */
-	u->start = zalloc(u->nregs + 1, sizeof *u->start);
+	u->start = xcalloc(u->nregs + 1, sizeof *u->start);
 	for (uint32_t k = 0; k < u->npairs; k++)
 		u->start[u->pair[k][0] + 1]++;
 	for (uint32_t r = 0; r < u->nregs; r++)
 		u->start[r + 1] += u->start[r];
-	u->reads = zalloc(u->npairs, sizeof *u->reads);
+	u->reads = xcalloc(u->npairs, sizeof *u->reads);
 	uint32_t *fill = u->last_read;  /* no longer needed: the next free place */
 	if (u->nregs)  /* none: fill is NULL */
 		memcpy(fill, u->start, u->nregs * sizeof *fill);

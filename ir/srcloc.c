@@ -66,9 +66,7 @@ static const char *position(const SrcLines *sl, const LocInfo *li)
 	if (!path)
 		return "";
 	size_t n = strlen(path) + 16;
-	char *buf = malloc(n);
-	if (!buf)
-		die("out of memory");
+	char *buf = xmalloc(n);
 	snprintf(buf, n, "%s:%u: ", path, li->line);
 	const char *pos = intern_cstr(buf);
 	free(buf);
@@ -102,9 +100,7 @@ static int cmp_entry(const void *pa, const void *pb)
 
 SrcLines *srclines_build(const Module *m, const Func *f)
 {
-	SrcLines *sl = calloc(1, sizeof *sl);
-	if (!sl)
-		die("out of memory");
+	SrcLines *sl = xcalloc(1, sizeof *sl);
 	sl->m = m;
 	sl->f = f;
 	return sl;

@@ -65,9 +65,7 @@ static void fail_code(Verifier *v, Loc loc, const char *what)
 	if (v->record) {
 		HASH_FIND_PTR(v->record->set, &key, k);
 		if (!k) {
-			k = calloc(1, sizeof *k);
-			if (!k)
-				die("out of memory");
+			k = xcalloc(1, sizeof *k);
 			k->key = key;
 			HASH_ADD_PTR(v->record->set, key, k);
 		}
@@ -356,9 +354,7 @@ int ir_verify_shape(const Module *m)
 
 Verified *ir_verified(const Module *m)
 {
-	Verified *r = calloc(1, sizeof *r);
-	if (!r)
-		die("out of memory");
+	Verified *r = xcalloc(1, sizeof *r);
 	verify(&(Verifier){.m = m, .record = r});
 	return r;
 }

@@ -199,9 +199,7 @@ static uint8_t merged_code(Merge *m, Bytes *b, uint32_t from, uint32_t to)
 	}
 	if (m->n >= 127)
 		return 0;
-	uint8_t *d = malloc(len ? len : 1);
-	if (!d)
-		die("out of memory");
+	uint8_t *d = xmalloc(len);
 	for (uint32_t k = 0; k < len; k++)
 		d[k] = b->v[from + k].val;
 	m->len = array_grow(m->len, m->n, &m->lencap, sizeof *m->len);

@@ -22,14 +22,6 @@
 #include <string.h>
 #include "linker.h"
 
-void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		die("out of memory");
-	return p;
-}
-
 /* ---- unresolved names ---- */
 
 /* libdevice comes as bitcode: neither ptxas nor nvlink resolves a call

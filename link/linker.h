@@ -57,9 +57,6 @@ typedef struct Linker {
 	uint32_t *nbases;
 } Linker;
 
-/* link.c */
-void *xcalloc(size_t n, size_t size);
-
 /* headers.c: step 1 */
 Stmt *find_item(Module *m, StmtKind kind);
 int make_header(Linker *l);

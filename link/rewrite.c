@@ -311,9 +311,7 @@ static int must_rename(Linker *l, Names *locals, SecNames *refs, int m, const ch
 
 static const char *fresh_local(Linker *l, Names *locals, const char *name, int m)
 {
-	char *buf = malloc(strlen(name) + 32);
-	if (!buf)
-		die("out of memory");
+	char *buf = xmalloc(strlen(name) + 32);
 	const char *s = NULL;
 	for (int k = 1, clash = 1; clash; k++) {
 		sprintf(buf, k == 1 ? "%s$m%d" : "%s$m%d_%d", name, m, k);
@@ -466,9 +464,7 @@ static void merge_module_files(Linker *l, int m)
 		       l->files[k]->file.size == s->file.size))
 			k++;
 		if (k == l->nfiles) {
-			l->files = realloc(l->files, (l->nfiles + 1) * sizeof *l->files);
-			if (!l->files)
-				die("out of memory");
+			l->files = xreallocarray(l->files, l->nfiles + 1, sizeof *l->files);
 			l->files[l->nfiles++] = s;
 		}
 		uint32_t old = (uint32_t)strtoul(s->file.index, NULL, 10);

@@ -457,9 +457,7 @@ void check_agreement(Linker *l, Module *m)
 /* name$m<module>, then name$m<module>_<k>: legal PTX identifiers. */
 static const char *fresh_name(Linker *l, const char *name, int mod)
 {
-	char *buf = malloc(strlen(name) + 32);
-	if (!buf)
-		die("out of memory");
+	char *buf = xmalloc(strlen(name) + 32);
 	const char *s;
 	sprintf(buf, "%s$m%d", name, mod);
 	for (int k = 2; names_exact(&l->taken, s = intern_cstr(buf)); k++)

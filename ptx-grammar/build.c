@@ -14,9 +14,7 @@ Vec *vec_new(struct ParseState *ps)
 		v->n = 0;
 		return v;
 	}
-	v = calloc(1, sizeof *v);
-	if (!v)
-		die("out of memory");
+	v = xcalloc(1, sizeof *v);
 	return v;
 }
 

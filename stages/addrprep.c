@@ -35,11 +35,6 @@ typedef struct Stats {
 	unsigned funcs, narrowed, widened, folded, sunk, removed;
 } Stats;
 
-typedef struct Where {
-	Stmt *s;
-	List *l;
-} Where;
-
 typedef struct Ap {
 	Module *m;
 	const StageOptions *o;
@@ -49,7 +44,7 @@ typedef struct Ap {
 	Live *live;
 	Defs *defs;
 	Ranges *rs;
-	Where *at;          /* Cfg.ins[i]'s place */
+	Places places;      /* where the body's statements are */
 	RegUses *uses;
 	Stmt *first;        /* the body's first statement before the stage */
 	SrcLines *src;      /* its source lines, for remarks */
@@ -73,25 +68,16 @@ static void remark(const Ap *a, const Stmt *s, const char *fmt, ...)
 
 /* ---- analyses ------------------------------------------------------------- */
 
-static void locate(Ap *a, List *l, uint32_t *n)
-{
-	for (Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_SCOPE)
-			locate(a, &s->scope, n);
-		else if (s->kind == S_INS)
-			a->at[(*n)++] = (Where){s, l};
-}
-
 static void forget(Ap *a)
 {
 	ranges_free(a->rs);
 	defs_free(a->defs);
 	live_free(a->live);
 	cfg_free(a->g);
-	free(a->at);
+	places_free(&a->places);
 	reguses_free(a->uses);
 	names_free(&a->names);
-	a->rs = NULL, a->defs = NULL, a->live = NULL, a->g = NULL, a->at = NULL, a->uses = NULL;
+	a->rs = NULL, a->defs = NULL, a->live = NULL, a->g = NULL, a->uses = NULL;
 }
 
 /* The analyses of the function as it is now: always its CFG, liveness
@@ -135,11 +121,7 @@ static int analyse(Ap *a, int need)
 		names_of_func(&a->names, a->m, a->f);
 		a->rs = ranges_compute(a->f, a->g, a->defs, &a->names);
 	}
-	a->at = calloc(a->g->nins + 1, sizeof *a->at);
-	if (!a->at)
-		die("out of memory");
-	uint32_t n = 0;
-	locate(a, &a->f->body, &n);
+	places_of(&a->places, &a->f->body);
 	a->uses = reguses_build(a->g);
 	return 1;
 }
@@ -147,6 +129,12 @@ static int analyse(Ap *a, int need)
 static const Ins *ins_at(const Ap *a, uint32_t i)
 {
 	return &a->g->ins[i]->ins;
+}
+
+/* Where instruction i is: its statement NULL once a rewrite removed it. */
+static Place *place_at(const Ap *a, uint32_t i)
+{
+	return place_of(&a->places, a->g->ins[i]);
 }
 
 /* The one definition of reg reaching ins, unguarded; else UINT32_MAX. */
@@ -383,68 +371,62 @@ static void emit_one(Narrow *nw, uint32_t i)
 {
 	Ap *a = nw->a;
 	Plan *p = &nw->plan[i];
-	Where *w = &a->at[i];
+	Place *w = place_at(a, i);
 	Expr *dst = w->s->ins.ops[0];
 	int wide = p->wide_users > 0;
 	if (p->already_wide) {
 		if (!p->narrow_users)
 			return;
 		Expr *ops[3] = {name_expr(p->narrow), p->x, p->y};
-		list_insert_before(w->l, w->s, ins_new(a->m, w->s->loc, op32(p->op), ops, 3));
+		list_insert_before(w->in, w->s, ins_new(a->m, w->s->loc, op32(p->op), ops, 3));
 		remark(a, w->s, "%s computed in 32 bits for its 32-bit readers", dst->str);
-		if (!wide) {
-			list_remove(w->l, w->s);
-			w->s = NULL;
-		}
+		if (!wide)
+			place_remove(w);
 		return;
 	}
 	if (p->narrow_users) {
 		Expr *ops[3] = {name_expr(p->narrow), p->x, p->y};
-		list_insert_before(w->l, w->s, ins_new(a->m, w->s->loc, op32(p->op), ops, 3));
+		list_insert_before(w->in, w->s, ins_new(a->m, w->s->loc, op32(p->op), ops, 3));
 		a->st.narrowed++;
 		if (wide) {
 			Expr *cv[2] = {dst, name_expr(p->narrow)};
-			list_insert_before(w->l, w->s, ins_new(a->m, w->s->loc, "cvt.u64.u32", cv, 2));
+			list_insert_before(w->in, w->s, ins_new(a->m, w->s->loc, "cvt.u64.u32", cv, 2));
 		}
 	} else if (p->op == O_mul) {
 		Expr *ops[3] = {dst, p->x, p->y};
-		list_insert_before(w->l, w->s, ins_new(a->m, w->s->loc, "mul.wide.u32", ops, 3));
+		list_insert_before(w->in, w->s, ins_new(a->m, w->s->loc, "mul.wide.u32", ops, 3));
 		a->st.widened++;
 	} else {
 		const char *n = narrow_reg(nw, i);
 		Expr *ops[3] = {name_expr(n), p->x, p->y}, *cv[2] = {dst, name_expr(n)};
-		list_insert_before(w->l, w->s, ins_new(a->m, w->s->loc, op32(p->op), ops, 3));
-		list_insert_before(w->l, w->s, ins_new(a->m, w->s->loc, "cvt.u64.u32", cv, 2));
+		list_insert_before(w->in, w->s, ins_new(a->m, w->s->loc, op32(p->op), ops, 3));
+		list_insert_before(w->in, w->s, ins_new(a->m, w->s->loc, "cvt.u64.u32", cv, 2));
 		a->st.narrowed++;
 	}
 	remark(a, w->s, "%s %s", dst->str, p->narrow_users && !wide ? "computed in 32 bits" :
 		p->narrow_users || p->op != O_mul ? "computed in 32 bits, widened once" :
 		"is a product of 32-bit values: mul.wide");
-	list_remove(w->l, w->s);
-	w->s = NULL;
+	place_remove(w);
 }
 
 /* A zero-extension nothing reads any more goes. */
 static void drop_unread(Narrow *nw, uint32_t i)
 {
 	Ap *a = nw->a;
-	Where *w = &a->at[i];
+	Place *w = place_at(a, i);
 	if (!w->s || !nw->dropped[i] || w->s->ins.sp->code != O_cvt)
 		return;
 	uint32_t uses[MAX_USES];
 	if (only_uses(a, i, w->s->ins.ops[0]->str, uses) != nw->dropped[i])
 		return;
-	list_remove(w->l, w->s);
-	w->s = NULL;
+	place_remove(w);
 	a->st.removed++;
 }
 
 static void narrow(Ap *a)
 {
 	uint32_t n = a->g->nins;
-	Narrow nw = {a, calloc(n + 1, sizeof *nw.plan), calloc(n + 1, sizeof *nw.dropped)};
-	if (!nw.plan || !nw.dropped)
-		die("out of memory");
+	Narrow nw = {a, xcalloc(n + 1, sizeof *nw.plan), xcalloc(n + 1, sizeof *nw.dropped)};
 	for (uint32_t i = 0; i < n; i++)
 		plan_one(&nw, i);
 	uint32_t uses[MAX_USES];
@@ -512,7 +494,7 @@ static void fold_one(Ap *a, uint32_t i)
 		if (!folds_into(ins_at(a, uses[u]), d, c) || !same_value(a, b, i, uses[u]))
 			return;
 	for (uint32_t u = 0; u < n; u++) {
-		Ins *use = &a->at[uses[u]].s->ins;
+		Ins *use = &place_at(a, uses[u])->s->ins;
 		for (uint32_t k = 0; k < use->nops; k++) {
 			const char *name;
 			int64_t off;
@@ -520,9 +502,9 @@ static void fold_one(Ap *a, uint32_t i)
 				use->ops[k] = expr_addr(a->m, name_expr(b), off + c);
 		}
 	}
-	remark(a, a->at[i].s, "%s+%lld folded into %u address%s", b, (long long)c, n, n == 1 ? "" : "es");
-	list_remove(a->at[i].l, a->at[i].s);
-	a->at[i].s = NULL;
+	Place *w = place_at(a, i);
+	remark(a, w->s, "%s+%lld folded into %u address%s", b, (long long)c, n, n == 1 ? "" : "es");
+	place_remove(w);
 	a->st.folded++;
 }
 
@@ -643,20 +625,16 @@ static uint32_t sink_target(Ap *a, uint32_t i)
 
 static int sink_once(Ap *a)
 {
-	uint32_t n = a->g->nins, *to = malloc((n + 1) * sizeof *to);
-	if (!to)
-		die("out of memory");
+	uint32_t n = a->g->nins, *to = xmalloc((n + 1) * sizeof *to);
 	uint32_t moved = 0;
 	for (uint32_t i = 0; i < n; i++)
 		to[i] = sink_target(a, i);
 	for (uint32_t i = 0; i < n; i++) {
 		if (to[i] == UINT32_MAX)
 			continue;
-		Where *w = &a->at[i], *at = &a->at[to[i]];
-		remark(a, w->s, "%s sunk to line %u, next to its use", w->s->ins.ops[0]->str, at->s->loc.line);
-		list_remove(w->l, w->s);
-		list_insert_before(at->l, at->s, w->s);
-		w->l = at->l;   /* a later move before w->s must find it in its new list */
+		Place *w = place_at(a, i), *use = place_at(a, to[i]);
+		remark(a, w->s, "%s sunk to line %u, next to its use", w->s->ins.ops[0]->str, use->s->loc.line);
+		place_move_before(w, use);   /* a later move before w->s finds it in its new list */
 		a->st.sunk++;
 		moved++;
 	}

@@ -405,8 +405,8 @@ static void solve(const Cfg *g, Sets *s)
 static void block_conflicts(Dp *d, const Sets *s, uint32_t b, uint32_t from, uint32_t to)
 {
 	uint32_t W = s->words;
-	uint64_t *ahead = calloc((size_t)(to - from + 1) * W, sizeof *ahead);
-	uint64_t *done = calloc(W, sizeof *done);
+	uint64_t *ahead = xcalloc((size_t)(to - from + 1) * W, sizeof *ahead);
+	uint64_t *done = xcalloc(W, sizeof *done);
 	memcpy(row(ahead, W, to - from), row(s->bout, W, b), W * sizeof *ahead);
 	for (uint32_t i = to; i-- > from;) {  /* what is loaded after access i */
 		memcpy(row(ahead, W, i - from), row(ahead, W, i - from + 1), W * sizeof *ahead);
@@ -546,29 +546,6 @@ typedef struct Count {
 	uint32_t n;           /* instructions that mention it */
 } Count;
 
-/* instructions of a body, scopes flattened, with the list holding each
- * TODO(list-helper) */
-typedef struct Where {
-	Stmt *s;
-	List *in;
-} Where;
-
-typedef struct Body {
-	Where *v;
-	uint32_t n, cap;
-} Body;
-
-static void collect(Body *b, List *l)
-{
-	for (Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_SCOPE)
-			collect(b, &s->scope);
-		else {
-			b->v = array_grow(b->v, b->n, &b->cap, sizeof *b->v);
-			b->v[b->n++] = (Where){s, l};
-		}
-}
-
 typedef struct NameList {
 	const char **v;
 	uint32_t n, cap;
@@ -594,7 +571,7 @@ static void count_ins(Count **h, const Stmt *s, int delta)
 		Count *c;
 		HASH_FIND_PTR(*h, &l.v[i], c);
 		if (!c) {
-			c = calloc(1, sizeof *c);
+			c = xcalloc(1, sizeof *c);
 			c->name = l.v[i];
 			HASH_ADD_PTR(*h, name, c);
 		}
@@ -603,17 +580,8 @@ static void count_ins(Count **h, const Stmt *s, int delta)
 	free(l.v);
 }
 
-static void compact(Body *b)
-{
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < b->n; i++)
-		if (b->v[i].s)
-			b->v[n++] = b->v[i];
-	b->n = n;
-}
-
 /* How many instructions mention each name. */
-static Count *count_names(const Body *b)
+static Count *count_names(const Places *b)
 {
 	Count *h = NULL;
 	for (uint32_t i = 0; i < b->n; i++)
@@ -640,7 +608,7 @@ static void free_counts(Count *h)
 
 /* A register written exactly once, by `def` (in any operand: a vector's
  * element too). */
-static int only_def(const Body *b, const char *reg, const Stmt *def)
+static int only_def(const Places *b, const char *reg, const Stmt *def)
 {
 	for (uint32_t i = 0; i < b->n; i++) {
 		const Stmt *s = b->v[i].s;
@@ -654,7 +622,7 @@ static int only_def(const Body *b, const char *reg, const Stmt *def)
 }
 
 /* The type word of the register a body declares as name, or NULL. */
-static const char *reg_type(const Body *b, const char *name)
+static const char *reg_type(const Places *b, const char *name)
 {
 	for (uint32_t i = 0; i < b->n; i++) {
 		const Stmt *s = b->v[i].s;
@@ -724,11 +692,11 @@ static int plain_address(const Expr *e, const char *reg)
 
 /* Each use of reg: the address of a localizable ld/st, or a source of a
  * chain member's definition. */
-static int uses_convertible(const Body *b, Chain *c, uint32_t n, const char *reg, const Stmt *def)
+static int uses_convertible(const Places *b, Chain *c, uint32_t n, const char *reg, const Stmt *def)
 {
 	for (uint32_t i = 0; i < b->n; i++) {
 		const Stmt *s = b->v[i].s;
-		if (s->kind != S_INS || s == def || !ins_mentions(&s->ins, reg))
+		if (!s || s->kind != S_INS || s == def || !ins_mentions(&s->ins, reg))
 			continue;
 		const Ins *in = &s->ins;
 		if (localizable(in)) {
@@ -759,7 +727,7 @@ static Stmt *def_of(const Dp *d, const char *reg)
 
 /* The generic start (%SP = cvta.local of %SPL) and its local twin, when
  * both are written once and %SPL holds the depot's address. */
-static int generic_root(Dp *d, const Body *b, const char **sp, const char **spl)
+static int generic_root(Dp *d, const Places *b, const char **sp, const char **spl)
 {
 	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
 		const MemAddrDef *a = &d->mo->defs[i];
@@ -793,7 +761,7 @@ static void localize_access(Stmt *s)
 /* Registers computed from %SP only to be dereferenced become computed
  * from %SPL, and their ld/st .local; so do accesses through %SP itself.
  * Returns how many accesses it made local. */
-static unsigned make_local(Dp *d, const Body *b)
+static unsigned make_local(Dp *d, const Places *b)
 {
 	const char *sp, *spl;
 	if (!generic_root(d, b, &sp, &spl))
@@ -835,14 +803,14 @@ static unsigned make_local(Dp *d, const Body *b)
 			in->ops[k] = expr_renamed(d->m, in->ops[k], sp, spl);
 		for (uint32_t j = 0; j < b->n; j++) {
 			Stmt *s = b->v[j].s;
-			if (s->kind == S_INS && s != c[i].def && localizable(&s->ins) && ins_mentions(&s->ins, c[i].reg))
+			if (s && s->kind == S_INS && s != c[i].def && localizable(&s->ins) && ins_mentions(&s->ins, c[i].reg))
 				localize_access(s), made++;
 		}
 	}
 	/* ld/st straight through %SP */
 	for (uint32_t j = 0; j < b->n; j++) {
 		Stmt *s = b->v[j].s;
-		if (s->kind != S_INS || !localizable(&s->ins) || !ins_mentions(&s->ins, sp))
+		if (!s || s->kind != S_INS || !localizable(&s->ins) || !ins_mentions(&s->ins, sp))
 			continue;
 		uint32_t k = s->ins.sp->code == O_ld ? 1 : 0;
 		int ok = plain_address(s->ins.ops[k], sp);
@@ -859,27 +827,18 @@ static unsigned make_local(Dp *d, const Body *b)
 
 /* ---- clean-up: what no instruction reads any more ------------------------ */
 
-static Where *where_of(Body *b, const Stmt *s)
+static void remove_ins(Places *b, Count **h, Stmt *s)
 {
-	for (uint32_t i = 0; i < b->n; i++)
-		if (b->v[i].s == s)
-			return &b->v[i];
-	return NULL;
-}
-
-static void remove_ins(Body *b, Count **h, Stmt *s)
-{
-	Where *w = where_of(b, s);
+	Place *w = place_of(b, s);
 	if (!w || !w->s)
 		return;
 	if (h)
 		count_ins(h, s, -1);
-	list_remove(w->in, s);
-	w->s = NULL;
+	place_remove(w);
 }
 
 /* The stores of objects nothing loads; returns how many went. */
-static unsigned drop_dead_stores(Dp *d, Body *b)
+static unsigned drop_dead_stores(Dp *d, Places *b)
 {
 	unsigned n = 0;
 	for (uint32_t i = 0; i < d->mo->nacc; i++) {
@@ -898,14 +857,14 @@ static unsigned drop_dead_stores(Dp *d, Body *b)
 /* Address arithmetic whose register only its own definition mentions,
  * until none is left; then %SP, %SPL and the depot when unmentioned.
  * Returns whether the depot went. */
-static int drop_unused(Dp *d, Body *b, Count **h)
+static int drop_unused(Dp *d, Places *b, Count **h)
 {
 	int dropped = 0;
 	for (int changed = 1; changed;) {
 		changed = 0;
 		for (uint32_t i = 0; i < d->mo->ndefs; i++) {
 			Stmt *s = d->mo->defs[i].at;
-			Where *w = where_of(b, s);
+			Place *w = place_of(b, s);
 			if (!w || !w->s || s->ins.guard || s->ins.ops[0]->kind != E_NAME ||
 			    mentions(*h, s->ins.ops[0]->str) != 1)
 				continue;
@@ -921,8 +880,7 @@ static int drop_unused(Dp *d, Body *b, Count **h)
 		int reg = decl_space(&s->var) == SPACE_REG && !s->var.ds[0].count &&
 			(!strcmp(name, "%SP") || !strcmp(name, "%SPL"));
 		if ((reg || (s == d->decl && !d->named_in_data)) && mentions(*h, name) == 0) {
-			list_remove(b->v[i].in, s);
-			b->v[i].s = NULL;
+			place_remove(&b->v[i]);
 			if (s == d->decl)
 				dropped = 1;
 		}
@@ -1217,7 +1175,7 @@ static void analysis_remarks(Dp *d)
 }
 
 /* Repacks d's depot; returns whether the code changed. */
-static int repack(Dp *d, Stats *st, Body *b, int64_t *size)
+static int repack(Dp *d, Stats *st, Places *b, int64_t *size)
 {
 	analyse(d);
 	if (d->fixed) {
@@ -1269,11 +1227,10 @@ static void rewrite(Dp *d, Stats *st)
 	const char *debug = find_debug_refs(d);
 	if (!d->fixed)
 		d->fixed = debug;
-	Body b = {0};
-	collect(&b, &d->f->body);
+	Places b = {0};
+	places_of(&b, &d->f->body);
 	int64_t size = d->size;
 	int changed = repack(d, st, &b, &size);
-	compact(&b);  /* the stores repack removed */
 	unsigned local = make_local(d, &b);
 	st->made_local += local;
 	int dropped = 0;
@@ -1287,7 +1244,7 @@ static void rewrite(Dp *d, Stats *st)
 	st->bytes_after += dropped ? 0 : (uint64_t)size;
 	if (d->o->depot.warn && !dropped)
 		warn_size(d, size);
-	free(b.v);
+	places_free(&b);
 }
 
 static void depot_func(Module *m, const StageOptions *o, Func *f, Stats *st)

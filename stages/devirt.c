@@ -107,6 +107,8 @@ typedef struct Site {
 	uint32_t nrets;
 } Site;
 
+/* The module's: the analyses every function's work reads, and the
+ * counts.  It lives as long as the stage. */
 typedef struct Dv {
 	Module *m;
 	const StageOptions *o;
@@ -118,15 +120,23 @@ typedef struct Dv {
 	uint32_t nundef;
 	int addr32;
 	Stats st;
-	/* the function being worked on */
+} Dv;
+
+/* One function's work.  devirt_func makes a fresh one for each function
+ * and frees it at the end: nothing of one function's carries into the
+ * next. */
+typedef struct Df {
+	Dv *d;                      /* the module's */
+	Stmt *fs;                   /* the function's statement */
 	Func *f;
 	Site *sites;
 	uint32_t nsites, cap;
 	SrcLines *src;              /* its source lines, for remarks */
 	Names names;                /* what it and the module declare */
+	Places places;              /* where its statements were before any rewrite */
 	unsigned serial;
-	const char *preg, *areg;
-} Dv;
+	const char *preg, *areg;    /* the funnels' registers, once one needs them */
+} Df;
 
 /* ---- signatures ------------------------------------------------------ */
 
@@ -191,23 +201,23 @@ static int is_call(const Stmt *s)
 	return s->kind == S_INS && s->ins.sp->op && (s->ins.sp->op->flags & OF_CALL);
 }
 
-static void add_site(Dv *d, Stmt *s, List *l, uint32_t callee)
+static void add_site(Df *df, Stmt *s, List *l, uint32_t callee)
 {
-	d->sites = array_grow(d->sites, d->nsites, &d->cap, sizeof *d->sites);
-	d->sites[d->nsites++] = (Site){.call = s, .list = l, .callee = callee, .why = -1};
+	df->sites = array_grow(df->sites, df->nsites, &df->cap, sizeof *df->sites);
+	df->sites[df->nsites++] = (Site){.call = s, .list = l, .callee = callee, .why = -1};
 }
 
-static void find_sites(Dv *d, List *l)
+static void find_sites(Df *df, List *l)
 {
 	for (Stmt *s = l->head; s; s = s->next) {
 		if (s->kind == S_SCOPE)
-			find_sites(d, &s->scope);
+			find_sites(df, &s->scope);
 		if (!is_call(s))
 			continue;
 		CallParts c;
 		ins_call_parts(&s->ins, &c);
-		if (c.callee && !cg_find(d->cg, c.callee->str))  /* else direct */
-			add_site(d, s, l, c.callee_index);
+		if (c.callee && !cg_find(df->d->cg, c.callee->str))  /* else direct */
+			add_site(df, s, l, c.callee_index);
 	}
 }
 
@@ -228,9 +238,7 @@ static int open_for(Dv *d, const Proto *p)
 /* The declarations of undefined functions whose address is taken. */
 static void find_undef(Dv *d)
 {
-	d->undef = calloc(cg_count(d->cg) + 1, sizeof *d->undef);
-	if (!d->undef)
-		die("out of memory");
+	d->undef = xcalloc(cg_count(d->cg) + 1, sizeof *d->undef);
 	for (uint32_t i = 0; i < cg_count(d->cg); i++) {
 		const CgFunc *c = cg_func(d->cg, i);
 		if (!c->def && c->address_taken)
@@ -275,13 +283,14 @@ static int by_name(const void *a, const void *b)
  * pointer register can hold, else every function whose address is taken;
  * either way only those whose signature fits.  0 (st->why) when there are
  * too many. */
-static int bound(Dv *d, Site *st, const Proto *p)
+static int bound(Df *df, Site *st, const Proto *p)
 {
+	Dv *d = df->d;
 	const Expr *ptr = st->call->ins.ops[st->callee];
 	const char *found[MAX_CAND];
 	int n = -1;
 	if (d->flow && ptr->kind == E_NAME && !cg_find(d->cg, ptr->str))
-		n = flow_callees(d->flow, d->f, ptr->str, found, MAX_CAND);
+		n = flow_callees(d->flow, df->f, ptr->str, found, MAX_CAND);
 	if (n > MAX_CAND) {
 		st->why = WHY_MANY;
 		return 0;
@@ -384,10 +393,11 @@ static uint32_t points_holding(const Site *st, const char *f)
 
 /* The address points the call's pointer is read from, of functions that
  * fit p, into st->points: 1 when they hold exactly the candidates. */
-static int points_of(Dv *d, Site *st, const Proto *p)
+static int points_of(Df *df, Site *st, const Proto *p)
 {
+	Dv *d = df->d;
 	FlowPoint pts[MAX_CAND];
-	int n = flow_slot_points(d->flow, d->f, st->call->ins.ops[st->callee]->str, pts, MAX_CAND);
+	int n = flow_slot_points(d->flow, df->f, st->call->ins.ops[st->callee]->str, pts, MAX_CAND);
 	if (n < 0 || n > MAX_CAND)
 		return 0;
 	st->npoints = 0;
@@ -426,11 +436,11 @@ static void most_held_last(Site *st)
  * vtable's entries.  Only when no function whose address sits in memory
  * fits; the points are .global tables, whose generic address is their
  * own. */
-static void by_vtable(Dv *d, Site *st, const Proto *p, const Tracker *t)
+static void by_vtable(Df *df, Site *st, const Proto *p, const Tracker *t)
 {
 	const Expr *vptr;
 	uint32_t load = slot_load(st, t->cfg, t->defs, st->ins, &vptr), use;
-	if (load == UINT32_MAX || loose_fits(d, p) || !points_of(d, st, p))
+	if (load == UINT32_MAX || loose_fits(df->d, p) || !points_of(df, st, p))
 		return;
 	most_held_last(st);
 	st->vptr = vptr;
@@ -582,14 +592,14 @@ static int fold_uniform(Dv *d, Site *st, int apply)
 
 /* Whether the call can be devirtualized at all: -1 and its prototype in
  * *p, else why not (WHY_*). */
-static int classify(Dv *d, const Site *st, const Proto **p)
+static int classify(const Df *df, const Site *st, const Proto **p)
 {
 	const Stmt *prev = st->call->prev;
 	if (prev && prev->kind == S_LABEL && !strncmp(prev->label, "$Ldevirt", 8))
 		return WHY_DONE;
 	CallParts c;
 	const Stmt *ps = ins_call_parts(&st->call->ins, &c) && c.proto ?
-		find_label(&d->f->body, c.proto->str) : NULL;
+		find_label(&df->f->body, c.proto->str) : NULL;
 	if (ps && ps->kind == S_TARGETS)
 		return WHY_TARGETS;
 	if (!ps || st->ins == UINT32_MAX)
@@ -625,8 +635,9 @@ static int track(Dv *d, Site *st, const Proto *p, const Tracker *exact)
 
 /* The rewrite for the candidates bound() found.  A funnel on the vtable
  * pointer and a uniform result need the whole set: closed worlds only. */
-static void pick(Dv *d, Site *st, const Proto *p, const Tracker *t)
+static void pick(Df *df, Site *st, const Proto *p, const Tracker *t)
 {
+	Dv *d = df->d;
 	uint32_t n = st->ncands, max = (uint32_t)d->o->devirt.funnel_max;
 	if (n == 0 || (n > max && st->open)) {
 		st->why = n ? WHY_MANY : WHY_NONE;
@@ -635,7 +646,7 @@ static void pick(Dv *d, Site *st, const Proto *p, const Tracker *t)
 	/* before the count decides: the order it leaves is also a
 	 * .calltargets list's */
 	if (!st->open)
-		by_vtable(d, st, p, t);
+		by_vtable(df, st, p, t);
 	if (n > max) {
 		/* the call still goes through the pointer it read: no funnel on
 		 * the vtable pointer, and the slot read stays */
@@ -651,19 +662,19 @@ static void pick(Dv *d, Site *st, const Proto *p, const Tracker *t)
 }
 
 /* st->why, or the rewrite in st->how with what it needs. */
-static void choose(Dv *d, Site *st, const Tracker *exact)
+static void choose(Df *df, Site *st, const Tracker *exact)
 {
 	const Proto *p = NULL;
-	d->st.seen++;
-	st->why = classify(d, st, &p);
+	df->d->st.seen++;
+	st->why = classify(df, st, &p);
 	if (st->why >= 0)
 		return;
-	st->open = open_for(d, p);
-	int r = track(d, st, p, exact);
+	st->open = open_for(df->d, p);
+	int r = track(df->d, st, p, exact);
 	if (r > 0)
 		st->how = HOW_SINGLE;  /* the pointer is that function, open world or not */
-	else if (r == 0 && bound(d, st, p))
-		pick(d, st, p, exact);
+	else if (r == 0 && bound(df, st, p))
+		pick(df, st, p, exact);
 }
 
 /* ---- rewriting -------------------------------------------------------- */
@@ -697,26 +708,27 @@ static Stmt *ins2(Dv *d, Loc loc, const char *sp, Expr *a, Expr *b, Expr *c, con
 	return s;
 }
 
-static const char *labelname(Dv *d, unsigned k, const char *what)
+static const char *labelname(Df *df, unsigned k, const char *what)
 {
 	char buf[64];
 	snprintf(buf, sizeof buf, "$Ldevirt_%u_%s", k, what);
-	return names_fresh(&d->names, buf);
+	return names_fresh(&df->names, buf);
 }
 
 /* Before the call: branch to lab when ptr equals key, a function (mov)
  * or a .global table's address point (cvta: its generic address). */
-static void test(Dv *d, List *l, Stmt *at, Expr *key, const Expr *ptr, const char *lab)
+static void test(Df *df, List *l, Stmt *at, Expr *key, const Expr *ptr, const char *lab)
 {
+	Dv *d = df->d;
 	Loc loc = at->loc;
 	int fn = key->kind == E_NAME && cg_find(d->cg, key->str);
 	const char *get = fn ? (d->addr32 ? "mov.u32" : "mov.u64") :
 		(d->addr32 ? "cvta.global.u32" : "cvta.global.u64");
 	const char *cmp = d->addr32 ? "setp.eq.s32" : "setp.eq.s64";
-	list_insert_before(l, at, ins2(d, loc, get, name_expr(d->areg), key, NULL, NULL));
-	list_insert_before(l, at, ins2(d, loc, cmp, name_expr(d->preg), (Expr *)ptr,
-		name_expr(d->areg), NULL));
-	list_insert_before(l, at, ins2(d, loc, "bra", name_expr(lab), NULL, NULL, d->preg));
+	list_insert_before(l, at, ins2(d, loc, get, name_expr(df->areg), key, NULL, NULL));
+	list_insert_before(l, at, ins2(d, loc, cmp, name_expr(df->preg), (Expr *)ptr,
+		name_expr(df->areg), NULL));
+	list_insert_before(l, at, ins2(d, loc, "bra", name_expr(lab), NULL, NULL, df->preg));
 }
 
 /* s before `before`, or at the end of l when that is NULL. */
@@ -737,18 +749,18 @@ static uint32_t cand_index(const Site *st, const char *f)
 }
 
 /* Before the call: candidate i's test, a branch to lab[i], for i < nbr. */
-static void tests(Dv *d, const Site *st, const char *const *lab, uint32_t nbr)
+static void tests(Df *df, const Site *st, const char *const *lab, uint32_t nbr)
 {
 	Stmt *at = st->call;
 	for (uint32_t i = 0; !st->vptr && i < nbr; i++)
-		test(d, st->list, at, name_expr(st->cands[i]), at->ins.ops[st->callee], lab[i]);
+		test(df, st->list, at, name_expr(st->cands[i]), at->ins.ops[st->callee], lab[i]);
 	for (uint32_t j = 0; st->vptr && j < st->npoints; j++) {
 		const FlowPoint *pt = &st->points[j];
 		uint32_t i = cand_index(st, pt->entry);
 		if (i == st->ncands || st->open)  /* by_vtable() made sure */
 			die("devirt: a vtable funnel's address point holds no candidate");
 		if (i < nbr)  /* the last candidate's points fall through */
-			test(d, st->list, at, expr_addr(d->m, name_expr(pt->table), pt->off)->kids[0],
+			test(df, st->list, at, expr_addr(df->d->m, name_expr(pt->table), pt->off)->kids[0],
 				st->vptr, lab[i]);
 	}
 }
@@ -778,19 +790,20 @@ static void tests(Dv *d, const Site *st, const char *const *lab, uint32_t nbr)
  * `cvta.global.u64 %devirt_a, _ZTV1A+16;` compared with the vtable
  * pointer, and those of h fall through.  `@p call`: `@!p bra
  * $Ldevirt_0_join;` first, and the calls lose the guard. */
-static void funnel(Dv *d, Site *st)
+static void funnel(Df *df, Site *st)
 {
+	Dv *d = df->d;
 	List *l = st->list;
 	Stmt *at = st->call, *after = at->next;
 	Loc loc = at->loc;
-	unsigned k = d->serial++;
+	unsigned k = df->serial++;
 	uint32_t nbr = st->open ? st->ncands : st->ncands - 1;  /* candidates with a test */
 	const char *lab[MAX_CAND];
-	if (!d->preg) {
-		d->preg = names_fresh(&d->names, "%devirt_p");
-		d->areg = names_fresh(&d->names, "%devirt_a");
+	if (!df->preg) {
+		df->preg = names_fresh(&df->names, "%devirt_p");
+		df->areg = names_fresh(&df->names, "%devirt_a");
 	}
-	const char *join = labelname(d, k, "join");
+	const char *join = labelname(df, k, "join");
 	if (at->ins.guard) {  /* @p call: the whole funnel runs under p */
 		Stmt *skip = ins2(d, loc, "bra", name_expr(join), NULL, NULL, at->ins.guard);
 		skip->ins.guard_neg = !at->ins.guard_neg;
@@ -801,11 +814,11 @@ static void funnel(Dv *d, Site *st)
 	for (uint32_t i = 0; i < nbr; i++) {
 		char what[16];
 		snprintf(what, sizeof what, "%u", i);
-		lab[i] = labelname(d, k, what);
+		lab[i] = labelname(df, k, what);
 	}
-	tests(d, st, lab, nbr);
+	tests(df, st, lab, nbr);
 	if (st->open) {
-		list_insert_before(l, at, label(d, loc, labelname(d, k, "open")));
+		list_insert_before(l, at, label(d, loc, labelname(df, k, "open")));
 	} else {
 		list_insert_before(l, at, direct(d, st, st->cands[st->ncands - 1]));
 		list_remove(l, at);
@@ -824,11 +837,12 @@ static void funnel(Dv *d, Site *st)
  * form, so ptxas need not assume any function:
  *   $Ldevirt_K_targets: .calltargets f, g, ...;
  *   call (r), %rd9, (args), $Ldevirt_K_targets;   */
-static void calltargets(Dv *d, Site *st)
+static void calltargets(Df *df, Site *st)
 {
+	Dv *d = df->d;
 	Ins *in = &st->call->ins;
 	Stmt *t = stmt_new(d->m, S_TARGETS, st->call->loc);
-	t->list.label = labelname(d, d->serial++, "targets");
+	t->list.label = labelname(df, df->serial++, "targets");
 	t->list.word = intern_cstr(".calltargets");
 	t->list.items = arena_alloc(d->m->arena, st->ncands * sizeof *t->list.items);
 	for (uint32_t i = 0; i < st->ncands; i++)
@@ -856,23 +870,22 @@ static int drop_proto(List *l, const char *label)
 /* ---- remarks ---------------------------------------------------------- */
 
 /* The remark names the source line (.loc) beside the PTX one. */
-static void remark(Dv *d, const Site *st)
+static void remark(const Df *df, const Site *st)
 {
-	if (!d->o->devirt.remarks)
+	if (!df->d->o->devirt.remarks)
 		return;
-	const char *at = srclines_prefix(d->src, st->call->loc);
+	const char *at = srclines_prefix(df->src, st->call->loc);
 	if (st->why >= 0) {
 		diag_remark(st->call->loc, "%scall left indirect: %s", at, why_text[st->why]);
 		return;
 	}
-	char *names = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&names, &n);
-	if (!f)
-		die("out of memory");
+	size_t n = 1;
 	for (uint32_t i = 0; i < st->ncands; i++)
-		fprintf(f, "%s%s", i ? ", " : "", quoted_name(st->cands[i]));
-	fclose(f);
+		n += intern_len(quoted_name(st->cands[i])) + 2;
+	char *names = xmalloc(n), *p = names;
+	*p = 0;
+	for (uint32_t i = 0; i < st->ncands; i++)
+		p += sprintf(p, "%s%s", i ? ", " : "", quoted_name(st->cands[i]));
 	diag_remark(st->call->loc, "%sdevirtualized call to %s (%s)", at, names,
 		st->how == HOW_FUNNEL && st->open ? "funnel, open" : how_text[st->how]);
 	free(names);
@@ -946,38 +959,24 @@ static void hoist_var(Dv *d, Stmt *at, const char *name, int depth)
 			hoist_refs(d, s, s->var.ds[i].init, depth);
 }
 
-/* TODO(list-helper) */
-static int remove_in(List *l, Stmt *s)
+/* choose() for every site, on the function's CFG, liveness and reaching
+ * definitions; 0 when it has no CFG. */
+static int choose_all(Df *df)
 {
-	for (Stmt *t = l->head; t; t = t->next) {
-		if (t == s) {
-			list_remove(l, s);
-			return 1;
-		}
-		if (t->kind == S_SCOPE && remove_in(&t->scope, s))
-			return 1;
-	}
-	return 0;
-}
-
-/* choose() for every site, on f's CFG, liveness and reaching
- * definitions; 0 when f has no CFG. */
-static int choose_all(Dv *d, Func *f)
-{
-	Cfg *cfg = cfg_build(f);
+	Cfg *cfg = cfg_build(df->f);
 	if (!cfg)
 		return 0;
 	Live *live = live_compute(cfg);
 	Defs *defs = defs_compute(cfg, live);
 	/* sites and CFG instructions are both in text order */
-	for (uint32_t i = 0, k = 0; i < d->nsites; i++) {
-		while (k < cfg->nins && cfg->ins[k] != d->sites[i].call)
+	for (uint32_t i = 0, k = 0; i < df->nsites; i++) {
+		while (k < cfg->nins && cfg->ins[k] != df->sites[i].call)
 			k++;
-		d->sites[i].ins = k < cfg->nins ? k : UINT32_MAX;
+		df->sites[i].ins = k < cfg->nins ? k : UINT32_MAX;
 	}
 	Tracker exact = {NULL, cfg, live, defs};
-	for (uint32_t i = 0; i < d->nsites; i++)
-		choose(d, &d->sites[i], &exact);
+	for (uint32_t i = 0; i < df->nsites; i++)
+		choose(df, &df->sites[i], &exact);
 	defs_free(defs);
 	live_free(live);
 	cfg_free(cfg);
@@ -985,14 +984,15 @@ static int choose_all(Dv *d, Func *f)
 }
 
 /* The rewrite choose() picked, then what the new calls need: what they
- * name declared before the function fs, the prototype dropped once no
- * call uses it. */
-static void rewrite_site(Dv *d, Stmt *fs, Site *st)
+ * name declared before the function, the prototype dropped once no call
+ * uses it. */
+static void rewrite_site(Df *df, Site *st)
 {
-	List *body = &fs->func->body;
+	Dv *d = df->d;
+	List *body = &df->f->body;
 	if (st->why >= 0) {
 		d->st.left[st->why]++;
-		remark(d, st);
+		remark(df, st);
 		return;
 	}
 	const Ins *in = &st->call->ins;
@@ -1010,52 +1010,60 @@ static void rewrite_site(Dv *d, Stmt *fs, Site *st)
 	case HOW_FUNNEL:
 		d->st.funnel++;
 		d->st.open_funnel += st->open;
-		funnel(d, st);
+		funnel(df, st);
 		break;
 	case HOW_TARGETS:
 		d->st.targets++;
-		calltargets(d, st);
+		calltargets(df, st);
 		break;
 	}
-	if (st->load)
-		remove_in(body, st->load);
+	Place *load = st->load ? place_of(&df->places, st->load) : NULL;
+	if (load)
+		place_remove(load);
 	for (uint32_t k = 0; st->vptr && k < st->npoints; k++)
-		hoist_var(d, fs, st->points[k].table, 0);
-	remark(d, st);
+		hoist_var(d, df->fs, st->points[k].table, 0);
+	remark(df, st);
 	for (uint32_t k = 0; k < st->ncands; k++)
-		declare_before(d, fs, st->cands[k]);
+		declare_before(d, df->fs, st->cands[k]);
 	if (!body_mentions(body, proto))
 		drop_proto(body, proto);
 }
 
 /* The funnels' two registers, declared first in the body. */
-static void declare_regs(Dv *d, Func *f)
+static void declare_regs(Df *df)
 {
-	Stmt *first = f->body.head;
+	Dv *d = df->d;
+	List *body = &df->f->body;
+	Stmt *first = body->head;
 	Loc loc = first ? first->loc : (Loc){0};
-	put(&f->body, first, var_new(d->m, loc, ".reg .pred", d->preg));
-	put(&f->body, first, var_new(d->m, loc, d->addr32 ? ".reg .b32" : ".reg .b64", d->areg));
+	put(body, first, var_new(d->m, loc, ".reg .pred", df->preg));
+	put(body, first, var_new(d->m, loc, d->addr32 ? ".reg .b32" : ".reg .b64", df->areg));
+}
+
+/* Sites first: a function without one costs no analysis. */
+static void rewrite_func(Df *df)
+{
+	Dv *d = df->d;
+	find_sites(df, &df->f->body);
+	if (!df->nsites || !choose_all(df))
+		return;
+	df->src = d->o->devirt.remarks ? srclines_build(d->m, df->f) : NULL;
+	names_of_func(&df->names, d->m, df->f);  /* for the funnels' fresh names */
+	places_of(&df->places, &df->f->body);
+	for (uint32_t i = 0; i < df->nsites; i++)
+		rewrite_site(df, &df->sites[i]);
+	if (df->preg)
+		declare_regs(df);
 }
 
 static void devirt_func(Dv *d, Stmt *fs)
 {
-	Func *f = fs->func;
-	d->f = f;
-	d->nsites = 0;
-	names_free(&d->names);
-	d->serial = 0;
-	d->preg = d->areg = NULL;
-	find_sites(d, &f->body);
-	if (!d->nsites || !choose_all(d, f))
-		return;
-	d->src = d->o->devirt.remarks ? srclines_build(d->m, f) : NULL;
-	names_of_func(&d->names, d->m, f);  /* for the funnels' fresh names */
-	for (uint32_t i = 0; i < d->nsites; i++)
-		rewrite_site(d, fs, &d->sites[i]);
-	srclines_free(d->src);
-	d->src = NULL;
-	if (d->preg)
-		declare_regs(d, f);
+	Df df = {.d = d, .fs = fs, .f = fs->func};
+	rewrite_func(&df);
+	free(df.sites);
+	srclines_free(df.src);
+	names_free(&df.names);
+	places_free(&df.places);
 }
 
 /* ---- vtables whose entries nothing reads any more ---------------------- */
@@ -1174,8 +1182,6 @@ void devirt(Module *m, const StageOptions *o)
 	prune_vtables(&d);
 	if (o->stats)
 		print_stats(&d.st);
-	free(d.sites);
-	names_free(&d.names);
 	free(d.undef);
 	flow_free(d.flow);
 	callgraph_free(d.cg);

@@ -167,7 +167,7 @@ static void reach(Go *g)
 	}
 	if (ne)  /* qsort(NULL, 0) is undefined */
 		qsort(e, ne, sizeof *e, cmp_edge);
-	uint32_t *first = calloc(n + 1, sizeof *first), *work = malloc((n + 1) * sizeof *work), nw = 0;
+	uint32_t *first = xcalloc(n + 1, sizeof *first), *work = xmalloc((n + 1) * sizeof *work), nw = 0;
 	for (uint32_t i = 0; i < ne; i++)
 		first[e[i].from + 1]++;
 	for (uint32_t i = 0; i < n; i++)
@@ -265,7 +265,7 @@ static int read_only(const Go *g, const Symbol *s, uint8_t **image)
 	    (s->space != SPACE_GLOBAL && s->space != SPACE_CONST) || (s->how & USE_WRITE) ||
 	    s->size <= 0 || s->size > MAX_FOLD_BYTES || s->def->var.nds != 1)
 		return 0;
-	*image = malloc((size_t)s->size);
+	*image = xmalloc((size_t)s->size);
 	if (!init_image(&s->def->var, &s->def->var.ds[0], *image, s->size)) {
 		free(*image);
 		return 0;
@@ -336,21 +336,6 @@ static int fold_load(Go *g, const Symbol *v, const SymUse *u, const uint8_t *ima
 	return 1;
 }
 
-/* The list holding statement s in function f's body. */
-static List *list_of(List *l, const Stmt *s)
-{
-	for (Stmt *x = l->head; x; x = x->next) {
-		if (x == s)
-			return l;
-		if (x->kind == S_SCOPE) {
-			List *r = list_of(&x->scope, s);
-			if (r)
-				return r;
-		}
-	}
-	return NULL;
-}
-
 static void fold(Go *g)
 {
 	for (uint32_t i = 0; i < symtab_count(g->t); i++) {
@@ -359,7 +344,8 @@ static void fold(Go *g)
 		if ((v->how & USE_ADDR) || !read_only(g, v, &image))
 			continue;
 		Names regs = {0};
-		const Func *named = NULL;   /* whose names regs holds */
+		Places pl = {0};
+		const Func *named = NULL;   /* whose names regs and pl hold */
 		for (uint32_t k = 0; k < v->nuses; k++) {
 			const SymUse *u = &v->uses[k];
 			if (!u->in || u->at->kind != S_INS)
@@ -367,11 +353,13 @@ static void fold(Go *g)
 			if (u->in != named) {
 				names_free(&regs);
 				names_of_func(&regs, g->m, u->in);
+				places_free(&pl);
+				places_of(&pl, (List *)&u->in->body);
 				named = u->in;
 			}
-			List *l = list_of((List *)&u->in->body, u->at);
-			if (l && fold_load(g, v, u, image, &regs, l)) {
-				list_remove(l, u->at);
+			Place *p = place_of(&pl, u->at);
+			if (p && p->s && fold_load(g, v, u, image, &regs, p->in)) {
+				place_remove(p);
 				g->st.folded++;
 				g->changed = 1;
 				remark(g, u->at->loc, "load of %s folded: never written, initialized",
@@ -379,6 +367,7 @@ static void fold(Go *g)
 			}
 		}
 		names_free(&regs);
+		places_free(&pl);
 		free(image);
 	}
 }
@@ -486,9 +475,7 @@ static void split(Go *g, const Symbol *v)
 	uint32_t n = fields_of(v, f);
 	if (n < 2 && !(n == 1 && (f[0].lo > 0 || f[0].hi < v->size || !f[0].read)))
 		return;   /* nothing to gain */
-	uint8_t *image = NULL;
-	if (v->def->var.ds[0].init && !(image = malloc((size_t)v->size)))
-		die("out of memory");
+	uint8_t *image = v->def->var.ds[0].init ? xmalloc((size_t)v->size) : NULL;
 	if (image && !init_image(&v->def->var, &v->def->var.ds[0], image, v->size)) {
 		free(image);
 		return;   /* an address in its initializer */
@@ -505,19 +492,27 @@ static void split(Go *g, const Symbol *v)
 	}
 	names_free(&taken);
 	free(image);
+	Places pl = {0};
+	const Func *placed = NULL;   /* whose statements pl holds */
 	for (uint32_t k = 0; k < v->nuses; k++) {
-		Stmt *s = v->uses[k].at;
+		const SymUse *u = &v->uses[k];
 		int64_t off;
-		int width, op = access_of(v, &v->uses[k], &off, &width);
+		int width, op = access_of(v, u, &off, &width);
 		const Field *fd = field_at(f, n, off);
 		if (!fd->read) {  /* a store to a field nothing reads */
-			List *l = list_of((List *)&v->uses[k].in->body, s);
-			if (l)
-				list_remove(l, s);
+			if (u->in != placed) {
+				places_free(&pl);
+				places_of(&pl, (List *)&u->in->body);
+				placed = u->in;
+			}
+			Place *p = place_of(&pl, u->at);
+			if (p)
+				place_remove(p);
 			continue;
 		}
-		s->ins.ops[op] = expr_addr(g->m, name_expr(fd->name), off - fd->lo);
+		u->at->ins.ops[op] = expr_addr(g->m, name_expr(fd->name), off - fd->lo);
 	}
+	places_free(&pl);
 	uint32_t read = 0;
 	for (uint32_t i = 0; i < n; i++)
 		read += f[i].read;
@@ -626,8 +621,8 @@ static int only_loaded(const Symbol *v)
 static void dedupe(Go *g)
 {
 	uint32_t n = symtab_count(g->t), nk = 0;
-	const Symbol **keep = malloc((n + 1) * sizeof *keep);
-	uint8_t **img = malloc((n + 1) * sizeof *img);
+	const Symbol **keep = xmalloc((n + 1) * sizeof *keep);
+	uint8_t **img = xmalloc((n + 1) * sizeof *img);
 	for (uint32_t i = 0; i < n; i++) {
 		const Symbol *v = symtab_at(g->t, i);
 		uint8_t *image;
@@ -685,8 +680,8 @@ static void step(Go *g, void (*fn)(Go *))
 	if (!g->t) {
 		g->t = symtab_build(g->m);
 		uint32_t n = symtab_count(g->t);
-		g->root = calloc(n + 1, 1);
-		g->reached = calloc(n + 1, 1);
+		g->root = xcalloc(n + 1, 1);
+		g->reached = xcalloc(n + 1, 1);
 		g->keep_funcs = 0;
 		find_roots(g);
 	}

@@ -197,15 +197,11 @@ static char *const_string(const Module *m, const char *sym, int64_t off)
 			    !d->init || !is_int_type(type) || s->var.linkage == LINK_EXTERN)
 				return NULL;
 			uint32_t es = (uint32_t)ty_size(type), max = count_scalars(d->init), n = 0;
-			int64_t *vals = malloc((max + 1) * sizeof *vals);
-			if (!vals)
-				die("out of memory");
+			int64_t *vals = xmalloc((max + 1) * sizeof *vals);
 			char *str = NULL;
 			if (flatten(d->init, vals, &n, max) && off >= 0 && (uint64_t)off < (uint64_t)n * es) {
 				size_t len = 0, total = (size_t)n * es;
-				str = malloc(total - (size_t)off + 1);
-				if (!str)
-					die("out of memory");
+				str = xmalloc(total - (size_t)off + 1);
 				for (size_t b = (size_t)off; b < total; b++) {
 					char c = (char)((uint64_t)vals[b / es] >> (8 * (b % es)));
 					str[len++] = c;

@@ -1,4 +1,5 @@
 /* IR building blocks: arena, interning, spellings, lists, verifier. */
+#include <signal.h>
 #include <stdlib.h>
 #include "unit.h"
 
@@ -17,6 +18,33 @@ START_TEST(arena_allocates_zeroed_aligned_memory)
 	ck_assert_uint_ge(arena_bytes(a), 1 << 20);
 	ck_assert_str_eq(arena_strndup(a, "hello", 4), "hell");
 	arena_free(a);
+}
+END_TEST
+
+/* Zero bytes still give memory (calloc(0, n) and realloc(p, 0) may give
+ * NULL, the latter freeing p); a size past SIZE_MAX ends the process. */
+START_TEST(heap_allocators_never_return_null)
+{
+	char *p = xmalloc(0), *q = xcalloc(0, 8);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(q);
+	p = xrealloc(p, 0);
+	ck_assert_ptr_nonnull(p);
+	q = xreallocarray(q, 4, sizeof(uint64_t));
+	((uint64_t *)q)[3] = 1;
+	char *s = xstrndup("abcdef", 3), *t = xstrdup("xy");
+	ck_assert_str_eq(s, "abc");
+	ck_assert_str_eq(t, "xy");
+	free(p), free(q), free(s), free(t);
+	uint32_t cap = 0, *v = array_grow(NULL, 0, &cap, sizeof *v);
+	ck_assert_uint_eq(cap, 8);
+	free(v);
+}
+END_TEST
+
+START_TEST(heap_size_overflow_dies)
+{
+	xcalloc(SIZE_MAX / 2, 4);
 }
 END_TEST
 
@@ -217,6 +245,47 @@ START_TEST(list_surgery)
 	ck_assert_ptr_eq(l.tail, b);
 	list_insert_before(&l, b, a);
 	ck_assert_ptr_eq(l.head, a);
+	mod_free(m);
+}
+END_TEST
+
+/* Every statement of a body, scopes flattened, with the list holding it;
+ * removing and moving through the table keeps it right. */
+START_TEST(places_find_the_list_of_each_statement)
+{
+	Module *m = parse_ok(HEADER ".func f()\n{\n.reg .b32 %r<4>;\nmov.u32 %r1, 1;\n"
+		"{\nmov.u32 %r2, 2;\n{\n{\nmov.u32 %r3, 3;\n}\n}\nL:\n}\nret;\n}\n");
+	Func *f = NULL;
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC)
+			f = s->func;
+	Places p = {0};
+	places_of(&p, &f->body);
+	ck_assert_uint_eq(p.n, 6);  /* .reg, mov, mov, mov, L:, ret */
+	Stmt *outer = f->body.head->next->next;   /* the first { } */
+	ck_assert_int_eq(outer->kind, S_SCOPE);
+	Stmt *deep = outer->scope.head->next->scope.head->scope.head;
+	ck_assert_ptr_eq(p.v[3].s, deep);
+	ck_assert_ptr_eq(p.v[4].s, outer->scope.tail);
+	ck_assert_int_eq(p.v[4].s->kind, S_LABEL);
+	ck_assert_ptr_eq(p.v[5].s, f->body.tail);
+	for (uint32_t i = 0; i < p.n; i++)
+		ck_assert_ptr_eq(place_of(&p, p.v[i].s), &p.v[i]);
+	ck_assert_ptr_eq(place_of(&p, outer), NULL);   /* a scope is not a place */
+	ck_assert_ptr_eq(place_of(&p, f->body.head)->in, &f->body);
+	Place *d = place_of(&p, deep);
+	ck_assert_ptr_eq(d->in, &outer->scope.head->next->scope.head->scope);
+	place_move_before(d, &p.v[5]);   /* the deep mov before ret */
+	ck_assert_ptr_eq(d->in, &f->body);
+	ck_assert_ptr_eq(f->body.tail->prev, deep);
+	place_remove(d);
+	ck_assert_ptr_null(d->s);
+	ck_assert_ptr_eq(place_of(&p, deep), d);   /* still found, as removed */
+	place_remove(d);   /* nothing the second time */
+	ck_assert_ptr_eq(f->body.tail->prev, outer);
+	places_free(&p);
+	ck_assert_uint_eq(p.n, 0);
+	ck_assert_ptr_null(place_of(&p, f->body.head));
 	mod_free(m);
 }
 END_TEST
@@ -509,6 +578,8 @@ Suite *ir_suite(void)
 	Suite *s = suite_create("ir");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, arena_allocates_zeroed_aligned_memory);
+	tcase_add_test(tc, heap_allocators_never_return_null);
+	tcase_add_test_raise_signal(tc, heap_size_overflow_dies, SIGABRT);
 	tcase_add_test(tc, interning_gives_one_pointer_per_string);
 	tcase_add_test(tc, opcode_table_is_sorted_and_found);
 	tcase_add_test(tc, interning_can_start_afresh);
@@ -519,6 +590,7 @@ Suite *ir_suite(void)
 	tcase_add_test(tc, spellings_decode_their_modifiers);
 	tcase_add_test(tc, special_registers_are_one_table);
 	tcase_add_test(tc, list_surgery);
+	tcase_add_test(tc, places_find_the_list_of_each_statement);
 	tcase_add_test(tc, verifier_catches_broken_ir);
 	tcase_add_test(tc, verifier_rejects_call_through_undefined_register);
 	tcase_add_test(tc, verifier_rejects_undeclared_names_and_bad_counts);

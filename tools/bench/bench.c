@@ -42,11 +42,7 @@ static void buf_add(Buf *b, const char *s, size_t n)
 		size_t cap = b->cap ? b->cap : 1 << 16;
 		while (b->n + n + 1 > cap)
 			cap *= 2;
-		b->p = realloc(b->p, cap);
-		if (!b->p) {
-			perror("ptxlink-bench: realloc");
-			exit(1);
-		}
+		b->p = xrealloc(b->p, cap);
 		b->cap = cap;
 	}
 	memcpy(b->p + b->n, s, n);
@@ -178,11 +174,7 @@ static Def *find_defs(const char *t, size_t n, size_t *ndefs)
 			if (ne > j) {
 				if (nd == cap) {
 					cap = cap ? cap * 2 : 64;
-					defs = realloc(defs, cap * sizeof *defs);
-					if (!defs) {
-						perror("ptxlink-bench: realloc");
-						exit(1);
-					}
+					defs = xreallocarray(defs, cap, sizeof *defs);
 				}
 				defs[nd++] = (Def){start, i, j, ne};
 			}
@@ -294,7 +286,7 @@ int main(int argc, char **argv)
 	}
 	int defaults[] = {1, 8, 64};
 	int nk = argc > 2 ? argc - 2 : 3;
-	int *ks = calloc((size_t)nk, sizeof *ks);
+	int *ks = xcalloc((size_t)nk, sizeof *ks);
 	for (int i = 0; i < nk; i++) {
 		ks[i] = argc > 2 ? atoi(argv[i + 2]) : defaults[i];
 		if (ks[i] < 1) {

@@ -150,9 +150,7 @@ void strs_push(Strs *l, const char *s)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 16;
-		l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
-		if (!l->v)
-			die("out of memory");
+		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
 	}
 	l->v[l->n++] = s;
 }
@@ -263,9 +261,7 @@ static Strs pending_warnings;
 static void warn_later(const char *a, const char *why)
 {
 	size_t n = strlen(a) + strlen(why) + 32;
-	char *w = malloc(n);
-	if (!w)
-		die("out of memory");
+	char *w = xmalloc(n);
 	snprintf(w, n, "'%s' ignored: %s", a, why);
 	strs_push(&pending_warnings, w);
 }
@@ -356,9 +352,8 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o);
 static void keep_alive(void *p)
 {
 	static void **kept;
-	static size_t nkept, cap;
-	if (nkept == cap && !(kept = realloc(kept, (cap = cap ? 2 * cap : 64) * sizeof *kept)))
-		die("out of memory");
+	static uint32_t nkept, cap;
+	kept = array_grow(kept, nkept, &cap, sizeof *kept);
 	kept[nkept++] = p;
 }
 
@@ -388,7 +383,7 @@ static int read_word(FILE *f, const char *path, Options *o, char **w)
 	if (c == EOF)
 		return 0;
 	size_t len = 0, cap = 64;
-	char *buf = malloc(cap);
+	char *buf = xmalloc(cap);
 	int quoted = 0;
 	for (; c != EOF && (quoted || !is_space(c)); c = getc(f)) {
 		if (!c || ++o->rsp_bytes > RSP_BYTES) {
@@ -401,7 +396,7 @@ static int read_word(FILE *f, const char *path, Options *o, char **w)
 			continue;
 		}
 		if (len + 1 == cap)
-			buf = realloc(buf, cap *= 2);
+			buf = xrealloc(buf, cap *= 2);
 		buf[len++] = (char)c;
 	}
 	buf[len] = 0;
@@ -479,7 +474,7 @@ static const OptRow *find_glued(const char *a, const char **val)
 /* OPTS of --ptxas=OPTS and -Xptxas: separated by commas or spaces */
 static void add_ptxas_opts(Options *o, const char *s)
 {
-	char *copy = strdup(s);
+	char *copy = xstrdup(s);
 	keep_alive(copy);
 	for (char *w = strtok(copy, ", \t"); w; w = strtok(NULL, ", \t"))
 		strs_push(&o->ptxas_opts, w);

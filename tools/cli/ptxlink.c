@@ -163,9 +163,7 @@ static int write_output(const char *path, const Payload *p)
 		mode = 0666 & ~mask;
 	}
 	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	if (!tmp)
-		die("out of memory");
+	char *tmp = xmalloc(n + 16);
 	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
 	int fd = mkstemp(tmp);
 	FILE *f = fd >= 0 && fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;

@@ -88,9 +88,7 @@ static int executable(const char *path)
 static char *join(const char *dir, const char *name)
 {
 	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = malloc(n);
-	if (!p)
-		die("out of memory");
+	char *p = xmalloc(n);
 	snprintf(p, n, "%s/%s", dir, name);
 	return p;
 }
@@ -110,7 +108,7 @@ static const char *cuda_root(void)
 static char *find_tool(const char *name)
 {
 	const char *path = getenv("PATH");
-	char *copy = strdup(path ? path : "");
+	char *copy = xstrdup(path ? path : "");
 	for (char *save, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
 		char *p = join(*d ? d : ".", name);
 		if (executable(p)) {
@@ -250,10 +248,8 @@ static int has_cycle(const CallGraph *cg)
 	if (!n)
 		return 0;
 	const CgFunc *base = cg_func(cg, 0);   /* the nodes are one array */
-	uint8_t *colour = calloc(n, 1);
-	uint32_t (*stack)[2] = malloc(n * sizeof *stack);   /* node, next callee */
-	if (!colour || !stack)
-		die("out of memory");
+	uint8_t *colour = xcalloc(n, 1);
+	uint32_t (*stack)[2] = xmalloc(n * sizeof *stack);   /* node, next callee */
 	int cycle = 0;
 	for (uint32_t root = 0; root < n && !cycle; root++) {
 		if (colour[root])
@@ -387,7 +383,7 @@ static char *devrt_dir(void)
 	}
 	*slash = 0;
 	size_t n = strlen(nv) + 64;
-	char *dir = malloc(n);
+	char *dir = xmalloc(n);
 	snprintf(dir, n, "-L%s/targets/x86_64-linux/lib", nv);
 	char *lib = join(dir + 2, "libcudadevrt.a");
 	int ok = access(lib, R_OK) == 0;
@@ -465,7 +461,7 @@ static int compile_in_tmpdir(const Module *m, const Options *o, int mode, char *
 		rc = fatbin(o, &a, file[0], file[2], file[3]);
 	free(a.v);
 	if (rc == 0)
-		*path = strdup(tmpfiles[o->fatbin ? 3 : 2]);
+		*path = xstrdup(tmpfiles[o->fatbin ? 3 : 2]);
 	return rc;
 }
 

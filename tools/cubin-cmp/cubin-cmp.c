@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ir/ir.h"   /* xmalloc */
 
 typedef struct Elf {
 	unsigned char *d;
@@ -40,12 +41,12 @@ static unsigned char *slurp(const char *path, size_t *size)
 	if (!f)
 		return NULL;
 	size_t cap = 1 << 16, n = 0;
-	unsigned char *d = malloc(cap);
+	unsigned char *d = xmalloc(cap);
 	size_t k;
-	while (d && (k = fread(d + n, 1, cap - n, f)) > 0) {
+	while ((k = fread(d + n, 1, cap - n, f)) > 0) {
 		n += k;
 		if (n == cap)
-			d = realloc(d, cap *= 2);
+			d = xrealloc(d, cap *= 2);
 	}
 	fclose(f);
 	*size = n;

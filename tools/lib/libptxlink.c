@@ -104,9 +104,7 @@ static const char *const *copy_names(const char *const *names, size_t n)
 {
 	if (!n)
 		return NULL;
-	const char **v = malloc(n * sizeof *v);
-	if (!v)
-		die("out of memory");
+	const char **v = xmalloc(n * sizeof *v);
 	for (size_t i = 0; i < n; i++)
 		v[i] = intern_cstr(names[i]);
 	return v;
@@ -160,9 +158,7 @@ ptxlink_session *ptxlink_new(const ptxlink_options *o)
 		ptxlink_options_init(&dflt);
 		o = &dflt;
 	}
-	ptxlink_session *s = calloc(1, sizeof *s);
-	if (!s)
-		die("out of memory");
+	ptxlink_session *s = xcalloc(1, sizeof *s);
 	live++;
 	s->diag = o->diag;
 	s->user = o->diag_user;
@@ -174,8 +170,8 @@ ptxlink_session *ptxlink_new(const ptxlink_options *o)
 	}
 	s->verify = o->verify;
 	s->no_stages = o->no_stages;
-	if (o->arch && !(s->arch = strdup(o->arch)))
-		die("out of memory");
+	if (o->arch)
+		s->arch = xstrdup(o->arch);
 	s->link = (LinkOptions){.arch = s->arch, .allow_undefined = o->allow_undefined,
 		.strip_debug = o->strip_debug, .verbose = o->verbose};
 	stage_options(&s->stages, o);
@@ -203,9 +199,7 @@ static int add(ptxlink_session *s, Module *m, const char *name)
 	core_input(m, name, s->verify);
 	if (s->ninputs == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 8;
-		s->inputs = realloc(s->inputs, (size_t)s->cap * sizeof *s->inputs);
-		if (!s->inputs)
-			die("out of memory");
+		s->inputs = xreallocarray(s->inputs, s->cap, sizeof *s->inputs);
 	}
 	s->inputs[s->ninputs++] = m;
 	s->given++;
@@ -261,9 +255,8 @@ static int add_archive(ptxlink_session *s, const char *path)
 	enter(s);
 	if (addable(s) != 0)
 		return leave(s, -1);
-	const char **v = realloc((void *)s->libs.archives, (size_t)(s->libs.narchives + 1) * sizeof *v);
-	if (!v || !(v[s->libs.narchives] = strdup(path)))
-		die("out of memory");
+	const char **v = xreallocarray((void *)s->libs.archives, s->libs.narchives + 1, sizeof *v);
+	v[s->libs.narchives] = xstrdup(path);
 	s->libs.archives = v;
 	s->libs.narchives++;
 	s->given++;

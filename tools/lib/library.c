@@ -44,9 +44,7 @@ static void lib_error(Members *ms, const char *path, const char *fmt, ...)
 
 static const char **grow(const char **v, int n)
 {
-	v = realloc(v, (size_t)(n + 1) * sizeof *v);
-	if (!v)
-		die("out of memory");
+	v = xreallocarray(v, n + 1, sizeof *v);
 	return v;
 }
 
@@ -59,9 +57,7 @@ static void add_member(Members *ms, Module *m, const char *name, int in)
 	}
 	if (ms->n == ms->cap) {
 		ms->cap = ms->cap ? 2 * ms->cap : 16;
-		ms->v = realloc(ms->v, (size_t)ms->cap * sizeof *ms->v);
-		if (!ms->v)
-			die("out of memory");
+		ms->v = xreallocarray(ms->v, ms->cap, sizeof *ms->v);
 	}
 	ir_normalize(m);  /* what symtab_build and the linker take */
 	Member *b = &ms->v[ms->n++];
@@ -123,11 +119,11 @@ static char *member_name(const char *h, const char *longnames, size_t nlong,
 	if (field[0] == '/' && field[1] >= '0' && field[1] <= '9') {
 		size_t off = strtoul(field + 1, NULL, 10);
 		if (off < nlong)
-			return strndup(longnames + off, strcspn(longnames + off, "/\n"));
+			return xstrndup(longnames + off, strcspn(longnames + off, "/\n"));
 	} else if (!strncmp(field, "#1/", 3)) {
 		size_t n = strtoul(field + 3, NULL, 10);
 		if (n <= *size) {
-			char *s = strndup(*data, n);
+			char *s = xstrndup(*data, n);
 			*data += n;
 			*size -= n;
 			return s;
@@ -135,7 +131,7 @@ static char *member_name(const char *h, const char *longnames, size_t nlong,
 	}
 	if (len > 1 && field[len - 1] == '/')
 		len--;
-	return strndup(field, len);
+	return xstrndup(field, len);
 }
 
 static int is_symtab(const char *h)
@@ -166,7 +162,7 @@ static void read_archive(Members *ms, const char *path, const char *buf, size_t 
 			continue;
 		char *name = member_name(h, longnames, nlong, &data, &size);
 		size_t len = strlen(path) + strlen(name) + 3;
-		char *shown = malloc(len);
+		char *shown = xmalloc(len);
 		snprintf(shown, len, "%s(%s)", path, name);
 		add_member(ms, ptx_parse_string(intern_cstr(shown), data, size), shown, 0);
 		free(shown);
@@ -185,8 +181,8 @@ static char *slurp(const char *path, size_t *n)
 	if (!f)
 		return NULL;
 	for (size_t got = 1; got;) {
-		if (*n == cap && !(buf = realloc(buf, cap = cap ? 2 * cap : 65536)))
-			die("out of memory");
+		if (*n == cap)
+			buf = xrealloc(buf, cap = cap ? 2 * cap : 65536);
 		got = fread(buf + *n, 1, cap - *n, f);
 		*n += got;
 	}
@@ -242,8 +238,8 @@ static void add_dir(Members *ms, const char *dir)
 	for (struct dirent *e; (e = readdir(d));) {
 		size_t len = strlen(e->d_name);
 		if (len > 4 && !strcmp(e->d_name + len - 4, ".ptx")) {
-			names = realloc(names, (size_t)(n + 1) * sizeof *names);
-			names[n++] = strdup(e->d_name);
+			names = xreallocarray(names, n + 1, sizeof *names);
+			names[n++] = xstrdup(e->d_name);
 		}
 	}
 	closedir(d);
@@ -251,7 +247,7 @@ static void add_dir(Members *ms, const char *dir)
 		qsort(names, (size_t)n, sizeof *names, by_name);
 	for (int i = 0; i < n; i++) {
 		size_t len = strlen(dir) + strlen(names[i]) + 2;
-		char *path = malloc(len);
+		char *path = xmalloc(len);
 		snprintf(path, len, "%s/%s", dir, names[i]);
 		if (is_file(path))   /* a FIFO would block the link */
 			add_member(ms, ptx_parse_file(path), path, 0);
@@ -280,7 +276,7 @@ static int find_lib(Members *ms, const LibSearch *o, const char *name)
 	for (int d = 0; d < o->ndirs; d++)
 		for (int k = 0; k < 3; k++) {
 			size_t len = strlen(o->dirs[d]) + strlen(name) + 16;
-			char *path = malloc(len);
+			char *path = xmalloc(len);
 			snprintf(path, len, forms[k], o->dirs[d], name);
 			if (k == 2 ? is_dir(path) : is_file(path)) {
 				add_lib(ms, path, k);
@@ -291,9 +287,7 @@ static int find_lib(Members *ms, const LibSearch *o, const char *name)
 		}
 	char *dirs = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&dirs, &len);
-	if (!f)
-		die("out of memory");
+	FILE *f = xmemstream(&dirs, &len);
 	if (!o->ndirs)
 		fputs("any directory: no -L given", f);
 	for (int d = 0; d < o->ndirs; d++)
@@ -341,9 +335,7 @@ static void describe(const Members *ms, const Member *b)
 {
 	char *line = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&line, &len);
-	if (!f)
-		die("out of memory");
+	FILE *f = xmemstream(&line, &len);
 	fprintf(f, "ptxlink: input %s: %d names defined", b->name, b->ndefs);
 	for (int i = 0; i < b->nundefs; i++) {
 		const char *from = provider(ms, b->undefs[i]);
@@ -372,9 +364,7 @@ static void take_members(Members *ms, Module ***mods, int *n)
 	for (int i = 0; i < ms->n; i++)
 		if (ms->v[i].in)
 			k++;
-	*mods = realloc(*mods, (size_t)k * sizeof **mods);
-	if (k && !*mods)
-		die("out of memory");
+	*mods = xreallocarray(*mods, (size_t)k, sizeof **mods);
 	*n = 0;
 	for (int i = 0; i < ms->n; i++)
 		if (ms->v[i].in)

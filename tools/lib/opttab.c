@@ -168,19 +168,17 @@ static int rewrites(const ptxlink_options *o, const char *list, unsigned *bits)
 
 static struct ptxlink_owned *owned(ptxlink_options *o)
 {
-	if (!o->owned && !(o->owned = calloc(1, sizeof *o->owned)))
-		die("out of memory");
+	if (!o->owned)
+		o->owned = xcalloc(1, sizeof *o->owned);
 	return o->owned;
 }
 
 static const char *copy(ptxlink_options *o, const char *s, size_t n)
 {
 	struct ptxlink_owned *w = owned(o);
-	char **v = realloc(w->strs, (w->nstrs + 1) * sizeof *v);
-	if (!v || !(v[w->nstrs] = strndup(s, n)))
-		die("out of memory");
-	w->strs = v;
-	return v[w->nstrs++];
+	w->strs = xreallocarray(w->strs, w->nstrs + 1, sizeof *w->strs);
+	w->strs[w->nstrs] = xstrndup(s, n);
+	return w->strs[w->nstrs++];
 }
 
 /* The list at field, ours to grow: a caller's own array is copied first. */
@@ -199,9 +197,7 @@ static Grown *list(ptxlink_options *o, size_t field, size_t count)
 		w->nlists++;
 	}
 	if (!l->v || l->v != have) {   /* first, or the caller set the field since */
-		const char **v = malloc((n + 8) * sizeof *v);
-		if (!v)
-			die("out of memory");
+		const char **v = xreallocarray(NULL, n + 8, sizeof *v);
 		if (n)
 			memcpy(v, have, n * sizeof *v);
 		free(l->v);
@@ -215,8 +211,8 @@ static void push(ptxlink_options *o, const OptRow *r, const char *s, size_t n)
 {
 	Grown *l = list(o, r->field, r->count);
 	size_t *count = (size_t *)((char *)o + r->count);
-	if (*count == l->cap && !(l->v = realloc(l->v, (l->cap *= 2) * sizeof *l->v)))
-		die("out of memory");
+	if (*count == l->cap)
+		l->v = xreallocarray(l->v, l->cap *= 2, sizeof *l->v);
 	l->v[(*count)++] = copy(o, s, n);
 	*(const char ***)((char *)o + r->field) = l->v;
 }

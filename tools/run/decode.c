@@ -170,7 +170,7 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 static uint64_t place_const(uint64_t size, uint32_t align)
 {
 	uint64_t at = align_up(M->csize ? M->csize : 16, align);
-	M->cbank = realloc(M->cbank, at + size + 1);
+	M->cbank = xrealloc(M->cbank, at + size + 1);
 	memset(M->cbank + M->csize, 0, at + size + 1 - M->csize);
 	M->csize = (uint32_t)(at + size);
 	return at;
@@ -208,11 +208,11 @@ static int is_dyn_shared(int space, const Decl *d, uint64_t size)
 
 static DFunc *add_func(const Func *f)
 {
-	DFunc *fn = calloc(1, sizeof *fn);
+	DFunc *fn = xcalloc(1, sizeof *fn);
 	fn->f = f;
 	fn->name = f->name;
 	fn->idx = M->nfuncs;
-	M->funcs = realloc(M->funcs, (M->nfuncs + 1) * sizeof *M->funcs);
+	M->funcs = xreallocarray(M->funcs, M->nfuncs + 1, sizeof *M->funcs);
 	M->funcs[M->nfuncs++] = fn;
 	return fn;
 }
@@ -252,7 +252,7 @@ static void collect_statics(const List *l)
 			continue;
 		for (uint32_t i = 0; i < s->var.nds; i++) {
 			const Declarator *dr = &s->var.ds[i];
-			Static *st = calloc(1, sizeof *st);
+			Static *st = xcalloc(1, sizeof *st);
 			uint64_t size = var_size(&s->var, dr);
 			st->dr = dr;
 			st->space = sp;
@@ -402,7 +402,7 @@ int layout_module(Module *m)
 {
 	M->symtab = symtab_build(m);
 	M->nsyms = symtab_count(M->symtab);
-	M->syms = calloc(M->nsyms + 1, sizeof *M->syms);
+	M->syms = xcalloc(M->nsyms + 1, sizeof *M->syms);
 	for (uint32_t i = 0; i < M->nsyms; i++)
 		add_sym(&M->syms[i], symtab_at(M->symtab, i));
 	for (Sym *s = M->syms; s < M->syms + M->nsyms; s++) {
@@ -477,7 +477,7 @@ typedef struct Ctx {
 
 static void bind(Ctx *c, const char *name, int kind, int space, uint64_t v)
 {
-	Bind *b = calloc(1, sizeof *b), *old;
+	Bind *b = xcalloc(1, sizeof *b), *old;
 	b->name = name;
 	b->kind = kind;
 	b->space = space;
@@ -491,7 +491,7 @@ static void bind(Ctx *c, const char *name, int kind, int space, uint64_t v)
 	HASH_ADD_PTR(c->names, name, b);
 	if (c->nadded == c->capadded) {
 		c->capadded = c->capadded ? c->capadded * 2 : 256;
-		c->added = realloc(c->added, c->capadded * sizeof *c->added);
+		c->added = xreallocarray(c->added, c->capadded, sizeof *c->added);
 	}
 	c->added[c->nadded++] = b;
 }
@@ -528,9 +528,7 @@ static Bind *range_reg(Ctx *c, const char *name)
 		return NULL;
 	HASH_FIND(rh, r->used, &index, sizeof index, b);
 	if (!b) {
-		b = calloc(1, sizeof *b);
-		if (!b)
-			die("out of memory");
+		b = xcalloc(1, sizeof *b);
 		*b = (Bind){.name = name, .kind = B_REG, .v = c->fn->nregs++, .seq = r->seq, .index = index};
 		HASH_ADD(rh, r->used, index, sizeof b->index, b);
 	}
@@ -550,7 +548,7 @@ static Bind *lookup(Ctx *c, const char *name)
 
 static void add_label(Ctx *c, const char *name, int kind, uint64_t v)
 {
-	Bind *b = calloc(1, sizeof *b);
+	Bind *b = xcalloc(1, sizeof *b);
 	b->name = name;
 	b->kind = kind;
 	b->v = v;
@@ -695,7 +693,7 @@ static int dec_name(Ctx *c, const char *name, Opnd *o)
 			for (uint32_t i = 0; i < s->list.nitems; i++)
 				if (!dec_opnd(c, s->list.items[i], &set[i]) || set[i].kind != O_LABEL)
 					return 0;
-			c->sets = realloc(c->sets, (c->nsets + 1) * sizeof *c->sets);
+			c->sets = xreallocarray(c->sets, c->nsets + 1, sizeof *c->sets);
 			c->sets[c->nsets] = set;
 			o->kind = O_LABELS;
 			o->reg = c->nsets++;
@@ -929,7 +927,7 @@ static void unsupported(DIns *d, const char *why)
 {
 	d->fn = ex_unsupported;
 	d->wfn = NULL;
-	d->why = why ? strdup(why) : NULL;
+	d->why = why ? xstrdup(why) : NULL;
 }
 
 /* call (rets), target, (args), proto: always three operands afterwards. */
@@ -1038,10 +1036,10 @@ static void bind_signature(Ctx *c)
 	DFunc *fn = c->fn;
 	fn->nparams = f->nparams;
 	fn->nrets = f->nrets;
-	fn->poff = calloc(f->nparams + 1, sizeof *fn->poff);
-	fn->psz = calloc(f->nparams + 1, sizeof *fn->psz);
-	fn->roff = calloc(f->nrets + 1, sizeof *fn->roff);
-	fn->rsz = calloc(f->nrets + 1, sizeof *fn->rsz);
+	fn->poff = xcalloc(f->nparams + 1, sizeof *fn->poff);
+	fn->psz = xcalloc(f->nparams + 1, sizeof *fn->psz);
+	fn->roff = xcalloc(f->nrets + 1, sizeof *fn->roff);
+	fn->rsz = xcalloc(f->nrets + 1, sizeof *fn->rsz);
 	for (uint32_t i = 0; i < f->nrets; i++) {
 		bind_frame_var(c, &f->rets[i], SP_PARAM);
 		fn->rsz[i] = (uint32_t)var_size(&f->rets[i], &f->rets[i].ds[0]);
@@ -1079,7 +1077,7 @@ void decode_func(DFunc *fn)
 		M->kpsize = 0;
 	bind_signature(&c);
 	scan_labels(&c, &fn->f->body);
-	fn->ins = calloc(c.nins + 1, sizeof *fn->ins);
+	fn->ins = xcalloc(c.nins + 1, sizeof *fn->ins);
 	fn->nins = c.nins;
 	uint32_t k = 0;
 	dec_list_stmts(&c, &fn->f->body, &k);

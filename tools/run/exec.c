@@ -1194,9 +1194,7 @@ static void grow_regs(Thread *t, uint32_t need)
 	uint32_t n = t->regcap ? t->regcap : 256;
 	while (n < need)
 		n *= 2;
-	t->regs = realloc(t->regs, n * sizeof *t->regs);
-	if (!t->regs)
-		die("out of memory");
+	t->regs = xreallocarray(t->regs, n, sizeof *t->regs);
 	t->regcap = n;
 }
 
@@ -1207,7 +1205,7 @@ int push_frame(Thread *t, DFunc *fn, const DIns *call)
 	decode_func(fn);
 	if (t->depth == t->frcap) {
 		t->frcap = t->frcap ? t->frcap * 2 : 8;
-		t->fr = realloc(t->fr, t->frcap * sizeof *t->fr);
+		t->fr = xreallocarray(t->fr, t->frcap, sizeof *t->fr);
 	}
 	if (t->depth >= 4096)
 		rt_fail(call, RUN_FAULT, "call stack overflow");

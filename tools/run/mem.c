@@ -33,16 +33,12 @@ uint64_t gmem_alloc(uint64_t size, uint32_t align, const char *what)
 	uint64_t base = (gnext + align - 1) & ~(uint64_t)(align - 1);
 	if (nregions == capregions) {
 		capregions = capregions ? capregions * 2 : 64;
-		regions = realloc(regions, capregions * sizeof *regions);
-		if (!regions)
-			die("out of memory");
+		regions = xreallocarray(regions, capregions, sizeof *regions);
 	}
 	Region *r = &regions[nregions++];
 	r->base = base;
 	r->size = size;
-	r->data = calloc(size ? size : 1, 1);
-	if (!r->data)
-		die("out of memory");
+	r->data = xcalloc(size, 1);
 	r->live = 1;
 	r->heap = what == NULL;
 	r->what = what;
@@ -111,9 +107,7 @@ uint32_t stack_push(uint8_t **mem, uint32_t *sp, uint32_t *cap, uint32_t size, u
 		uint32_t n = *cap ? *cap : 1024;
 		while (n < end)
 			n *= 2;
-		*mem = realloc(*mem, n);
-		if (!*mem)
-			die("out of memory");
+		*mem = xrealloc(*mem, n);
 		*cap = n;
 	}
 	if (end > *sp)

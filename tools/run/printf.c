@@ -42,9 +42,7 @@ static void emit(Args *a, const char *s, size_t n)
 			"output", HELD_MAX >> 20);
 	if (t->olen + n > t->ocap) {
 		t->ocap = (t->olen + n) * 2;
-		t->out = realloc(t->out, t->ocap);
-		if (!t->out)
-			die("out of memory");
+		t->out = xrealloc(t->out, t->ocap);
 	}
 	memcpy(t->out + t->olen, s, n);
 	t->olen += n;
@@ -123,7 +121,7 @@ static void convert(Args *a, char *spec, const char *len, char conv)
 		int need = snprintf(NULL, 0, fmt, s);
 		if (need < 0 || need > (1 << 20))
 			rt_fail(a->d, RUN_UNSUPPORTED, "printf conversion wider than 1 MiB");
-		char *big = malloc((size_t)need + 1);
+		char *big = xmalloc((size_t)need + 1);
 		snprintf(big, (size_t)need + 1, fmt, s);
 		emit(a, big, (size_t)need);
 		free(big);
@@ -182,7 +180,7 @@ int run_vprintf(Thread *t, uint64_t fmt, uint64_t args, const DIns *d)
 	if (!fmt)
 		return -1;
 	const char *s = mem_cstr(t, fmt, d, &n);
-	char *copy = strdup(s);  /* the walk may move memory that s points into */
+	char *copy = xstrdup(s);  /* the walk may move memory that s points into */
 	Args a = {t, args, d, 0};
 	const char *p = copy;
 	while (*p) {

@@ -116,7 +116,7 @@ static uint64_t make_buffer(const char *spec, int argi)
 		fclose(f);
 	} else
 		bad_usage("bad buffer fill '%s'", fill);
-	M->bufs = realloc(M->bufs, (M->nbufs + 1) * sizeof *M->bufs);
+	M->bufs = xreallocarray(M->bufs, M->nbufs + 1, sizeof *M->bufs);
 	M->bufs[M->nbufs++] = (Buffer){a, size, argi};
 	return a;
 }
@@ -543,7 +543,7 @@ int main(int argc, char **argv)
 	Launch l = {0};
 	const char *pos[2];
 	int npos = 0;
-	M = calloc(1, sizeof *M);
+	M = xcalloc(1, sizeof *M);
 	M->grid[0] = M->grid[1] = M->grid[2] = 1;
 	M->block[0] = M->block[1] = M->block[2] = 1;
 	M->max_steps = 1000000000ull;
@@ -599,7 +599,7 @@ int main(int argc, char **argv)
 	decode_func(k);
 	if ((uint32_t)l.nargs != k->nparams)
 		bad_usage("kernel '%s' takes %u parameters, %d --arg given", pos[1], k->nparams, l.nargs);
-	M->kparam = calloc(M->kpsize + 8, 1);
+	M->kparam = xcalloc(M->kpsize + 8, 1);
 	for (uint32_t i = 0; i < k->nparams; i++)
 		put_arg(k, i, l.args[i]);
 	run_grid(k);

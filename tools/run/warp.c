@@ -582,7 +582,7 @@ static void make_warps(void)
 {
 	uint32_t wpb = (M->bthreads + 31) / 32;
 	M->nwarps = wpb * M->nblocks;
-	M->warps = calloc(M->nwarps, sizeof *M->warps);
+	M->warps = xcalloc(M->nwarps, sizeof *M->warps);
 	for (uint32_t r = 0; r < M->nblocks; r++)
 		for (uint32_t i = 0; i < M->bthreads; i++) {
 			Warp *w = &M->warps[r * wpb + i / 32];
@@ -600,11 +600,11 @@ int run_grid(DFunc *k)
 	M->nblocks = M->cluster[0] * M->cluster[1] * M->cluster[2];
 	M->bthreads = n;
 	M->nthreads = n * M->nblocks;
-	M->threads = calloc(M->nthreads, sizeof *M->threads);
-	M->blocks = calloc(M->nblocks, sizeof *M->blocks);
+	M->threads = xcalloc(M->nthreads, sizeof *M->threads);
+	M->blocks = xcalloc(M->nblocks, sizeof *M->blocks);
 	M->shared_size = M->shared_static + M->dyn_shared;
 	for (uint32_t r = 0; r < M->nblocks; r++)
-		M->blocks[r].shared = calloc(M->shared_size + 1, 1);
+		M->blocks[r].shared = xcalloc(M->shared_size + 1, 1);
 	make_warps();
 	uint32_t base[3];
 	for (base[2] = 0; base[2] < M->grid[2]; base[2] += M->cluster[2])
