@@ -38,7 +38,7 @@ static const struct {
 	_Static_assert(sizeof ((Func *)0)->name == (n) * sizeof(uint32_t), "Func." #name);
 #include "decls.h"
 
-/* .shared::cta is a space; .tf32 no declaration's type. */
+/* .shared::cta is a space; .tf32 a type take() refuses. */
 static Spec decode(Spec s)
 {
 	int k;
@@ -47,8 +47,7 @@ static Spec decode(Spec s)
 	if ((k = space_of(s.word)) != SPACE_NONE) {
 		s.kind = SW_SPACE, s.id = (uint8_t)k;
 	} else if ((k = type_of(s.word)) != TY_NONE) {
-		if (!(ty_flags(k) & TF_INSN))
-			s.kind = SW_TYPE, s.id = (uint8_t)k;
+		s.kind = SW_TYPE, s.id = (uint8_t)k;
 	} else {
 		for (size_t i = 0; i < sizeof words / sizeof *words; i++)
 			if (!strcmp(s.word, words[i].word))
@@ -141,6 +140,8 @@ static int take(Decoder *c, uint32_t i, const Spec *s)
 			d->space = s->id;
 		return 1;
 	case SW_TYPE:
+		if (ty_flags(s->id) & TF_INSN)  /* ptxas's words */
+			return refuse(c, i, "'%s' may only be used as an instruction type", s->word);
 		if (c->typed)
 			return refuse(c, i, "'%s': a second type", s->word);
 		d->type = s->id;

@@ -144,7 +144,8 @@ const char *space_spelling(Space);      /* SPACE_GLOBAL -> ".global"; SPACE_NONE
  * rounding modes and comparisons are enums; every other word is a bit. */
 /* TYPE flags: TF_SIZED types are those a stage moves as scalars (not
  * .pred, .tf32 or the fp8 formats); TF_BITS ones are untyped (.b32). */
-/* TF_INSN: instructions only, never a declaration (.tf32); TF_HANDLE: a
+/* TF_INSN: instructions only, never a declaration (.tf32, .bf16, .e4m3:
+ * decl_set refuses them, as ptxas does); TF_HANDLE: a
  * declaration's opaque handle (.texref). */
 enum { TF_SIZED = 1, TF_BITS = 2, TF_SIGNED = 4, TF_FLOAT = 8, TF_PAIR = 16, TF_INSN = 32,
 	TF_HANDLE = 64 };

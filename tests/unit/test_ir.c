@@ -491,7 +491,9 @@ START_TEST(declarations_decode_their_words)
 	ck_assert(!decl_set(&d, w, 3, &p) && p.at == 1 && strstr(p.why, "32 bytes"));
 	w[2] = spec_make(intern_cstr(".u32"), NULL, NULL, 0);
 	ck_assert(decl_set(&d, w, 3, &p) && d.vec == 4 && d.type == TY_U32);
-	ck_assert(!spec_known(intern_cstr(".tf32")) && spec_known(intern_cstr(".shared::cta")));
+	ck_assert(!spec_known(intern_cstr(".f32x2")) && spec_known(intern_cstr(".shared::cta")));
+	w[2] = spec_make(intern_cstr(".e4m3"), NULL, NULL, 0);   /* instructions' only */
+	ck_assert(!decl_set(&d, w, 3, &p) && p.at == 2 && strstr(p.why, "instruction type"));
 	ck_assert_int_eq(fattr_of(".maxnreg"), FA_maxnreg);
 
 	/* fields edited apart from the words */
