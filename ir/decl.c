@@ -1,9 +1,11 @@
 /* Declaration and function-header words (decls.h), decoded once: a Spec
  * knows what its word is from spec_make, a declaration its fields from
- * decl_set, a function its linkage from func_set_specs.  Stages change
+ * decl_set, a function its linkage from func_set_specs and its directives'
+ * numbers (.maxntid 256, 1, 1) from func_set_attrs.  Stages change
  * words only through the setters here, so fields and words agree;
- * decl_check (ir_verify) says whether they do. */
+ * decl_check and func_check (ir_verify) say whether they do. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 #include "ir.h"
 
@@ -18,13 +20,25 @@ static const struct {
 #include "decls.h"
 };
 
-static const char *const fattrs[] = {
-	[FA_UNKNOWN] = NULL,
-#define FATTR(name, word) [FA_##name] = word,
+enum { ON_ENTRY = 1, ON_FUNC = 2 };
+
+static const struct {
+	const char *word;
+	uint8_t n, min, on;  /* at most n numbers, each at least min */
+	uint16_t field;      /* offsetof(Func, ...) when n */
+} fattrs[] = {
+	[FA_UNKNOWN] = {NULL, 0, 0, 0, 0},
+#define FATTR(name, word, on) [FA_##name] = {word, 0, 0, on, 0},
+#define FNUM(name, word, n, min, on) [FA_##name] = {word, n, min, on, offsetof(Func, name)},
 #include "decls.h"
 };
 
-/* .shared::cta is a space; .tf32 no declaration's type. */
+/* A row's field holds its n numbers. */
+#define FNUM(name, word, n, min, on) \
+	_Static_assert(sizeof ((Func *)0)->name == (n) * sizeof(uint32_t), "Func." #name);
+#include "decls.h"
+
+/* .shared::cta is a space; .tf32 a type take() refuses. */
 static Spec decode(Spec s)
 {
 	int k;
@@ -33,8 +47,7 @@ static Spec decode(Spec s)
 	if ((k = space_of(s.word)) != SPACE_NONE) {
 		s.kind = SW_SPACE, s.id = (uint8_t)k;
 	} else if ((k = type_of(s.word)) != TY_NONE) {
-		if (!(ty_flags(k) & TF_INSN))
-			s.kind = SW_TYPE, s.id = (uint8_t)k;
+		s.kind = SW_TYPE, s.id = (uint8_t)k;
 	} else {
 		for (size_t i = 0; i < sizeof words / sizeof *words; i++)
 			if (!strcmp(s.word, words[i].word))
@@ -56,7 +69,7 @@ int spec_known(const char *word)
 int fattr_of(const char *word)
 {
 	for (int k = FA_UNKNOWN + 1; k < FA_COUNT; k++)
-		if (!strcmp(word, fattrs[k]))
+		if (!strcmp(word, fattrs[k].word))
 			return k;
 	return FA_UNKNOWN;
 }
@@ -71,17 +84,18 @@ typedef struct Decoder {
 	DeclProblem *p;
 } Decoder;
 
-static int refuse(Decoder *c, uint32_t at, const char *fmt, ...)
+static int problem(DeclProblem *p, uint32_t at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static int refuse(Decoder *c, uint32_t at, const char *fmt, ...)
+static int problem(DeclProblem *p, uint32_t at, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	c->p->at = at;
-	vsnprintf(c->p->why, sizeof c->p->why, fmt, ap);
+	p->at = at;
+	vsnprintf(p->why, sizeof p->why, fmt, ap);
 	va_end(ap);
 	return 0;
 }
+#define refuse(c, ...) problem((c)->p, __VA_ARGS__)
 
 static int is_pow2(int64_t n)
 {
@@ -126,6 +140,8 @@ static int take(Decoder *c, uint32_t i, const Spec *s)
 			d->space = s->id;
 		return 1;
 	case SW_TYPE:
+		if (ty_flags(s->id) & TF_INSN)  /* ptxas's words */
+			return refuse(c, i, "'%s' may only be used as an instruction type", s->word);
 		if (c->typed)
 			return refuse(c, i, "'%s': a second type", s->word);
 		d->type = s->id;
@@ -256,6 +272,84 @@ void func_set_linkage(Module *m, Func *f, Linkage lk)
 	func_set_specs(f, specs, n);
 }
 
+/* ---- a function's directives ---- */
+
+/* Its numbers as ptxas reads them: integers that fit in 32 bits, at
+ * least the row's min; a dimension not written is 1. */
+static int take_nums(Func *f, const FuncAttr *a, uint32_t at, DeclProblem *p)
+{
+	int n = fattrs[a->id].n;
+	uint32_t v[3];
+	if (!n && a->nnums)
+		return problem(p, at, "'%s' takes no number", a->word);
+	if (n && (!a->nnums || a->nnums > (uint32_t)n))
+		return n == 1 ? problem(p, at, "'%s' takes one number, not %u", a->word, a->nnums)
+			: problem(p, at, "'%s' takes 1 to %d numbers, not %u", a->word, n, a->nnums);
+	for (int i = 0; i < n; i++) {
+		int64_t k = 1;
+		const char *num = (uint32_t)i < a->nnums ? a->nums[i] : NULL;
+		if (num && !int_literal(num, &k))
+			return problem(p, at, "'%s %s': not an integer", a->word, num);
+		if (num && (k < 0 || k > UINT32_MAX))   /* strtoull's overflow is -1 */
+			return problem(p, at, "'%s %s' does not fit in 32 bits", a->word, num);
+		if (k < fattrs[a->id].min)
+			return problem(p, at, "'%s %s': ptxas wants a positive number", a->word, num);
+		v[i] = (uint32_t)k;
+	}
+	memcpy((char *)f + fattrs[a->id].field, v, (size_t)n * sizeof *v);
+	return 1;
+}
+
+static int take_attr(Func *f, const FuncAttr *a, uint32_t at, DeclProblem *p)
+{
+	if (fattrs[a->id].on == ON_ENTRY && !f->is_entry)
+		return problem(p, at, "'%s' on a .func: ptxas takes it on a kernel (.entry) only", a->word);
+	if (fattrs[a->id].on == ON_FUNC && f->is_entry)
+		return problem(p, at, "'%s' on a kernel: ptxas takes it on a .func only", a->word);
+	return take_nums(f, a, at, p);
+}
+
+/* Pairs ptxas refuses together, and what .blocksareclusters needs. */
+_Static_assert(FA_COUNT <= 32, "check_attrs: a bit for each directive");
+static int check_attrs(const FuncAttr *attrs, uint32_t n, DeclProblem *p)
+{
+	static const uint8_t apart[][2] = {{FA_maxntid, FA_reqntid},
+		{FA_maxclusterrank, FA_reqnctapercluster}};
+	uint32_t seen = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		seen |= 1u << attrs[i].id;
+		for (size_t k = 0; k < sizeof apart / sizeof *apart; k++)
+			if ((seen >> apart[k][0] & 1) && (seen >> apart[k][1] & 1))
+				return problem(p, i, "'%s' and '%s' together: ptxas takes one or the other",
+					fattrs[apart[k][0]].word, fattrs[apart[k][1]].word);
+	}
+	uint32_t need = 1u << FA_reqntid | 1u << FA_reqnctapercluster;
+	for (uint32_t i = 0; i < n; i++)
+		if (attrs[i].id == FA_blocksareclusters && (seen & need) != need)
+			return problem(p, i, "'%s' without '.reqntid' and '.reqnctapercluster'",
+				attrs[i].word);
+	return 1;
+}
+
+static void clear_nums(Func *f)
+{
+	for (int k = 0; k < FA_COUNT; k++)
+		memset((char *)f + fattrs[k].field, 0, fattrs[k].n * sizeof(uint32_t));
+}
+
+int func_set_attrs(Func *f, FuncAttr *attrs, uint32_t n, DeclProblem *p)
+{
+	DeclProblem ignored;
+	p = p ? p : &ignored;
+	f->attrs = attrs;
+	f->nattrs = n;
+	clear_nums(f);
+	for (uint32_t i = 0; i < n; i++)   /* an unknown word: the parser said so */
+		if (attrs[i].id != FA_UNKNOWN && !take_attr(f, &attrs[i], i, p))
+			return 0;
+	return check_attrs(attrs, n, p);
+}
+
 const FuncAttr *func_attr(const Func *f, int fa)
 {
 	for (uint32_t i = 0; i < f->nattrs; i++)
@@ -276,4 +370,20 @@ int decl_check(const Decl *d)
 	decl_set(&again, d->specs, d->nspecs, NULL);
 	return again.linkage == d->linkage && again.space == d->space && again.type == d->type &&
 		again.vec == d->vec && again.align == d->align;
+}
+
+/* Every directive's id its word's, the numbers as func_set_attrs reads them. */
+int func_check(const Func *f)
+{
+	for (uint32_t i = 0; i < f->nattrs; i++)
+		if (f->attrs[i].id != fattr_of(f->attrs[i].word))
+			return 0;
+	Func again = *f;
+	if (!func_set_attrs(&again, f->attrs, f->nattrs, NULL))
+		return 0;
+	for (int k = 0; k < FA_COUNT; k++)
+		if (memcmp((const char *)f + fattrs[k].field, (const char *)&again + fattrs[k].field,
+				fattrs[k].n * sizeof(uint32_t)))
+			return 0;
+	return 1;
 }

@@ -157,7 +157,8 @@ const char *space_spelling(Space);      /* SPACE_GLOBAL -> ".global"; SPACE_NONE
  * rounding modes and comparisons are enums; every other word is a bit. */
 /* TYPE flags: TF_SIZED types are those a stage moves as scalars (not
  * .pred, .tf32 or the fp8 formats); TF_BITS ones are untyped (.b32). */
-/* TF_INSN: instructions only, never a declaration (.tf32); TF_HANDLE: a
+/* TF_INSN: instructions only, never a declaration (.tf32, .bf16, .e4m3:
+ * decl_set refuses them, as ptxas does); TF_HANDLE: a
  * declaration's opaque handle (.texref). */
 enum { TF_SIZED = 1, TF_BITS = 2, TF_SIGNED = 4, TF_FLOAT = 8, TF_PAIR = 16, TF_INSN = 32,
 	TF_HANDLE = 64 };
@@ -323,7 +324,8 @@ enum {
 };
 enum {
 	FA_UNKNOWN,
-#define FATTR(name, word) FA_##name,
+#define FATTR(name, word, on) FA_##name,
+#define FNUM(name, word, n, min, on) FA_##name,
 #include "decls.h"
 	FA_COUNT
 };
@@ -380,8 +382,14 @@ typedef struct Func {
 	Decl *params;
 	uint32_t nparams;
 	int has_params;
-	FuncAttr *attrs;
+	FuncAttr *attrs;   /* func_set_attrs */
 	uint32_t nattrs;
+	/* The directives' numbers (the FNUM rows of decls.h), never set apart
+	 * from attrs: 0 where absent (or written 0: func_attr tells), 1 for a
+	 * dimension not written; the last directive of a kind wins, as in ptxas. */
+	uint32_t maxntid[3], reqntid[3], reqnctapercluster[3];
+	uint32_t minnctapersm, maxnctapersm, maxnreg, maxclusterrank;
+	uint32_t abi_preserve, abi_preserve_control;
 	int has_body;      /* else a declaration ending in ';' */
 	List body;
 } Func;
@@ -847,7 +855,9 @@ void ir_verified_free(Verified *);
  * its words and decodes its fields from them.  Where ptxas would refuse
  * the words (.v8, .v4 .b64, .align 3, two state spaces ...), decl_set
  * returns 0 and says which word and why, for the parser to report; the
- * fields are then those of the words before it.  The other setters make
+ * fields are then those of the words before it.  func_set_attrs does the
+ * same for the directives after a function's parameters (.maxntid 0,
+ * four numbers, .maxntid with .reqntid, .noreturn on a kernel ...).  The other setters make
  * new words (never editing an array in place: declarations share them)
  * and die() on a declaration ptxas would refuse. */
 typedef struct DeclProblem {
@@ -862,8 +872,10 @@ void decl_set_align(Module *, Decl *, uint32_t align);     /* .align N, added or
 void decl_set_linkage(Module *, Decl *, Linkage);          /* the linkage word, first */
 void func_set_specs(Func *, Spec *, uint32_t n);           /* its words before .entry/.func */
 void func_set_linkage(Module *, Func *, Linkage);
+int func_set_attrs(Func *, FuncAttr *, uint32_t n, DeclProblem *);  /* after is_entry */
 const FuncAttr *func_attr(const Func *, int fa);           /* its first FA_*, or NULL */
 int decl_check(const Decl *);       /* ir_verify: the fields are the words' */
+int func_check(const Func *);       /* and a function's directives' */
 
 /* ir.c: constructors for stages that write new code.  ins_new builds an
  * instruction from its whole spelling ("st.local.f64") and operands;

@@ -55,31 +55,20 @@ static int reg_bits(const Ranges *rs, const char *name)
 		ty_bits(ty) : 0;
 }
 
-/* .maxntid x, y, z bounds the product only; .reqntid fixes each. */
+/* .maxntid x, y, z bounds the product only; .reqntid fixes each.  A
+ * dimension past 1024 never launches: such a directive bounds nothing. */
 static void thread_bounds(Ranges *rs, const Func *f)
 {
 	static const uint64_t hw[3] = {1024, 1024, 64};
+	const uint32_t *dim = f->reqntid[0] ? f->reqntid : f->maxntid;
 	uint64_t total = 1024;
 	for (int i = 0; i < 3; i++)
 		rs->ntid_lo[i] = 1, rs->ntid_hi[i] = hw[i];
-	for (uint32_t a = 0; f->is_entry && a < f->nattrs; a++) {
-		const FuncAttr *fa = &f->attrs[a];
-		int req = fa->id == FA_reqntid;
-		if (!req && fa->id != FA_maxntid)
-			continue;
-		uint64_t dim[3] = {1, 1, 1}, product = 1;
-		int ok = fa->nnums >= 1 && fa->nnums <= 3;
-		for (uint32_t i = 0; ok && i < fa->nnums; i++) {
-			int64_t v;
-			ok = int_literal(fa->nums[i], &v) && v >= 1 && v <= 1024;
-			dim[i] = ok ? (uint64_t)v : 1;
-			product *= dim[i];
-		}
-		if (!ok)
-			continue;
+	if (f->is_entry && dim[0] && dim[0] <= 1024 && dim[1] <= 1024 && dim[2] <= 1024) {
+		uint64_t product = (uint64_t)dim[0] * dim[1] * dim[2];
 		if (product < total)
 			total = product;
-		for (int i = 0; req && i < 3; i++)
+		for (int i = 0; f->reqntid[0] && i < 3; i++)
 			rs->ntid_lo[i] = rs->ntid_hi[i] = dim[i];
 	}
 	for (int i = 0; i < 3; i++)

@@ -250,9 +250,8 @@ static void verify_header(Verifier *v, const Stmt *s)
 	func_set_specs(&again, f->specs, f->nspecs);
 	if (again.linkage != f->linkage)
 		fail(v, s->loc, "a function's linkage is not its words' (set it with func_set_linkage)");
-	for (uint32_t i = 0; i < f->nattrs; i++)
-		if (f->attrs[i].id != fattr_of(f->attrs[i].word))
-			fail(v, s->loc, "a function directive's id is not its word's");
+	if (!func_check(f))
+		fail(v, s->loc, "a function's directives disagree with its fields (set them with func_set_attrs)");
 	verify_params(v, s->loc, f->params, f->nparams);
 	verify_params(v, s->loc, f->rets, f->nrets);
 }

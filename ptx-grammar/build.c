@@ -67,12 +67,18 @@ static void build_error(struct ParseState *ps, Loc loc, const char *fmt, ...)
 }
 
 /* Specs, Declarators, Decls and FuncAttrs are built in ps->tmp and copied
- * into the module's arrays once their statement is complete.  A Spec keeps
- * its word's location there, for what decl_set finds wrong with it. */
+ * into the module's arrays once their statement is complete.  A Spec or
+ * FuncAttr keeps its word's location there, for what decl_set or
+ * func_set_attrs finds wrong with it. */
 typedef struct SpecAt {
 	Spec spec;
 	Loc loc;
 } SpecAt;
+
+typedef struct FuncAttrAt {
+	FuncAttr attr;
+	Loc loc;
+} FuncAttrAt;
 
 Spec *mk_spec(struct ParseState *ps, Loc loc, const char *word, const char *num, Vec *args)
 {
@@ -188,10 +194,12 @@ Func *mk_func(struct ParseState *ps, Vec *specs, int entry, Vec *fspecs, Vec *re
 	f->has_params = params != NULL;
 	f->params = decls(ps, params, &f->nparams);
 	FuncAttr **a = (FuncAttr **)vec_finish(ps, fattrs, &n);
-	f->attrs = arena_alloc(ps->m->arena, (n ? n : 1) * sizeof *f->attrs);
+	FuncAttr *attrs = arena_alloc(ps->m->arena, (n ? n : 1) * sizeof *attrs);
 	for (uint32_t i = 0; i < n; i++)
-		f->attrs[i] = *a[i];
-	f->nattrs = n;
+		attrs[i] = *a[i];
+	DeclProblem p;
+	if (!func_set_attrs(f, attrs, n, &p))
+		build_error(ps, ((FuncAttrAt *)a[p.at])->loc, "%s", p.why);
 	return f;
 }
 
@@ -207,11 +215,12 @@ FuncAttr *mk_fattr(struct ParseState *ps, Loc loc, const char *word, Vec *nums)
 	int id = fattr_of(word);
 	if (id == FA_UNKNOWN)
 		build_error(ps, loc, "unknown function directive '%s'", word);
-	FuncAttr *a = arena_alloc(ps->tmp, sizeof *a);
-	a->word = word;
-	a->id = (uint8_t)id;
-	a->nums = (const char **)vec_finish(ps, nums, &a->nnums);
-	return a;
+	FuncAttrAt *a = arena_alloc(ps->tmp, sizeof *a);
+	a->attr.word = word;
+	a->attr.id = (uint8_t)id;
+	a->attr.nums = (const char **)vec_finish(ps, nums, &a->attr.nnums);
+	a->loc = loc;
+	return &a->attr;
 }
 
 Stmt *mk_strs(struct ParseState *ps, StmtKind kind, Loc loc, const char *str)

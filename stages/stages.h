@@ -50,6 +50,8 @@ typedef struct AddrPrepOptions {
 	int remarks;         /* -Rpass=addrprep */
 } AddrPrepOptions;
 
+/* A field an option sets is named by that option's row (FS) in
+ * tools/lib/opttab.h, which libptxlink copies here. */
 typedef struct StageOptions {
 	int verify;          /* ir_verify() after every stage */
 	const char *print_after;  /* --print-after=<stage>: dump to stderr */

@@ -465,6 +465,31 @@ START_TEST(set_option_as_command)
 }
 END_TEST
 
+/* The stages get the fields as the option table says: a funnel limit of 0
+ * is the table's default (ptxlink.h allows it), 1 funnels less. */
+START_TEST(stage_options_from_fields)
+{
+	Seen seen = {0};
+	char *dflt = link_xfile(0, &seen), *out[2];
+	for (int i = 0; i < 2; i++) {
+		ptxlink_options o;
+		options(&o, "sm_80", &seen);
+		o.devirt_funnel_max = i;
+		ptxlink_session *s = ptxlink_new(&o);
+		ck_assert_ptr_nonnull(s);
+		add_xfile(s, 0);
+		ck_assert_int_eq(ptxlink_link(s), 0);
+		out[i] = ptxlink_write_buffer(s, NULL);
+		ptxlink_free(s);
+	}
+	ck_assert_str_eq(out[0], dflt);
+	ck_assert_str_ne(out[1], dflt);
+	free(out[0]);
+	free(out[1]);
+	free(dflt);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -487,6 +512,7 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, set_option_kinds);
 	tcase_add_test(tc, set_option_errors);
 	tcase_add_test(tc, set_option_as_command);
+	tcase_add_test(tc, stage_options_from_fields);
 	suite_add_tcase(su, tc);
 	SRunner *sr = srunner_create(su);
 	srunner_run_all(sr, CK_NORMAL);

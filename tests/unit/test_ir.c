@@ -560,7 +560,9 @@ START_TEST(declarations_decode_their_words)
 	ck_assert(!decl_set(&d, w, 3, &p) && p.at == 1 && strstr(p.why, "32 bytes"));
 	w[2] = spec_make(intern_cstr(".u32"), NULL, NULL, 0);
 	ck_assert(decl_set(&d, w, 3, &p) && d.vec == 4 && d.type == TY_U32);
-	ck_assert(!spec_known(intern_cstr(".tf32")) && spec_known(intern_cstr(".shared::cta")));
+	ck_assert(!spec_known(intern_cstr(".f32x2")) && spec_known(intern_cstr(".shared::cta")));
+	w[2] = spec_make(intern_cstr(".e4m3"), NULL, NULL, 0);   /* instructions' only */
+	ck_assert(!decl_set(&d, w, 3, &p) && p.at == 2 && strstr(p.why, "instruction type"));
 	ck_assert_int_eq(fattr_of(".maxnreg"), FA_maxnreg);
 
 	/* fields edited apart from the words */
@@ -569,6 +571,61 @@ START_TEST(declarations_decode_their_words)
 	h->vec = 2;
 	k->linkage = LINK_WEAK;
 	ck_violation(m, "linkage is not its words'");
+	mod_free(m);
+}
+END_TEST
+
+/* A function's directives decoded once: numbers into fields, a missing
+ * dimension 1, the last of a kind winning; what ptxas refuses, refused. */
+START_TEST(function_directives_decode_their_numbers)
+{
+	Module *m = parse_ok(HEADER ".func f() .noreturn .abi_preserve 0\n{\nret;\n}\n"
+		".entry k() .maxntid 64 .maxntid 0x80, 2 .minnctapersm 4 .maxnreg 32U\n{\nret;\n}\n"
+		".entry c() .reqntid 32, 4 .reqnctapercluster 2 .explicitcluster\n{\nret;\n}\n");
+	Func *f = nth(m->items.head, 3)->func, *k = nth(m->items.head, 4)->func;
+	Func *c = nth(m->items.head, 5)->func;
+	ck_assert(f->abi_preserve == 0 && func_attr(f, FA_abi_preserve) && !f->maxntid[0]);
+	ck_assert(k->maxntid[0] == 128 && k->maxntid[1] == 2 && k->maxntid[2] == 1);
+	ck_assert(k->minnctapersm == 4 && k->maxnreg == 32 && !k->reqntid[0] && !k->maxclusterrank);
+	ck_assert(c->reqntid[0] == 32 && c->reqntid[1] == 4 && c->reqntid[2] == 1);
+	ck_assert(c->reqnctapercluster[0] == 2 && c->reqnctapercluster[2] == 1 && !c->maxntid[0]);
+	ck_assert_int_eq(ir_verify(m), 0);
+
+	/* what ptxas refuses, reported at the directive that makes it so */
+	static const struct {
+		const char *attrs, *at, *why;
+	} bad[] = {
+		{".maxntid 0", ".maxntid", "'.maxntid 0': ptxas wants a positive number"},
+		{".maxntid 1, 2, 3, 4", ".maxntid", "takes 1 to 3 numbers, not 4"},
+		{".maxnreg 1, 2", ".maxnreg", "takes one number, not 2"},
+		{".explicitcluster 1", ".explicitcluster", "takes no number"},
+		{".maxntid 1.5", ".maxntid", "'.maxntid 1.5': not an integer"},
+		{".reqntid 4294967296", ".reqntid", "does not fit in 32 bits"},
+		{".reqntid 99999999999999999999", ".reqntid", "does not fit in 32 bits"},
+		{".maxnreg 8 .reqntid 32 .maxntid 32", ".maxntid", "'.maxntid' and '.reqntid' together"},
+		{".reqnctapercluster 2 .maxclusterrank 4", ".maxclusterrank", "together"},
+		{".blocksareclusters .reqntid 32", ".blocks", "without '.reqntid' and '.reqnctapercluster'"},
+		{".noreturn", ".noreturn", "on a kernel: ptxas takes it on a .func only"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char text[256], where[32];
+		snprintf(text, sizeof text, HEADER ".entry g() %s;\n", bad[i].attrs);
+		snprintf(where, sizeof where, ":4:%d: error: ",
+			(int)(strstr(bad[i].attrs, bad[i].at) - bad[i].attrs) + 12);
+		char *err = parse_errors(text);
+		ck_assert_msg(strstr(err, where) && strstr(err, bad[i].why), "%s: %s", bad[i].attrs, err);
+		free(err);
+	}
+	char *err = parse_errors(HEADER ".func g() .maxntid 32;\n");
+	ck_assert_msg(strstr(err, "on a .func: ptxas takes it on a kernel (.entry) only"), "%s", err);
+	free(err);
+
+	/* fields edited apart from the words */
+	k->maxntid[1] = 1;
+	ck_violation(m, "directives disagree with its fields");
+	k->maxntid[1] = 2;
+	k->attrs[0].nums = (const char *[]){"0"};
+	ck_violation(m, "directives disagree with its fields");
 	mod_free(m);
 }
 END_TEST
@@ -587,6 +644,7 @@ Suite *ir_suite(void)
 	tcase_add_test(tc, initializer_images);
 	tcase_add_test(tc, register_types);
 	tcase_add_test(tc, declarations_decode_their_words);
+	tcase_add_test(tc, function_directives_decode_their_numbers);
 	tcase_add_test(tc, spellings_decode_their_modifiers);
 	tcase_add_test(tc, special_registers_are_one_table);
 	tcase_add_test(tc, list_surgery);

@@ -67,6 +67,7 @@ typedef struct OptRow {
 	OptKind kind;
 	const char *names[4];
 	size_t field, count, size;   /* offsetof in ptxlink_options: the field, a list's count */
+	size_t stage, stage_size;    /* offsetof in StageOptions: the field it feeds (size 0: none) */
 	long long v;                 /* the default (V_BIT: the bit) */
 	const char *usage, *help;
 } OptRow;
@@ -82,6 +83,8 @@ const char *opt_name(const OptRow *);
 /* Sets r's field to v (NULL: none given); spelled is the option as given,
  * for errors.  0, or -1 after an error through o->diag. */
 int opt_set(struct ptxlink_options *o, const OptRow *r, const char *spelled, const char *v);
+/* r's value in o copied into its StageOptions field (r->stage_size). */
+void opt_stage(const OptRow *r, const struct ptxlink_options *o, StageOptions *);
 /* An error about an option: through o->diag, else "ptxlink: error: " on
  * stderr; -1. */
 int opt_error(const struct ptxlink_options *o, const char *fmt, ...)

@@ -110,29 +110,16 @@ static const char *const *copy_names(const char *const *names, size_t n)
 	return v;
 }
 
-/* The options in the stages' own terms (0 funnels: the table's default,
- * as ptxlink.h has always allowed). */
+/* The options in the stages' own terms: each row that names a
+ * StageOptions field (FS in opttab.h) is copied by opt_stage; what is
+ * more than one value into one field is here. */
 static void stage_options(StageOptions *st, const ptxlink_options *o)
 {
-	st->verify = o->verify;
-	st->print_after = o->print_after ? intern_cstr(o->print_after) : NULL;
-	st->stats = o->stats;
-	st->devirt.off = o->no_devirt;
-	st->devirt.funnel_max = o->devirt_funnel_max ? o->devirt_funnel_max
-		: (int)opt_rows[OPT_FUNNEL_MAX].v;
-	st->devirt.remarks = !!(o->remarks & PTXLINK_REMARK_DEVIRT);
-	st->printf_lowering.werror_format = o->werror_format;
-	st->globalopt.off = o->no_globalopt;
-	st->globalopt.internalize = o->internalize;
-	st->globalopt.remarks = !!(o->remarks & PTXLINK_REMARK_GLOBALOPT);
-	st->depot.off = o->no_depot;
-	st->depot.analysis = !!(o->remarks & PTXLINK_REMARK_DEPOT_ANALYSIS);
-	st->depot.remarks = st->depot.analysis || (o->remarks & PTXLINK_REMARK_DEPOT);
+	for (const OptRow *r = opt_rows; r < opt_rows + NOPT; r++)
+		if (r->stage_size)
+			opt_stage(r, o, st);
+	st->depot.remarks |= st->depot.analysis;   /* -Rpass-analysis=depot says why too */
 	st->depot.warn = o->warn_stack_size >= 0;
-	st->depot.warn_stack_size = o->warn_stack_size;
-	st->addrprep.off = o->no_addrprep;
-	st->addrprep.rewrites = o->addrprep;   /* the same bits as ADDRPREP_* */
-	st->addrprep.remarks = !!(o->remarks & PTXLINK_REMARK_ADDRPREP);
 }
 
 static int check_options(const ptxlink_options *o)

@@ -1,7 +1,8 @@
 /* The option table (opttab.h) and the one code path that reads an
  * option's value into ptxlink_options: the command's parser and
  * ptxlink_set_option both end in opt_set, so both take the same values
- * and refuse the same ones with the same words. */
+ * and refuse the same ones with the same words.  opt_stage carries a
+ * value on into the stages' options. */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <limits.h>
@@ -14,10 +15,12 @@
 #include "core.h"
 
 #define N(...) {__VA_ARGS__}
-#define F(f) offsetof(ptxlink_options, f), 0, sizeof ((ptxlink_options *)0)->f
+#define F(f) offsetof(ptxlink_options, f), 0, sizeof ((ptxlink_options *)0)->f, 0, 0
+#define FS(f, s) offsetof(ptxlink_options, f), 0, sizeof ((ptxlink_options *)0)->f, \
+	offsetof(StageOptions, s), sizeof ((StageOptions *)0)->s
 #define L(f) offsetof(ptxlink_options, f), offsetof(ptxlink_options, n##f), \
-	sizeof ((ptxlink_options *)0)->f
-#define NONE 0, 0, 0
+	sizeof ((ptxlink_options *)0)->f, 0, 0
+#define NONE 0, 0, 0, 0, 0
 const OptRow opt_rows[NOPT] = {
 #define OPT(id, kind, names, field, v, usage, help) {kind, names, field, v, usage, help},
 #include "opttab.h"
@@ -303,6 +306,24 @@ int opt_set(ptxlink_options *o, const OptRow *r, const char *a, const char *v)
 	}
 }
 
+/* ---- into the stages' options ----------------------------------------- */
+
+/* A flag or a value as it is (a long long into an int64_t); a remark bit
+ * as 0 or 1; a count of 0 as the row's default, as ptxlink.h allows; a
+ * name interned, as the stages compare names. */
+void opt_stage(const OptRow *r, const ptxlink_options *o, StageOptions *st)
+{
+	const char *from = (const char *)o + r->field;
+	char *to = (char *)st + r->stage;
+	const char *name = r->kind == V_STAGE ? *(const char *const *)from : NULL;
+	switch (r->kind) {
+	case V_BIT: *(int *)to = (*(const int *)from & (int)r->v) != 0; return;
+	case V_COUNT: *(int *)to = *(const int *)from ? *(const int *)from : (int)r->v; return;
+	case V_STAGE: *(const char **)to = name ? intern_cstr(name) : NULL; return;
+	default: memcpy(to, from, r->size); return;
+	}
+}
+
 /* ---- the library's entries -------------------------------------------- */
 
 /* The size of the field each kind sets: a row naming a field of another
@@ -318,6 +339,16 @@ static size_t kind_size(OptKind k)
 	}
 }
 
+/* And the size of the StageOptions field opt_stage writes. */
+static size_t stage_size(const OptRow *r)
+{
+	switch (r->kind) {
+	case V_ON: case V_OFF: case V_BYTES: case V_REWRITES: case V_STAGE: return r->size;
+	case V_BIT: case V_COUNT: return sizeof(int);
+	default: return 0;   /* lists and -arch are not copied one value a field */
+	}
+}
+
 void ptxlink_options_init(ptxlink_options *o)
 {
 	memset(o, 0, sizeof *o);
@@ -326,6 +357,8 @@ void ptxlink_options_init(ptxlink_options *o)
 			continue;
 		if (r->size != kind_size(r->kind))
 			die("option %s: its field is not of its kind's type", r->names[0]);
+		if (r->stage_size && r->stage_size != stage_size(r))
+			die("option %s: its StageOptions field is not of its kind's type", r->names[0]);
 		if (r->kind == V_ON || r->kind == V_COUNT)
 			*(int *)((char *)o + r->field) = (int)r->v;
 		else if (r->kind == V_BYTES)

@@ -1,8 +1,9 @@
 /* The option table: one row per option of the ptxlink command and of
  * libptxlink, in --help's order.  It drives the command's parser, --help,
  * the man page's OPTIONS section and docs/command-line.md (tools/cli/
- * gen-docs.sh), and the library's ptxlink_set_option.  A new option is a
- * row here and the code that reads its field.
+ * gen-docs.sh), the library's ptxlink_set_option and the stages' options.
+ * A new option is a row here, its field in ptxlink.h (and StageOptions)
+ * and the code that reads it (docs/design.md, "An option").
  *
  *   OPT(id, kind, names, field, v, usage, help)
  *
@@ -13,7 +14,9 @@
  * names  the spellings, nvlink's and ptxas's first; the library's name is
  *        the first "--" one without its dashes (else the first, without)
  * field  F(member) of ptxlink_options, L(member) for a list with its
- *        count n<member>, NONE for the command's own
+ *        count n<member>, NONE for the command's own; FS(member, stage)
+ *        when it also feeds stage, a field of StageOptions (stages.h):
+ *        libptxlink copies it there by its kind (opttab.c:opt_stage)
  * v      the field's default, written by ptxlink_options_init (V_BIT: the
  *        bit it sets)
  * usage  --help's first line (NULL: not shown); help: the text under it,
@@ -36,7 +39,8 @@ OPT(NOWARN, C_FLAG, N("-w", "--disable-warnings"), NONE, 0, "-w, --disable-warni
 	"print no warnings (ptxas too, under --ptxas)")
 OPT(WERROR, C_FLAG, N("-Werror", "--warning-as-error"), NONE, 0, "-Werror, --warning-as-error",
 	"warnings are errors (ptxas's too, under --ptxas)")
-OPT(WERROR_FORMAT, V_ON, N("-Werror=format"), F(werror_format), 0, "-Werror=format",
+OPT(WERROR_FORMAT, V_ON, N("-Werror=format"), FS(werror_format, printf_lowering.werror_format), 0,
+	"-Werror=format",
 	"printf format mismatches are errors, not warnings")
 OPT(OLEVEL, C_GLUED, N("-O", "--opt-level"), NONE, 0, "-O0 .. -O3, --opt-level N",
 	"which stages run: -O0 printf lowering only, -O1 and globalopt,\n"
@@ -70,48 +74,56 @@ OPT(ALLOW_UNDEF, V_ON, N("--allow-undefined"), F(allow_undefined), 0, "--allow-u
 	"keep unresolved references .extern (for 'ptxas -c')")
 OPT(STRIP_DEBUG, V_ON, N("--strip-debug"), F(strip_debug), 0, "--strip-debug",
 	"drop DWARF sections, .file and .loc")
-OPT(VERIFY, V_ON, N("--verify"), F(verify), VERIFY_DEFAULT, "--verify",
+OPT(VERIFY, V_ON, N("--verify"), FS(verify, verify), VERIFY_DEFAULT, "--verify",
 	"check IR invariants after parsing, linking and every stage\n"
 	"(the default in Debug and test builds)")
 OPT(NO_VERIFY, V_OFF, N("--no-verify"), F(verify), 0, "--no-verify", "do not")
 OPT(NO_STAGES, V_ON, N("--no-stages"), F(no_stages), 0, "--no-stages",
 	"link only: run no stage (plain round trip)")
-OPT(PRINT_AFTER, V_STAGE, N("--print-after"), F(print_after), 0, "--print-after=STAGE",
+OPT(PRINT_AFTER, V_STAGE, N("--print-after"), FS(print_after, print_after), 0, "--print-after=STAGE",
 	"print the module to stderr after STAGE: --print-after=devirt")
-OPT(STATS, V_ON, N("--stats"), F(stats), 0, "--stats", "print the stages' counts to stderr")
-OPT(NO_DEVIRT, V_ON, N("--no-devirt"), F(no_devirt), 0, "--no-devirt", "leave indirect calls indirect")
-OPT(FUNNEL_MAX, V_COUNT, N("--devirt-funnel-max"), F(devirt_funnel_max), 10, "--devirt-funnel-max=N",
+OPT(STATS, V_ON, N("--stats"), FS(stats, stats), 0, "--stats", "print the stages' counts to stderr")
+OPT(NO_DEVIRT, V_ON, N("--no-devirt"), FS(no_devirt, devirt.off), 0,
+	"--no-devirt", "leave indirect calls indirect")
+OPT(FUNNEL_MAX, V_COUNT, N("--devirt-funnel-max"), FS(devirt_funnel_max, devirt.funnel_max), 10,
+	"--devirt-funnel-max=N",
 	"funnel at most N candidate targets")
-OPT(RPASS_DEVIRT, V_BIT, N("-Rpass=devirt"), F(remarks), PTXLINK_REMARK_DEVIRT, "-Rpass=devirt",
+OPT(RPASS_DEVIRT, V_BIT, N("-Rpass=devirt"), FS(remarks, devirt.remarks), PTXLINK_REMARK_DEVIRT,
+	"-Rpass=devirt",
 	"a remark for every indirect call site")
-OPT(NO_GLOBALOPT, V_ON, N("--no-globalopt"), F(no_globalopt), 0, "--no-globalopt",
+OPT(NO_GLOBALOPT, V_ON, N("--no-globalopt"), FS(no_globalopt, globalopt.off), 0, "--no-globalopt",
 	"keep every function and variable, linkage as written")
-OPT(INTERNALIZE, V_ON, N("--internalize"), F(internalize), 0, "--internalize",
+OPT(INTERNALIZE, V_ON, N("--internalize"), FS(internalize, globalopt.internalize), 0, "--internalize",
 	"the host reaches only kernels and --keep names: other\n"
 	"variables may go, fold or become internal")
 OPT(KEEP, V_SYMBOL, N("--keep"), L(keep), 0, "--keep=SYM", "with --internalize, SYM stays (repeatable)")
 OPT(KEEP_FILE, V_SYMFILE, N("--keep-file"), L(keep), 0, "--keep-file=FILE",
 	"with --internalize, the names in FILE stay (one a line, # comments)")
-OPT(RPASS_GLOBALOPT, V_BIT, N("-Rpass=globalopt"), F(remarks), PTXLINK_REMARK_GLOBALOPT,
-	"-Rpass=globalopt",
+OPT(RPASS_GLOBALOPT, V_BIT, N("-Rpass=globalopt"), FS(remarks, globalopt.remarks),
+	PTXLINK_REMARK_GLOBALOPT, "-Rpass=globalopt",
 	"a remark for every function or variable removed, made\n"
 	"internal, folded or deduplicated")
-OPT(NO_DEPOT, V_ON, N("--no-depot"), F(no_depot), 0, "--no-depot",
+OPT(NO_DEPOT, V_ON, N("--no-depot"), FS(no_depot, depot.off), 0, "--no-depot",
 	"leave every __local_depot's layout as it is")
-OPT(RPASS_DEPOT, V_BIT, N("-Rpass=depot"), F(remarks), PTXLINK_REMARK_DEPOT, "-Rpass=depot",
+OPT(RPASS_DEPOT, V_BIT, N("-Rpass=depot"), FS(remarks, depot.remarks), PTXLINK_REMARK_DEPOT,
+	"-Rpass=depot",
 	"a remark for every depot: its new size, or why it is kept")
-OPT(RPASS_ANALYSIS_DEPOT, V_BIT, N("-Rpass-analysis=depot"), F(remarks),
+OPT(RPASS_ANALYSIS_DEPOT, V_BIT, N("-Rpass-analysis=depot"), FS(remarks, depot.analysis),
 	PTXLINK_REMARK_DEPOT_ANALYSIS, "-Rpass-analysis=depot",
 	"and for every object in it: where it goes, what it\n"
 	"may not share bytes with")
-OPT(WARN_STACK, V_BYTES, N("--warn-stack-size"), F(warn_stack_size), -1, "--warn-stack-size=N",
+OPT(WARN_STACK, V_BYTES, N("--warn-stack-size"), FS(warn_stack_size, depot.warn_stack_size), -1,
+	"--warn-stack-size=N",
 	"warn for a function whose depot is over N bytes")
-OPT(ADDRPREP, V_REWRITES, N("--addrprep"), F(addrprep), 0, "--addrprep[=narrow,widen,fold,sink]",
+OPT(ADDRPREP, V_REWRITES, N("--addrprep"), FS(addrprep, addrprep.rewrites), 0,
+	"--addrprep[=narrow,widen,fold,sink]",
 	"address preparation's rewrites (default: sink): 64-bit index\n"
 	"arithmetic that fits in 32 bits done in 32 (narrow), products\n"
 	"of 32-bit values as mul.wide (widen), offsets folded into\n"
 	"[reg+imm] (fold), addresses sunk past a loop or call to their\n"
 	"use (sink); --addrprep alone: all four.  --addrprep=narrow,sink")
-OPT(NO_ADDRPREP, V_ON, N("--no-addrprep"), F(no_addrprep), 0, "--no-addrprep", "no address preparation")
-OPT(RPASS_ADDRPREP, V_BIT, N("-Rpass=addrprep"), F(remarks), PTXLINK_REMARK_ADDRPREP, "-Rpass=addrprep",
+OPT(NO_ADDRPREP, V_ON, N("--no-addrprep"), FS(no_addrprep, addrprep.off), 0,
+	"--no-addrprep", "no address preparation")
+OPT(RPASS_ADDRPREP, V_BIT, N("-Rpass=addrprep"), FS(remarks, addrprep.remarks),
+	PTXLINK_REMARK_ADDRPREP, "-Rpass=addrprep",
 	"a remark for every address preparation rewrite")

@@ -313,14 +313,11 @@ static void list_kernels(Module *m)
 			if ((uint32_t)nk == f->nparams && (kinds[i] == 'p' || kinds[i] == 'i'))
 				printf(":%c", kinds[i]);
 		}
-		for (uint32_t i = 0; i < f->nattrs; i++) {  /* shapes the kernel demands */
-			int id = f->attrs[i].id;
-			if (id != FA_reqntid && id != FA_reqnctapercluster)
-				continue;
-			printf(" @%s=", id == FA_reqntid ? "block" : "cluster");
-			for (uint32_t k = 0; k < f->attrs[i].nnums; k++)
-				printf("%s%s", k ? "," : "", f->attrs[i].nums[k]);
-		}
+		const uint32_t *b = f->reqntid, *c = f->reqnctapercluster;  /* shapes it demands */
+		if (b[0])
+			printf(" @block=%u,%u,%u", b[0], b[1], b[2]);
+		if (c[0])
+			printf(" @cluster=%u,%u,%u", c[0], c[1], c[2]);
 		printf("\n");
 	}
 }
@@ -384,21 +381,10 @@ static void report(int dumpit, const char *as, int globals)
  * the launch gives (--cluster); one block when neither asks. */
 static void cluster_shape(const Func *f, const uint32_t given[3])
 {
-	int need = 0;
-	const uint32_t *use = given;
-	uint32_t req[3] = {1, 1, 1};
-	for (uint32_t i = 0; i < f->nattrs; i++) {
-		const FuncAttr *a = &f->attrs[i];
-		if (a->id == FA_explicitcluster)
-			need = 1;
-		if (a->id != FA_reqnctapercluster)
-			continue;
-		for (uint32_t k = 0; k < a->nnums && k < 3; k++)
-			req[k] = (uint32_t)parse_u64(a->nums[k], ".reqnctapercluster");
-		if (given[0] && memcmp(req, given, sizeof req))
-			bad_usage("--cluster differs from the kernel's .reqnctapercluster");
-		use = req;
-	}
+	int need = func_attr(f, FA_explicitcluster) != NULL;
+	const uint32_t *req = f->reqnctapercluster, *use = req[0] ? req : given;
+	if (req[0] && given[0] && memcmp(req, given, sizeof f->reqnctapercluster))
+		bad_usage("--cluster differs from the kernel's .reqnctapercluster");
 	if (need && !use[0])
 		bad_usage("kernel '%s' needs a cluster shape: --cluster X[,Y,Z]", f->name);
 	M->explicit_cluster = use[0] != 0;
