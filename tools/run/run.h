@@ -44,6 +44,11 @@ enum {
 	(((uint64_t)(tag) << 56) | ((uint64_t)(thr) << 32) | (uint32_t)(off))
 #define GLOBAL_BASE 0x100000000ull
 
+/* Global memory's arenas, GM_ARENA bytes apart from GLOBAL_BASE up:
+ * kernel-argument buffers, module variables, the device heap. */
+enum { GM_BUFFER, GM_VAR, GM_HEAP };
+#define GM_ARENA (1ull << 40)
+
 /* Distributed shared memory: a .shared address with r + 1 in bits 24..31
  * (a generic one: in bits 32..55) is in the window of the cluster's block
  * of rank r; 0 there means the thread's own block.  So windows are
@@ -242,7 +247,7 @@ _Noreturn void rt_fail(const DIns *, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* mem.c */
-uint64_t gmem_alloc(uint64_t size, uint32_t align, const char *what);
+uint64_t gmem_alloc(int arena, uint64_t size, uint32_t align, const char *what);
 uint64_t heap_malloc(uint64_t size);
 int gmem_free(uint64_t addr);
 uint8_t *gmem_ptr(uint64_t addr, uint64_t size);
