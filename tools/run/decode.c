@@ -82,16 +82,22 @@ DFunc *find_func(const char *name)
 	return s ? s->fn : NULL;
 }
 
+/* Functions sit 16 bytes apart, as aligned as real code: the Itanium
+ * ABI's pointer to member function is the function's address, with bit 0
+ * set marking an offset into the vtable instead. */
+#define FUNC_ALIGN 16
+
 uint64_t func_addr(const DFunc *f)
 {
-	return MK_ADDR(TAG_FUNC, 0, f->idx);
+	return MK_ADDR(TAG_FUNC, 0, f->idx * FUNC_ALIGN);
 }
 
 DFunc *func_at(uint64_t a)
 {
-	if ((a >> 32) != (uint64_t)TAG_FUNC << 24 || (uint32_t)a >= M->nfuncs)
+	uint32_t off = (uint32_t)a;
+	if ((a >> 32) != (uint64_t)TAG_FUNC << 24 || off % FUNC_ALIGN || off / FUNC_ALIGN >= M->nfuncs)
 		return NULL;
-	return M->funcs[(uint32_t)a];
+	return M->funcs[off / FUNC_ALIGN];
 }
 
 const char *ins_text(const DIns *d)
