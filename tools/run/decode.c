@@ -294,14 +294,13 @@ static int sym_value(const char *name, int generic, uint64_t *v)
 	return 1;
 }
 
-static int ceval_bin(const Expr *e, Cval *c, int generic)
+/* c = c op e's right operand. */
+static int ceval_op(const Expr *e, Cval *c, int generic)
 {
-	Cval a, b;
-	if (!ceval(e->kids[0], &a, generic) || !ceval(e->kids[1], &b, generic))
+	Cval b;
+	if (!ceval(e->kids[1], &b, generic) || c->fk != FK_INT || b.fk != FK_INT)
 		return 0;
-	if (a.fk != FK_INT || b.fk != FK_INT)
-		return 0;
-	uint64_t x = a.v, y = b.v, r;
+	uint64_t x = c->v, y = b.v, r;
 	switch (e->op) {
 	case '+': r = x + y; break;
 	case '-': r = x - y; break;
@@ -315,9 +314,30 @@ static int ceval_bin(const Expr *e, Cval *c, int generic)
 	case OP_SHR: r = y < 64 ? (uint64_t)((int64_t)x >> y) : 0; break;
 	default: return 0;
 	}
-	c->fk = FK_INT;
 	c->v = r;
 	return 1;
+}
+
+/* A chain a+b+c+... is as deep as it is long (ptxas takes 200,000
+ * terms): its left spine is walked by a loop, and only right operands,
+ * which the parser's stack keeps shallow, by recursion. */
+static int ceval_bin(const Expr *e, Cval *c, int generic)
+{
+	const Expr *local[64], **spine = local, *x;
+	uint32_t n = 0, ok;
+	for (x = e; x->kind == E_BINARY; x = x->kids[0])
+		n++;
+	if (n > 64 && !(spine = malloc(n * sizeof *spine)))
+		die("out of memory");
+	n = 0;
+	for (x = e; x->kind == E_BINARY; x = x->kids[0])
+		spine[n++] = x;
+	ok = ceval(x, c, generic);
+	while (ok && n)
+		ok = ceval_op(spine[--n], c, generic);
+	if (spine != local)
+		free(spine);
+	return ok;
 }
 
 /* A constant expression: numbers, symbol addresses, generic(sym) and
@@ -737,24 +757,21 @@ static int dec_name(Ctx *c, const char *name, Opnd *o)
 	return 0;
 }
 
-/* base + constant: the shape of an address and of sym+offset. */
+/* base + constant: the shape of an address and of sym+offset.  The
+ * constants by a loop: x+1+1+... is as deep as it is long. */
 static int dec_lin(Ctx *c, const Expr *e, Opnd *base, int64_t *off)
 {
-	if (e->kind == E_BINARY && (e->op == '+' || e->op == '-')) {
-		Cval k;
-		if (ceval(e->kids[1], &k, 0) && k.fk == FK_INT && !lookup(c, e->kids[1]->kind == E_NAME ? e->kids[1]->str : "")) {
-			if (!dec_lin(c, e->kids[0], base, off))
-				return 0;
-			*off += e->op == '+' ? (int64_t)k.v : -(int64_t)k.v;
-			return 1;
-		}
-		if (e->op == '+' && ceval(e->kids[0], &k, 0) && k.fk == FK_INT) {
-			if (!dec_lin(c, e->kids[1], base, off))
-				return 0;
-			*off += (int64_t)k.v;
-			return 1;
-		}
-		return 0;
+	Cval k;
+	while (e->kind == E_BINARY && (e->op == '+' || e->op == '-')) {
+		if (ceval(e->kids[1], &k, 0) && k.fk == FK_INT &&
+		    !lookup(c, e->kids[1]->kind == E_NAME ? e->kids[1]->str : "")) {
+			*off = (int64_t)((uint64_t)*off + (e->op == '+' ? k.v : -k.v));
+			e = e->kids[0];
+		} else if (e->op == '+' && ceval(e->kids[0], &k, 0) && k.fk == FK_INT) {
+			*off = (int64_t)((uint64_t)*off + k.v);
+			e = e->kids[1];
+		} else
+			return 0;
 	}
 	if (!dec_opnd(c, e, base))
 		return 0;
