@@ -173,6 +173,9 @@ MOD(x1, ".x1", MG_FORM)
 MOD(x2, ".x2", MG_FORM)
 MOD(x4, ".x4", MG_FORM)
 MOD(trans, ".trans", MG_FORM)
+MOD(po, ".po", MG_FORM)
+MOD(shr7, ".shr7", MG_FORM)
+MOD(shr15, ".shr15", MG_FORM)
 
 /* memory order */
 MOD(volatile, ".volatile", MG_ORDER)

@@ -688,6 +688,30 @@ static const char *why_name, *why_text;
 
 static int dec_opnd(Ctx *c, const Expr *e, Opnd *o);
 
+/* %r1.b0, %r2.h10, %r3.b7654: a video instruction's register with a
+ * byte or half-word selector (or a destination's mask); the handler
+ * checks which it may take. */
+static int dec_sel(Ctx *c, const char *name, Opnd *o)
+{
+	const char *dot = strrchr(name, '.');
+	if (!dot || (dot[1] != 'b' && dot[1] != 'h') || !dot[2] || strlen(dot + 2) > 4)
+		return 0;
+	Bind *b = lookup(c, intern(name, (size_t)(dot - name)));
+	if (!b || b->kind != B_REG)
+		return 0;
+	o->val = 0;
+	for (const char *p = dot + 2; *p; p++) {
+		if (*p < '0' || *p > '7')
+			return 0;
+		o->val = o->val << 4 | (uint64_t)(*p - '0');
+	}
+	o->kind = O_SEL;
+	o->reg = (uint32_t)b->v;
+	o->sel = (uint8_t)dot[1];
+	o->n = (uint32_t)strlen(dot + 2);
+	return 1;
+}
+
 static int dec_name(Ctx *c, const char *name, Opnd *o)
 {
 	Bind *b = lookup(c, name);
@@ -753,6 +777,8 @@ static int dec_name(Ctx *c, const char *name, Opnd *o)
 		o->val = (uint64_t)index;
 		return 1;
 	}
+	if (dec_sel(c, name, o))
+		return 1;
 	why_name = name;
 	return 0;
 }
@@ -843,6 +869,15 @@ static int dec_opnd(Ctx *c, const Expr *e, Opnd *o)
 			o->kids = kids_new(1);
 			return dec_opnd(c, e->kids[0], &o->kids[0]) && o->kids[0].kind == O_REG;
 		}
+		if (e->op == '-' && e->kids[0]->kind == E_NAME) {  /* vmad's -a */
+			Opnd r;
+			if (dec_opnd(c, e->kids[0], &r) && (r.kind == O_REG || r.kind == O_SEL)) {
+				o->kind = O_NEG;
+				o->kids = kids_new(1);
+				o->kids[0] = r;
+				return 1;
+			}
+		}
 		break;
 	case E_BINARY:
 		if (e->op == '|' && e->kids[0]->kind == E_NAME && e->kids[1]->kind == E_NAME &&
@@ -863,7 +898,7 @@ static int dec_opnd(Ctx *c, const Expr *e, Opnd *o)
 		o->fval = k.f;
 		return 1;
 	}
-	if (dec_lin(c, e, &base, &off)) {
+	if (e->kind == E_BINARY && dec_lin(c, e, &base, &off)) {
 		if (base.kind == O_NONE) {
 			o->kind = O_IMM;
 			o->val = (uint64_t)off;

@@ -7,23 +7,6 @@
 #include <string.h>
 #include "run.h"
 
-static inline uint64_t wmask(int bits)
-{
-	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
-}
-
-static inline uint64_t zx(uint64_t v, int bits)
-{
-	return v & wmask(bits);
-}
-
-static inline int64_t sx(uint64_t v, int bits)
-{
-	if (bits >= 64)
-		return (int64_t)v;
-	return (int64_t)(v << (64 - bits)) >> (64 - bits);
-}
-
 static inline Frame *top(Thread *t)
 {
 	return &t->fr[t->depth - 1];
@@ -635,23 +618,6 @@ static int ex_sad(Thread *t, const DIns *d)
 	return X_NEXT;
 }
 
-static int ex_dp4a(Thread *t, const DIns *d)
-{
-	nops(d, 4);
-	if (d->nty != 2)
-		bad_form(d);
-	uint32_t a = (uint32_t)rd(t, &d->ops[1]), b = (uint32_t)rd(t, &d->ops[2]);
-	int64_t acc = ty_signed(d->ty[0]) && ty_signed(d->ty[1]) ? sx(rd(t, &d->ops[3]), 32)
-		: (int64_t)zx(rd(t, &d->ops[3]), 32);
-	for (int i = 0; i < 4; i++) {
-		uint32_t x = (a >> (8 * i)) & 0xFF, y = (b >> (8 * i)) & 0xFF;
-		int64_t xa = ty_signed(d->ty[0]) ? sx(x, 8) : x, yb = ty_signed(d->ty[1]) ? sx(y, 8) : y;
-		acc += xa * yb;
-	}
-	wr(t, &d->ops[0], zx((uint64_t)acc, 32));
-	return X_NEXT;
-}
-
 /* ---- compare and select ---- */
 
 static int icompare(int cmp, int ty, uint64_t a, uint64_t b)
@@ -1128,42 +1094,6 @@ static int cp_mbarrier_arrive(Thread *t, const DIns *d)
 	return X_NEXT;
 }
 
-/* ---- SIMD video instructions: vadd4, vabsdiff2, ... ---- */
-
-static int ex_vsimd(Thread *t, const DIns *d)
-{
-	int op = d->st->ins.sp->code;
-	int lanes = op == O_vadd4 || op == O_vsub4 || op == O_vabsdiff4 || op == O_vmin4 ||
-		op == O_vmax4 || op == O_vavrg4 ? 4 : 2, bits = 32 / lanes;
-	int add = has(d, MOD_add), sat = has(d, MOD_sat);
-	only_mods(d, M(sat) | M(add));
-	if (d->nty != 3 || d->nops != 4 || (add && sat) || d->ops[0].kind != O_REG)
-		bad_form(d);
-	int sa = ty_signed(d->ty[1]), sb = ty_signed(d->ty[2]), sd = ty_signed(d->ty[0]);
-	uint32_t a = (uint32_t)rd(t, &d->ops[1]), b = (uint32_t)rd(t, &d->ops[2]);
-	uint32_t c = (uint32_t)rd(t, &d->ops[3]), r = 0;
-	int64_t sum = 0;
-	for (int i = 0; i < lanes; i++) {
-		uint64_t xa = (a >> (i * bits)) & wmask(bits), xb = (b >> (i * bits)) & wmask(bits);
-		int64_t x = sa ? sx(xa, bits) : (int64_t)xa, y = sb ? sx(xb, bits) : (int64_t)xb, v;
-		if (op == O_vadd2 || op == O_vadd4) v = x + y;
-		else if (op == O_vsub2 || op == O_vsub4) v = x - y;
-		else if (op == O_vabsdiff2 || op == O_vabsdiff4) v = x > y ? x - y : y - x;
-		else if (op == O_vmin2 || op == O_vmin4) v = x < y ? x : y;
-		else if (op == O_vmax2 || op == O_vmax4) v = x > y ? x : y;
-		else if (op == O_vavrg2 || op == O_vavrg4) v = (x + y + 1) >> 1;
-		else bad_form(d);
-		sum += v;
-		if (sat) {
-			int64_t lo = sd ? -(1ll << (bits - 1)) : 0, hi = sd ? (1ll << (bits - 1)) - 1 : (1ll << bits) - 1;
-			v = v < lo ? lo : v > hi ? hi : v;
-		}
-		r |= (uint32_t)((uint64_t)v & wmask(bits)) << (i * bits);
-	}
-	wr(t, &d->ops[0], add ? (uint32_t)(sum + (int64_t)c) : r);
-	return X_NEXT;
-}
-
 /* ---- control ---- */
 
 static int ex_bra(Thread *t, const DIns *d)
@@ -1382,8 +1312,8 @@ static const Handler handlers[O_UNKNOWN + 1] = {
 	[O_cvta] = {ex_cvta, NULL, M(to)},
 	[O_discard] = {ex_hint, NULL, RAW_MODS},
 	[O_div] = {ex_div, NULL, M(approx) | M(full) | M(ftz)},
-	[O_dp2a] = {NULL, NULL, 0},
-	[O_dp4a] = {ex_dp4a, NULL, 0},
+	[O_dp2a] = {ex_dot, NULL, M(lo) | M(hi)},
+	[O_dp4a] = {ex_dot, NULL, 0},
 	[O_ex2] = {ex_funary, NULL, M(approx) | M(ftz)},
 	[O_exit] = {ex_exit, NULL, 0},
 	[O_fence] = {ex_nop, NULL, 0},
@@ -1443,19 +1373,30 @@ static const Handler handlers[O_UNKNOWN + 1] = {
 	[O_testp] = {ex_funary, NULL, M(finite) | M(infinite) | M(number) | M(notanumber) |
 		M(normal) | M(subnormal)},
 	[O_trap] = {ex_trap, NULL, 0},
-	[O_vabsdiff2] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vabsdiff4] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vadd2] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vadd4] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vavrg2] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vavrg4] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vmax2] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vmax4] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vmin2] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vmin4] = {ex_vsimd, NULL, RAW_MODS},
+	[O_vabsdiff] = {ex_vscalar, NULL, M(sat) | M(add) | M(min) | M(max)},
+	[O_vabsdiff2] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vabsdiff4] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vadd] = {ex_vscalar, NULL, M(sat) | M(add) | M(min) | M(max)},
+	[O_vadd2] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vadd4] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vavrg2] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vavrg4] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vmad] = {ex_vmad, NULL, M(sat) | M(po) | M(shr7) | M(shr15)},
+	[O_vmax] = {ex_vscalar, NULL, M(sat) | M(add) | M(min) | M(max)},
+	[O_vmax2] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vmax4] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vmin] = {ex_vscalar, NULL, M(sat) | M(add) | M(min) | M(max)},
+	[O_vmin2] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vmin4] = {ex_vsimd, NULL, M(sat) | M(add)},
 	[O_vote] = {NULL, wx_vote, M(sync) | M(all) | M(any) | M(uni) | M(ballot)},
-	[O_vsub2] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vsub4] = {ex_vsimd, NULL, RAW_MODS},
+	[O_vset] = {ex_vscalar, NULL, M(add) | M(min) | M(max)},
+	[O_vset2] = {ex_vsimd, NULL, M(add)},
+	[O_vset4] = {ex_vsimd, NULL, M(add)},
+	[O_vshl] = {ex_vscalar, NULL, M(sat) | M(add) | M(min) | M(max) | M(clamp) | M(wrap)},
+	[O_vshr] = {ex_vscalar, NULL, M(sat) | M(add) | M(min) | M(max) | M(clamp) | M(wrap)},
+	[O_vsub] = {ex_vscalar, NULL, M(sat) | M(add) | M(min) | M(max)},
+	[O_vsub2] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vsub4] = {ex_vsimd, NULL, M(sat) | M(add)},
 	[O_wmma] = {NULL, wx_wmma, RAW_MODS},
 	[O_xor] = {ex_xor, NULL, 0},
 };

@@ -77,18 +77,39 @@ enum {
 	O_NOT,    /* !p: kids[0] */
 	O_SINK,   /* _ */
 	O_LABELS, /* brx.idx targets: reg = index of the label list */
+	O_SEL,    /* %r1.b0, %r2.h10, %r3.b7654 of a video instruction: reg, sel 'b' or */
+	          /* 'h', n digits in val, the first in the highest nibble */
+	O_NEG,    /* -a of vmad: kids[0], an O_REG or O_SEL */
 };
 enum { FK_INT, FK_F32, FK_F64, FK_DEC };  /* immediates: 0f, 0d, 1.5 */
 
 typedef struct Opnd Opnd;
 struct Opnd {
-	uint8_t kind, space, fk, pad;
+	uint8_t kind, space, fk, sel;
 	uint32_t reg;
 	uint32_t n;
 	uint64_t val;
 	double fval;    /* FK_DEC */
 	Opnd *kids;
 };
+
+/* A value's low bits, zero- or sign-extended. */
+static inline uint64_t wmask(int bits)
+{
+	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
+}
+
+static inline uint64_t zx(uint64_t v, int bits)
+{
+	return v & wmask(bits);
+}
+
+static inline int64_t sx(uint64_t v, int bits)
+{
+	if (bits >= 64)
+		return (int64_t)v;
+	return (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
 
 typedef struct Thread Thread;
 typedef struct Warp Warp;
@@ -295,6 +316,12 @@ void wr(Thread *, const Opnd *, uint64_t);
 uint64_t sreg_value(Thread *, uint32_t id, uint32_t index);
 int sreg_known(int id, int index);
 int push_frame(Thread *, DFunc *, const DIns *call);
+
+/* video.c */
+int ex_vscalar(Thread *, const DIns *);
+int ex_vmad(Thread *, const DIns *);
+int ex_vsimd(Thread *, const DIns *);
+int ex_dot(Thread *, const DIns *);
 
 /* builtin.c */
 int ex_call_builtin(Thread *, const DIns *, DFunc *);
