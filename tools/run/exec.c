@@ -195,6 +195,32 @@ static int ex_mov(Thread *t, const DIns *d)
 
 /* ---- integer arithmetic ---- */
 
+static int is_pair16(int ty)
+{
+	return ty == TY_U16X2 || ty == TY_S16X2;
+}
+
+/* add, min and max on .u16x2/.s16x2: each half-word alone; .relu
+ * (min and max of .s16x2) clamps a negative half to 0. */
+static int pair16(Thread *t, const DIns *d, int op)
+{
+	int ty = ty0(d), sgn = ty_signed(ty), relu = (d->mods & M(relu)) != 0;
+	nops(d, 3);
+	if ((d->mods & ~M(relu)) || (relu && (op == '+' || !sgn)))
+		bad_form(d);
+	uint64_t a = rd(t, &d->ops[1]), b = rd(t, &d->ops[2]), r = 0;
+	for (int i = 0; i < 2; i++) {
+		uint64_t ua = zx(a >> (16 * i), 16), ub = zx(b >> (16 * i), 16);
+		int64_t x = sgn ? sx(ua, 16) : (int64_t)ua, y = sgn ? sx(ub, 16) : (int64_t)ub;
+		int64_t v = op == '+' ? x + y : (op == '<') == (x < y) ? x : y;
+		if (relu && v < 0)
+			v = 0;
+		r |= zx((uint64_t)v, 16) << (16 * i);
+	}
+	wr(t, &d->ops[0], r);
+	return X_NEXT;
+}
+
 /* add, addc, sub, subc: .sat clamps s32; .cc leaves the carry (add) or
  * the borrow (sub) as addc/subc consume it. */
 static int add_or_sub(Thread *t, const DIns *d, int sub)
@@ -202,6 +228,8 @@ static int add_or_sub(Thread *t, const DIns *d, int sub)
 	int ty = ty0(d), bits = ty_bits(ty);
 	if (ty_floats(ty))
 		return sub ? ex_fsub(t, d) : ex_fadd(t, d);
+	if (is_pair16(ty) && !sub && d->st->ins.sp->code == O_add)
+		return pair16(t, d, '+');
 	nops(d, 3);
 	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
 	int code = d->st->ins.sp->code, c = code == O_subc || code == O_addc ? t->carry : 0;
@@ -304,10 +332,13 @@ static int ex_mul24(Thread *t, const DIns *d)
 	int64_t x = sgn ? sx(a, 24) : (int64_t)zx(a, 24), y = sgn ? sx(b, 24) : (int64_t)zx(b, 24);
 	uint64_t p = (uint64_t)(x * y);
 	uint64_t r = d->mods & M(hi) ? zx(p >> 16, 32) : zx(p, 32);
-	if (base_mad)
-		r = zx(r + rd(t, &d->ops[3]), 32);
-	if (d->mods & M(sat))
+	if ((d->mods & M(sat)) && (!base_mad || !sgn || !(d->mods & M(hi))))
 		bad_form(d);
+	if (d->mods & M(sat)) {  /* mad24.hi.sat.s32: the 32-bit signed addition clamps */
+		int64_t s = sx(r, 32) + sx(rd(t, &d->ops[3]), 32);
+		r = zx((uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s), 32);
+	} else if (base_mad)
+		r = zx(r + rd(t, &d->ops[3]), 32);
 	wr(t, &d->ops[0], r);
 	return X_NEXT;
 }
@@ -366,17 +397,21 @@ static int ex_neg(Thread *t, const DIns *d)
 	return X_NEXT;
 }
 
+/* .relu (min and max of .s32) clamps a negative result to 0. */
 static int ex_minmax(Thread *t, const DIns *d, int max)
 {
-	int ty = ty0(d), bits = ty_bits(ty);
+	int ty = ty0(d), bits = ty_bits(ty), relu = (d->mods & M(relu)) != 0;
 	if (ty_floats(ty))
 		return max ? ex_fmax(t, d) : ex_fmin(t, d);
+	if (is_pair16(ty))
+		return pair16(t, d, max ? '>' : '<');
 	nops(d, 3);
-	if (d->mods & (M(relu) | M(NaN) | M(xorsign) | M(abs)))
+	if ((d->mods & (M(NaN) | M(xorsign) | M(abs))) || (relu && ty != TY_S32))
 		bad_form(d);
 	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
 	int less = ty_signed(ty) ? sx(a, bits) < sx(b, bits) : a < b;
-	wr(t, &d->ops[0], (less ^ max) ? a : b);
+	uint64_t r = (less ^ max) ? a : b;
+	wr(t, &d->ops[0], relu && sx(r, 32) < 0 ? 0 : r);
 	return X_NEXT;
 }
 
@@ -493,6 +528,26 @@ static int ex_popc(Thread *t, const DIns *d)
 	int ty = ty0(d);
 	nops(d, 2);
 	wr(t, &d->ops[0], (uint64_t)__builtin_popcountll(rdt(t, &d->ops[1], ty)));
+	return X_NEXT;
+}
+
+/* fns: the offset-th set bit of mask counting from base, up (offset > 0)
+ * or down; 0xffffffff when there is none.  A base above 31 is undefined. */
+static int ex_fns(Thread *t, const DIns *d)
+{
+	nops(d, 4);
+	uint32_t mask = (uint32_t)rd(t, &d->ops[1]), base = (uint32_t)rd(t, &d->ops[2]);
+	int32_t off = (int32_t)rd(t, &d->ops[3]);
+	if (base > 31)
+		rt_fail(d, RUN_FAULT, "fns from bit %u (it must be at most 31)", base);
+	uint64_t r = 0xFFFFFFFF, count = (uint64_t)(off < 0 ? -(int64_t)off - 1 : off ? (int64_t)off - 1 : 0);
+	int inc = off < 0 ? -1 : 1;
+	for (int pos = (int)base; pos >= 0 && pos < 32 && (off || pos == (int)base); pos += inc)
+		if (mask >> pos & 1 && count-- == 0) {
+			r = (uint64_t)pos;
+			break;
+		}
+	wr(t, &d->ops[0], r);
 	return X_NEXT;
 }
 
@@ -1318,6 +1373,7 @@ static const Handler handlers[O_UNKNOWN + 1] = {
 	[O_exit] = {ex_exit, NULL, 0},
 	[O_fence] = {ex_nop, NULL, 0},
 	[O_fma] = {ex_ffma, NULL, M(ftz) | M(sat) | M(relu)},
+	[O_fns] = {ex_fns, NULL, 0},
 	[O_isspacep] = {ex_isspacep, NULL, 0},
 	[O_ld] = {ex_ld, NULL, M(cache_hint)},
 	[O_ldmatrix] = {NULL, wx_wmma, RAW_MODS},
