@@ -327,8 +327,8 @@ static int ceval_bin(const Expr *e, Cval *c, int generic)
 	uint32_t n = 0, ok;
 	for (x = e; x->kind == E_BINARY; x = x->kids[0])
 		n++;
-	if (n > 64 && !(spine = malloc(n * sizeof *spine)))
-		die("out of memory");
+	if (n > 64)
+		spine = xreallocarray(NULL, n, sizeof *spine);
 	n = 0;
 	for (x = e; x->kind == E_BINARY; x = x->kids[0])
 		spine[n++] = x;
