@@ -52,6 +52,8 @@ TYPE(E4M3, ".e4m3", 8, TF_INSN)
 TYPE(E5M2, ".e5m2", 8, TF_INSN)
 TYPE(E4M3X2, ".e4m3x2", 16, TF_INSN)
 TYPE(E5M2X2, ".e5m2x2", 16, TF_INSN)
+TYPE(U16X2, ".u16x2", 32, TF_INSN)
+TYPE(S16X2, ".s16x2", 32, TF_INSN | TF_SIGNED)
 /* opaque handles: declarations only (decls.h) */
 TYPE(TEXREF, ".texref", 64, TF_HANDLE)
 TYPE(SAMPLERREF, ".samplerref", 64, TF_HANDLE)
@@ -173,6 +175,9 @@ MOD(x1, ".x1", MG_FORM)
 MOD(x2, ".x2", MG_FORM)
 MOD(x4, ".x4", MG_FORM)
 MOD(trans, ".trans", MG_FORM)
+MOD(po, ".po", MG_FORM)
+MOD(shr7, ".shr7", MG_FORM)
+MOD(shr15, ".shr15", MG_FORM)
 
 /* memory order */
 MOD(volatile, ".volatile", MG_ORDER)

@@ -82,16 +82,22 @@ DFunc *find_func(const char *name)
 	return s ? s->fn : NULL;
 }
 
+/* Functions sit 16 bytes apart, as aligned as real code: the Itanium
+ * ABI's pointer to member function is the function's address, with bit 0
+ * set marking an offset into the vtable instead. */
+#define FUNC_ALIGN 16
+
 uint64_t func_addr(const DFunc *f)
 {
-	return MK_ADDR(TAG_FUNC, 0, f->idx);
+	return MK_ADDR(TAG_FUNC, 0, f->idx * FUNC_ALIGN);
 }
 
 DFunc *func_at(uint64_t a)
 {
-	if ((a >> 32) != (uint64_t)TAG_FUNC << 24 || (uint32_t)a >= M->nfuncs)
+	uint32_t off = (uint32_t)a;
+	if ((a >> 32) != (uint64_t)TAG_FUNC << 24 || off % FUNC_ALIGN || off / FUNC_ALIGN >= M->nfuncs)
 		return NULL;
-	return M->funcs[(uint32_t)a];
+	return M->funcs[off / FUNC_ALIGN];
 }
 
 const char *ins_text(const DIns *d)
@@ -182,7 +188,7 @@ static uint64_t place_var(int space, const Decl *d, const Declarator *dr, uint64
 	uint32_t align = decl_align(d);
 	switch (space) {
 	case SP_GLOBAL:
-		return gmem_alloc(size, align, dr->name);
+		return gmem_alloc(GM_VAR, size, align, dr->name);
 	case SP_CONST:
 		return place_const(size, align);
 	case SP_SHARED: {
@@ -288,14 +294,13 @@ static int sym_value(const char *name, int generic, uint64_t *v)
 	return 1;
 }
 
-static int ceval_bin(const Expr *e, Cval *c, int generic)
+/* c = c op e's right operand. */
+static int ceval_op(const Expr *e, Cval *c, int generic)
 {
-	Cval a, b;
-	if (!ceval(e->kids[0], &a, generic) || !ceval(e->kids[1], &b, generic))
+	Cval b;
+	if (!ceval(e->kids[1], &b, generic) || c->fk != FK_INT || b.fk != FK_INT)
 		return 0;
-	if (a.fk != FK_INT || b.fk != FK_INT)
-		return 0;
-	uint64_t x = a.v, y = b.v, r;
+	uint64_t x = c->v, y = b.v, r;
 	switch (e->op) {
 	case '+': r = x + y; break;
 	case '-': r = x - y; break;
@@ -309,9 +314,30 @@ static int ceval_bin(const Expr *e, Cval *c, int generic)
 	case OP_SHR: r = y < 64 ? (uint64_t)((int64_t)x >> y) : 0; break;
 	default: return 0;
 	}
-	c->fk = FK_INT;
 	c->v = r;
 	return 1;
+}
+
+/* A chain a+b+c+... is as deep as it is long (ptxas takes 200,000
+ * terms): its left spine is walked by a loop, and only right operands,
+ * which the parser's stack keeps shallow, by recursion. */
+static int ceval_bin(const Expr *e, Cval *c, int generic)
+{
+	const Expr *local[64], **spine = local, *x;
+	uint32_t n = 0, ok;
+	for (x = e; x->kind == E_BINARY; x = x->kids[0])
+		n++;
+	if (n > 64)
+		spine = xreallocarray(NULL, n, sizeof *spine);
+	n = 0;
+	for (x = e; x->kind == E_BINARY; x = x->kids[0])
+		spine[n++] = x;
+	ok = ceval(x, c, generic);
+	while (ok && n)
+		ok = ceval_op(spine[--n], c, generic);
+	if (spine != local)
+		free(spine);
+	return ok;
 }
 
 /* A constant expression: numbers, symbol addresses, generic(sym) and
@@ -662,6 +688,30 @@ static const char *why_name, *why_text;
 
 static int dec_opnd(Ctx *c, const Expr *e, Opnd *o);
 
+/* %r1.b0, %r2.h10, %r3.b7654: a video instruction's register with a
+ * byte or half-word selector (or a destination's mask); the handler
+ * checks which it may take. */
+static int dec_sel(Ctx *c, const char *name, Opnd *o)
+{
+	const char *dot = strrchr(name, '.');
+	if (!dot || (dot[1] != 'b' && dot[1] != 'h') || !dot[2] || strlen(dot + 2) > 4)
+		return 0;
+	Bind *b = lookup(c, intern(name, (size_t)(dot - name)));
+	if (!b || b->kind != B_REG)
+		return 0;
+	o->val = 0;
+	for (const char *p = dot + 2; *p; p++) {
+		if (*p < '0' || *p > '7')
+			return 0;
+		o->val = o->val << 4 | (uint64_t)(*p - '0');
+	}
+	o->kind = O_SEL;
+	o->reg = (uint32_t)b->v;
+	o->sel = (uint8_t)dot[1];
+	o->n = (uint32_t)strlen(dot + 2);
+	return 1;
+}
+
 static int dec_name(Ctx *c, const char *name, Opnd *o)
 {
 	Bind *b = lookup(c, name);
@@ -727,28 +777,27 @@ static int dec_name(Ctx *c, const char *name, Opnd *o)
 		o->val = (uint64_t)index;
 		return 1;
 	}
+	if (dec_sel(c, name, o))
+		return 1;
 	why_name = name;
 	return 0;
 }
 
-/* base + constant: the shape of an address and of sym+offset. */
+/* base + constant: the shape of an address and of sym+offset.  The
+ * constants by a loop: x+1+1+... is as deep as it is long. */
 static int dec_lin(Ctx *c, const Expr *e, Opnd *base, int64_t *off)
 {
-	if (e->kind == E_BINARY && (e->op == '+' || e->op == '-')) {
-		Cval k;
-		if (ceval(e->kids[1], &k, 0) && k.fk == FK_INT && !lookup(c, e->kids[1]->kind == E_NAME ? e->kids[1]->str : "")) {
-			if (!dec_lin(c, e->kids[0], base, off))
-				return 0;
-			*off += e->op == '+' ? (int64_t)k.v : -(int64_t)k.v;
-			return 1;
-		}
-		if (e->op == '+' && ceval(e->kids[0], &k, 0) && k.fk == FK_INT) {
-			if (!dec_lin(c, e->kids[1], base, off))
-				return 0;
-			*off += (int64_t)k.v;
-			return 1;
-		}
-		return 0;
+	Cval k;
+	while (e->kind == E_BINARY && (e->op == '+' || e->op == '-')) {
+		if (ceval(e->kids[1], &k, 0) && k.fk == FK_INT &&
+		    !lookup(c, e->kids[1]->kind == E_NAME ? e->kids[1]->str : "")) {
+			*off = (int64_t)((uint64_t)*off + (e->op == '+' ? k.v : -k.v));
+			e = e->kids[0];
+		} else if (e->op == '+' && ceval(e->kids[0], &k, 0) && k.fk == FK_INT) {
+			*off = (int64_t)((uint64_t)*off + k.v);
+			e = e->kids[1];
+		} else
+			return 0;
 	}
 	if (!dec_opnd(c, e, base))
 		return 0;
@@ -820,6 +869,15 @@ static int dec_opnd(Ctx *c, const Expr *e, Opnd *o)
 			o->kids = kids_new(1);
 			return dec_opnd(c, e->kids[0], &o->kids[0]) && o->kids[0].kind == O_REG;
 		}
+		if (e->op == '-' && e->kids[0]->kind == E_NAME) {  /* vmad's -a */
+			Opnd r;
+			if (dec_opnd(c, e->kids[0], &r) && (r.kind == O_REG || r.kind == O_SEL)) {
+				o->kind = O_NEG;
+				o->kids = kids_new(1);
+				o->kids[0] = r;
+				return 1;
+			}
+		}
 		break;
 	case E_BINARY:
 		if (e->op == '|' && e->kids[0]->kind == E_NAME && e->kids[1]->kind == E_NAME &&
@@ -840,7 +898,7 @@ static int dec_opnd(Ctx *c, const Expr *e, Opnd *o)
 		o->fval = k.f;
 		return 1;
 	}
-	if (dec_lin(c, e, &base, &off)) {
+	if (e->kind == E_BINARY && dec_lin(c, e, &base, &off)) {
 		if (base.kind == O_NONE) {
 			o->kind = O_IMM;
 			o->val = (uint64_t)off;

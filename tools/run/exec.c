@@ -7,23 +7,6 @@
 #include <string.h>
 #include "run.h"
 
-static inline uint64_t wmask(int bits)
-{
-	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
-}
-
-static inline uint64_t zx(uint64_t v, int bits)
-{
-	return v & wmask(bits);
-}
-
-static inline int64_t sx(uint64_t v, int bits)
-{
-	if (bits >= 64)
-		return (int64_t)v;
-	return (int64_t)(v << (64 - bits)) >> (64 - bits);
-}
-
 static inline Frame *top(Thread *t)
 {
 	return &t->fr[t->depth - 1];
@@ -212,6 +195,32 @@ static int ex_mov(Thread *t, const DIns *d)
 
 /* ---- integer arithmetic ---- */
 
+static int is_pair16(int ty)
+{
+	return ty == TY_U16X2 || ty == TY_S16X2;
+}
+
+/* add, min and max on .u16x2/.s16x2: each half-word alone; .relu
+ * (min and max of .s16x2) clamps a negative half to 0. */
+static int pair16(Thread *t, const DIns *d, int op)
+{
+	int ty = ty0(d), sgn = ty_signed(ty), relu = (d->mods & M(relu)) != 0;
+	nops(d, 3);
+	if ((d->mods & ~M(relu)) || (relu && (op == '+' || !sgn)))
+		bad_form(d);
+	uint64_t a = rd(t, &d->ops[1]), b = rd(t, &d->ops[2]), r = 0;
+	for (int i = 0; i < 2; i++) {
+		uint64_t ua = zx(a >> (16 * i), 16), ub = zx(b >> (16 * i), 16);
+		int64_t x = sgn ? sx(ua, 16) : (int64_t)ua, y = sgn ? sx(ub, 16) : (int64_t)ub;
+		int64_t v = op == '+' ? x + y : (op == '<') == (x < y) ? x : y;
+		if (relu && v < 0)
+			v = 0;
+		r |= zx((uint64_t)v, 16) << (16 * i);
+	}
+	wr(t, &d->ops[0], r);
+	return X_NEXT;
+}
+
 /* add, addc, sub, subc: .sat clamps s32; .cc leaves the carry (add) or
  * the borrow (sub) as addc/subc consume it. */
 static int add_or_sub(Thread *t, const DIns *d, int sub)
@@ -219,6 +228,8 @@ static int add_or_sub(Thread *t, const DIns *d, int sub)
 	int ty = ty0(d), bits = ty_bits(ty);
 	if (ty_floats(ty))
 		return sub ? ex_fsub(t, d) : ex_fadd(t, d);
+	if (is_pair16(ty) && !sub && d->st->ins.sp->code == O_add)
+		return pair16(t, d, '+');
 	nops(d, 3);
 	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
 	int code = d->st->ins.sp->code, c = code == O_subc || code == O_addc ? t->carry : 0;
@@ -321,10 +332,13 @@ static int ex_mul24(Thread *t, const DIns *d)
 	int64_t x = sgn ? sx(a, 24) : (int64_t)zx(a, 24), y = sgn ? sx(b, 24) : (int64_t)zx(b, 24);
 	uint64_t p = (uint64_t)(x * y);
 	uint64_t r = d->mods & M(hi) ? zx(p >> 16, 32) : zx(p, 32);
-	if (base_mad)
-		r = zx(r + rd(t, &d->ops[3]), 32);
-	if (d->mods & M(sat))
+	if ((d->mods & M(sat)) && (!base_mad || !sgn || !(d->mods & M(hi))))
 		bad_form(d);
+	if (d->mods & M(sat)) {  /* mad24.hi.sat.s32: the 32-bit signed addition clamps */
+		int64_t s = sx(r, 32) + sx(rd(t, &d->ops[3]), 32);
+		r = zx((uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s), 32);
+	} else if (base_mad)
+		r = zx(r + rd(t, &d->ops[3]), 32);
 	wr(t, &d->ops[0], r);
 	return X_NEXT;
 }
@@ -383,17 +397,21 @@ static int ex_neg(Thread *t, const DIns *d)
 	return X_NEXT;
 }
 
+/* .relu (min and max of .s32) clamps a negative result to 0. */
 static int ex_minmax(Thread *t, const DIns *d, int max)
 {
-	int ty = ty0(d), bits = ty_bits(ty);
+	int ty = ty0(d), bits = ty_bits(ty), relu = (d->mods & M(relu)) != 0;
 	if (ty_floats(ty))
 		return max ? ex_fmax(t, d) : ex_fmin(t, d);
+	if (is_pair16(ty))
+		return pair16(t, d, max ? '>' : '<');
 	nops(d, 3);
-	if (d->mods & (M(relu) | M(NaN) | M(xorsign) | M(abs)))
+	if ((d->mods & (M(NaN) | M(xorsign) | M(abs))) || (relu && ty != TY_S32))
 		bad_form(d);
 	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty);
 	int less = ty_signed(ty) ? sx(a, bits) < sx(b, bits) : a < b;
-	wr(t, &d->ops[0], (less ^ max) ? a : b);
+	uint64_t r = (less ^ max) ? a : b;
+	wr(t, &d->ops[0], relu && sx(r, 32) < 0 ? 0 : r);
 	return X_NEXT;
 }
 
@@ -510,6 +528,26 @@ static int ex_popc(Thread *t, const DIns *d)
 	int ty = ty0(d);
 	nops(d, 2);
 	wr(t, &d->ops[0], (uint64_t)__builtin_popcountll(rdt(t, &d->ops[1], ty)));
+	return X_NEXT;
+}
+
+/* fns: the offset-th set bit of mask counting from base, up (offset > 0)
+ * or down; 0xffffffff when there is none.  A base above 31 is undefined. */
+static int ex_fns(Thread *t, const DIns *d)
+{
+	nops(d, 4);
+	uint32_t mask = (uint32_t)rd(t, &d->ops[1]), base = (uint32_t)rd(t, &d->ops[2]);
+	int32_t off = (int32_t)rd(t, &d->ops[3]);
+	if (base > 31)
+		rt_fail(d, RUN_FAULT, "fns from bit %u (it must be at most 31)", base);
+	uint64_t r = 0xFFFFFFFF, count = (uint64_t)(off < 0 ? -(int64_t)off - 1 : off ? (int64_t)off - 1 : 0);
+	int inc = off < 0 ? -1 : 1;
+	for (int pos = (int)base; pos >= 0 && pos < 32 && (off || pos == (int)base); pos += inc)
+		if (mask >> pos & 1 && count-- == 0) {
+			r = (uint64_t)pos;
+			break;
+		}
+	wr(t, &d->ops[0], r);
 	return X_NEXT;
 }
 
@@ -632,23 +670,6 @@ static int ex_sad(Thread *t, const DIns *d)
 	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty), c = rdt(t, &d->ops[3], ty);
 	int lt = ty_signed(ty) ? sx(a, bits) < sx(b, bits) : a < b;
 	wr(t, &d->ops[0], zx(c + (lt ? b - a : a - b), bits));
-	return X_NEXT;
-}
-
-static int ex_dp4a(Thread *t, const DIns *d)
-{
-	nops(d, 4);
-	if (d->nty != 2)
-		bad_form(d);
-	uint32_t a = (uint32_t)rd(t, &d->ops[1]), b = (uint32_t)rd(t, &d->ops[2]);
-	int64_t acc = ty_signed(d->ty[0]) && ty_signed(d->ty[1]) ? sx(rd(t, &d->ops[3]), 32)
-		: (int64_t)zx(rd(t, &d->ops[3]), 32);
-	for (int i = 0; i < 4; i++) {
-		uint32_t x = (a >> (8 * i)) & 0xFF, y = (b >> (8 * i)) & 0xFF;
-		int64_t xa = ty_signed(d->ty[0]) ? sx(x, 8) : x, yb = ty_signed(d->ty[1]) ? sx(y, 8) : y;
-		acc += xa * yb;
-	}
-	wr(t, &d->ops[0], zx((uint64_t)acc, 32));
 	return X_NEXT;
 }
 
@@ -1128,42 +1149,6 @@ static int cp_mbarrier_arrive(Thread *t, const DIns *d)
 	return X_NEXT;
 }
 
-/* ---- SIMD video instructions: vadd4, vabsdiff2, ... ---- */
-
-static int ex_vsimd(Thread *t, const DIns *d)
-{
-	int op = d->st->ins.sp->code;
-	int lanes = op == O_vadd4 || op == O_vsub4 || op == O_vabsdiff4 || op == O_vmin4 ||
-		op == O_vmax4 || op == O_vavrg4 ? 4 : 2, bits = 32 / lanes;
-	int add = has(d, MOD_add), sat = has(d, MOD_sat);
-	only_mods(d, M(sat) | M(add));
-	if (d->nty != 3 || d->nops != 4 || (add && sat) || d->ops[0].kind != O_REG)
-		bad_form(d);
-	int sa = ty_signed(d->ty[1]), sb = ty_signed(d->ty[2]), sd = ty_signed(d->ty[0]);
-	uint32_t a = (uint32_t)rd(t, &d->ops[1]), b = (uint32_t)rd(t, &d->ops[2]);
-	uint32_t c = (uint32_t)rd(t, &d->ops[3]), r = 0;
-	int64_t sum = 0;
-	for (int i = 0; i < lanes; i++) {
-		uint64_t xa = (a >> (i * bits)) & wmask(bits), xb = (b >> (i * bits)) & wmask(bits);
-		int64_t x = sa ? sx(xa, bits) : (int64_t)xa, y = sb ? sx(xb, bits) : (int64_t)xb, v;
-		if (op == O_vadd2 || op == O_vadd4) v = x + y;
-		else if (op == O_vsub2 || op == O_vsub4) v = x - y;
-		else if (op == O_vabsdiff2 || op == O_vabsdiff4) v = x > y ? x - y : y - x;
-		else if (op == O_vmin2 || op == O_vmin4) v = x < y ? x : y;
-		else if (op == O_vmax2 || op == O_vmax4) v = x > y ? x : y;
-		else if (op == O_vavrg2 || op == O_vavrg4) v = (x + y + 1) >> 1;
-		else bad_form(d);
-		sum += v;
-		if (sat) {
-			int64_t lo = sd ? -(1ll << (bits - 1)) : 0, hi = sd ? (1ll << (bits - 1)) - 1 : (1ll << bits) - 1;
-			v = v < lo ? lo : v > hi ? hi : v;
-		}
-		r |= (uint32_t)((uint64_t)v & wmask(bits)) << (i * bits);
-	}
-	wr(t, &d->ops[0], add ? (uint32_t)(sum + (int64_t)c) : r);
-	return X_NEXT;
-}
-
 /* ---- control ---- */
 
 static int ex_bra(Thread *t, const DIns *d)
@@ -1382,12 +1367,13 @@ static const Handler handlers[O_UNKNOWN + 1] = {
 	[O_cvta] = {ex_cvta, NULL, M(to)},
 	[O_discard] = {ex_hint, NULL, RAW_MODS},
 	[O_div] = {ex_div, NULL, M(approx) | M(full) | M(ftz)},
-	[O_dp2a] = {NULL, NULL, 0},
-	[O_dp4a] = {ex_dp4a, NULL, 0},
+	[O_dp2a] = {ex_dot, NULL, M(lo) | M(hi)},
+	[O_dp4a] = {ex_dot, NULL, 0},
 	[O_ex2] = {ex_funary, NULL, M(approx) | M(ftz)},
 	[O_exit] = {ex_exit, NULL, 0},
 	[O_fence] = {ex_nop, NULL, 0},
 	[O_fma] = {ex_ffma, NULL, M(ftz) | M(sat) | M(relu)},
+	[O_fns] = {ex_fns, NULL, 0},
 	[O_isspacep] = {ex_isspacep, NULL, 0},
 	[O_ld] = {ex_ld, NULL, M(cache_hint)},
 	[O_ldmatrix] = {NULL, wx_wmma, RAW_MODS},
@@ -1443,19 +1429,30 @@ static const Handler handlers[O_UNKNOWN + 1] = {
 	[O_testp] = {ex_funary, NULL, M(finite) | M(infinite) | M(number) | M(notanumber) |
 		M(normal) | M(subnormal)},
 	[O_trap] = {ex_trap, NULL, 0},
-	[O_vabsdiff2] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vabsdiff4] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vadd2] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vadd4] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vavrg2] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vavrg4] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vmax2] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vmax4] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vmin2] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vmin4] = {ex_vsimd, NULL, RAW_MODS},
+	[O_vabsdiff] = {ex_vscalar, NULL, M(sat) | M(add) | M(min) | M(max)},
+	[O_vabsdiff2] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vabsdiff4] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vadd] = {ex_vscalar, NULL, M(sat) | M(add) | M(min) | M(max)},
+	[O_vadd2] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vadd4] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vavrg2] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vavrg4] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vmad] = {ex_vmad, NULL, M(sat) | M(po) | M(shr7) | M(shr15)},
+	[O_vmax] = {ex_vscalar, NULL, M(sat) | M(add) | M(min) | M(max)},
+	[O_vmax2] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vmax4] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vmin] = {ex_vscalar, NULL, M(sat) | M(add) | M(min) | M(max)},
+	[O_vmin2] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vmin4] = {ex_vsimd, NULL, M(sat) | M(add)},
 	[O_vote] = {NULL, wx_vote, M(sync) | M(all) | M(any) | M(uni) | M(ballot)},
-	[O_vsub2] = {ex_vsimd, NULL, RAW_MODS},
-	[O_vsub4] = {ex_vsimd, NULL, RAW_MODS},
+	[O_vset] = {ex_vscalar, NULL, M(add) | M(min) | M(max)},
+	[O_vset2] = {ex_vsimd, NULL, M(add)},
+	[O_vset4] = {ex_vsimd, NULL, M(add)},
+	[O_vshl] = {ex_vscalar, NULL, M(sat) | M(add) | M(min) | M(max) | M(clamp) | M(wrap)},
+	[O_vshr] = {ex_vscalar, NULL, M(sat) | M(add) | M(min) | M(max) | M(clamp) | M(wrap)},
+	[O_vsub] = {ex_vscalar, NULL, M(sat) | M(add) | M(min) | M(max)},
+	[O_vsub2] = {ex_vsimd, NULL, M(sat) | M(add)},
+	[O_vsub4] = {ex_vsimd, NULL, M(sat) | M(add)},
 	[O_wmma] = {NULL, wx_wmma, RAW_MODS},
 	[O_xor] = {ex_xor, NULL, 0},
 };

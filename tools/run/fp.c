@@ -520,15 +520,6 @@ uint64_t atom_fadd(int ty, uint64_t a, uint64_t b)
 
 /* ---- cvt ---- */
 
-static uint64_t wmask(int bits)
-{
-	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
-}
-
-static int64_t sext(uint64_t v, int bits)
-{
-	return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
-}
 
 /* Float to integer: round as asked, saturate to the range, NaN -> 0. */
 static uint64_t f2i(double x, int rnd, int dty)
@@ -565,15 +556,15 @@ static uint64_t i2f(uint64_t v, int sty, int dty, int rnd, const DIns *d)
 	uint64_t r;
 	fesetround(fe_mode(rnd));
 	if (dty == TY_F32) {
-		volatile float f = ty_signed(sty) ? (float)sext(v, bits) : (float)v;
+		volatile float f = ty_signed(sty) ? (float)sx(v, bits) : (float)v;
 		r = u_of(f);
 	} else if (dty == TY_F64) {
-		volatile double f = ty_signed(sty) ? (double)sext(v, bits) : (double)v;
+		volatile double f = ty_signed(sty) ? (double)sx(v, bits) : (double)v;
 		r = ud_of(f);
 	} else {
 		fesetround(old);
 		need(d, bits <= 32);  /* exact in double, so one rounding */
-		double x = ty_signed(sty) ? (double)sext(v, bits) : (double)v;
+		double x = ty_signed(sty) ? (double)sx(v, bits) : (double)v;
 		return dty == TY_F16 ? fround(x, rnd, 10, 5, H_NAN) : fround(x, rnd, 7, 8, H_NAN);
 	}
 	fesetround(old);
@@ -730,7 +721,7 @@ int ex_cvt(Thread *t, const DIns *d)
 	if (is_intty(dty) && is_intty(sty)) {
 		int sb = ty_bits(sty), db = ty_bits(dty);
 		uint64_t v = rd(t, &d->ops[1]) & wmask(sb);
-		int64_t s = ty_signed(sty) ? sext(v, sb) : (int64_t)v;
+		int64_t s = ty_signed(sty) ? sx(v, sb) : (int64_t)v;
 		if (d->mods & M(sat)) {
 			int ssrc = ty_signed(sty);
 			if (ty_signed(dty)) {
@@ -748,7 +739,7 @@ int ex_cvt(Thread *t, const DIns *d)
 		}
 		r = (uint64_t)s & wmask(db);
 		if (ty_signed(dty))
-			r = (uint64_t)sext(r, db);
+			r = (uint64_t)sx(r, db);
 	} else if (is_intty(sty)) {
 		need(d, ty_float(dty) && dty != TY_TF32 && (d->rnd == RND_NONE || d->rnd <= RND_RP));
 		r = i2f(rd(t, &d->ops[1]) & wmask(ty_bits(sty)), sty, dty, d->rnd, d);
@@ -762,7 +753,7 @@ int ex_cvt(Thread *t, const DIns *d)
 		if (is_intty(dty)) {
 			r = f2i(x, d->rnd, dty);
 			if (ty_signed(dty))
-				r = (uint64_t)sext(r, ty_bits(dty));
+				r = (uint64_t)sx(r, ty_bits(dty));
 		} else
 			r = f2f(d, x, sty, dty);
 	}

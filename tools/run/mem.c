@@ -15,42 +15,18 @@ typedef struct Region {
 	const char *what;
 } Region;
 
-static Region *regions;
+static Region *regions;      /* sorted by base */
 static uint32_t nregions, capregions;
-static uint64_t gnext = GLOBAL_BASE;
+static uint64_t gnext[3] = {GLOBAL_BASE, GLOBAL_BASE + GM_ARENA, GLOBAL_BASE + 2 * GM_ARENA};
 static uint32_t lastr;
 static uint64_t heap_used;
 
 /* cudaLimitMallocHeapSize's default: device malloc returns NULL past it. */
 #define HEAP_LIMIT (8u << 20)
 
-/* Regions are handed out at increasing addresses with a gap between
- * them, so the table stays sorted and a small overrun hits no region. */
-uint64_t gmem_alloc(uint64_t size, uint32_t align, const char *what)
+/* The index of the first region above addr. */
+static uint32_t region_after(uint64_t addr)
 {
-	if (align < 256)
-		align = 256;
-	uint64_t base = (gnext + align - 1) & ~(uint64_t)(align - 1);
-	if (nregions == capregions) {
-		capregions = capregions ? capregions * 2 : 64;
-		regions = xreallocarray(regions, capregions, sizeof *regions);
-	}
-	Region *r = &regions[nregions++];
-	r->base = base;
-	r->size = size;
-	r->data = xcalloc(size, 1);
-	r->live = 1;
-	r->heap = what == NULL;
-	r->what = what;
-	gnext = base + size + 256;
-	return base;
-}
-
-static Region *region_find(uint64_t addr)
-{
-	if (lastr < nregions && addr >= regions[lastr].base &&
-	    addr < regions[lastr].base + regions[lastr].size)
-		return &regions[lastr];
 	uint32_t lo = 0, hi = nregions;
 	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;
@@ -59,6 +35,43 @@ static Region *region_find(uint64_t addr)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* Each arena (GM_*) hands out increasing addresses with a gap between
+ * regions, so that a small overrun hits no region; the arenas are apart
+ * so that what one holds moves no address of another: a module that
+ * lost a dead global passes the same buffer addresses to its kernel. */
+uint64_t gmem_alloc(int arena, uint64_t size, uint32_t align, const char *what)
+{
+	if (align < 256)
+		align = 256;
+	uint64_t base = (gnext[arena] + align - 1) & ~(uint64_t)(align - 1);
+	if (base + size + 256 > GLOBAL_BASE + (uint64_t)(arena + 1) * GM_ARENA)
+		die("out of memory");
+	if (nregions == capregions) {
+		capregions = capregions ? capregions * 2 : 64;
+		regions = xreallocarray(regions, capregions, sizeof *regions);
+	}
+	uint32_t at = region_after(base);
+	memmove(&regions[at + 1], &regions[at], (nregions++ - at) * sizeof *regions);
+	Region *r = &regions[at];
+	r->base = base;
+	r->size = size;
+	r->data = xcalloc(size, 1);
+	r->live = 1;
+	r->heap = arena == GM_HEAP;
+	r->what = what;
+	gnext[arena] = base + size + 256;
+	return base;
+}
+
+static Region *region_find(uint64_t addr)
+{
+	if (lastr < nregions && addr >= regions[lastr].base &&
+	    addr < regions[lastr].base + regions[lastr].size)
+		return &regions[lastr];
+	uint32_t lo = region_after(addr);
 	if (lo == 0)
 		return NULL;
 	lastr = lo - 1;
@@ -79,7 +92,7 @@ uint64_t heap_malloc(uint64_t size)
 	if (size > HEAP_LIMIT || heap_used + size > HEAP_LIMIT)
 		return 0;
 	heap_used += size;
-	return gmem_alloc(size, 16, NULL);
+	return gmem_alloc(GM_HEAP, size, 16, "heap");
 }
 
 int gmem_free(uint64_t addr)

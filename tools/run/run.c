@@ -97,7 +97,7 @@ static uint64_t make_buffer(const char *spec, int argi)
 	uint64_t size = parse_u64(buf, "buf size");
 	if (size > (1ull << 32))
 		bad_usage("buffer of %llu bytes is too large", (unsigned long long)size);
-	uint64_t a = gmem_alloc(size, 256, "buffer");
+	uint64_t a = gmem_alloc(GM_BUFFER, size, 256, "buffer");
 	uint8_t *p = gmem_ptr(a, size);
 	if (!fill || strcmp(fill, "zero") == 0) {
 		/* calloc'd */

@@ -44,6 +44,11 @@ enum {
 	(((uint64_t)(tag) << 56) | ((uint64_t)(thr) << 32) | (uint32_t)(off))
 #define GLOBAL_BASE 0x100000000ull
 
+/* Global memory's arenas, GM_ARENA bytes apart from GLOBAL_BASE up:
+ * kernel-argument buffers, module variables, the device heap. */
+enum { GM_BUFFER, GM_VAR, GM_HEAP };
+#define GM_ARENA (1ull << 40)
+
 /* Distributed shared memory: a .shared address with r + 1 in bits 24..31
  * (a generic one: in bits 32..55) is in the window of the cluster's block
  * of rank r; 0 there means the thread's own block.  So windows are
@@ -72,18 +77,39 @@ enum {
 	O_NOT,    /* !p: kids[0] */
 	O_SINK,   /* _ */
 	O_LABELS, /* brx.idx targets: reg = index of the label list */
+	O_SEL,    /* %r1.b0, %r2.h10, %r3.b7654 of a video instruction: reg, sel 'b' or */
+	          /* 'h', n digits in val, the first in the highest nibble */
+	O_NEG,    /* -a of vmad: kids[0], an O_REG or O_SEL */
 };
 enum { FK_INT, FK_F32, FK_F64, FK_DEC };  /* immediates: 0f, 0d, 1.5 */
 
 typedef struct Opnd Opnd;
 struct Opnd {
-	uint8_t kind, space, fk, pad;
+	uint8_t kind, space, fk, sel;
 	uint32_t reg;
 	uint32_t n;
 	uint64_t val;
 	double fval;    /* FK_DEC */
 	Opnd *kids;
 };
+
+/* A value's low bits, zero- or sign-extended. */
+static inline uint64_t wmask(int bits)
+{
+	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
+}
+
+static inline uint64_t zx(uint64_t v, int bits)
+{
+	return v & wmask(bits);
+}
+
+static inline int64_t sx(uint64_t v, int bits)
+{
+	if (bits >= 64)
+		return (int64_t)v;
+	return (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
 
 typedef struct Thread Thread;
 typedef struct Warp Warp;
@@ -242,7 +268,7 @@ _Noreturn void rt_fail(const DIns *, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* mem.c */
-uint64_t gmem_alloc(uint64_t size, uint32_t align, const char *what);
+uint64_t gmem_alloc(int arena, uint64_t size, uint32_t align, const char *what);
 uint64_t heap_malloc(uint64_t size);
 int gmem_free(uint64_t addr);
 uint8_t *gmem_ptr(uint64_t addr, uint64_t size);
@@ -290,6 +316,12 @@ void wr(Thread *, const Opnd *, uint64_t);
 uint64_t sreg_value(Thread *, uint32_t id, uint32_t index);
 int sreg_known(int id, int index);
 int push_frame(Thread *, DFunc *, const DIns *call);
+
+/* video.c */
+int ex_vscalar(Thread *, const DIns *);
+int ex_vmad(Thread *, const DIns *);
+int ex_vsimd(Thread *, const DIns *);
+int ex_dot(Thread *, const DIns *);
 
 /* builtin.c */
 int ex_call_builtin(Thread *, const DIns *, DFunc *);
