@@ -17,7 +17,8 @@
 
 typedef struct Def {
 	uint32_t ins;   /* DEF_ENTRY for the value on entry */
-	uint32_t reg;
+	uint32_t reg : 31;
+	uint32_t may : 1;   /* may write it, or write a part (%r1.b0): kills nothing */
 } Def;
 
 /* A sorted set of definition ids. */
@@ -53,10 +54,10 @@ typedef struct DefScan {
 	uint32_t ins;
 } DefScan;
 
-static void add_def(Defs *d, uint32_t ins, uint32_t reg)
+static void add_def(Defs *d, uint32_t ins, uint32_t reg, int may)
 {
 	d->defs = array_grow(d->defs, d->ndefs, &d->cap, sizeof *d->defs);
-	d->defs[d->ndefs++] = (Def){ins, reg};
+	d->defs[d->ndefs++] = (Def){ins, reg, may != 0};
 }
 
 static void note_def(void *ctx, const char *name, OpRole role)
@@ -64,7 +65,7 @@ static void note_def(void *ctx, const char *name, OpRole role)
 	DefScan *s = ctx;
 	int r = live_reg(s->d->live, name);
 	if (r >= 0 && role != ROLE_USE)
-		add_def(s->d, s->ins, (uint32_t)r);
+		add_def(s->d, s->ins, (uint32_t)r, role == ROLE_MAYDEF);
 }
 
 /* Numbers every definition: entry ones first, then in instruction order,
@@ -73,7 +74,7 @@ static void number_defs(Defs *d)
 {
 	const Cfg *g = d->cfg;
 	for (uint32_t r = 0; r < d->nregs; r++)
-		add_def(d, DEF_ENTRY, r);
+		add_def(d, DEF_ENTRY, r, 0);
 	DefScan s = {d, 0};
 	for (uint32_t i = 0; i < g->nins; i++) {
 		s.ins = i;
@@ -92,13 +93,9 @@ static void number_defs(Defs *d)
 static int kills(const Defs *d, uint32_t id)
 {
 	const Def *df = &d->defs[id];
-	if (df->ins == DEF_ENTRY)
+	if (df->ins == DEF_ENTRY || df->may)
 		return 0;
-	const Ins *in = &d->cfg->ins[df->ins]->ins;
-	if (in->guard)
-		return 0;
-	/* a may-define (OF_OPAQUE) write does not replace the value for sure */
-	return !(in->sp->op->flags & OF_OPAQUE);
+	return !d->cfg->ins[df->ins]->ins.guard;
 }
 
 static void set_add(IdSet *s, uint32_t id)

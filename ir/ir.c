@@ -274,10 +274,22 @@ int expr_mentions(const Expr *e, const char *name)
 			if (expr_mentions(e->kids[i], name))
 				return 1;
 	}
-	return e->str == name;
+	return e->str == name || (e->str[0] == '%' && reg_of_part(e->str) == name);
 }
 
-/* e with every name `from` replaced by `to`: new nodes where it changes,
+/* name, or a part of register from (%r1.b0), renamed to to */
+static Expr *leaf_renamed(Expr *x, const char *from, const char *to)
+{
+	if (x->str == from)
+		return name_expr(to);
+	if (x->str[0] != '%' || reg_of_part(x->str) != from)
+		return x;
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s%s", to, x->str + intern_len(from));
+	return name_expr(intern_cstr(buf));
+}
+
+/* e with every name `from` (and every part of it, %r1.b0) replaced by `to`: new nodes where it changes,
  * e itself where it does not.  Walks the left spine without recursion, as
  * expr_mentions does (a chain a+b+c+... is deep on the left). */
 Expr *expr_renamed(Module *m, Expr *e, const char *from, const char *to)
@@ -291,7 +303,7 @@ Expr *expr_renamed(Module *m, Expr *e, const char *from, const char *to)
 		spine = array_grow(spine, n, &cap, sizeof *spine);
 		spine[n++] = x;
 	}
-	Expr *r = x->kind == E_NAME && x->str == from ? name_expr(to) : x;
+	Expr *r = x->kind == E_NAME ? leaf_renamed(x, from, to) : x;
 	while (n-- > 0) {
 		Expr *c = arena_dup(m->arena, spine[n], sizeof *c);
 		uint32_t nk = c->n + (c->kind == E_CALL);  /* and expr_fname's slot */

@@ -263,6 +263,11 @@ struct Ins;
 Operand ins_operand(const struct Ins *, uint32_t k);
 void ins_names(const struct Ins *, NameFn *, void *ctx);
 OpRole ins_first_role(const struct Ins *);  /* what the first operand receives */
+/* %r1.b0, %r1.h10 (video selectors and masks), %v.x (a vector register's
+ * element): the register it is a part of (interned), NULL for any other
+ * name.  ins_names reports a part as its register: read, or where the
+ * part is written, maybe written (the rest is kept). */
+const char *reg_of_part(const char *name);
 /* What an instruction does to one register (name interned); a guard
  * reads its predicate. */
 typedef struct RegAccess {

@@ -95,11 +95,47 @@ static int is_sink(const char *name)
 	return name[0] == '_' && !name[1];
 }
 
+/* digits from '0' to top, one to max of them, and nothing after */
+static int selector_digits(const char *p, char top, int max)
+{
+	int n = 0;
+	for (; *p; p++, n++)
+		if (*p < '0' || *p > top || n == max)
+			return 0;
+	return n > 0;
+}
+
+/* A register name cannot hold a dot, so a '%' name with one is a special
+ * register (%tid.x) or a part of a register: a byte or a half of a video
+ * instruction's operand (%r1.b0, %r1.h1; a destination's mask %r1.b3210,
+ * %r1.h10) or an element of a vector register (%v.x, %v.a). */
+const char *reg_of_part(const char *name)
+{
+	if (name[0] != '%')
+		return NULL;
+	const char *dot = strchr(name + 1, '.'), *p = dot ? dot + 1 : NULL;
+	if (!p || dot == name + 1)
+		return NULL;
+	int part = (p[0] == 'b' && selector_digits(p + 1, '7', 4)) ||
+		(p[0] == 'h' && selector_digits(p + 1, '1', 2)) ||
+		(p[0] && !p[1] && strchr("xyzwrgba", p[0]) && !is_special_reg(name));
+	return part ? intern(name, (size_t)(dot - name)) : NULL;
+}
+
+/* A part read reads its register; a part written writes some of it and
+ * keeps the rest: a may-write, which kills nothing, so what the register
+ * held before stays live and reaching. */
+static void name_seen(NameFn *fn, void *ctx, const char *name, OpRole role)
+{
+	const char *reg = reg_of_part(name);
+	fn(ctx, reg ? reg : name, reg && role != ROLE_USE ? ROLE_MAYDEF : role);
+}
+
 static int use_leaf(void *ctx, Expr **slot)
 {
 	Uses *u = ctx;
 	if ((*slot)->kind == E_NAME && !is_sink((*slot)->str))
-		u->fn(u->ctx, (*slot)->str, ROLE_USE);
+		name_seen(u->fn, u->ctx, (*slot)->str, ROLE_USE);
 	return 0;
 }
 
@@ -114,7 +150,7 @@ static void visit(const Expr *e, OpRole role, NameFn *fn, void *ctx)
 	switch (e->kind) {
 	case E_NAME:
 		if (!is_sink(e->str))
-			fn(ctx, e->str, role);
+			name_seen(fn, ctx, e->str, role);
 		break;
 	case E_NUM:
 		break;

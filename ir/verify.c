@@ -145,15 +145,6 @@ static void verify_decl(Verifier *v, Loc loc, const Decl *d)
 
 /* ---- names ---------------------------------------------------------- */
 
-/* %v.x: an element of a vector register (.x .y .z .w, or .r .g .b .a) */
-static int is_element(const Verifier *v, const char *name)
-{
-	const char *dot = strrchr(name, '.');
-	if (!dot || !dot[1] || dot[2] || !strchr("xyzwrgba", dot[1]))
-		return 0;
-	return names_exact(&v->func, intern(name, (size_t)(dot - name)));
-}
-
 static void check_name(void *ctx, const char *name, OpRole role)
 {
 	(void)role;
@@ -161,7 +152,7 @@ static void check_name(void *ctx, const char *name, OpRole role)
 	Verifier *v = c[0];
 	const Stmt *s = c[1];
 	if (names_declared(&v->func, name) || names_exact(&v->module, name) ||
-	    is_special_reg(name) || is_element(v, name))
+	    is_special_reg(name))
 		return;
 	char what[160];
 	snprintf(what, sizeof what, "'%.100s' is used but nothing declares it", name);
