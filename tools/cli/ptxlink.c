@@ -225,11 +225,11 @@ static int output_is_input(const Options *o)
 }
 
 /* The inputs (errors in all of them reported), the library members they
- * need, linked and through the stages: libptxlink's session, or NULL
- * after errors. */
-static ptxlink_session *load(const Options *o)
+ * need, linked and through the stages: libptxlink's session, working in
+ * the command's context, or NULL after errors. */
+static ptxlink_session *load(const Options *o, Ctx *ctx)
 {
-	ptxlink_session *s = ptxlink_new(&o->lib);
+	ptxlink_session *s = session_new(&o->lib, ctx);
 	if (!s)
 		return NULL;
 	double t = now();
@@ -270,16 +270,19 @@ int main(int argc, char **argv)
 	Options o = {0};
 	int rc = 2;
 	double start = now();
+	Ctx *ctx = ctx_new();   /* one for the whole command: -w, the file names, the errors */
+	ctx_enter(ctx);
 	if (parse_args(argc, argv, &o) == 0 && !output_is_input(&o)) {
 		timing = o.time;
 		o.lib.stats |= o.lib.verbose;   /* -v: each stage's counts */
 		o.lib.phase_done = o.time ? phase_done : NULL;
-		ptxlink_session *s = load(&o);
+		ptxlink_session *s = load(&o, ctx);
 		rc = s && diag_errors() == 0 && output(&o, session_result(s)) == 0 ? 0 : 1;
 		ptxlink_free(s);
 		if (o.lib.verbose)
 			fprintf(stderr, "ptxlink: %s in %.1f ms\n", rc ? "failed" : "done", (now() - start) * 1e3);
 	}
 	options_free(&o);
+	ctx_free(ctx);
 	return rc;
 }
