@@ -2,52 +2,63 @@
  * own bugs (die).  Bad input must never reach die().  Each diagnostic is
  * formatted whole and handed to one handler: by default it is printed to
  * the stream (stderr) as file:line:col: kind: message; the library
- * (tools/lib/) installs its user's callback instead. */
+ * (tools/lib/) installs its user's callback instead.  The file names, the
+ * error count, the handler and the warning mode are the current
+ * context's (ctx.c). */
 #include <stdlib.h>
 #include <string.h>
-#include "ir.h"
+#include "ctx.h"
 
-static const char **files;
-static uint16_t nfiles;
-static int nerrors;
-static FILE *out;
-static DiagHandler *handler;
-static void *handler_ctx;
-static DiagWarnings warnmode;
-
+/* A Loc has 16 bits for the file: past that many names an input is
+ * refused with an error, as any other bad input is.  The number is kept
+ * with the interned name, so finding it costs one lookup. */
 uint16_t diag_file(const char *name)
 {
-	for (uint16_t i = 0; i < nfiles; i++)
-		if (strcmp(files[i], name) == 0)
-			return i + 1;
-	if (nfiles == UINT16_MAX)
-		die("too many input files");
-	files = xreallocarray(files, nfiles + 1, sizeof *files);
-	files[nfiles++] = intern_cstr(name);
-	return nfiles;
+	Ctx *c = ctx_now();
+	const char *s = intern_cstr(name);
+	uint16_t file = intern_file(s);
+	if (file)
+		return file;
+	if (c->nfiles == UINT16_MAX) {
+		diag_at(DIAG_ERROR, s, 0, 0, "too many input files: at most %u names, inputs and "
+			"library members, in one link", UINT16_MAX);
+		return 0;
+	}
+	if (c->nfiles == c->capfiles) {
+		c->capfiles = c->capfiles ? 2 * c->capfiles : 16;
+		c->files = xreallocarray(c->files, c->capfiles, sizeof *c->files);
+	}
+	c->files[c->nfiles++] = s;
+	intern_set_file(s, (uint16_t)c->nfiles);
+	return (uint16_t)c->nfiles;
 }
 
 void diag_forget_files(void)
 {
-	free(files);
-	files = NULL;
-	nfiles = 0;
+	Ctx *c = ctx_now();
+	for (uint32_t i = 0; i < c->nfiles; i++)
+		intern_set_file(c->files[i], 0);
+	free(c->files);
+	c->files = NULL;
+	c->nfiles = c->capfiles = 0;
 }
 
 const char *diag_filename(uint16_t file)
 {
-	return file && file <= nfiles ? files[file - 1] : "<unknown>";
+	Ctx *c = ctx_now();
+	return file && file <= c->nfiles ? c->files[file - 1] : "<unknown>";
 }
 
 void diag_set_stream(FILE *f)
 {
-	out = f;
+	ctx_now()->out = f;
 }
 
 void diag_set_handler(DiagHandler *h, void *ctx)
 {
-	handler = h;
-	handler_ctx = ctx;
+	Ctx *c = ctx_now();
+	c->handler = h;
+	c->handler_ctx = ctx;
 }
 
 static const char *const kind_names[] = {
@@ -60,7 +71,7 @@ static const char *const kind_names[] = {
 static void print_diag(DiagKind kind, const char *file, unsigned line, unsigned col,
 	const char *msg)
 {
-	FILE *f = out ? out : stderr;
+	FILE *out = ctx_now()->out, *f = out ? out : stderr;
 	if (kind == DIAG_NOTE)
 		;
 	else if (kind == DIAG_REMARK)
@@ -94,11 +105,12 @@ char *diag_vformat(const char *fmt, va_list ap)
 void vdiag(DiagKind kind, const char *file, unsigned line, unsigned col, const char *fmt,
 	va_list ap)
 {
+	Ctx *c = ctx_now();
 	char *msg = diag_vformat(fmt, ap);
 	if (kind == DIAG_ERROR)
-		nerrors++;
-	if (handler)
-		handler(handler_ctx, kind, file, line, col, msg);
+		c->nerrors++;
+	if (c->handler)
+		c->handler(c->handler_ctx, kind, file, line, col, msg);
 	else
 		print_diag(kind, file, line, col, msg);
 	free(msg);
@@ -134,7 +146,7 @@ void error(Loc loc, const char *fmt, ...)
 
 void diag_warnings(DiagWarnings mode)
 {
-	warnmode = mode;
+	ctx_now()->warnmode = mode;
 }
 
 /* -w drops warnings; -Werror makes each an error that fails the run. */
@@ -142,9 +154,10 @@ void warn(Loc loc, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	if (warnmode == WARN_ERROR)
+	DiagWarnings mode = ctx_now()->warnmode;
+	if (mode == WARN_ERROR)
 		vdiag_loc(DIAG_ERROR, loc, fmt, ap);
-	else if (warnmode == WARN_SHOW)
+	else if (mode == WARN_SHOW)
 		vdiag_loc(DIAG_WARNING, loc, fmt, ap);
 	va_end(ap);
 }
@@ -168,12 +181,12 @@ void diag_note(const char *fmt, ...)
 
 int diag_errors(void)
 {
-	return nerrors;
+	return ctx_now()->nerrors;
 }
 
 void diag_reset(void)
 {
-	nerrors = 0;
+	ctx_now()->nerrors = 0;
 }
 
 void die(const char *fmt, ...)

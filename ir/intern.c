@@ -1,14 +1,15 @@
 /* Interned strings.  Names and numeric spellings repeat heavily in PTX
- * (%r1, 0, [param0+0]), so each is stored once for the whole process and
+ * (%r1, 0, [param0+0]), so each is stored once per context (ctx.c) and
  * carries its own leaf Expr: a register operand costs no allocation. */
 #include <stdlib.h>
 #include <string.h>
-#include "ir.h"
+#include "ctx.h"
 
 typedef struct Interned {
 	Expr name, num;  /* leaves, filled on first use */
 	const Spelling *sp;  /* opcode.c's decoding when the string is an instruction's */
-	size_t len;
+	uint32_t len;  /* a name is no longer than its input, at most 2 GiB */
+	uint16_t file;  /* diag.c's number for it as a file name, 0 if none */
 	char str[];
 } Interned;
 
@@ -19,11 +20,6 @@ typedef struct Slot {
 	uint64_t hash;
 	Interned *e;
 } Slot;
-
-static Slot *slots;
-static size_t nslots, count;  /* nslots is 0 or a power of two */
-static size_t nbytes;
-static Arena *entries;  /* the Interned, never freed one by one */
 
 /* Eight bytes a step, not one: hashing a byte at a time was a tenth of a
  * parse.  The last 1 to 7 bytes are read as two 4-byte words that may
@@ -53,46 +49,52 @@ static uint64_t hash_bytes(const char *s, size_t n)
 	return h ^ (h >> 32);
 }
 
-static void grow(void)
+static void grow(Ctx *c)
 {
-	size_t n = nslots ? nslots * 2 : 4096;
+	size_t n = c->nslots ? c->nslots * 2 : 4096;
 	Slot *t = xcalloc(n, sizeof *t);
-	for (size_t i = 0; i < nslots; i++) {
-		if (!slots[i].e)
+	for (size_t i = 0; i < c->nslots; i++) {
+		if (!c->slots[i].e)
 			continue;
-		size_t j = slots[i].hash & (n - 1);
+		size_t j = c->slots[i].hash & (n - 1);
 		while (t[j].e)
 			j = (j + 1) & (n - 1);
-		t[j] = slots[i];
+		t[j] = c->slots[i];
 	}
-	free(slots);
-	slots = t;
-	nslots = n;
+	free(c->slots);
+	c->slots = t;
+	c->nslots = n;
 }
 
 const char *intern(const char *s, size_t n)
 {
-	if (!nslots)
-		grow();
+	Ctx *c = ctx_now();
+	if (!c->nslots)
+		grow(c);
+	if (n > UINT32_MAX)
+		die("a name of %zu bytes", n);
 	uint64_t h = hash_bytes(s, n);
-	size_t i = h & (nslots - 1);
-	for (; slots[i].e; i = (i + 1) & (nslots - 1))
+	Slot *slots = c->slots;
+	size_t mask = c->nslots - 1, i = h & mask;
+	for (; slots[i].e; i = (i + 1) & mask)
 		if (slots[i].hash == h && slots[i].e->len == n && memcmp(slots[i].e->str, s, n) == 0)
 			return slots[i].e->str;
-	if (4 * (count + 1) > 3 * nslots) {  /* load factor at most 3/4 */
-		grow();
-		for (i = h & (nslots - 1); slots[i].e; i = (i + 1) & (nslots - 1))
+	if (4 * (c->count + 1) > 3 * c->nslots) {  /* load factor at most 3/4 */
+		grow(c);
+		slots = c->slots;
+		mask = c->nslots - 1;
+		for (i = h & mask; slots[i].e; i = (i + 1) & mask)
 			;
 	}
-	if (!entries)
-		entries = arena_new();
-	Interned *e = arena_alloc(entries, sizeof *e + n + 1);
+	if (!c->entries)
+		c->entries = arena_new();
+	Interned *e = arena_alloc(c->entries, sizeof *e + n + 1);
 	memcpy(e->str, s, n);
-	e->len = n;
+	e->len = (uint32_t)n;
 	slots[i].hash = h;
 	slots[i].e = e;
-	count++;
-	nbytes += sizeof *e + n + 1;
+	c->count++;
+	c->nbytes += sizeof *e + n + 1;
 	return e->str;
 }
 
@@ -121,6 +123,16 @@ void intern_set_spelling(const char *s, const Spelling *sp)
 	entry(s)->sp = sp;
 }
 
+uint16_t intern_file(const char *s)
+{
+	return entry(s)->file;
+}
+
+void intern_set_file(const char *s, uint16_t file)
+{
+	entry(s)->file = file;
+}
+
 Expr *name_expr(const char *s)
 {
 	Expr *e = &entry(s)->name;
@@ -139,20 +151,22 @@ Expr *num_expr(const char *s)
 
 void intern_stats(size_t *countp, size_t *bytes)
 {
-	*countp = count;
-	*bytes = nbytes + nslots * sizeof *slots;
+	Ctx *c = ctx_now();
+	*countp = c->count;
+	*bytes = c->nbytes + c->nslots * sizeof *c->slots;
 }
 
-/* Forgets every name.  Only when no module (nor anything else holding an
- * interned pointer) is alive: the fuzzer calls it so that hours of random
- * names do not accumulate. */
+/* Forgets every name of the current context.  Only when no module (nor
+ * anything else holding an interned pointer) of it is alive: the fuzzer
+ * calls it so that hours of random names do not accumulate. */
 void intern_reset(void)
 {
+	Ctx *c = ctx_now();
 	spelling_reset();
 	diag_forget_files();
-	arena_free(entries);
-	entries = NULL;
-	free(slots);
-	slots = NULL;
-	nslots = count = nbytes = 0;
+	arena_free(c->entries);
+	c->entries = NULL;
+	free(c->slots);
+	c->slots = NULL;
+	c->nslots = c->count = c->nbytes = 0;
 }

@@ -127,15 +127,20 @@ const char *expr_fname(const Expr *e)
 	return e->kids[e->n]->str;
 }
 
+/* Every one-character spelling as constant data: threads share it. */
+#define ONE(c) {(char)(c), 0},
+#define ONE4(c) ONE(c) ONE(c + 1) ONE(c + 2) ONE(c + 3)
+#define ONE16(c) ONE4(c) ONE4(c + 4) ONE4(c + 8) ONE4(c + 12)
+#define ONE64(c) ONE16(c) ONE16(c + 16) ONE16(c + 32) ONE16(c + 48)
+
 const char *op_spelling(int op)
 {
-	static const char *two[] = {"<<", ">>", "&&", "||", "==", "!=", "<=", ">="};
-	static char one[128][2];
+	static const char *const two[] = {"<<", ">>", "&&", "||", "==", "!=", "<=", ">="};
+	static const char one[128][2] = {ONE64(0) ONE64(64)};
 	if (op >= OP_SHL && op <= OP_GE)
 		return two[op - OP_SHL];
 	if (op <= 0 || op >= 128)
 		die("bad operator %d", op);
-	one[op][0] = (char)op;
 	return one[op];
 }
 

@@ -27,6 +27,16 @@ void *arena_dup(Arena *, const void *, size_t);
 char *arena_strndup(Arena *, const char *, size_t);
 size_t arena_bytes(const Arena *);
 
+/* ctx.c: a context holds the interned names, the decoded spellings and
+ * the diagnostics' state (file names, error count, handler, warning mode).
+ * Each thread works in the one it entered last (none at first): sessions
+ * on different threads share nothing they write.  An interned pointer is
+ * one context's; never compare it with another's. */
+typedef struct Ctx Ctx;
+Ctx *ctx_new(void);
+Ctx *ctx_enter(Ctx *);   /* this thread's context from now on; returns the one before */
+void ctx_free(Ctx *);    /* with every name, spelling and file name it holds */
+
 /* diag.c: user-facing diagnostics, file:line:col: error: ..., to stderr
  * or to a handler (the library's callback) */
 typedef struct Loc {
@@ -35,7 +45,7 @@ typedef struct Loc {
 	uint16_t file;  /* index into the file-name table, 0 = none */
 } Loc;
 
-uint16_t diag_file(const char *name);
+uint16_t diag_file(const char *name);   /* 0 after an error: too many */
 const char *diag_filename(uint16_t file);
 void diag_forget_files(void);
 void error(Loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -114,8 +124,10 @@ size_t intern_len(const char *interned);  /* strlen without the scan */
 struct Spelling;
 const struct Spelling *intern_spelling(const char *interned);
 void intern_set_spelling(const char *interned, const struct Spelling *);
+uint16_t intern_file(const char *interned);   /* diag.c's number for a file name */
+void intern_set_file(const char *interned, uint16_t file);
 void intern_stats(size_t *count, size_t *bytes);
-void intern_reset(void);  /* only with no module alive: forgets every name */
+void intern_reset(void);  /* only with no module of the context alive: forgets every name */
 
 /* opcode.c: the instruction table (ir/opcodes.h). */
 enum {

@@ -1,8 +1,9 @@
 /* Opcode lookup and interned instruction spellings. */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ir.h"
+#include "ctx.h"
 
 static const Opcode opcodes[] = {
 #define OP(name, min, max, roles, flags) {#name, min, max, flags, roles},
@@ -28,14 +29,12 @@ const Opcode *opcode_find(const char *base, size_t n)
 	return NULL;
 }
 
-/* Found through the interned text (intern_spelling); the list is for
- * spelling_reset. */
+/* Found through the interned text (intern_spelling); the context's list
+ * is for spelling_reset. */
 typedef struct SpellingEntry {
 	struct SpellingEntry *next;
 	Spelling sp;
 } SpellingEntry;
-
-static SpellingEntry *spellings;
 
 static const char *const space_names[] = {
 	[SPACE_REG] = ".reg", [SPACE_SREG] = ".sreg", [SPACE_CONST] = ".const",
@@ -93,8 +92,11 @@ enum {
 #include "decls.h"
 };
 
+/* Filled once for the process (pthread_once): constant afterwards, so
+ * threads read it without a lock. */
 static Word wordtab[TY_COUNT + RND_COUNT + CMP_COUNT + MOD_COUNT + VEC_COUNT];
 static size_t nwords;
+static pthread_once_t words_once = PTHREAD_ONCE_INIT;
 
 static int word_cmp(const void *a, const void *b)
 {
@@ -123,8 +125,7 @@ static void fill_words(void)
 /* The row for w (the first of two, by kind), or NULL. */
 static const Word *find_word(const char *w, size_t n)
 {
-	if (!nwords)
-		fill_words();
+	pthread_once(&words_once, fill_words);
 	size_t lo = 0, hi = nwords;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -284,8 +285,9 @@ const Spelling *spelling_of(const char *s)
 	e->sp.text = s;
 	split(&e->sp);
 	decode(&e->sp);
-	e->next = spellings;
-	spellings = e;
+	Ctx *c = ctx_now();
+	e->next = c->spellings;
+	c->spellings = e;
 	intern_set_spelling(s, &e->sp);
 	return &e->sp;
 }
@@ -297,12 +299,13 @@ int spelling_has(const Spelling *sp, int mod)
 
 void spelling_reset(void)
 {
-	for (SpellingEntry *e = spellings, *next; e; e = next) {
+	Ctx *c = ctx_now();
+	for (SpellingEntry *e = c->spellings, *next; e; e = next) {
 		next = e->next;
 		intern_set_spelling(e->sp.text, NULL);
 		free(e->sp.mods);
 		free(e->sp.words);
 		free(e);
 	}
-	spellings = NULL;
+	c->spellings = NULL;
 }

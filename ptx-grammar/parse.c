@@ -103,9 +103,13 @@ static Module *run(const char *name, FILE *in, const char *text, size_t len)
 {
 	struct ParseState ps = {0};
 	ps.m = mod_new(name);
-	ps.file = diag_file(name);
-	ps.line = ps.col = 1;
 	ps.errors0 = diag_errors();
+	ps.file = diag_file(name);
+	if (!ps.file) {   /* out of file numbers: said so */
+		mod_free(ps.m);
+		return NULL;
+	}
+	ps.line = ps.col = 1;
 	ps.tmp = arena_new();
 	yyscan_t scanner;
 	if (ptxlex_init_extra(&ps, &scanner))

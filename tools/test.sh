@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds with warnings as
 # errors, runs every test (unit, CLI, bad input, corpus round trip through
-# ptxas), then the suite again under AddressSanitizer+UBSan, then a short
+# ptxas), then the suite again under AddressSanitizer+UBSan and the
+# library's tests under ThreadSanitizer (tools/sanitize.sh), then a short
 # run of each fuzzing harness (parse, link, stages).  FUZZ_SECONDS (default
 # 30) sets the fuzzing time per harness.
 set -euo pipefail

@@ -13,6 +13,9 @@ void fuzz_begin(void)
 {
 	if (!devnull && !(devnull = fopen("/dev/null", "w")))
 		abort();
+	static Ctx *ctx;
+	if (!ctx)
+		ctx_enter(ctx = ctx_new());
 	diag_set_stream(getenv("FUZZ_DIAG") ? stderr : devnull);
 	diag_reset();
 	static unsigned runs;

@@ -12,6 +12,8 @@
 
 static const char *ptxlink_cmd, *corpus;
 
+TCase *sessions_tcase(const char *corpus_dir);   /* test_sessions.c */
+
 /* What the callback saw, one "file:line:col: kind: message" a line. */
 typedef struct Seen {
 	char text[8192];
@@ -514,6 +516,7 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, set_option_as_command);
 	tcase_add_test(tc, stage_options_from_fields);
 	suite_add_tcase(su, tc);
+	suite_add_tcase(su, sessions_tcase(corpus));
 	SRunner *sr = srunner_create(su);
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);

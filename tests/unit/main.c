@@ -45,6 +45,7 @@ Stmt *first_body_stmt(Module *m)
 
 int main(void)
 {
+	ctx_enter(ctx_new());   /* every case works in it (a forked case in its copy) */
 	SRunner *sr = srunner_create(lexer_suite());
 	srunner_add_suite(sr, parser_suite());
 	srunner_add_suite(sr, ir_suite());

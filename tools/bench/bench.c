@@ -284,6 +284,7 @@ int main(int argc, char **argv)
 		fprintf(argc < 2 ? stderr : stdout, "usage: ptxlink-bench FILE [REPEAT...]  (default repeats: 1 8 64)\n");
 		return argc < 2 ? 2 : 0;
 	}
+	ctx_enter(ctx_new());   /* one context: the interned names it measures */
 	int defaults[] = {1, 8, 64};
 	int nk = argc > 2 ? argc - 2 : 3;
 	int *ks = xcalloc((size_t)nk, sizeof *ks);

@@ -31,6 +31,9 @@ struct ptxlink_session {
 	int linked;           /* ptxlink_link ran (it consumes the inputs) */
 	Module *result;
 	int errors, errors0;  /* this session's errors; diag_errors() at entry */
+	Ctx *ctx;             /* its names, spellings and diagnostics' state */
+	int own_ctx;          /* ctx is the session's, freed with it (not the command's) */
+	Ctx *before;          /* the thread's context when the running call entered */
 	int given;            /* inputs given, libraries named NAME.a too */
 	LibSearch libs;       /* -L, -l, and the NAME.a inputs (archives, owned) */
 	void (*phase_done)(void *user, const char *phase);
@@ -42,9 +45,6 @@ static void stage_done(void *ctx, const char *name)
 	s->phase_done(s->user, name);
 }
 
-/* Sessions alive: the process-wide tables go with the last one. */
-static int live;
-
 /* ---- diagnostics ------------------------------------------------------ */
 
 /* DiagKind and ptxlink_severity list the same kinds in the same order. */
@@ -55,10 +55,13 @@ static void forward(void *ctx, DiagKind kind, const char *file, unsigned line, u
 	s->diag(s->user, (ptxlink_severity)kind, file, line, col, msg);
 }
 
-/* Every entry point runs between enter and leave: the session's callback
- * gets what ir/diag.c reports meanwhile, and its errors are counted. */
+/* Every entry point runs between enter and leave, in the session's
+ * context: the session's callback gets what ir/diag.c reports meanwhile,
+ * and its errors are counted.  The thread's context before is restored,
+ * so a callback may call another session. */
 static void enter(ptxlink_session *s)
 {
+	s->before = ctx_enter(s->ctx);
 	diag_set_handler(s->diag ? forward : NULL, s);
 	s->errors0 = diag_errors();
 }
@@ -67,6 +70,7 @@ static int leave(ptxlink_session *s, int rc)
 {
 	s->errors += diag_errors() - s->errors0;
 	diag_set_handler(NULL, NULL);
+	ctx_enter(s->before);
 	return rc;
 }
 
@@ -138,7 +142,7 @@ static int check_options(const ptxlink_options *o)
 	return 0;
 }
 
-ptxlink_session *ptxlink_new(const ptxlink_options *o)
+ptxlink_session *session_new(const ptxlink_options *o, Ctx *ctx)
 {
 	ptxlink_options dflt;
 	if (!o) {
@@ -146,7 +150,8 @@ ptxlink_session *ptxlink_new(const ptxlink_options *o)
 		o = &dflt;
 	}
 	ptxlink_session *s = xcalloc(1, sizeof *s);
-	live++;
+	s->own_ctx = !ctx;
+	s->ctx = ctx ? ctx : ctx_new();
 	s->diag = o->diag;
 	s->user = o->diag_user;
 	enter(s);
@@ -171,6 +176,11 @@ ptxlink_session *ptxlink_new(const ptxlink_options *o)
 	s->stages.stage_ctx = s;
 	leave(s, 0);
 	return s;
+}
+
+ptxlink_session *ptxlink_new(const ptxlink_options *o)
+{
+	return session_new(o, NULL);
 }
 
 /* ---- inputs ----------------------------------------------------------- */
@@ -352,12 +362,13 @@ int ptxlink_errors(const ptxlink_session *s)
 	return s ? s->errors : 0;
 }
 
-/* The last session gone, no interned name is referenced any more: the
- * tables start afresh, and the next session's error count from zero. */
+/* Its context goes with it: every name, spelling and file name the
+ * session's modules referred to. */
 void ptxlink_free(ptxlink_session *s)
 {
 	if (!s)
 		return;
+	Ctx *before = ctx_enter(s->ctx);
 	for (int i = 0; i < s->ninputs; i++)
 		mod_free(s->inputs[i]);
 	free(s->inputs);
@@ -369,11 +380,10 @@ void ptxlink_free(ptxlink_session *s)
 	free((void *)s->libs.archives);
 	free((void *)s->libs.dirs);
 	free((void *)s->libs.libs);
+	ctx_enter(before);
+	if (s->own_ctx)
+		ctx_free(s->ctx);
 	free(s);
-	if (--live == 0) {
-		intern_reset();
-		diag_reset();
-	}
 }
 
 /* The command's --ptxas compiles the module itself (core.h). */

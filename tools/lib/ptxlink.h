@@ -17,12 +17,24 @@
  * the process.  An internal error (a bug in ptxlink, or memory exhausted)
  * prints "ptxlink: internal error: ..." to stderr and aborts.
  *
- * State: the library keeps process-wide tables (interned names, the list
- * of file names diagnostics use, the error count).  They are shared by the
- * sessions alive at one time and cleared when the last one is freed, so a
- * process may run any number of sessions one after another, or several
- * side by side from one thread.  The library is not thread-safe: call it
- * from one thread at a time. */
+ * State and threads: all a session changes is its own (the names it has
+ * read, the file names its diagnostics give, its error count, its
+ * callback), made by ptxlink_new and given back whole by ptxlink_free;
+ * the library keeps nothing else that changes.  So:
+ *   - different sessions may be used on different threads at the same
+ *     time, each giving the bytes and the diagnostics it gives alone;
+ *   - one session must not be used from two threads at the same time (it
+ *     may move from one thread to another between calls);
+ *   - a session's diagnostics and phase_done reach its own callback only,
+ *     on the thread of the call that reports them; a callback may call the
+ *     library for another session, never for its own;
+ *   - the calls without a session (ptxlink_version, ptxlink_stage_name,
+ *     ptxlink_options_init) may be made from any thread, and
+ *     ptxlink_set_option on different ptxlink_options at once;
+ *   - memory is what the live sessions hold, however long one stays open
+ *     and however many come and go.
+ * A session numbers at most 65,535 input names (files, buffers and the
+ * members of libraries): each input past that is refused with an error. */
 #ifndef PTXLINK_LIB_H
 #define PTXLINK_LIB_H
 

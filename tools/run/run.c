@@ -529,6 +529,7 @@ int main(int argc, char **argv)
 	Launch l = {0};
 	const char *pos[2];
 	int npos = 0;
+	ctx_enter(ctx_new());   /* the names and diagnostics of this one run */
 	M = xcalloc(1, sizeof *M);
 	M->grid[0] = M->grid[1] = M->grid[2] = 1;
 	M->block[0] = M->block[1] = M->block[2] = 1;
