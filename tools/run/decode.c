@@ -188,7 +188,7 @@ static uint64_t place_var(int space, const Decl *d, const Declarator *dr, uint64
 	uint32_t align = decl_align(d);
 	switch (space) {
 	case SP_GLOBAL:
-		return gmem_alloc(GM_VAR, size, align, dr->name);
+		return gmem_place_var(size, dr->name);   /* slots are aligned past any .align */
 	case SP_CONST:
 		return place_const(size, align);
 	case SP_SHARED: {

@@ -42,13 +42,8 @@ static uint32_t region_after(uint64_t addr)
  * regions, so that a small overrun hits no region; the arenas are apart
  * so that what one holds moves no address of another: a module that
  * lost a dead global passes the same buffer addresses to its kernel. */
-uint64_t gmem_alloc(int arena, uint64_t size, uint32_t align, const char *what)
+static void region_new(int arena, uint64_t base, uint64_t size, const char *what)
 {
-	if (align < 256)
-		align = 256;
-	uint64_t base = (gnext[arena] + align - 1) & ~(uint64_t)(align - 1);
-	if (base + size + 256 > GLOBAL_BASE + (uint64_t)(arena + 1) * GM_ARENA)
-		die("out of memory");
 	if (nregions == capregions) {
 		capregions = capregions ? capregions * 2 : 64;
 		regions = xreallocarray(regions, capregions, sizeof *regions);
@@ -62,8 +57,49 @@ uint64_t gmem_alloc(int arena, uint64_t size, uint32_t align, const char *what)
 	r->live = 1;
 	r->heap = arena == GM_HEAP;
 	r->what = what;
+}
+
+uint64_t gmem_alloc(int arena, uint64_t size, uint32_t align, const char *what)
+{
+	if (align < 256)
+		align = 256;
+	uint64_t base = (gnext[arena] + align - 1) & ~(uint64_t)(align - 1);
+	if (base + size + 256 > GLOBAL_BASE + (uint64_t)(arena + 1) * GM_ARENA)
+		die("out of memory");
+	region_new(arena, base, size, what);
 	gnext[arena] = base + size + 256;
 	return base;
+}
+
+/* Whether [base, base+size) meets no region. */
+static int is_free(uint64_t base, uint64_t size)
+{
+	uint32_t i = region_after(base + size - 1);
+	return !i || regions[i - 1].base + regions[i - 1].size <= base;
+}
+
+/* A module variable's address hangs on its name alone: the name's hash
+ * picks a slot of VAR_SLOT bytes in the variables' arena (the next free
+ * ones on a collision), so a module that lost a dead global, or a global
+ * folded away, puts every other variable where it was. */
+#define VAR_SLOT (1ull << 24)
+uint64_t gmem_place_var(uint64_t size, const char *name)
+{
+	uint64_t h = 14695981039346656037ull;   /* FNV-1a */
+	for (const char *p = name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	uint64_t nslots = GM_ARENA / VAR_SLOT, need = (size + 256) / VAR_SLOT + 1;
+	if (need >= nslots)
+		die("out of memory");
+	uint64_t first = GLOBAL_BASE + GM_VAR * GM_ARENA;
+	for (uint64_t k = 0, slot = h % (nslots - need); k < nslots; k++, slot = (slot + 1) % (nslots - need)) {
+		uint64_t base = first + slot * VAR_SLOT;
+		if (is_free(base, need * VAR_SLOT)) {
+			region_new(GM_VAR, base, size, name);
+			return base;
+		}
+	}
+	die("out of memory");
 }
 
 static Region *region_find(uint64_t addr)

@@ -269,6 +269,7 @@ _Noreturn void rt_fail(const DIns *, int code, const char *fmt, ...)
 
 /* mem.c */
 uint64_t gmem_alloc(int arena, uint64_t size, uint32_t align, const char *what);
+uint64_t gmem_place_var(uint64_t size, const char *name);   /* by its name's hash */
 uint64_t heap_malloc(uint64_t size);
 int gmem_free(uint64_t addr);
 uint8_t *gmem_ptr(uint64_t addr, uint64_t size);
