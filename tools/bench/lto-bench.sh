@@ -57,7 +57,7 @@ while [ $# -gt 0 ]; do
     -o) OUT=$2; shift ;;
     --check) CHECK=1 ;;
     --flags) read -r -a PLK_FLAGS <<<"$2"; shift ;;
-    -h | --help) sed -n '2,44p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,42p' "$0"; exit 0 ;;
     -*) echo "lto-bench: unknown argument: $1" >&2; exit 2 ;;
     *) ONLY+=("$1") ;;
     esac
