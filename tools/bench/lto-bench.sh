@@ -1,0 +1,283 @@
+#!/usr/bin/env bash
+# The yardstick for cross-file optimization: every corpus program built three
+# ways, and what ptxas makes of each.
+#
+# Usage: tools/bench/lto-bench.sh [-o FILE] [--check] [--flags "OPTS"] [PROG...]
+#
+#   -o FILE       the report (default docs/lto-benchmark.md; with --check,
+#                 $WORK/check.md)
+#   --check       the gate: exit 1 when ptxlink's spill bytes or stack frames
+#                 (summed over the program) exceed those of the better peer on
+#                 any program, naming each; the docs are not rewritten
+#   --flags OPTS  more ptxlink options for route p (say "--no-devirt")
+#   PROG...       only these programs (names as in the report)
+#
+# Environment: PTXLINK (default build/ptxlink, brought up to date first),
+# CUDA_HOME (default /usr/local/cuda), LTOBENCH_WORK (scratch, default
+# build/lto-bench), LTOBENCH_CACHE (default $LTOBENCH_WORK/cache: the nvcc
+# builds, keyed by a hash of the sources, the arch and nvcc's version).
+#
+# Programs: every multi-file program corpus/ptx/<prog>/ except handwritten/
+# and the -G ones (-dlto cannot be combined with -G, and their PTX is not
+# optimized), and every single-file source whose plain PTX (sm_80 where there
+# is one, without -G, -lineinfo, -O0 or fast math) calls a function of its own,
+# directly or through a pointer: calls of the device runtime (vprintf, malloc,
+# free, cudaXxx) and of unlinked libdevice (__nv_*) do not count.
+#
+# Routes, each for the .target of the program's PTX:
+#   a  -rdc     nvcc -rdc=true + nvlink: ptxas -c -v on each -rdc PTX file,
+#               nvlink (-lcudadevrt when needed).  Multi-file programs: the
+#               corpus PTX (made by nvcc -rdc=true --ptx); a single nvcc source:
+#               nvcc -rdc=true --ptx of it (cached); clang and llc files: the
+#               corpus PTX as it is.
+#   c  -dlto    nvcc -rdc=true -dlto -c on the CUDA sources, nvlink -dlto
+#               -Xptxas -v (the nvvm shim of /work/shared/TOOLCHAIN.md; cached);
+#               n/a without nvcc-compilable sources.
+#   p  ptxlink  ptxlink -v --ptxas -Xptxas -v -arch=X on the corpus PTX, in the
+#               compile mode it picks, default stages (plus --flags).
+# Per function (kernels first): registers, stack frame, spill stores/loads and
+# SASS bytes (.text.<name> of the final cubin); per program: .text bytes,
+# max registers, stack and spill bytes summed over the distinct functions
+# with code (tools/bench/bench-lib.sh, route_totals).  About 2 minutes on 2
+# CPUs from an empty cache, 15 s with it (so --check can be a test).
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BENCH=lto-bench
+# shellcheck source=tools/bench/bench-lib.sh
+. "$ROOT/tools/bench/bench-lib.sh"
+WORK=${LTOBENCH_WORK:-$ROOT/build/lto-bench}
+BENCH_CACHE=${LTOBENCH_CACHE:-$WORK/cache}
+OUT=
+CHECK=0
+PLK_FLAGS=()
+ONLY=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+    -o) OUT=$2; shift ;;
+    --check) CHECK=1 ;;
+    --flags) read -r -a PLK_FLAGS <<<"$2"; shift ;;
+    -h | --help) sed -n '2,42p' "$0"; exit 0 ;;
+    -*) echo "lto-bench: unknown argument: $1" >&2; exit 2 ;;
+    *) ONLY+=("$1") ;;
+    esac
+    shift
+done
+for t in "$PTXAS" "$NVLINK" "$NVCC" readelf sha256sum; do
+    command -v "$t" >/dev/null 2>&1 || { echo "SKIPPED: $t not found"; exit 77; }
+done
+mkdir -p "$WORK"
+case "$WORK" in /*) ;; *) WORK=$PWD/$WORK ;; esac
+if [ -z "$OUT" ]; then
+    if [ "$CHECK" = 1 ]; then OUT=$WORK/check.md; else OUT=$ROOT/docs/lto-benchmark.md; fi
+fi
+case "$OUT" in /*) ;; *) OUT=$PWD/$OUT ;; esac
+bench_setup
+
+# Direct callees and indirect call sites of PTX files: one line per call,
+# the callee's name or "%" (a call statement is read whole up to its ';').
+callees() { # files...
+    awk '
+    BEGIN { RS = ";" }
+    {
+        s = $0
+        gsub(/\/\/[^\n]*/, "", s)
+        gsub(/[\n\t\r]/, " ", s)
+        if (!match(s, /(^|[ {}:])call(\.[a-z]+)* /)) next
+        r = substr(s, RSTART + RLENGTH); sub(/^ +/, "", r)
+        if (r ~ /^\(/) sub(/^\([^)]*\) *, */, "", r)
+        sub(/[ ,].*/, "", r)
+        print (r ~ /^%/) ? "%" : r
+    }' "$@"
+}
+
+calls_own_functions() { # files...
+    callees "$@" | grep -qvE '^(vprintf|malloc|free|__assertfail|cuda[A-Za-z0-9_]*|__cudaCDP[A-Za-z0-9_]*|__nv_[a-z0-9_]*)$'
+}
+
+# The programs, multi-file first, then single files (corpus/ptx/*.ptx names).
+programs() {
+    local d p f s out
+    for d in "$ROOT"/corpus/ptx/*/; do
+        p=$(basename "$d")
+        [ "$p" = handwritten ] && continue
+        grep -qE '^[[:space:]]*\.target[^/]*debug' "$d"*.ptx && continue
+        echo "$p"
+    done
+    # one row of the corpus table per single-file source: its plain PTX
+    awk '$1 ~ /^(nvcc|clang|llc)$/ && $5 ~ /^ptx\/[^\/]*\.sm_[0-9a-z]*(\.rdc)?\.ptx$/ {
+             if (!($4 in pick) || ($5 ~ /\.sm_80\./ && pick[$4] !~ /\.sm_80\./)) pick[$4] = $5
+             if (!($4 in seen)) { seen[$4] = 1; order[++n] = $4 } }
+         END { for (i = 1; i <= n; i++) print pick[order[i]] }' "$ROOT/tools/gen-corpus.sh" |
+        while IFS= read -r out; do
+            f=$ROOT/corpus/$out
+            [ -f "$f" ] && calls_own_functions "$f" && basename "$f"
+        done | LC_ALL=C sort
+}
+
+# Route a for a single nvcc source: its -rdc PTX first.
+route_rdc_src() { # prog dir arch src flags
+    local d=$2 arch=$3 src=$4 fl=() ptx
+    [ "$5" = - ] || IFS=, read -r -a fl <<<"$5"
+    mkdir -p "$d"
+    ptx=$d/$(basename "$src" .cu).rdc.ptx
+    if ! (cd "$(dirname "$src")" && "$NVCC" --ptx -arch="$arch" -rdc=true "${fl[@]}" "$(basename "$src")" -o "$ptx") \
+        >"$d/nvcc.log" 2>&1; then
+        echo "n/a: nvcc -rdc=true fails: $(grep -m1 -E 'error|fatal' "$d/nvcc.log" | cut -c1-110)" >"$d/mode"
+        return 1
+    fi
+    route_sep "$1" "$d" "$arch" 0 "$ptx" || return 1
+    sed -i 's/^/nvcc -rdc=true --ptx, /' "$d/mode"
+}
+
+route_ptxas() { # prog dir arch files...
+    local prog=$1 d=$2 arch=$3 t0
+    shift 3
+    mkdir -p "$d"
+    t0=$(now_ns)
+    "$PTXLINK" -v --ptxas -Xptxas -v -arch="$arch" "${PLK_FLAGS[@]}" -o "$d/final.cubin" "$@" >"$d/ptxlink.log" 2>&1 ||
+        die_ptxlink "ptxlink --ptxas on $prog" "$d/ptxlink.log" \
+            "$PTXLINK" -v --ptxas -Xptxas -v -arch="$arch" "${PLK_FLAGS[@]}" -o "$d/final.cubin" "$@"
+    sed -n 's/^ptxlink: ptxas: //p' "$d/ptxlink.log" >"$d/ptxas.v"
+    echo "$(ms_since "$t0")" >"$d/ms"
+    echo "ptxlink --ptxas${PLK_FLAGS[*]:+ ${PLK_FLAGS[*]}}: $(sed -n 's/^ptxlink: compile mode: \([a-z -]*[a-z]\).*/\1/p' "$d/ptxlink.log")" >"$d/mode"
+}
+
+# One program: the three routes into $WORK/progs/<prog>/{a,c,p}, their stats.
+run_program() { # prog
+    local p=$1 W=$WORK/progs/$1 row prod flags src r
+    prog_inputs "$p"
+    rm -rf "$W"
+    mkdir -p "$W"
+    echo "lto-bench: $p ($P_ARCH)" >&2
+    # the corpus table's row of the file, or of the directory's first file
+    row=$(awk -v o="ptx/$p" '$5 == o || index($5, o "/") == 1 { print $1, $3; exit }' "$ROOT/tools/gen-corpus.sh")
+    prod=${row%% *} flags=${row#* }
+    if [ -f "${P_FILES[0]}" ] && [ "${#P_FILES[@]}" = 1 ] && [ "$prod" = nvcc ] && [[ $p != *.rdc.ptx ]]; then
+        cached "rdc-$(src_key "rdc $flags" "$P_ARCH" "$P_SRC")" "$W/a" route_rdc_src "$p" "$W/a" "$P_ARCH" "$P_SRC" "$flags"
+    else
+        cached "sep-$({ "$PTXAS" --version | tail -1; cat "${P_FILES[@]}"; } | sha256sum | cut -c1-16)-$P_ARCH" "$W/a" route_sep "$p" "$W/a" "$P_ARCH" 0 "${P_FILES[@]}"
+        [ "$prod" = nvcc ] || sed -i 's/$/ (the corpus PTX as it is)/' "$W/a/mode"
+    fi
+    if [ "$prod" = nvcc ]; then
+        cached "lto-$(src_key lto "$P_ARCH" "$P_SRC")" "$W/c" route_lto "$p" "$W/c" "$P_ARCH" 0 "$P_SRC"
+    else
+        mkdir -p "$W/c"
+        echo "n/a: $prod-made PTX, no nvcc sources" >"$W/c/mode"
+    fi
+    route_ptxas "$p" "$W/p" "$P_ARCH" "${P_FILES[@]}"
+    for r in a c p; do
+        if [ -f "$W/$r/final.cubin" ] && [ -f "$W/$r/ms" ]; then
+            route_stats "$W/$r"
+        else
+            : >"$W/$r/stats.tsv"
+            rm -f "$W/$r/summary"
+        fi
+    done
+}
+
+# "text regs stack spill" of a route, spill = stores + loads; "" when it failed.
+totals() { # dir
+    [ -f "$1/summary" ] || return 0
+    local t mr sk ss sl
+    read -r t mr sk ss sl < <(route_totals "$1")
+    echo "$t $mr $sk $((ss + sl))"
+}
+
+# The gate's verdict on one program: "ok", "no peer", or what ptxlink exceeds.
+verdict() { # prog-dir
+    local W=$1 r t best_st="" best_sp="" p why=()
+    for r in a c; do
+        t=$(totals "$W/$r")
+        [ -n "$t" ] || continue
+        set -- $t
+        if [ -z "$best_st" ] || [ "$3" -lt "$best_st" ]; then best_st=$3; fi
+        if [ -z "$best_sp" ] || [ "$4" -lt "$best_sp" ]; then best_sp=$4; fi
+    done
+    if [ -z "$best_st" ]; then echo "no peer"; return; fi
+    read -r -a p <<<"$(totals "$W/p")"
+    [ "${p[3]}" -gt "$best_sp" ] && why+=("spills ${p[3]} > $best_sp (+$((p[3] - best_sp)))")
+    [ "${p[2]}" -gt "$best_st" ] && why+=("stack ${p[2]} > $best_st (+$((p[2] - best_st)))")
+    if [ ${#why[@]} = 0 ]; then echo ok; else echo "FAIL: $(printf '%s; ' "${why[@]}" | sed 's/; $//')"; fi
+}
+
+cell() { # "text regs stack spill"
+    [ -n "$1" ] || { echo "n/a"; return; }
+    set -- $1
+    echo "$1 · $2 · $3 · $4"
+}
+
+progs=()
+if [ ${#ONLY[@]} -gt 0 ]; then progs=("${ONLY[@]}"); else
+    while IFS= read -r p; do progs+=("$p"); done < <(programs)
+fi
+for p in "${progs[@]}"; do
+    [ -e "$ROOT/corpus/ptx/$p" ] || { echo "lto-bench: no corpus program $p" >&2; exit 2; }
+done
+t_start=$(now_ns)
+for p in "${progs[@]}"; do run_program "$p"; done
+
+fails=()
+{
+    echo "# LTO benchmark: nvcc -rdc, nvcc -dlto and ptxlink"
+    echo
+    echo "<!-- generated by tools/bench/lto-bench.sh; do not edit by hand -->"
+    echo "Generated by \`tools/bench/lto-bench.sh\` (regenerate: \`tools/bench/lto-bench.sh\`, about 2 minutes on 2 CPUs from an empty cache, 15 s with the nvcc builds cached in \`build/lto-bench/cache\`; \`--check\` is the gate without rewriting this file; \`-h\` for options)."
+    echo "ptxlink $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null)$(cd "$ROOT" && git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')${PLK_FLAGS[*]:+ with \`${PLK_FLAGS[*]}\`},"
+    echo "$("$PTXAS" --version | grep -o 'release [0-9.]*, V[0-9.]*' | head -1 | sed 's/^/CUDA /'); ${#progs[@]} programs in $(( ($(now_ns) - t_start) / 1000000000 )) s."
+    echo
+    echo "Each program is built three ways, each for the \`.target\` of its corpus PTX:"
+    echo
+    echo "- **-rdc**: separate compilation, as \`nvcc -rdc=true\` + nvlink: \`ptxas -c -v\` on each \`-rdc\` PTX file, \`nvlink\` (\`-lcudadevrt\` when needed). Multi-file programs: their corpus PTX; a single nvcc source: \`nvcc -rdc=true --ptx\` of it; clang and llc files: the corpus PTX as it is."
+    echo "- **-dlto**: NVIDIA's link-time optimizer, \`nvcc -rdc=true -dlto -c\` on the CUDA sources and \`nvlink -dlto -Xptxas -v\` (/work/shared/TOOLCHAIN.md's nvvm shim); n/a without sources nvcc compiles."
+    echo "- **ptxlink**: \`ptxlink -v --ptxas -Xptxas -v -arch=X\` on the corpus PTX: the default stages, then ptxas (and nvlink) in the compile mode ptxlink picks."
+    echo
+    echo "Programs: every multi-file corpus program but the \`-G\` ones (globals.G, debug_multi: \`-dlto\` cannot be combined with \`-G\`), and every single-file source whose plain PTX calls a function of its own, directly or through a pointer (not only the device runtime or libdevice)."
+    echo
+    echo "Totals are **.text bytes · max registers · Σ stack frame · Σ spill bytes** (stores + loads) over the final cubin: all \`.text.*\` sections; the largest register count of any section; stack and spills summed over every distinct function with code (kernels, out-of-line functions, functions ptxas copied into kernels, each once; inlined and dropped functions not counted). **gate**: ptxlink's Σ spill and Σ stack each at most the lower of the two peers' (\`--check\` fails otherwise)."
+    echo
+    echo "| program | ptxlink's mode | -rdc | -dlto | ptxlink | gate |"
+    echo "|---|---|---|---|---|---|"
+    for p in "${progs[@]}"; do
+        W=$WORK/progs/$p
+        v=$(verdict "$W")
+        case $v in FAIL*) fails+=("$p: ${v#FAIL: }") ;; esac
+        echo "| $p | $(sed 's/^[^:]*: //' "$W/p/mode") | $(cell "$(totals "$W/a")") | $(cell "$(totals "$W/c")") | $(cell "$(totals "$W/p")") | $v |"
+    done
+    echo
+    if [ ${#fails[@]} = 0 ]; then
+        echo "Gate: every program passes."
+    else
+        echo "Gate: ${#fails[@]} of ${#progs[@]} programs fail: $(printf '%s; ' "${fails[@]}" | sed 's/; $//')."
+    fi
+    echo
+    echo "## Per function"
+    echo
+    echo "Cell format: **regs · stack · spill st/ld · SASS bytes** (registers: top byte of \`sh_info\` of the function's \`.text.<name>\`; stack and spills: ptxas \`-v\`; SASS: the size of \`.text.<name>\`). \`n×B\` *in kernels*: whole-program ptxas copied the function into n kernels' \`.text\` (a kernel's SASS bytes include its copies). *inlined*: no code of its own; *dropped*: \`ptxas -c\` compiled it, nvlink left it out. \`_INTERNAL_<h>_\` hashes are masked so that the routes' names line up."
+    echo
+    for p in "${progs[@]}"; do
+        W=$WORK/progs/$p
+        echo "### $p"
+        echo
+        echo "| route | how |"
+        echo "|---|---|"
+        for r in a c p; do
+            case $r in a) n=-rdc ;; c) n=-dlto ;; p) n=ptxlink ;; esac
+            echo "| $n | $(cat "$W/$r/mode" 2>/dev/null || echo failed) |"
+        done
+        echo
+        echo "| function | -rdc | -dlto | ptxlink |"
+        echo "|---|---|---|---|"
+        func_table "$W" a c p
+        echo "| **total** (.text · regs · Σ stack · Σ spill) | $(cell "$(totals "$W/a")") | $(cell "$(totals "$W/c")") | $(cell "$(totals "$W/p")") |"
+        echo
+    done
+} >"$OUT.tmp"
+mv -f "$OUT.tmp" "$OUT"
+echo "lto-bench: wrote $OUT" >&2
+if [ ${#fails[@]} -gt 0 ]; then
+    echo "lto-bench: ptxlink spills or stacks more than the better peer on ${#fails[@]} program(s):" >&2
+    printf '  %s\n' "${fails[@]}" >&2
+    [ "$CHECK" = 1 ] && exit 1
+fi
+exit 0
