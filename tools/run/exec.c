@@ -602,10 +602,16 @@ static int ex_prmt(Thread *t, const DIns *d)
 	return X_NEXT;
 }
 
+static int boolop(const DIns *d, int r, int c);
+
+/* lop3.b32 d, a, b, c, lut; and lop3.and|or.b32 d|p, a, b, c, lut, q,
+ * where p = (d != 0) and|or q. */
 static int ex_lop3(Thread *t, const DIns *d)
 {
 	int ty = ty0(d), bits = ty_bits(ty);
-	nops(d, 5);
+	int pair = d->ops[0].kind == O_PAIR, hasbool = (d->mods & (M(and) | M(or))) != 0;
+	if (d->nops != 5 + pair || pair != hasbool)
+		bad_form(d);
 	uint64_t a = rdt(t, &d->ops[1], ty), b = rdt(t, &d->ops[2], ty), c = rdt(t, &d->ops[3], ty);
 	uint32_t lut = (uint32_t)rd(t, &d->ops[4]) & 0xFF;
 	uint64_t r = 0;
@@ -614,7 +620,13 @@ static int ex_lop3(Thread *t, const DIns *d)
 		if (lut & (1u << k))
 			r |= ta & tb & tc;
 	}
-	wr(t, &d->ops[0], zx(r, bits));
+	r = zx(r, bits);
+	if (!pair) {
+		wr(t, &d->ops[0], r);
+		return X_NEXT;
+	}
+	wr(t, &d->ops[0].kids[0], r);
+	wr(t, &d->ops[0].kids[1], boolop(d, r != 0, (int)(rd(t, &d->ops[5]) & 1)));
 	return X_NEXT;
 }
 
@@ -1379,7 +1391,7 @@ static const Handler handlers[O_UNKNOWN + 1] = {
 	[O_ldmatrix] = {NULL, wx_wmma, RAW_MODS},
 	[O_ldu] = {ex_ld, NULL, 0},
 	[O_lg2] = {ex_funary, NULL, M(approx) | M(ftz)},
-	[O_lop3] = {ex_lop3, NULL, 0},
+	[O_lop3] = {ex_lop3, NULL, M(and) | M(or)},
 	[O_mad] = {ex_mad, NULL, M(lo) | M(hi) | M(wide) | M(sat) | M(cc) | M(ftz)},
 	[O_mad24] = {ex_mul24, NULL, M(lo) | M(hi) | M(sat)},
 	[O_madc] = {ex_mad, NULL, M(lo) | M(hi) | M(cc)},
