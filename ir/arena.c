@@ -33,9 +33,18 @@ struct Arena {
  * one too).  A block of HUGE bytes or more is therefore mapped on a
  * huge-page boundary and asked for huge pages, one fault per 2 MB;
  * NULL when the system says no (then malloc serves). */
+#if defined(__SANITIZE_ADDRESS__)
+#define NO_HUGE_MAPS   /* LeakSanitizer does not scan mappings: the chunks a
+                          mapped one points to would look leaked */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NO_HUGE_MAPS
+#endif
+#endif
+
 static void *map_huge(size_t size)
 {
-#ifdef MADV_HUGEPAGE
+#if defined(MADV_HUGEPAGE) && !defined(NO_HUGE_MAPS)
 	size_t len = size + HUGE;
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
