@@ -73,7 +73,7 @@
 
 enum { /* why a call is not inlined */
 	WHY_RECURSIVE, WHY_UNDEFINED, WHY_ENTRY, WHY_WEAK, WHY_DWARF, WHY_FORM, WHY_ARGS,
-	WHY_PARAM, WHY_OVERLAP, WHY_DECL, WHY_PRAGMA, WHY_SHADOW, WHY_DEPOT, WHY_COST, NWHY
+	WHY_PARAM, WHY_OVERLAP, WHY_DECL, WHY_PRAGMA, WHY_SHADOW, WHY_DEPOT, WHY_BUNDLE, WHY_COST, NWHY
 };
 static const char *const why_text[NWHY] = {
 	"the call is recursive (the callee is on a call cycle with the caller)",
@@ -87,8 +87,9 @@ static const char *const why_text[NWHY] = {
 	"a parameter is accessed in overlapping pieces of different sizes",
 	"the callee declares .shared, .global or .const data",
 	"the callee has a .pragma other than nounroll",
-	"a nested scope declares again a name its function declares",
+	"a nested scope of the caller declares again a name its function declares",
 	"a depot whose address is formed other than by one mov",
+	"another call passed the same .param (a devirtualized funnel's) is not inlined",
 	"the cost model says no",
 };
 
@@ -128,13 +129,21 @@ typedef struct Slot {
 	uint8_t read, written;
 } Slot;
 
-/* A parameter: the caller's .param (outer; NULL for a result the call
- * does not take) and the callee's formal (inner), and their slots. */
-typedef struct Group {
-	const char *outer, *inner;
-	Stmt *decl;                  /* outer's declaration, in the call's list */
+/* A caller's .param passed to calls (outer; NULL for a result a call
+ * does not take), with its slots: every call passed it is inlined, or
+ * none (devirtualization's funnels pass one set to each candidate). */
+typedef struct Param {
+	const char *outer;
+	Stmt *decl;                  /* its declaration, in the calls' list */
+	int ret;                     /* a result */
 	Slot *slots;
 	uint32_t nslots, cap;
+} Param;
+
+/* A formal of one call's callee and the Param in its place. */
+typedef struct Group {
+	uint32_t param;              /* in the bundle */
+	const char *inner;
 } Group;
 
 typedef struct Site {
@@ -157,6 +166,9 @@ typedef struct Fn {
 	unsigned serial;             /* inlined copies so far */
 	Stmt *depot;                 /* its __local_depot, made when a callee needs one */
 	const char *spl, *sp;        /* the depot's local and generic start registers */
+	Names before;                /* module symbols declared before it */
+	int before_read;
+	int depth;                   /* of declare()'s walk through initializers */
 } Fn;
 
 /* ---- small things --------------------------------------------------------- */
@@ -280,9 +292,12 @@ typedef struct Ren {
 	unsigned long long count;    /* ranges: N of %r<N> */
 } Ren;
 
+/* The names one scope of the callee declares; a nested scope's map
+ * looks in the enclosing one's for what it does not declare. */
 typedef struct Map {
 	Ren *exact, *ranges;         /* ranges by their interned base */
 	Arena *a;
+	const struct Map *up;
 } Map;
 
 static void map_put(Map *mp, Ren **set, const char *from, const char *to, const char *count)
@@ -300,26 +315,36 @@ static void map_put(Map *mp, Ren **set, const char *from, const char *to, const 
 
 /* The name a callee's name has in the copy: itself when the callee does
  * not declare it (module symbols, parameters, special registers). */
-static const char *map_get(const Map *mp, const char *name)
+static const char *map_here(const Map *mp, const char *name)
 {
 	Ren *r;
 	HASH_FIND_PTR(mp->exact, &name, r);
 	if (r)
 		return r->to;
 	if (!mp->ranges)
-		return name;
+		return NULL;
 	size_t len = intern_len(name), b = len;
 	while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
 		b--;
 	if (b == len || b == 0 || (name[b] == '0' && b + 1 < len))
-		return name;
+		return NULL;
 	const char *base = intern(name, b);
 	HASH_FIND_PTR(mp->ranges, &base, r);
 	if (!r || strtoull(name + b, NULL, 10) >= r->count)
-		return name;
+		return NULL;
 	char buf[256];
 	snprintf(buf, sizeof buf, "%s%s", r->to, name + b);
 	return intern_cstr(buf);
+}
+
+static const char *map_get(const Map *mp, const char *name)
+{
+	for (; mp; mp = mp->up) {
+		const char *to = map_here(mp, name);
+		if (to)
+			return to;
+	}
+	return name;
 }
 
 /* A base for %r<N> free in the caller: %iKr, K from the copy's number. */
@@ -355,14 +380,14 @@ static void map_decls(Fn *fn, Map *mp, const Decl *d)
 	}
 }
 
-/* Every name the callee's body declares, in any scope, gets its name in
- * the caller. */
-static void map_body(Fn *fn, Map *mp, const List *l)
+/* Every name one scope of the callee's body declares gets a name of its
+ * own in the caller (a nested scope's %r1 that shadows the function's
+ * gets another than it). */
+static void map_scope(Fn *fn, Map *mp, const List *l)
 {
 	for (const Stmt *s = l->head; s; s = s->next)
 		switch (s->kind) {
 		case S_VAR: map_decls(fn, mp, &s->var); break;
-		case S_SCOPE: map_body(fn, mp, &s->scope); break;
 		case S_LABEL: map_put(mp, &mp->exact, s->label, names_fresh(&fn->names, s->label), NULL); break;
 		case S_PROTO:
 			map_put(mp, &mp->exact, s->proto->label, names_fresh(&fn->names, s->proto->label), NULL);
@@ -407,17 +432,29 @@ static Decl rename_decl(Module *m, const Map *mp, const Decl *d)
 		Ren *r = NULL;
 		if (x->count)
 			HASH_FIND_PTR(mp->ranges, &x->name, r);
-		x->name = r ? r->to : map_get(mp, x->name);
+		x->name = r ? r->to : map_here(mp, x->name);
+		if (!x->name)
+			die("inline: a declaration its scope's map does not hold");
 		if (x->init)
 			x->init = rename_expr(m, mp, x->init);
 	}
 	return c;
 }
 
-/* A copy of the callee's body under the caller's names. */
-static void clone_body(In *in, const Map *mp, const List *from, List *to)
+static void map_free(Map *mp)
 {
+	HASH_CLEAR(hh, mp->exact);
+	HASH_CLEAR(hh, mp->ranges);
+	arena_free(mp->a);
+}
+
+/* A copy of a scope of the callee's body under the caller's names. */
+static void clone_body(Fn *fn, const Map *up, const List *from, List *to)
+{
+	In *in = fn->in;
 	Module *m = in->m;
+	Map own = {.a = arena_new(), .up = up}, *mp = &own;
+	map_scope(fn, mp, from);
 	for (const Stmt *s = from->head; s; s = s->next) {
 		Stmt *c = stmt_new(m, (StmtKind)s->kind, s->loc);
 		switch (s->kind) {
@@ -430,7 +467,7 @@ static void clone_body(In *in, const Map *mp, const List *from, List *to)
 			in->st.copied++;
 			break;
 		case S_VAR: c->var = rename_decl(m, mp, &s->var); break;
-		case S_SCOPE: clone_body(in, mp, &s->scope, &c->scope); break;
+		case S_SCOPE: clone_body(fn, mp, &s->scope, &c->scope); break;
 		case S_LABEL: c->label = map_get(mp, s->label); break;
 		case S_LOC: c->locinfo = arena_dup(m->arena, s->locinfo, sizeof *s->locinfo); break;
 		case S_PROTO:
@@ -445,6 +482,7 @@ static void clone_body(In *in, const Map *mp, const List *from, List *to)
 		}
 		list_append(to, c);
 	}
+	map_free(mp);
 }
 
 /* ---- parameters as registers ----------------------------------------------- */
@@ -488,7 +526,7 @@ static int elem_ok(const Names *n, const Expr *v, int load, int ty, int size)
 
 /* The slot at [off, off+size) of g, added when new; 0 when it overlaps
  * another of a different size. */
-static Slot *slot_at(Group *g, int64_t off, int size, int add)
+static Slot *slot_at(Param *g, int64_t off, int size, int add)
 {
 	for (uint32_t i = 0; i < g->nslots; i++) {
 		Slot *s = &g->slots[i];
@@ -504,11 +542,13 @@ static Slot *slot_at(Group *g, int64_t off, int size, int add)
 	return &g->slots[g->nslots++];
 }
 
+typedef struct Bundle Bundle;
+
 typedef struct Walk {
 	Fn *fn;
-	Group *g;
+	Param *g;
 	const char *name;
-	const Stmt *skip;            /* the call itself */
+	const Bundle *b;             /* the caller's side: skip its calls */
 	const Names *types;
 	int why;                     /* the first reason it cannot, or -1 */
 	int apply;
@@ -551,6 +591,12 @@ static void access(Walk *w, List *l, Stmt *s)
 	const Ins *in = &s->ins;
 	int size = in->sp->type_bytes, load = k == 1, n = in->sp->vec;
 	const Expr *v = in->ops[1 - k];
+	/* by value: a callee writing its argument, or a caller its result,
+	 * writes a copy the other side never reads */
+	if (!load && (w->b ? w->g->ret : !w->g->ret)) {
+		w->why = WHY_PARAM;
+		return;
+	}
 	for (int i = 0; i < n && w->why < 0; i++) {
 		const Expr *e = n > 1 ? v->kids[i] : v;
 		Slot *sl = slot_at(w->g, off + (int64_t)i * size, size, !w->apply);
@@ -572,13 +618,15 @@ static void access(Walk *w, List *l, Stmt *s)
 		list_remove(l, s);
 }
 
+static int in_bundle(const Bundle *b, const Stmt *s);
+
 static void walk(Walk *w, List *l)
 {
 	for (Stmt *s = l->head, *next; s && w->why < 0; s = next) {
 		next = s->next;
 		if (s->kind == S_SCOPE)
 			walk(w, &s->scope);
-		else if (s->kind == S_INS && s != w->skip && ins_mentions(&s->ins, w->name))
+		else if (s->kind == S_INS && !(w->b && in_bundle(w->b, s)) && ins_mentions(&s->ins, w->name))
 			access(w, l, s);
 	}
 }
@@ -587,6 +635,7 @@ static void walk(Walk *w, List *l)
 
 typedef struct Plan {
 	Site *site;
+	Bundle *b;
 	const Func *callee;
 	Group *groups;               /* rets first, then params */
 	uint32_t ngroups;
@@ -637,9 +686,38 @@ static int classify(Fn *fn, const Site *st)
 		return WHY_WEAK;
 	if (in->dwarf)
 		return WHY_DWARF;
-	if (names_shadowed(c->def) || names_shadowed(fn->f))
+	if (names_shadowed(fn->f))   /* its registers' types are read by name */
 		return WHY_SHADOW;
 	return body_why(&c->def->body);
+}
+
+/* Calls of one list that share a .param. */
+struct Bundle {
+	List *list;
+	Site **sites;
+	Plan *plans;
+	uint32_t n;
+	Param *params;
+	uint32_t nparams, cap;
+};
+
+static int in_bundle(const Bundle *b, const Stmt *s)
+{
+	for (uint32_t i = 0; i < b->n; i++)
+		if (b->sites[i]->call == s)
+			return 1;
+	return 0;
+}
+
+/* The bundle's Param for outer (a new one for NULL). */
+static uint32_t param_of(Bundle *b, const char *outer, int ret)
+{
+	for (uint32_t i = 0; outer && i < b->nparams; i++)
+		if (b->params[i].outer == outer)
+			return i;
+	b->params = array_grow(b->params, b->nparams, &b->cap, sizeof *b->params);
+	b->params[b->nparams] = (Param){.outer = outer, .ret = ret};
+	return b->nparams++;
 }
 
 /* The groups: each formal with the call's .param in its place. */
@@ -658,27 +736,42 @@ static int groups(Plan *p, const Site *st, const CallParts *cp)
 		gr->inner = d->ds[0].name;
 		if (decl_space(d) != SPACE_PARAM && decl_space(d) != SPACE_NONE)
 			return WHY_ARGS;
+		if (o && o->kind != E_NAME)
+			return WHY_ARGS;
+		gr->param = param_of(p->b, o ? o->str : NULL, i < g->nrets);
+		Param *pa = &p->b->params[gr->param];
 		if (!o)
 			continue;
-		gr->outer = o->kind == E_NAME ? o->str : NULL;
-		gr->decl = gr->outer ? decl_in(st->list, gr->outer) : NULL;
-		if (!gr->decl || decl_space(&gr->decl->var) != SPACE_PARAM)
+		if (!pa->decl)
+			pa->decl = decl_in(st->list, pa->outer);
+		if (!pa->decl || decl_space(&pa->decl->var) != SPACE_PARAM || pa->ret != (i < g->nrets))
 			return WHY_ARGS;
 	}
 	return -1;
 }
 
-/* Both sides of each group checked, their slots found (no change yet). */
+/* The callee's side of each group checked, its slots found (no change
+ * yet). */
 static int check_groups(Fn *fn, Plan *p)
 {
 	for (uint32_t i = 0; i < p->ngroups; i++) {
 		Group *g = &p->groups[i];
-		Walk w = {fn, g, g->inner, NULL, &p->types, -1, 0};
+		Walk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 0};
 		walk(&w, &p->body);
-		if (w.why < 0 && g->outer) {
-			w = (Walk){fn, g, g->outer, p->site->call, &fn->names, -1, 0};
-			walk(&w, p->site->list);
-		}
+		if (w.why >= 0)
+			return w.why;
+	}
+	return -1;
+}
+
+/* The caller's side of each .param, once for the bundle. */
+static int check_params(Fn *fn, Bundle *b, int apply)
+{
+	for (uint32_t i = 0; i < b->nparams; i++) {
+		Param *pa = &b->params[i];
+		Walk w = {fn, pa, pa->outer, b, &fn->names, -1, apply};
+		if (pa->outer)
+			walk(&w, b->list);
 		if (w.why >= 0)
 			return w.why;
 	}
@@ -739,7 +832,7 @@ static int call_overhead(const Plan *p)
 {
 	int n = 2;
 	for (uint32_t i = 0; i < p->ngroups; i++)
-		n += 2 * (int)p->groups[i].nslots;
+		n += 2 * (int)p->b->params[p->groups[i].param].nslots;
 	return n;
 }
 
@@ -769,56 +862,42 @@ static int threshold(const In *in, const Site *st)
 
 /* ---- the copy in place -------------------------------------------------------- */
 
-/* Its slots' registers, declared where the caller's .param was (or before
- * the call for a result the call does not take). */
-static void make_slots(Fn *fn, Plan *p, Group *g)
+/* A Param's slot registers, declared where its .param was (or before
+ * the call for a result the call does not take).  A slot read that
+ * nothing writes, and a result's (a guarded call, a path of the callee
+ * may not set it), starts as 0: its bytes were not set there, any value
+ * will do, a defined one keeps every read defined (ptxas drops the move
+ * where every path writes). */
+static void make_slots(Fn *fn, Bundle *b, Param *g, Stmt *call)
 {
 	In *in = fn->in;
-	Stmt *at = g->decl ? g->decl : p->site->call;
-	List *l = p->site->list;
+	Stmt *at = g->decl ? g->decl : call;
 	for (uint32_t i = 0; i < g->nslots; i++) {
 		Slot *s = &g->slots[i];
-		char base[128], spec[32];
-		snprintf(base, sizeof base, "%%%s_%lld", g->outer ? g->outer : g->inner, (long long)s->off);
+		char base[128], spec[32], mov[32];
+		snprintf(base, sizeof base, "%%%s_%lld", g->outer ? g->outer : "retval", (long long)s->off);
 		s->reg = names_fresh(&fn->names, base);
 		snprintf(spec, sizeof spec, ".reg .b%d", slot_bits(s->size));
+		snprintf(mov, sizeof mov, "mov.b%d", slot_bits(s->size));
 		Stmt *d = var_new(in->m, at->loc, spec, s->reg);
 		names_add_decls(&fn->names, &d->var, 1);
-		list_insert_before(l, at, d);
+		list_insert_before(b->list, at, d);
+		if (s->read && (!s->written || g->ret))
+			list_insert_before(b->list, at, mkins(in, at->loc, mov, name_expr(s->reg), int_expr(0), NULL));
 	}
 	if (g->decl)
-		list_remove(l, g->decl);
+		list_remove(b->list, g->decl);
 }
 
-static void rewrite_groups(Fn *fn, Plan *p)
+static void rewrite_callee(Fn *fn, Plan *p)
 {
 	for (uint32_t i = 0; i < p->ngroups; i++) {
 		Group *g = &p->groups[i];
-		make_slots(fn, p, g);
-		Walk w = {fn, g, g->inner, NULL, &p->types, -1, 1};
+		Walk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 1};
 		walk(&w, &p->body);
-		if (g->outer) {
-			w = (Walk){fn, g, g->outer, p->site->call, &fn->names, -1, 1};
-			walk(&w, p->site->list);
-		}
 		if (w.why >= 0)
 			die("inline: a parameter checked before could not be rewritten");
 	}
-}
-
-/* Slots read that nothing writes start as 0 (their bytes were never set:
- * any value will do, one defined keeps every read defined). */
-static void zero_slots(Fn *fn, Plan *p)
-{
-	for (uint32_t i = 0; i < p->ngroups; i++)
-		for (uint32_t j = 0; j < p->groups[i].nslots; j++) {
-			const Slot *s = &p->groups[i].slots[j];
-			char sp[32];
-			snprintf(sp, sizeof sp, "mov.b%d", slot_bits(s->size));
-			if (s->read && !s->written)
-				list_insert_before(p->site->list, p->site->call,
-					mkins(fn->in, p->site->call->loc, sp, name_expr(s->reg), int_expr(0), NULL));
-		}
 }
 
 static int mentions_other(const List *l, const char *name, const Stmt *except)
@@ -978,6 +1057,12 @@ static void merge_depot(Fn *fn, Plan *p)
 		}
 	if (writes(&p->body, own) == 1)
 		rebase(in, &p->body, &p->body, own, fn->spl, off, def);
+	for (Stmt *s = p->body.head, *next; s; s = next) {   /* %SP, %SPL, once unused */
+		next = s->next;
+		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_REG && s->var.nds == 1 &&
+		    !s->var.ds[0].count && !mentions_other(&p->body, s->var.ds[0].name, NULL))
+			list_remove(&p->body, s);
+	}
 }
 
 /* ---- line information --------------------------------------------------------- */
@@ -1061,15 +1146,18 @@ static void read_strings(In *in, Str **strs, Names *labels)
  * as nvcc writes NVVM's inlining; one already naming a function inlined
  * into the callee keeps its inlined_at, a line of the callee's, which the
  * callee's own .loc now places. */
-static void mark_locs(List *l, const char *fname, const LocInfo *at)
+static void mark_locs(In *in, List *l, const char *callee, const LocInfo *at)
 {
 	for (Stmt *s = l->head; s; s = s->next) {
 		if (s->kind == S_SCOPE)
-			mark_locs(&s->scope, fname, at);
+			mark_locs(in, &s->scope, callee, at);
 		if (s->kind != S_LOC || s->locinfo->function_name)
 			continue;
+		if (!in->strs_read)
+			read_strings(in, &in->strs, &in->labels);
+		in->strs_read = 1;
 		LocInfo *li = s->locinfo;
-		li->function_name = fname;
+		li->function_name = name_label(in, &in->strs, &in->labels, callee);
 		li->has_inlined = 1;
 		li->in_file = at->file;
 		li->in_line = at->line;
@@ -1126,7 +1214,6 @@ static void splice(Fn *fn, Plan *p)
 		list_insert_before(st->list, call, skip);
 		branches++;
 	}
-	zero_slots(fn, p);
 	Stmt *scope = stmt_new(in->m, S_SCOPE, call->loc);
 	scope->scope = p->body;
 	list_insert_before(st->list, call, scope);
@@ -1135,7 +1222,75 @@ static void splice(Fn *fn, Plan *p)
 	list_remove(st->list, call);
 }
 
-/* ---- one call site ------------------------------------------------------------ */
+/* ---- what the copy names, declared before the caller ------------------------- */
+
+/* The module's symbols declared before the caller (ptxas reads a module
+ * in order), read when a copy first needs them. */
+static void read_before(Fn *fn)
+{
+	if (fn->before_read)
+		return;
+	fn->before_read = 1;
+	for (const Stmt *s = fn->in->m->items.head; s && s != fn->fs; s = s->next)
+		if (s->kind == S_VAR)
+			names_add(&fn->before, s->var.ds[0].name, NULL);
+		else if (s->kind == S_FUNC)
+			names_add(&fn->before, s->func->name, NULL);
+}
+
+static void declare(Fn *fn, const char *name, int depth);
+
+static int declare_leaf(void *ctx, Expr **slot)
+{
+	Fn *fn = ctx;
+	if ((*slot)->kind == E_NAME)
+		declare(fn, (*slot)->str, fn->depth + 1);
+	return 0;
+}
+
+/* name, a module symbol, declared before the caller: a function by a
+ * copy of its header, a variable by moving its statement (and what its
+ * initializer names). */
+static void declare(Fn *fn, const char *name, int depth)
+{
+	In *in = fn->in;
+	const Symbol *sym = symtab_find(in->syms, name);
+	if (!sym || depth > 8 || names_exact(&fn->before, name))
+		return;
+	names_add(&fn->before, name, NULL);
+	Stmt *s = sym->def ? sym->def : sym->decl;
+	if (s->kind == S_FUNC) {
+		Func *decl = arena_dup(in->m->arena, s->func, sizeof *s->func);
+		decl->has_body = 0;
+		decl->body = (List){0};
+		Stmt *d = stmt_new(in->m, S_FUNC, fn->fs->loc);
+		d->func = decl;
+		list_insert_before(&in->m->items, fn->fs, d);
+	} else if (s->kind == S_VAR) {
+		list_remove(&in->m->items, s);
+		list_insert_before(&in->m->items, fn->fs, s);
+		int saved = fn->depth;
+		fn->depth = depth;
+		if (s->var.ds[0].init)
+			expr_leaves(&s->var.ds[0].init, declare_leaf, fn);
+		fn->depth = saved;
+	}
+}
+
+static void declare_used(Fn *fn, List *l)
+{
+	for (Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_SCOPE)
+			declare_used(fn, &s->scope);
+		fn->depth = 0;
+		for (uint32_t i = 0; s->kind == S_INS && i < s->ins.nops; i++)
+			expr_leaves(&s->ins.ops[i], declare_leaf, fn);
+		for (uint32_t i = 0; s->kind == S_TARGETS && i < s->list.nitems; i++)
+			expr_leaves(&s->list.items[i], declare_leaf, fn);
+	}
+}
+
+/* ---- a bundle of call sites ------------------------------------------------------ */
 
 static void remark(Fn *fn, const Site *st, int why, int c, int t)
 {
@@ -1152,12 +1307,15 @@ static void remark(Fn *fn, const Site *st, int why, int c, int t)
 			callee, caller, c, t);
 	else if (why >= 0)
 		diag_remark(st->call->loc, "%s%s not inlined into %s: %s", at, callee, caller, why_text[why]);
+	else if (in->mode == INLINE_ALWAYS)
+		diag_remark(st->call->loc, "%s%s inlined into %s (--inline=always)", at, callee, caller);
 	else
 		diag_remark(st->call->loc, "%s%s inlined into %s (cost %d, threshold %d)", at, callee,
 			caller, c, t);
 }
 
-/* The copy made and checked: -1 when it can go in, else why not. */
+/* The copy made and its side of the parameters checked: -1 when it can
+ * go in, else why not. */
 static int prepare(Fn *fn, Plan *p)
 {
 	Site *st = p->site;
@@ -1168,12 +1326,7 @@ static int prepare(Fn *fn, Plan *p)
 	int why = groups(p, st, &cp);
 	if (why >= 0)
 		return why;
-	Map mp = {.a = arena_new()};
-	map_body(fn, &mp, &p->callee->body);
-	clone_body(fn->in, &mp, &p->callee->body, &p->body);
-	HASH_CLEAR(hh, mp.exact);
-	HASH_CLEAR(hh, mp.ranges);
-	arena_free(mp.a);
+	clone_body(fn, NULL, &p->callee->body, &p->body);
 	names_of_body(&p->types, &p->body);
 	why = check_groups(fn, p);
 	if (why < 0)
@@ -1186,47 +1339,89 @@ static int prepare(Fn *fn, Plan *p)
 static void put_in(Fn *fn, Plan *p)
 {
 	In *in = fn->in;
-	rewrite_groups(fn, p);
+	rewrite_callee(fn, p);
 	if (p->depot)
 		merge_depot(fn, p);
-	if (p->site->at && in->loc_names) {
-		if (!in->strs_read)
-			read_strings(in, &in->strs, &in->labels);
-		in->strs_read = 1;
-		mark_locs(&p->body, name_label(in, &in->strs, &in->labels, p->callee->name), p->site->at);
-	}
+	if (p->site->at && in->loc_names)
+		mark_locs(in, &p->body, p->callee->name, p->site->at);
 	for (const Stmt *s = p->body.head; s; s = s->next)
 		if (s->kind == S_VAR)
 			names_add_decls(&fn->names, &s->var, 1);
+	read_before(fn);
+	declare_used(fn, &p->body);
 	splice(fn, p);
+	in->st.inlined++;
 }
 
-static void inline_site(Fn *fn, Site *st)
+/* Why each call of the bundle is not inlined (-1: it is): all go in or
+ * none does, since they share their .params. */
+static void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
 {
 	In *in = fn->in;
-	in->st.seen++;
-	int why = classify(fn, st), c = 0, t = 0;
-	Plan p = {.site = st};
+	int all = -1;
+	for (uint32_t i = 0; i < b->n; i++) {
+		Plan *p = &b->plans[i];
+		*p = (Plan){.site = b->sites[i], .b = b};
+		why[i] = classify(fn, p->site);
+		if (why[i] < 0)
+			why[i] = prepare(fn, p);
+		if (why[i] < 0 && in->mode != INLINE_ALWAYS) {
+			c[i] = cost(in, p->site, p);
+			t[i] = threshold(in, p->site);
+			if (c[i] > t[i])
+				why[i] = WHY_COST;
+		}
+		if (why[i] >= 0)
+			all = WHY_BUNDLE;
+	}
+	if (all < 0)
+		all = check_params(fn, b, 0);
+	for (uint32_t i = 0; all >= 0 && i < b->n; i++)
+		if (why[i] < 0)
+			why[i] = all;
+}
+
+static int plan_uses(const Plan *p, uint32_t param)
+{
+	for (uint32_t i = 0; i < p->ngroups; i++)
+		if (p->groups[i].param == param)
+			return 1;
+	return 0;
+}
+
+static void inline_bundle(Fn *fn, Bundle *b)
+{
+	In *in = fn->in;
+	int why[b->n], c[b->n], t[b->n];
+	memset(c, 0, sizeof c);
+	memset(t, 0, sizeof t);
+	b->plans = xcalloc(b->n, sizeof *b->plans);
 	fn->serial++;
-	if (why < 0)
-		why = prepare(fn, &p);
-	if (why < 0 && in->mode != INLINE_ALWAYS) {
-		c = cost(in, st, &p);
-		t = threshold(in, st);
-		if (c > t)
-			why = WHY_COST;
+	decide(fn, b, why, c, t);
+	if (why[0] < 0) {
+		for (uint32_t i = 0; i < b->nparams; i++) {   /* a private one is one call's */
+			uint32_t k = 0;
+			while (k + 1 < b->n && !plan_uses(&b->plans[k], i))
+				k++;
+			make_slots(fn, b, &b->params[i], b->sites[k]->call);
+		}
+		if (check_params(fn, b, 1) >= 0)
+			die("inline: a parameter checked before could not be rewritten");
+		for (uint32_t i = 0; i < b->n; i++)
+			put_in(fn, &b->plans[i]);
 	}
-	if (why < 0) {
-		put_in(fn, &p);
-		in->st.inlined++;
-	} else {
-		in->st.left[why]++;
+	for (uint32_t i = 0; i < b->n; i++) {
+		in->st.seen++;
+		if (why[i] >= 0)
+			in->st.left[why[i]]++;
+		remark(fn, b->sites[i], why[i], c[i], t[i]);
+		free(b->plans[i].groups);
+		names_free(&b->plans[i].types);
 	}
-	remark(fn, st, why, c, t);
-	for (uint32_t i = 0; i < p.ngroups; i++)
-		free(p.groups[i].slots);
-	free(p.groups);
-	names_free(&p.types);
+	for (uint32_t i = 0; i < b->nparams; i++)
+		free(b->params[i].slots);
+	free(b->params);
+	free(b->plans);
 }
 
 /* ---- a caller ----------------------------------------------------------------- */
@@ -1245,6 +1440,47 @@ static void find_sites(Fn *fn, List *l, const LocInfo **at)
 		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
 		fn->sites[fn->nsites++] = (Site){s, l, *at, 0, g};
 	}
+}
+
+/* Does call site a pass a .param that b passes too (in the same list)? */
+static int share(const Site *a, const Site *b)
+{
+	CallParts x, y;
+	if (a->list != b->list || !ins_call_parts(&a->call->ins, &x) || !ins_call_parts(&b->call->ins, &y))
+		return 0;
+	const Expr *xs[2] = {x.rets, x.args}, *ys[2] = {y.rets, y.args};
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			for (uint32_t k = 0; xs[i] && ys[j] && k < xs[i]->n; k++)
+				for (uint32_t l = 0; l < ys[j]->n; l++)
+					if (xs[i]->kids[k]->kind == E_NAME && xs[i]->kids[k]->str == ys[j]->kids[l]->str)
+						return 1;
+	return 0;
+}
+
+/* The sites in bundles: each with the sites after it in its list that
+ * share a .param with one already in (sites of one list are adjacent in
+ * text order, nested scopes aside). */
+static void inline_sites(Fn *fn)
+{
+	uint8_t *done = xcalloc(fn->nsites + 1, 1);
+	Site **v = xcalloc(fn->nsites + 1, sizeof *v);
+	for (uint32_t i = 0; i < fn->nsites; i++) {
+		if (done[i])
+			continue;
+		Bundle b = {.list = fn->sites[i].list, .sites = v};
+		v[b.n++] = &fn->sites[i];
+		done[i] = 1;
+		for (uint32_t j = i + 1; j < fn->nsites; j++)
+			for (uint32_t k = 0; !done[j] && k < b.n; k++)
+				if (share(v[k], &fn->sites[j])) {
+					v[b.n++] = &fn->sites[j];
+					done[j] = 1;
+				}
+		inline_bundle(fn, &b);
+	}
+	free(v);
+	free(done);
 }
 
 /* Which sites are on a loop (the cost model weighs them up). */
@@ -1271,11 +1507,11 @@ static void inline_into(In *in, Stmt *fs)
 		if (in->mode == INLINE_AUTO)
 			find_loops(&fn);
 		names_of_func(&fn.names, in->m, fn.f);
-		for (uint32_t i = 0; i < fn.nsites; i++)
-			inline_site(&fn, &fn.sites[i]);
+		inline_sites(&fn);
 	}
 	free(fn.sites);
 	names_free(&fn.names);
+	names_free(&fn.before);
 	srclines_free(fn.src);
 }
 
