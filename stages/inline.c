@@ -76,7 +76,7 @@ enum { /* why a call is not inlined */
 	WHY_PARAM, WHY_OVERLAP, WHY_DECL, WHY_PRAGMA, WHY_SHADOW, WHY_DEPOT, WHY_BUNDLE, WHY_COST, NWHY
 };
 static const char *const why_text[NWHY] = {
-	"the call is recursive (the callee is on a call cycle with the caller)",
+	"the callee is recursive (on a call cycle)",
 	"the callee is not defined in the module",
 	"the callee is a kernel",
 	"the callee is .weak and the world is open (another definition may win)",
@@ -86,7 +86,7 @@ static const char *const why_text[NWHY] = {
 	"a parameter is used other than by ld.param/st.param at a constant offset",
 	"a parameter is accessed in overlapping pieces of different sizes",
 	"the callee declares .shared, .global or .const data",
-	"the callee has a .pragma other than nounroll",
+	"the callee has a .pragma other than nounroll and used_bytes_mask",
 	"a nested scope of the caller declares again a name its function declares",
 	"a depot whose address is formed other than by one mov",
 	"another call passed the same .param (a devirtualized funnel's) is not inlined",
@@ -114,6 +114,7 @@ typedef struct In {
 	int loc_names;               /* .loc may carry function_name/inlined_at */
 	Stmt *debug_str;             /* the .debug_str section, once found or made */
 	uint32_t *scc;               /* per call-graph function: its component */
+	uint8_t *cyclic;             /* per component: more than one function */
 	uint32_t *ncalls;            /* per call-graph function: direct call sites */
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
 	Names labels;                /* .debug_str's labels */
@@ -244,14 +245,15 @@ static void strong(Tarjan *t, uint32_t v)
 	}
 	if (t->low[v] != t->index[v])
 		return;
-	uint32_t w;
+	uint32_t w, n = 0;
 	do {
 		w = t->stack[--t->sp];
 		t->on[w] = 0;
 		t->in->scc[w] = t->comps;
 		t->order[t->norder++] = w;
+		n++;
 	} while (w != v);
-	t->comps++;
+	t->in->cyclic[t->comps++] = n > 1;
 }
 
 /* Every function in an order where its callees come first (Tarjan's
@@ -266,6 +268,7 @@ static uint32_t *bottom_up(In *in)
 	t.on = xcalloc(n + 1, 1);
 	t.order = xcalloc(n + 1, sizeof *t.order);
 	in->scc = xcalloc(n + 1, sizeof *in->scc);
+	in->cyclic = xcalloc(n + 1, 1);
 	for (uint32_t v = 0; v < n; v++)
 		if (!t.index[v])
 			strong(&t, v);
@@ -464,7 +467,6 @@ static void clone_body(Fn *fn, const Map *up, const List *from, List *to)
 			c->ins.ops = s->ins.nops ? arena_alloc(m->arena, s->ins.nops * sizeof *c->ins.ops) : NULL;
 			for (uint32_t i = 0; i < s->ins.nops; i++)
 				c->ins.ops[i] = rename_expr(m, mp, s->ins.ops[i]);
-			in->st.copied++;
 			break;
 		case S_VAR: c->var = rename_decl(m, mp, &s->var); break;
 		case S_SCOPE: clone_body(fn, mp, &s->scope, &c->scope); break;
@@ -653,6 +655,14 @@ static Stmt *decl_in(const List *l, const char *name)
 	return NULL;
 }
 
+/* A pragma that speaks of the statements next to it, not of its
+ * function: a copy keeps it. */
+static int pragma_ok(const Stmt *s)
+{
+	const char *w = s->strs.nstrs == 1 ? s->strs.strs[0] : "";
+	return !strcmp(w, "\"nounroll\"") || !strncmp(w, "\"used_bytes_mask ", 17);
+}
+
 /* What the callee declares and holds that no copy can keep. */
 static int body_why(const List *l)
 {
@@ -665,7 +675,7 @@ static int body_why(const List *l)
 			if (sp != SPACE_REG && sp != SPACE_LOCAL && sp != SPACE_PARAM)
 				return WHY_DECL;
 		}
-		if (s->kind == S_PRAGMA && (s->strs.nstrs != 1 || strcmp(s->strs.strs[0], "\"nounroll\"")))
+		if (s->kind == S_PRAGMA && !pragma_ok(s))
 			return WHY_PRAGMA;
 	}
 	return -1;
@@ -675,12 +685,12 @@ static int body_why(const List *l)
 static int classify(Fn *fn, const Site *st)
 {
 	In *in = fn->in;
-	const CgFunc *c = st->callee, *me = cg_find(in->cg, fn->f->name);
+	const CgFunc *c = st->callee;
 	if (!c->def)
 		return WHY_UNDEFINED;
 	if (c->def->is_entry)
 		return WHY_ENTRY;
-	if (in->scc[cg_index(in, c)] == in->scc[cg_index(in, me)] || calls_itself(c))
+	if (in->cyclic[in->scc[cg_index(in, c)]] || calls_itself(c))
 		return WHY_RECURSIVE;
 	if (c->def->linkage == LINK_WEAK && !in->o->world.closed)
 		return WHY_WEAK;
@@ -1349,6 +1359,7 @@ static void put_in(Fn *fn, Plan *p)
 			names_add_decls(&fn->names, &s->var, 1);
 	read_before(fn);
 	declare_used(fn, &p->body);
+	in->st.copied += body_size(&p->body);
 	splice(fn, p);
 	in->st.inlined++;
 }
@@ -1586,6 +1597,7 @@ void inline_calls(Module *m, const StageOptions *o)
 	names_free(&in.labels);
 	free(order);
 	free(in.scc);
+	free(in.cyclic);
 	free(in.ncalls);
 	callgraph_free(in.cg);
 	symtab_free(in.syms);
