@@ -167,6 +167,8 @@ typedef struct Fn {
 	unsigned serial;             /* inlined copies so far */
 	Stmt *depot;                 /* its __local_depot, made when a callee needs one */
 	const char *spl, *sp;        /* the depot's local and generic start registers */
+	int64_t own;                 /* the depot's bytes before any copy came in */
+	int depot_read, depot_ok;    /* caller_depot() has looked; what it found */
 	Names before;                /* module symbols declared before it */
 	int before_read;
 	int depth;                   /* of declare()'s walk through initializers */
@@ -817,6 +819,9 @@ static int find_depot(Plan *p)
  * 0 when it has a depot whose start is not one mov at its top level. */
 static int caller_depot(Fn *fn)
 {
+	if (fn->depot_read)
+		return fn->depot_ok;
+	fn->depot_read = 1;
 	Stmt *d = NULL;
 	for (Stmt *s = fn->f->body.head; s; s = s->next) {
 		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && is_depot_name(s->var.ds[0].name))
@@ -831,7 +836,9 @@ static int caller_depot(Fn *fn)
 			fn->sp = s->ins.ops[0]->str;
 	}
 	fn->depot = d;
-	return !d || (fn->spl && decl_bytes(&d->var, &d->var.ds[0]) >= 0);
+	fn->own = d ? decl_bytes(&d->var, &d->var.ds[0]) : 0;
+	fn->depot_ok = !d || (fn->spl && fn->own >= 0);
+	return fn->depot_ok;
 }
 
 /* ---- the cost model ----------------------------------------------------------- */
@@ -1030,10 +1037,15 @@ static int depot_fits(Fn *fn, const Plan *p)
 	return !fn->depot || reg_bits(&fn->names, name_expr(fn->spl)) == 8 * type_bytes(t);
 }
 
-/* The copy's depot becomes bytes at the end of the caller's: its start
+/* The copy's depot becomes bytes past the caller's own: its start
  * register is the caller's plus their offset, and every address formed
  * from it (or from its generic twin) by a constant comes from the
- * caller's start directly, as if nvcc had laid the arrays out there. */
+ * caller's start directly, as if nvcc had laid the arrays out there.
+ * Every copy's bytes start at the same offset, as every call's frame
+ * starts at the same place on the stack: a callee's objects die when it
+ * returns, so no two copies' are ever live at once (one whose address
+ * escapes, a printf buffer, would otherwise keep its bytes from all the
+ * others' in the depot stage). */
 static void merge_depot(Fn *fn, Plan *p)
 {
 	In *in = fn->in;
@@ -1043,10 +1055,10 @@ static void merge_depot(Fn *fn, Plan *p)
 	if (!fn->depot)
 		make_depot(fn, p->depot_mov);
 	Decl *cv = &fn->depot->var;
-	int64_t off = align_up(decl_bytes(cv, &cv->ds[0]), align);
+	int64_t off = align_up(fn->own, align), now = decl_bytes(cv, &cv->ds[0]);
 	Declarator *x = arena_dup(in->m->arena, cv->ds, sizeof *cv->ds);
 	x->dims = arena_dup(in->m->arena, x->dims, sizeof *x->dims);
-	x->dims[0] = int_expr(off + size);
+	x->dims[0] = int_expr(off + size > now ? off + size : now);
 	cv->ds = x;
 	if (align > var_align(cv))
 		decl_set_align(in->m, cv, (uint32_t)align);
