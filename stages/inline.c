@@ -171,7 +171,6 @@ typedef struct Fn {
 	int depot_read, depot_ok;    /* caller_depot() has looked; what it found */
 	Names before;                /* module symbols declared before it */
 	int before_read;
-	int depth;                   /* of declare()'s walk through initializers */
 } Fn;
 
 /* ---- small things --------------------------------------------------------- */
@@ -1260,20 +1259,27 @@ static void read_before(Fn *fn)
 			names_add(&fn->before, s->func->name, NULL);
 }
 
-static void declare(Fn *fn, const char *name, int depth);
+static void declare(Fn *fn, const char *name, Stmt *at, int depth);
+
+typedef struct DeclWalk {
+	Fn *fn;
+	Stmt *at;
+	int depth;
+} DeclWalk;
 
 static int declare_leaf(void *ctx, Expr **slot)
 {
-	Fn *fn = ctx;
+	DeclWalk *w = ctx;
 	if ((*slot)->kind == E_NAME)
-		declare(fn, (*slot)->str, fn->depth + 1);
+		declare(w->fn, (*slot)->str, w->at, w->depth + 1);
 	return 0;
 }
 
-/* name, a module symbol, declared before the caller: a function by a
- * copy of its header, a variable by moving its statement (and what its
- * initializer names). */
-static void declare(Fn *fn, const char *name, int depth)
+/* name, a module symbol, declared before at (the caller, or a variable
+ * moved before it): a function by a copy of its header, a variable by
+ * moving its statement there, and what its initializer names before
+ * it. */
+static void declare(Fn *fn, const char *name, Stmt *at, int depth)
 {
 	In *in = fn->in;
 	const Symbol *sym = symtab_find(in->syms, name);
@@ -1285,17 +1291,15 @@ static void declare(Fn *fn, const char *name, int depth)
 		Func *decl = arena_dup(in->m->arena, s->func, sizeof *s->func);
 		decl->has_body = 0;
 		decl->body = (List){0};
-		Stmt *d = stmt_new(in->m, S_FUNC, fn->fs->loc);
+		Stmt *d = stmt_new(in->m, S_FUNC, at->loc);
 		d->func = decl;
-		list_insert_before(&in->m->items, fn->fs, d);
+		list_insert_before(&in->m->items, at, d);
 	} else if (s->kind == S_VAR) {
 		list_remove(&in->m->items, s);
-		list_insert_before(&in->m->items, fn->fs, s);
-		int saved = fn->depth;
-		fn->depth = depth;
+		list_insert_before(&in->m->items, at, s);
+		DeclWalk w = {fn, s, depth};
 		if (s->var.ds[0].init)
-			expr_leaves(&s->var.ds[0].init, declare_leaf, fn);
-		fn->depth = saved;
+			expr_leaves(&s->var.ds[0].init, declare_leaf, &w);
 	}
 }
 
@@ -1304,11 +1308,11 @@ static void declare_used(Fn *fn, List *l)
 	for (Stmt *s = l->head; s; s = s->next) {
 		if (s->kind == S_SCOPE)
 			declare_used(fn, &s->scope);
-		fn->depth = 0;
+		DeclWalk w = {fn, fn->fs, 0};
 		for (uint32_t i = 0; s->kind == S_INS && i < s->ins.nops; i++)
-			expr_leaves(&s->ins.ops[i], declare_leaf, fn);
+			expr_leaves(&s->ins.ops[i], declare_leaf, &w);
 		for (uint32_t i = 0; s->kind == S_TARGETS && i < s->list.nitems; i++)
-			expr_leaves(&s->list.items[i], declare_leaf, fn);
+			expr_leaves(&s->list.items[i], declare_leaf, &w);
 	}
 }
 
