@@ -1362,12 +1362,46 @@ static int prepare(Fn *fn, Plan *p)
 	return why;
 }
 
+/* A register the callee reads where nothing wrote it (llc and clang
+ * leave such reads on paths that never run) starts as 0 in the copy: in
+ * the caller the read would be a new one where no definition reaches. */
+static void define_undefined(Fn *fn, Plan *p)
+{
+	Func tmp = *p->callee;
+	tmp.body = p->body;
+	Cfg *cfg = cfg_build(&tmp);
+	if (!cfg)
+		return;
+	Live *live = live_compute(cfg);
+	Stmt *first = p->body.head;
+	while (first && first->kind == S_VAR)
+		first = first->next;
+	for (uint32_t i = 0; cfg->nblocks && i < live_nregs(live); i++) {
+		const char *r = live_name(live, i);
+		if (!live_in(live, 0, r) || !names_declared(&p->types, r))
+			continue;
+		int bits = reg_bits(&p->types, name_expr(r));
+		char sp[32];
+		Stmt *z;
+		if (bits) {
+			snprintf(sp, sizeof sp, "mov.b%d", bits);
+			z = mkins(fn->in, p->site->call->loc, sp, name_expr(r), int_expr(0), NULL);
+		} else {
+			z = mkins(fn->in, p->site->call->loc, "setp.ne.u32", name_expr(r), int_expr(0), int_expr(0));
+		}
+		list_insert_before(&p->body, first, z);
+	}
+	live_free(live);
+	cfg_free(cfg);
+}
+
 static void put_in(Fn *fn, Plan *p)
 {
 	In *in = fn->in;
 	rewrite_callee(fn, p);
 	if (p->depot)
 		merge_depot(fn, p);
+	define_undefined(fn, p);
 	if (p->site->at && in->loc_names)
 		mark_locs(in, &p->body, p->callee->name, p->site->at);
 	for (const Stmt *s = p->body.head; s; s = s->next)
