@@ -11,14 +11,15 @@
  *     .param .b32 param0;                      .reg .b32 %param0_0;
  *     st.param.b32 [param0], %r1;              mov.b32 %param0_0, %r1;
  *     .param .b32 retval0;                     .reg .b32 %retval0_0;
- *     call.uni (retval0), f, (param0);   ->    {
- *     ld.param.b32 %r2, [retval0];             .reg .b32 %i1r<3>;
- *     }                                        mov.b32 %i1r1, %param0_0;
- *                                              @%i1p1 bra $Lret_f;   (was @%p1 ret)
+ *     call.uni (retval0), f, (param0);   ->    mov.b32 %retval0_0, 0;
+ *     ld.param.b32 %r2, [retval0];             {
+ *     }                                        .reg .b32 %i1r<3>;
+ *                                              mov.b32 %i1r1, %param0_0;
+ *                                              @%i1p1 bra $L__inline_end;  (@%p1 ret)
  *                                              add.s32 %i1r2, %i1r1, 1;
  *                                              mov.b32 %retval0_0, %i1r2;
- *                                              }                     (the last ret goes)
- *                                              $Lret_f:
+ *                                              }                 (the last ret goes)
+ *                                              $L__inline_end:
  *                                              mov.b32 %r2, %retval0_0;
  *                                              }
  *
@@ -28,39 +29,44 @@
  * ones split by element, and no two accesses may overlap unless they touch
  * the same bytes.  Then memory and registers behave alike, and each access
  * becomes a mov (or a cvt where the register is wider than the access,
- * as ld and st allow: bytes live in 16-bit slots).  The return value
- * likewise.  A slot read that nothing writes starts as 0.  ptxas itself
- * crashes on ld.param of a .param array no call uses, so keeping them as
- * memory is no option.
+ * as ld and st allow: bytes live in 16-bit slots).  The result likewise.
+ * A slot read that nothing writes, and a result's, starts as 0.  Calls
+ * that pass one .param (devirtualization's funnels) share its slots and
+ * are inlined together or not at all.  ptxas itself crashes on ld.param
+ * of a .param array no call uses, so keeping them as memory is no option.
  *
  * The body.  The callee's declarations (registers, labels, prototypes,
- * nested scopes, inline asm's blocks) are renamed fresh in the caller
- * (%r<N> becomes %iKr<N>, a label keeps its name where it is free); a
- * ret branches past the copy; a guarded call branches past it when its
- * guard is false.  The callee's __local_depot becomes bytes at the end of
- * the caller's (made when it has none), its %SPL the caller's plus that
- * offset, each `add d, %SPL, K` and `[%SPL+K]` of it rebased on the
- * caller's %SPL (and %SP), so that the depot stage sees its arrays as the
- * caller's own objects and may share their bytes.  In -lineinfo PTX each
- * copied .loc names the callee (function_name, a string added to
+ * nested scopes, inline asm's blocks) are renamed fresh in the caller,
+ * scope by scope (%r<N> becomes %iKr<N>, a label keeps its name where it
+ * is free, a nested scope's %r1 that shadows the function's gets another);
+ * a ret branches past the copy; a guarded call branches past it when its
+ * guard is false; a register the callee reads where nothing wrote it
+ * starts as 0; what the copy names of the module is declared before the
+ * caller.  The callee's __local_depot becomes bytes past the caller's own
+ * (a depot made when it has none), every copy's at the same offset as
+ * every call's frame starts at the same place; its %SPL is the caller's
+ * plus that offset, each `add d, %SPL, K` and `[%SPL+K]` of it (and of
+ * %SP) rebased on the caller's, so that the depot stage sees its arrays
+ * as the caller's own objects and may share their bytes.  In -lineinfo
+ * PTX each copied .loc names the callee (function_name, a string added to
  * .debug_str where none holds its name) and the call's line (inlined_at),
  * as nvcc writes NVVM's own inlining.
  *
  * What is inlined.  Functions go bottom-up over the call graph's strongly
  * connected components, so a callee is inlined into before it is copied;
- * a call inside a component (recursion, direct or mutual) never is.  Only
- * the calls a function had before the stage are candidates (bounded
- * work).  --inline=always takes every call it can; auto asks the cost
- * model (cost() below); never, none.  A callee's body is never removed
- * here: global optimization drops what no one calls any more, and a
- * function whose address is taken keeps it.  Declined, with a reason
- * (-Rpass-missed=inline): recursion, an undefined or .entry callee, a
- * .weak one in an open world, -G DWARF in the module (it describes the
- * callee as a frame of its own), a parameter used other than by
- * ld.param/st.param at a constant offset or accessed in overlapping
- * pieces, a callee that declares .shared/.global/.const data or a
- * .pragma other than nounroll, names shadowed between scopes, a depot
- * whose address is formed other than by one mov.
+ * a callee on a cycle (recursion, direct or mutual) never is, so a second
+ * run finds nothing more to do.  Only the calls a function had before the
+ * stage are candidates.  --inline=always takes every call it can; auto
+ * asks the cost model (cost() below); never, none.  A callee's body is
+ * never removed here: global optimization drops what no one calls any
+ * more, and a function whose address is taken keeps it.  Declined, with
+ * why (-Rpass-missed=inline, why_text[]): recursion, an undefined or
+ * .entry callee, a .weak one in an open world, -G DWARF in the module (it
+ * describes the callee as a frame of its own), a parameter used other
+ * than by ld.param/st.param at a constant offset or accessed in
+ * overlapping pieces, a callee that declares .shared/.global/.const data
+ * or a .pragma about its function, a caller whose nested scopes redeclare
+ * its names, a depot whose address is formed other than by one mov.
  *
  * requires: the world verdict (o->world), o->inlining; builds its own
  * symbol table and call graph / maintains: the module's normal form;
