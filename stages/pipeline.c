@@ -9,6 +9,11 @@ typedef struct Stage {
 
 static const Stage stages[] = {
 	{"devirt", devirt},
+	/* after devirt: the calls it made direct inline too; before printf
+	 * lowering, so that an inlined callee's printf gets its buffer in
+	 * the function it ends in, one per function as the stage makes them;
+	 * before globalopt, which drops the bodies nothing calls any more */
+	{"inline", inline_calls},
 	{"printf", printf_lower},
 	{"globalopt", globalopt},
 	{"depot", depot},

@@ -19,6 +19,18 @@ typedef struct DevirtOptions {
 	                        fills in the default (tools/lib/opttab.h) */
 } DevirtOptions;
 
+/* inlining's modes (0: INLINE_MODE_DEFAULT, what measured best:
+ * docs/stages.md) */
+enum { INLINE_NEVER = 1, INLINE_AUTO, INLINE_ALWAYS };
+enum { INLINE_MODE_DEFAULT = INLINE_NEVER };
+typedef struct InlineOptions {
+	int mode;            /* --inline=never|auto|always: INLINE_*; 0: the default */
+	int threshold;       /* --inline-threshold=N: the library fills in the
+	                        default (tools/lib/opttab.h) */
+	int remarks;         /* -Rpass=inline: a remark per call inlined */
+	int missed;          /* -Rpass-missed=inline: and per call not, with why */
+} InlineOptions;
+
 typedef struct PrintfOptions {
 	int werror_format;   /* -Werror=format: format mismatches are errors */
 } PrintfOptions;
@@ -65,6 +77,7 @@ typedef struct StageOptions {
 	                        stages leave referenced and undefined */
 	World world;         /* run_pipeline fills it in */
 	DevirtOptions devirt;
+	InlineOptions inlining;
 	PrintfOptions printf_lowering;
 	DepotOptions depot;
 	GlobalOptOptions globalopt;
@@ -87,6 +100,10 @@ void world_decide(World *, const Module *, const StageOptions *);
 
 /* devirt.c: indirect calls with known targets become direct calls or funnels */
 void devirt(Module *, const StageOptions *);
+
+/* inline.c: direct calls to defined functions replaced by their bodies
+ * (bottom-up, never on a call cycle), as the cost model or --inline says */
+void inline_calls(Module *, const StageOptions *);
 
 /* printf.c: calls to an undefined printf become vprintf(fmt, buffer) */
 void printf_lower(Module *, const StageOptions *);

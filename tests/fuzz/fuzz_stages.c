@@ -79,6 +79,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.unlinked = n == 1 && !lo.arch,
 		.devirt = {.off = !!(flags & 16), .funnel_max = funnels[flags & 7]},
 		.printf_lowering = {.werror_format = !!(flags & 8)},
+		/* inlining all it can, or by the cost model */
+		.inlining = {.mode = flags & 8 ? INLINE_ALWAYS : INLINE_AUTO, .threshold = 40},
 	};
 	int rc;
 	if (flags & 128 && flags & 32) {

@@ -45,7 +45,7 @@ static void help_text(FILE *f, const OptRow *r, const char *nl, void (*put)(FILE
 			h++;
 		}
 	}
-	if ((r->kind == V_COUNT || r->kind == V_BYTES) && r->v >= 0)
+	if ((r->kind == V_COUNT || r->kind == V_BYTES || r->kind == V_NUMBER) && r->v >= 0)
 		fprintf(f, " (default %lld)", r->v);
 }
 
@@ -585,8 +585,10 @@ static void apply_olevel(Options *o)
 {
 	if (o->olevel < 3)
 		o->lib.no_depot = o->lib.no_addrprep = 1;
-	if (o->olevel < 2)
+	if (o->olevel < 2) {
 		o->lib.no_devirt = 1;
+		o->lib.inline_mode = PTXLINK_INLINE_NEVER;
+	}
 	if (o->olevel < 1)
 		o->lib.no_globalopt = 1;
 }

@@ -132,6 +132,10 @@ static int check_options(const ptxlink_options *o)
 		return fail("print_after names no stage (see ptxlink_stage_name)");
 	if (o->devirt_funnel_max < 0)
 		return fail("devirt_funnel_max must not be negative");
+	if (o->inline_mode < 0 || o->inline_mode > PTXLINK_INLINE_ALWAYS)
+		return fail("inline_mode is not a PTXLINK_INLINE_* mode");
+	if (o->inline_threshold < 0)
+		return fail("inline_threshold must not be negative");
 	if (o->nkeep && !o->keep)
 		return fail("nkeep names but keep is NULL");
 	if ((o->nlibdirs && !o->libdirs) || (o->nlibs && !o->libs))

@@ -258,6 +258,18 @@ static int set_value(ptxlink_options *o, const OptRow *r, const char *a, const c
 			return opt_error(o, "'%s' needs a positive number below 2^31", a);
 		*(int *)field = (int)n;
 		return 0;
+	case V_NUMBER:
+		if (opt_number(v, 0, INT_MAX, &n) != 0)
+			return opt_error(o, "'%s' needs a number from 0 below 2^31", a);
+		*(int *)field = (int)n;
+		return 0;
+	case V_INLINE:
+		for (int k = 0; k < 3; k++)
+			if (!strcmp(v, (const char *const[]){"never", "auto", "always"}[k])) {
+				*(int *)field = PTXLINK_INLINE_NEVER + k;
+				return 0;
+			}
+		return opt_error(o, "'%s': the mode is never, auto or always", a);
 	case V_BYTES:
 		if (opt_number(v, 0, LLONG_MAX, &n) != 0)
 			return opt_error(o, "'%s' needs a number of bytes", a);
@@ -344,7 +356,7 @@ static size_t stage_size(const OptRow *r)
 {
 	switch (r->kind) {
 	case V_ON: case V_OFF: case V_BYTES: case V_REWRITES: case V_STAGE: return r->size;
-	case V_BIT: case V_COUNT: return sizeof(int);
+	case V_BIT: case V_COUNT: case V_NUMBER: case V_INLINE: return sizeof(int);
 	default: return 0;   /* lists and -arch are not copied one value a field */
 	}
 }
@@ -359,7 +371,7 @@ void ptxlink_options_init(ptxlink_options *o)
 			die("option %s: its field is not of its kind's type", r->names[0]);
 		if (r->stage_size && r->stage_size != stage_size(r))
 			die("option %s: its StageOptions field is not of its kind's type", r->names[0]);
-		if (r->kind == V_ON || r->kind == V_COUNT)
+		if (r->kind == V_ON || r->kind == V_COUNT || r->kind == V_NUMBER)
 			*(int *)((char *)o + r->field) = (int)r->v;
 		else if (r->kind == V_BYTES)
 			*(long long *)((char *)o + r->field) = r->v;

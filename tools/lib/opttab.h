@@ -91,6 +91,18 @@ OPT(FUNNEL_MAX, V_COUNT, N("--devirt-funnel-max"), FS(devirt_funnel_max, devirt.
 OPT(RPASS_DEVIRT, V_BIT, N("-Rpass=devirt"), FS(remarks, devirt.remarks), PTXLINK_REMARK_DEVIRT,
 	"-Rpass=devirt",
 	"a remark for every indirect call site")
+OPT(INLINE, V_INLINE, N("--inline"), FS(inline_mode, inlining.mode), 0, "--inline=never|auto|always",
+	"inline direct calls to functions the module defines: as the\n"
+	"cost model says (auto), all it can (always), none (never);\n"
+	"never a call on a cycle (default: never)")
+OPT(INLINE_THRESHOLD, V_NUMBER, N("--inline-threshold"), FS(inline_threshold, inlining.threshold), 40,
+	"--inline-threshold=N", "with --inline=auto, inline a call whose callee costs at most\n"
+	"N instructions more than the call (twice N on a loop)")
+OPT(RPASS_INLINE, V_BIT, N("-Rpass=inline"), FS(remarks, inlining.remarks), PTXLINK_REMARK_INLINE, "-Rpass=inline",
+	"a remark for every call inlined")
+OPT(RPASS_MISSED_INLINE, V_BIT, N("-Rpass-missed=inline"), FS(remarks, inlining.missed),
+	PTXLINK_REMARK_INLINE_MISSED,
+	"-Rpass-missed=inline", "a remark for every direct call not inlined, with why")
 OPT(NO_GLOBALOPT, V_ON, N("--no-globalopt"), FS(no_globalopt, globalopt.off), 0, "--no-globalopt",
 	"keep every function and variable, linkage as written")
 OPT(INTERNALIZE, V_ON, N("--internalize"), FS(internalize, globalopt.internalize), 0, "--internalize",

@@ -72,7 +72,17 @@ enum {
 	PTXLINK_REMARK_GLOBALOPT = 2,       /* -Rpass=globalopt */
 	PTXLINK_REMARK_DEPOT = 4,           /* -Rpass=depot */
 	PTXLINK_REMARK_DEPOT_ANALYSIS = 8,  /* -Rpass-analysis=depot */
-	PTXLINK_REMARK_ADDRPREP = 16        /* -Rpass=addrprep */
+	PTXLINK_REMARK_ADDRPREP = 16,       /* -Rpass=addrprep */
+	PTXLINK_REMARK_INLINE = 32,         /* -Rpass=inline */
+	PTXLINK_REMARK_INLINE_MISSED = 64   /* -Rpass-missed=inline */
+};
+
+/* Inlining's modes (ptxlink_options.inline_mode), the command's
+ * --inline=never|auto|always; 0 is the default (never). */
+enum {
+	PTXLINK_INLINE_NEVER = 1,
+	PTXLINK_INLINE_AUTO = 2,
+	PTXLINK_INLINE_ALWAYS = 3
 };
 
 /* Address preparation's rewrites (ptxlink_options.addrprep), the
@@ -124,6 +134,8 @@ typedef struct ptxlink_options {
 	/* what ptxlink_set_option allocated (ptxlink_options_free); NULL
 	 * until it is called */
 	struct ptxlink_owned *owned;
+	int inline_mode;          /* --inline=: PTXLINK_INLINE_*; 0: the default */
+	int inline_threshold;     /* --inline-threshold=N (init: the default) */
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);

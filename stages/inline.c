@@ -1,0 +1,1660 @@
+/* inline.c: direct calls to functions the module defines replaced by the
+ * callee's body (issue 24).
+ *
+ * ptxas never inlines a .func call: it keeps the ABI (parameters through
+ * registers it may not allocate freely, a stack frame for the callee's
+ * depot, a call and return).  NVVM inlines inside one translation unit and,
+ * with -dlto, across files; after a link this stage is the only place left
+ * to do it.  A call site
+ *
+ *     {                                        {
+ *     .param .b32 param0;                      .reg .b32 %param0_0;
+ *     st.param.b32 [param0], %r1;              mov.b32 %param0_0, %r1;
+ *     .param .b32 retval0;                     .reg .b32 %retval0_0;
+ *     call.uni (retval0), f, (param0);   ->    mov.b32 %retval0_0, 0;
+ *     ld.param.b32 %r2, [retval0];             {
+ *     }                                        .reg .b32 %i1r<3>;
+ *                                              mov.b32 %i1r1, %param0_0;
+ *                                              @%i1p1 bra $L__inline_end;  (@%p1 ret)
+ *                                              add.s32 %i1r2, %i1r1, 1;
+ *                                              mov.b32 %retval0_0, %i1r2;
+ *                                              }                 (the last ret goes)
+ *                                              $L__inline_end:
+ *                                              mov.b32 %r2, %retval0_0;
+ *                                              }
+ *
+ * Parameters.  Each argument (the caller's .param) and its formal (the
+ * callee's) become registers, one per *slot*: every access to either, on
+ * either side, must be an ld.param or st.param at a constant offset, vector
+ * ones split by element, and no two accesses may overlap unless they touch
+ * the same bytes.  Then memory and registers behave alike, and each access
+ * becomes a mov (or a cvt where the register is wider than the access,
+ * as ld and st allow: bytes live in 16-bit slots).  The result likewise.
+ * A slot read that nothing writes, and a result's, starts as 0.  Calls
+ * that pass one .param (devirtualization's funnels) share its slots and
+ * are inlined together or not at all.  ptxas itself crashes on ld.param
+ * of a .param array no call uses, so keeping them as memory is no option.
+ *
+ * The body.  The callee's declarations (registers, labels, prototypes,
+ * nested scopes, inline asm's blocks) are renamed fresh in the caller,
+ * scope by scope (%r<N> becomes %iKr<N>, a label keeps its name where it
+ * is free, a nested scope's %r1 that shadows the function's gets another);
+ * a ret branches past the copy; a guarded call branches past it when its
+ * guard is false; a register the callee reads where nothing wrote it
+ * starts as 0; what the copy names of the module is declared before the
+ * caller.  The callee's __local_depot becomes bytes past the caller's own
+ * (a depot made when it has none), every copy's at the same offset as
+ * every call's frame starts at the same place; its %SPL is the caller's
+ * plus that offset, each `add d, %SPL, K` and `[%SPL+K]` of it (and of
+ * %SP) rebased on the caller's, so that the depot stage sees its arrays
+ * as the caller's own objects and may share their bytes.  In -lineinfo
+ * PTX each copied .loc names the callee (function_name, a string added to
+ * .debug_str where none holds its name) and the call's line (inlined_at),
+ * as nvcc writes NVVM's own inlining.
+ *
+ * What is inlined.  Functions go bottom-up over the call graph's strongly
+ * connected components, so a callee is inlined into before it is copied;
+ * a callee on a cycle (recursion, direct or mutual) never is, so a second
+ * run finds nothing more to do.  Only the calls a function had before the
+ * stage are candidates.  --inline=always takes every call it can; auto
+ * asks the cost model (cost() below); never, none.  A callee's body is
+ * never removed here: global optimization drops what no one calls any
+ * more, and a function whose address is taken keeps it.  Declined, with
+ * why (-Rpass-missed=inline, why_text[]): recursion, an undefined or
+ * .entry callee, a .weak one in an open world, -G DWARF in the module (it
+ * describes the callee as a frame of its own), a parameter used other
+ * than by ld.param/st.param at a constant offset or accessed in
+ * overlapping pieces, a callee that declares .shared/.global/.const data
+ * or a .pragma about its function, a caller whose nested scopes redeclare
+ * its names, a depot whose address is formed other than by one mov.
+ *
+ * requires: the world verdict (o->world), o->inlining; builds its own
+ * symbol table and call graph / maintains: the module's normal form;
+ * every function and variable stays / breaks: any symbol table, call
+ * graph, CFG or analysis built before it. */
+#include <stdlib.h>
+#include <string.h>
+#include "stages.h"
+#include "ir/ptrhash.h"
+
+enum { /* why a call is not inlined */
+	WHY_RECURSIVE, WHY_UNDEFINED, WHY_ENTRY, WHY_WEAK, WHY_DWARF, WHY_FORM, WHY_ARGS,
+	WHY_PARAM, WHY_OVERLAP, WHY_DECL, WHY_PRAGMA, WHY_SHADOW, WHY_DEPOT, WHY_BUNDLE, WHY_COST, NWHY
+};
+static const char *const why_text[NWHY] = {
+	"the callee is recursive (on a call cycle)",
+	"the callee is not defined in the module",
+	"the callee is a kernel",
+	"the callee is .weak and the world is open (another definition may win)",
+	"the module has -G DWARF, which describes the callee as a frame of its own",
+	"a call form not understood",
+	"an argument or result is not a .param declared beside the call, or the counts differ",
+	"a parameter is used other than by ld.param/st.param at a constant offset",
+	"a parameter is accessed in overlapping pieces of different sizes",
+	"the callee declares .shared, .global or .const data",
+	"the callee has a .pragma other than nounroll and used_bytes_mask",
+	"a nested scope of the caller declares again a name its function declares",
+	"a depot whose address is formed other than by one mov",
+	"another call passed the same .param (a devirtualized funnel's) is not inlined",
+	"the cost model says no",
+};
+
+typedef struct Stats {
+	unsigned seen, inlined, left[NWHY];
+	unsigned long long copied;   /* instructions copied in */
+} Stats;
+
+typedef struct Str {
+	UT_hash_handle hh;
+	const char *s, *label;
+} Str;
+
+/* The module's, for the whole stage. */
+typedef struct In {
+	Module *m;
+	const StageOptions *o;
+	int mode;                    /* INLINE_AUTO or INLINE_ALWAYS */
+	SymTab *syms;
+	CallGraph *cg;
+	int dwarf;                   /* -G: a .debug_info section */
+	int loc_names;               /* .loc may carry function_name/inlined_at */
+	Stmt *debug_str;             /* the .debug_str section, once found or made */
+	uint32_t *scc;               /* per call-graph function: its component */
+	uint8_t *cyclic;             /* per component: more than one function */
+	uint32_t *ncalls;            /* per call-graph function: direct call sites */
+	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
+	Names labels;                /* .debug_str's labels */
+	int strs_read;
+	Stats st;
+} In;
+
+/* One element of a parameter: bytes [off, off+size). */
+typedef struct Slot {
+	int64_t off;
+	int size;
+	const char *reg;             /* its register, once made */
+	uint8_t read, written;
+} Slot;
+
+/* A caller's .param passed to calls (outer; NULL for a result a call
+ * does not take), with its slots: every call passed it is inlined, or
+ * none (devirtualization's funnels pass one set to each candidate). */
+typedef struct Param {
+	const char *outer;
+	Stmt *decl;                  /* its declaration, in the calls' list */
+	int ret;                     /* a result */
+	Slot *slots;
+	uint32_t nslots, cap;
+} Param;
+
+/* A formal of one call's callee and the Param in its place. */
+typedef struct Group {
+	uint32_t param;              /* in the bundle */
+	const char *inner;
+} Group;
+
+typedef struct Site {
+	Stmt *call;
+	List *list;                  /* the list holding it */
+	const LocInfo *at;           /* the last .loc before it, or NULL */
+	int in_loop;
+	const CgFunc *callee;
+} Site;
+
+/* One caller's work. */
+typedef struct Fn {
+	In *in;
+	Stmt *fs;
+	Func *f;
+	Names names;                 /* what it and the module declare, and what it gains */
+	Site *sites;
+	uint32_t nsites, cap;
+	SrcLines *src;
+	unsigned serial;             /* inlined copies so far */
+	Stmt *depot;                 /* its __local_depot, made when a callee needs one */
+	const char *spl, *sp;        /* the depot's local and generic start registers */
+	int64_t own;                 /* the depot's bytes before any copy came in */
+	int depot_read, depot_ok;    /* caller_depot() has looked; what it found */
+	Names before;                /* module symbols declared before it */
+	int before_read;
+} Fn;
+
+/* ---- small things --------------------------------------------------------- */
+
+static int is_call(const Stmt *s)
+{
+	return s->kind == S_INS && s->ins.sp->op && (s->ins.sp->op->flags & OF_CALL);
+}
+
+static uint32_t cg_index(const In *in, const CgFunc *c)
+{
+	return (uint32_t)(c - cg_func(in->cg, 0));
+}
+
+static uint32_t body_size(const List *l)
+{
+	uint32_t n = 0;
+	for (const Stmt *s = l->head; s; s = s->next)
+		n += s->kind == S_SCOPE ? body_size(&s->scope) : s->kind == S_INS;
+	return n;
+}
+
+static Stmt *mkins(In *in, Loc loc, const char *sp, Expr *a, Expr *b, Expr *c)
+{
+	Expr *ops[3] = {a, b, c};
+	return ins_new(in->m, loc, sp, ops, c ? 3 : b ? 2 : 1);
+}
+
+static Stmt *mklabel(In *in, Loc loc, const char *name)
+{
+	Stmt *s = stmt_new(in->m, S_LABEL, loc);
+	s->label = name;
+	return s;
+}
+
+static int is_depot_name(const char *name)
+{
+	return !strncmp(name, "__local_depot", 13);
+}
+
+/* A register's width in bits, from its declaration; 0 when not known or
+ * a predicate. */
+static int reg_bits(const Names *n, const Expr *e)
+{
+	const char *t = e->kind == E_NAME ? names_type(n, e->str) : NULL;
+	return t ? 8 * type_bytes(t) : 0;
+}
+
+/* ---- the call graph's components, callees first ------------------------------ */
+
+typedef struct Tarjan {
+	In *in;
+	uint32_t *index, *low, *stack, n, sp, next, comps;
+	uint8_t *on;
+	uint32_t *order, norder;     /* functions, each after its callees */
+} Tarjan;
+
+static void strong(Tarjan *t, uint32_t v)
+{
+	const CgFunc *c = cg_func(t->in->cg, v);
+	t->index[v] = t->low[v] = ++t->next;
+	t->stack[t->sp++] = v;
+	t->on[v] = 1;
+	for (uint32_t i = 0; i < c->ncallees; i++) {
+		uint32_t w = cg_index(t->in, cg_find(t->in->cg, c->callees[i]));
+		if (!t->index[w]) {
+			strong(t, w);
+			if (t->low[w] < t->low[v])
+				t->low[v] = t->low[w];
+		} else if (t->on[w] && t->index[w] < t->low[v]) {
+			t->low[v] = t->index[w];
+		}
+	}
+	if (t->low[v] != t->index[v])
+		return;
+	uint32_t w, n = 0;
+	do {
+		w = t->stack[--t->sp];
+		t->on[w] = 0;
+		t->in->scc[w] = t->comps;
+		t->order[t->norder++] = w;
+		n++;
+	} while (w != v);
+	t->in->cyclic[t->comps++] = n > 1;
+}
+
+/* Every function in an order where its callees come first (Tarjan's
+ * components come out so); in->scc numbers the components. */
+static uint32_t *bottom_up(In *in)
+{
+	uint32_t n = cg_count(in->cg);
+	Tarjan t = {.in = in, .n = n};
+	t.index = xcalloc(n + 1, sizeof *t.index);
+	t.low = xcalloc(n + 1, sizeof *t.low);
+	t.stack = xcalloc(n + 1, sizeof *t.stack);
+	t.on = xcalloc(n + 1, 1);
+	t.order = xcalloc(n + 1, sizeof *t.order);
+	in->scc = xcalloc(n + 1, sizeof *in->scc);
+	in->cyclic = xcalloc(n + 1, 1);
+	for (uint32_t v = 0; v < n; v++)
+		if (!t.index[v])
+			strong(&t, v);
+	free(t.index);
+	free(t.low);
+	free(t.stack);
+	free(t.on);
+	return t.order;
+}
+
+static int calls_itself(const CgFunc *c)
+{
+	for (uint32_t i = 0; i < c->ncallees; i++)
+		if (c->callees[i] == c->name)
+			return 1;
+	return 0;
+}
+
+/* ---- renaming the callee's names -------------------------------------------- */
+
+typedef struct Ren {
+	UT_hash_handle hh;
+	const char *from, *to;
+	unsigned long long count;    /* ranges: N of %r<N> */
+} Ren;
+
+/* The names one scope of the callee declares; a nested scope's map
+ * looks in the enclosing one's for what it does not declare. */
+typedef struct Map {
+	Ren *exact, *ranges;         /* ranges by their interned base */
+	Arena *a;
+	const struct Map *up;
+} Map;
+
+static void map_put(Map *mp, Ren **set, const char *from, const char *to, const char *count)
+{
+	Ren *r;
+	HASH_FIND_PTR(*set, &from, r);
+	if (r)
+		return;
+	r = arena_alloc(mp->a, sizeof *r);
+	r->from = from;
+	r->to = to;
+	r->count = count ? strtoull(count, NULL, 0) : 0;
+	HASH_ADD_PTR(*set, from, r);
+}
+
+/* The name a callee's name has in the copy: itself when the callee does
+ * not declare it (module symbols, parameters, special registers). */
+static const char *map_here(const Map *mp, const char *name)
+{
+	Ren *r;
+	HASH_FIND_PTR(mp->exact, &name, r);
+	if (r)
+		return r->to;
+	if (!mp->ranges)
+		return NULL;
+	size_t len = intern_len(name), b = len;
+	while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
+		b--;
+	if (b == len || b == 0 || (name[b] == '0' && b + 1 < len))
+		return NULL;
+	const char *base = intern(name, b);
+	HASH_FIND_PTR(mp->ranges, &base, r);
+	if (!r || strtoull(name + b, NULL, 10) >= r->count)
+		return NULL;
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s%s", r->to, name + b);
+	return intern_cstr(buf);
+}
+
+static const char *map_get(const Map *mp, const char *name)
+{
+	for (; mp; mp = mp->up) {
+		const char *to = map_here(mp, name);
+		if (to)
+			return to;
+	}
+	return name;
+}
+
+/* A base for %r<N> free in the caller: %iKr, K from the copy's number. */
+static const char *fresh_range(Names *n, unsigned k, const char *base, const char *count)
+{
+	unsigned long long c = strtoull(count, NULL, 0);
+	char buf[256];
+	for (;; k++) {
+		snprintf(buf, sizeof buf, "%%i%u%s", k, base + (base[0] == '%'));
+		const char *cand = intern_cstr(buf);
+		int taken = names_declared(n, cand);
+		for (unsigned long long i = 0; !taken && i < c; i++) {
+			char nm[300];
+			snprintf(nm, sizeof nm, "%s%llu", cand, i);
+			taken = names_declared(n, intern_cstr(nm));
+		}
+		if (!taken) {
+			names_add(n, cand, count);
+			return cand;
+		}
+	}
+}
+
+static void map_decls(Fn *fn, Map *mp, const Decl *d)
+{
+	for (uint32_t j = 0; j < d->nds; j++) {
+		const Declarator *x = &d->ds[j];
+		if (x->count)
+			map_put(mp, &mp->ranges, x->name, fresh_range(&fn->names, fn->serial, x->name, x->count),
+				x->count);
+		else
+			map_put(mp, &mp->exact, x->name, names_fresh(&fn->names, x->name), NULL);
+	}
+}
+
+/* Every name one scope of the callee's body declares gets a name of its
+ * own in the caller (a nested scope's %r1 that shadows the function's
+ * gets another than it). */
+static void map_scope(Fn *fn, Map *mp, const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		switch (s->kind) {
+		case S_VAR: map_decls(fn, mp, &s->var); break;
+		case S_LABEL: map_put(mp, &mp->exact, s->label, names_fresh(&fn->names, s->label), NULL); break;
+		case S_PROTO:
+			map_put(mp, &mp->exact, s->proto->label, names_fresh(&fn->names, s->proto->label), NULL);
+			break;
+		case S_TARGETS:
+			map_put(mp, &mp->exact, s->list.label, names_fresh(&fn->names, s->list.label), NULL);
+			break;
+		default: break;
+		}
+}
+
+static Expr *rename_expr(Module *m, const Map *mp, Expr *e)
+{
+	if (e->kind == E_NAME) {
+		const char *to = map_get(mp, e->str);
+		return to == e->str ? e : name_expr(to);
+	}
+	if (e->kind == E_NUM || !e->n)
+		return e;
+	uint32_t nk = e->n + (e->kind == E_CALL);
+	Expr **kids = NULL;
+	for (uint32_t i = 0; i < e->n; i++) {
+		Expr *k = rename_expr(m, mp, e->kids[i]);
+		if (k != e->kids[i] && !kids)
+			kids = arena_dup(m->arena, e->kids, nk * sizeof *kids);
+		if (kids)
+			kids[i] = k;
+	}
+	if (!kids)
+		return e;
+	Expr *c = arena_dup(m->arena, e, sizeof *e);
+	c->kids = kids;
+	return c;
+}
+
+static Decl rename_decl(Module *m, const Map *mp, const Decl *d)
+{
+	Decl c = *d;
+	c.ds = arena_dup(m->arena, d->ds, d->nds * sizeof *d->ds);
+	for (uint32_t j = 0; j < c.nds; j++) {
+		Declarator *x = &c.ds[j];
+		Ren *r = NULL;
+		if (x->count)
+			HASH_FIND_PTR(mp->ranges, &x->name, r);
+		x->name = r ? r->to : map_here(mp, x->name);
+		if (!x->name)
+			die("inline: a declaration its scope's map does not hold");
+		if (x->init)
+			x->init = rename_expr(m, mp, x->init);
+	}
+	return c;
+}
+
+static void map_free(Map *mp)
+{
+	HASH_CLEAR(hh, mp->exact);
+	HASH_CLEAR(hh, mp->ranges);
+	arena_free(mp->a);
+}
+
+/* A copy of a scope of the callee's body under the caller's names. */
+static void clone_body(Fn *fn, const Map *up, const List *from, List *to)
+{
+	In *in = fn->in;
+	Module *m = in->m;
+	Map own = {.a = arena_new(), .up = up}, *mp = &own;
+	map_scope(fn, mp, from);
+	for (const Stmt *s = from->head; s; s = s->next) {
+		Stmt *c = stmt_new(m, (StmtKind)s->kind, s->loc);
+		switch (s->kind) {
+		case S_INS:
+			c->ins = s->ins;
+			c->ins.guard = s->ins.guard ? map_get(mp, s->ins.guard) : NULL;
+			c->ins.ops = s->ins.nops ? arena_alloc(m->arena, s->ins.nops * sizeof *c->ins.ops) : NULL;
+			for (uint32_t i = 0; i < s->ins.nops; i++)
+				c->ins.ops[i] = rename_expr(m, mp, s->ins.ops[i]);
+			break;
+		case S_VAR: c->var = rename_decl(m, mp, &s->var); break;
+		case S_SCOPE: clone_body(fn, mp, &s->scope, &c->scope); break;
+		case S_LABEL: c->label = map_get(mp, s->label); break;
+		case S_LOC: c->locinfo = arena_dup(m->arena, s->locinfo, sizeof *s->locinfo); break;
+		case S_PROTO:
+			c->proto = arena_dup(m->arena, s->proto, sizeof *s->proto);
+			c->proto->label = map_get(mp, s->proto->label);
+			break;
+		case S_TARGETS:
+			c->list = s->list;
+			c->list.label = map_get(mp, s->list.label);
+			break;
+		default: *c = *s; break;   /* .pragma: its strings are shared */
+		}
+		list_append(to, c);
+	}
+	map_free(mp);
+}
+
+/* ---- parameters as registers ----------------------------------------------- */
+
+/* ld.param d, [name+off] (1) or st.param [name+off], v (0): the address
+ * operand's index; -1 for any other use of name. */
+static int param_access(const Ins *in, const char *name, int64_t *off)
+{
+	int k = in->sp->code == O_ld ? 1 : in->sp->code == O_st ? 0 : -1;
+	const char *n;
+	if (k < 0 || in->sp->space != SPACE_PARAM || in->nops != 2 || !in->sp->type ||
+	    in->sp->type_bytes < 1 || in->sp->type_bytes > 8 || !addr_name_off(in->ops[k], &n, off) ||
+	    n != name || (in->sp->vec > 1 && (in->ops[1 - k]->kind != E_BRACE ||
+	    in->ops[1 - k]->n != in->sp->vec)))
+		return -1;
+	return k;
+}
+
+static int slot_bits(int size)
+{
+	return size < 2 ? 16 : 8 * size;
+}
+
+/* Can element v (of an access of type ty and size bytes) be moved to or
+ * from a slot?  Registers as wide as the slot take a mov; a wider one,
+ * as ld and st allow, a cvt (not for floats). */
+static int elem_ok(const Names *n, const Expr *v, int load, int ty, int size)
+{
+	int w = slot_bits(size), r;
+	if (v->kind == E_NUM)
+		return !load;
+	if (v->kind != E_NAME)
+		return 0;
+	if (load && v->str[0] == '_' && !v->str[1])
+		return 1;
+	r = reg_bits(n, v);
+	if (!r || r < w)
+		return 0;
+	return size == 1 || r == w || !ty_float(ty);
+}
+
+/* The slot at [off, off+size) of g, added when new; 0 when it overlaps
+ * another of a different size. */
+static Slot *slot_at(Param *g, int64_t off, int size, int add)
+{
+	for (uint32_t i = 0; i < g->nslots; i++) {
+		Slot *s = &g->slots[i];
+		if (s->off == off && s->size == size)
+			return s;
+		if (off < s->off + s->size && s->off < off + size)
+			return NULL;
+	}
+	if (!add)
+		return NULL;
+	g->slots = array_grow(g->slots, g->nslots, &g->cap, sizeof *g->slots);
+	g->slots[g->nslots] = (Slot){off, size, NULL, 0, 0};
+	return &g->slots[g->nslots++];
+}
+
+typedef struct Bundle Bundle;
+
+typedef struct Walk {
+	Fn *fn;
+	Param *g;
+	const char *name;
+	const Bundle *b;             /* the caller's side: skip its calls */
+	const Names *types;
+	int why;                     /* the first reason it cannot, or -1 */
+	int apply;
+} Walk;
+
+static Stmt *elem_stmt(In *in, const Ins *acc, int load, const Expr *v, const Slot *s, const Names *n)
+{
+	int w = slot_bits(s->size), r = v->kind == E_NAME ? reg_bits(n, v) : w, ty = acc->sp->types[0];
+	Expr *slot = name_expr(s->reg);
+	char sp[48];
+	if (!load) {
+		if (v->kind == E_NUM && ty_float(ty) && s->size >= 2)
+			snprintf(sp, sizeof sp, "mov%s", acc->sp->type);
+		else if (r == w)
+			snprintf(sp, sizeof sp, "mov.b%d", w);
+		else
+			snprintf(sp, sizeof sp, "cvt.u%d.u%d", w, r);
+		return mkins(in, (Loc){0}, sp, slot, (Expr *)v, NULL);
+	}
+	const char *sg = ty_signed(ty) ? "s" : "u";
+	if (s->size == 1)
+		snprintf(sp, sizeof sp, "cvt.%s%d.%s8", sg, r, sg);
+	else if (r == w)
+		snprintf(sp, sizeof sp, "mov.b%d", w);
+	else
+		snprintf(sp, sizeof sp, "cvt.%s%d.%s%d", sg, r, sg, w);
+	return mkins(in, (Loc){0}, sp, (Expr *)v, slot, NULL);
+}
+
+/* One access to the group's name: its elements checked and given slots
+ * (first walk), or the access replaced by moves (second). */
+static void access(Walk *w, List *l, Stmt *s)
+{
+	int64_t off;
+	int k = param_access(&s->ins, w->name, &off);
+	if (k < 0) {
+		w->why = WHY_PARAM;
+		return;
+	}
+	const Ins *in = &s->ins;
+	int size = in->sp->type_bytes, load = k == 1, n = in->sp->vec;
+	const Expr *v = in->ops[1 - k];
+	/* by value: a callee writing its argument, or a caller its result,
+	 * writes a copy the other side never reads */
+	if (!load && (w->b ? w->g->ret : !w->g->ret)) {
+		w->why = WHY_PARAM;
+		return;
+	}
+	for (int i = 0; i < n && w->why < 0; i++) {
+		const Expr *e = n > 1 ? v->kids[i] : v;
+		Slot *sl = slot_at(w->g, off + (int64_t)i * size, size, !w->apply);
+		if (!sl)
+			w->why = WHY_OVERLAP;
+		else if (!elem_ok(w->types, e, load, in->sp->types[0], size))
+			w->why = WHY_PARAM;
+		else if (!w->apply)
+			load ? (sl->read = 1) : (sl->written = 1);
+		else if (!(load && e->kind == E_NAME && e->str[0] == '_' && !e->str[1])) {
+			Stmt *m = elem_stmt(w->fn->in, in, load, e, sl, w->types);
+			m->loc = s->loc;
+			m->ins.guard = in->guard;
+			m->ins.guard_neg = in->guard_neg;
+			list_insert_before(l, s, m);
+		}
+	}
+	if (w->apply)
+		list_remove(l, s);
+}
+
+static int in_bundle(const Bundle *b, const Stmt *s);
+
+static void walk(Walk *w, List *l)
+{
+	for (Stmt *s = l->head, *next; s && w->why < 0; s = next) {
+		next = s->next;
+		if (s->kind == S_SCOPE)
+			walk(w, &s->scope);
+		else if (s->kind == S_INS && !(w->b && in_bundle(w->b, s)) && ins_mentions(&s->ins, w->name))
+			access(w, l, s);
+	}
+}
+
+/* ---- a call site: can it be, and how ------------------------------------------- */
+
+typedef struct Plan {
+	Site *site;
+	Bundle *b;
+	const Func *callee;
+	Group *groups;               /* rets first, then params */
+	uint32_t ngroups;
+	List body;                   /* the copy */
+	Names types;                 /* the copy's declarations */
+	Stmt *depot;                 /* the copy's __local_depot */
+	Stmt *depot_mov;             /* mov %SPL, __local_depot */
+} Plan;
+
+static Stmt *decl_in(const List *l, const char *name)
+{
+	for (Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_VAR && s->var.ds[0].name == name)
+			return s;
+	return NULL;
+}
+
+/* A pragma that speaks of the statements next to it, not of its
+ * function: a copy keeps it. */
+static int pragma_ok(const Stmt *s)
+{
+	const char *w = s->strs.nstrs == 1 ? s->strs.strs[0] : "";
+	return !strcmp(w, "\"nounroll\"") || !strncmp(w, "\"used_bytes_mask ", 17);
+}
+
+/* What the callee declares and holds that no copy can keep. */
+static int body_why(const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next) {
+		int why = s->kind == S_SCOPE ? body_why(&s->scope) : -1;
+		if (why >= 0)
+			return why;
+		if (s->kind == S_VAR) {
+			Space sp = decl_space(&s->var);
+			if (sp != SPACE_REG && sp != SPACE_LOCAL && sp != SPACE_PARAM)
+				return WHY_DECL;
+		}
+		if (s->kind == S_PRAGMA && !pragma_ok(s))
+			return WHY_PRAGMA;
+	}
+	return -1;
+}
+
+/* Why the call cannot be inlined whatever the copy looks like, or -1. */
+static int classify(Fn *fn, const Site *st)
+{
+	In *in = fn->in;
+	const CgFunc *c = st->callee;
+	if (!c->def)
+		return WHY_UNDEFINED;
+	if (c->def->is_entry)
+		return WHY_ENTRY;
+	if (in->cyclic[in->scc[cg_index(in, c)]] || calls_itself(c))
+		return WHY_RECURSIVE;
+	if (c->def->linkage == LINK_WEAK && !in->o->world.closed)
+		return WHY_WEAK;
+	if (in->dwarf)
+		return WHY_DWARF;
+	if (names_shadowed(fn->f))   /* its registers' types are read by name */
+		return WHY_SHADOW;
+	return body_why(&c->def->body);
+}
+
+/* Calls of one list that share a .param. */
+struct Bundle {
+	List *list;
+	Site **sites;
+	Plan *plans;
+	uint32_t n;
+	Param *params;
+	uint32_t nparams, cap;
+};
+
+static int in_bundle(const Bundle *b, const Stmt *s)
+{
+	for (uint32_t i = 0; i < b->n; i++)
+		if (b->sites[i]->call == s)
+			return 1;
+	return 0;
+}
+
+/* The bundle's Param for outer (a new one for NULL). */
+static uint32_t param_of(Bundle *b, const char *outer, int ret)
+{
+	for (uint32_t i = 0; outer && i < b->nparams; i++)
+		if (b->params[i].outer == outer)
+			return i;
+	b->params = array_grow(b->params, b->nparams, &b->cap, sizeof *b->params);
+	b->params[b->nparams] = (Param){.outer = outer, .ret = ret};
+	return b->nparams++;
+}
+
+/* The groups: each formal with the call's .param in its place. */
+static int groups(Plan *p, const Site *st, const CallParts *cp)
+{
+	const Func *g = p->callee;
+	uint32_t nrets = cp->rets ? cp->rets->n : 0, nargs = cp->args ? cp->args->n : 0;
+	if (nargs != g->nparams || (nrets && nrets != g->nrets) || g->nrets > 1)
+		return WHY_ARGS;
+	p->ngroups = g->nrets + g->nparams;
+	p->groups = xcalloc(p->ngroups + 1, sizeof *p->groups);
+	for (uint32_t i = 0; i < p->ngroups; i++) {
+		const Decl *d = i < g->nrets ? &g->rets[i] : &g->params[i - g->nrets];
+		const Expr *o = i < g->nrets ? (nrets ? cp->rets->kids[i] : NULL) : cp->args->kids[i - g->nrets];
+		Group *gr = &p->groups[i];
+		gr->inner = d->ds[0].name;
+		if (decl_space(d) != SPACE_PARAM && decl_space(d) != SPACE_NONE)
+			return WHY_ARGS;
+		if (o && o->kind != E_NAME)
+			return WHY_ARGS;
+		gr->param = param_of(p->b, o ? o->str : NULL, i < g->nrets);
+		Param *pa = &p->b->params[gr->param];
+		if (!o)
+			continue;
+		if (!pa->decl)
+			pa->decl = decl_in(st->list, pa->outer);
+		if (!pa->decl || decl_space(&pa->decl->var) != SPACE_PARAM || pa->ret != (i < g->nrets))
+			return WHY_ARGS;
+	}
+	return -1;
+}
+
+/* The callee's side of each group checked, its slots found (no change
+ * yet). */
+static int check_groups(Fn *fn, Plan *p)
+{
+	for (uint32_t i = 0; i < p->ngroups; i++) {
+		Group *g = &p->groups[i];
+		Walk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 0};
+		walk(&w, &p->body);
+		if (w.why >= 0)
+			return w.why;
+	}
+	return -1;
+}
+
+/* The caller's side of each .param, once for the bundle. */
+static int check_params(Fn *fn, Bundle *b, int apply)
+{
+	for (uint32_t i = 0; i < b->nparams; i++) {
+		Param *pa = &b->params[i];
+		Walk w = {fn, pa, pa->outer, b, &fn->names, -1, apply};
+		if (pa->outer)
+			walk(&w, b->list);
+		if (w.why >= 0)
+			return w.why;
+	}
+	return -1;
+}
+
+/* The copy's depot, and the one mov that takes its address. */
+static int find_depot(Plan *p)
+{
+	for (Stmt *s = p->body.head; s; s = s->next)
+		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && is_depot_name(s->var.ds[0].name))
+			p->depot = s;
+	if (!p->depot)
+		return -1;
+	const char *name = p->depot->var.ds[0].name;
+	if (decl_bytes(&p->depot->var, &p->depot->var.ds[0]) < 0)
+		return WHY_DEPOT;
+	for (Stmt *s = p->body.head; s; s = s->next) {
+		if (s->kind != S_INS || !ins_mentions(&s->ins, name))
+			continue;
+		if (p->depot_mov || s->ins.sp->code != O_mov || s->ins.guard || s->ins.nops != 2 ||
+		    s->ins.ops[1]->kind != E_NAME || s->ins.ops[0]->kind != E_NAME)
+			return WHY_DEPOT;
+		p->depot_mov = s;
+	}
+	for (Stmt *s = p->body.head; s; s = s->next)
+		if (s->kind == S_SCOPE && body_mentions(&s->scope, name))
+			return WHY_DEPOT;
+	return p->depot_mov ? -1 : WHY_DEPOT;
+}
+
+/* The caller's depot and the register holding its start, if it has one:
+ * 0 when it has a depot whose start is not one mov at its top level. */
+static int caller_depot(Fn *fn)
+{
+	if (fn->depot_read)
+		return fn->depot_ok;
+	fn->depot_read = 1;
+	Stmt *d = NULL;
+	for (Stmt *s = fn->f->body.head; s; s = s->next) {
+		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && is_depot_name(s->var.ds[0].name))
+			d = s;
+		if (!d || s->kind != S_INS || s->ins.guard || s->ins.nops != 2 || s->ins.ops[0]->kind != E_NAME)
+			continue;
+		const Expr *a = s->ins.ops[1];
+		if (s->ins.sp->code == O_mov && a->kind == E_NAME && a->str == d->var.ds[0].name && !fn->spl)
+			fn->spl = s->ins.ops[0]->str;
+		else if (s->ins.sp->code == O_cvta && s->ins.sp->space == SPACE_LOCAL && fn->spl &&
+		    a->kind == E_NAME && a->str == fn->spl && !fn->sp)
+			fn->sp = s->ins.ops[0]->str;
+	}
+	fn->depot = d;
+	fn->own = d ? decl_bytes(&d->var, &d->var.ds[0]) : 0;
+	fn->depot_ok = !d || (fn->spl && fn->own >= 0);
+	return fn->depot_ok;
+}
+
+/* ---- the cost model ----------------------------------------------------------- */
+
+/* What a call costs beyond the callee's own instructions: the call, the
+ * return, a move per parameter element on each side. */
+static int call_overhead(const Plan *p)
+{
+	int n = 2;
+	for (uint32_t i = 0; i < p->ngroups; i++)
+		n += 2 * (int)p->b->params[p->groups[i].param].nslots;
+	return n;
+}
+
+/* A body that goes once every call is inlined: no one else can call it
+ * or take its address. */
+static int removable(const In *in, const CgFunc *c)
+{
+	return !c->address_taken && (in->o->world.closed || c->def->linkage == LINK_INTERNAL);
+}
+
+/* The callee's instructions that a call does not already pay for; the
+ * last call of a body that then goes costs nothing more than the call. */
+static int cost(const In *in, const Site *st, const Plan *p)
+{
+	const CgFunc *c = st->callee;
+	int size = (int)body_size(&c->def->body) - call_overhead(p);
+	if (removable(in, c) && in->ncalls[cg_index(in, c)] == 1)
+		return size < 0 ? size : 0;
+	return size;
+}
+
+static int threshold(const In *in, const Site *st)
+{
+	int t = in->o->inlining.threshold;
+	return st->in_loop ? t * 2 : t;
+}
+
+/* ---- the copy in place -------------------------------------------------------- */
+
+/* A Param's slot registers, declared where its .param was (or before
+ * the call for a result the call does not take).  A slot read that
+ * nothing writes, and a result's (a guarded call, a path of the callee
+ * may not set it), starts as 0: its bytes were not set there, any value
+ * will do, a defined one keeps every read defined (ptxas drops the move
+ * where every path writes). */
+static void make_slots(Fn *fn, Bundle *b, Param *g, Stmt *call)
+{
+	In *in = fn->in;
+	Stmt *at = g->decl ? g->decl : call;
+	for (uint32_t i = 0; i < g->nslots; i++) {
+		Slot *s = &g->slots[i];
+		char base[128], spec[32], mov[32];
+		snprintf(base, sizeof base, "%%%s_%lld", g->outer ? g->outer : "retval", (long long)s->off);
+		s->reg = names_fresh(&fn->names, base);
+		snprintf(spec, sizeof spec, ".reg .b%d", slot_bits(s->size));
+		snprintf(mov, sizeof mov, "mov.b%d", slot_bits(s->size));
+		Stmt *d = var_new(in->m, at->loc, spec, s->reg);
+		names_add_decls(&fn->names, &d->var, 1);
+		list_insert_before(b->list, at, d);
+		if (s->read && (!s->written || g->ret))
+			list_insert_before(b->list, at, mkins(in, at->loc, mov, name_expr(s->reg), int_expr(0), NULL));
+	}
+	if (g->decl)
+		list_remove(b->list, g->decl);
+}
+
+static void rewrite_callee(Fn *fn, Plan *p)
+{
+	for (uint32_t i = 0; i < p->ngroups; i++) {
+		Group *g = &p->groups[i];
+		Walk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 1};
+		walk(&w, &p->body);
+		if (w.why >= 0)
+			die("inline: a parameter checked before could not be rewritten");
+	}
+}
+
+static int mentions_other(const List *l, const char *name, const Stmt *except)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		if ((s->kind == S_SCOPE && mentions_other(&s->scope, name, except)) ||
+		    (s->kind == S_INS && s != except && ins_mentions(&s->ins, name)))
+			return 1;
+	return 0;
+}
+
+static uint32_t writes(const List *l, const char *reg)
+{
+	uint32_t n = 0;
+	for (const Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_SCOPE)
+			n += writes(&s->scope, reg);
+		else if (s->kind == S_INS) {
+			RegAccess a = ins_reg_access(&s->ins, reg);
+			n += a.writes || a.may_write;
+		}
+	return n;
+}
+
+/* Addresses from `from` (written once, by def) taken from `to` + off
+ * instead: `add d, from, K` and [from+K]; def goes when nothing else
+ * reads from. */
+static void rebase(In *in, List *body, List *l, const char *from, const char *to, int64_t off, Stmt *def)
+{
+	for (Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_SCOPE)
+			rebase(in, body, &s->scope, from, to, off, NULL);
+		if (s->kind != S_INS || s == def || !ins_mentions(&s->ins, from))
+			continue;
+		Ins *x = &s->ins;
+		int64_t k;
+		const char *n;
+		Expr **ops = arena_dup(in->m->arena, x->ops, x->nops * sizeof *ops);
+		if (x->sp->code == O_add && x->nops == 3 && ops[1]->kind == E_NAME && ops[1]->str == from &&
+		    int_operand(ops[2], &k)) {
+			ops[1] = name_expr(to);
+			ops[2] = int_expr(k + off);
+		}
+		for (uint32_t i = 0; i < x->nops; i++)
+			if (addr_name_off(ops[i], &n, &k) && n == from)
+				ops[i] = expr_addr(in->m, name_expr(to), k + off);
+		x->ops = ops;
+	}
+	if (def && !mentions_other(body, from, def))
+		list_remove(body, def);
+}
+
+/* The generic start of the caller's depot (cvta.local of its %SPL),
+ * made after %SPL's mov when it has none. */
+static const char *caller_sp(Fn *fn, const char *type)
+{
+	if (fn->sp)
+		return fn->sp;
+	In *in = fn->in;
+	List *body = &fn->f->body;
+	Stmt *mov = body->head;
+	while (!(mov->kind == S_INS && mov->ins.sp->code == O_mov && mov->ins.ops[0]->str == fn->spl))
+		mov = mov->next;
+	char sp[32], decl[32];
+	fn->sp = names_fresh(&fn->names, "%SP");
+	snprintf(decl, sizeof decl, ".reg .b%d", 8 * type_bytes(type));
+	Stmt *d = var_new(in->m, mov->loc, decl, fn->sp);
+	names_add_decls(&fn->names, &d->var, 1);
+	list_insert_before(body, body->head, d);
+	snprintf(sp, sizeof sp, "cvta.local%s", type);
+	list_insert_before(body, mov->next, mkins(in, mov->loc, sp, name_expr(fn->sp), name_expr(fn->spl), NULL));
+	return fn->sp;
+}
+
+/* The first statement of the caller that runs (or is jumped to). */
+static Stmt *entry_point(List *body)
+{
+	Stmt *s = body->head;
+	while (s && s->kind != S_INS && s->kind != S_LABEL && s->kind != S_SCOPE)
+		s = s->next;
+	return s;
+}
+
+/* A depot for a caller without one: `mov %SPL, __local_depot` first. */
+static void make_depot(Fn *fn, const Stmt *like)
+{
+	In *in = fn->in;
+	List *body = &fn->f->body;
+	const char *type = like->ins.sp->type, *name = names_fresh(&fn->names, "__local_depot");
+	char decl[32], arr[160];
+	snprintf(arr, sizeof arr, "%s[1]", name);
+	fn->depot = var_new(in->m, like->loc, ".local .align 1 .b8", arr);
+	fn->spl = names_fresh(&fn->names, "%SPL");
+	snprintf(decl, sizeof decl, ".reg .b%d", 8 * type_bytes(type));
+	Stmt *r = var_new(in->m, like->loc, decl, fn->spl);
+	names_add_decls(&fn->names, &r->var, 1);
+	names_add_decls(&fn->names, &fn->depot->var, 1);
+	Stmt *first = entry_point(body);
+	list_insert_before(body, body->head, fn->depot);
+	list_insert_before(body, body->head, r);
+	list_insert_before(body, first, mkins(in, like->loc, like->ins.sp->text, name_expr(fn->spl),
+		name_expr(name), NULL));
+	fn->depot->var.ds[0].dims[0] = int_expr(0);
+}
+
+static int64_t align_up(int64_t v, int64_t a)
+{
+	return a > 1 ? (v + a - 1) / a * a : v;
+}
+
+/* Can the copy's depot join the caller's?  Their start registers must be
+ * as wide. */
+static int depot_fits(Fn *fn, const Plan *p)
+{
+	if (!p->depot)
+		return 1;
+	const char *t = p->depot_mov->ins.sp->type;
+	if (!t || reg_bits(&p->types, p->depot_mov->ins.ops[0]) != 8 * type_bytes(t))
+		return 0;
+	return !fn->depot || reg_bits(&fn->names, name_expr(fn->spl)) == 8 * type_bytes(t);
+}
+
+/* The copy's depot becomes bytes past the caller's own: its start
+ * register is the caller's plus their offset, and every address formed
+ * from it (or from its generic twin) by a constant comes from the
+ * caller's start directly, as if nvcc had laid the arrays out there.
+ * Every copy's bytes start at the same offset, as every call's frame
+ * starts at the same place on the stack: a callee's objects die when it
+ * returns, so no two copies' are ever live at once (one whose address
+ * escapes, a printf buffer, would otherwise keep its bytes from all the
+ * others' in the depot stage). */
+static void merge_depot(Fn *fn, Plan *p)
+{
+	In *in = fn->in;
+	Decl *dv = &p->depot->var;
+	int64_t size = decl_bytes(dv, &dv->ds[0]), align = var_align(dv);
+	const char *type = p->depot_mov->ins.sp->type, *own = p->depot_mov->ins.ops[0]->str;
+	if (!fn->depot)
+		make_depot(fn, p->depot_mov);
+	Decl *cv = &fn->depot->var;
+	int64_t off = align_up(fn->own, align), now = decl_bytes(cv, &cv->ds[0]);
+	Declarator *x = arena_dup(in->m->arena, cv->ds, sizeof *cv->ds);
+	x->dims = arena_dup(in->m->arena, x->dims, sizeof *x->dims);
+	x->dims[0] = int_expr(off + size > now ? off + size : now);
+	cv->ds = x;
+	if (align > var_align(cv))
+		decl_set_align(in->m, cv, (uint32_t)align);
+	char sp[32];
+	snprintf(sp, sizeof sp, "add%s", type);
+	Stmt *def = mkins(in, p->depot_mov->loc, sp, name_expr(own), name_expr(fn->spl), int_expr(off));
+	list_insert_before(&p->body, p->depot_mov, def);
+	list_remove(&p->body, p->depot_mov);
+	list_remove(&p->body, p->depot);
+	/* nvcc's generic start: cvta.local %SP, %SPL */
+	for (Stmt *s = p->body.head; s; s = s->next)
+		if (s->kind == S_INS && s->ins.sp->code == O_cvta && s->ins.sp->space == SPACE_LOCAL &&
+		    !s->ins.guard && s->ins.nops == 2 && s->ins.ops[1]->kind == E_NAME &&
+		    s->ins.ops[1]->str == own && s->ins.ops[0]->kind == E_NAME &&
+		    writes(&p->body, s->ins.ops[0]->str) == 1) {
+			rebase(in, &p->body, &p->body, s->ins.ops[0]->str, caller_sp(fn, type), off, s);
+			break;
+		}
+	if (writes(&p->body, own) == 1)
+		rebase(in, &p->body, &p->body, own, fn->spl, off, def);
+	for (Stmt *s = p->body.head, *next; s; s = next) {   /* %SP, %SPL, once unused */
+		next = s->next;
+		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_REG && s->var.nds == 1 &&
+		    !s->var.ds[0].count && !mentions_other(&p->body, s->var.ds[0].name, NULL))
+			list_remove(&p->body, s);
+	}
+}
+
+/* ---- line information --------------------------------------------------------- */
+
+/* The label of a string in .debug_str holding name, added when none does
+ * (the section too). */
+static const char *name_label(In *in, Str **strs, Names *labels, const char *name)
+{
+	Str *e;
+	HASH_FIND_PTR(*strs, &name, e);
+	if (e)
+		return e->label;
+	Module *m = in->m;
+	if (!in->debug_str) {
+		in->debug_str = stmt_new(m, S_SECTION, (Loc){0});
+		in->debug_str->section.name = intern_cstr(".debug_str");
+		list_append(&m->items, in->debug_str);
+	}
+	List *items = &in->debug_str->section.items;
+	const char *label = names_fresh(labels, "$L__info_string_inline");
+	list_append(items, mklabel(in, (Loc){0}, label));
+	size_t n = intern_len(name) + 1;
+	for (size_t i = 0; i < n; i += 40) {
+		Stmt *d = stmt_new(m, S_DATA, (Loc){0});
+		d->list.word = intern_cstr(".b8");
+		d->list.nitems = (uint32_t)(n - i < 40 ? n - i : 40);
+		d->list.items = arena_alloc(m->arena, d->list.nitems * sizeof *d->list.items);
+		for (uint32_t k = 0; k < d->list.nitems; k++)
+			d->list.items[k] = int_expr((unsigned char)name[i + k]);
+		list_append(items, d);
+	}
+	e = xcalloc(1, sizeof *e);
+	e->s = name;
+	e->label = label;
+	HASH_ADD_PTR(*strs, s, e);
+	return label;
+}
+
+/* The strings .debug_str holds, by their text (interned). */
+static void read_strings(In *in, Str **strs, Names *labels)
+{
+	for (Stmt *s = in->m->items.head; s; s = s->next)
+		if (s->kind == S_SECTION && !strcmp(s->section.name, ".debug_str"))
+			in->debug_str = s;
+	if (!in->debug_str)
+		return;
+	char buf[4096];
+	size_t n = 0;
+	const char *label = NULL;
+	for (const Stmt *s = in->debug_str->section.items.head; s; s = s->next) {
+		if (s->kind == S_LABEL) {
+			label = s->label;
+			names_add(labels, label, NULL);
+			n = 0;
+			continue;
+		}
+		for (uint32_t i = 0; s->kind == S_DATA && i < s->list.nitems; i++) {
+			int64_t b;
+			if (!int_operand(s->list.items[i], &b) || n == sizeof buf) {
+				label = NULL;
+				continue;
+			}
+			buf[n++] = (char)b;
+			if (b || !label)
+				continue;
+			const char *str = intern(buf, n - 1);
+			Str *e;
+			HASH_FIND_PTR(*strs, &str, e);
+			if (!e) {
+				e = xcalloc(1, sizeof *e);
+				e->s = str;
+				e->label = label;
+				HASH_ADD_PTR(*strs, s, e);
+			}
+			label = NULL;
+		}
+	}
+}
+
+/* Each copied .loc of the callee's own code names it and the call's line,
+ * as nvcc writes NVVM's inlining; one already naming a function inlined
+ * into the callee keeps its inlined_at, a line of the callee's, which the
+ * callee's own .loc now places. */
+static void mark_locs(In *in, List *l, const char *callee, const LocInfo *at)
+{
+	for (Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_SCOPE)
+			mark_locs(in, &s->scope, callee, at);
+		if (s->kind != S_LOC || s->locinfo->function_name)
+			continue;
+		if (!in->strs_read)
+			read_strings(in, &in->strs, &in->labels);
+		in->strs_read = 1;
+		LocInfo *li = s->locinfo;
+		li->function_name = name_label(in, &in->strs, &in->labels, callee);
+		li->has_inlined = 1;
+		li->in_file = at->file;
+		li->in_line = at->line;
+		li->in_col = at->col;
+	}
+}
+
+/* ---- returns ------------------------------------------------------------------ */
+
+/* Each ret becomes a branch to end (the last, unguarded, falls through
+ * instead); how many branches there are. */
+static unsigned lower_rets(In *in, List *l, const char *end)
+{
+	unsigned n = 0;
+	for (Stmt *s = l->head, *next; s; s = next) {
+		next = s->next;
+		if (s->kind == S_SCOPE)
+			n += lower_rets(in, &s->scope, end);
+		if (s->kind != S_INS || s->ins.sp->code != O_ret)
+			continue;
+		Stmt *b = mkins(in, s->loc, s->ins.guard ? "bra" : "bra.uni", name_expr(end), NULL, NULL);
+		b->ins.guard = s->ins.guard;
+		b->ins.guard_neg = s->ins.guard_neg;
+		list_insert_before(l, s, b);
+		list_remove(l, s);
+		n++;
+	}
+	return n;
+}
+
+static void drop_last_ret(List *l)
+{
+	Stmt *s = l->tail;
+	while (s && s->kind == S_LOC)
+		s = s->prev;
+	if (s && s->kind == S_INS && s->ins.sp->code == O_ret && !s->ins.guard)
+		list_remove(l, s);
+}
+
+/* The copy in place of the call: a guarded call skips it when its guard
+ * is false, rets branch past it. */
+static void splice(Fn *fn, Plan *p)
+{
+	In *in = fn->in;
+	Site *st = p->site;
+	Stmt *call = st->call;
+	const char *end = names_fresh(&fn->names, "$L__inline_end");
+	drop_last_ret(&p->body);
+	unsigned branches = lower_rets(in, &p->body, end);
+	if (call->ins.guard) {
+		Stmt *skip = mkins(in, call->loc, "bra", name_expr(end), NULL, NULL);
+		skip->ins.guard = call->ins.guard;
+		skip->ins.guard_neg = !call->ins.guard_neg;
+		list_insert_before(st->list, call, skip);
+		branches++;
+	}
+	Stmt *scope = stmt_new(in->m, S_SCOPE, call->loc);
+	scope->scope = p->body;
+	list_insert_before(st->list, call, scope);
+	if (branches)
+		list_insert_before(st->list, call, mklabel(in, call->loc, end));
+	list_remove(st->list, call);
+}
+
+/* ---- what the copy names, declared before the caller ------------------------- */
+
+/* The module's symbols declared before the caller (ptxas reads a module
+ * in order), read when a copy first needs them. */
+static void read_before(Fn *fn)
+{
+	if (fn->before_read)
+		return;
+	fn->before_read = 1;
+	for (const Stmt *s = fn->in->m->items.head; s && s != fn->fs; s = s->next)
+		if (s->kind == S_VAR)
+			names_add(&fn->before, s->var.ds[0].name, NULL);
+		else if (s->kind == S_FUNC)
+			names_add(&fn->before, s->func->name, NULL);
+}
+
+static void declare(Fn *fn, const char *name, Stmt *at, int depth);
+
+typedef struct DeclWalk {
+	Fn *fn;
+	Stmt *at;
+	int depth;
+} DeclWalk;
+
+static int declare_leaf(void *ctx, Expr **slot)
+{
+	DeclWalk *w = ctx;
+	if ((*slot)->kind == E_NAME)
+		declare(w->fn, (*slot)->str, w->at, w->depth + 1);
+	return 0;
+}
+
+/* name, a module symbol, declared before at (the caller, or a variable
+ * moved before it): a function by a copy of its header, a variable by
+ * moving its statement there, and what its initializer names before
+ * it. */
+static void declare(Fn *fn, const char *name, Stmt *at, int depth)
+{
+	In *in = fn->in;
+	const Symbol *sym = symtab_find(in->syms, name);
+	if (!sym || depth > 8 || names_exact(&fn->before, name))
+		return;
+	names_add(&fn->before, name, NULL);
+	Stmt *s = sym->def ? sym->def : sym->decl;
+	if (s->kind == S_FUNC) {
+		Func *decl = arena_dup(in->m->arena, s->func, sizeof *s->func);
+		decl->has_body = 0;
+		decl->body = (List){0};
+		Stmt *d = stmt_new(in->m, S_FUNC, at->loc);
+		d->func = decl;
+		list_insert_before(&in->m->items, at, d);
+	} else if (s->kind == S_VAR) {
+		list_remove(&in->m->items, s);
+		list_insert_before(&in->m->items, at, s);
+		DeclWalk w = {fn, s, depth};
+		if (s->var.ds[0].init)
+			expr_leaves(&s->var.ds[0].init, declare_leaf, &w);
+	}
+}
+
+static void declare_used(Fn *fn, List *l)
+{
+	for (Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_SCOPE)
+			declare_used(fn, &s->scope);
+		DeclWalk w = {fn, fn->fs, 0};
+		for (uint32_t i = 0; s->kind == S_INS && i < s->ins.nops; i++)
+			expr_leaves(&s->ins.ops[i], declare_leaf, &w);
+		for (uint32_t i = 0; s->kind == S_TARGETS && i < s->list.nitems; i++)
+			expr_leaves(&s->list.items[i], declare_leaf, &w);
+	}
+}
+
+/* ---- a bundle of call sites ------------------------------------------------------ */
+
+static void remark(Fn *fn, const Site *st, int why, int c, int t)
+{
+	In *in = fn->in;
+	const InlineOptions *o = &in->o->inlining;
+	if (why >= 0 ? !o->missed : !o->remarks)
+		return;
+	if (!fn->src)
+		fn->src = srclines_build(in->m, fn->f);
+	const char *at = srclines_prefix(fn->src, st->call->loc);
+	const char *callee = quoted_name(st->callee->name), *caller = quoted_name(fn->f->name);
+	if (why == WHY_COST)
+		diag_remark(st->call->loc, "%s%s not inlined into %s: cost %d over threshold %d", at,
+			callee, caller, c, t);
+	else if (why >= 0)
+		diag_remark(st->call->loc, "%s%s not inlined into %s: %s", at, callee, caller, why_text[why]);
+	else if (in->mode == INLINE_ALWAYS)
+		diag_remark(st->call->loc, "%s%s inlined into %s (--inline=always)", at, callee, caller);
+	else
+		diag_remark(st->call->loc, "%s%s inlined into %s (cost %d, threshold %d)", at, callee,
+			caller, c, t);
+}
+
+/* The copy made and its side of the parameters checked: -1 when it can
+ * go in, else why not. */
+static int prepare(Fn *fn, Plan *p)
+{
+	Site *st = p->site;
+	CallParts cp;
+	if (!ins_call_parts(&st->call->ins, &cp) || cp.proto)
+		return WHY_FORM;
+	p->callee = st->callee->def;
+	int why = groups(p, st, &cp);
+	if (why >= 0)
+		return why;
+	clone_body(fn, NULL, &p->callee->body, &p->body);
+	names_of_body(&p->types, &p->body);
+	why = check_groups(fn, p);
+	if (why < 0)
+		why = find_depot(p);
+	if (why < 0 && (!caller_depot(fn) || !depot_fits(fn, p)))
+		why = WHY_DEPOT;
+	return why;
+}
+
+/* A register the callee reads where nothing wrote it (llc and clang
+ * leave such reads on paths that never run) starts as 0 in the copy: in
+ * the caller the read would be a new one where no definition reaches. */
+static void define_undefined(Fn *fn, Plan *p)
+{
+	Func tmp = *p->callee;
+	tmp.body = p->body;
+	Cfg *cfg = cfg_build(&tmp);
+	if (!cfg)
+		return;
+	Live *live = live_compute(cfg);
+	Stmt *first = p->body.head;
+	while (first && first->kind == S_VAR)
+		first = first->next;
+	for (uint32_t i = 0; cfg->nblocks && i < live_nregs(live); i++) {
+		const char *r = live_name(live, i);
+		if (!live_in(live, 0, r) || !names_declared(&p->types, r))
+			continue;
+		int bits = reg_bits(&p->types, name_expr(r));
+		char sp[32];
+		Stmt *z;
+		if (bits) {
+			snprintf(sp, sizeof sp, "mov.b%d", bits);
+			z = mkins(fn->in, p->site->call->loc, sp, name_expr(r), int_expr(0), NULL);
+		} else {
+			z = mkins(fn->in, p->site->call->loc, "setp.ne.u32", name_expr(r), int_expr(0), int_expr(0));
+		}
+		list_insert_before(&p->body, first, z);
+	}
+	live_free(live);
+	cfg_free(cfg);
+}
+
+static void put_in(Fn *fn, Plan *p)
+{
+	In *in = fn->in;
+	rewrite_callee(fn, p);
+	if (p->depot)
+		merge_depot(fn, p);
+	define_undefined(fn, p);
+	if (p->site->at && in->loc_names)
+		mark_locs(in, &p->body, p->callee->name, p->site->at);
+	for (const Stmt *s = p->body.head; s; s = s->next)
+		if (s->kind == S_VAR)
+			names_add_decls(&fn->names, &s->var, 1);
+	read_before(fn);
+	declare_used(fn, &p->body);
+	in->st.copied += body_size(&p->body);
+	splice(fn, p);
+	in->st.inlined++;
+}
+
+/* Why each call of the bundle is not inlined (-1: it is): all go in or
+ * none does, since they share their .params. */
+static void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
+{
+	In *in = fn->in;
+	int all = -1;
+	for (uint32_t i = 0; i < b->n; i++) {
+		Plan *p = &b->plans[i];
+		*p = (Plan){.site = b->sites[i], .b = b};
+		why[i] = classify(fn, p->site);
+		if (why[i] < 0)
+			why[i] = prepare(fn, p);
+		if (why[i] < 0 && in->mode != INLINE_ALWAYS) {
+			c[i] = cost(in, p->site, p);
+			t[i] = threshold(in, p->site);
+			if (c[i] > t[i])
+				why[i] = WHY_COST;
+		}
+		if (why[i] >= 0)
+			all = WHY_BUNDLE;
+	}
+	if (all < 0)
+		all = check_params(fn, b, 0);
+	for (uint32_t i = 0; all >= 0 && i < b->n; i++)
+		if (why[i] < 0)
+			why[i] = all;
+}
+
+static int plan_uses(const Plan *p, uint32_t param)
+{
+	for (uint32_t i = 0; i < p->ngroups; i++)
+		if (p->groups[i].param == param)
+			return 1;
+	return 0;
+}
+
+static void inline_bundle(Fn *fn, Bundle *b)
+{
+	In *in = fn->in;
+	int why[b->n], c[b->n], t[b->n];
+	memset(c, 0, sizeof c);
+	memset(t, 0, sizeof t);
+	b->plans = xcalloc(b->n, sizeof *b->plans);
+	fn->serial++;
+	decide(fn, b, why, c, t);
+	if (why[0] < 0) {
+		for (uint32_t i = 0; i < b->nparams; i++) {   /* a private one is one call's */
+			uint32_t k = 0;
+			while (k + 1 < b->n && !plan_uses(&b->plans[k], i))
+				k++;
+			make_slots(fn, b, &b->params[i], b->sites[k]->call);
+		}
+		if (check_params(fn, b, 1) >= 0)
+			die("inline: a parameter checked before could not be rewritten");
+		for (uint32_t i = 0; i < b->n; i++)
+			put_in(fn, &b->plans[i]);
+	}
+	for (uint32_t i = 0; i < b->n; i++) {
+		in->st.seen++;
+		if (why[i] >= 0)
+			in->st.left[why[i]]++;
+		remark(fn, b->sites[i], why[i], c[i], t[i]);
+		free(b->plans[i].groups);
+		names_free(&b->plans[i].types);
+	}
+	for (uint32_t i = 0; i < b->nparams; i++)
+		free(b->params[i].slots);
+	free(b->params);
+	free(b->plans);
+}
+
+/* ---- a caller ----------------------------------------------------------------- */
+
+static void find_sites(Fn *fn, List *l, const LocInfo **at)
+{
+	for (Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_SCOPE)
+			find_sites(fn, &s->scope, at);
+		if (s->kind == S_LOC)
+			*at = s->locinfo;
+		CallParts c;
+		const CgFunc *g;
+		if (!is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
+			continue;
+		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
+		fn->sites[fn->nsites++] = (Site){s, l, *at, 0, g};
+	}
+}
+
+/* Does call site a pass a .param that b passes too (in the same list)? */
+static int share(const Site *a, const Site *b)
+{
+	CallParts x, y;
+	if (a->list != b->list || !ins_call_parts(&a->call->ins, &x) || !ins_call_parts(&b->call->ins, &y))
+		return 0;
+	const Expr *xs[2] = {x.rets, x.args}, *ys[2] = {y.rets, y.args};
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			for (uint32_t k = 0; xs[i] && ys[j] && k < xs[i]->n; k++)
+				for (uint32_t l = 0; l < ys[j]->n; l++)
+					if (xs[i]->kids[k]->kind == E_NAME && xs[i]->kids[k]->str == ys[j]->kids[l]->str)
+						return 1;
+	return 0;
+}
+
+/* The sites in bundles: each with the sites after it in its list that
+ * share a .param with one already in (sites of one list are adjacent in
+ * text order, nested scopes aside). */
+static void inline_sites(Fn *fn)
+{
+	uint8_t *done = xcalloc(fn->nsites + 1, 1);
+	Site **v = xcalloc(fn->nsites + 1, sizeof *v);
+	for (uint32_t i = 0; i < fn->nsites; i++) {
+		if (done[i])
+			continue;
+		Bundle b = {.list = fn->sites[i].list, .sites = v};
+		v[b.n++] = &fn->sites[i];
+		done[i] = 1;
+		for (uint32_t j = i + 1; j < fn->nsites; j++)
+			for (uint32_t k = 0; !done[j] && k < b.n; k++)
+				if (share(v[k], &fn->sites[j])) {
+					v[b.n++] = &fn->sites[j];
+					done[j] = 1;
+				}
+		inline_bundle(fn, &b);
+	}
+	free(v);
+	free(done);
+}
+
+/* Which sites are on a loop (the cost model weighs them up). */
+static void find_loops(Fn *fn)
+{
+	Cfg *cfg = cfg_build(fn->f);
+	if (!cfg)
+		return;
+	for (uint32_t i = 0, k = 0; i < fn->nsites; i++) {
+		while (k < cfg->nins && cfg->ins[k] != fn->sites[i].call)
+			k++;
+		if (k < cfg->nins)
+			fn->sites[i].in_loop = cfg->blocks[cfg->block_of[k]].cyclic;
+	}
+	cfg_free(cfg);
+}
+
+static void inline_into(In *in, Stmt *fs)
+{
+	Fn fn = {.in = in, .fs = fs, .f = fs->func};
+	const LocInfo *at = NULL;
+	find_sites(&fn, &fn.f->body, &at);
+	if (fn.nsites) {
+		if (in->mode == INLINE_AUTO)
+			find_loops(&fn);
+		names_of_func(&fn.names, in->m, fn.f);
+		inline_sites(&fn);
+	}
+	free(fn.sites);
+	names_free(&fn.names);
+	names_free(&fn.before);
+	srclines_free(fn.src);
+}
+
+/* ---- the module --------------------------------------------------------------- */
+
+static void count_calls(In *in)
+{
+	in->ncalls = xcalloc(cg_count(in->cg) + 1, sizeof *in->ncalls);
+	for (uint32_t i = 0; i < cg_count(in->cg); i++) {
+		const Symbol *s = cg_func(in->cg, i)->sym;
+		for (uint32_t k = 0; k < s->nuses; k++)
+			in->ncalls[i] += (s->uses[k].how & USE_CALL) != 0;
+	}
+}
+
+/* PTX ISA 7.2 brought function_name and inlined_at. */
+static int loc_names_ok(const Module *m)
+{
+	for (const Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_VERSION) {
+			unsigned major = 0, minor = 0;
+			sscanf(s->strs.strs[0], "%u.%u", &major, &minor);
+			return major > 7 || (major == 7 && minor >= 2);
+		}
+	return 0;
+}
+
+static void scan_module(In *in)
+{
+	for (const Stmt *s = in->m->items.head; s; s = s->next)
+		if (s->kind == S_SECTION && !strcmp(s->section.name, ".debug_info"))
+			in->dwarf = 1;
+	in->loc_names = loc_names_ok(in->m);
+}
+
+static void print_stats(const Stats *s)
+{
+	diag_note("inline: %u direct call sites", s->seen);
+	diag_note("inline:   %u inlined (%llu instructions copied)", s->inlined, s->copied);
+	unsigned left = 0;
+	for (int i = 0; i < NWHY; i++)
+		left += s->left[i];
+	diag_note("inline:   %u left", left);
+	for (int i = 0; i < NWHY; i++)
+		if (s->left[i])
+			diag_note("inline:     %u: %s", s->left[i], why_text[i]);
+}
+
+void inline_calls(Module *m, const StageOptions *o)
+{
+	int mode = o->inlining.mode ? o->inlining.mode : INLINE_MODE_DEFAULT;
+	if (mode == INLINE_NEVER)
+		return;
+	In in = {.m = m, .o = o, .mode = mode};
+	in.syms = symtab_build(m);
+	in.cg = callgraph_build(m, in.syms);
+	scan_module(&in);
+	count_calls(&in);
+	uint32_t *order = bottom_up(&in);
+	for (uint32_t i = 0; i < cg_count(in.cg); i++) {
+		const CgFunc *c = cg_func(in.cg, order[i]);
+		if (c->def && c->def->has_body && c->ncallees)
+			inline_into(&in, c->sym->def);
+	}
+	if (o->stats)
+		print_stats(&in.st);
+	Str *e, *tmp;
+	HASH_ITER(hh, in.strs, e, tmp) {
+		HASH_DEL(in.strs, e);
+		free(e);
+	}
+	names_free(&in.labels);
+	free(order);
+	free(in.scc);
+	free(in.cyclic);
+	free(in.ncalls);
+	callgraph_free(in.cg);
+	symtab_free(in.syms);
+}
