@@ -74,4 +74,39 @@ check "--ptxas needs -arch" "[ $rc = 2 ] && grep -q -- '--ptxas needs -arch=sm_X
 phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
 check "--time with --ptxas ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt depot addrprep print ptxas nvlink ' ]"
 
+# several architectures in one fatbinary: fatbin_images lists its images
+# as "elf 80", "ptx 90" (the header: kind at +0, arch at +28; no cuobjdump)
+fatbin_images() {
+	hs=$(od -An -tu2 -j6 -N2 "$1" | tr -d ' ')
+	size=$(od -An -tu8 -j8 -N8 "$1" | tr -d ' ')
+	at=$hs
+	while [ "$at" -lt $((hs + size)) ]; do
+		kind=$(od -An -tu2 -j$at -N2 "$1" | tr -d ' ')
+		ehs=$(od -An -tu4 -j$((at + 4)) -N4 "$1" | tr -d ' ')
+		esize=$(od -An -tu8 -j$((at + 8)) -N8 "$1" | tr -d ' ')
+		sm=$(od -An -tu4 -j$((at + 28)) -N4 "$1" | tr -d ' ')
+		echo "$([ "$kind" = 2 ] && echo elf || echo ptx) $sm"
+		at=$((at + ehs + esize))
+	done | tr '\n' ' '
+}
+"$ptxlink" --fatbin -v -arch=sm_80 -arch=sm_90 main.ptx sq.ptx -o two.fatbin 2>err; rc=$?
+check "two -arch: a cubin each, PTX for the newest ($(fatbin_images two.fatbin))" "[ $rc = 0 ] && [ \"\$(fatbin_images two.fatbin)\" = 'elf 80 elf 90 ptx 90 ' ] && grep -q 'ptxas -arch=sm_90 two.linked.ptx -o two.sm_90.cubin' err && clean"
+"$ptxlink" --fatbin -gencode arch=compute_80,code=sm_80 -gencode 'arch=compute_86,code=[sm_86,compute_86]' -gencode=arch=compute_90,code=sm_90 main.ptx sq.ptx -o gen.fatbin 2>err; rc=$?
+check "-gencode ($(fatbin_images gen.fatbin))" "[ $rc = 0 ] && [ \"\$(fatbin_images gen.fatbin)\" = 'elf 80 elf 86 elf 90 ptx 86 ptx 90 ' ] && clean"
+"$ptxlink" --fatbin -arch=sm_90 -arch=sm_80 "$dynpar"/*.ptx -o dyn2.fatbin 2>err; rc=$?
+check "two architectures, relocatable ($(fatbin_images dyn2.fatbin))" "[ $rc = 0 ] && [ \"\$(fatbin_images dyn2.fatbin)\" = 'elf 90 elf 80 ptx 90 ' ] && clean"
+# the PTX for a newer architecture: its .target, and the .version it needs
+mkdir -p wrap keep
+printf '#!/bin/sh\ncp *.ptx %s/keep/\nexec "%s" "$@"\n' "$tmp" "$(command -v fatbinary)" >wrap/fatbinary
+chmod +x wrap/fatbinary
+printf '.version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\nret;\n}\n' >old.ptx
+PATH=$tmp/wrap:$PATH "$ptxlink" --fatbin -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=compute_90 old.ptx -o old.fatbin 2>err; rc=$?
+check "PTX retargeted for compute_90" "[ $rc = 0 ] && [ \"\$(head -2 keep/old.sm_90.ptx | tr '\n' ' ')\" = '.version 7.8 .target sm_90 ' ] && ptxas -arch=sm_90 keep/old.sm_90.ptx -o /dev/null && [ \"\$(head -2 keep/old.linked.ptx | tr '\n' ' ')\" = '.version 7.0 .target sm_80 ' ]"
+"$ptxlink" --ptxas -arch=sm_80 -arch=sm_90 main.ptx sq.ptx -o x.cubin 2>err; rc=$?
+check "two architectures need --fatbin" "[ $rc = 2 ] && grep -q 'several architectures: a cubin is for one GPU; --fatbin' err && [ ! -e x.cubin ]"
+"$ptxlink" --fatbin -gencode arch=compute_90,code=sm_80 main.ptx -o x.fatbin 2>err; rc=$?
+check "-gencode: code= older than arch=" "[ $rc = 2 ] && grep -q 'code= is older than arch=' err"
+"$ptxlink" --fatbin -gencode sm_80 main.ptx -o x.fatbin 2>err; rc=$?
+check "-gencode: nvcc's form" "[ $rc = 2 ] && grep -q 'arch=compute_XX,code=sm_XX' err"
+
 finish cli-ptxas

@@ -282,7 +282,7 @@ static ptxlink_session *load(const Options *o, Ctx *ctx)
 }
 
 /* The module printed, or (--ptxas) compiled; no output after a failure. */
-static int output(const Options *o, const Module *m)
+static int output(const Options *o, Module *m)
 {
 	double t = now();
 	if (!o->ptxas) {

@@ -100,7 +100,7 @@ FILE *opt_open_list(const struct ptxlink_options *, const char *path, const char
 /* libptxlink.c: the linked module of a session (NULL before a link
  * succeeds), for the command's --ptxas; not in ptxlink.h. */
 struct ptxlink_session;
-const Module *session_result(const struct ptxlink_session *);
+Module *session_result(const struct ptxlink_session *);
 /* ptxlink_new working in ctx, which it does not free (the command's: its
  * own diagnostics, -w and the result's names are there too); NULL ctx:
  * a context of the session's own, as ptxlink_new makes. */

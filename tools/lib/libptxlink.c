@@ -391,7 +391,7 @@ void ptxlink_free(ptxlink_session *s)
 }
 
 /* The command's --ptxas compiles the module itself (core.h). */
-const Module *session_result(const ptxlink_session *s)
+Module *session_result(const ptxlink_session *s)
 {
 	return s ? s->result : NULL;
 }

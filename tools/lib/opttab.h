@@ -27,7 +27,14 @@ OPT(OUT, C_GLUED, N("-o", "--output-file"), NONE, 0, "-o FILE, --output-file FIL
 OPT(ARCH, V_ARCH, N("-arch", "--arch", "--gpu-name", "--gpu-architecture"), F(arch), 0,
 	"-arch=sm_XX, --arch, --gpu-name",
 	"link for this architecture (one ptxas 13 accepts,\n"
-	"at least as new as every input): -arch=sm_80, -arch sm_90a")
+	"at least as new as every input): -arch=sm_80, -arch sm_90a;\n"
+	"given several, the link is for the oldest and --fatbin holds\n"
+	"a cubin for each and PTX for the newest")
+OPT(GENCODE, C_VALUE, N("-gencode", "--generate-code"), NONE, 0,
+	"-gencode arch=compute_XX,code=sm_XX",
+	"nvcc's spelling (repeatable): a cubin for each code=sm_XX, PTX\n"
+	"for each code=compute_XX (code=[sm_80,compute_80]: both) and\n"
+	"for the newest, in one --fatbin")
 OPT(OPTF, C_VALUE, N("-optf", "--options-file"), NONE, 0, "-optf FILE, --options-file FILE, @FILE",
 	"read more arguments from FILE (\"quotes\" for spaces, nested 8 deep)")
 OPT(VERBOSE, V_ON, N("-v", "--verbose"), F(verbose), 0, "-v, --verbose",
