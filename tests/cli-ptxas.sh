@@ -74,21 +74,7 @@ check "--ptxas needs -arch" "[ $rc = 2 ] && grep -q -- '--ptxas needs -arch=sm_X
 phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
 check "--time with --ptxas ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt depot addrprep print ptxas nvlink ' ]"
 
-# several architectures in one fatbinary: fatbin_images lists its images
-# as "elf 80", "ptx 90" (the header: kind at +0, arch at +28; no cuobjdump)
-fatbin_images() {
-	hs=$(od -An -tu2 -j6 -N2 "$1" | tr -d ' ')
-	size=$(od -An -tu8 -j8 -N8 "$1" | tr -d ' ')
-	at=$hs
-	while [ "$at" -lt $((hs + size)) ]; do
-		kind=$(od -An -tu2 -j$at -N2 "$1" | tr -d ' ')
-		ehs=$(od -An -tu4 -j$((at + 4)) -N4 "$1" | tr -d ' ')
-		esize=$(od -An -tu8 -j$((at + 8)) -N8 "$1" | tr -d ' ')
-		sm=$(od -An -tu4 -j$((at + 28)) -N4 "$1" | tr -d ' ')
-		echo "$([ "$kind" = 2 ] && echo elf || echo ptx) $sm"
-		at=$((at + ehs + esize))
-	done | tr '\n' ' '
-}
+# several architectures in one fatbinary (fatbin_images: lib.sh)
 "$ptxlink" --fatbin -v -arch=sm_80 -arch=sm_90 main.ptx sq.ptx -o two.fatbin 2>err; rc=$?
 check "two -arch: a cubin each, PTX for the newest ($(fatbin_images two.fatbin))" "[ $rc = 0 ] && [ \"\$(fatbin_images two.fatbin)\" = 'elf 80 elf 90 ptx 90 ' ] && grep -q 'ptxas -arch=sm_90 two.linked.ptx -o two.sm_90.cubin' err && clean"
 "$ptxlink" --fatbin -gencode arch=compute_80,code=sm_80 -gencode 'arch=compute_86,code=[sm_86,compute_86]' -gencode=arch=compute_90,code=sm_90 main.ptx sq.ptx -o gen.fatbin 2>err; rc=$?
