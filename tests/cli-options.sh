@@ -122,6 +122,16 @@ check "an error in a member names archive(member)" "[ $rc = 1 ] && grep -q '^lib
 cp libs/libfg.a libs/libtail.a && printf 'junk\n' >>libs/libtail.a
 "$ptxlink" -arch=sm_80 main.ptx -Llibs -ltail -o l10.ptx 2>err; rc=$?
 check "bytes after an archive's last member" "[ $rc = 1 ] && grep -q 'libs/libtail.a: error: malformed ar archive (5 bytes after the last member)' err && [ ! -e l10.ptx ]"
+# members get the inputs' "what is this file" check; archives of objects are nvlink's
+printf '\177ELF\2\1\1\0\0\0\0\0\0\0\0\0\1\0\76\0' >host.o && ar rc libs/libobj.a host.o 2>/dev/null
+mkdir -p devrt && cp libs/libobj.a devrt/libcudadevrt.a
+printf 'BC\300\336' >m.bc && ar rc libs/libbc.a m.bc 2>/dev/null
+"$ptxlink" -arch=sm_80 main.ptx -Llibs -lobj -o obj1.ptx 2>err; rc=$?
+check "an archive of objects, without --ptxas" "[ $rc = 1 ] && [ \"\$(cat err)\" = \"libs/libobj.a: error: an archive of cubins or host objects (libs/libobj.a(host.o)), not of PTX: nvlink links it, as 'ptxlink --ptxas' does\" ] && [ ! -e obj1.ptx ]"
+"$ptxlink" -arch=sm_80 main.ptx -Llibs -lbc -o obj2.ptx 2>err; rc=$?
+check "a bitcode member" "[ $rc = 1 ] && [ \"\$(cat err)\" = \"libs/libbc.a(m.bc): error: LLVM bitcode, not PTX: 'llc -march=nvptx64' makes PTX of it\" ]"
+"$ptxlink" -arch=sm_80 main.ptx -Llibs -Ldevrt -lfg -lcudadevrt -o obj3.ptx 2>err; rc=$?
+check "-lcudadevrt without --ptxas: not needed" "[ $rc = 0 ] && grep -q \"devrt/libcudadevrt.a: warning: not needed for PTX: the device runtime's names stay .extern for nvlink\" err && [ -s obj3.ptx ]"
 "$ptxlink" -arch=sm_80 main.ptx -L '' -lfg -o l11.ptx 2>err; rc=$?
 check "-L '' is refused, not the root" "[ $rc = 2 ] && grep -q \"'-L' needs a directory name\" err && [ ! -e l11.ptx ]"
 mkdir -p libs/fifo && cp libs/g.ptx libs/fifo/ && mkfifo libs/fifo/f.ptx

@@ -63,6 +63,16 @@ dynpar=$root/corpus/ptx/dynpar_multi
 check "whole mode cannot resolve the device runtime" "[ $rc = 1 ] && grep -q \"compile-mode=whole: '[a-zA-Z0-9_]*' is undefined and only nvlink can resolve it\" err && [ ! -e x.cubin ]"
 "$ptxlink" --ptxas -v -arch=sm_80 "$dynpar"/*.ptx -o devrt.cubin 2>err; rc=$?
 check "auto: the device runtime needs nvlink" "[ $rc = 0 ] && elf devrt.cubin && grep -q \"relocatable.*'[a-zA-Z0-9_]*' is left to nvlink\" err && grep -q -- '-lcudadevrt' err"
+devrt=$(dirname "$(command -v nvlink)")/../targets/x86_64-linux/lib
+"$ptxlink" --ptxas -v -arch=sm_80 "$dynpar"/*.ptx -L"$devrt" -lcudadevrt -o devrt2.cubin 2>err; rc=$?
+check "-lcudadevrt as nvlink users give it: to nvlink, once" "[ $rc = 0 ] && elf devrt2.cubin && [ \$(grep 'running .*nvlink' err | grep -o cudadevrt | wc -l) = 1 ] && ! grep -q 'stray\\|error' err && clean"
+if command -v nvcc >/dev/null; then   # a user's nvcc -rdc library: nvlink resolves sq
+	printf '__device__ int sq(int x) { return x * x; }\n' >sq.cu
+	printf '__device__ int sq(int x);\n__global__ void k(int *p) { p[0] = sq(p[0]); }\n' >k.cu
+	nvcc -arch=sm_80 -rdc=true -lib sq.cu -o libsq.a && nvcc -arch=sm_80 -rdc=true --ptx k.cu -o k.ptx
+	"$ptxlink" --ptxas -v -arch=sm_80 k.ptx -L. -lsq -o rdc.cubin 2>err; rc=$?
+	check "an nvcc -rdc library goes to nvlink" "[ $rc = 0 ] && elf rdc.cubin && grep -q \"compile mode: relocatable.*'_Z2sqi' is left to nvlink\" err && grep -q 'running .*nvlink -arch=sm_80 rdc.o /.*/libsq.a' err && clean"
+fi
 PATH=/usr/bin:/bin CUDA_HOME=$tmp/nocuda "$ptxlink" --ptxas -arch=sm_80 main.ptx sq.ptx -o x.cubin 2>err; rc=$?
 check "no ptxas anywhere" "[ $rc = 1 ] && grep -q \"^ptxlink: error: cannot find ptxas: not on PATH, not in $tmp/nocuda/bin (set CUDA_HOME\" err && [ ! -e x.cubin ] && clean"
 PATH=/usr/bin:/bin CUDA_HOME= CUDA_PATH=/usr/local/cuda "$ptxlink" --ptxas -arch=sm_80 main.ptx sq.ptx -o cp.cubin 2>err; rc=$?

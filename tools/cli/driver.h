@@ -50,7 +50,8 @@ void options_free(Options *);
  * to a temporary file, once per architecture; the result in *path (a
  * temporary the caller unlinks) or -1 after saying why.  The module's
  * .target is changed while PTX for another architecture is printed. */
-int compile_module(Module *, const Options *, char **path);
+struct LibObjects;   /* the archives of objects the link found, for nvlink */
+int compile_module(Module *, const Options *, const struct LibObjects *, char **path);
 void toolchain_cleanup(void);   /* removes the temporaries; signal-safe */
 void toolchain_done(void);      /* and frees their names */
 

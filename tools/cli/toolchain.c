@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "driver.h"
+#include "tools/lib/core.h"
 
 enum { MAX_TMP = 3 * MAX_ARCHS + 2 };   /* .o, .cubin, .ptx each; the PTX, the fatbinary */
 static char tmpdir[PATH_MAX];
@@ -405,9 +406,26 @@ static char *devrt_dir(void)
 	return ok ? dir : NULL;
 }
 
-/* ptxas -c, then nvlink with the device runtime when CUDA has it. */
+/* The archives of objects the link found, for nvlink (which runs in the
+ * temporary directory: absolute paths); whether one is libcudadevrt. */
+static int object_args(Strs *a, Strs *owned, const LibObjects *objects)
+{
+	int devrt = 0;
+	for (int i = 0; objects && i < objects->n; i++) {
+		char *p = realpath(objects->paths[i], NULL);
+		if (!p)
+			p = xstrdup(objects->paths[i]);
+		strs_push(owned, p);
+		strs_push(a, p);
+		devrt |= is_cudadevrt(p);
+	}
+	return devrt;
+}
+
+/* ptxas -c, then nvlink with the archives of objects given, and the
+ * device runtime when CUDA has it and none of those is it. */
 static int relocatable(const Options *o, const char *sm, Strs *a, const char *ptx,
-	const char *obj, const char *cubin)
+	const char *obj, const char *cubin, const LibObjects *objects)
 {
 	args(a, "ptxas", sm);
 	strs_push(a, "-c");
@@ -418,12 +436,16 @@ static int relocatable(const Options *o, const char *sm, Strs *a, const char *pt
 		return -1;
 	args(a, "nvlink", sm);
 	strs_push(a, obj);
-	char *libdir = devrt_dir();
+	Strs owned = {0};
+	char *libdir = object_args(a, &owned, objects) ? NULL : devrt_dir();
 	if (libdir)
 		strs_push(a, libdir), strs_push(a, "-lcudadevrt");
 	strs_push(a, "-o"), strs_push(a, cubin);
 	int rc = run(o, a);
 	free(libdir);
+	for (int i = 0; i < owned.n; i++)
+		free((void *)owned.v[i]);
+	free(owned.v);
 	return rc;
 }
 
@@ -482,7 +504,8 @@ static int write_ptx_for(Module *m, const char *sm, const char *path)
 
 /* A cubin for each architecture (base.sm_XX.cubin when several), PTX for
  * each asked for, in one fatbinary with --fatbin. */
-static int compile_in_tmpdir(Module *m, const Options *o, int mode, char **path)
+static int compile_in_tmpdir(Module *m, const Options *o, int mode, const LibObjects *objects,
+	char **path)
 {
 	char base[NAME_MAX - 32];
 	base_name(o, base, sizeof base);
@@ -497,7 +520,8 @@ static int compile_in_tmpdir(Module *m, const Options *o, int mode, char **path)
 		const char *sm = o->archs.v[i], *tag = several ? sm : NULL;
 		const char *obj = tmpfile_named(base, tag, ".o");
 		out = tmpfile_named(base, tag, ".cubin");
-		rc = mode == MODE_WHOLE ? whole(o, sm, &a, ptx, out) : relocatable(o, sm, &a, ptx, obj, out);
+		rc = mode == MODE_WHOLE ? whole(o, sm, &a, ptx, out)
+			: relocatable(o, sm, &a, ptx, obj, out, objects);
 		image(&images, "elf", sm, out);
 	}
 	for (int i = 0; rc == 0 && i < o->ptx_archs.n; i++) {
@@ -521,10 +545,10 @@ static int compile_in_tmpdir(Module *m, const Options *o, int mode, char **path)
 	return rc;
 }
 
-int compile_module(Module *m, const Options *o, char **path)
+int compile_module(Module *m, const Options *o, const LibObjects *objects, char **path)
 {
 	int mode = o->archs.n ? pick_mode(m, o) : MODE_WHOLE;
 	if (mode < 0 || make_tmpdir() != 0)
 		return -1;
-	return compile_in_tmpdir(m, o, mode, path);
+	return compile_in_tmpdir(m, o, mode, objects, path);
 }

@@ -68,8 +68,10 @@ OPT(LIB, V_LIBRARY, N("-l", "--library"), L(libs), 0, "-l NAME, -lNAME, --librar
 	"link the members of DIR/libNAME.a (an ar archive of .ptx files),\n"
 	"DIR/NAME.ptx or DIR/NAME/*.ptx that define a name still undefined")
 OPT(PTXAS, C_OPTIONAL, N("--ptxas"), NONE, 0, "--ptxas, --ptxas=\"OPTS\"",
-	"compile the result with ptxas (and nvlink) into a cubin, with OPTS:\n"
-	"--ptxas='-v -O2' -arch=sm_80 -o app.cubin a.ptx b.ptx")
+	"compile the result with ptxas into a cubin, with OPTS:\n"
+	"--ptxas='-v -O2' -arch=sm_80 -o app.cubin a.ptx b.ptx; where the\n"
+	"program needs it, ptxas -c and nvlink, which gets -lcudadevrt\n"
+	"and the archives of cubins or objects -l names")
 OPT(XPTXAS, C_VALUE, N("-Xptxas", "--Xptxas"), NONE, 0, "-Xptxas OPT[,OPT]",
 	"pass OPT to ptxas (repeatable): -Xptxas -v -Xptxas -maxrregcount=64")
 OPT(FATBIN, C_FLAG, N("--fatbin"), NONE, 0, "--fatbin",
