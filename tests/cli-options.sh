@@ -140,6 +140,31 @@ check "a FIFO in a directory library is refused, not read" "[ $rc = 1 ] && grep 
 "$ptxlink" -arch=sm_80 main.ptx -o l9.ptx 2>err; rc=$?
 check "without the library, f is undefined" "[ $rc = 1 ] && grep -q \"undefined reference to 'f'\" err"
 
+# --keep is ptxlink's own: only --keep=SYM (a bare --keep took -arch=sm_80 as the name)
+"$ptxlink" --keep -arch=sm_80 ok.ptx -o k1.ptx 2>err; rc=$?
+check "--keep without =SYM" "[ $rc = 2 ] && grep -q \"'--keep' needs its value after '='\" err && [ ! -e k1.ptx ]"
+"$ptxlink" --keep=k -arch=sm_80 ok.ptx -o k2.ptx 2>err; rc=$?
+check "--keep without --internalize warns" "[ $rc = 0 ] && grep -q 'warning: --keep and --keep-file do nothing without --internalize' err"
+"$ptxlink" --keep=k --internalize -arch=sm_80 ok.ptx -o k3.ptx 2>err; rc=$?
+check "--keep with --internalize: no warning" "[ $rc = 0 ] && [ ! -s err ]"
+for v in archmax archmin 32; do
+	"$ptxlink" -maxrregcount=$v -arch=sm_80 ok.ptx -o /dev/null 2>err; rc=$?
+	check "-maxrregcount=$v, as ptxas takes it" "[ $rc = 0 ] && ! grep -q error err"
+done
+"$ptxlink" -maxrregcount=archfoo -arch=sm_80 ok.ptx -o /dev/null 2>err; rc=$?
+check "-maxrregcount=archfoo" "[ $rc = 2 ] && grep -q 'from 1 to 255, archmax or archmin' err"
+# response files quoted as gcc reads @file: '...', "...", backslashes
+cp ok.ptx 'my ok.ptx'
+printf '%s\n' "-arch=sm_80 'my ok.ptx' -o q\\ 1.ptx" >q.rsp
+printf '%s\n' "-arch=sm_80 \"my ok\".ptx -o 'q'\\''2.ptx'" >q2.rsp
+"$ptxlink" -arch=sm_80 'my ok.ptx' -o qref.ptx
+"$ptxlink" @q.rsp && "$ptxlink" -optf q2.rsp
+check "@file: single quotes and backslashes" "cmp -s 'q 1.ptx' qref.ptx && cmp -s \"q'2.ptx\" qref.ptx"
+
+# -v lists every input and where its names come from, without -l too
+"$ptxlink" -v -arch=sm_80 ok.ptx -o /dev/null 2>err
+check "-v without -l lists the inputs" "grep -q '^ptxlink: input ok.ptx: 1 names defined' err"
+
 # --keep-file: a name of any length is one name (4,095 bytes was a line's end)
 long=$(head -c 5000 /dev/zero | tr '\0' v) prefix=$(head -c 4095 /dev/zero | tr '\0' v)
 printf "$hdr"'.visible .global .u32 %s;\n.visible .global .u32 %s;\n.visible .entry k()\n{\nret;\n}\n' "$long" "$prefix" >long.ptx

@@ -373,8 +373,10 @@ static int is_space(int c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* The next whitespace-separated word of f ("double quotes" for spaces)
- * in *w: 1, 0 at the end, -1 after an error (a NUL byte, the limit). */
+/* The next whitespace-separated word of f in *w, quoted as gcc reads
+ * @file (libiberty's buildargv): 'single' and "double" quotes keep
+ * spaces, a backslash keeps the next character, even inside quotes.  1, 0
+ * at the end, -1 after an error (a NUL byte, the limit). */
 static int read_word(FILE *f, const char *path, Options *o, char **w)
 {
 	int c;
@@ -384,17 +386,22 @@ static int read_word(FILE *f, const char *path, Options *o, char **w)
 		return 0;
 	size_t len = 0, cap = 64;
 	char *buf = xmalloc(cap);
-	int quoted = 0;
-	for (; c != EOF && (quoted || !is_space(c)); c = getc(f)) {
+	int quote = 0, escaped = 0;
+	for (; c != EOF && (quote || escaped || !is_space(c)); c = getc(f)) {
 		if (!c || ++o->rsp_bytes > RSP_BYTES) {
 			free(buf);
 			return too_much(path, c ? "the response files expand to more than 64 MiB"
 				: "a NUL byte in a word (is it a text file?)");
 		}
-		if (c == '"') {
-			quoted = !quoted;
+		if (!escaped && c == '\\') {
+			escaped = 1;
 			continue;
 		}
+		if (!escaped && (c == quote || (!quote && (c == '\'' || c == '"')))) {
+			quote = quote ? 0 : c;
+			continue;
+		}
+		escaped = 0;
 		if (len + 1 == cap)
 			buf = xrealloc(buf, cap *= 2);
 		buf[len++] = (char)c;
@@ -407,8 +414,8 @@ static int read_word(FILE *f, const char *path, Options *o, char **w)
 	return 1;
 }
 
-/* @FILE and -optf FILE: whitespace-separated arguments, "double quotes"
- * for spaces; either may name other response files. */
+/* @FILE and -optf FILE: whitespace-separated arguments, quoted as gcc
+ * quotes them (read_word); either may name other response files. */
 static int response_file(const char *path, Options *o)
 {
 	if (o->rsp_depth >= RSP_DEPTH) {
@@ -610,9 +617,9 @@ static int command_value(Options *o, const OptRow *r, const char *a, const char 
 		if (strcmp(v, "64") != 0)
 			return bad("'%s': ptxlink links 64-bit PTX only (.address_size 64)", a);
 		break;
-	case OPT_MAXRREG:
-		if (opt_number(v, 1, 255, &n) != 0)
-			return bad("'%s' needs a register count from 1 to 255", a);
+	case OPT_MAXRREG:   /* archmax, archmin: the GPU's bounds, as ptxas takes them */
+		if (opt_number(v, 1, 255, &n) != 0 && strcmp(v, "archmax") && strcmp(v, "archmin"))
+			return bad("'%s' needs a register count from 1 to 255, archmax or archmin", a);
 		strs_push(&o->ptxas_opts, "-maxrregcount");
 		strs_push(&o->ptxas_opts, v);
 		break;
@@ -650,6 +657,8 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 	if (!r)
 		return bad("unknown option '%s' (see --help)", a);
 	int syntax = opt_syntax(r);
+	if (syntax == EQUALS && !v)
+		return bad("'%s' needs its value after '=' (see --help)", a);
 	if ((syntax == VALUE || syntax == GLUED) && !v) {
 		if (!next)
 			return bad("'%s' needs a value (see --help)", a);

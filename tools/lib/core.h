@@ -86,8 +86,9 @@ typedef struct OptRow {
 	const char *usage, *help;
 } OptRow;
 
-/* How a value is given: none, NAME=V or NAME V, also glued, optional. */
-enum { FLAG, VALUE, GLUED, OPTIONAL };
+/* How a value is given: none, NAME=V or NAME V, also glued, optional,
+ * only NAME=V (--keep=SYM: '--keep -arch=sm_80' must not keep -arch). */
+enum { FLAG, VALUE, GLUED, OPTIONAL, EQUALS };
 
 struct ptxlink_options;
 extern const OptRow opt_rows[NOPT];

@@ -165,6 +165,9 @@ ptxlink_session *session_new(const ptxlink_options *o, Ctx *ctx)
 		ptxlink_free(s);
 		return NULL;
 	}
+	if (o->nkeep && !o->internalize)
+		diag_at(DIAG_WARNING, NULL, 0, 0, "--keep and --keep-file do nothing without "
+			"--internalize (every name stays)");
 	s->verify = o->verify;
 	s->no_stages = o->no_stages;
 	if (o->arch)
