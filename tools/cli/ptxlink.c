@@ -174,7 +174,7 @@ static int write_output(const char *path, const Payload *p)
 			unlink(tmp);
 		}
 		errno = err;
-		write_error("create", tmp);
+		write_error("create", path);   /* the user named path, not the temporary */
 		free(tmp);
 		return -1;
 	}
