@@ -1,10 +1,11 @@
 /* A small Itanium C++ ABI demangler, for the names nvcc emits: plain and
- * nested names, constructors and destructors, templates with type and
- * integer arguments, local names (a kernel's static __shared__ variable),
- * substitutions and function parameter types.  Its output is what GNU's
- * __cxa_demangle prints for these names.  Anything else (operators,
- * lambdas, function pointers, arrays, packs, expressions) fails, and the
- * name is shown mangled: a diagnostic never depends on it.  Why not
+ * nested names, internal ones (_ZL), constructors and destructors,
+ * operators, lambdas, templates with type and integer arguments and
+ * parameter packs, local names (a kernel's static __shared__ variable),
+ * substitutions, function parameter types and pointers to functions.  Its
+ * output is what GNU's __cxa_demangle prints for these names.  Anything
+ * else (arrays, member pointers, expressions) fails, and the name is
+ * shown mangled: a diagnostic never depends on it.  Why not
  * __cxa_demangle: see docs/usage.md ("Demangled names").
  *
  * Parsed in one pass; every string lives in a fixed pool, so an
@@ -26,6 +27,9 @@ typedef struct Dm {
 	const char *targs[MAXARGS]; /* T_, T0_...: the function's template arguments */
 	int ntargs;
 	int depth, fail;
+	uint8_t fn[MAXSUBS];        /* which substitutions are function types */
+	int sub_fn;    /* the last substitution was one */
+	int was_fn;    /* the last type was one: "int (*)()" is not "int ()" + "*" */
 	int ctor;      /* the last name was a constructor's or destructor's */
 	int from_sub;  /* the last name was a substitution (no new candidate) */
 } Dm;
@@ -138,6 +142,7 @@ static const char *builtin(Dm *d)
 }
 
 static const char *type(Dm *d);
+static const char *params_of(Dm *d);
 static const char *name(Dm *d, int top, int *templ, const char **cv);
 
 /* L <type> <value> E: as GNU prints it, 5, 5u, 5l, 5ul, true. */
@@ -165,6 +170,25 @@ static const char *literal(Dm *d)
 	return str(d, "(%s)%s%.*s", ty, neg ? "-" : "", nv, v);
 }
 
+/* A literal, a type, or J <arg>* E: a pack, its arguments as a list
+ * (one template argument, for T_; Dp spells it out). */
+static const char *template_arg(Dm *d)
+{
+	if (eat(d, 'L'))
+		return literal(d);
+	if (!eat(d, 'J'))
+		return type(d);
+	const char *out = "";
+	if (++d->depth > MAXDEPTH)
+		return fail(d);
+	while (!d->fail && !eat(d, 'E')) {
+		const char *a = template_arg(d);
+		out = str(d, "%s%s%s", out, *out && *a ? ", " : "", a);
+	}
+	d->depth--;
+	return out;
+}
+
 /* I <arg>+ E, as "<a, b>"; top: they are the function's, for T_. */
 static const char *template_args(Dm *d, int top)
 {
@@ -173,11 +197,11 @@ static const char *template_args(Dm *d, int top)
 	int n = 0;
 	d->p++;
 	while (!d->fail && !eat(d, 'E')) {
-		const char *a = *d->p == 'L' ? (d->p++, literal(d)) : type(d);
+		const char *a = template_arg(d);
 		if (n == MAXARGS)
 			return fail(d);
 		args[n++] = a;
-		out = str(d, "%s%s%s", out, n > 1 ? ", " : "", a);
+		out = str(d, "%s%s%s", out, n > 1 && *a && out[1] ? ", " : "", a);
 	}
 	if (top && !d->fail) {
 		memcpy(d->targs, args, n * sizeof *args);
@@ -193,7 +217,10 @@ static const char *substitution(Dm *d)
 	if (eat(d, 't'))
 		return str(d, "std::%s", source_name(d));
 	int i = seq_id(d);
-	return i < 0 || i >= d->nsubs ? fail(d) : d->subs[i];
+	if (i < 0 || i >= d->nsubs)
+		return fail(d);
+	d->sub_fn = d->fn[i];
+	return d->subs[i];
 }
 
 static const char *template_param(Dm *d)
@@ -203,12 +230,62 @@ static const char *template_param(Dm *d)
 	return i < 0 || i >= d->ntargs ? fail(d) : d->targs[i];
 }
 
+/* <operator-name>: two letters, as "operator+" (cv <type>: a conversion,
+ * "operator int"). */
+static const char *operator_name(Dm *d)
+{
+	static const char *const ops[][2] = {
+		{"nw", " new"}, {"na", " new[]"}, {"dl", " delete"}, {"da", " delete[]"},
+		{"ps", "+"}, {"ng", "-"}, {"ad", "&"}, {"de", "*"}, {"co", "~"}, {"pl", "+"},
+		{"mi", "-"}, {"ml", "*"}, {"dv", "/"}, {"rm", "%"}, {"an", "&"}, {"or", "|"},
+		{"eo", "^"}, {"aS", "="}, {"pL", "+="}, {"mI", "-="}, {"mL", "*="}, {"dV", "/="},
+		{"rM", "%="}, {"aN", "&="}, {"oR", "|="}, {"eO", "^="}, {"ls", "<<"}, {"rs", ">>"},
+		{"lS", "<<="}, {"rS", ">>="}, {"eq", "=="}, {"ne", "!="}, {"lt", "<"}, {"gt", ">"},
+		{"le", "<="}, {"ge", ">="}, {"ss", "<=>"}, {"nt", "!"}, {"aa", "&&"}, {"oo", "||"},
+		{"pp", "++"}, {"mm", "--"}, {"cm", ","}, {"pm", "->*"}, {"pt", "->"}, {"cl", "()"},
+		{"ix", "[]"}, {"qu", "?"},
+	};
+	if (d->p[0] == 'c' && d->p[1] == 'v') {
+		d->p += 2;
+		return str(d, "operator %s", type(d));
+	}
+	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+		if (!strncmp(d->p, ops[i][0], 2)) {
+			d->p += 2;
+			return str(d, "operator%s", ops[i][1]);
+		}
+	return fail(d);
+}
+
+/* Ul <parameter types> E [<number>] _: "{lambda(int, float)#1}"; Ut: an
+ * unnamed type's. */
+static const char *unnamed(Dm *d)
+{
+	const char *params = "";
+	int lambda = d->p[1] == 'l';
+	d->p += 2;
+	if (lambda)
+		params = params_of(d);
+	if (lambda && !eat(d, 'E'))
+		return fail(d);
+	long n = is_digit(*d->p) ? number(d) + 1 : 0;
+	if (!eat(d, '_'))
+		return fail(d);
+	return lambda ? str(d, "{lambda(%s)#%ld}", params, n + 1) : str(d, "{unnamed type#%ld}", n + 1);
+}
+
 /* C1, C2, C3 and D0, D1, D2 name the class they are in (last). */
 static const char *unqualified(Dm *d, const char *last)
 {
 	d->ctor = last && (*d->p == 'C' || *d->p == 'D');
+	if (*d->p == 'L' && is_digit(d->p[1]))   /* internal linkage: _ZL6helperi */
+		d->p++;
 	if (is_digit(*d->p))
 		return source_name(d);
+	if (*d->p == 'U' && (d->p[1] == 'l' || d->p[1] == 't'))
+		return unnamed(d);
+	if (*d->p >= 'a' && *d->p <= 'z')
+		return operator_name(d);
 	if (last && *d->p == 'C' && d->p[1] >= '1' && d->p[1] <= '3') {
 		d->p += 2;
 		return last;
@@ -255,14 +332,14 @@ static const char *nested(Dm *d, int top, int *templ, const char **cv)
 static const char *encoding(Dm *d, int local);
 
 /* Z <encoding> E <entity> [_ <discriminator>]: f()::s */
-static const char *local_name(Dm *d)
+static const char *local_name(Dm *d, const char **cv)
 {
 	d->p++;
 	const char *f = encoding(d, 1);
 	if (!eat(d, 'E'))
 		return fail(d);
 	int templ;
-	const char *cv, *e = name(d, 0, &templ, &cv);
+	const char *e = name(d, 0, &templ, cv);   /* a lambda's operator() const */
 	if (eat(d, '_') && number(d) < 0)
 		return fail(d);
 	return str(d, "%s::%s", f, e);
@@ -280,7 +357,7 @@ static const char *name(Dm *d, int top, int *templ, const char **cv)
 	if (*d->p == 'N')
 		out = nested(d, top, templ, cv);
 	else if (*d->p == 'Z')
-		out = local_name(d);
+		out = local_name(d, cv);
 	else
 		out = *d->p == 'S' ? substitution(d) : unqualified(d, NULL);
 	if (*d->p == 'I' && !d->fail) {
@@ -295,26 +372,84 @@ static const char *name(Dm *d, int top, int *templ, const char **cv)
 	return out;
 }
 
+/* The parameter types up to E (or the end), as "int, float" ("" for v
+ * alone, and for an empty pack). */
+static const char *params_of(Dm *d)
+{
+	const char *out = "";
+	if (d->p[0] == 'v' && (!d->p[1] || d->p[1] == 'E')) {
+		d->p++;
+		return out;
+	}
+	while (!d->fail && *d->p && *d->p != 'E') {
+		const char *t = type(d);
+		out = str(d, "%s%s%s", out, *out && *t ? ", " : "", t);
+	}
+	return out;
+}
+
+/* F [Y] <return type> <parameter types> E: "float (float, float)"; a
+ * pointer or reference to it (ptr "*" or "&", the function type is a
+ * candidate first) "float (*)(float, float)". */
+static const char *function_type(Dm *d, const char *ptr)
+{
+	if (ptr)
+		d->p++;
+	d->p++;
+	eat(d, 'Y');
+	const char *ret = type(d), *ps = params_of(d);
+	if (!eat(d, 'E'))
+		return fail(d);
+	const char *f = str(d, "%s (%s)", ret, ps);
+	if (!ptr)
+		return f;
+	push(d, f);
+	d->fn[d->nsubs - 1] = !d->fail;
+	return str(d, "%s (%s)(%s)", ret, ptr, ps);
+}
+
 static const char *type(Dm *d)
 {
 	if (++d->depth > MAXDEPTH)
 		return fail(d);
 	const char *t = builtin(d), *cv;
-	int templ, sub = 0;
+	int templ, sub = 0, fn = 0;
+	d->was_fn = 0;
 	if (t) {
 		d->depth--;
 		return t;
 	}
 	switch (*d->p) {
-	case 'K': d->p++; t = str(d, "%s const", type(d)); break;
-	case 'V': d->p++; t = str(d, "%s volatile", type(d)); break;
-	case 'P': d->p++; t = str(d, "%s*", type(d)); break;
-	case 'R': d->p++; t = str(d, "%s&", type(d)); break;
-	case 'O': d->p++; t = str(d, "%s&&", type(d)); break;
+	case 'K': case 'V': case 'P': case 'R': case 'O':
+		if ((*d->p == 'P' || *d->p == 'R') && d->p[1] == 'F') {
+			t = function_type(d, *d->p == 'P' ? "*" : "&");
+			break;
+		}
+		static const char *const quals[] = {"K const", "V volatile", "P*", "R&", "O&&"};
+		const char *q = "";
+		for (size_t i = 0; i < 5; i++)
+			if (quals[i][0] == *d->p)
+				q = quals[i] + 1;
+		d->p++;
+		t = type(d);
+		t = d->was_fn ? fail(d) : str(d, "%s%s", t, q);   /* a function type's declarator */
+		break;
+	case 'F':
+		t = function_type(d, NULL);
+		fn = 1;
+		break;
+	case 'Z':   /* a local type: a lambda's closure as a template argument */
+		t = name(d, 0, &templ, &cv);
+		break;
+	case 'D':   /* Dp: a pack expanded, its types as a list */
+		t = d->p[1] == 'p' ? (d->p += 2, type(d)) : fail(d);
+		break;
 	case 'T': t = template_param(d); break;
 	case 'S':
+		d->sub_fn = 0;
 		t = name(d, 0, &templ, &cv);
 		sub = d->from_sub;
+		fn = sub && d->sub_fn;
 		break;
 	case 'N': case '0': case '1': case '2': case '3': case '4':
 	case '5': case '6': case '7': case '8': case '9':
@@ -323,8 +458,11 @@ static const char *type(Dm *d)
 	default:
 		t = fail(d);
 	}
-	if (!sub)
+	if (!sub) {
 		push(d, t);
+		d->fn[d->nsubs - 1] = fn && !d->fail;
+	}
+	d->was_fn = fn;
 	d->depth--;
 	return t;
 }
@@ -339,15 +477,10 @@ static const char *encoding(Dm *d, int local)
 	if (!*d->p || *d->p == 'E' || d->fail)
 		return n;
 	const char *ret = templ && !d->ctor ? type(d) : NULL;
-	const char *params = "";
-	if (d->p[0] == 'v' && (!d->p[1] || d->p[1] == 'E'))
-		d->p++;
-	else
-		for (int i = 0; !d->fail && *d->p && *d->p != 'E'; i++)
-			params = str(d, "%s%s%s", params, i ? ", " : "", type(d));
+	const char *ps = params_of(d);
 	if (ret && !local)
-		return str(d, "%s %s(%s)%s", ret, n, params, cv);
-	return str(d, "%s(%s)%s", n, params, cv);
+		return str(d, "%s %s(%s)%s", ret, n, ps, cv);
+	return str(d, "%s(%s)%s", n, ps, cv);
 }
 
 /* A virtual table or type information (of a class with virtual

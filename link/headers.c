@@ -177,7 +177,7 @@ static int min_version(Arch a)
 	return v;
 }
 
-static const char *version_for(Linker *l, const char *arch, const char *have)
+const char *link_ptx_version(const char *arch, const char *have)
 {
 	Arch a;
 	if (parse_arch(arch, &a) != 0)
@@ -206,7 +206,7 @@ int make_header(Linker *l)
 	find_debug(l);
 	Module *out = l->out;
 	Stmt *v = stmt_new(out, S_VERSION, best->loc);
-	const char *version = version_for(l, arch, best->strs.strs[0]);
+	const char *version = link_ptx_version(arch, best->strs.strs[0]);
 	v->strs.strs = arena_dup(out->arena, &version, sizeof version);
 	v->strs.nstrs = 1;
 	list_append(&out->items, v);

@@ -22,6 +22,8 @@ Module *link_modules(Module **mods, int n, const LinkOptions *);
 /* The symbol checks of a link for one input that is not linked: a name
  * declared as two kinds, a name defined twice.  0, or -1 after errors. */
 int link_check_symbols(Module *);
+/* headers.c: the .version PTX for arch needs, have or newer (interned). */
+const char *link_ptx_version(const char *arch, const char *have);
 
 /* dwarf.c: nvcc -G's DWARF sections, for merging them. */
 typedef struct DwarfFileMap {

@@ -42,8 +42,11 @@ static void check_undefined(const Module *m)
 		if (s->def || !s->decl || is_runtime_symbol(s->name) || s->space == SPACE_SHARED ||
 		    (s->kind == SYM_FUNC && !s->nuses))
 			continue;
-		error(s->nuses ? s->uses[0].at->loc : s->decl->loc, "undefined reference to %s",
-			quoted_name(s->name));
+		const SymUse *u = s->nuses ? &s->uses[0] : NULL;
+		SrcLines *src = u && u->in ? srclines_build(m, u->in) : NULL;   /* -lineinfo's line */
+		error(u ? u->at->loc : s->decl->loc, "%sundefined reference to %s",
+			u ? srclines_prefix(src, u->at->loc) : "", quoted_name(s->name));
+		srclines_free(src);
 	}
 	symtab_free(t);
 }

@@ -122,6 +122,16 @@ check "an error in a member names archive(member)" "[ $rc = 1 ] && grep -q '^lib
 cp libs/libfg.a libs/libtail.a && printf 'junk\n' >>libs/libtail.a
 "$ptxlink" -arch=sm_80 main.ptx -Llibs -ltail -o l10.ptx 2>err; rc=$?
 check "bytes after an archive's last member" "[ $rc = 1 ] && grep -q 'libs/libtail.a: error: malformed ar archive (5 bytes after the last member)' err && [ ! -e l10.ptx ]"
+# members get the inputs' "what is this file" check; archives of objects are nvlink's
+printf '\177ELF\2\1\1\0\0\0\0\0\0\0\0\0\1\0\76\0' >host.o && ar rc libs/libobj.a host.o 2>/dev/null
+mkdir -p devrt && cp libs/libobj.a devrt/libcudadevrt.a
+printf 'BC\300\336' >m.bc && ar rc libs/libbc.a m.bc 2>/dev/null
+"$ptxlink" -arch=sm_80 main.ptx -Llibs -lobj -o obj1.ptx 2>err; rc=$?
+check "an archive of objects, without --ptxas" "[ $rc = 1 ] && [ \"\$(cat err)\" = \"libs/libobj.a: error: an archive of cubins or host objects (libs/libobj.a(host.o)), not of PTX: nvlink links it, as 'ptxlink --ptxas' does\" ] && [ ! -e obj1.ptx ]"
+"$ptxlink" -arch=sm_80 main.ptx -Llibs -lbc -o obj2.ptx 2>err; rc=$?
+check "a bitcode member" "[ $rc = 1 ] && [ \"\$(cat err)\" = \"libs/libbc.a(m.bc): error: LLVM bitcode, not PTX: 'llc -march=nvptx64' makes PTX of it\" ]"
+"$ptxlink" -arch=sm_80 main.ptx -Llibs -Ldevrt -lfg -lcudadevrt -o obj3.ptx 2>err; rc=$?
+check "-lcudadevrt without --ptxas: not needed" "[ $rc = 0 ] && grep -q \"devrt/libcudadevrt.a: warning: not needed for PTX: the device runtime's names stay .extern for nvlink\" err && [ -s obj3.ptx ]"
 "$ptxlink" -arch=sm_80 main.ptx -L '' -lfg -o l11.ptx 2>err; rc=$?
 check "-L '' is refused, not the root" "[ $rc = 2 ] && grep -q \"'-L' needs a directory name\" err && [ ! -e l11.ptx ]"
 mkdir -p libs/fifo && cp libs/g.ptx libs/fifo/ && mkfifo libs/fifo/f.ptx
@@ -129,6 +139,31 @@ timeout 10 "$ptxlink" -arch=sm_80 main.ptx -Llibs -lfifo -o l12.ptx 2>err; rc=$?
 check "a FIFO in a directory library is refused, not read" "[ $rc = 1 ] && grep -q 'libs/fifo/f.ptx: error: not a regular file (in a directory library)' err && [ ! -e l12.ptx ]"
 "$ptxlink" -arch=sm_80 main.ptx -o l9.ptx 2>err; rc=$?
 check "without the library, f is undefined" "[ $rc = 1 ] && grep -q \"undefined reference to 'f'\" err"
+
+# --keep is ptxlink's own: only --keep=SYM (a bare --keep took -arch=sm_80 as the name)
+"$ptxlink" --keep -arch=sm_80 ok.ptx -o k1.ptx 2>err; rc=$?
+check "--keep without =SYM" "[ $rc = 2 ] && grep -q \"'--keep' needs its value after '='\" err && [ ! -e k1.ptx ]"
+"$ptxlink" --keep=k -arch=sm_80 ok.ptx -o k2.ptx 2>err; rc=$?
+check "--keep without --internalize warns" "[ $rc = 0 ] && grep -q 'warning: --keep and --keep-file do nothing without --internalize' err"
+"$ptxlink" --keep=k --internalize -arch=sm_80 ok.ptx -o k3.ptx 2>err; rc=$?
+check "--keep with --internalize: no warning" "[ $rc = 0 ] && [ ! -s err ]"
+for v in archmax archmin 32; do
+	"$ptxlink" -maxrregcount=$v -arch=sm_80 ok.ptx -o /dev/null 2>err; rc=$?
+	check "-maxrregcount=$v, as ptxas takes it" "[ $rc = 0 ] && ! grep -q error err"
+done
+"$ptxlink" -maxrregcount=archfoo -arch=sm_80 ok.ptx -o /dev/null 2>err; rc=$?
+check "-maxrregcount=archfoo" "[ $rc = 2 ] && grep -q 'from 1 to 255, archmax or archmin' err"
+# response files quoted as gcc reads @file: '...', "...", backslashes
+cp ok.ptx 'my ok.ptx'
+printf '%s\n' "-arch=sm_80 'my ok.ptx' -o q\\ 1.ptx" >q.rsp
+printf '%s\n' "-arch=sm_80 \"my ok\".ptx -o 'q'\\''2.ptx'" >q2.rsp
+"$ptxlink" -arch=sm_80 'my ok.ptx' -o qref.ptx
+"$ptxlink" @q.rsp && "$ptxlink" -optf q2.rsp
+check "@file: single quotes and backslashes" "cmp -s 'q 1.ptx' qref.ptx && cmp -s \"q'2.ptx\" qref.ptx"
+
+# -v lists every input and where its names come from, without -l too
+"$ptxlink" -v -arch=sm_80 ok.ptx -o /dev/null 2>err
+check "-v without -l lists the inputs" "grep -q '^ptxlink: input ok.ptx: 1 names defined' err"
 
 # --keep-file: a name of any length is one name (4,095 bytes was a line's end)
 long=$(head -c 5000 /dev/zero | tr '\0' v) prefix=$(head -c 4095 /dev/zero | tr '\0' v)

@@ -63,6 +63,16 @@ dynpar=$root/corpus/ptx/dynpar_multi
 check "whole mode cannot resolve the device runtime" "[ $rc = 1 ] && grep -q \"compile-mode=whole: '[a-zA-Z0-9_]*' is undefined and only nvlink can resolve it\" err && [ ! -e x.cubin ]"
 "$ptxlink" --ptxas -v -arch=sm_80 "$dynpar"/*.ptx -o devrt.cubin 2>err; rc=$?
 check "auto: the device runtime needs nvlink" "[ $rc = 0 ] && elf devrt.cubin && grep -q \"relocatable.*'[a-zA-Z0-9_]*' is left to nvlink\" err && grep -q -- '-lcudadevrt' err"
+devrt=$(dirname "$(command -v nvlink)")/../targets/x86_64-linux/lib
+"$ptxlink" --ptxas -v -arch=sm_80 "$dynpar"/*.ptx -L"$devrt" -lcudadevrt -o devrt2.cubin 2>err; rc=$?
+check "-lcudadevrt as nvlink users give it: to nvlink, once" "[ $rc = 0 ] && elf devrt2.cubin && [ \$(grep 'running .*nvlink' err | grep -o cudadevrt | wc -l) = 1 ] && ! grep -q 'stray\\|error' err && clean"
+if command -v nvcc >/dev/null; then   # a user's nvcc -rdc library: nvlink resolves sq
+	printf '__device__ int sq(int x) { return x * x; }\n' >sq.cu
+	printf '__device__ int sq(int x);\n__global__ void k(int *p) { p[0] = sq(p[0]); }\n' >k.cu
+	nvcc -arch=sm_80 -rdc=true -lib sq.cu -o libsq.a && nvcc -arch=sm_80 -rdc=true --ptx k.cu -o k.ptx
+	"$ptxlink" --ptxas -v -arch=sm_80 k.ptx -L. -lsq -o rdc.cubin 2>err; rc=$?
+	check "an nvcc -rdc library goes to nvlink" "[ $rc = 0 ] && elf rdc.cubin && grep -q \"compile mode: relocatable.*'_Z2sqi' is left to nvlink\" err && grep -q 'running .*nvlink -arch=sm_80 rdc.o /.*/libsq.a' err && clean"
+fi
 PATH=/usr/bin:/bin CUDA_HOME=$tmp/nocuda "$ptxlink" --ptxas -arch=sm_80 main.ptx sq.ptx -o x.cubin 2>err; rc=$?
 check "no ptxas anywhere" "[ $rc = 1 ] && grep -q \"^ptxlink: error: cannot find ptxas: not on PATH, not in $tmp/nocuda/bin (set CUDA_HOME\" err && [ ! -e x.cubin ] && clean"
 PATH=/usr/bin:/bin CUDA_HOME= CUDA_PATH=/usr/local/cuda "$ptxlink" --ptxas -arch=sm_80 main.ptx sq.ptx -o cp.cubin 2>err; rc=$?
@@ -73,5 +83,26 @@ check "--ptxas needs -arch" "[ $rc = 2 ] && grep -q -- '--ptxas needs -arch=sm_X
 "$ptxlink" --ptxas --time -arch=sm_80 main2.ptx fact.ptx -o t.cubin 2>err; rc=$?
 phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
 check "--time with --ptxas ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt depot addrprep print ptxas nvlink ' ]"
+
+# several architectures in one fatbinary (fatbin_images: lib.sh)
+"$ptxlink" --fatbin -v -arch=sm_80 -arch=sm_90 main.ptx sq.ptx -o two.fatbin 2>err; rc=$?
+check "two -arch: a cubin each, PTX for the newest ($(fatbin_images two.fatbin))" "[ $rc = 0 ] && [ \"\$(fatbin_images two.fatbin)\" = 'elf 80 elf 90 ptx 90 ' ] && grep -q 'ptxas -arch=sm_90 two.linked.ptx -o two.sm_90.cubin' err && clean"
+"$ptxlink" --fatbin -gencode arch=compute_80,code=sm_80 -gencode 'arch=compute_86,code=[sm_86,compute_86]' -gencode=arch=compute_90,code=sm_90 main.ptx sq.ptx -o gen.fatbin 2>err; rc=$?
+check "-gencode ($(fatbin_images gen.fatbin))" "[ $rc = 0 ] && [ \"\$(fatbin_images gen.fatbin)\" = 'elf 80 elf 86 elf 90 ptx 86 ptx 90 ' ] && clean"
+"$ptxlink" --fatbin -arch=sm_90 -arch=sm_80 "$dynpar"/*.ptx -o dyn2.fatbin 2>err; rc=$?
+check "two architectures, relocatable ($(fatbin_images dyn2.fatbin))" "[ $rc = 0 ] && [ \"\$(fatbin_images dyn2.fatbin)\" = 'elf 90 elf 80 ptx 90 ' ] && clean"
+# the PTX for a newer architecture: its .target, and the .version it needs
+mkdir -p wrap keep
+printf '#!/bin/sh\ncp *.ptx %s/keep/\nexec "%s" "$@"\n' "$tmp" "$(command -v fatbinary)" >wrap/fatbinary
+chmod +x wrap/fatbinary
+printf '.version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\nret;\n}\n' >old.ptx
+PATH=$tmp/wrap:$PATH "$ptxlink" --fatbin -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=compute_90 old.ptx -o old.fatbin 2>err; rc=$?
+check "PTX retargeted for compute_90" "[ $rc = 0 ] && [ \"\$(head -2 keep/old.sm_90.ptx | tr '\n' ' ')\" = '.version 7.8 .target sm_90 ' ] && ptxas -arch=sm_90 keep/old.sm_90.ptx -o /dev/null && [ \"\$(head -2 keep/old.linked.ptx | tr '\n' ' ')\" = '.version 7.0 .target sm_80 ' ]"
+"$ptxlink" --ptxas -arch=sm_80 -arch=sm_90 main.ptx sq.ptx -o x.cubin 2>err; rc=$?
+check "two architectures need --fatbin" "[ $rc = 2 ] && grep -q 'several architectures: a cubin is for one GPU; --fatbin' err && [ ! -e x.cubin ]"
+"$ptxlink" --fatbin -gencode arch=compute_90,code=sm_80 main.ptx -o x.fatbin 2>err; rc=$?
+check "-gencode: code= older than arch=" "[ $rc = 2 ] && grep -q 'code= is older than arch=' err"
+"$ptxlink" --fatbin -gencode sm_80 main.ptx -o x.fatbin 2>err; rc=$?
+check "-gencode: nvcc's form" "[ $rc = 2 ] && grep -q 'arch=compute_XX,code=sm_XX' err"
 
 finish cli-ptxas

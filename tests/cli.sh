@@ -189,5 +189,9 @@ check "--help" "\"$ptxlink\" --help | grep -q '^usage: ptxlink'"
 "$ptxlink" "$work/ok.ptx" >"$work/o1.ptx"; "$ptxlink" "$work/ok.ptx" >"$work/o2.ptx"
 check "deterministic output" "cmp -s '$work/o1.ptx' '$work/o2.ptx'"
 
+# an output in a missing directory: the message names it, not its temporary
+"$ptxlink" "$work/ok.ptx" -o "$work/nodir/a.ptx" 2>"$work/err"; rc=$?
+check "-o nodir/a.ptx names nodir/a.ptx" "[ $rc = 1 ] && [ \"\$(cat '$work/err')\" = \"ptxlink: error: cannot create '$work/nodir/a.ptx': No such file or directory\" ]"
+
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -81,3 +81,20 @@ finish() {
 	echo "$1: $pass passed, $fail failed"
 	[ $fail -eq 0 ]
 }
+
+# A fatbinary's images, as "elf 80 ptx 90 " (kind and sm of each), read
+# from its headers (kind at +0, arch at +28 of each entry), since this
+# CUDA has no cuobjdump and fatbinary lists nothing.
+fatbin_images() {
+	hs=$(od -An -tu2 -j6 -N2 "$1" | tr -d ' ')
+	size=$(od -An -tu8 -j8 -N8 "$1" | tr -d ' ')
+	at=$hs
+	while [ "$at" -lt $((hs + size)) ]; do
+		kind=$(od -An -tu2 -j$at -N2 "$1" | tr -d ' ')
+		ehs=$(od -An -tu4 -j$((at + 4)) -N4 "$1" | tr -d ' ')
+		esize=$(od -An -tu8 -j$((at + 8)) -N8 "$1" | tr -d ' ')
+		sm=$(od -An -tu4 -j$((at + 28)) -N4 "$1" | tr -d ' ')
+		printf '%s %s ' "$([ "$kind" = 2 ] && echo elf || echo ptx)" "$sm"
+		at=$((at + ehs + esize))
+	done
+}

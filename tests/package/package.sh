@@ -8,6 +8,7 @@
 #   package.sh BUILD-DIR SOURCE-DIR
 set -eu
 build=$1 src=$2
+. "$src/tests/lib.sh"
 cuda=/usr/local/cuda/bin
 PATH=$PATH:$cuda
 for tool in nvcc ptxas fatbinary readelf pkg-config make cc; do
@@ -60,7 +61,13 @@ is_cubin "$tmp/cmake/shapes.cubin"
 [ -s "$tmp/cmake/shapes_fat.fatbin" ] || fail "no fatbinary"
 cmp -s "$tmp/cmake/shapes.ptx" "$tmp/cmake/shapes_lib.ptx" \
 	|| fail "libptxlink (ptxlink::ptxlink) and the command link differently"
-echo "cmake-project: $(wc -c <"$tmp/cmake/shapes.cubin") bytes of cubin"
+# dynamic parallelism: relocatable, nvlink with libcudadevrt
+is_cubin "$tmp/cmake/launch.cubin"
+grep -q "compile mode: relocatable" "$tmp/build.log" || fail "launch.cubin not compiled relocatable"
+# CMAKE_CUDA_ARCHITECTURES 80 90: a cubin for each, PTX for the newest
+images=$(fatbin_images "$tmp/cmake/shapes_two.fatbin")
+[ "$images" = "elf 80 elf 90 ptx 90 " ] || fail "shapes_two.fatbin holds '$images'"
+echo "cmake-project: $(wc -c <"$tmp/cmake/shapes.cubin") bytes of cubin, shapes_two.fatbin: $images"
 
 mkdir "$tmp/make"
 PATH="$prefix/bin:$PATH" make -s -C "$src/tests/package/makefile-project" OUT="$tmp/make" \

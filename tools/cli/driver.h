@@ -15,6 +15,8 @@ typedef struct Strs {
 	int n, cap;
 } Strs;
 
+enum { MAX_ARCHS = 16 };   /* cubins and PTX in one fatbinary */
+
 typedef enum { MODE_AUTO, MODE_WHOLE, MODE_RELOCATABLE } CompileMode;
 
 /* The command's own options; the library's are set in lib through the
@@ -26,6 +28,11 @@ typedef struct Options {
 	int ptxas;            /* --ptxas: compile the result to a cubin */
 	int fatbin;           /* --fatbin: a fatbinary of the cubin and the PTX */
 	CompileMode mode;     /* --compile-mode */
+	/* the GPUs to compile for (sm_XX): a cubin for each of archs (-arch,
+	 * -gencode code=sm_XX), PTX for each of ptx_archs (code=compute_XX,
+	 * and the newest named); the link is for the oldest named (lib.arch) */
+	Strs archs, ptx_archs;
+	const char *oldest, *newest;   /* of every architecture named */
 	Strs ptxas_opts;      /* --ptxas=OPTS, -Xptxas, and -g, -w, -Werror, ... */
 	int time;             /* --time: per-phase timings */
 	const char *foreign_passed;   /* the first ptxas option given (-Xptxas, -fmad...) */
@@ -40,9 +47,11 @@ int parse_args(int argc, char **argv, Options *);
 void options_free(Options *);
 
 /* toolchain.c: runs ptxas (and nvlink, fatbinary) on the module printed
- * to a temporary file; the result in *path (a temporary the caller
- * unlinks) or -1 after saying why */
-int compile_module(const Module *, const Options *, char **path);
+ * to a temporary file, once per architecture; the result in *path (a
+ * temporary the caller unlinks) or -1 after saying why.  The module's
+ * .target is changed while PTX for another architecture is printed. */
+struct LibObjects;   /* the archives of objects the link found, for nvlink */
+int compile_module(Module *, const Options *, const struct LibObjects *, char **path);
 void toolchain_cleanup(void);   /* removes the temporaries; signal-safe */
 void toolchain_done(void);      /* and frees their names */
 

@@ -373,8 +373,10 @@ static int is_space(int c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* The next whitespace-separated word of f ("double quotes" for spaces)
- * in *w: 1, 0 at the end, -1 after an error (a NUL byte, the limit). */
+/* The next whitespace-separated word of f in *w, quoted as gcc reads
+ * @file (libiberty's buildargv): 'single' and "double" quotes keep
+ * spaces, a backslash keeps the next character, even inside quotes.  1, 0
+ * at the end, -1 after an error (a NUL byte, the limit). */
 static int read_word(FILE *f, const char *path, Options *o, char **w)
 {
 	int c;
@@ -384,17 +386,22 @@ static int read_word(FILE *f, const char *path, Options *o, char **w)
 		return 0;
 	size_t len = 0, cap = 64;
 	char *buf = xmalloc(cap);
-	int quoted = 0;
-	for (; c != EOF && (quoted || !is_space(c)); c = getc(f)) {
+	int quote = 0, escaped = 0;
+	for (; c != EOF && (quote || escaped || !is_space(c)); c = getc(f)) {
 		if (!c || ++o->rsp_bytes > RSP_BYTES) {
 			free(buf);
 			return too_much(path, c ? "the response files expand to more than 64 MiB"
 				: "a NUL byte in a word (is it a text file?)");
 		}
-		if (c == '"') {
-			quoted = !quoted;
+		if (!escaped && c == '\\') {
+			escaped = 1;
 			continue;
 		}
+		if (!escaped && (c == quote || (!quote && (c == '\'' || c == '"')))) {
+			quote = quote ? 0 : c;
+			continue;
+		}
+		escaped = 0;
 		if (len + 1 == cap)
 			buf = xrealloc(buf, cap *= 2);
 		buf[len++] = (char)c;
@@ -407,8 +414,8 @@ static int read_word(FILE *f, const char *path, Options *o, char **w)
 	return 1;
 }
 
-/* @FILE and -optf FILE: whitespace-separated arguments, "double quotes"
- * for spaces; either may name other response files. */
+/* @FILE and -optf FILE: whitespace-separated arguments, quoted as gcc
+ * quotes them (read_word); either may name other response files. */
 static int response_file(const char *path, Options *o)
 {
 	if (o->rsp_depth >= RSP_DEPTH) {
@@ -493,6 +500,89 @@ static int set_mode(Options *o, const char *v)
 	return 0;
 }
 
+/* sm_XX[a|f] in order: sm_90 < sm_90f < sm_90a < sm_100 */
+static long arch_rank(const char *sm)
+{
+	char *end;
+	long n = strtol(sm + 3, &end, 10);
+	return n * 3 + (*end == 'f' ? 1 : *end == 'a' ? 2 : 0);
+}
+
+/* An architecture to compile for (sm_XX, checked as -arch is), into list
+ * once; the oldest and newest named are kept. */
+static int add_arch(Options *o, Strs *list, const char *a, const char *sm)
+{
+	if (opt_set(&o->lib, &opt_rows[OPT_ARCH], a, sm) != 0)
+		return -1;
+	sm = o->lib.arch;   /* opt_set's copy */
+	if (!o->oldest || arch_rank(sm) < arch_rank(o->oldest))
+		o->oldest = sm;
+	if (!o->newest || arch_rank(sm) > arch_rank(o->newest))
+		o->newest = sm;
+	for (int i = 0; list && i < list->n; i++)
+		if (!strcmp(list->v[i], sm))
+			return 0;
+	if (list)
+		strs_push(list, sm);
+	return 0;
+}
+
+/* compute_XX as the sm_XX it runs on */
+static const char *real_arch(const char *v)
+{
+	if (strncmp(v, "compute_", 8) != 0)
+		return v;
+	size_t n = strlen(v) + 1;
+	char *sm = xmalloc(n);
+	snprintf(sm, n, "sm_%s", v + 8);
+	keep_alive(sm);
+	return sm;
+}
+
+/* nvcc's -gencode arch=compute_XX,code=sm_XX: code= may list several
+ * (code=[sm_80,compute_80], code="sm_80,compute_80"); sm_ is a cubin,
+ * compute_ PTX.  The link is for arch= at newest. */
+static int gencode(Options *o, const char *a, const char *v)
+{
+	char *s = xstrdup(v), *code = strstr(s, ",code=");
+	keep_alive(s);
+	if (strncmp(s, "arch=", 5) != 0 || !code || !code[6])
+		return bad("'%s': nvcc's form is -gencode arch=compute_XX,code=sm_XX", a);
+	*code = 0;
+	code += 6;
+	const char *base = real_arch(s + 5);
+	if (add_arch(o, NULL, a, base) != 0)
+		return -1;
+	for (char *w = strtok(code, "[]\",\""); w; w = strtok(NULL, "[]\",\"")) {
+		const char *sm = real_arch(w);
+		int ptx = sm != w;
+		if (strncmp(w, "sm_", 3) != 0 && !ptx)
+			return bad("'%s': code= names sm_XX (a cubin) or compute_XX (PTX)", a);
+		if (add_arch(o, ptx ? &o->ptx_archs : &o->archs, a, sm) != 0)
+			return -1;
+		if (arch_rank(sm) < arch_rank(base))
+			return bad("'%s': code= is older than arch=", a);
+	}
+	return 0;
+}
+
+/* After the command line: the link is for the oldest architecture named,
+ * a fatbinary has PTX for the newest; several need --fatbin. */
+static int settle_archs(Options *o)
+{
+	if (!o->oldest)
+		return 0;
+	if (o->fatbin)
+		add_arch(o, &o->ptx_archs, "-arch", o->newest);
+	o->lib.arch = o->oldest;   /* after add_arch, which sets it */
+	if (o->ptxas && !o->fatbin && (o->archs.n != 1 || o->ptx_archs.n))
+		return bad("%s: a cubin is for one GPU; --fatbin holds one for each "
+			"architecture, and PTX", o->archs.n > 1 ? "several architectures" : "PTX");
+	if (o->archs.n + o->ptx_archs.n > MAX_ARCHS)
+		return bad("more than %s architectures", "16");
+	return 0;
+}
+
 /* The command's own options (C_* rows). */
 static int command_flag(Options *o, const OptRow *r)
 {
@@ -527,9 +617,9 @@ static int command_value(Options *o, const OptRow *r, const char *a, const char 
 		if (strcmp(v, "64") != 0)
 			return bad("'%s': ptxlink links 64-bit PTX only (.address_size 64)", a);
 		break;
-	case OPT_MAXRREG:
-		if (opt_number(v, 1, 255, &n) != 0)
-			return bad("'%s' needs a register count from 1 to 255", a);
+	case OPT_MAXRREG:   /* archmax, archmin: the GPU's bounds, as ptxas takes them */
+		if (opt_number(v, 1, 255, &n) != 0 && strcmp(v, "archmax") && strcmp(v, "archmin"))
+			return bad("'%s' needs a register count from 1 to 255, archmax or archmin", a);
 		strs_push(&o->ptxas_opts, "-maxrregcount");
 		strs_push(&o->ptxas_opts, v);
 		break;
@@ -540,6 +630,7 @@ static int command_value(Options *o, const OptRow *r, const char *a, const char 
 			o->foreign_passed = a;
 		break;
 	case OPT_MODE: return set_mode(o, v);
+	case OPT_GENCODE: return gencode(o, a, v);
 	case OPT_HELP: return help(a, v);
 	default: die("option %s has no value action", r->names[0]);
 	}
@@ -566,12 +657,16 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 	if (!r)
 		return bad("unknown option '%s' (see --help)", a);
 	int syntax = opt_syntax(r);
+	if (syntax == EQUALS && !v)
+		return bad("'%s' needs its value after '=' (see --help)", a);
 	if ((syntax == VALUE || syntax == GLUED) && !v) {
 		if (!next)
 			return bad("'%s' needs a value (see --help)", a);
 		v = next;
 		*used = 1;
 	}
+	if (r - opt_rows == OPT_ARCH)
+		return add_arch(o, &o->archs, a, v);
 	if (r->kind > C_OPTIONAL)
 		return opt_set(&o->lib, r, a, v);
 	if (r - opt_rows == OPT_HELP && !v)
@@ -607,6 +702,8 @@ int parse_args(int argc, char **argv, Options *o)
 	if (o->foreign_passed && !o->ptxas)
 		warn_later(o->foreign_passed, "a ptxas option, and without --ptxas no ptxas runs");
 	flush_warnings();
+	if (settle_archs(o) != 0)
+		return -1;
 	if (o->ptxas && !o->lib.arch)
 		return bad("%s needs -arch=sm_XX (the GPU to compile for)", o->fatbin ? "--fatbin" : "--ptxas");
 	if (o->inputs.n == 0)
@@ -618,5 +715,7 @@ void options_free(Options *o)
 {
 	free(o->inputs.v);
 	free(o->ptxas_opts.v);
+	free(o->archs.v);
+	free(o->ptx_archs.v);
 	ptxlink_options_free(&o->lib);
 }

@@ -174,7 +174,7 @@ static int write_output(const char *path, const Payload *p)
 			unlink(tmp);
 		}
 		errno = err;
-		write_error("create", tmp);
+		write_error("create", path);   /* the user named path, not the temporary */
 		free(tmp);
 		return -1;
 	}
@@ -266,6 +266,8 @@ static ptxlink_session *load(const Options *o, Ctx *ctx)
 	ptxlink_session *s = session_new(&o->lib, ctx);
 	if (!s)
 		return NULL;
+	if (o->ptxas)
+		session_take_objects(s);
 	double t = now();
 	int ok = 1, *first = given_first(o);
 	for (int i = 0; i < o->inputs.n; i++)
@@ -282,7 +284,7 @@ static ptxlink_session *load(const Options *o, Ctx *ctx)
 }
 
 /* The module printed, or (--ptxas) compiled; no output after a failure. */
-static int output(const Options *o, const Module *m)
+static int output(const Options *o, Module *m, const LibObjects *objects)
 {
 	double t = now();
 	if (!o->ptxas) {
@@ -292,7 +294,7 @@ static int output(const Options *o, const Module *m)
 	}
 	char *made = NULL;
 	guard_tmp(NULL);   /* a crash removes the tools' temporaries too */
-	int rc = compile_module(m, o, &made);
+	int rc = compile_module(m, o, objects, &made);
 	if (rc == 0)
 		rc = write_output(o->out, &(Payload){.file = made});
 	free(made);
@@ -312,7 +314,7 @@ int main(int argc, char **argv)
 		o.lib.stats |= o.lib.verbose;   /* -v: each stage's counts */
 		o.lib.phase_done = o.time ? phase_done : NULL;
 		ptxlink_session *s = load(&o, ctx);
-		rc = s && diag_errors() == 0 && output(&o, session_result(s)) == 0 ? 0 : 1;
+		rc = s && diag_errors() == 0 && output(&o, session_result(s), session_objects(s)) == 0 ? 0 : 1;
 		ptxlink_free(s);
 		if (o.lib.verbose)
 			fprintf(stderr, "ptxlink: %s in %.1f ms\n", rc ? "failed" : "done", (now() - start) * 1e3);

@@ -8,6 +8,11 @@
  *                  --image3=kind=elf,sm=XX,file=app.cubin
  *                  --image3=kind=ptx,sm=XX,file=app.linked.ptx
  *
+ * With several architectures the link is for the oldest (app.linked.ptx)
+ * and each cubin is ptxas's (and nvlink's) for its own, app.sm_XX.cubin;
+ * PTX for a newer one (app.sm_XX.ptx) is the linked module with that
+ * .target, and the .version it needs.
+ *
  * The mode (--compile-mode=auto) is relocatable when the module needs it
  * (device-runtime or libdevice names left undefined, --allow-undefined)
  * or when tools/bench/mode-bench.sh measured fewer spills that way (see
@@ -29,14 +34,17 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "driver.h"
+#include "tools/lib/core.h"
 
+enum { MAX_TMP = 3 * MAX_ARCHS + 2 };   /* .o, .cubin, .ptx each; the PTX, the fatbinary */
 static char tmpdir[PATH_MAX];
-static char *volatile tmpfiles[4];   /* removed by toolchain_cleanup */
+static char *volatile tmpfiles[MAX_TMP];   /* removed by toolchain_cleanup */
+static int ntmp;
 
 /* Signal-safe (it only unlinks): ptxlink.c's crash handler calls it too. */
 void toolchain_cleanup(void)
 {
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < MAX_TMP; i++)
 		if (tmpfiles[i])
 			unlink(tmpfiles[i]);
 	if (tmpdir[0])
@@ -47,10 +55,11 @@ void toolchain_cleanup(void)
 void toolchain_done(void)
 {
 	toolchain_cleanup();
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < MAX_TMP; i++) {
 		free(tmpfiles[i]);
 		tmpfiles[i] = NULL;
 	}
+	ntmp = 0;
 }
 
 static int make_tmpdir(void)
@@ -70,13 +79,16 @@ static int make_tmpdir(void)
 
 static char *join(const char *dir, const char *name);
 
-/* A file in the temporary directory, to be removed: slot 0..3. */
-static const char *tmpfile_at(int slot, const char *name)
+/* base[.arch]ext, a file in the temporary directory to be removed: its
+ * name there (the tools run in tmpdir). */
+static const char *tmpfile_named(const char *base, const char *arch, const char *ext)
 {
-	char *old = tmpfiles[slot];
-	tmpfiles[slot] = join(tmpdir, name);
-	free(old);
-	return tmpfiles[slot];
+	char name[NAME_MAX + 1];
+	snprintf(name, sizeof name, "%s%s%s%s", base, arch ? "." : "", arch ? arch : "", ext);
+	if (ntmp == MAX_TMP)
+		die("more temporaries than MAX_TMP");
+	tmpfiles[ntmp] = join(tmpdir, name);
+	return strrchr(tmpfiles[ntmp++], '/') + 1;
 }
 
 static int executable(const char *path)
@@ -359,12 +371,12 @@ static int write_ptx(const Module *m, const char *path)
 	return 0;
 }
 
-static void args(Strs *a, const char *first, const Options *o)
+static void args(Strs *a, const char *first, const char *sm)
 {
 	static char arch[64];
 	a->n = 0;
 	strs_push(a, first);
-	snprintf(arch, sizeof arch, "-arch=%s", o->lib.arch);
+	snprintf(arch, sizeof arch, "-arch=%s", sm);
 	strs_push(a, arch);
 }
 
@@ -394,81 +406,149 @@ static char *devrt_dir(void)
 	return ok ? dir : NULL;
 }
 
-/* ptxas -c, then nvlink with the device runtime when CUDA has it. */
-static int relocatable(const Options *o, Strs *a, const char *ptx, const char *obj,
-	const char *cubin)
+/* The archives of objects the link found, for nvlink (which runs in the
+ * temporary directory: absolute paths); whether one is libcudadevrt. */
+static int object_args(Strs *a, Strs *owned, const LibObjects *objects)
 {
-	args(a, "ptxas", o);
+	int devrt = 0;
+	for (int i = 0; objects && i < objects->n; i++) {
+		char *p = realpath(objects->paths[i], NULL);
+		if (!p)
+			p = xstrdup(objects->paths[i]);
+		strs_push(owned, p);
+		strs_push(a, p);
+		devrt |= is_cudadevrt(p);
+	}
+	return devrt;
+}
+
+/* ptxas -c, then nvlink with the archives of objects given, and the
+ * device runtime when CUDA has it and none of those is it. */
+static int relocatable(const Options *o, const char *sm, Strs *a, const char *ptx,
+	const char *obj, const char *cubin, const LibObjects *objects)
+{
+	args(a, "ptxas", sm);
 	strs_push(a, "-c");
 	for (int i = 0; i < o->ptxas_opts.n; i++)
 		strs_push(a, o->ptxas_opts.v[i]);
 	strs_push(a, ptx), strs_push(a, "-o"), strs_push(a, obj);
 	if (run(o, a) != 0)
 		return -1;
-	args(a, "nvlink", o);
+	args(a, "nvlink", sm);
 	strs_push(a, obj);
-	char *libdir = devrt_dir();
+	Strs owned = {0};
+	char *libdir = object_args(a, &owned, objects) ? NULL : devrt_dir();
 	if (libdir)
 		strs_push(a, libdir), strs_push(a, "-lcudadevrt");
 	strs_push(a, "-o"), strs_push(a, cubin);
 	int rc = run(o, a);
 	free(libdir);
+	for (int i = 0; i < owned.n; i++)
+		free((void *)owned.v[i]);
+	free(owned.v);
 	return rc;
 }
 
-static int whole(const Options *o, Strs *a, const char *ptx, const char *cubin)
+static int whole(const Options *o, const char *sm, Strs *a, const char *ptx, const char *cubin)
 {
-	args(a, "ptxas", o);
+	args(a, "ptxas", sm);
 	for (int i = 0; i < o->ptxas_opts.n; i++)
 		strs_push(a, o->ptxas_opts.v[i]);
 	strs_push(a, ptx), strs_push(a, "-o"), strs_push(a, cubin);
 	return run(o, a);
 }
 
-/* fatbinary: the cubin and the PTX it came from, for sm_XX (the JIT
- * compiles the PTX for newer GPUs). */
-static int fatbin(const Options *o, Strs *a, const char *ptx, const char *cubin, const char *fat)
+/* fatbinary: the cubins and the PTX they came from (the JIT compiles
+ * the PTX for newer GPUs); images holds --image3=... arguments. */
+static int fatbin(const Options *o, Strs *a, const Strs *images, const char *fat)
 {
-	static char create[PATH_MAX + 16], elf[PATH_MAX + 64], text[PATH_MAX + 64];
-	const char *sm = o->lib.arch + 3;
+	static char create[PATH_MAX + 16];
 	snprintf(create, sizeof create, "--create=%s", fat);
-	snprintf(elf, sizeof elf, "--image3=kind=elf,sm=%s,file=%s", sm, cubin);
-	snprintf(text, sizeof text, "--image3=kind=ptx,sm=%s,file=%s", sm, ptx);
 	a->n = 0;
 	strs_push(a, "fatbinary"), strs_push(a, "-64"), strs_push(a, create);
-	strs_push(a, elf), strs_push(a, text);
+	for (int i = 0; i < images->n; i++)
+		strs_push(a, images->v[i]);
 	return run(o, a);
 }
 
-static int compile_in_tmpdir(const Module *m, const Options *o, int mode, char **path)
+static void image(Strs *images, const char *kind, const char *sm, const char *file)
 {
-	char base[NAME_MAX - 16], name[NAME_MAX];
-	base_name(o, base, sizeof base);
-	const char *file[4];
-	static const char *const ext[] = {".linked.ptx", ".o", ".cubin", ".fatbin"};
-	for (int i = 0; i < 4; i++) {
-		snprintf(name, sizeof name, "%s%s", base, ext[i]);
-		file[i] = strrchr(tmpfile_at(i, name), '/') + 1;   /* the tools run in tmpdir */
-	}
-	double t = now();
-	if (write_ptx(m, tmpfiles[0]) != 0)
-		return -1;
-	phase_time("print", t);
-	Strs a = {0};
-	int rc = mode == MODE_WHOLE ? whole(o, &a, file[0], file[2])
-		: relocatable(o, &a, file[0], file[1], file[2]);
-	if (rc == 0 && o->fatbin)
-		rc = fatbin(o, &a, file[0], file[2], file[3]);
-	free(a.v);
-	if (rc == 0)
-		*path = xstrdup(tmpfiles[o->fatbin ? 3 : 2]);
+	size_t n = strlen(file) + 64;
+	char *s = xmalloc(n);
+	snprintf(s, n, "--image3=kind=%s,sm=%s,file=%s", kind, sm + 3, file);
+	strs_push(images, s);
+}
+
+/* The module printed to path for sm: its .target's architecture, and its
+ * .version if sm needs a newer one, are sm's while it is printed. */
+static int write_ptx_for(Module *m, const char *sm, const char *path)
+{
+	Stmt *t = NULL, *v = NULL;
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_TARGET && !t)
+			t = s;
+		else if (s->kind == S_VERSION && !v)
+			v = s;
+	if (!t || !v || !t->list.nitems)
+		return write_ptx(m, path);
+	Expr *arch = t->list.items[0], retarget = *arch;
+	const char *version = v->strs.strs[0];
+	retarget.str = intern_cstr(sm);
+	t->list.items[0] = &retarget;
+	v->strs.strs[0] = link_ptx_version(sm, version);
+	int rc = write_ptx(m, path);
+	t->list.items[0] = arch;
+	v->strs.strs[0] = version;
 	return rc;
 }
 
-int compile_module(const Module *m, const Options *o, char **path)
+/* A cubin for each architecture (base.sm_XX.cubin when several), PTX for
+ * each asked for, in one fatbinary with --fatbin. */
+static int compile_in_tmpdir(Module *m, const Options *o, int mode, const LibObjects *objects,
+	char **path)
 {
-	int mode = pick_mode(m, o);
+	char base[NAME_MAX - 32];
+	base_name(o, base, sizeof base);
+	const char *ptx = tmpfile_named(base, NULL, ".linked.ptx"), *out = NULL;
+	double t = now();
+	if (write_ptx(m, tmpfiles[ntmp - 1]) != 0)
+		return -1;
+	phase_time("print", t);
+	Strs a = {0}, images = {0};
+	int rc = 0, several = o->archs.n > 1;
+	for (int i = 0; rc == 0 && i < o->archs.n; i++) {
+		const char *sm = o->archs.v[i], *tag = several ? sm : NULL;
+		const char *obj = tmpfile_named(base, tag, ".o");
+		out = tmpfile_named(base, tag, ".cubin");
+		rc = mode == MODE_WHOLE ? whole(o, sm, &a, ptx, out)
+			: relocatable(o, sm, &a, ptx, obj, out, objects);
+		image(&images, "elf", sm, out);
+	}
+	for (int i = 0; rc == 0 && i < o->ptx_archs.n; i++) {
+		const char *sm = o->ptx_archs.v[i], *file = ptx;
+		if (strcmp(sm, o->lib.arch) != 0) {
+			file = tmpfile_named(base, sm, ".ptx");
+			rc = write_ptx_for(m, sm, tmpfiles[ntmp - 1]);
+		}
+		image(&images, "ptx", sm, file);
+	}
+	if (rc == 0 && o->fatbin) {
+		out = tmpfile_named(base, NULL, ".fatbin");
+		rc = fatbin(o, &a, &images, out);
+	}
+	free(a.v);
+	for (int i = 0; i < images.n; i++)
+		free((void *)images.v[i]);
+	free(images.v);
+	if (rc == 0)
+		*path = join(tmpdir, out);
+	return rc;
+}
+
+int compile_module(Module *m, const Options *o, const LibObjects *objects, char **path)
+{
+	int mode = o->archs.n ? pick_mode(m, o) : MODE_WHOLE;
 	if (mode < 0 || make_tmpdir() != 0)
 		return -1;
-	return compile_in_tmpdir(m, o, mode, path);
+	return compile_in_tmpdir(m, o, mode, objects, path);
 }

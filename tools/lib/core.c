@@ -54,6 +54,25 @@ static const struct { const char *magic; size_t n; const char *what; } magics[] 
 };
 static const char *const sources[] = {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".o", ".obj"};
 
+/* NULL, or why the bytes starting head (got of them: up to 20) of the
+ * file or archive member name are not PTX. */
+const char *core_not_ptx_bytes(const unsigned char *head, size_t got, const char *name)
+{
+	enum { EM_CUDA = 190 };  /* e_machine, at byte 18 (little-endian) */
+	if (got >= 20 && !memcmp(head, "\x7f" "ELF", 4) && head[18] == EM_CUDA && !head[19])
+		return "a cubin (CUDA ELF), not PTX: link cubins with nvlink, or give ptxlink "
+			"the PTX they were compiled from";
+	for (size_t i = 0; i < sizeof magics / sizeof *magics; i++)
+		if (got >= magics[i].n && !memcmp(head, magics[i].magic, magics[i].n))
+			return magics[i].what;
+	const char *dot = strrchr(name, '.');
+	for (size_t i = 0; dot && i < sizeof sources / sizeof *sources; i++)
+		if (!strcmp(dot, sources[i]))
+			return !strcmp(dot, ".o") || !strcmp(dot, ".obj") ? "an object file, not PTX"
+				: "a source file, not PTX: compile it first ('nvcc -rdc=true --ptx')";
+	return NULL;
+}
+
 /* NULL, or why path is not PTX.  Its bytes decide when it can be read
  * again: a regular file (a pipe's would be gone, <(cmd) read without its
  * first line); else (a missing file) the parser says why it cannot. */
@@ -63,20 +82,9 @@ const char *core_not_ptx(const char *path)
 	struct stat st;
 	FILE *f = strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode)
 		? fopen(path, "rb") : NULL;
-	size_t got = f ? fread(head, 1, sizeof head, f) : 0;
-	if (f)
-		fclose(f);
-	enum { EM_CUDA = 190 };  /* e_machine, at byte 18 (little-endian) */
-	if (got == sizeof head && !memcmp(head, "\x7f" "ELF", 4) && head[18] == EM_CUDA && !head[19])
-		return "a cubin (CUDA ELF), not PTX: link cubins with nvlink, or give ptxlink "
-			"the PTX they were compiled from";
-	for (size_t i = 0; i < sizeof magics / sizeof *magics; i++)
-		if (got >= magics[i].n && !memcmp(head, magics[i].magic, magics[i].n))
-			return magics[i].what;
-	const char *dot = strrchr(path, '.');
-	for (size_t i = 0; f && dot && i < sizeof sources / sizeof *sources; i++)
-		if (!strcmp(dot, sources[i]))
-			return !strcmp(dot, ".o") || !strcmp(dot, ".obj") ? "an object file, not PTX"
-				: "a source file, not PTX: compile it first ('nvcc -rdc=true --ptx')";
-	return NULL;
+	if (!f)
+		return NULL;
+	size_t got = fread(head, 1, sizeof head, f);
+	fclose(f);
+	return core_not_ptx_bytes(head, got, path);
 }

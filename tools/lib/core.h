@@ -13,6 +13,8 @@
 /* NULL, or why the file at path is not PTX (a cubin, an object, a source,
  * bitcode...): one error instead of the parser's stray bytes. */
 const char *core_not_ptx(const char *path);
+/* And of bytes (the first 20, or fewer) of the file or member name. */
+const char *core_not_ptx_bytes(const unsigned char *head, size_t n, const char *name);
 /* A parsed input (NULL after its errors) checked (verify) and normalized. */
 Module *core_input(Module *parsed, const char *name, int verify);
 /* What the number of inputs decides: whether they are linked, whether
@@ -24,11 +26,21 @@ Module *core_combine(Module **mods, int n, const LinkOptions *, int verify);
 
 /* library.c: -L DIR and -l NAME, and inputs named NAME.a: PTX libraries,
  * whose members come in when they define a name still undefined. */
+/* Archives of cubins or host objects (libcudadevrt.a, a user's nvcc
+ * -rdc -lib), for nvlink: their paths (owned), in the order found. */
+typedef struct LibObjects {
+	char **paths;
+	int n;
+} LibObjects;
 typedef struct LibSearch {
 	const char *const *dirs, *const *libs, *const *archives;
 	int ndirs, nlibs, narchives;
 	int verbose;   /* -v: which member came in for which name */
+	LibObjects *objects;   /* where archives of objects go; NULL: they are errors */
 } LibSearch;
+/* Is path CUDA's libcudadevrt.a, whose names ptxlink knows as the device
+ * runtime's? */
+int is_cudadevrt(const char *path);
 int is_library_input(const char *path);   /* NAME.a */
 /* The members the n modules in *mods need, parsed and appended (the
  * array grows); -1 after errors. */
@@ -74,8 +86,9 @@ typedef struct OptRow {
 	const char *usage, *help;
 } OptRow;
 
-/* How a value is given: none, NAME=V or NAME V, also glued, optional. */
-enum { FLAG, VALUE, GLUED, OPTIONAL };
+/* How a value is given: none, NAME=V or NAME V, also glued, optional,
+ * only NAME=V (--keep=SYM: '--keep -arch=sm_80' must not keep -arch). */
+enum { FLAG, VALUE, GLUED, OPTIONAL, EQUALS };
 
 struct ptxlink_options;
 extern const OptRow opt_rows[NOPT];
@@ -100,11 +113,15 @@ FILE *opt_open_list(const struct ptxlink_options *, const char *path, const char
 /* libptxlink.c: the linked module of a session (NULL before a link
  * succeeds), for the command's --ptxas; not in ptxlink.h. */
 struct ptxlink_session;
-const Module *session_result(const struct ptxlink_session *);
+Module *session_result(const struct ptxlink_session *);
 /* ptxlink_new working in ctx, which it does not free (the command's: its
  * own diagnostics, -w and the result's names are there too); NULL ctx:
  * a context of the session's own, as ptxlink_new makes. */
 struct ptxlink_options;
 struct ptxlink_session *session_new(const struct ptxlink_options *, Ctx *ctx);
+/* Archives of cubins or objects are kept for nvlink (the command's
+ * --ptxas), not refused; after the link, those found. */
+void session_take_objects(struct ptxlink_session *);
+const LibObjects *session_objects(const struct ptxlink_session *);
 
 #endif

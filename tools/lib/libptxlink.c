@@ -36,6 +36,7 @@ struct ptxlink_session {
 	Ctx *before;          /* the thread's context when the running call entered */
 	int given;            /* inputs given, libraries named NAME.a too */
 	LibSearch libs;       /* -L, -l, and the NAME.a inputs (archives, owned) */
+	LibObjects objects;   /* archives of objects found, when the command takes them */
 	void (*phase_done)(void *user, const char *phase);
 };
 
@@ -164,6 +165,9 @@ ptxlink_session *session_new(const ptxlink_options *o, Ctx *ctx)
 		ptxlink_free(s);
 		return NULL;
 	}
+	if (o->nkeep && !o->internalize)
+		diag_at(DIAG_WARNING, NULL, 0, 0, "--keep and --keep-file do nothing without "
+			"--internalize (every name stays)");
 	s->verify = o->verify;
 	s->no_stages = o->no_stages;
 	if (o->arch)
@@ -288,12 +292,15 @@ int ptxlink_link(ptxlink_session *s)
 	s->linked = 1;
 	if (s->bad_input)
 		return leave(s, -1);  /* each failed input said why */
-	if (s->libs.nlibs || s->libs.narchives) {
+	if (s->libs.nlibs || s->libs.narchives || s->libs.verbose) {   /* -v: each input described */
 		int rc = add_libraries(&s->libs, &s->inputs, &s->ninputs);
 		s->cap = s->ninputs;  /* the array is the size it holds now */
 		if (rc != 0)
 			return leave(s, -1);
 	}
+	for (int i = 0; i < s->objects.n; i++)   /* names they define are nvlink's to resolve */
+		if (!is_cudadevrt(s->objects.paths[i]))
+			s->link.allow_undefined = 1;
 	if (s->ninputs == 0)
 		return leave(s, fail("no input files"));
 	core_settle(&s->link, &s->stages, s->given, s->no_stages);
@@ -381,6 +388,9 @@ void ptxlink_free(ptxlink_session *s)
 	free((void *)s->stages.globalopt.keep);
 	for (int i = 0; i < s->libs.narchives; i++)
 		free((void *)s->libs.archives[i]);
+	for (int i = 0; i < s->objects.n; i++)
+		free(s->objects.paths[i]);
+	free(s->objects.paths);
 	free((void *)s->libs.archives);
 	free((void *)s->libs.dirs);
 	free((void *)s->libs.libs);
@@ -390,8 +400,18 @@ void ptxlink_free(ptxlink_session *s)
 	free(s);
 }
 
+void session_take_objects(ptxlink_session *s)
+{
+	s->libs.objects = &s->objects;
+}
+
+const LibObjects *session_objects(const ptxlink_session *s)
+{
+	return &s->objects;
+}
+
 /* The command's --ptxas compiles the module itself (core.h). */
-const Module *session_result(const ptxlink_session *s)
+Module *session_result(const ptxlink_session *s)
 {
 	return s ? s->result : NULL;
 }

@@ -29,6 +29,7 @@ typedef struct Members {
 	Member *v;
 	int n, cap;
 	int errors;
+	LibObjects *objects;   /* LibSearch's: archives of objects, for nvlink */
 } Members;
 
 /* An error about a library file, through the diagnostics (the session's
@@ -139,6 +140,38 @@ static int is_symtab(const char *h)
 	return !strncmp(h, "/ ", 2) || !strncmp(h, "/SYM64/", 7) || !strncmp(h, "__.SYMDEF", 9);
 }
 
+int is_cudadevrt(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return !strcmp(slash ? slash + 1 : path, "libcudadevrt.a");
+}
+
+/* A member that is not PTX, told as an input would be.  An archive of
+ * cubins or host objects (libcudadevrt.a, nvcc -rdc -lib) is nvlink's: it
+ * goes to ms->objects whole when there is one; without, libcudadevrt is
+ * not needed (its names stay .extern) and another is an error.  1 when
+ * the archive is read no further. */
+static int not_ptx_member(Members *ms, const char *path, const char *shown, const char *data,
+	size_t size)
+{
+	const char *why = core_not_ptx_bytes((const unsigned char *)data, size < 20 ? size : 20, shown);
+	if (!why)
+		return 0;
+	if (size < 4 || memcmp(data, "\x7f" "ELF", 4) != 0)
+		lib_error(ms, shown, "%s", why);
+	else if (ms->objects) {
+		LibObjects *o = ms->objects;
+		o->paths = xreallocarray(o->paths, (size_t)o->n + 1, sizeof *o->paths);
+		o->paths[o->n++] = xstrdup(path);
+	} else if (is_cudadevrt(path))
+		diag_at(DIAG_WARNING, path, 0, 0, "not needed for PTX: the device runtime's names "
+			"stay .extern for nvlink ('ptxlink --ptxas' links it)");
+	else
+		lib_error(ms, path, "an archive of cubins or host objects (%s), not of PTX: nvlink "
+			"links it, as 'ptxlink --ptxas' does", shown);
+	return 1;
+}
+
 /* Every member of an ar archive held in buf, parsed. */
 static void read_archive(Members *ms, const char *path, const char *buf, size_t n)
 {
@@ -164,9 +197,13 @@ static void read_archive(Members *ms, const char *path, const char *buf, size_t 
 		size_t len = strlen(path) + strlen(name) + 3;
 		char *shown = xmalloc(len);
 		snprintf(shown, len, "%s(%s)", path, name);
-		add_member(ms, ptx_parse_string(intern_cstr(shown), data, size), shown, 0);
+		int stop = not_ptx_member(ms, path, shown, data, size);
+		if (!stop)
+			add_member(ms, ptx_parse_string(intern_cstr(shown), data, size), shown, 0);
 		free(shown);
 		free(name);
+		if (stop)
+			return;
 	}
 	if (at < n)   /* at == n + 1: the last member's padding byte missing */
 		lib_error(ms, path, "malformed ar archive (%zu bytes after the last member)", n - at);
@@ -380,7 +417,7 @@ int is_library_input(const char *path)
 
 int add_libraries(const LibSearch *o, Module ***mods, int *n)
 {
-	Members ms = {0};
+	Members ms = {.objects = o->objects};
 	for (int i = 0; i < *n; i++)
 		add_member(&ms, (*mods)[i], (*mods)[i]->path, 1);
 	for (int i = 0; i < o->narchives; i++)

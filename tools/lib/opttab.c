@@ -48,6 +48,7 @@ int opt_syntax(const OptRow *r)
 	case C_FLAG: case V_ON: case V_OFF: case V_BIT: return FLAG;
 	case C_GLUED: case V_DIR: case V_LIBRARY: return GLUED;
 	case C_OPTIONAL: case V_REWRITES: return OPTIONAL;
+	case V_SYMBOL: return EQUALS;
 	default: return VALUE;
 	}
 }
@@ -302,7 +303,7 @@ int opt_set(ptxlink_options *o, const OptRow *r, const char *a, const char *v)
 		return opt_error(o, "'%s' is an option of the ptxlink command, not of the library", a);
 	if (opt_syntax(r) == FLAG && v)
 		return opt_error(o, "'%s' takes no value", a);
-	if ((opt_syntax(r) == VALUE || opt_syntax(r) == GLUED) && !v)
+	if (opt_syntax(r) != FLAG && opt_syntax(r) != OPTIONAL && !v)
 		return opt_error(o, "'%s' needs a value", a);
 	switch (r->kind) {
 	case V_ON: *field = 1; return 0;

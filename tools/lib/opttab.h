@@ -27,9 +27,17 @@ OPT(OUT, C_GLUED, N("-o", "--output-file"), NONE, 0, "-o FILE, --output-file FIL
 OPT(ARCH, V_ARCH, N("-arch", "--arch", "--gpu-name", "--gpu-architecture"), F(arch), 0,
 	"-arch=sm_XX, --arch, --gpu-name",
 	"link for this architecture (one ptxas 13 accepts,\n"
-	"at least as new as every input): -arch=sm_80, -arch sm_90a")
+	"at least as new as every input): -arch=sm_80, -arch sm_90a;\n"
+	"given several, the link is for the oldest and --fatbin holds\n"
+	"a cubin for each and PTX for the newest")
+OPT(GENCODE, C_VALUE, N("-gencode", "--generate-code"), NONE, 0,
+	"-gencode arch=compute_XX,code=sm_XX",
+	"nvcc's spelling (repeatable): a cubin for each code=sm_XX, PTX\n"
+	"for each code=compute_XX (code=[sm_80,compute_80]: both) and\n"
+	"for the newest, in one --fatbin")
 OPT(OPTF, C_VALUE, N("-optf", "--options-file"), NONE, 0, "-optf FILE, --options-file FILE, @FILE",
-	"read more arguments from FILE (\"quotes\" for spaces, nested 8 deep)")
+	"read more arguments from FILE, quoted as gcc's @FILE ('' or \"\"\n"
+	"around spaces, \\ before a character), nested 8 deep")
 OPT(VERBOSE, V_ON, N("-v", "--verbose"), F(verbose), 0, "-v, --verbose",
 	"say what was done: inputs, libraries, stages, tools run, time")
 OPT(TIME, C_FLAG, N("--time"), NONE, 0, "--time", "print each phase's time (parse, link, stages, print, ptxas)")
@@ -51,7 +59,7 @@ OPT(DEBUG, C_FLAG, N("-g", "--device-debug", "--debug"), NONE, 0, "-g, --device-
 OPT(LINEINFO, C_FLAG, N("-lineinfo", "--generate-line-info"), NONE, 0, "-lineinfo",
 	"ptxas -lineinfo under --ptxas")
 OPT(MAXRREG, C_VALUE, N("-maxrregcount", "--maxrregcount"), NONE, 0, "-maxrregcount=N",
-	"ptxas -maxrregcount N under --ptxas")
+	"ptxas -maxrregcount N under --ptxas (1 to 255, archmax, archmin)")
 OPT(M64, C_FLAG, N("-m64"), NONE, 0, "-m64, --machine 64", "accepted: PTX here is 64-bit")
 OPT(M32, C_FLAG, N("-m32"), NONE, 0, "-m32", "an error: ptxlink links 64-bit PTX only")
 OPT(MACHINE, C_VALUE, N("-m", "--machine"), NONE, 0, NULL, NULL)
@@ -61,8 +69,10 @@ OPT(LIB, V_LIBRARY, N("-l", "--library"), L(libs), 0, "-l NAME, -lNAME, --librar
 	"link the members of DIR/libNAME.a (an ar archive of .ptx files),\n"
 	"DIR/NAME.ptx or DIR/NAME/*.ptx that define a name still undefined")
 OPT(PTXAS, C_OPTIONAL, N("--ptxas"), NONE, 0, "--ptxas, --ptxas=\"OPTS\"",
-	"compile the result with ptxas (and nvlink) into a cubin, with OPTS:\n"
-	"--ptxas='-v -O2' -arch=sm_80 -o app.cubin a.ptx b.ptx")
+	"compile the result with ptxas into a cubin, with OPTS:\n"
+	"--ptxas='-v -O2' -arch=sm_80 -o app.cubin a.ptx b.ptx; where the\n"
+	"program needs it, ptxas -c and nvlink, which gets -lcudadevrt\n"
+	"and the archives of cubins or objects -l names")
 OPT(XPTXAS, C_VALUE, N("-Xptxas", "--Xptxas"), NONE, 0, "-Xptxas OPT[,OPT]",
 	"pass OPT to ptxas (repeatable): -Xptxas -v -Xptxas -maxrregcount=64")
 OPT(FATBIN, C_FLAG, N("--fatbin"), NONE, 0, "--fatbin",
@@ -108,7 +118,8 @@ OPT(NO_GLOBALOPT, V_ON, N("--no-globalopt"), FS(no_globalopt, globalopt.off), 0,
 OPT(INTERNALIZE, V_ON, N("--internalize"), FS(internalize, globalopt.internalize), 0, "--internalize",
 	"the host reaches only kernels and --keep names: other\n"
 	"variables may go, fold or become internal")
-OPT(KEEP, V_SYMBOL, N("--keep"), L(keep), 0, "--keep=SYM", "with --internalize, SYM stays (repeatable)")
+OPT(KEEP, V_SYMBOL, N("--keep"), L(keep), 0, "--keep=SYM",
+	"with --internalize, SYM stays (repeatable; a warning without)")
 OPT(KEEP_FILE, V_SYMFILE, N("--keep-file"), L(keep), 0, "--keep-file=FILE",
 	"with --internalize, the names in FILE stay (one a line, # comments)")
 OPT(RPASS_GLOBALOPT, V_BIT, N("-Rpass=globalopt"), FS(remarks, globalopt.remarks),

@@ -1,8 +1,8 @@
 # ptxlink_add_link: link the PTX of an object library with ptxlink, and
-# make a cubin (ptxas) or a fatbinary of it.
+# make a cubin or a fatbinary of it with one 'ptxlink --ptxas' command.
 #
 #   ptxlink_add_link(<name> OBJECTS <object library>
-#                    [ARCH sm_XX] [OUTPUT ptx|cubin|fatbin]
+#                    [ARCH sm_XX|XX[-real|-virtual]...] [OUTPUT ptx|cubin|fatbin]
 #                    [OPTIONS <ptxlink options>...]
 #                    [PTXAS_OPTIONS <ptxas options>...]
 #                    [OUTPUT_VARIABLE <var>])
@@ -12,66 +12,74 @@
 # files stay extern for ptxlink to resolve.  <name> is a custom target, built
 # by default, that makes <name>.ptx, and <name>.cubin or <name>.fatbin, in the
 # current binary directory; its PTXLINK_OUTPUT property (and <var>) is the
-# path of the final output, PTXLINK_PTX the linked PTX.  ARCH defaults to the
-# first of CMAKE_CUDA_ARCHITECTURES; OUTPUT to cubin.  The cubin is ptxas's
-# whole-program compile of the linked PTX; a fatbinary holds that cubin and
-# the PTX (for the driver to JIT on newer GPUs).
+# path of the final output, PTXLINK_PTX the linked PTX.
+#
+# ARCH defaults to CMAKE_CUDA_ARCHITECTURES, every entry, as CMake's CUDA
+# support builds them: XX and XX-real make a cubin for sm_XX, XX-virtual
+# PTX for compute_XX, and ptxlink adds PTX for the newest (for the driver
+# to JIT on later GPUs).  OUTPUT defaults to cubin for one architecture,
+# fatbin for several.  The cubins are ptxlink --ptxas's: whole-program
+# ptxas, or ptxas -c and nvlink (with libcudadevrt) where the program needs
+# it (dynamic parallelism), as docs/usage.md says.
 
-function(_ptxlink_arch out arch)
-  if(NOT arch)
-    list(GET CMAKE_CUDA_ARCHITECTURES 0 arch)
-    if(NOT arch OR arch MATCHES "^(all|all-major|native|OFF)$")
-      message(FATAL_ERROR "ptxlink_add_link: give ARCH sm_XX (CMAKE_CUDA_ARCHITECTURES "
-        "names no one architecture)")
+# The -arch and -gencode arguments for ARCH's or CMAKE_CUDA_ARCHITECTURES'
+# entries, in ncubins how many cubins they make, in oldest the oldest
+# number (what the PTX is compiled for).
+function(_ptxlink_archs out ncubins oldest arch)
+  set(entries ${arch})
+  if(NOT entries)
+    set(entries ${CMAKE_CUDA_ARCHITECTURES})
+  endif()
+  if(NOT entries OR entries MATCHES "^(all|all-major|native|OFF)$")
+    message(FATAL_ERROR "ptxlink_add_link: give ARCH sm_XX (CMAKE_CUDA_ARCHITECTURES "
+      "names no architecture)")
+  endif()
+  set(args "")
+  set(n 0)
+  foreach(a IN LISTS entries)
+    if(NOT a MATCHES "^(sm_)?([0-9]+[af]?)(-real|-virtual)?$")
+      message(FATAL_ERROR "ptxlink_add_link: ARCH '${a}' is not sm_XX, XX, XX-real or XX-virtual")
     endif()
-    string(REGEX REPLACE "-(real|virtual)$" "" arch "${arch}")
-    set(arch "sm_${arch}")
-  endif()
-  if(NOT arch MATCHES "^sm_[0-9]+[af]?$")
-    message(FATAL_ERROR "ptxlink_add_link: ARCH '${arch}' is not sm_XX")
-  endif()
-  set(${out} "${arch}" PARENT_SCOPE)
+    set(sm "${CMAKE_MATCH_2}")
+    set(kind "${CMAKE_MATCH_3}")
+    string(REGEX REPLACE "[af]$" "" num "${sm}")
+    if(NOT old OR num LESS old)
+      set(old ${num})
+    endif()
+    if(kind STREQUAL "-virtual")
+      list(APPEND args "-gencode" "arch=compute_${sm},code=compute_${sm}")
+    else()
+      list(APPEND args "-arch=sm_${sm}")
+      math(EXPR n "${n} + 1")
+    endif()
+  endforeach()
+  set(${out} "${args}" PARENT_SCOPE)
+  set(${ncubins} ${n} PARENT_SCOPE)
+  set(${oldest} ${old} PARENT_SCOPE)
 endfunction()
 
-# A CUDA tool: beside the CUDA compiler, in the toolkit, or on PATH.
-function(_ptxlink_tool var name)
-  if(${var})
-    return()
+# Where ptxlink finds ptxas, nvlink and fatbinary: beside the CUDA compiler,
+# in the toolkit, or on PATH (or set PTXLINK_PTXAS).  ptxlink looks on PATH
+# first: the directory goes at its front.
+function(_ptxlink_cuda_bin var)
+  if(NOT PTXLINK_PTXAS)
+    set(hints "${CUDAToolkit_BIN_DIR}" "$ENV{CUDA_HOME}/bin" /usr/local/cuda/bin)
+    if(CMAKE_CUDA_COMPILER)
+      get_filename_component(dir "${CMAKE_CUDA_COMPILER}" DIRECTORY)
+      list(PREPEND hints "${dir}")
+    endif()
+    find_program(PTXLINK_PTXAS ptxas HINTS ${hints})
   endif()
-  set(hints "${CUDAToolkit_BIN_DIR}" "$ENV{CUDA_HOME}/bin" /usr/local/cuda/bin)
-  if(CMAKE_CUDA_COMPILER)
-    get_filename_component(dir "${CMAKE_CUDA_COMPILER}" DIRECTORY)
-    list(PREPEND hints "${dir}")
+  if(NOT PTXLINK_PTXAS)
+    message(FATAL_ERROR "ptxlink_add_link: ptxas not found (set PTXLINK_PTXAS)")
   endif()
-  find_program(${var} ${name} HINTS ${hints})
-  if(NOT ${var})
-    message(FATAL_ERROR "ptxlink_add_link: ${name} not found (set ${var})")
-  endif()
-endfunction()
-
-# The one ptxas step: linked PTX to a cubin.  (ptxlink --ptxas will make it
-# one ptxlink command; only this function changes then.)
-function(_ptxlink_cubin ptx cubin arch options)
-  _ptxlink_tool(PTXLINK_PTXAS ptxas)
-  add_custom_command(OUTPUT "${cubin}"
-    COMMAND "${PTXLINK_PTXAS}" -arch=${arch} ${options} "${ptx}" -o "${cubin}"
-    DEPENDS "${ptx}" VERBATIM
-    COMMENT "ptxas: ${cubin}")
-endfunction()
-
-function(_ptxlink_fatbin ptx cubin fatbin arch)
-  _ptxlink_tool(PTXLINK_FATBINARY fatbinary)
-  string(REGEX REPLACE "^sm_" "" sm "${arch}")
-  add_custom_command(OUTPUT "${fatbin}"
-    COMMAND "${PTXLINK_FATBINARY}" -64 "--create=${fatbin}"
-      "--image3=kind=elf,sm=${sm},file=${cubin}" "--image3=kind=ptx,sm=${sm},file=${ptx}"
-    DEPENDS "${cubin}" "${ptx}" VERBATIM
-    COMMENT "fatbinary: ${fatbin}")
+  get_filename_component(dir "${PTXLINK_PTXAS}" DIRECTORY)
+  set(${var} "${dir}" PARENT_SCOPE)
 endfunction()
 
 function(ptxlink_add_link name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "OBJECTS;ARCH;OUTPUT;OUTPUT_VARIABLE"
-    "OPTIONS;PTXAS_OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "OBJECTS;OUTPUT;OUTPUT_VARIABLE"
+    "ARCH;OPTIONS;PTXAS_OPTIONS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "ptxlink_add_link: unknown arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -83,32 +91,57 @@ function(ptxlink_add_link name)
   if(NOT type STREQUAL "OBJECT_LIBRARY")
     message(FATAL_ERROR "ptxlink_add_link: OBJECTS '${objs}' is not an object library")
   endif()
+  _ptxlink_archs(archs ncubins oldest "${arg_ARCH}")
   if(NOT arg_OUTPUT)
     set(arg_OUTPUT cubin)
+    if(NOT ncubins EQUAL 1)
+      set(arg_OUTPUT fatbin)
+    endif()
   elseif(NOT arg_OUTPUT MATCHES "^(ptx|cubin|fatbin)$")
     message(FATAL_ERROR "ptxlink_add_link: OUTPUT is ptx, cubin or fatbin, not '${arg_OUTPUT}'")
+  elseif(arg_OUTPUT STREQUAL "cubin" AND NOT ncubins EQUAL 1)
+    message(FATAL_ERROR "ptxlink_add_link: OUTPUT cubin is for one architecture "
+      "(${archs}): OUTPUT fatbin holds several")
   endif()
-  _ptxlink_arch(arch "${arg_ARCH}")
+  # nvcc --ptx makes PTX for one architecture: the oldest, which ptxas
+  # compiles for the others.
+  get_target_property(objarchs "${objs}" CUDA_ARCHITECTURES)
+  list(LENGTH objarchs nobjarchs)
+  if(nobjarchs GREATER 1)
+    set_target_properties("${objs}" PROPERTIES CUDA_ARCHITECTURES ${oldest})
+  endif()
   set_target_properties("${objs}" PROPERTIES CUDA_PTX_COMPILATION ON)
   target_compile_options("${objs}" PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-rdc=true>)
 
+  # The linked PTX (for the oldest architecture when there are several).
   set(base "${CMAKE_CURRENT_BINARY_DIR}/${name}")
   add_custom_command(OUTPUT "${base}.ptx"
-    COMMAND ptxlink::ptxlink-exe -arch=${arch} ${arg_OPTIONS} -o "${base}.ptx"
+    COMMAND ptxlink::ptxlink-exe ${archs} ${arg_OPTIONS} -o "${base}.ptx"
       "$<TARGET_OBJECTS:${objs}>"
     DEPENDS "${objs}" "$<TARGET_OBJECTS:${objs}>"
     COMMAND_EXPAND_LISTS VERBATIM
     COMMENT "ptxlink: ${base}.ptx")
   set(out "${base}.ptx")
   if(NOT arg_OUTPUT STREQUAL "ptx")
-    _ptxlink_cubin("${base}.ptx" "${base}.cubin" ${arch} "${arg_PTXAS_OPTIONS}")
-    set(out "${base}.cubin")
+    _ptxlink_cuda_bin(bin)
+    set(out "${base}.${arg_OUTPUT}")
+    set(xptxas "")
+    foreach(opt IN LISTS arg_PTXAS_OPTIONS)
+      list(APPEND xptxas -Xptxas "${opt}")
+    endforeach()
+    set(fat "")
+    if(arg_OUTPUT STREQUAL "fatbin")
+      set(fat --fatbin)
+    endif()
+    add_custom_command(OUTPUT "${out}"
+      COMMAND "${CMAKE_COMMAND}" -E env --modify "PATH=path_list_prepend:${bin}"
+        $<TARGET_FILE:ptxlink::ptxlink-exe> --ptxas ${fat} ${archs} ${arg_OPTIONS} ${xptxas}
+        -o "${out}" "$<TARGET_OBJECTS:${objs}>"
+      DEPENDS "${objs}" "$<TARGET_OBJECTS:${objs}>" ptxlink::ptxlink-exe
+      COMMAND_EXPAND_LISTS VERBATIM
+      COMMENT "ptxlink --ptxas: ${out}")
   endif()
-  if(arg_OUTPUT STREQUAL "fatbin")
-    _ptxlink_fatbin("${base}.ptx" "${base}.cubin" "${base}.fatbin" ${arch})
-    set(out "${base}.fatbin")
-  endif()
-  add_custom_target("${name}" ALL DEPENDS "${out}")
+  add_custom_target("${name}" ALL DEPENDS "${out}" "${base}.ptx")
   set_target_properties("${name}" PROPERTIES PTXLINK_OUTPUT "${out}"
     PTXLINK_PTX "${base}.ptx")
   if(arg_OUTPUT_VARIABLE)
