@@ -34,6 +34,7 @@ struct Global {
 	uint64_t max_align;    /* largest .align among .common or .extern .shared */
 	int used;
 	Loc first_use;
+	uint32_t stamp;        /* output.c: Linker's stamp when in an item's refs */
 };
 
 typedef struct FileNum FileNum;          /* rewrite.c */
@@ -55,6 +56,7 @@ typedef struct Linker {
 	int *dwarf;            /* per module: it carries -G DWARF (and keeps it) */
 	SectionBase **bases;   /* per module: where its part of each section starts */
 	uint32_t *nbases;
+	uint32_t stamp;        /* output.c: one per item whose refs are collected */
 } Linker;
 
 /* headers.c: step 1 */
