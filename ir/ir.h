@@ -709,8 +709,9 @@ int flow_callees(const Flow *, const Func *f, const char *reg, const char **out,
 int flow_loose(const Flow *, const char **out, int max);
 /* When all reg can hold is a value read at [q + k] with q read from memory
  * (a virtual call's pointer): the table address points q may be, with
- * their entry at +k (count; the first max stored).  -1 when reg may hold
- * anything else, or an address point is not a .global table's. */
+ * their entry at +k (count, which stops a little past max; the first max
+ * stored).  -1 when reg may hold anything else, or an address point
+ * before that is not a .global table's. */
 typedef struct FlowPoint {
 	const char *table;
 	int64_t off;
