@@ -54,8 +54,7 @@ typedef struct Linker {
 	Stmt **files;          /* merged .file directives */
 	uint32_t nfiles;
 	int *dwarf;            /* per module: it carries -G DWARF (and keeps it) */
-	SectionBase **bases;   /* per module: where its part of each section starts */
-	uint32_t *nbases;
+	SectionBase *sections; /* by name: where each module's part starts */
 	uint32_t stamp;        /* output.c: one per item whose refs are collected */
 } Linker;
 
@@ -76,6 +75,7 @@ void enter_func(Linker *l, const Func *f);
 void merge_files(Linker *l);
 void rename_section_locals(Linker *l);
 void section_bases(Linker *l);
+void free_sections(Linker *l);
 void rename_module(Linker *l, int mod);
 
 /* output.c: step 4 */
