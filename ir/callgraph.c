@@ -20,28 +20,49 @@ CgFunc *cg_find(const CallGraph *cg, const char *name)
 	return s ? cg->by_id[s->id] : NULL;
 }
 
-static void push(const char ***list, uint32_t *n, const char *name)
+/* Scanning f's body: whose callees hold a function is marked per symbol
+ * id (me: f's mark), so that each is added once without a search. */
+typedef struct Scan {
+	CallGraph *cg;
+	CgFunc *f;
+	uint32_t *in;
+	uint32_t me, cap;
+} Scan;
+
+static void push(Scan *sc, const CgFunc *g)
 {
-	for (uint32_t i = 0; i < *n; i++)
-		if ((*list)[i] == name)
-			return;
-	*list = xreallocarray(*list, *n + 1, sizeof **list);
-	(*list)[(*n)++] = name;
+	CgFunc *f = sc->f;
+	if (sc->in[g->sym->id] == sc->me)
+		return;
+	sc->in[g->sym->id] = sc->me;
+	f->callees = array_grow(f->callees, f->ncallees, &sc->cap, sizeof *f->callees);
+	f->callees[f->ncallees++] = g->name;
 }
 
-static void scan_calls(CallGraph *cg, CgFunc *f, const List *body)
+static void scan_calls(Scan *sc, const List *body)
 {
 	for (const Stmt *s = body->head; s; s = s->next) {
 		if (s->kind == S_SCOPE)
-			scan_calls(cg, f, &s->scope);
+			scan_calls(sc, &s->scope);
 		if (s->kind != S_INS || !(s->ins.sp->op->flags & OF_CALL))
 			continue;
 		CallParts c;
-		if (ins_call_parts(&s->ins, &c) && cg_find(cg, c.callee->str))
-			push(&f->callees, &f->ncallees, c.callee->str);
+		const CgFunc *g;
+		if (ins_call_parts(&s->ins, &c) && (g = cg_find(sc->cg, c.callee->str)))
+			push(sc, g);
 		else
-			f->nindirect++;
+			sc->f->nindirect++;
 	}
+}
+
+/* A function defined twice adds to the callees of the first body. */
+static void scan_func(CallGraph *cg, uint32_t *in, const Func *fn)
+{
+	CgFunc *f = cg_find(cg, fn->name);
+	Scan sc = {cg, f, in, (uint32_t)(f - cg->funcs) + 1, f->ncallees};
+	for (uint32_t i = 0; i < f->ncallees; i++)
+		in[cg_find(cg, f->callees[i])->sym->id] = sc.me;
+	scan_calls(&sc, &fn->body);
 }
 
 /* A function's first statement is a prototype or its definition; an
@@ -69,9 +90,11 @@ CallGraph *callgraph_build(const Module *m, const SymTab *syms)
 			add_func(cg->by_id[i], s);
 		}
 	}
+	uint32_t *in = xcalloc(n + 1, sizeof *in);
 	for (const Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
-			scan_calls(cg, cg_find(cg, s->func->name), &s->func->body);
+			scan_func(cg, in, s->func);
+	free(in);
 	return cg;
 }
 

@@ -43,6 +43,7 @@ struct Defs {
 	uint32_t nregs;
 	uint32_t *reg_first;      /* register r's ids: reg_ids[reg_first[r] .. reg_first[r+1]) */
 	uint32_t *reg_ids;
+	uint32_t *last_kill;      /* per place in reg_ids: the last killing one up to it, or NONE */
 	uint32_t *in_first;       /* per register: where its live-in blocks' sets start in in */
 	uint32_t *in;             /* per (register, live-in block), in live_in_blocks order:
 	                             its reaching set, an index into pool */
@@ -88,6 +89,22 @@ static void number_defs(Defs *d)
 		d->reg_first[r + 2] += d->reg_first[r + 1];
 	for (uint32_t id = 0; id < d->ndefs; id++)
 		d->reg_ids[d->reg_first[d->defs[id].reg + 1]++] = id;
+}
+
+enum { NONE = UINT32_MAX };
+
+static int kills(const Defs *d, uint32_t id);
+
+/* A question at instruction k starts from the last definition before k
+ * that kills, not from the block's start: with N definitions of one
+ * register in a block, N questions would be N^2. */
+static void find_kills(Defs *d)
+{
+	d->last_kill = xmalloc((d->ndefs + 1) * sizeof *d->last_kill);
+	for (uint32_t r = 0; r < d->nregs; r++)
+		for (uint32_t i = d->reg_first[r]; i < d->reg_first[r + 1]; i++)
+			d->last_kill[i] = kills(d, d->reg_ids[i]) ? i :
+				i > d->reg_first[r] ? d->last_kill[i - 1] : NONE;
 }
 
 static int kills(const Defs *d, uint32_t id)
@@ -180,27 +197,36 @@ static void pool_union(const SetPool *p, uint32_t set, IdSet *to)
 		set_add(to, v[i]);
 }
 
-/* Register r's definitions at instructions from..to-1, applied to *s:
- * a killing one empties it first.  1 if one killed. */
-static int apply(const Defs *d, uint32_t r, uint32_t from, uint32_t to, IdSet *s)
+/* The first of ids[lo..n) at or after instruction at. */
+static uint32_t first_at(const Defs *d, const uint32_t *ids, uint32_t lo, uint32_t n, uint32_t at)
 {
-	const uint32_t *ids = d->reg_ids + d->reg_first[r] + 1;   /* past the entry one */
-	uint32_t n = d->reg_first[r + 1] - d->reg_first[r] - 1, lo = 0, hi = n;
-	while (lo < hi) {  /* the first at or after from */
+	uint32_t hi = n;
+	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;
-		if (d->defs[ids[mid]].ins < from)
+		if (d->defs[ids[mid]].ins < at)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	int killed = 0;
-	for (uint32_t i = lo; i < n && d->defs[ids[i]].ins < to; i++) {
-		if (kills(d, ids[i])) {
-			s->n = 0;
-			killed = 1;
-		}
-		set_add(s, ids[i]);
+	return lo;
+}
+
+/* Register r's definitions at instructions from..to-1, applied to *s:
+ * a killing one empties it first.  1 if one killed. */
+static int apply(const Defs *d, uint32_t r, uint32_t from, uint32_t to, IdSet *s)
+{
+	uint32_t base = d->reg_first[r] + 1;   /* past the entry one */
+	const uint32_t *ids = d->reg_ids + base;
+	uint32_t n = d->reg_first[r + 1] - base;
+	uint32_t lo = first_at(d, ids, 0, n, from), end = first_at(d, ids, lo, n, to);
+	uint32_t k = lo < end ? d->last_kill[base + end - 1] : NONE;
+	int killed = k != NONE && k >= base + lo;
+	if (killed) {
+		lo = k - base;
+		s->n = 0;
 	}
+	for (uint32_t i = lo; i < end; i++)
+		set_add(s, ids[i]);
 	return killed;
 }
 
@@ -267,6 +293,7 @@ Defs *defs_compute(const Cfg *g, const Live *l)
 	d->live = l;
 	d->nregs = live_nregs(l);
 	number_defs(d);
+	find_kills(d);
 	d->in_first = xmalloc((d->nregs + 1) * sizeof *d->in_first);
 	uint32_t total = 0;
 	for (uint32_t r = 0; r < d->nregs; r++) {
@@ -298,6 +325,7 @@ void defs_free(Defs *d)
 	free(d->in_first);
 	free(d->reg_first);
 	free(d->reg_ids);
+	free(d->last_kill);
 	free(d->defs);
 	free(d);
 }

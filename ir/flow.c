@@ -31,11 +31,12 @@
  * only for a closed world. */
 #include <stdlib.h>
 #include <string.h>
-#include <uthash.h>
+#include "ptrhash.h"
 #include "ir.h"
 
-enum { PT_FUNC, PT_TABLE, PT_MEM, PT_SLOT };
+enum { PT_FUNC, PT_TABLE, PT_MEM, PT_SLOT, NKINDS };
 enum { MAX_OFFSETS = 4 };  /* more offsets of one symbol: any offset */
+enum { SMALL = 8 };        /* sets up to this size are searched, not hashed */
 
 typedef struct Pt {
 	const char *sym;   /* FUNC, TABLE: its name */
@@ -43,9 +44,21 @@ typedef struct Pt {
 	uint8_t kind, any;
 } Pt;
 
+/* The places of one thing's entries in a set: at most MAX_OFFSETS, or
+ * one at any offset. */
+typedef struct Thing {
+	const char *sym;
+	uint8_t kind, n;
+	uint32_t at[MAX_OFFSETS];
+} Thing;
+
+/* In insertion order (what flow_loose and the funnels' tests follow); a
+ * set past SMALL entries also finds a thing's entries by a hash of it. */
 typedef struct PtSet {
 	Pt *v;
 	uint32_t n, cap;
+	Thing *ix;         /* open addressing, kind NKINDS: empty */
+	uint32_t ixcap;
 } PtSet;
 
 typedef struct RegFlow {
@@ -92,27 +105,84 @@ static int same_thing(const Pt *a, const Pt *b)
 	return a->kind == b->kind && a->sym == b->sym;
 }
 
-static int set_add(PtSet *s, Pt p)
+static Thing *thing(const PtSet *s, const Pt *p)
+{
+	uint32_t mask = s->ixcap - 1, i = (ptr_hash(p->sym) + p->kind) & mask;
+	while (s->ix[i].kind != NKINDS && (s->ix[i].kind != p->kind || s->ix[i].sym != p->sym))
+		i = (i + 1) & mask;
+	return &s->ix[i];
+}
+
+static void index_add(PtSet *s, uint32_t at)
+{
+	Thing *t = thing(s, &s->v[at]);
+	t->sym = s->v[at].sym;
+	t->kind = s->v[at].kind;
+	t->at[t->n++] = at;
+}
+
+/* The index made again, twice as large as the set (entries moved). */
+static void reindex(PtSet *s)
+{
+	free(s->ix);
+	s->ix = NULL;
+	if (s->n <= SMALL)
+		return;
+	for (s->ixcap = 16; s->ixcap < 4 * s->n; s->ixcap *= 2)
+		;
+	s->ix = xmalloc(s->ixcap * sizeof *s->ix);
+	for (uint32_t i = 0; i < s->ixcap; i++)
+		s->ix[i] = (Thing){.kind = NKINDS};
+	for (uint32_t i = 0; i < s->n; i++)
+		index_add(s, i);
+}
+
+/* Where p's thing has entries in s: their count. */
+static uint32_t same_things(const PtSet *s, const Pt *p, uint32_t *at)
 {
 	uint32_t same = 0;
+	if (s->ix) {
+		const Thing *t = thing(s, p);
+		memcpy(at, t->at, t->n * sizeof *at);
+		return t->n;
+	}
 	for (uint32_t i = 0; i < s->n; i++)
-		if (same_thing(&s->v[i], &p)) {
-			if (s->v[i].any || (!p.any && s->v[i].off == p.off))
-				return 0;
-			same++;
-		}
+		if (same_thing(&s->v[i], p))
+			at[same++] = i;
+	return same;
+}
+
+static int set_add(PtSet *s, Pt p)
+{
+	uint32_t at[MAX_OFFSETS + 1], same = same_things(s, &p, at);
+	for (uint32_t i = 0; i < same; i++)
+		if (s->v[at[i]].any || (!p.any && s->v[at[i]].off == p.off))
+			return 0;
 	if (p.any || same >= MAX_OFFSETS) {
-		uint32_t k = 0;
-		for (uint32_t i = 0; i < s->n; i++)
-			if (!same_thing(&s->v[i], &p))
-				s->v[k++] = s->v[i];
-		s->n = k;
+		if (same) {  /* those entries go; the others keep their order */
+			uint32_t k = 0;
+			for (uint32_t i = 0; i < s->n; i++)
+				if (!same_thing(&s->v[i], &p))
+					s->v[k++] = s->v[i];
+			s->n = k;
+			reindex(s);
+		}
 		p.any = 1;
 		p.off = 0;
 	}
 	s->v = array_grow(s->v, s->n, &s->cap, sizeof *s->v);
 	s->v[s->n++] = p;
+	if (s->ix && 2 * s->n <= s->ixcap)
+		index_add(s, s->n - 1);
+	else if (s->n > SMALL)
+		reindex(s);
 	return 1;
+}
+
+static void set_free(PtSet *s)
+{
+	free(s->v);
+	free(s->ix);
 }
 
 static int set_union(PtSet *to, const PtSet *from)
@@ -261,7 +331,7 @@ static void initial_points(Flow *fl, const Expr *e)
 		for (uint32_t i = 0; i < all.n; i++)
 			if (all.v[i].kind == PT_TABLE)
 				sym_find(fl, all.v[i].sym)->wide = 1;
-		free(all.v);
+		set_free(&all);
 	}
 }
 
@@ -487,9 +557,9 @@ static void step(Flow *fl, FuncFlow *ff, const Ins *in)
 		DefSink sink = {fl, ff, &val};
 		ins_names(in, def_gets, &sink);
 	}
-	free(src.v);
-	free(addr.v);
-	free(val.v);
+	set_free(&src);
+	set_free(&addr);
+	set_free(&val);
 }
 
 static void walk(Flow *fl, FuncFlow *ff, const List *l)
@@ -535,7 +605,7 @@ static void settle(Flow *fl)
 			grew |= found.v[i].kind == PT_FUNC ?
 				set_add(&fl->loose, pt(PT_FUNC, found.v[i].sym, 0)) :
 				set_add(&fl->points, found.v[i]);
-		free(found.v);
+		set_free(&found);
 	}
 }
 
@@ -595,14 +665,14 @@ void flow_free(Flow *fl)
 		return;
 	for (FuncFlow *ff = fl->funcs; ff; ff = ff->hh.next) {
 		for (RegFlow *r = ff->regs; r; r = r->hh.next)
-			free(r->set.v);
+			set_free(&r->set);
 		HASH_CLEAR(hh, ff->regs);
 	}
 	HASH_CLEAR(hh, fl->funcs);
 	free(fl->state);
 	arena_free(fl->arena);
-	free(fl->loose.v);
-	free(fl->points.v);
+	set_free(&fl->loose);
+	set_free(&fl->points);
 	free(fl);
 }
 
@@ -633,13 +703,13 @@ int flow_callees(const Flow *fl, const Func *f, const char *reg, const char **ou
 			for (uint32_t k = 0; k < e.n; k++)
 				if (e.v[k].kind == PT_FUNC)
 					set_add(&c, pt(PT_FUNC, e.v[k].sym, 0));
-			free(e.v);
+			set_free(&e);
 		}
 	}
 	int n = (int)c.n;
 	for (int i = 0; i < n && i < max; i++)
 		out[i] = c.v[i].sym;
-	free(c.v);
+	set_free(&c);
 	if (n <= max)
 		qsort(out, (size_t)n, sizeof *out, by_name);
 	return n;
@@ -669,7 +739,7 @@ int flow_slot_points(const Flow *fl, const Func *f, const char *reg, FlowPoint *
 	if (!slot)
 		return -1;
 	int n = 0;
-	for (uint32_t j = 0; j < fl->points.n; j++) {
+	for (uint32_t j = 0; j < fl->points.n && n <= max; j++) {
 		const Pt *q = &fl->points.v[j];
 		const Sym *t = sym_find(fl, q->sym);
 		if (q->any || !t->global)
@@ -682,7 +752,7 @@ int flow_slot_points(const Flow *fl, const Func *f, const char *reg, FlowPoint *
 					out[n] = (FlowPoint){t->name, q->off, e.v[i].sym};
 				n++;
 			}
-		free(e.v);
+		set_free(&e);
 	}
 	return n;
 }

@@ -656,6 +656,7 @@ typedef struct Names {
 	NameEntry *exact;    /* declared as themselves, by pointer */
 	NameEntry *ranges;   /* %r<N>: by the base's spelling */
 	Arena *arena;
+	const struct Names *outer;  /* declared too, not added to: the module's names */
 } Names;
 void names_add(Names *, const char *name, const char *count);  /* count: N of name<N> */
 void names_add_decls(Names *, const Decl *, uint32_t n);
@@ -664,6 +665,10 @@ void names_add_decls(Names *, const Decl *, uint32_t n);
 void names_of_body(Names *, const List *);
 /* what code in f can see: the module's symbols, f's parameters and body */
 void names_of_func(Names *, const Module *, const Func *f);
+/* the module's symbols alone, and f's own as one of its functions would
+ * see them: a set per function without a walk of the module each */
+void names_of_module(Names *, const Module *);
+void names_in_module(Names *, const Names *module, const Func *f);
 int names_exact(const Names *, const char *name);      /* declared as itself */
 int names_declared(const Names *, const char *name);   /* itself or in a range */
 const char *names_type(const Names *, const char *name);  /* its declaration's type word */
@@ -704,8 +709,9 @@ int flow_callees(const Flow *, const Func *f, const char *reg, const char **out,
 int flow_loose(const Flow *, const char **out, int max);
 /* When all reg can hold is a value read at [q + k] with q read from memory
  * (a virtual call's pointer): the table address points q may be, with
- * their entry at +k (count; the first max stored).  -1 when reg may hold
- * anything else, or an address point is not a .global table's. */
+ * their entry at +k (count, which stops a little past max; the first max
+ * stored).  -1 when reg may hold anything else, or an address point
+ * before that is not a .global table's. */
 typedef struct FlowPoint {
 	const char *table;
 	int64_t off;

@@ -154,27 +154,54 @@ int names_shadowed(const Func *f)
 	return r;
 }
 
-void names_of_func(Names *n, const Module *m, const Func *f)
+void names_of_module(Names *n, const Module *m)
 {
 	for (const Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_VAR)
 			names_add_decls(n, &s->var, 1);
 		else if (s->kind == S_FUNC)
 			names_add(n, s->func->name, NULL);
+}
+
+static void names_own(Names *n, const Func *f)
+{
 	names_of_body(n, &f->body);
 	names_add_decls(n, f->params, f->nparams);
 	names_add_decls(n, f->rets, f->nrets);
 }
 
+void names_of_func(Names *n, const Module *m, const Func *f)
+{
+	names_of_module(n, m);
+	names_own(n, f);
+}
+
+void names_in_module(Names *n, const Names *module, const Func *f)
+{
+	n->outer = module;
+	names_own(n, f);
+}
+
 int names_exact(const Names *n, const char *name)
 {
-	NameEntry *e;
-	HASH_FIND_PTR(n->exact, &name, e);
+	NameEntry *e = NULL;
+	for (; n && !e; n = n->outer)
+		HASH_FIND_PTR(n->exact, &name, e);
 	return e != NULL;
 }
 
-/* %r12 is declared by %r12 itself or by %r<N> with N > 12 (no leading 0). */
+static const NameEntry *find_entry_in(const Names *n, const char *name);
+
+/* The function's own declaration first, as its later one wins in a set
+ * that holds both. */
 static const NameEntry *find_entry(const Names *n, const char *name)
+{
+	const NameEntry *e = find_entry_in(n, name);
+	return e || !n->outer ? e : find_entry_in(n->outer, name);
+}
+
+/* %r12 is declared by %r12 itself or by %r<N> with N > 12 (no leading 0). */
+static const NameEntry *find_entry_in(const Names *n, const char *name)
 {
 	NameEntry *e;
 	HASH_FIND_PTR(n->exact, &name, e);

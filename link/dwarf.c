@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <uthash.h>
 #include "link.h"
 
 /* Bytes of one section of one module: each byte knows the data item it
@@ -352,8 +353,38 @@ static int64_t abbrev_offset(Cur *c, Merge *m)
 	return off;
 }
 
+/* A table read once, by its offset: an input's units mostly share one,
+ * and reading it again for each would make them a product. */
+typedef struct Table {
+	UT_hash_handle hh;
+	uint32_t off;
+	uint32_t at[128];
+	uint8_t code[128];
+} Table;
+
+static void unit_abbrevs(Cur *ab, Merge *m, Table **seen)
+{
+	Table *t;
+	HASH_FIND(hh, *seen, &ab->pos, sizeof ab->pos, t);
+	if (!t) {
+		uint32_t off = ab->pos;
+		read_abbrevs(ab, m);
+		if (ab->err)
+			return;
+		t = xcalloc(1, sizeof *t);
+		t->off = off;
+		memcpy(t->at, m->at, sizeof t->at);
+		memcpy(t->code, m->code, sizeof t->code);
+		HASH_ADD(hh, *seen, off, sizeof t->off, t);
+		return;
+	}
+	memcpy(m->at, t->at, sizeof m->at);
+	memcpy(m->code, t->code, sizeof m->code);
+}
+
 static void walk_units(Cur *c, Bytes *abbrev, Merge *m)
 {
+	Table *seen = NULL, *t, *tmp;
 	while (c->pos < c->b->n && !c->err) {
 		uint64_t len = get(c, 4);
 		uint32_t start = c->pos;
@@ -372,10 +403,14 @@ static void walk_units(Cur *c, Bytes *abbrev, Merge *m)
 		if (off < 0 || off > abbrev->n)
 			c->err = c->err ? c->err : "a unit's abbreviations lie outside .debug_abbrev";
 		else
-			read_abbrevs(&ab, m);
+			unit_abbrevs(&ab, m, &seen);
 		c->err = c->err ? c->err : ab.err;
 		walk_dies(c, &ab, m, start + (uint32_t)len, addr_size);
 		c->pos = start + (uint32_t)len;
+	}
+	HASH_ITER(hh, seen, t, tmp) {
+		HASH_DEL(seen, t);
+		free(t);
 	}
 }
 

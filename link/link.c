@@ -76,8 +76,6 @@ static void free_linker(Linker *l)
 			free(s);
 		}
 		free(l->filemap[m]);
-		if (l->bases)
-			free(l->bases[m]);
 	}
 	Global *g, *gt;
 	HASH_ITER(hh, l->globals, g, gt) {
@@ -90,8 +88,7 @@ static void free_linker(Linker *l)
 	free(l->nfilemap);
 	free(l->files);
 	free(l->dwarf);
-	free(l->bases);
-	free(l->nbases);
+	free_sections(l);
 	names_free(&l->locals);
 }
 
@@ -108,8 +105,6 @@ Module *link_modules(Module **mods, int n, const LinkOptions *o)
 	l.filemap = xcalloc((size_t)n, sizeof *l.filemap);
 	l.nfilemap = xcalloc((size_t)n, sizeof *l.nfilemap);
 	l.dwarf = xcalloc((size_t)n, sizeof *l.dwarf);
-	l.bases = xcalloc((size_t)n, sizeof *l.bases);
-	l.nbases = xcalloc((size_t)n, sizeof *l.nbases);
 	int errors = diag_errors();
 	int ok = make_header(&l) == 0;
 	if (ok) {

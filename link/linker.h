@@ -34,6 +34,7 @@ struct Global {
 	uint64_t max_align;    /* largest .align among .common or .extern .shared */
 	int used;
 	Loc first_use;
+	uint32_t stamp;        /* output.c: Linker's stamp when in an item's refs */
 };
 
 typedef struct FileNum FileNum;          /* rewrite.c */
@@ -53,8 +54,8 @@ typedef struct Linker {
 	Stmt **files;          /* merged .file directives */
 	uint32_t nfiles;
 	int *dwarf;            /* per module: it carries -G DWARF (and keeps it) */
-	SectionBase **bases;   /* per module: where its part of each section starts */
-	uint32_t *nbases;
+	SectionBase *sections; /* by name: where each module's part starts */
+	uint32_t stamp;        /* output.c: one per item whose refs are collected */
 } Linker;
 
 /* headers.c: step 1 */
@@ -74,6 +75,7 @@ void enter_func(Linker *l, const Func *f);
 void merge_files(Linker *l);
 void rename_section_locals(Linker *l);
 void section_bases(Linker *l);
+void free_sections(Linker *l);
 void rename_module(Linker *l, int mod);
 
 /* output.c: step 4 */

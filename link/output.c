@@ -17,11 +17,12 @@ typedef struct Collect {
 	Refs refs;
 } Collect;
 
-static void refs_add(Refs *r, Global *g)
+/* Each global once: a stamp says it is in already. */
+static void refs_add(Refs *r, Global *g, uint32_t stamp)
 {
-	for (uint32_t i = 0; i < r->n; i++)
-		if (r->v[i] == g)
-			return;
+	if (g->stamp == stamp)
+		return;
+	g->stamp = stamp;
 	r->v = array_grow(r->v, r->n, &r->cap, sizeof *r->v);
 	r->v[r->n++] = g;
 }
@@ -35,7 +36,7 @@ static int ref_leaf(void *ctx, Expr **slot)
 		return 0;
 	HASH_FIND_PTR(c->l->globals, &e->str, g);
 	if (g)
-		refs_add(&c->refs, g);
+		refs_add(&c->refs, g, c->l->stamp);
 	return 0;
 }
 
@@ -71,6 +72,7 @@ static void refs_body(Collect *c, const List *body)
 static Refs item_refs(Linker *l, const Stmt *s)
 {
 	Collect c = {l, {0}};
+	l->stamp++;
 	if (s->kind == S_FUNC && s->func->has_body) {
 		const Func *f = s->func;
 		enter_func(l, f);

@@ -17,10 +17,19 @@ struct FileNum {
 };
 
 /* Module k's part of a merged section starts where the parts of modules
- * before it end: its offsets into the section (.debug_loc+289) move by that. */
+ * before it end: its offsets into the section (.debug_loc+289) move by that.
+ * Per section, the modules that have a part, in order, each with where
+ * its part ends. */
+typedef struct Part {
+	int mod;
+	uint64_t end;
+} Part;
+
 struct SectionBase {
+	UT_hash_handle hh;
 	const char *name;
-	uint64_t base;
+	Part *parts;
+	uint32_t n, cap;
 };
 
 /* ---- rewriting references ---- */
@@ -150,39 +159,54 @@ static void rename_func(Walk *w, Func *f)
 	names_free(&l->locals);
 }
 
+/* Where the parts of the modules before mod end: the last such part's end. */
 static uint64_t section_base(const Linker *l, int mod, const char *name)
 {
-	for (uint32_t i = 0; i < l->nbases[mod]; i++)
-		if (l->bases[mod][i].name == name)
-			return l->bases[mod][i].base;
-	return 0;
+	SectionBase *sb;
+	HASH_FIND_PTR(l->sections, &name, sb);
+	uint32_t lo = 0, hi = sb ? sb->n : 0;
+	while (lo < hi) {  /* the first part of mod or after it */
+		uint32_t mid = (lo + hi) / 2;
+		if (sb->parts[mid].mod < mod)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? sb->parts[lo - 1].end : 0;
 }
 
 /* Sections merge in input order: each input's part of one starts where
  * the earlier inputs' parts end. */
 void section_bases(Linker *l)
 {
-	SectionBase *total = NULL;
-	uint32_t n = 0, cap = 0;
-	for (int m = 0; m < l->n; m++) {
-		l->bases[m] = xcalloc(n, sizeof *total);
-		if (n)
-			memcpy(l->bases[m], total, n * sizeof *total);
-		l->nbases[m] = n;
+	for (int m = 0; m < l->n; m++)
 		for (Stmt *s = l->mods[m]->items.head; s; s = s->next) {
 			if (s->kind != S_SECTION)
 				continue;
-			uint32_t i = 0;
-			while (i < n && total[i].name != s->section.name)
-				i++;
-			if (i == n) {
-				total = array_grow(total, n, &cap, sizeof *total);
-				total[n++] = (SectionBase){s->section.name, 0};
+			SectionBase *sb;
+			HASH_FIND_PTR(l->sections, &s->section.name, sb);
+			if (!sb) {
+				sb = xcalloc(1, sizeof *sb);
+				sb->name = s->section.name;
+				HASH_ADD_PTR(l->sections, name, sb);
 			}
-			total[i].base += dwarf_section_size(s);
+			if (!sb->n || sb->parts[sb->n - 1].mod != m) {
+				uint64_t end = sb->n ? sb->parts[sb->n - 1].end : 0;
+				sb->parts = array_grow(sb->parts, sb->n, &sb->cap, sizeof *sb->parts);
+				sb->parts[sb->n++] = (Part){m, end};
+			}
+			sb->parts[sb->n - 1].end += dwarf_section_size(s);
 		}
+}
+
+void free_sections(Linker *l)
+{
+	SectionBase *sb, *tmp;
+	HASH_ITER(hh, l->sections, sb, tmp) {
+		HASH_DEL(l->sections, sb);
+		free(sb->parts);
+		free(sb);
 	}
-	free(total);
 }
 
 /* `.debug_loc+289` in the second input's DWARF means 289 bytes into its

@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "stages.h"
+#include "ir/ptrhash.h"
 
 enum { MAX_CAND = 64 };
 
@@ -103,6 +104,7 @@ typedef struct Site {
 	FlowPoint points[MAX_CAND];
 	uint32_t npoints;
 	Stmt *load;                 /* that read, when only the call uses it */
+	const char *proto;          /* rewritten: its prototype, dropped if unused */
 	RetSlot rets[MAX_RETS];     /* HOW_UNIFORM */
 	uint32_t nrets;
 } Site;
@@ -120,6 +122,7 @@ typedef struct Dv {
 	uint32_t nundef;
 	int addr32;
 	Stats st;
+	Names module;               /* the module's symbols: each function's names' outer */
 } Dv;
 
 /* One function's work.  devirt_func makes a fresh one for each function
@@ -132,7 +135,8 @@ typedef struct Df {
 	Site *sites;
 	uint32_t nsites, cap;
 	SrcLines *src;              /* its source lines, for remarks */
-	Names names;                /* what it and the module declare */
+	Names names;                /* what it declares, and (outer) the module */
+	struct Labeled *labels;     /* its prototypes and .calltargets lists */
 	Places places;              /* where its statements were before any rewrite */
 	unsigned serial;
 	const char *preg, *areg;    /* the funnels' registers, once one needs them */
@@ -181,19 +185,49 @@ static int sig_match(const Proto *p, const Func *f)
 
 /* ---- finding the sites ----------------------------------------------- */
 
-static const Stmt *find_label(const List *l, const char *label)
+/* The function's prototypes and .calltargets lists by label, the first
+ * of a name in text order (a scope's where it stands): found once for
+ * all its sites, not searched for by each. */
+typedef struct Labeled {
+	UT_hash_handle hh;
+	const char *label;
+	const Stmt *s;
+} Labeled;
+
+static void index_labels(Df *df, const List *l)
 {
 	for (const Stmt *s = l->head; s; s = s->next) {
-		if ((s->kind == S_PROTO && s->proto->label == label) ||
-		    (s->kind == S_TARGETS && s->list.label == label))
-			return s;
-		if (s->kind == S_SCOPE) {
-			const Stmt *t = find_label(&s->scope, label);
-			if (t)
-				return t;
-		}
+		const char *label = s->kind == S_PROTO ? s->proto->label :
+			s->kind == S_TARGETS ? s->list.label : NULL;
+		Labeled *x;
+		if (s->kind == S_SCOPE)
+			index_labels(df, &s->scope);
+		if (!label)
+			continue;
+		HASH_FIND_PTR(df->labels, &label, x);
+		if (x)
+			continue;
+		x = xcalloc(1, sizeof *x);
+		x->label = label;
+		x->s = s;
+		HASH_ADD_PTR(df->labels, label, x);
 	}
-	return NULL;
+}
+
+static const Stmt *find_label(const Df *df, const char *label)
+{
+	Labeled *x;
+	HASH_FIND_PTR(df->labels, &label, x);
+	return x ? x->s : NULL;
+}
+
+static void free_labels(Df *df)
+{
+	Labeled *x, *tmp;
+	HASH_ITER(hh, df->labels, x, tmp) {
+		HASH_DEL(df->labels, x);
+		free(x);
+	}
 }
 
 static int is_call(const Stmt *s)
@@ -599,7 +633,7 @@ static int classify(const Df *df, const Site *st, const Proto **p)
 		return WHY_DONE;
 	CallParts c;
 	const Stmt *ps = ins_call_parts(&st->call->ins, &c) && c.proto ?
-		find_label(&df->f->body, c.proto->str) : NULL;
+		find_label(df, c.proto->str) : NULL;
 	if (ps && ps->kind == S_TARGETS)
 		return WHY_TARGETS;
 	if (!ps || st->ins == UINT32_MAX)
@@ -854,17 +888,61 @@ static void calltargets(Df *df, Site *st)
 	in->ops = ops;
 }
 
-static int drop_proto(List *l, const char *label)
+/* The rewritten sites' prototypes (drop) that code still names (kept),
+ * found in one walk of the body after every site's rewrite: a rewrite
+ * takes away its own call's mention only, so a prototype no call names
+ * then was named by none once its last site was rewritten. */
+typedef struct Protos {
+	Names drop, kept;
+} Protos;
+
+static int proto_leaf(void *ctx, Expr **slot)
 {
-	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_PROTO && s->proto->label == label) {
-			list_remove(l, s);
-			return 1;
-		}
-		if (s->kind == S_SCOPE && drop_proto(&s->scope, label))
-			return 1;
-	}
+	Protos *p = ctx;
+	if ((*slot)->kind == E_NAME && names_exact(&p->drop, (*slot)->str))
+		names_add(&p->kept, (*slot)->str, NULL);
 	return 0;
+}
+
+static void proto_uses(Protos *p, List *l)
+{
+	for (Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_SCOPE)
+			proto_uses(p, &s->scope);
+		else if (s->kind == S_INS)
+			for (uint32_t i = 0; i < s->ins.nops; i++)
+				expr_leaves(&s->ins.ops[i], proto_leaf, p);
+		else if (s->kind == S_VAR && s->var.nds && s->var.ds[0].init)
+			expr_leaves(&s->var.ds[0].init, proto_leaf, p);
+}
+
+/* The first prototype of each unused name goes (then it counts as kept). */
+static void drop_protos(Protos *p, List *l)
+{
+	for (Stmt *s = l->head, *next; s; s = next) {
+		next = s->next;
+		if (s->kind == S_SCOPE)
+			drop_protos(p, &s->scope);
+		else if (s->kind == S_PROTO && names_exact(&p->drop, s->proto->label) &&
+			 !names_exact(&p->kept, s->proto->label)) {
+			names_add(&p->kept, s->proto->label, NULL);
+			list_remove(l, s);
+		}
+	}
+}
+
+static void drop_unused_protos(Df *df)
+{
+	Protos p = {{0}, {0}};
+	for (uint32_t i = 0; i < df->nsites; i++)
+		if (df->sites[i].proto)
+			names_add(&p.drop, df->sites[i].proto, NULL);
+	if (p.drop.exact) {
+		proto_uses(&p, &df->f->body);
+		drop_protos(&p, &df->f->body);
+	}
+	names_free(&p.drop);
+	names_free(&p.kept);
 }
 
 /* ---- remarks ---------------------------------------------------------- */
@@ -984,19 +1062,17 @@ static int choose_all(Df *df)
 }
 
 /* The rewrite choose() picked, then what the new calls need: what they
- * name declared before the function, the prototype dropped once no call
- * uses it. */
+ * name declared before the function. */
 static void rewrite_site(Df *df, Site *st)
 {
 	Dv *d = df->d;
-	List *body = &df->f->body;
 	if (st->why >= 0) {
 		d->st.left[st->why]++;
 		remark(df, st);
 		return;
 	}
 	const Ins *in = &st->call->ins;
-	const char *proto = in->ops[in->nops - 1]->str;  /* before calltargets() replaces it */
+	st->proto = in->ops[in->nops - 1]->str;  /* before calltargets() replaces it */
 	switch (st->how) {
 	case HOW_SINGLE:
 		d->st.single++;
@@ -1025,8 +1101,6 @@ static void rewrite_site(Df *df, Site *st)
 	remark(df, st);
 	for (uint32_t k = 0; k < st->ncands; k++)
 		declare_before(d, df->fs, st->cands[k]);
-	if (!body_mentions(body, proto))
-		drop_proto(body, proto);
 }
 
 /* The funnels' two registers, declared first in the body. */
@@ -1045,13 +1119,19 @@ static void rewrite_func(Df *df)
 {
 	Dv *d = df->d;
 	find_sites(df, &df->f->body);
-	if (!df->nsites || !choose_all(df))
+	if (!df->nsites)
+		return;
+	index_labels(df, &df->f->body);
+	int ok = choose_all(df);
+	free_labels(df);
+	if (!ok)
 		return;
 	df->src = d->o->devirt.remarks ? srclines_build(d->m, df->f) : NULL;
-	names_of_func(&df->names, d->m, df->f);  /* for the funnels' fresh names */
+	names_in_module(&df->names, &d->module, df->f);  /* for the funnels' fresh names */
 	places_of(&df->places, &df->f->body);
 	for (uint32_t i = 0; i < df->nsites; i++)
 		rewrite_site(df, &df->sites[i]);
+	drop_unused_protos(df);
 	if (df->preg)
 		declare_regs(df);
 }
@@ -1176,12 +1256,14 @@ void devirt(Module *m, const StageOptions *o)
 	d.flow = flow_build(m, d.syms);
 	find_undef(&d);
 	d.addr32 = pointer_bytes(m) == 4;
+	names_of_module(&d.module, m);
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
 			devirt_func(&d, s);
 	prune_vtables(&d);
 	if (o->stats)
 		print_stats(&d.st);
+	names_free(&d.module);
 	free(d.undef);
 	flow_free(d.flow);
 	callgraph_free(d.cg);

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include "ptx-grammar/ptx.h"
 #include "core.h"
+#include "ir/ptrhash.h"
 
 typedef struct Member {
 	Module *m;
@@ -23,13 +24,34 @@ typedef struct Member {
 	const char **defs, **undefs;   /* interned */
 	int ndefs, nundefs;
 	int in;
+	int wants;             /* out: how many of its defs are wanted */
 } Member;
+
+/* A name, as what is in sees it: wanted when something in declares it
+ * and nothing in defines it.  outs: the members that define it. */
+typedef struct Name {
+	UT_hash_handle hh;
+	const char *name;
+	int defined, declared;
+	int first;             /* the first member in that defines it, or -1 */
+	int *outs;
+	uint32_t nouts, cap;
+} Name;
+
+/* Members whose wants went from 0 to more, by index: a binary heap. */
+typedef struct Heap {
+	int *v;
+	uint32_t n, cap;
+} Heap;
 
 typedef struct Members {
 	Member *v;
 	int n, cap;
 	int errors;
 	LibObjects *objects;   /* LibSearch's: archives of objects, for nvlink */
+	Name *names;
+	Heap cur, next;        /* candidates at or after the scan's place, before it */
+	int at;                /* the scan's place */
 } Members;
 
 /* An error about a library file, through the diagnostics (the session's
@@ -43,10 +65,10 @@ static void lib_error(Members *ms, const char *path, const char *fmt, ...)
 	ms->errors++;
 }
 
-static const char **grow(const char **v, int n)
+/* Room for n names: as many as the module has symbols. */
+static const char **names_room(uint32_t n)
 {
-	v = xreallocarray(v, n + 1, sizeof *v);
-	return v;
+	return xmalloc((n ? n : 1) * sizeof(const char *));
 }
 
 /* What a module exports and what it declares without defining. */
@@ -64,48 +86,16 @@ static void add_member(Members *ms, Module *m, const char *name, int in)
 	Member *b = &ms->v[ms->n++];
 	*b = (Member){.m = m, .name = intern_cstr(name), .in = in};
 	SymTab *t = symtab_build(m);
+	b->defs = names_room(symtab_count(t));
+	b->undefs = names_room(symtab_count(t));
 	for (uint32_t i = 0; i < symtab_count(t); i++) {
 		const Symbol *s = symtab_at(t, i);
-		if (s->def && s->linkage != LINK_INTERNAL) {
-			b->defs = grow(b->defs, b->ndefs);
+		if (s->def && s->linkage != LINK_INTERNAL)
 			b->defs[b->ndefs++] = s->name;
-		} else if (!s->def && s->linkage == LINK_EXTERN) {
-			b->undefs = grow(b->undefs, b->nundefs);
+		else if (!s->def && s->linkage == LINK_EXTERN)
 			b->undefs[b->nundefs++] = s->name;
-		}
 	}
 	symtab_free(t);
-}
-
-static int has(const char **v, int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (v[i] == name)
-			return 1;
-	return 0;
-}
-
-/* Is name declared by something in and defined by nothing in? */
-static int wanted(const Members *ms, const char *name)
-{
-	int declared = 0;
-	for (int i = 0; i < ms->n; i++) {
-		if (!ms->v[i].in)
-			continue;
-		if (has(ms->v[i].defs, ms->v[i].ndefs, name))
-			return 0;
-		declared |= has(ms->v[i].undefs, ms->v[i].nundefs, name);
-	}
-	return declared;
-}
-
-/* The first name b defines that is wanted, or NULL. */
-static const char *pulls(const Members *ms, const Member *b)
-{
-	for (int i = 0; i < b->ndefs; i++)
-		if (wanted(ms, b->defs[i]))
-			return b->defs[i];
-	return NULL;
 }
 
 /* ar's member name: GNU "name/" or "/N" (into the "//" table), BSD
@@ -336,19 +326,123 @@ static int find_lib(Members *ms, const LibSearch *o, const char *name)
 	return -1;
 }
 
-/* Brings in members until none defines a wanted name; -v says why each came. */
+static Name *name_get(Members *ms, const char *name)
+{
+	Name *x;
+	HASH_FIND_PTR(ms->names, &name, x);
+	if (!x) {
+		x = xcalloc(1, sizeof *x);
+		x->name = name;
+		x->first = -1;
+		HASH_ADD_PTR(ms->names, name, x);
+	}
+	return x;
+}
+
+static int is_wanted(const Name *x)
+{
+	return x->declared && !x->defined;
+}
+
+static void heap_push(Heap *h, int i)
+{
+	h->v = array_grow(h->v, h->n, &h->cap, sizeof *h->v);
+	uint32_t k = h->n++;
+	for (; k && h->v[(k - 1) / 2] > i; k = (k - 1) / 2)
+		h->v[k] = h->v[(k - 1) / 2];
+	h->v[k] = i;
+}
+
+static int heap_pop(Heap *h)
+{
+	int top = h->v[0], last = h->v[--h->n];
+	uint32_t k = 0;
+	for (uint32_t c; (c = 2 * k + 1) < h->n; k = c) {
+		if (c + 1 < h->n && h->v[c + 1] < h->v[c])
+			c++;
+		if (last <= h->v[c])
+			break;
+		h->v[k] = h->v[c];
+	}
+	h->v[k] = last;
+	return top;
+}
+
+/* x became wanted (by 1) or stopped being wanted (by -1): so did the
+ * members that define it.  A member out that now wants one name is a
+ * candidate, in this pass if the scan has not passed it yet. */
+static void want(Members *ms, Name *x, int by)
+{
+	for (uint32_t i = 0; i < x->nouts; i++) {
+		Member *b = &ms->v[x->outs[i]];
+		b->wants += by;
+		if (by > 0 && b->wants == 1 && !b->in)
+			heap_push(x->outs[i] >= ms->at ? &ms->cur : &ms->next, x->outs[i]);
+	}
+}
+
+static void bring_in(Members *ms, int i)
+{
+	Member *b = &ms->v[i];
+	b->in = 1;
+	for (int k = 0; k < b->ndefs; k++) {
+		Name *x = name_get(ms, b->defs[k]);
+		if (is_wanted(x))
+			want(ms, x, -1);
+		x->defined = 1;
+		if (x->first < 0 || i < x->first)
+			x->first = i;
+	}
+	for (int k = 0; k < b->nundefs; k++) {
+		Name *x = name_get(ms, b->undefs[k]);
+		int was = is_wanted(x);
+		x->declared = 1;
+		if (!was && is_wanted(x))
+			want(ms, x, 1);
+	}
+}
+
+/* The first name b defines that is wanted. */
+static const char *pulls(Members *ms, const Member *b)
+{
+	for (int k = 0; k < b->ndefs; k++)
+		if (is_wanted(name_get(ms, b->defs[k])))
+			return b->defs[k];
+	return NULL;
+}
+
+/* Brings in members until none defines a wanted name; -v says why each
+ * came.  As passes over the members in order would, each taking every
+ * member that pulls when the scan reaches it: the next one taken is the
+ * first candidate at or after the scan's place, else (a new pass) the
+ * first of all.  A heap of candidates makes that a step, not a pass. */
 static void select_members(Members *ms, int verbose)
 {
-	for (int changed = 1; changed;) {
-		changed = 0;
-		for (int i = 0; i < ms->n; i++) {
-			const char *why;
-			if (ms->v[i].in || !(why = pulls(ms, &ms->v[i])))
-				continue;
-			ms->v[i].in = changed = 1;
-			if (verbose)
-				diag_note("ptxlink: %s linked: it defines '%s'", ms->v[i].name, why);
+	for (int i = 0; i < ms->n; i++)
+		for (int k = 0; k < ms->v[i].ndefs; k++) {
+			Name *x = name_get(ms, ms->v[i].defs[k]);
+			x->outs = array_grow(x->outs, x->nouts, &x->cap, sizeof *x->outs);
+			x->outs[x->nouts++] = i;
 		}
+	for (int i = 0; i < ms->n; i++)
+		if (ms->v[i].in)
+			bring_in(ms, i);
+	for (;;) {
+		if (!ms->cur.n) {
+			Heap h = ms->cur;
+			ms->cur = ms->next;
+			ms->next = h;
+			ms->at = 0;
+			if (!ms->cur.n)
+				break;
+		}
+		int i = heap_pop(&ms->cur);
+		if (ms->v[i].in || !ms->v[i].wants)
+			continue;
+		if (verbose)
+			diag_note("ptxlink: %s linked: it defines '%s'", ms->v[i].name, pulls(ms, &ms->v[i]));
+		ms->at = i + 1;
+		bring_in(ms, i);
 	}
 }
 
@@ -361,10 +455,9 @@ static int is_archive_input(const char *path)
 /* Who defines name among what is in: a member's name, or NULL. */
 static const char *provider(const Members *ms, const char *name)
 {
-	for (int i = 0; i < ms->n; i++)
-		if (ms->v[i].in && has(ms->v[i].defs, ms->v[i].ndefs, name))
-			return ms->v[i].name;
-	return NULL;
+	Name *x;
+	HASH_FIND_PTR(ms->names, &name, x);
+	return x && x->first >= 0 ? ms->v[x->first].name : NULL;
 }
 
 /* -v: each module linked, what it defines and where its references go. */
@@ -391,6 +484,14 @@ static void free_members(Members *ms)
 		free(ms->v[i].undefs);
 	}
 	free(ms->v);
+	Name *x, *tmp;
+	HASH_ITER(hh, ms->names, x, tmp) {
+		HASH_DEL(ms->names, x);
+		free(x->outs);
+		free(x);
+	}
+	free(ms->cur.v);
+	free(ms->next.v);
 }
 
 /* The inputs first, in order, then the members brought in, in the order

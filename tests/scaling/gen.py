@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Write the input of one scaling row at size N (tests/scaling/scaling.sh).
+
+    tests/scaling/gen.py ROW N DIR
+
+writes the row's PTX files (and libraries) into DIR, and DIR/args: the
+ptxlink arguments that link them, one a line, relative to DIR.  Each row is
+an input that once took more than n log n time or memory in N:
+
+  archive-chain     an archive of N members, member i calling member i+1,
+                    stored last-first (one member came in per pass)
+  archive-empty     an archive of N members that define nothing
+  dwarf-abbrev      two -G inputs, each N abbreviations (codes 1..127 over
+                    and over) and N units that all use them
+  globals           one kernel reading N distinct globals
+  calls             one kernel calling N distinct functions, declared only
+  vtables           N vtables, any of which a factory stores into an
+                    object, and N virtual call sites
+  indirect-sites    N indirect call sites in one kernel, each through a table
+  indirect-kernels  N kernels with one indirect call each
+  sections          N modules with 100 distinct sections each
+  inputs            N input files, module i's kernel calling module i-1
+
+The same ROW and N always give the same bytes.
+"""
+import os
+import sys
+
+HEAD = ".version 7.0\n.target sm_80\n.address_size 64\n\n"
+
+
+def write(d, name, text):
+    with open(os.path.join(d, name), "w") as f:
+        f.write(text)
+
+
+def archive(d, name, members):
+    """An ar archive of (name, text) members, as GNU ar writes it."""
+    out = [b"!<arch>\n"]
+    for n, text in members:
+        data = text.encode()
+        hdr = "%-16s%-12d%-6d%-6d%-8s%-10d`\n" % (n + "/", 0, 0, 0, "644", len(data))
+        out.append(hdr.encode() + data + (b"\n" if len(data) & 1 else b""))
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(b"".join(out))
+
+
+def func(name, body="\tadd.s32 %r2, %r1, 1;\n", linkage=".visible "):
+    """(.param .b32 r) name(.param .b32 a): its argument through body."""
+    return ("%s.func (.param .b32 r) %s(.param .b32 a)\n{\n\t.reg .b32 %%r<4>;\n"
+            "\tld.param.b32 %%r1, [a];\n%s\tst.param.b32 [r], %%r2;\n\tret;\n}\n\n"
+            % (linkage, name, body))
+
+
+def call(callee, arg, res, site=0):
+    """A direct call, or an indirect one (callee a register) with prototype
+    p<site>."""
+    proto = callee_ = ""
+    if callee.startswith("%"):
+        proto = ", p%d" % site
+        callee_ = "\tp%d: .callprototype (.param .b32 _) _ (.param .b32 _);\n" % site
+    return ("\t{\n\t.param .b32 pa;\n\t.param .b32 pr;\n\tst.param.b32 [pa], %s;\n%s"
+            "\tcall (pr), %s, (pa)%s;\n\tld.param.b32 %s, [pr];\n\t}\n"
+            % (arg, callee_, callee, proto, res))
+
+
+def kernel(name, body, regs="\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"):
+    """An entry taking one buffer; body leaves a word in %r1 to store."""
+    return (".visible .entry %s(.param .u64 out)\n{\n%s\tld.param.u64 %%rd1, [out];\n"
+            "\tmov.u32 %%r1, %%tid.x;\n%s\tst.global.u32 [%%rd1], %%r1;\n\tret;\n}\n\n"
+            % (name, regs, body))
+
+
+def archive_chain(d, n):
+    write(d, "main.ptx", HEAD + ".extern .func (.param .b32 r) f0(.param .b32 a);\n\n" +
+          kernel("k", call("f0", "%r1", "%r1")))
+    members = []
+    for i in reversed(range(n)):
+        text = HEAD
+        body = "\tadd.s32 %r2, %r1, 1;\n"
+        if i + 1 < n:
+            text += ".extern .func (.param .b32 r) f%d(.param .b32 a);\n\n" % (i + 1)
+            body = call("f%d" % (i + 1), "%r1", "%r2")
+        members.append(("m%d.ptx" % i, text + func("f%d" % i, body)))
+    archive(d, "libchain.a", members)
+    return ["-arch=sm_80", "main.ptx", "-L.", "-lchain"]
+
+
+def archive_empty(d, n):
+    write(d, "main.ptx", HEAD + kernel("k", ""))
+    archive(d, "libempty.a", [("e%d.ptx" % i, HEAD) for i in range(n)])
+    return ["-arch=sm_80", "main.ptx", "-L.", "-lempty"]
+
+
+def dwarf_abbrev(d, n):
+    # every abbreviation: a compile unit with a name (DW_AT_name, string)
+    abbrev = "".join(".b8 %d\n.b8 17\n.b8 0\n.b8 3\n.b8 8\n.b8 0\n.b8 0\n" % (i % 127 + 1)
+                     for i in range(n)) + ".b8 0\n"
+    # a unit: length, version 2, the table at 0, 8-byte addresses, one DIE
+    unit = ".b32 10\n.b8 2\n.b8 0\n.b32 .debug_abbrev\n.b8 8\n.b8 %d\n.b8 97\n.b8 0\n"
+    info = "".join(unit % (i % 127 + 1) for i in range(n))
+    for name in "ab":
+        write(d, name + ".ptx", HEAD.replace("sm_80", "sm_80, debug") +
+              kernel("k" + name, "") +
+              "\t.section .debug_abbrev\n\t{\n" + abbrev + "\t}\n" +
+              "\t.section .debug_info\n\t{\n" + info + "\t}\n")
+    return ["-arch=sm_80", "a.ptx", "b.ptx"]
+
+
+def globals_(d, n):
+    text = HEAD + "".join(".visible .global .align 4 .u32 g%d;\n" % i for i in range(n))
+    body = "".join("\tld.global.u32 %%r2, [g%d];\n\tadd.s32 %%r1, %%r1, %%r2;\n" % i
+                   for i in range(n))
+    write(d, "in.ptx", text + "\n" + kernel("k", body))
+    return ["-arch=sm_80", "in.ptx"]
+
+
+def calls(d, n):
+    text = HEAD + "".join(".extern .func (.param .b32 r) f%d(.param .b32 a);\n" % i
+                          for i in range(n))
+    write(d, "in.ptx", text + kernel("k", "".join(call("f%d" % i, "%r1", "%r1")
+                                                 for i in range(n))))
+    return ["in.ptx"]
+
+
+def vtables(d, n):
+    """Class i: vtable _ZTV1Ci (offset to top, RTTI, one method); a
+    factory stores any one's address point into the object (one register
+    may hold every vtable), and kernel use<i> calls the object's method."""
+    text = HEAD
+    for i in range(n):
+        text += func("m%d" % i, "\tadd.s32 %%r2, %%r1, %d;\n" % i)
+        text += ".global .align 8 .u64 _ZTV1C%d[3] = {0, 0, m%d};\n\n" % (i, i)
+    text += (".visible .func make(.param .b64 obj, .param .b32 kind)\n{\n\t.reg .pred %p<2>;\n"
+             "\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<4>;\n\tld.param.b64 %rd1, [obj];\n"
+             "\tld.param.b32 %r1, [kind];\n\tmov.u64 %rd2, 0;\n")
+    for i in range(n):
+        text += "\tsetp.eq.s32 %%p1, %%r1, %d;\n\t@%%p1 mov.u64 %%rd2, _ZTV1C%d;\n" % (i, i)
+    text += "\tadd.s64 %rd3, %rd2, 16;\n\tst.u64 [%rd1], %rd3;\n\tret;\n}\n\n"
+    for i in range(n):
+        body = "\tld.u64 %rd2, [%rd1];\n\tld.u64 %rd3, [%rd2];\n" + call("%rd3", "%r1", "%r1")
+        text += kernel("use%d" % i, body)
+    write(d, "in.ptx", text)
+    return ["in.ptx"]
+
+
+def indirect_sites(d, n):
+    text = HEAD + func("fa", "\tadd.s32 %r2, %r1, 1;\n") + func("fb", "\tshl.b32 %r2, %r1, 1;\n")
+    text += ".global .align 8 .u64 tbl[2] = {fa, fb};\n\n"
+    body = "".join("\tld.global.u64 %%rd2, [tbl+%d];\n" % (8 * (i % 2)) + call("%rd2", "%r1", "%r1", i)
+                   for i in range(n))
+    write(d, "in.ptx", text + kernel("k", body))
+    return ["in.ptx"]
+
+
+def indirect_kernels(d, n):
+    text = HEAD + func("fa", "\tadd.s32 %r2, %r1, 1;\n") + func("fb", "\tshl.b32 %r2, %r1, 1;\n")
+    text += ".global .align 8 .u64 tbl[2] = {fa, fb};\n\n"
+    for i in range(n):
+        body = "\tld.global.u64 %%rd2, [tbl+%d];\n" % (8 * (i % 2)) + call("%rd2", "%r1", "%r1")
+        text += kernel("k%d" % i, body)
+    write(d, "in.ptx", text)
+    return ["in.ptx"]
+
+
+def sections(d, n):
+    args = ["-arch=sm_80"]
+    for m in range(n):
+        text = HEAD + func("f%d" % m)
+        text += "".join("\t.section .debug_m%d_%d\n\t{\n.b8 %d\n\t}\n" % (m, s, s) for s in range(100))
+        write(d, "m%d.ptx" % m, text)
+        args.append("m%d.ptx" % m)
+    return args
+
+
+def inputs(d, n):
+    args = ["-arch=sm_80"]
+    for m in range(n):
+        text = HEAD + func("f%d" % m)
+        body = call("f%d" % m, "%r1", "%r1")
+        if m:
+            text += ".extern .func (.param .b32 r) f%d(.param .b32 a);\n\n" % (m - 1)
+            body += call("f%d" % (m - 1), "%r1", "%r1")
+        write(d, "m%d.ptx" % m, text + kernel("k%d" % m, body))
+        args.append("m%d.ptx" % m)
+    return args
+
+
+ROWS = {
+    "archive-chain": archive_chain, "archive-empty": archive_empty,
+    "dwarf-abbrev": dwarf_abbrev, "globals": globals_, "calls": calls,
+    "vtables": vtables, "indirect-sites": indirect_sites,
+    "indirect-kernels": indirect_kernels, "sections": sections, "inputs": inputs,
+}
+
+
+def main():
+    if len(sys.argv) != 4 or sys.argv[1] not in ROWS or not sys.argv[2].isdigit():
+        sys.stderr.write(__doc__)
+        sys.exit(2)
+    d = sys.argv[3]
+    os.makedirs(d, exist_ok=True)
+    args = ROWS[sys.argv[1]](d, int(sys.argv[2]))
+    write(d, "args", "".join(a + "\n" for a in args))
+
+
+if __name__ == "__main__":
+    main()
