@@ -119,6 +119,10 @@ static void find_roots(Go *g)
 				for (uint32_t i = 0; x->kind == S_DATA && i < x->list.nitems; i++)
 					expr_leaves(&x->list.items[i], mark_section_names, g);
 		}
+	/* functions DWARF keeps stay whole: what their code names stays too */
+	for (uint32_t i = 0; g->keep_funcs && i < n; i++)
+		if (symtab_at(g->t, i)->kind == SYM_FUNC)
+			g->root[i] = 1;
 }
 
 /* ---- what the roots reach ------------------------------------------------- */
