@@ -174,7 +174,7 @@ check "-v: inputs and where their names resolve" "[ $rc = 0 ] && grep -q \"^ptxl
 check "-v: each stage's counts, the time" "grep -q '^devirt: ' err && grep -q '^globalopt: ' err && grep -q '^ptxlink: done in [0-9.]* ms' err"
 "$ptxlink" --time -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
 phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
-check "--time: parse, link, each stage, print ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt depot addrprep print ' ]"
+check "--time: parse, link, each stage, print ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt ipo depot addrprep print ' ]"
 
 # nvlink's and ptxas's other options: passed to ptxas, ignored with a
 # warning, or refused, each saying why
