@@ -34,7 +34,7 @@ for o in -o --output-file -arch --gpu-name -optf --options-file @FILE -v --verbo
 	--fatbin --compile-mode --time --allow-undefined --strip-debug --verify --no-verify \
 	--no-stages --print-after --stats --no-devirt --devirt-funnel-max -Rpass=devirt \
 	--no-globalopt --internalize --keep --keep-file -Rpass=globalopt --no-depot -Rpass=depot \
-	-Rpass-analysis=depot --warn-stack-size --addrprep --no-addrprep -Rpass=addrprep; do
+	-Rpass-analysis=depot --ipo --no-ipo -Rpass=ipo --warn-stack-size --addrprep --no-addrprep -Rpass=addrprep; do
 	grep -q -e "^  $o\b" -e ", $o\b" help || missing="$missing $o"
 done
 check "--help lists every option (missing:$missing)" "[ -z '$missing' ]"

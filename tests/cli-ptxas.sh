@@ -72,6 +72,6 @@ check "--ptxas needs -arch" "[ $rc = 2 ] && grep -q -- '--ptxas needs -arch=sm_X
 
 "$ptxlink" --ptxas --time -arch=sm_80 main2.ptx fact.ptx -o t.cubin 2>err; rc=$?
 phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
-check "--time with --ptxas ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt depot addrprep print ptxas nvlink ' ]"
+check "--time with --ptxas ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt ipo depot addrprep print ptxas nvlink ' ]"
 
 finish cli-ptxas
