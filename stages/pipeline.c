@@ -16,6 +16,9 @@ static const Stage stages[] = {
 	{"inline", inline_calls},
 	{"printf", printf_lower},
 	{"globalopt", globalopt},
+	/* after globalopt: dead callers are gone (their calls would spoil
+	 * "every call passes"), functions internal, folded loads immediates */
+	{"ipo", ipo},
 	{"depot", depot},
 	{"addrprep", addrprep},
 };

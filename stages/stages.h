@@ -51,6 +51,11 @@ typedef struct GlobalOptOptions {
 	uint32_t nkeep;
 } GlobalOptOptions;
 
+typedef struct IpoOptions {
+	int on;              /* --ipo, --no-ipo (the default: tools/lib/opttab.h) */
+	int remarks;         /* -Rpass=ipo: a remark per change, and per refusal */
+} IpoOptions;
+
 /* address preparation's rewrites, by bit */
 enum { ADDRPREP_NARROW = 1, ADDRPREP_WIDEN = 2, ADDRPREP_FOLD = 4, ADDRPREP_SINK = 8, ADDRPREP_ALL = 15 };
 /* the rewrites that made no corpus function worse (tools/bench/addrprep-bench.sh) */
@@ -81,6 +86,7 @@ typedef struct StageOptions {
 	PrintfOptions printf_lowering;
 	DepotOptions depot;
 	GlobalOptOptions globalopt;
+	IpoOptions ipo;
 	AddrPrepOptions addrprep;
 } StageOptions;
 
@@ -113,6 +119,11 @@ int printf_defines(const char *name);   /* printf: no call is left */
  * --internalize variables) become internal, never-written data folds into
  * loads and is kept once */
 void globalopt(Module *, const StageOptions *);
+
+/* ipo.c: internal functions (every caller seen, no address taken) that
+ * are the same merged; parameters every call passes one number made that
+ * number; parameters and results nothing reads removed */
+void ipo(Module *, const StageOptions *);
 
 /* depot.c: each function's __local_depot repacked: objects with disjoint
  * lifetimes share bytes, dead ones go, generic accesses become .local */

@@ -683,6 +683,7 @@ static void apply_olevel(Options *o)
 	if (o->olevel < 2) {
 		o->lib.no_devirt = 1;
 		o->lib.inline_mode = PTXLINK_INLINE_NEVER;
+		o->lib.ipo = 0;
 	}
 	if (o->olevel < 1)
 		o->lib.no_globalopt = 1;

@@ -126,6 +126,15 @@ OPT(RPASS_GLOBALOPT, V_BIT, N("-Rpass=globalopt"), FS(remarks, globalopt.remarks
 	PTXLINK_REMARK_GLOBALOPT, "-Rpass=globalopt",
 	"a remark for every function or variable removed, made\n"
 	"internal, folded or deduplicated")
+OPT(IPO, V_ON, N("--ipo"), FS(ipo, ipo.on), 0, "--ipo",
+	"interprocedural optimization of internal functions: identical\n"
+	"ones merged, parameters every call passes one number made\n"
+	"constant, parameters and results nothing reads removed\n"
+	"(default: off)")
+OPT(NO_IPO, V_OFF, N("--no-ipo"), FS(ipo, ipo.on), 0, "--no-ipo", "no interprocedural optimization")
+OPT(RPASS_IPO, V_BIT, N("-Rpass=ipo"), FS(remarks, ipo.remarks), PTXLINK_REMARK_IPO, "-Rpass=ipo",
+	"a remark for every function merged, parameter made constant or\n"
+	"removed, result removed, and every one left as it is")
 OPT(NO_DEPOT, V_ON, N("--no-depot"), FS(no_depot, depot.off), 0, "--no-depot",
 	"leave every __local_depot's layout as it is")
 OPT(RPASS_DEPOT, V_BIT, N("-Rpass=depot"), FS(remarks, depot.remarks), PTXLINK_REMARK_DEPOT,

@@ -74,7 +74,8 @@ enum {
 	PTXLINK_REMARK_DEPOT_ANALYSIS = 8,  /* -Rpass-analysis=depot */
 	PTXLINK_REMARK_ADDRPREP = 16,       /* -Rpass=addrprep */
 	PTXLINK_REMARK_INLINE = 32,         /* -Rpass=inline */
-	PTXLINK_REMARK_INLINE_MISSED = 64   /* -Rpass-missed=inline */
+	PTXLINK_REMARK_INLINE_MISSED = 64,  /* -Rpass-missed=inline */
+	PTXLINK_REMARK_IPO = 128            /* -Rpass=ipo */
 };
 
 /* Inlining's modes (ptxlink_options.inline_mode), the command's
@@ -136,6 +137,7 @@ typedef struct ptxlink_options {
 	struct ptxlink_owned *owned;
 	int inline_mode;          /* --inline=: PTXLINK_INLINE_*; 0: the default */
 	int inline_threshold;     /* --inline-threshold=N (init: the default) */
+	int ipo;                  /* --ipo, --no-ipo (init: the default) */
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);

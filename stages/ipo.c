@@ -1,0 +1,992 @@
+/* ipo.c: interprocedural optimization of internal functions (issue 24).
+ *
+ * A function is internal when every call of it is in the module and seen:
+ * a .func that is not .visible, .extern or .weak, or any .func in a closed
+ * world (world.c), whose address nothing takes and which nothing names but
+ * direct calls (not a .calltargets list, not a call with a prototype).
+ * Then its signature is the module's to change, call sites and callee
+ * together.  In order:
+ *
+ *   merge      two internal functions with the same code (the same
+ *              signature, directives and statements, registers, labels
+ *              and parameters renamed by their place among the
+ *              declarations, .loc aside) become one: the later one's calls
+ *              name the first, its body and declarations go.  Neither's
+ *              address is taken, so nothing can tell them apart.
+ *   constants  a scalar parameter every call site stores the same number
+ *              into (an immediate, or a register one unguarded mov of an
+ *              immediate writes) is that number in the callee:
+ *                  ld.param.u32 %r1, [f_param_0];  ->  mov.b32 %r1, 7;
+ *              (each ld's own width and extension; vector and array
+ *              parameters are refused with a remark);
+ *   parameters one nothing in the callee reads goes from its declarations
+ *              and from every call's argument list, with the call site's
+ *              .param and the st.param into it when no other call passes
+ *              that .param (devirtualization's funnels share them);
+ *   results    a return value no call site reads: the callee's st.param
+ *              into it and its declaration go, and each call's (retval0).
+ *
+ *     .func (.param .b32 rv) f(.param .b32 a, .param .b32 b)      .func f(.param .b32 b)
+ *     { ld.param.b32 %r1, [a]; ...  st.param.b32 [rv], %r2; }  -> { mov.b32 %r1, 7; ... }
+ *     { .param .b32 param0; st.param.b32 [param0], 7;             { .param .b32 param1;
+ *       .param .b32 param1; st.param.b32 [param1], %r5;             st.param.b32 [param1], %r5;
+ *       .param .b32 retval0;                                        call.uni f, (param1);
+ *       call.uni (retval0), f, (param0, param1); }                }
+ *
+ * A call site is understood when each argument and result is a .param
+ * declared in the list holding the call and every other instruction there
+ * naming it is an st.param into it (an ld.param from a result); a
+ * function with one it does not understand is left alone, as is every
+ * function of a module with -G DWARF (which describes each frame and its
+ * parameters).  Every change is a remark (-Rpass=ipo), counted (--stats).
+ * The stage runs after global optimization: dead callers are gone by then
+ * (their calls would spoil "every call site"), functions are internal in
+ * a closed world, and folded loads have become the immediates it reads.
+ *
+ * requires: normalized IR, the world verdict / maintains: normalized IR
+ * / breaks: any symbol table, call graph or analysis built before it. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stages.h"
+#include "ir/ptrhash.h"
+
+enum { /* why a function is left alone */
+	WHY_ADDR, WHY_OPEN, WHY_USE, WHY_SITE, NWHY
+};
+static const char *const why_text[NWHY] = {
+	"its address is taken",
+	"it is not internal and the world is open (callers not seen may exist)",
+	"it is named other than by direct calls (a .calltargets list, a call with a prototype)",
+	"a call site passes or reads something other than a .param declared beside the call",
+};
+
+typedef struct Stats {
+	unsigned funcs, internal, left[NWHY], constants, params, results, merged, refused_const;
+} Stats;
+
+typedef struct Site {
+	Stmt *call;
+	List *list;          /* the list holding it */
+	Func *caller;
+} Site;
+
+typedef struct Fn {
+	Stmt *def;
+	Func *f;
+	Site *sites;
+	uint32_t nsites, cap;
+	int why;             /* -1: internal, every site understood */
+	int gone;            /* merged into another */
+	uint64_t hash;       /* of its shape, for merging */
+} Fn;
+
+typedef struct Ipo {
+	Module *m;
+	const StageOptions *o;
+	SymTab *t;
+	Fn *fns;
+	uint32_t nfns;
+	int32_t *fn_of;      /* per symbol id: its Fn, or -1 */
+	Stats st;
+} Ipo;
+
+static Fn *fn_named(const Ipo *p, const char *name)
+{
+	const Symbol *s = symtab_find(p->t, name);
+	return s && p->fn_of[s->id] >= 0 ? &p->fns[p->fn_of[s->id]] : NULL;
+}
+
+static void remark(const Ipo *p, Loc at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void remark(const Ipo *p, Loc at, const char *fmt, ...)
+{
+	if (!p->o->ipo.remarks)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vdiag(DIAG_REMARK, diag_filename(at.file), at.line, 0, fmt, ap);
+	va_end(ap);
+}
+
+static int is_call(const Stmt *s)
+{
+	return s->kind == S_INS && s->ins.sp->op && (s->ins.sp->op->flags & OF_CALL);
+}
+
+static Stmt *decl_in(const List *l, const char *name)
+{
+	for (Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_VAR && s->var.ds[0].name == name)
+			return s;
+	return NULL;
+}
+
+/* ld.param (1) or st.param (0) of name at [name+off], scalar: the address
+ * operand's index, else -1. */
+static int param_access(const Ins *in, const char *name, int64_t *off)
+{
+	int k = in->sp->code == O_ld ? 1 : in->sp->code == O_st ? 0 : -1;
+	const char *n;
+	if (k < 0 || in->sp->space != SPACE_PARAM || in->nops != 2 || !addr_name_off(in->ops[k], &n, off) ||
+	    n != name || expr_mentions(in->ops[1 - k], name))
+		return -1;
+	return k;
+}
+
+/* Every instruction of l (nested scopes too) naming name, calls aside
+ * where calls says so, is an access of kind k (0 st.param, 1 ld.param). */
+static int only_accessed(const List *l, const char *name, int k, int calls)
+{
+	for (const Stmt *s = l->head; s; s = s->next) {
+		int64_t off;
+		if (s->kind == S_SCOPE && !only_accessed(&s->scope, name, k, calls))
+			return 0;
+		if (s->kind == S_INS && !(calls && is_call(s)) && ins_mentions(&s->ins, name) &&
+		    param_access(&s->ins, name, &off) != k)
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether some call of l other than except mentions name. */
+static int other_call_passes(const List *l, const char *name, const Stmt *except)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		if ((s->kind == S_SCOPE && other_call_passes(&s->scope, name, except)) ||
+		    (s != except && is_call(s) && ins_mentions(&s->ins, name)))
+			return 1;
+	return 0;
+}
+
+/* Every instruction of l naming name goes, with its declaration. */
+static void drop_param(List *l, const char *name)
+{
+	for (Stmt *s = l->head, *next; s; s = next) {
+		next = s->next;
+		if (s->kind == S_SCOPE)
+			drop_param(&s->scope, name);
+		else if ((s->kind == S_INS && ins_mentions(&s->ins, name)) ||
+		    (s->kind == S_VAR && s->var.ds[0].name == name))
+			list_remove(l, s);
+	}
+}
+
+/* ---- which functions, which calls ----------------------------------------- */
+
+static void find_sites(Ipo *p, Func *caller, List *l)
+{
+	for (Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_SCOPE)
+			find_sites(p, caller, &s->scope);
+		CallParts cp;
+		Fn *fn;
+		if (!is_call(s) || !ins_call_parts(&s->ins, &cp) || !(fn = fn_named(p, cp.callee->str)))
+			continue;
+		if (cp.proto)
+			fn->why = WHY_USE;
+		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
+		fn->sites[fn->nsites++] = (Site){s, l, caller};
+	}
+}
+
+/* The .param o names, declared in l and otherwise only accessed by kind k. */
+static int site_param(const List *l, const Expr *o, int k)
+{
+	Stmt *d = o->kind == E_NAME ? decl_in(l, o->str) : NULL;
+	return d && decl_space(&d->var) == SPACE_PARAM && only_accessed(l, o->str, k, 1);
+}
+
+static int site_ok(const Fn *fn, const Site *st)
+{
+	CallParts cp;
+	if (!ins_call_parts(&st->call->ins, &cp) || cp.proto)
+		return 0;
+	uint32_t nargs = cp.args ? cp.args->n : 0, nrets = cp.rets ? cp.rets->n : 0;
+	if (nargs != fn->f->nparams || (nrets && nrets != fn->f->nrets))
+		return 0;
+	for (uint32_t i = 0; i < nargs; i++)
+		if (!site_param(st->list, cp.args->kids[i], 0))
+			return 0;
+	for (uint32_t i = 0; i < nrets; i++)
+		if (!site_param(st->list, cp.rets->kids[i], 1))
+			return 0;
+	return 1;
+}
+
+static int classify(const Ipo *p, const Fn *fn, const Symbol *s)
+{
+	if (fn->why >= 0)
+		return fn->why;
+	if (s->how & USE_ADDR)
+		return WHY_ADDR;
+	if (!p->o->world.closed && fn->f->linkage != LINK_INTERNAL)
+		return WHY_OPEN;
+	uint32_t calls = 0;
+	for (uint32_t k = 0; k < s->nuses; k++)
+		calls += (s->uses[k].how & USE_CALL) != 0;
+	if (calls != fn->nsites || (s->how & ~(unsigned)USE_CALL))
+		return WHY_USE;
+	for (uint32_t i = 0; i < fn->nsites; i++)
+		if (!site_ok(fn, &fn->sites[i]))
+			return WHY_SITE;
+	return -1;
+}
+
+static void scan(Ipo *p)
+{
+	p->t = symtab_build(p->m);
+	uint32_t n = symtab_count(p->t), cap = 0;
+	p->fn_of = xmalloc((n + 1) * sizeof *p->fn_of);
+	for (uint32_t i = 0; i < n; i++)
+		p->fn_of[i] = -1;
+	for (Stmt *s = p->m->items.head; s; s = s->next) {
+		if (s->kind != S_FUNC || !s->func->has_body || s->func->is_entry)
+			continue;
+		const Symbol *sym = symtab_find(p->t, s->func->name);
+		if (!sym || sym->def != s)
+			continue;
+		p->fns = array_grow(p->fns, p->nfns, &cap, sizeof *p->fns);
+		p->fns[p->nfns] = (Fn){.def = s, .f = s->func, .why = -1};
+		p->fn_of[sym->id] = (int32_t)p->nfns++;
+	}
+	for (Stmt *s = p->m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->has_body)
+			find_sites(p, s->func, &s->func->body);
+	for (uint32_t i = 0; i < p->nfns; i++) {
+		Fn *fn = &p->fns[i];
+		fn->why = classify(p, fn, symtab_find(p->t, fn->f->name));
+		p->st.funcs++;
+		if (fn->why < 0)
+			p->st.internal++;
+		else
+			p->st.left[fn->why]++;
+		if (fn->why >= 0 && fn->nsites && fn->f->nparams + fn->f->nrets)
+			remark(p, fn->def->loc, "%s left as it is: %s", quoted_name(fn->f->name),
+				why_text[fn->why]);
+	}
+}
+
+/* ---- the same code -------------------------------------------------------------- */
+
+/* A name a function declares, by its place among its declarations. */
+typedef struct Local {
+	UT_hash_handle hh;
+	const char *name;            /* a range's base */
+	uint32_t index;
+	unsigned long long count;    /* %r<N>: N; 0 for one name */
+} Local;
+
+typedef struct Shape {
+	const Func *f;
+	Local *exact, *ranges;
+	Arena *a;
+	uint32_t n;
+} Shape;
+
+static void shape_put(Shape *sh, const char *name, const char *count)
+{
+	Local *l = arena_alloc(sh->a, sizeof *l), **set = count ? &sh->ranges : &sh->exact, *old;
+	HASH_FIND_PTR(*set, &name, old);
+	if (old)
+		return;
+	*l = (Local){.name = name, .index = sh->n++, .count = count ? strtoull(count, NULL, 0) : 0};
+	HASH_ADD_PTR(*set, name, l);
+}
+
+static void shape_decls(Shape *sh, const Decl *d, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = 0; j < d[i].nds; j++)
+			shape_put(sh, d[i].ds[j].name, d[i].ds[j].count);
+}
+
+static void shape_body(Shape *sh, const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_SCOPE)
+			shape_body(sh, &s->scope);
+		else if (s->kind == S_VAR)
+			shape_decls(sh, &s->var, 1);
+		else if (s->kind == S_LABEL)
+			shape_put(sh, s->label, NULL);
+}
+
+static void shape_of(Shape *sh, const Func *f)
+{
+	*sh = (Shape){.f = f, .a = arena_new()};
+	shape_decls(sh, f->rets, f->nrets);
+	shape_decls(sh, f->params, f->nparams);
+	shape_body(sh, &f->body);
+}
+
+static void shape_free(Shape *sh)
+{
+	HASH_CLEAR(hh, sh->exact);
+	HASH_CLEAR(hh, sh->ranges);
+	arena_free(sh->a);
+}
+
+/* name's place among sh's declarations, and its number in a range (-1
+ * for a name declared as itself); 0 when sh does not declare it. */
+static int local_of(const Shape *sh, const char *name, uint32_t *index, long long *num)
+{
+	Local *l;
+	HASH_FIND_PTR(sh->exact, &name, l);
+	if (l) {
+		*index = l->index, *num = -1;
+		return 1;
+	}
+	size_t len = intern_len(name), b = len;
+	while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
+		b--;
+	if (!sh->ranges || b == len || b == 0 || (name[b] == '0' && b + 1 < len))
+		return 0;
+	const char *base = intern(name, b);
+	HASH_FIND_PTR(sh->ranges, &base, l);
+	unsigned long long k = strtoull(name + b, NULL, 10);
+	if (!l || k >= l->count)
+		return 0;
+	*index = l->index, *num = (long long)k;
+	return 1;
+}
+
+typedef struct Pair {
+	const Shape *a, *b;
+} Pair;
+
+static int same_name(const Pair *p, const char *x, const char *y)
+{
+	uint32_t ix, iy;
+	long long nx, ny;
+	int lx = local_of(p->a, x, &ix, &nx), ly = local_of(p->b, y, &iy, &ny);
+	if (lx || ly)
+		return lx && ly && ix == iy && nx == ny;
+	return x == y || (x == p->a->f->name && y == p->b->f->name);   /* each calls itself */
+}
+
+static int same_expr(const Pair *p, const Expr *x, const Expr *y)
+{
+	if (x->kind != y->kind || x->op != y->op || x->n != y->n)
+		return 0;
+	if (x->kind == E_NAME)
+		return same_name(p, x->str, y->str);
+	if (x->kind == E_NUM)
+		return x->str == y->str;
+	if (x->kind == E_CALL && expr_fname(x) != expr_fname(y))
+		return 0;
+	for (uint32_t i = 0; i < x->n; i++)
+		if (!same_expr(p, x->kids[i], y->kids[i]))
+			return 0;
+	return 1;
+}
+
+static int same_opt_expr(const Pair *p, const Expr *x, const Expr *y)
+{
+	return x && y ? same_expr(p, x, y) : x == y;
+}
+
+static int same_spec(const Pair *p, const Spec *x, const Spec *y)
+{
+	if (x->word != y->word || (x->num ? !y->num || strcmp(x->num, y->num) : !!y->num) ||
+	    x->nargs != y->nargs)
+		return 0;
+	for (uint32_t i = 0; i < x->nargs; i++)
+		if (!same_expr(p, x->args[i], y->args[i]))
+			return 0;
+	return 1;
+}
+
+static int same_decl(const Pair *p, const Decl *x, const Decl *y)
+{
+	if (x->nspecs != y->nspecs || x->nds != y->nds)
+		return 0;
+	for (uint32_t i = 0; i < x->nspecs; i++)
+		if (!same_spec(p, &x->specs[i], &y->specs[i]))
+			return 0;
+	for (uint32_t j = 0; j < x->nds; j++) {
+		const Declarator *a = &x->ds[j], *b = &y->ds[j];
+		/* the names themselves: each is its place, the same in both
+		 * when everything before matched */
+		if ((a->count ? !b->count || strcmp(a->count, b->count) : !!b->count) || a->ndims != b->ndims ||
+		    !same_opt_expr(p, a->init, b->init))
+			return 0;
+		for (uint32_t k = 0; k < a->ndims; k++)
+			if (!same_opt_expr(p, a->dims[k], b->dims[k]))
+				return 0;
+	}
+	return 1;
+}
+
+static const Stmt *skip_loc(const Stmt *s)
+{
+	while (s && s->kind == S_LOC)
+		s = s->next;
+	return s;
+}
+
+static int same_body(const Pair *p, const List *x, const List *y)
+{
+	const Stmt *a = skip_loc(x->head), *b = skip_loc(y->head);
+	for (; a && b; a = skip_loc(a->next), b = skip_loc(b->next)) {
+		if (a->kind != b->kind)
+			return 0;
+		switch (a->kind) {
+		case S_INS:
+			if (a->ins.sp != b->ins.sp || !a->ins.guard != !b->ins.guard ||
+			    a->ins.guard_neg != b->ins.guard_neg || a->ins.nops != b->ins.nops ||
+			    (a->ins.guard && !same_name(p, a->ins.guard, b->ins.guard)))
+				return 0;
+			for (uint32_t i = 0; i < a->ins.nops; i++)
+				if (!same_expr(p, a->ins.ops[i], b->ins.ops[i]))
+					return 0;
+			break;
+		case S_VAR:
+			if (!same_decl(p, &a->var, &b->var))
+				return 0;
+			break;
+		case S_LABEL:
+			if (!same_name(p, a->label, b->label))
+				return 0;
+			break;
+		case S_SCOPE:
+			if (!same_body(p, &a->scope, &b->scope))
+				return 0;
+			break;
+		case S_PRAGMA:
+			if (a->strs.nstrs != b->strs.nstrs)
+				return 0;
+			for (uint32_t i = 0; i < a->strs.nstrs; i++)
+				if (strcmp(a->strs.strs[i], b->strs.strs[i]))
+					return 0;
+			break;
+		default:
+			return 0;   /* prototypes and .calltargets: not compared */
+		}
+	}
+	return !a && !b;
+}
+
+static int same_decls(const Pair *p, const Decl *x, const Decl *y, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!same_decl(p, &x[i], &y[i]))
+			return 0;
+	return 1;
+}
+
+static int same_func(const Func *x, const Func *y)
+{
+	if (x->nrets != y->nrets || x->nparams != y->nparams || x->has_rets != y->has_rets ||
+	    x->has_params != y->has_params || x->nfspecs != y->nfspecs || x->nattrs != y->nattrs)
+		return 0;
+	for (uint32_t i = 0; i < x->nfspecs; i++)
+		if (x->fspecs[i].word != y->fspecs[i].word)
+			return 0;
+	for (uint32_t i = 0; i < x->nattrs; i++) {
+		if (x->attrs[i].word != y->attrs[i].word || x->attrs[i].nnums != y->attrs[i].nnums)
+			return 0;
+		for (uint32_t k = 0; k < x->attrs[i].nnums; k++)
+			if (strcmp(x->attrs[i].nums[k], y->attrs[i].nums[k]))
+				return 0;
+	}
+	Shape a, b;
+	shape_of(&a, x);
+	shape_of(&b, y);
+	Pair p = {&a, &b};
+	int same = a.n == b.n && same_decls(&p, x->rets, y->rets, x->nrets) &&
+		same_decls(&p, x->params, y->params, x->nparams) && same_body(&p, &x->body, &y->body);
+	shape_free(&a);
+	shape_free(&b);
+	return same;
+}
+
+static uint64_t body_hash(const List *l, uint64_t h)
+{
+	for (const Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_SCOPE)
+			h = body_hash(&s->scope, h * 31 + 7);
+		else if (s->kind == S_INS)
+			h = (h ^ ptr_hash(s->ins.sp) ^ s->ins.nops) * 0x100000001b3ull;
+	}
+	return h;
+}
+
+static int by_hash(const void *x, const void *y)
+{
+	const Fn *a = *(Fn *const *)x, *b = *(Fn *const *)y;
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	return a < b ? -1 : a > b;   /* module order: the first is kept */
+}
+
+/* Whether a statement naming func comes before at in the module. */
+static int declared_before(const Module *m, const char *func, const Stmt *at)
+{
+	for (const Stmt *s = m->items.head; s && s != at; s = s->next)
+		if (s->kind == S_FUNC && s->func->name == func)
+			return 1;
+	return 0;
+}
+
+static Stmt *first_naming(const Module *m, const char *func)
+{
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->name == func)
+			return s;
+	return NULL;
+}
+
+static void drop_sites_in(Fn *fn, const Func *caller)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < fn->nsites; i++)
+		if (fn->sites[i].caller != caller)
+			fn->sites[n++] = fn->sites[i];
+	fn->nsites = n;
+}
+
+/* dup's calls name keep instead, and dup goes. */
+static void merge(Ipo *p, Fn *keep, Fn *dup)
+{
+	const char *name = keep->f->name, *old = dup->f->name;
+	Stmt *first = first_naming(p->m, old);
+	if (!declared_before(p->m, name, first)) {   /* ptxas reads in order */
+		Func *h = arena_dup(p->m->arena, keep->f, sizeof *keep->f);
+		h->has_body = 0;
+		h->body = (List){0};
+		Stmt *d = stmt_new(p->m, S_FUNC, first->loc);
+		d->func = h;
+		list_insert_before(&p->m->items, first, d);
+	}
+	for (uint32_t i = 0; i < p->nfns; i++)   /* the calls in dup's body go with it */
+		drop_sites_in(&p->fns[i], dup->f);
+	for (uint32_t i = 0; i < dup->nsites; i++) {
+		Ins *in = &dup->sites[i].call->ins;
+		CallParts cp;
+		ins_call_parts(in, &cp);
+		Expr **ops = arena_dup(p->m->arena, in->ops, in->nops * sizeof *ops);
+		ops[cp.callee_index] = name_expr(name);
+		in->ops = ops;
+		keep->sites = array_grow(keep->sites, keep->nsites, &keep->cap, sizeof *keep->sites);
+		keep->sites[keep->nsites++] = dup->sites[i];
+	}
+	dup->nsites = 0;
+	for (Stmt *s = p->m->items.head, *next; s; s = next) {
+		next = s->next;
+		if (s->kind == S_FUNC && s->func->name == old)
+			list_remove(&p->m->items, s);
+	}
+	dup->gone = 1;
+	p->st.merged++;
+	remark(p, dup->def->loc, "%s merged into %s: the same code", quoted_name(old), quoted_name(name));
+}
+
+/* One round over the functions grouped by their shape's hash; a merge
+ * may make callers the same, so rounds go on until none merges. */
+static int merge_round(Ipo *p)
+{
+	Fn **v = xmalloc((p->nfns + 1) * sizeof *v);
+	uint32_t n = 0, merged = 0;
+	for (uint32_t i = 0; i < p->nfns; i++) {
+		Fn *fn = &p->fns[i];
+		if (fn->why < 0 && !fn->gone && !names_shadowed(fn->f)) {
+			fn->hash = body_hash(&fn->f->body, fn->f->nparams * 131u + fn->f->nrets);
+			v[n++] = fn;
+		}
+	}
+	if (n)
+		qsort(v, n, sizeof *v, by_hash);
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = i + 1; j < n && v[j]->hash == v[i]->hash && !v[i]->gone; j++)
+			if (!v[j]->gone && same_func(v[i]->f, v[j]->f)) {
+				merge(p, v[i], v[j]);
+				merged++;
+			}
+	free(v);
+	return merged > 0;
+}
+
+/* ---- constants -------------------------------------------------------------- */
+
+/* The bits of a literal e read as type ty (of bytes bytes). */
+static int literal_bits(const Expr *e, int ty, int bytes, uint64_t *bits)
+{
+	int64_t v;
+	const Expr *num = e->kind == E_UNARY && e->op == '-' ? e->kids[0] : e;
+	if (num->kind != E_NUM)
+		return 0;
+	if (ty_float(ty) || (num->str[0] == '0' && num->str[1] && strchr("fFdD", num->str[1]))) {
+		if ((bytes != 4 && bytes != 8) || !float_bits(num->str, bytes, bits))
+			return 0;
+		if (num != e)
+			*bits ^= 1ull << (8 * bytes - 1);
+		return 1;
+	}
+	if (!int_operand(e, &v))
+		return 0;
+	*bits = (uint64_t)v;
+	return 1;
+}
+
+static uint64_t low_bytes(uint64_t v, int bytes)
+{
+	return bytes >= 8 ? v : v & ((1ull << (8 * bytes)) - 1);
+}
+
+/* The one instruction of l that writes reg, if only one does. */
+static const Stmt *only_writer(const List *l, const char *reg, int *n)
+{
+	const Stmt *w = NULL;
+	for (const Stmt *s = l->head; s && *n < 2; s = s->next) {
+		const Stmt *x = s->kind == S_SCOPE ? only_writer(&s->scope, reg, n) : NULL;
+		if (x)
+			w = x;
+		if (s->kind == S_INS) {
+			RegAccess a = ins_reg_access(&s->ins, reg);
+			if (a.writes || a.may_write)
+				w = s, ++*n;
+		}
+	}
+	return *n == 1 ? w : NULL;
+}
+
+/* What v holds when written by st: an immediate, or a register only an
+ * unguarded mov of an immediate writes in the caller. */
+static int value_bits(const Site *st, const Expr *v, uint64_t *bits)
+{
+	int n = 0;
+	const Stmt *w = v->str[0] == '%' && !reg_of_part(v->str) && !names_shadowed(st->caller) ?
+		only_writer(&st->caller->body, v->str, &n) : NULL;
+	if (!w || w->ins.sp->code != O_mov || w->ins.guard || w->ins.nops != 2 || !w->ins.sp->type ||
+	    w->ins.ops[0]->kind != E_NAME || w->ins.ops[0]->str != v->str)
+		return 0;
+	int bytes = w->ins.sp->type_bytes;
+	if (!literal_bits(w->ins.ops[1], w->ins.sp->types[0], bytes, bits))
+		return 0;
+	*bits = low_bytes(*bits, bytes);
+	return 1;
+}
+
+/* The number the call stores into its .param arg, of bytes bytes: the
+ * one st.param into it, at offset 0 and as wide, unguarded, before the
+ * call in its list with no label (nor scope) between. */
+static int site_constant(const Site *st, const char *arg, int bytes, uint64_t *bits)
+{
+	const Stmt *store = NULL;
+	for (const Stmt *s = st->list->head; s; s = s->next) {
+		if (s == st->call)
+			break;
+		if (s->kind == S_LABEL || s->kind == S_SCOPE)
+			store = NULL;
+		int64_t off;
+		if (s->kind == S_SCOPE ? body_mentions(&s->scope, arg)
+		    : s->kind == S_INS && !is_call(s) && ins_mentions(&s->ins, arg)) {
+			if (store || s->kind != S_INS || param_access(&s->ins, arg, &off) != 0 || off ||
+			    s->ins.guard || s->ins.sp->vec != 1 || s->ins.sp->type_bytes != bytes)
+				return 0;
+			store = s;
+		}
+	}
+	if (!store)
+		return 0;
+	const Expr *v = store->ins.ops[1];
+	if (v->kind == E_NAME ? !value_bits(st, v, bits) :
+	    !literal_bits(v, store->ins.sp->types[0], bytes, bits))
+		return 0;
+	*bits = low_bytes(*bits, bytes);
+	return 1;
+}
+
+/* A scalar parameter: one sized type, no vector, no array. */
+static int scalar(const Decl *d)
+{
+	return d->nds == 1 && !d->ds[0].ndims && d->vec == 1 && ty_size(d->type) > 0 &&
+		(decl_space(d) == SPACE_PARAM || decl_space(d) == SPACE_NONE);
+}
+
+/* Every call's argument i is the same number (bits). */
+static int same_constant(const Fn *fn, uint32_t i, int bytes, uint64_t *bits)
+{
+	for (uint32_t k = 0; k < fn->nsites; k++) {
+		CallParts cp;
+		uint64_t b;
+		ins_call_parts(&fn->sites[k].call->ins, &cp);
+		if (!site_constant(&fn->sites[k], cp.args->kids[i]->str, bytes, &b) || (k && b != *bits))
+			return 0;
+		*bits = b;
+	}
+	return fn->nsites > 0;
+}
+
+/* Every use of formal in l is a scalar ld.param inside its bytes into a
+ * register (or '_'). */
+static int loads_only(const List *l, const char *formal, int bytes)
+{
+	for (const Stmt *s = l->head; s; s = s->next) {
+		int64_t off;
+		if (s->kind == S_SCOPE && !loads_only(&s->scope, formal, bytes))
+			return 0;
+		if (s->kind != S_INS || !ins_mentions(&s->ins, formal))
+			continue;
+		if (param_access(&s->ins, formal, &off) != 1 || s->ins.sp->vec != 1 || off < 0 ||
+		    off + s->ins.sp->type_bytes > bytes || s->ins.ops[0]->kind != E_NAME)
+			return 0;
+	}
+	return 1;
+}
+
+/* mov of the bytes ld reads of bits into its register, extended as ld
+ * extends them. */
+static Stmt *load_as_mov(Ipo *p, const Names *regs, const Stmt *ld, uint64_t bits, int64_t off)
+{
+	const Spelling *sp = ld->ins.sp;
+	int size = sp->type_bytes;
+	uint64_t v = low_bytes(bits >> (8 * off), size);
+	if (ty_signed(sp->types[0]) && size < 8 && (v >> (8 * size - 1)))
+		v |= ~0ull << (8 * size);
+	Expr *dst = ld->ins.ops[0];
+	const char *rt = names_type(regs, dst->str);
+	int rbytes = rt ? type_bytes(rt) : size, rty = rt ? type_of(rt) : TY_NONE;
+	v = low_bytes(v, rbytes);
+	char spelling[16], imm[32];
+	if ((rty == TY_F32 || rty == TY_F64) && rbytes == size) {
+		snprintf(spelling, sizeof spelling, "mov%s", rt);
+		snprintf(imm, sizeof imm, rbytes == 4 ? "0f%08llX" : "0d%016llX", (unsigned long long)v);
+	} else {
+		snprintf(spelling, sizeof spelling, "mov.b%d", 8 * (rbytes < 2 ? 2 : rbytes));
+		snprintf(imm, sizeof imm, "%llu", (unsigned long long)v);
+	}
+	Expr *ops[2] = {dst, num_expr(intern_cstr(imm))};
+	Stmt *m = ins_new(p->m, ld->loc, spelling, ops, 2);
+	m->ins.guard = ld->ins.guard;
+	m->ins.guard_neg = ld->ins.guard_neg;
+	return m;
+}
+
+static void loads_to_movs(Ipo *p, const Names *regs, List *l, const char *formal, uint64_t bits)
+{
+	for (Stmt *s = l->head, *next; s; s = next) {
+		next = s->next;
+		int64_t off;
+		if (s->kind == S_SCOPE)
+			loads_to_movs(p, regs, &s->scope, formal, bits);
+		if (s->kind != S_INS || !ins_mentions(&s->ins, formal))
+			continue;
+		param_access(&s->ins, formal, &off);
+		if (!(s->ins.ops[0]->str[0] == '_' && !s->ins.ops[0]->str[1]))
+			list_insert_before(l, s, load_as_mov(p, regs, s, bits, off));
+		list_remove(l, s);
+	}
+}
+
+/* Whether every call stores immediates alone into argument i (for the
+ * remark on a parameter that is not a scalar). */
+static int all_immediate(const Fn *fn, uint32_t i)
+{
+	for (uint32_t k = 0; k < fn->nsites; k++) {
+		CallParts cp;
+		ins_call_parts(&fn->sites[k].call->ins, &cp);
+		const char *arg = cp.args->kids[i]->str;
+		int stores = 0;
+		for (const Stmt *s = fn->sites[k].list->head; s; s = s->next)
+			if (s->kind == S_INS && !is_call(s) && ins_mentions(&s->ins, arg)) {
+				const Expr *v = s->ins.ops[1];
+				if (v->kind == E_BRACE)
+					for (uint32_t j = 0; j < v->n; j++)
+						if (v->kids[j]->kind == E_NAME)
+							return 0;
+				if (v->kind == E_NAME)
+					return 0;
+				stores++;
+			}
+		if (!stores)
+			return 0;
+	}
+	return fn->nsites > 0;
+}
+
+static void constants(Ipo *p, Fn *fn)
+{
+	Names regs = {0};
+	int named = 0;
+	for (uint32_t i = 0; i < fn->f->nparams; i++) {
+		const Decl *d = &fn->f->params[i];
+		const char *formal = d->ds[0].name;
+		int bytes = ty_size(d->type);
+		uint64_t bits;
+		if (!body_mentions(&fn->f->body, formal) || names_shadowed(fn->f))
+			continue;   /* (registers' types are read by name) */
+		if (!scalar(d)) {
+			if (all_immediate(fn, i)) {
+				p->st.refused_const++;
+				remark(p, fn->def->loc, "parameter %u of %s is not made constant: only "
+					"scalar parameters are, not vectors or arrays", i + 1, quoted_name(fn->f->name));
+			}
+			continue;
+		}
+		if (!same_constant(fn, i, bytes, &bits) || !loads_only(&fn->f->body, formal, bytes))
+			continue;
+		if (!named++)
+			names_of_func(&regs, p->m, fn->f);
+		loads_to_movs(p, &regs, &fn->f->body, formal, bits);
+		p->st.constants++;
+		remark(p, fn->def->loc, "parameter %u of %s is 0x%llx at every call: made that constant",
+			i + 1, quoted_name(fn->f->name), (unsigned long long)bits);
+	}
+	names_free(&regs);
+}
+
+/* ---- parameters and results nothing reads --------------------------------- */
+
+/* Every statement declaring func gets these parameters and results. */
+static void set_signature(Ipo *p, const char *func, Decl *params, uint32_t nparams, int drop_rets)
+{
+	for (Stmt *s = p->m->items.head; s; s = s->next) {
+		if (s->kind != S_FUNC || s->func->name != func)
+			continue;
+		Func *f = arena_dup(p->m->arena, s->func, sizeof *s->func);   /* headers share arrays */
+		f->params = params;
+		f->nparams = nparams;
+		if (drop_rets) {
+			f->rets = NULL;
+			f->nrets = 0;
+			f->has_rets = 0;
+		}
+		s->func = f;
+	}
+}
+
+/* The call without argument i (or, for i == -1, without its results);
+ * the .param goes when no other call passes it. */
+static void drop_from_call(Ipo *p, const Site *st, int64_t i)
+{
+	Ins *in = &st->call->ins;
+	CallParts cp;
+	ins_call_parts(in, &cp);
+	const Expr *list = i < 0 ? cp.rets : cp.args;
+	if (!list)
+		return;
+	const char *name = list->kids[i < 0 ? 0 : i]->str;
+	uint32_t nops = 0;
+	Expr **ops = arena_alloc(p->m->arena, in->nops * sizeof *ops);
+	for (uint32_t k = 0; k < in->nops; k++) {
+		if (in->ops[k] == cp.rets && i < 0)
+			continue;
+		if (in->ops[k] == cp.args && i >= 0) {
+			Expr **kids = arena_alloc(p->m->arena, (list->n + 1) * sizeof *kids);
+			uint32_t n = 0;
+			for (uint32_t j = 0; j < list->n; j++)
+				if (j != (uint32_t)i)
+					kids[n++] = list->kids[j];
+			ops[nops++] = expr_list(p->m, E_PAREN, kids, n);
+			continue;
+		}
+		ops[nops++] = in->ops[k];
+	}
+	in->ops = ops;
+	in->nops = nops;
+	if (!other_call_passes(st->list, name, NULL))
+		drop_param(st->list, name);
+}
+
+static void unread_params(Ipo *p, Fn *fn)
+{
+	Func *f = fn->f;
+	Decl *keep = arena_alloc(p->m->arena, (f->nparams + 1) * sizeof *keep);
+	uint32_t n = 0, gone = 0;
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		if (body_mentions(&f->body, f->params[i].ds[0].name)) {
+			keep[n++] = f->params[i];
+			continue;
+		}
+		for (uint32_t k = 0; k < fn->nsites; k++)
+			drop_from_call(p, &fn->sites[k], (int64_t)(i - gone));
+		gone++;
+		p->st.params++;
+		remark(p, fn->def->loc, "parameter %u of %s removed: nothing reads it", i + 1,
+			quoted_name(f->name));
+	}
+	if (gone)
+		set_signature(p, f->name, keep, n, 0);
+	fn->f = fn->def->func;
+}
+
+/* No call site reads the result: a call without one, or whose result
+ * .param nothing but calls names. */
+static int result_unread(const Fn *fn)
+{
+	for (uint32_t k = 0; k < fn->nsites; k++) {
+		CallParts cp;
+		ins_call_parts(&fn->sites[k].call->ins, &cp);
+		if (!cp.rets)
+			continue;
+		const char *r = cp.rets->kids[0]->str;
+		for (const Stmt *s = fn->sites[k].list->head; s; s = s->next)
+			if ((s->kind == S_INS && !is_call(s) && ins_mentions(&s->ins, r)) ||
+			    (s->kind == S_SCOPE && body_mentions(&s->scope, r)))
+				return 0;
+	}
+	return 1;
+}
+
+static void unread_result(Ipo *p, Fn *fn)
+{
+	Func *f = fn->f;
+	if (f->nrets != 1 || !result_unread(fn) || !only_accessed(&f->body, f->rets[0].ds[0].name, 0, 0))
+		return;
+	drop_param(&f->body, f->rets[0].ds[0].name);
+	for (uint32_t k = 0; k < fn->nsites; k++)
+		drop_from_call(p, &fn->sites[k], -1);
+	set_signature(p, f->name, f->params, f->nparams, 1);
+	fn->f = fn->def->func;
+	p->st.results++;
+	remark(p, fn->def->loc, "return value of %s removed: no call reads it", quoted_name(f->name));
+}
+
+/* ---- driver --------------------------------------------------------------- */
+
+static int has_dwarf(const Module *m)
+{
+	for (const Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_SECTION && !strcmp(s->section.name, ".debug_info"))
+			return 1;
+	return 0;
+}
+
+static void print_stats(const Stats *s)
+{
+	diag_note("ipo: %u functions, %u internal", s->funcs, s->internal);
+	for (int i = 0; i < NWHY; i++)
+		if (s->left[i])
+			diag_note("ipo:   %u left: %s", s->left[i], why_text[i]);
+	diag_note("ipo:   %u merged into another, %u parameters made constant (%u refused: not "
+		"scalars), %u parameters and %u return values removed", s->merged, s->constants,
+		s->refused_const, s->params, s->results);
+}
+
+void ipo(Module *m, const StageOptions *o)
+{
+	if (!o->ipo.on || has_dwarf(m))
+		return;
+	Ipo p = {.m = m, .o = o};
+	scan(&p);
+	while (merge_round(&p))
+		;
+	for (uint32_t i = 0; i < p.nfns; i++) {
+		Fn *fn = &p.fns[i];
+		if (fn->why >= 0 || fn->gone)
+			continue;
+		fn->f = fn->def->func;
+		constants(&p, fn);
+		unread_params(&p, fn);
+		unread_result(&p, fn);
+	}
+	if (o->stats)
+		print_stats(&p.st);
+	for (uint32_t i = 0; i < p.nfns; i++)
+		free(p.fns[i].sites);
+	free(p.fns);
+	free(p.fn_of);
+	symtab_free(p.t);
+}
