@@ -97,19 +97,19 @@ difftest_one() {
 	cat "$d/summary"
 }
 
-# difftest_keep_failure SEED STATUS GENERATOR FILES: a failing seed's
-# directory copied to $faildir/seed-SEED with the commands that reproduce
-# it (FILES: what each compiler's directory holds); a passing seed's old
-# copy goes.
+# difftest_keep_failure SEED STATUS GENERATOR FILES [OUTPUT]: a failing
+# seed's directory copied to $faildir/seed-SEED with the commands that
+# reproduce it (FILES: what each compiler's directory holds; OUTPUT: what
+# the generator writes, default prog.cu); a passing seed's old copy goes.
 difftest_keep_failure() {
-	local s=$1 status=$2 gen=$3 files=$4 d=$work/seed-$1
+	local s=$1 status=$2 gen=$3 files=$4 out=${5:-prog.cu} d=$work/seed-$1
 	rm -rf "$faildir/seed-$s"
 	[ "$status" = fail ] || return 0
 	mkdir -p "$faildir"
 	cp -r "$d" "$faildir/seed-$s"
 	{
-		echo "# reproduce in this directory (prog.cu; per compiler $files):"
-		echo "#   python3 $ROOT/tests/difftest/$gen $s -o prog.cu"
+		echo "# reproduce in this directory ($out; per compiler $files):"
+		echo "#   python3 $ROOT/tests/difftest/$gen $s -o $out"
 		cat "$d/cmds"
 	} > "$faildir/seed-$s/cmds"
 	echo "  saved in $faildir/seed-$s" >> "$d/summary"
