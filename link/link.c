@@ -40,7 +40,7 @@ static void warn_libdevice(Linker *l, Global *g)
 
 static void check_unresolved(Linker *l)
 {
-	int devrt = 0;
+	int devrt = 0, unresolved = 0;
 	for (Global *g = l->globals; g; g = g->hh.next) {
 		if (g->def || !g->decl_sym || g->internal)
 			continue;
@@ -57,12 +57,28 @@ static void check_unresolved(Linker *l)
 			continue;
 		if (d->kind == K_FUNC && !g->used)
 			continue;  /* ptxas drops an unused .extern function, as nvlink does */
-		error(g->used ? g->first_use : d->loc, "undefined reference to %s", quoted_name(g->name));
+		g->unresolved = 1;
+		unresolved++;
 	}
-	if (l->o->verbose && diag_errors() == 0)
+	if (l->o->verbose && diag_errors() == 0 && !unresolved)
 		diag_note("ptxlink: %s", devrt || l->o->allow_undefined
 			? "names are left for nvlink (device runtime, libraries): the output needs 'ptxas -c' and nvlink"
 			: "every name is resolved, a whole program: 'ptxas' without -c can compile it");
+}
+
+/* The undefined references check_unresolved found, once the output
+ * exists: a use's CUDA line (-lineinfo) is read from its function's .loc
+ * and the merged .file table, both as ptxas will see them. */
+static void report_unresolved(Linker *l)
+{
+	for (Global *g = l->globals; g; g = g->hh.next) {
+		if (!g->unresolved)
+			continue;
+		SrcLines *src = g->used && g->first_use_in ? srclines_build(l->out, g->first_use_in) : NULL;
+		error(g->used ? g->first_use : g->decl_sym->loc, "%sundefined reference to %s",
+			g->used ? srclines_prefix(src, g->first_use) : "", quoted_name(g->name));
+		srclines_free(src);
+	}
 }
 
 /* ---- the entry point ---- */
@@ -128,6 +144,7 @@ Module *link_modules(Module **mods, int n, const LinkOptions *o)
 		widen_alignments(&l);
 		if (diag_errors() == errors)
 			build_output(&l);
+		report_unresolved(&l);
 	}
 	free_linker(&l);
 	if (diag_errors() != errors) {

@@ -34,6 +34,8 @@ struct Global {
 	uint64_t max_align;    /* largest .align among .common or .extern .shared */
 	int used;
 	Loc first_use;
+	const Func *first_use_in;  /* the function holding it, or NULL */
+	int unresolved;        /* reported once the output exists (its CUDA line) */
 	uint32_t stamp;        /* output.c: Linker's stamp when in an item's refs */
 };
 

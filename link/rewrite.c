@@ -38,6 +38,7 @@ typedef struct Walk {
 	Linker *l;
 	int mod;
 	Loc loc;
+	const Func *fn;   /* the function being walked, or NULL */
 } Walk;
 
 static void note_use(Walk *w, Sym *s)
@@ -47,6 +48,7 @@ static void note_use(Walk *w, Sym *s)
 	if (!s->g->used) {
 		s->g->used = 1;
 		s->g->first_use = w->loc;
+		s->g->first_use_in = w->fn;
 	}
 }
 
@@ -241,12 +243,14 @@ static void rename_section(Walk *w, Stmt *sec)
 
 void rename_module(Linker *l, int mod)
 {
-	Walk w = {l, mod, {0}};
+	Walk w = {l, mod, {0}, NULL};
 	for (Stmt *s = l->mods[mod]->items.head; s; s = s->next) {
 		w.loc = s->loc;
 		switch (s->kind) {
 		case S_FUNC:
+			w.fn = s->func;
 			rename_func(&w, s->func);
+			w.fn = NULL;
 			break;
 		case S_VAR:
 			s->var.ds[0].name = rename_name(&w, s->var.ds[0].name);
