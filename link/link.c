@@ -134,6 +134,8 @@ Module *link_modules(Module **mods, int n, const LinkOptions *o)
 	if (ok && diag_errors() == errors) {
 		for (int m = 0; m < n; m++)
 			check_agreement(&l, mods[m]);
+		if (diag_errors() == errors)
+			widen_param_alignments(&l);
 		rename_internals(&l);
 		merge_files(&l);
 		rename_section_locals(&l);

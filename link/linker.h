@@ -36,6 +36,7 @@ struct Global {
 	Loc first_use;
 	const Func *first_use_in;  /* the function holding it, or NULL */
 	int unresolved;        /* reported once the output exists (its CUDA line) */
+	int widened;           /* a formal's .align raised to a declaration's */
 	uint32_t stamp;        /* output.c: Linker's stamp when in an item's refs */
 };
 
@@ -71,6 +72,7 @@ void resolve(Linker *l);
 void check_agreement(Linker *l, Module *m);
 void rename_internals(Linker *l);
 void widen_alignments(Linker *l);
+void widen_param_alignments(Linker *l);
 
 /* rewrite.c: step 3 */
 void enter_func(Linker *l, const Func *f);

@@ -280,6 +280,7 @@ static int same_expr(const Expr *a, const Expr *b)
  * agree. */
 typedef struct Clash {
 	char m[256];
+	int decl_may_align_more;   /* a declaration's parameters, not a definition's */
 } Clash;
 
 static int clash(Clash *c, const char *fmt, ...)
@@ -313,13 +314,24 @@ static int same_dims(const Declarator *x, const Declarator *y)
 }
 
 /* The specifiers other than linkage, in order, agree. */
+/* Linkage words, and the declaration's own .align (compared apart), are
+ * not part of what must be the same; an .align after .ptr is the
+ * pointee's and is. */
+static int ignored(const Spec *s, int *after_ptr)
+{
+	if (s->kind == SW_SPEC && s->id == SPEC_ptr)
+		*after_ptr = 1;
+	return s->kind == SW_LINK || (!*after_ptr && s->kind == SW_SPEC && s->id == SPEC_align);
+}
+
 static int same_specs(const Decl *a, const Decl *b)
 {
 	uint32_t i = 0, j = 0;
+	int pa = 0, pb = 0;
 	for (;;) {
-		while (i < a->nspecs && a->specs[i].kind == SW_LINK)
+		while (i < a->nspecs && ignored(&a->specs[i], &pa))
 			i++;
-		while (j < b->nspecs && b->specs[j].kind == SW_LINK)
+		while (j < b->nspecs && ignored(&b->specs[j], &pb))
 			j++;
 		if (i == a->nspecs || j == b->nspecs)
 			break;
@@ -363,8 +375,12 @@ static int param_clash(Clash *c, const char *who, const Decl *a, const Decl *b)
 			space_word(decl_space(b)));
 	if (decl_type(a) != decl_type(b))
 		return clash(c, "%s has type %s here but %s", who, type_word(a), type_word(b));
-	if (align_written(a) != align_written(b))
-		return align_clash(c, who, align_written(a), align_written(b));
+	/* nvcc declares a float4 result .align 16 where its own definition of
+	 * the .visible function says .align 4: nvlink takes it, and
+	 * widen_param_alignments makes the definition say 16 */
+	int has = align_written(a), want = align_written(b);
+	if (has < want || (has > want && !c->decl_may_align_more))
+		return align_clash(c, who, has, want);
 	if (!same_dims(&a->ds[0], &b->ds[0])) {
 		int64_t x = decl_bytes(a, &a->ds[0]), y = decl_bytes(b, &b->ds[0]);
 		if (x >= 0 && y >= 0 && x != y)
@@ -444,7 +460,7 @@ void check_agreement(Linker *l, Module *m)
 			continue;  /* two definitions' sizes: resolve_def said it */
 		const Stmt *d = g->def->def;
 		const char *who = quoted_name(name);
-		Clash c;
+		Clash c = {.decl_may_align_more = s->kind == S_FUNC && !s->func->has_body};
 		if (s->kind != d->kind ? 0 : s->kind == S_VAR ? var_clash(&c, who, s, d)
 		    : func_clash(&c, who, s->func, d->func))
 			error(s->kind == S_VAR ? s->var.ds[0].loc : s->loc,
@@ -489,4 +505,90 @@ void rename_internals(Linker *l)
 			g->decl_sym = s->decl ? s : NULL;
 			g->decl = s->decl;
 		}
+}
+
+/* ---- parameters aligned as a declaration promised ---- */
+
+/* A declaration may promise a parameter or result more alignment than
+ * its definition writes (nvcc: a float4 result .align 16 in the callers'
+ * files, .align 4 in the definer's).  nvlink takes it, but in one module
+ * ptxas wants each call's argument aligned exactly as the formal is
+ * ("Alignment of argument does not match formal parameter").  So the
+ * formal takes the largest alignment promised, and every call's argument
+ * is declared so: more alignment than needed loses nothing. */
+static int widen_formals(Linker *l, Decl *def, const Decl *decl, uint32_t n)
+{
+	int widened = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (align_written(&decl[i]) > align_written(&def[i])) {
+			decl_set_align(l->out, &def[i], (uint32_t)align_written(&decl[i]));
+			widened = 1;
+		}
+	return widened;
+}
+
+/* The declaration of name in l or the lists around it (outer last). */
+typedef struct Scope {
+	List *list;
+	const struct Scope *up;
+} Scope;
+
+static Decl *arg_decl(const Scope *sc, const char *name)
+{
+	for (; sc; sc = sc->up)
+		for (Stmt *s = sc->list->head; s; s = s->next)
+			if (s->kind == S_VAR && s->var.nds && s->var.ds[0].name == name)
+				return &s->var;
+	return NULL;
+}
+
+static void align_args(Linker *l, const Scope *sc, const Expr *list, const Decl *formal, uint32_t n)
+{
+	for (uint32_t i = 0; list && i < list->n && i < n; i++) {
+		Decl *d = list->kids[i]->kind == E_NAME ? arg_decl(sc, list->kids[i]->str) : NULL;
+		if (d && align_written(d) && align_written(d) < align_written(&formal[i]))
+			decl_set_align(l->out, d, (uint32_t)align_written(&formal[i]));
+	}
+}
+
+static void align_calls(Linker *l, int mod, List *list, const Scope *up)
+{
+	Scope sc = {list, up};
+	for (Stmt *s = list->head; s; s = s->next) {
+		CallParts c;
+		if (s->kind == S_SCOPE)
+			align_calls(l, mod, &s->scope, &sc);
+		if (s->kind != S_INS || !ins_call_parts(&s->ins, &c) || c.proto)
+			continue;
+		Sym *y = lookup(l, mod, c.callee->str);
+		if (!y || !y->g || !y->g->widened)
+			continue;
+		const Func *f = y->g->def->def->func;
+		align_args(l, &sc, c.rets, f->rets, f->nrets);
+		align_args(l, &sc, c.args, f->params, f->nparams);
+	}
+}
+
+void widen_param_alignments(Linker *l)
+{
+	int any = 0;
+	for (int m = 0; m < l->n; m++)
+		for (Stmt *s = l->mods[m]->items.head; s; s = s->next) {
+			Sym *y = s->kind == S_FUNC && !s->func->has_body ? lookup(l, m, s->func->name) : NULL;
+			if (!y || !y->g || !y->g->def || y->g->def->def->kind != S_FUNC ||
+			    y->g->def->def == s)
+				continue;
+			Func *def = y->g->def->def->func;
+			const Func *decl = s->func;
+			if (decl->nrets != def->nrets || decl->nparams != def->nparams)
+				continue;   /* check_agreement said it */
+			int w = widen_formals(l, def->rets, decl->rets, def->nrets);
+			w |= widen_formals(l, def->params, decl->params, def->nparams);
+			if (w)
+				y->g->widened = any = 1;
+		}
+	for (int m = 0; any && m < l->n; m++)
+		for (Stmt *s = l->mods[m]->items.head; s; s = s->next)
+			if (s->kind == S_FUNC && s->func->has_body)
+				align_calls(l, m, &s->func->body, NULL);
 }
