@@ -79,7 +79,8 @@
 
 enum { /* why a call is not inlined */
 	WHY_RECURSIVE, WHY_UNDEFINED, WHY_ENTRY, WHY_WEAK, WHY_DWARF, WHY_FORM, WHY_ARGS,
-	WHY_PARAM, WHY_OVERLAP, WHY_DECL, WHY_PRAGMA, WHY_SHADOW, WHY_DEPOT, WHY_BUNDLE, WHY_COST, NWHY
+	WHY_PARAM, WHY_OVERLAP, WHY_DECL, WHY_PRAGMA, WHY_SHADOW, WHY_DEPOT, WHY_BUNDLE, WHY_COST,
+	WHY_UNDECLARED, NWHY
 };
 static const char *const why_text[NWHY] = {
 	"the callee is recursive (on a call cycle)",
@@ -97,6 +98,7 @@ static const char *const why_text[NWHY] = {
 	"a depot whose address is formed other than by one mov",
 	"another call passed the same .param (a devirtualized funnel's) is not inlined",
 	"the cost model says no",
+	"the callee names something nothing declares (input the verifier reports)",
 };
 
 typedef struct Stats {
@@ -121,6 +123,10 @@ typedef struct In {
 	Stmt *debug_str;             /* the .debug_str section, once found or made */
 	uint32_t *scc;               /* per call-graph function: its component */
 	uint8_t *cyclic;             /* per component: more than one function */
+	int8_t *undeclared;          /* per call-graph function: names what nothing declares
+	                                (1), not (0), not yet asked (-1) */
+	Names module_names;          /* the module's symbols, once one is asked for */
+	int module_named;
 	uint32_t *ncalls;            /* per call-graph function: direct call sites */
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
 	Names labels;                /* .debug_str's labels */
@@ -276,6 +282,8 @@ static uint32_t *bottom_up(In *in)
 	t.order = xcalloc(n + 1, sizeof *t.order);
 	in->scc = xcalloc(n + 1, sizeof *in->scc);
 	in->cyclic = xcalloc(n + 1, 1);
+	in->undeclared = xmalloc(n + 1);
+	memset(in->undeclared, -1, n + 1);
 	for (uint32_t v = 0; v < n; v++)
 		if (!t.index[v])
 			strong(&t, v);
@@ -688,6 +696,48 @@ static int body_why(const List *l)
 	return -1;
 }
 
+/* A name in the callee that nothing declares is the input's own fault,
+ * which the verifier lets through where it was; copied into another
+ * function it would be a new one.  Such a callee stays where it is. */
+typedef struct Undecl {
+	Names names;
+	int found;
+} Undecl;
+
+static void check_declared(void *ctx, const char *name, OpRole role)
+{
+	Undecl *u = ctx;
+	(void)role;
+	if (!names_declared(&u->names, name) && !is_special_reg(name))
+		u->found = 1;
+}
+
+static void scan_undeclared(Undecl *u, const List *l)
+{
+	for (const Stmt *s = l->head; s && !u->found; s = s->next)
+		if (s->kind == S_SCOPE)
+			scan_undeclared(u, &s->scope);
+		else if (s->kind == S_INS)
+			ins_names(&s->ins, check_declared, u);
+}
+
+static int names_undeclared(In *in, const CgFunc *c)
+{
+	int8_t *known = &in->undeclared[cg_index(in, c)];
+	if (*known < 0) {
+		if (!in->module_named) {
+			names_of_module(&in->module_names, in->m);
+			in->module_named = 1;
+		}
+		Undecl u = {{0}, 0};
+		names_in_module(&u.names, &in->module_names, c->def);
+		scan_undeclared(&u, &c->def->body);
+		names_free(&u.names);
+		*known = (int8_t)u.found;
+	}
+	return *known;
+}
+
 /* Why the call cannot be inlined whatever the copy looks like, or -1. */
 static int classify(Fn *fn, const Site *st)
 {
@@ -705,6 +755,8 @@ static int classify(Fn *fn, const Site *st)
 		return WHY_DWARF;
 	if (names_shadowed(fn->f))   /* its registers' types are read by name */
 		return WHY_SHADOW;
+	if (names_undeclared(in, c))
+		return WHY_UNDECLARED;
 	return body_why(&c->def->body);
 }
 
@@ -1654,6 +1706,8 @@ void inline_calls(Module *m, const StageOptions *o)
 	free(order);
 	free(in.scc);
 	free(in.cyclic);
+	free(in.undeclared);
+	names_free(&in.module_names);
 	free(in.ncalls);
 	callgraph_free(in.cg);
 	symtab_free(in.syms);

@@ -193,5 +193,36 @@ check "deterministic output" "cmp -s '$work/o1.ptx' '$work/o2.ptx'"
 "$ptxlink" "$work/ok.ptx" -o "$work/nodir/a.ptx" 2>"$work/err"; rc=$?
 check "-o nodir/a.ptx names nodir/a.ptx" "[ $rc = 1 ] && [ \"\$(cat '$work/err')\" = \"ptxlink: error: cannot create '$work/nodir/a.ptx': No such file or directory\" ]"
 
+# A callee that names what nothing declares (the input's fault, which the
+# verifier lets through where it is) is not inlined: copied into its
+# caller it was a new violation, and --verify stopped with an internal
+# error (found by the stages fuzzer).
+cat >"$work/undecl.ptx" <<'END'
+.version 8.0
+.target sm_80
+.address_size 64
+.func (.param .b64 r) f()
+{
+.reg .b64 %rd<2>;
+mov.u64 %rd1, nosuch;
+st.param.b64 [r], %rd1;
+ret;
+}
+.visible .entry k(.param .u64 p)
+{
+.reg .b64 %rd<3>;
+ld.param.u64 %rd1, [p];
+{
+.param .b64 r0;
+call.uni (r0), f, ();
+ld.param.b64 %rd2, [r0];
+}
+st.global.u64 [%rd1], %rd2;
+ret;
+}
+END
+"$ptxlink" --verify --allow-undefined --inline=always -Rpass-missed=inline "$work/undecl.ptx" -o "$work/undecl.out.ptx" 2>"$work/err"; rc=$?
+check "a callee naming what nothing declares stays a call (--inline=always)" "[ $rc = 0 ] && grep -q 'nothing declares' '$work/err' && grep -q 'call.uni' '$work/undecl.out.ptx'"
+
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]
