@@ -330,6 +330,24 @@ int ins_mentions(const Ins *in, const char *name)
 	return 0;
 }
 
+/* In l itself, not in its nested scopes: a call's .param arguments are
+ * declared beside it. */
+Stmt *list_var(const List *l, const char *name)
+{
+	for (Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_VAR && s->var.nds && s->var.ds[0].name == name)
+			return s;
+	return NULL;
+}
+
+int mod_has_dwarf(const Module *m)
+{
+	for (const Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_SECTION && !strcmp(s->section.name, ".debug_info"))
+			return 1;
+	return 0;
+}
+
 /* Instructions, nested scopes and local initializers. */
 int body_mentions(const List *l, const char *name)
 {

@@ -500,6 +500,8 @@ typedef int LeafFn(void *ctx, Expr **slot);
 int expr_leaves(Expr **e, LeafFn *fn, void *ctx);
 int ins_mentions(const struct Ins *, const char *name);
 int body_mentions(const List *, const char *name);
+Stmt *list_var(const List *, const char *name);   /* the S_VAR of l declaring name, or NULL */
+int mod_has_dwarf(const Module *);   /* -G DWARF: a .debug_info section */
 int str_in(const char *w, const char *const *set);   /* set ends with NULL */
 int type_bytes(const char *type);  /* ".u32" -> 4; 0 if not a sized scalar type (TF_SIZED) */
 int64_t decl_bytes(const Decl *, const Declarator *);  /* -1: not known */

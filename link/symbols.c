@@ -535,10 +535,11 @@ typedef struct Scope {
 
 static Decl *arg_decl(const Scope *sc, const char *name)
 {
-	for (; sc; sc = sc->up)
-		for (Stmt *s = sc->list->head; s; s = s->next)
-			if (s->kind == S_VAR && s->var.nds && s->var.ds[0].name == name)
-				return &s->var;
+	for (; sc; sc = sc->up) {
+		Stmt *s = list_var(sc->list, name);
+		if (s)
+			return &s->var;
+	}
 	return NULL;
 }
 

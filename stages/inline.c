@@ -1660,9 +1660,7 @@ static int loc_names_ok(const Module *m)
 
 static void scan_module(In *in)
 {
-	for (const Stmt *s = in->m->items.head; s; s = s->next)
-		if (s->kind == S_SECTION && !strcmp(s->section.name, ".debug_info"))
-			in->dwarf = 1;
+	in->dwarf = mod_has_dwarf(in->m);
 	in->loc_names = loc_names_ok(in->m);
 }
 

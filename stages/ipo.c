@@ -114,14 +114,6 @@ static int is_call(const Stmt *s)
 	return s->kind == S_INS && s->ins.sp->op && (s->ins.sp->op->flags & OF_CALL);
 }
 
-static Stmt *decl_in(const List *l, const char *name)
-{
-	for (Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_VAR && s->var.ds[0].name == name)
-			return s;
-	return NULL;
-}
-
 /* ld.param (1) or st.param (0) of name at [name+off], scalar: the address
  * operand's index, else -1. */
 static int param_access(const Ins *in, const char *name, int64_t *off)
@@ -193,7 +185,7 @@ static void find_sites(Ipo *p, Func *caller, List *l)
 /* The .param o names, declared in l and otherwise only accessed by kind k. */
 static int site_param(const List *l, const Expr *o, int k)
 {
-	Stmt *d = o->kind == E_NAME ? decl_in(l, o->str) : NULL;
+	Stmt *d = o->kind == E_NAME ? list_var(l, o->str) : NULL;
 	return d && decl_space(&d->var) == SPACE_PARAM && only_accessed(l, o->str, k, 1);
 }
 
@@ -946,14 +938,6 @@ static void unread_result(Ipo *p, Fn *fn)
 
 /* ---- driver --------------------------------------------------------------- */
 
-static int has_dwarf(const Module *m)
-{
-	for (const Stmt *s = m->items.head; s; s = s->next)
-		if (s->kind == S_SECTION && !strcmp(s->section.name, ".debug_info"))
-			return 1;
-	return 0;
-}
-
 static void print_stats(const Stats *s)
 {
 	diag_note("ipo: %u functions, %u internal", s->funcs, s->internal);
@@ -967,7 +951,7 @@ static void print_stats(const Stats *s)
 
 void ipo(Module *m, const StageOptions *o)
 {
-	if (!o->ipo.on || has_dwarf(m))
+	if (!o->ipo.on || mod_has_dwarf(m))
 		return;
 	Ipo p = {.m = m, .o = o};
 	scan(&p);
