@@ -296,6 +296,7 @@ typedef struct CallParts {
 } CallParts;
 int ins_call_parts(const struct Ins *, CallParts *);
 int ins_writes_memory(const struct Ins *);
+
 /* Special registers (ir/sregs.h): sreg_find gives a name's SR_* and its
  * index (see sregs.h), or -1 if it names none. */
 enum { SRF_ONE, SRF_XYZ, SRF_NUM, SRF_N64 };
@@ -500,6 +501,7 @@ typedef int LeafFn(void *ctx, Expr **slot);
 int expr_leaves(Expr **e, LeafFn *fn, void *ctx);
 int ins_mentions(const struct Ins *, const char *name);
 int body_mentions(const List *, const char *name);
+int stmt_is_call(const Stmt *);   /* a call instruction (sem.c) */
 Stmt *list_var(const List *, const char *name);   /* the S_VAR of l declaring name, or NULL */
 int mod_has_dwarf(const Module *);   /* -G DWARF: a .debug_info section */
 int str_in(const char *w, const char *const *set);   /* set ends with NULL */

@@ -225,6 +225,11 @@ int ins_writes_memory(const Ins *in)
 	return (in->sp->op->flags & (OF_STORE | OF_OPAQUE | OF_CALL)) != 0;
 }
 
+int stmt_is_call(const Stmt *s)
+{
+	return s->kind == S_INS && s->ins.sp->op && (s->ins.sp->op->flags & OF_CALL);
+}
+
 int ins_call_parts(const Ins *in, CallParts *p)
 {
 	uint32_t i = 0;

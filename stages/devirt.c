@@ -230,11 +230,6 @@ static void free_labels(Df *df)
 	}
 }
 
-static int is_call(const Stmt *s)
-{
-	return s->kind == S_INS && s->ins.sp->op && (s->ins.sp->op->flags & OF_CALL);
-}
-
 static void add_site(Df *df, Stmt *s, List *l, uint32_t callee)
 {
 	df->sites = array_grow(df->sites, df->nsites, &df->cap, sizeof *df->sites);
@@ -246,7 +241,7 @@ static void find_sites(Df *df, List *l)
 	for (Stmt *s = l->head; s; s = s->next) {
 		if (s->kind == S_SCOPE)
 			find_sites(df, &s->scope);
-		if (!is_call(s))
+		if (!stmt_is_call(s))
 			continue;
 		CallParts c;
 		ins_call_parts(&s->ins, &c);
@@ -1172,7 +1167,7 @@ static int code_uses_pointers(Dv *d, const List *l)
 			continue;
 		const Ins *in = &s->ins;
 		CallParts c;
-		int call = is_call(s);
+		int call = stmt_is_call(s);
 		ins_call_parts(in, &c);
 		if (call && (!c.callee || !cg_find(d->cg, c.callee->str)))
 			return 1;

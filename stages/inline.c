@@ -187,11 +187,6 @@ typedef struct Fn {
 
 /* ---- small things --------------------------------------------------------- */
 
-static int is_call(const Stmt *s)
-{
-	return s->kind == S_INS && s->ins.sp->op && (s->ins.sp->op->flags & OF_CALL);
-}
-
 static uint32_t cg_index(const In *in, const CgFunc *c)
 {
 	return (uint32_t)(c - cg_func(in->cg, 0));
@@ -1554,7 +1549,7 @@ static void find_sites(Fn *fn, List *l, const LocInfo **at)
 			*at = s->locinfo;
 		CallParts c;
 		const CgFunc *g;
-		if (!is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
+		if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
 			continue;
 		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
 		fn->sites[fn->nsites++] = (Site){s, l, *at, 0, g};

@@ -109,11 +109,6 @@ static void remark(const Ipo *p, Loc at, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int is_call(const Stmt *s)
-{
-	return s->kind == S_INS && s->ins.sp->op && (s->ins.sp->op->flags & OF_CALL);
-}
-
 /* ld.param (1) or st.param (0) of name at [name+off], scalar: the address
  * operand's index, else -1. */
 static int param_access(const Ins *in, const char *name, int64_t *off)
@@ -134,7 +129,7 @@ static int only_accessed(const List *l, const char *name, int k, int calls)
 		int64_t off;
 		if (s->kind == S_SCOPE && !only_accessed(&s->scope, name, k, calls))
 			return 0;
-		if (s->kind == S_INS && !(calls && is_call(s)) && ins_mentions(&s->ins, name) &&
+		if (s->kind == S_INS && !(calls && stmt_is_call(s)) && ins_mentions(&s->ins, name) &&
 		    param_access(&s->ins, name, &off) != k)
 			return 0;
 	}
@@ -146,7 +141,7 @@ static int other_call_passes(const List *l, const char *name, const Stmt *except
 {
 	for (const Stmt *s = l->head; s; s = s->next)
 		if ((s->kind == S_SCOPE && other_call_passes(&s->scope, name, except)) ||
-		    (s != except && is_call(s) && ins_mentions(&s->ins, name)))
+		    (s != except && stmt_is_call(s) && ins_mentions(&s->ins, name)))
 			return 1;
 	return 0;
 }
@@ -173,7 +168,7 @@ static void find_sites(Ipo *p, Func *caller, List *l)
 			find_sites(p, caller, &s->scope);
 		CallParts cp;
 		Fn *fn;
-		if (!is_call(s) || !ins_call_parts(&s->ins, &cp) || !(fn = fn_named(p, cp.callee->str)))
+		if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &cp) || !(fn = fn_named(p, cp.callee->str)))
 			continue;
 		if (cp.proto)
 			fn->why = WHY_USE;
@@ -673,7 +668,7 @@ static int site_constant(const Site *st, const char *arg, int bytes, uint64_t *b
 			store = NULL;
 		int64_t off;
 		if (s->kind == S_SCOPE ? body_mentions(&s->scope, arg)
-		    : s->kind == S_INS && !is_call(s) && ins_mentions(&s->ins, arg)) {
+		    : s->kind == S_INS && !stmt_is_call(s) && ins_mentions(&s->ins, arg)) {
 			if (store || s->kind != S_INS || param_access(&s->ins, arg, &off) != 0 || off ||
 			    s->ins.guard || s->ins.sp->vec != 1 || s->ins.sp->type_bytes != bytes)
 				return 0;
@@ -782,7 +777,7 @@ static int all_immediate(const Fn *fn, uint32_t i)
 		const char *arg = cp.args->kids[i]->str;
 		int stores = 0;
 		for (const Stmt *s = fn->sites[k].list->head; s; s = s->next)
-			if (s->kind == S_INS && !is_call(s) && ins_mentions(&s->ins, arg)) {
+			if (s->kind == S_INS && !stmt_is_call(s) && ins_mentions(&s->ins, arg)) {
 				const Expr *v = s->ins.ops[1];
 				if (v->kind == E_BRACE)
 					for (uint32_t j = 0; j < v->n; j++)
@@ -915,7 +910,7 @@ static int result_unread(const Fn *fn)
 			continue;
 		const char *r = cp.rets->kids[0]->str;
 		for (const Stmt *s = fn->sites[k].list->head; s; s = s->next)
-			if ((s->kind == S_INS && !is_call(s) && ins_mentions(&s->ins, r)) ||
+			if ((s->kind == S_INS && !stmt_is_call(s) && ins_mentions(&s->ins, r)) ||
 			    (s->kind == S_SCOPE && body_mentions(&s->scope, r)))
 				return 0;
 	}
