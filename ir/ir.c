@@ -348,6 +348,16 @@ int mod_has_dwarf(const Module *m)
 	return 0;
 }
 
+void func_declare_before(Module *m, const Func *def, Stmt *at)
+{
+	Func *decl = arena_dup(m->arena, def, sizeof *def);
+	decl->has_body = 0;
+	decl->body = (List){0};
+	Stmt *s = stmt_new(m, S_FUNC, at->loc);
+	s->func = decl;
+	list_insert_before(&m->items, at, s);
+}
+
 /* Instructions, nested scopes and local initializers. */
 int body_mentions(const List *l, const char *name)
 {

@@ -504,6 +504,9 @@ int body_mentions(const List *, const char *name);
 int stmt_is_call(const Stmt *);   /* a call instruction (sem.c) */
 Stmt *list_var(const List *, const char *name);   /* the S_VAR of l declaring name, or NULL */
 int mod_has_dwarf(const Module *);   /* -G DWARF: a .debug_info section */
+/* A declaration of def (its header, no body) put before at, a module
+ * item: ptxas reads in order, and a call must follow its callee's. */
+void func_declare_before(Module *, const Func *def, Stmt *at);
 int str_in(const char *w, const char *const *set);   /* set ends with NULL */
 int type_bytes(const char *type);  /* ".u32" -> 4; 0 if not a sized scalar type (TF_SIZED) */
 int64_t decl_bytes(const Decl *, const Declarator *);  /* -1: not known */

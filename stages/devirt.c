@@ -975,14 +975,8 @@ static void declare_before(Dv *d, Stmt *fs, const char *name)
 		if (s->kind == S_FUNC && s->func->name == name)
 			return;
 	const Func *def = func_named(d, name);
-	if (!def)
-		return;
-	Func *decl = arena_dup(d->m->arena, def, sizeof *def);
-	decl->has_body = 0;
-	decl->body = (List){0};
-	Stmt *s = stmt_new(d->m, S_FUNC, fs->loc);
-	s->func = decl;
-	list_insert_before(&d->m->items, fs, s);
+	if (def)
+		func_declare_before(d->m, def, fs);
 }
 
 static void hoist_var(Dv *d, Stmt *at, const char *name, int depth);

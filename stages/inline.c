@@ -1341,12 +1341,7 @@ static void declare(Fn *fn, const char *name, Stmt *at, int depth)
 	names_add(&fn->before, name, NULL);
 	Stmt *s = sym->def ? sym->def : sym->decl;
 	if (s->kind == S_FUNC) {
-		Func *decl = arena_dup(in->m->arena, s->func, sizeof *s->func);
-		decl->has_body = 0;
-		decl->body = (List){0};
-		Stmt *d = stmt_new(in->m, S_FUNC, at->loc);
-		d->func = decl;
-		list_insert_before(&in->m->items, at, d);
+		func_declare_before(in->m, s->func, at);
 	} else if (s->kind == S_VAR) {
 		list_remove(&in->m->items, s);
 		list_insert_before(&in->m->items, at, s);

@@ -538,14 +538,8 @@ static void merge(Ipo *p, Fn *keep, Fn *dup)
 {
 	const char *name = keep->f->name, *old = dup->f->name;
 	Stmt *first = first_naming(p->m, old);
-	if (!declared_before(p->m, name, first)) {   /* ptxas reads in order */
-		Func *h = arena_dup(p->m->arena, keep->f, sizeof *keep->f);
-		h->has_body = 0;
-		h->body = (List){0};
-		Stmt *d = stmt_new(p->m, S_FUNC, first->loc);
-		d->func = h;
-		list_insert_before(&p->m->items, first, d);
-	}
+	if (!declared_before(p->m, name, first))   /* ptxas reads in order */
+		func_declare_before(p->m, keep->f, first);
 	for (uint32_t i = 0; i < p->nfns; i++)   /* the calls in dup's body go with it */
 		drop_sites_in(&p->fns[i], dup->f);
 	for (uint32_t i = 0; i < dup->nsites; i++) {
