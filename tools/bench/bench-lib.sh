@@ -159,6 +159,20 @@ route_stats() {
     }' "$d/ptxas.v" "$d/sections.txt" "$d/symbols.txt"
 }
 
+# routes_stats W R...: route_stats on each W/R that built a cubin; the
+# others get an empty table and no summary.
+routes_stats() {
+    local w=$1 r; shift
+    for r in "$@"; do
+        if [ -f "$w/$r/ms" ] && [ -f "$w/$r/final.cubin" ]; then
+            route_stats "$w/$r"
+        else
+            : >"$w/$r/stats.tsv"
+            rm -f "$w/$r/summary"
+        fi
+    done
+}
+
 # ---------------------------------------------------------------------------
 # Section 1: per-program routes
 # ---------------------------------------------------------------------------

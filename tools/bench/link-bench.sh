@@ -435,14 +435,7 @@ devirt_section() {
         done
         PLK_FLAGS=(--stats)
         route_plk "$p" "$W/d" "$P_ARCH" "$P_DBG" "${P_FILES[@]}"
-        for r in a b c d; do
-            if [ -f "$W/$r/ms" ] && [ -f "$W/$r/final.cubin" ]; then
-                route_stats "$W/$r"
-            else
-                : >"$W/$r/stats.tsv"
-                rm -f "$W/$r/summary"
-            fi
-        done
+        routes_stats "$W" a b c d
         # the PTX NVVM hands to ptxas on route c
         local lto="n/a"
         if [ -f "$W/c/summary" ] &&

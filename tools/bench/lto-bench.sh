@@ -166,14 +166,7 @@ run_program() { # prog
         echo "n/a: $prod-made PTX, no nvcc sources" >"$W/c/mode"
     fi
     route_ptxas "$p" "$W/p" "$P_ARCH" "${P_FILES[@]}"
-    for r in a c p; do
-        if [ -f "$W/$r/final.cubin" ] && [ -f "$W/$r/ms" ]; then
-            route_stats "$W/$r"
-        else
-            : >"$W/$r/stats.tsv"
-            rm -f "$W/$r/summary"
-        fi
-    done
+    routes_stats "$W" a c p
 }
 
 # "text regs stack spill" of a route, spill = stores + loads; "" when it failed.
