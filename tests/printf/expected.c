@@ -82,11 +82,28 @@ static void names(void)
 	printf("%f %lld \n", 2.5f, -42LL);
 }
 
+/* runtime.ptx: the format in the kernel parameter is empty (a zeroed
+ * buffer); the others come from a table, a selp, a local array. */
+static void runtime(void)
+{
+	int n = 7;
+	for (int tid = 0; tid < 2; tid++)
+		printf("n=%d\n", n);
+	printf("t%d: %d %u %f %g %lld\n", 0, (int8_t)-n, (uint16_t)-n, (double)7.0f, 1.5, -7LL);
+	printf("t%x: %x %x %.2e %a %llx\n", 1, (int8_t)-n, (uint16_t)-n, (double)7.0f, 1.5, -7LL);
+	printf("even\nodd\n");
+	for (int tid = 0; tid < 2; tid++)
+		printf("l %.3f\n", 7.0);
+	for (int tid = 0; tid < 2; tid++)
+		printf("lit %d\n", n);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*fn)(void); } runs[] = {
 		{"types", types}, {"many", many}, {"device", device}, {"llc_printf", llc_printf},
 		{"clang_printf", clang_printf}, {"layout", layout}, {"names", names},
+		{"runtime", runtime},
 	};
 	for (size_t i = 0; argc == 2 && i < sizeof runs / sizeof *runs; i++)
 		if (!strcmp(argv[1], runs[i].name)) {
