@@ -20,9 +20,12 @@
  *       .param .b64 param1;  st.param.b64 [param1], %printf_rd;
  *       call.uni (retval0), vprintf, (param0, param1);
  *       ld.param.b32 %r2, [retval0+0]; }
- * The format must trace back to a string constant; its conversions are
- * checked against the arguments (warnings; errors with -Werror=format).
- * A call this stage cannot read is refused with an error, never guessed.
+ * A format that traces back to a string constant is checked against the
+ * arguments (warnings; errors with -Werror=format).  Any other format (read
+ * from a table, passed in, built at run time) goes to vprintf as it is,
+ * since vprintf takes any pointer; the promotions and layout above need
+ * only the arguments' types, as nvcc's lowering does.  A call this stage
+ * cannot read is refused with an error, never guessed.
  *
  * requires: normalized input; builds its own symbol table (which functions
  * call printf) and, per such function, CFG, liveness and reaching
@@ -517,6 +520,24 @@ static char *format_of(Fn *fn, const Site *st, const Tracker *t)
 	return const_string(fn->m, v.sym, v.off);
 }
 
+/* With a run-time format only the types say how an argument promotes; an
+ * untyped narrow integer (.b8, .b16) could be signed or not, and only a
+ * conversion (%d or %u) would tell. */
+static int runtime_args_ok(Fn *fn, const Site *st)
+{
+	for (uint32_t i = 0; i < st->nargs; i++) {
+		const Arg *a = &st->args[i];
+		if (a->kind == A_INT && a->stsize < 4 && (ty_flags(type_of(a->type)) & TF_BITS)) {
+			int bits = 8 * a->stsize;
+			refuse(fn, a->stores[0], "argument %u is an untyped %s: with a format that is "
+				"not a string constant, nothing says whether to sign-extend it (store it "
+				"as .s%d or .u%d, or promote it to 32 bits)", i + 2, a->type, bits, bits);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* Offsets at natural alignment; narrow untyped integers take their
  * signedness from the conversion that prints them. */
 static void layout(Site *st, const Want *w, uint32_t nw)
@@ -757,14 +778,14 @@ static uint32_t lower_func(Fn *fn, const SymTab *syms)
 		if (!read_site(fn, st))
 			continue;
 		char *fmt = format_of(fn, st, &t);
-		if (!fmt) {
-			error(st->call->loc, "The first argument for printf must be a string literal");
-			fn->bad++;
+		uint32_t nw = 0;
+		if (fmt) {
+			nw = parse_format(fn, st->call->loc, fmt, w, sizeof w / sizeof *w);
+			free(fmt);
+			check_format(fn, st, w, nw);
+		} else if (!runtime_args_ok(fn, st)) {
 			continue;
 		}
-		uint32_t nw = parse_format(fn, st->call->loc, fmt, w, sizeof w / sizeof *w);
-		free(fmt);
-		check_format(fn, st, w, nw);
 		layout(st, w, nw);
 		if (st->size > r.bufsize)
 			r.bufsize = st->size;

@@ -70,6 +70,7 @@ nvcc   sm_80   -lineinfo                  vecadd.cu                     ptx/veca
 nvcc   sm_75   -                          printf_demo.cu                ptx/printf_demo.sm_75.ptx
 nvcc   sm_80   -                          printf_demo.cu                ptx/printf_demo.sm_80.ptx
 nvcc   sm_80   -G                         printf_demo.cu                ptx/printf_demo.sm_80.G.ptx
+nvcc   sm_80   -                          printf_runtime.cu             ptx/printf_runtime.sm_80.ptx
 nvcc   sm_80   -                          local_arrays.cu               ptx/local_arrays.sm_80.ptx
 nvcc   sm_86   -lineinfo                  local_arrays.cu               ptx/local_arrays.sm_86.lineinfo.ptx
 nvcc   sm_80   -O3                        depot_lifetimes.cu            ptx/depot_lifetimes.sm_80.ptx
@@ -169,6 +170,7 @@ clang  sm_80   -                          clang_depot_lifetimes.cu      ptx/clan
 clang  sm_80   -nocudalib,-Xclang,-target-feature,-Xclang,+ptx72  clang_math_nocudalib.cu  ptx/clang_math_nocudalib.sm_80.ptx
 libdevice sm_80 -mattr=+ptx72             libdevice.10.bc               ptx-rejected/libdevice.sm_80.ptx
 clang  sm_80   -fno-builtin-printf        clang_printf_nobuiltin.cu     ptx-rejected/clang_printf_nobuiltin.sm_80.ptx
+clang  sm_80   -fno-builtin-printf        printf_runtime.cu             ptx-rejected/printf_runtime.sm_80.nobuiltin.ptx
 clang  sm_80   -fgpu-rdc                  clang_multi/main.cu           ptx/clang_multi/main.sm_80.rdc.ptx
 clang  sm_80   -fgpu-rdc                  clang_multi/lib.cu            ptx/clang_multi/lib.sm_80.rdc.ptx
 # --- llc on hand-written LLVM IR ----------------------------------------------------------------------------------------

@@ -5,10 +5,10 @@
 #   tests/printf/corpus.sh PTXLINK PRINTF-EXPECTED [PTXLINK-RUN]
 #
 # 1. The corpus' residual-printf files (corpus/ptx-rejected) and nvcc's own
-#    vprintf code (corpus/ptx/printf_demo*): lowered, or left alone.  Every
-#    output must be accepted by ptxas -arch=<its target> (whole program and
-#    -c), hold no call to printf, and be a fixed point: a second run prints
-#    it unchanged.
+#    vprintf code (corpus/ptx/printf_demo*, printf_runtime*): lowered, or
+#    left alone.  Every output must be accepted by ptxas -arch=<its target>
+#    (whole program and -c), hold no call to printf, and be a fixed point: a
+#    second run prints it unchanged.
 # 2. With the reference interpreter (PTXLINK-RUN): each run.list kernel,
 #    lowered, prints exactly what C's printf does (PRINTF-EXPECTED NAME).
 set -uo pipefail
@@ -64,7 +64,7 @@ for f in "$corpus"/ptx-rejected/*.ptx; do
 		bad "$what: $(head -3 "$tmp/err")"
 	fi
 done
-for f in "$corpus"/ptx/printf_demo*.ptx "$corpus"/ptx/clang_saxpy.sm_80.ptx; do
+for f in "$corpus"/ptx/printf_demo*.ptx "$corpus"/ptx/printf_runtime*.ptx "$corpus"/ptx/clang_saxpy.sm_80.ptx; do
 	what=${f#"$corpus"/}
 	# --no-depot: depot repacking may rightly change these (-G's %SP accesses)
 	"$ptxlink" --no-depot "$f" -o "$tmp/a.ptx" 2>"$tmp/err" && "$ptxlink" --no-stages "$f" -o "$tmp/b.ptx" &&

@@ -82,11 +82,58 @@ static void names(void)
 	printf("%f %lld \n", 2.5f, -42LL);
 }
 
+/* runtime.ptx: the format in the kernel parameter is empty (a zeroed
+ * buffer); the others come from a table, a selp, a local array. */
+static void runtime(void)
+{
+	int n = 7;
+	for (int tid = 0; tid < 2; tid++)
+		printf("n=%d\n", n);
+	printf("t%d: %d %u %f %g %lld\n", 0, (int8_t)-n, (uint16_t)-n, (double)7.0f, 1.5, -7LL);
+	printf("t%x: %x %x %.2e %a %llx\n", 1, (int8_t)-n, (uint16_t)-n, (double)7.0f, 1.5, -7LL);
+	printf("even\nodd\n");
+	for (int tid = 0; tid < 2; tid++)
+		printf("l %.3f\n", 7.0);
+	for (int tid = 0; tid < 2; tid++)
+		printf("lit %d\n", n);
+}
+
+/* corpus/src/printf_runtime.cu, thread by thread (--printf-by-thread):
+ * the format from fmts[(t + k) % 3], say()'s parameter, the local array
+ * "l=%d %c\n" with d, x or o, then plain[t & 1]. */
+static void printf_runtime(void)
+{
+	int k = 5;
+	float f = 1.5f;
+	long long ll = -123456789012LL;
+	short sh = -7;
+	for (unsigned t = 0; t < 4; t++) {
+		char c = (char)('A' + t);
+		unsigned char uc = (unsigned char)(250 + t);
+		switch ((t + k) % 3) {
+		case 0: printf("table %u: c=%d uc=%u s=%d f=%f ll=%lld\n", t, c, uc, sh, f, ll); break;
+		case 1: printf("table %x: c=%c uc=%x s=%hd f=%.2e ll=%llx\n", t, c, uc, sh, f, ll); break;
+		default: printf("table %o: c=%i uc=%#x s=%hu f=%g ll=%lli\n", t, c, uc, sh, f, ll);
+		}
+		if (t & 1)
+			printf("odd %d %.3f [%s]\n", (int)t, f * 2.0, "str");
+		else
+			printf("even %d %f [%s]\n", (int)t, f * 2.0, "str");
+		switch (t % 3) {
+		case 0: printf("l=%d %c\n", k + (int)t, c); break;
+		case 1: printf("l=%x %c\n", k + (int)t, c); break;
+		default: printf("l=%o %c\n", k + (int)t, c);
+		}
+		printf(t & 1 ? "none at all (100%%)\n" : "no arguments\n");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*fn)(void); } runs[] = {
 		{"types", types}, {"many", many}, {"device", device}, {"llc_printf", llc_printf},
 		{"clang_printf", clang_printf}, {"layout", layout}, {"names", names},
+		{"runtime", runtime}, {"printf_runtime", printf_runtime},
 	};
 	for (size_t i = 0; argc == 2 && i < sizeof runs / sizeof *runs; i++)
 		if (!strcmp(argv[1], runs[i].name)) {
