@@ -676,6 +676,12 @@ void names_of_func(Names *, const Module *, const Func *f);
  * see them: a set per function without a walk of the module each */
 void names_of_module(Names *, const Module *);
 void names_in_module(Names *, const Names *module, const Func *f);
+/* every name a section's data holds: nvcc -G's DWARF places code by its
+ * labels (.b64 $L__func_begin0) and data by its symbols.  -lineinfo's
+ * .debug_str holds bytes only (its labels name strings, and so does a
+ * .loc's function_name): it names no code and no symbol. */
+void names_of_sections(Names *, const Module *);
+int names_label_in(const Names *, const List *body);  /* a label of body (any scope) in the set */
 int names_exact(const Names *, const char *name);      /* declared as itself */
 int names_declared(const Names *, const char *name);   /* itself or in a range */
 const char *names_type(const Names *, const char *name);  /* its declaration's type word */

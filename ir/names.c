@@ -163,6 +163,33 @@ void names_of_module(Names *n, const Module *m)
 			names_add(n, s->func->name, NULL);
 }
 
+static int add_leaf(void *ctx, Expr **slot)
+{
+	if ((*slot)->kind == E_NAME)
+		names_add(ctx, (*slot)->str, NULL);
+	return 0;
+}
+
+void names_of_sections(Names *n, const Module *m)
+{
+	for (const Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_SECTION)
+			for (Stmt *x = s->section.items.head; x; x = x->next)
+				for (uint32_t i = 0; x->kind == S_DATA && i < x->list.nitems; i++)
+					expr_leaves(&x->list.items[i], add_leaf, n);
+}
+
+int names_label_in(const Names *n, const List *body)
+{
+	if (!n->exact && !n->outer)
+		return 0;  /* most modules: no section names anything */
+	for (const Stmt *s = body->head; s; s = s->next)
+		if ((s->kind == S_LABEL && names_exact(n, s->label)) ||
+		    (s->kind == S_SCOPE && names_label_in(n, &s->scope)))
+			return 1;
+	return 0;
+}
+
 static void names_own(Names *n, const Func *f)
 {
 	names_of_body(n, &f->body);

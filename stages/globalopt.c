@@ -10,7 +10,8 @@
  *              (not a compiler temporary such as $str, whose name has a
  *              '$'), or with --internalize only the --keep / --keep-file
  *              names; in an open world (world.c) every non-internal
- *              symbol; anything a section (DWARF) names.
+ *              symbol; anything a section (DWARF) names, and a
+ *              function whose labels it names.
  *   folding    a variable no root is and no instruction writes or takes
  *              the address of, whose initializer is numbers: each
  *              ld [v+C] of 4 or 8 bytes becomes mov of the bytes there
@@ -22,8 +23,7 @@
  *              the others' uses name the first.
  *   dead code  functions and variables no root reaches through calls,
  *              addresses in code or initializers and loads and stores go,
- *              with their declarations and aliases (not a function when
- *              DWARF names the labels inside functions).
+ *              with their declarations and aliases.
  *   internalize  in a closed world, functions lose .visible/.weak (the
  *              host cannot call them); with --internalize, variables not
  *              kept too.
@@ -50,7 +50,6 @@ typedef struct Go {
 	SymTab *t;
 	uint8_t *root;      /* per symbol id */
 	uint8_t *reached;
-	int keep_funcs;     /* DWARF names labels in functions: none goes */
 	int changed;        /* the step changed the module: its table is stale */
 } Go;
 
@@ -98,31 +97,25 @@ static int is_root(const Go *g, const Symbol *s)
 	return !g->o->globalopt.internalize && host_named(s);
 }
 
-static int mark_section_names(void *ctx, Expr **slot)
+/* What a section names stays: DWARF's addresses (-G) would dangle.  A
+ * function whose labels it names stays whole, and what its code names;
+ * one it does not name may go, as -lineinfo's .debug_str names none. */
+static int named_in_sections(const Names *named, const Symbol *s)
 {
-	Go *g = ctx;
-	Symbol *s = (*slot)->kind == E_NAME ? symtab_find(g->t, (*slot)->str) : NULL;
-	if (s)
-		g->root[s->id] = 1;
-	return 0;
+	return names_exact(named, s->name) || (s->kind == SYM_FUNC && s->def &&
+		s->def->kind == S_FUNC && names_label_in(named, &s->def->func->body));
 }
 
 static void find_roots(Go *g)
 {
+	Names named = {0};
+	names_of_sections(&named, g->m);
 	uint32_t n = symtab_count(g->t);
-	for (uint32_t i = 0; i < n; i++)
-		g->root[i] = (uint8_t)is_root(g, symtab_at(g->t, i));
-	for (Stmt *s = g->m->items.head; s; s = s->next)
-		if (s->kind == S_SECTION) {
-			g->keep_funcs = 1;
-			for (Stmt *x = s->section.items.head; x; x = x->next)
-				for (uint32_t i = 0; x->kind == S_DATA && i < x->list.nitems; i++)
-					expr_leaves(&x->list.items[i], mark_section_names, g);
-		}
-	/* functions DWARF keeps stay whole: what their code names stays too */
-	for (uint32_t i = 0; g->keep_funcs && i < n; i++)
-		if (symtab_at(g->t, i)->kind == SYM_FUNC)
-			g->root[i] = 1;
+	for (uint32_t i = 0; i < n; i++) {
+		const Symbol *s = symtab_at(g->t, i);
+		g->root[i] = (uint8_t)(is_root(g, s) || named_in_sections(&named, s));
+	}
+	names_free(&named);
 }
 
 /* ---- what the roots reach ------------------------------------------------- */
@@ -209,7 +202,7 @@ static void remove_dead(Go *g)
 	for (Stmt *s = g->m->items.head, *next; s; s = next) {
 		next = s->next;
 		const Symbol *sym = symbol_of(g, s);
-		if (!sym || g->reached[sym->id] || (s->kind == S_FUNC && g->keep_funcs))
+		if (!sym || g->reached[sym->id])
 			continue;
 		if (s == sym->def || (!sym->def && s == sym->decl)) {
 			if (s->kind == S_FUNC)
@@ -686,7 +679,6 @@ static void step(Go *g, void (*fn)(Go *))
 		uint32_t n = symtab_count(g->t);
 		g->root = xcalloc(n + 1, 1);
 		g->reached = xcalloc(n + 1, 1);
-		g->keep_funcs = 0;
 		find_roots(g);
 	}
 	g->changed = 0;

@@ -1262,10 +1262,12 @@ static unsigned lower_rets(In *in, List *l, const char *end)
 	return n;
 }
 
+/* Past .loc and labels: -lineinfo ends a function with $L__func_end0
+ * after its ret, and falling off the copy's end is its return too. */
 static void drop_last_ret(List *l)
 {
 	Stmt *s = l->tail;
-	while (s && s->kind == S_LOC)
+	while (s && (s->kind == S_LOC || s->kind == S_LABEL))
 		s = s->prev;
 	if (s && s->kind == S_INS && s->ins.sp->code == O_ret && !s->ins.guard)
 		list_remove(l, s);
