@@ -94,6 +94,7 @@ typedef struct Dp {
 	struct DebugRef *refs;  /* where DWARF names the depot (array_grow) */
 	uint32_t nrefs, crefs;
 	int named_in_data;    /* some section names it: it may not go */
+	Names *module;        /* the module's names, for fresh ones (the stage's, made once) */
 } Dp;
 
 /* ---- atoms: byte ranges that belong to one object -------------------- */
@@ -490,7 +491,7 @@ static void interference(Dp *d, const Cfg *g)
  * load reads starts as 0 (the inliner's rule for values never written),
  * so that no register is read undefined.  Pieces are at least 2 bytes:
  * a byte-wide load widens into its register, which a mov would not. */
-enum { MAX_PIECES = 64 };
+enum { MAX_PIECES = 64 };   /* what one object may add to register pressure */
 
 typedef struct Piece {
 	uint32_t obj;
@@ -720,8 +721,10 @@ static unsigned scalar_replace(Dp *d, Places *b, Stats *st)
 		return 0;
 	if (names_shadowed(d->f))  /* a name's type would be one scope's */
 		return 0;
+	if (!d->module->exact)  /* every module names its functions: not made yet */
+		names_of_module(d->module, d->m);
 	Names regs = {0};
-	names_of_func(&regs, d->m, d->f);
+	names_in_module(&regs, d->module, d->f);
 	Pieces p = {0};
 	unsigned n = 0;
 	check_values(d, &regs);
@@ -1540,9 +1543,9 @@ static void rewrite(Dp *d, Stats *st)
 	places_free(&b);
 }
 
-static void depot_func(Module *m, const StageOptions *o, Func *f, Stats *st)
+static void depot_func(Module *m, const StageOptions *o, Func *f, Stats *st, Names *module)
 {
-	Dp d = {.m = m, .o = o, .f = f, .arena = arena_new(), .mo = memobjs_build(f)};
+	Dp d = {.m = m, .o = o, .f = f, .arena = arena_new(), .mo = memobjs_build(f), .module = module};
 	d.dobj = find_depot(d.mo);
 	if (d.dobj >= 0)
 		rewrite(&d, st);
@@ -1557,9 +1560,11 @@ void depot(Module *m, const StageOptions *o)
 	if (o->depot.off)
 		return;
 	Stats st = {0};
+	Names module = {0};   /* made when scalar replacement first needs it */
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
-			depot_func(m, o, s->func, &st);
+			depot_func(m, o, s->func, &st, &module);
+	names_free(&module);
 	if (o->stats && st.funcs)
 		print_stats(&st);
 }
