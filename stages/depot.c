@@ -2,9 +2,11 @@
  *
  * nvcc lays a function's local arrays out end to end in one .local byte
  * array, even when their lifetimes never meet; ptxas takes that layout as
- * its stack frame.  This stage finds the objects inside the depot, lets
- * objects whose lifetimes are disjoint share bytes, drops the stores of
- * objects nothing reads, and makes generic accesses of the depot local:
+ * its stack frame.  This stage finds the objects inside the depot, holds
+ * in registers those only loaded and stored at constant offsets (what
+ * inlining leaves of arrays passed by pointer; "scalar replacement" below),
+ * lets objects whose lifetimes are disjoint share bytes, drops the stores
+ * of objects nothing reads, and makes generic accesses of the depot local:
  *
  *     .local .align 16 .b8 __local_depot2[784];     ->  [224]
  *     add.u64 %rd60, %SPL, 160;                     ->  add.u64 %rd60, %SPL, 0;
@@ -26,6 +28,10 @@
  * Lifetimes: an object is live at a point when a store to it reaches the
  * point and a load of it is reachable from it.  Two objects may share
  * bytes unless a store to one happens where the other is live.
+ *
+ * Scalar replacement: an object not pinned whose every access is a plain
+ * ld or st at a constant offset, the same bytes each time, gets a register
+ * per piece; its accesses become movs and it takes no bytes.
  *
  * Layout: pinned objects stay; the others go largest alignment first,
  * then largest, each at the lowest offset (congruent to its old one modulo
@@ -50,13 +56,16 @@ typedef struct Obj {
 	int64_t at;           /* the new offset; -1 when dead */
 	const char *pinned;   /* why it keeps its bytes, or NULL */
 	const Stmt *pinned_at;  /* the instruction that pins it, when one does */
+	const char *in_memory;  /* why registers cannot hold it, or NULL */
 	uint8_t loaded, stored;
+	uint8_t scalar;       /* its accesses became register moves: it takes no bytes */
 } Obj;
 
 /* --stats, summed over the module: counted, never read to decide */
 typedef struct Stats {
 	unsigned funcs, repacked, not_smaller, fixed, objects, pinned, dead, stores_removed;
 	unsigned made_local, dropped;
+	unsigned scalar, pieces;
 	uint64_t bytes_before, bytes_after;
 } Stats;
 
@@ -85,6 +94,7 @@ typedef struct Dp {
 	struct DebugRef *refs;  /* where DWARF names the depot (array_grow) */
 	uint32_t nrefs, crefs;
 	int named_in_data;    /* some section names it: it may not go */
+	Names *module;        /* the module's names, for fresh ones (the stage's, made once) */
 } Dp;
 
 /* ---- atoms: byte ranges that belong to one object -------------------- */
@@ -465,6 +475,281 @@ static void interference(Dp *d, const Cfg *g)
 	}
 }
 
+/* ---- scalar replacement ------------------------------------------------- */
+
+/* An object that is only loaded and stored at constant offsets, the same
+ * bytes each time, with no address escaping, needs no memory: each piece
+ * (the bytes one element of an access touches) becomes a register, a load
+ * a mov from it, a store a mov to it, as LLVM's SROA does before NVVM's
+ * backend.  After inlining, the arrays a caller passes a helper by pointer
+ * have this shape (k[9] of a kernel whose convolve9(win, k) was inlined).
+ *
+ *     st.local.f32 [%rd7+4], %f2;        ->  mov.b32 %dp4, %f2;
+ *     ld.local.f32 %i2f5, [%i2rd2+4];    ->  mov.b32 %i2f5, %dp4;
+ *
+ * The registers are .bN, as a mov.bN copies any N-bit type; a piece some
+ * load reads starts as 0 (the inliner's rule for values never written),
+ * so that no register is read undefined.  Pieces are at least 2 bytes:
+ * a byte-wide load widens into its register, which a mov would not. */
+enum { MAX_PIECES = 64 };   /* what one object may add to register pressure */
+
+typedef struct Piece {
+	uint32_t obj;
+	int64_t off;
+	int bytes;
+	uint8_t read;
+	const char *reg;
+} Piece;
+
+typedef struct Pieces {
+	Piece *v;
+	uint32_t n, cap;
+} Pieces;
+
+/* Why access a keeps its object in memory, as far as its form says. */
+static const char *access_why(const MemAccess *a)
+{
+	const Spelling *sp = a->at->ins.sp;
+	if (!a->exact)
+		return "an access at a run-time offset";
+	if ((sp->code != O_ld && sp->code != O_st) || a->at->ins.nops != 2 || sp->unknown)
+		return "an access other than a plain load or store";
+	for (uint32_t i = 0; i < sp->nmods; i++) {
+		const ModWord *w = &sp->words[i];
+		if (w->kind == MW_MOD && (mod_group(w->id) == MG_ORDER || mod_group(w->id) == MG_SCOPE))
+			return "a volatile or ordered access";
+	}
+	if (sp->type_bytes < 2 || sp->type_bytes > 8)
+		return "an access narrower than 2 or wider than 8 bytes";
+	return NULL;
+}
+
+/* The operand holding what a load writes or a store reads. */
+static Expr *access_value(const Ins *in)
+{
+	return in->ops[in->sp->code == O_ld ? 0 : 1];
+}
+
+static const Expr *element(const Expr *e, uint32_t i)
+{
+	return e->kind == E_BRACE ? e->kids[i] : e;
+}
+
+/* Whether element e can move to or from a register of `bytes` bytes: a
+ * register declared that wide, a load's sink '_', a stored constant. */
+static int element_fits(const Names *regs, const Expr *e, int bytes, int store)
+{
+	int64_t k;
+	if (e->kind == E_NAME && !strcmp(e->str, "_"))
+		return !store;
+	if (e->kind == E_NUM || int_operand(e, &k))
+		return store;
+	if (e->kind != E_NAME || e->str[0] != '%' || is_special_reg(e->str))
+		return 0;
+	const char *t = names_type(regs, e->str);
+	return t && type_bytes(t) == bytes;
+}
+
+static const char *value_why(const Names *regs, const Ins *in)
+{
+	const Expr *v = access_value(in);
+	uint32_t n = in->sp->vec;
+	if (n > 1 && (v->kind != E_BRACE || v->n != n))
+		return "a vector access of a form the stage does not read";
+	for (uint32_t i = 0; i < n; i++)
+		if (!element_fits(regs, element(v, i), in->sp->type_bytes, in->sp->code == O_st))
+			return "a value whose register is not as wide as the access";
+	return NULL;
+}
+
+static int candidate(const Obj *o)
+{
+	return !o->pinned && o->loaded && !o->in_memory;
+}
+
+/* Each access's form; whether any object is still a candidate. */
+static int check_forms(Dp *d)
+{
+	for (uint32_t i = 0; i < d->mo->nacc; i++) {
+		const MemAccess *a = &d->mo->acc[i];
+		Obj *o = depot_access(d, a) ? obj_of_access(d, a) : NULL;
+		if (o && !o->in_memory)
+			o->in_memory = access_why(a);
+	}
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		if (candidate(&d->objs[i]))
+			return 1;
+	return 0;
+}
+
+static void check_values(Dp *d, const Names *regs)
+{
+	for (uint32_t i = 0; i < d->mo->nacc; i++) {
+		const MemAccess *a = &d->mo->acc[i];
+		Obj *o = depot_access(d, a) ? obj_of_access(d, a) : NULL;
+		if (o && candidate(o))
+			o->in_memory = value_why(regs, &a->at->ins);
+	}
+}
+
+static int cmp_piece(const void *pa, const void *pb)
+{
+	const Piece *a = pa, *b = pb;
+	if (a->obj != b->obj)
+		return a->obj < b->obj ? -1 : 1;
+	return (a->off > b->off) - (a->off < b->off);
+}
+
+/* Every element of every candidate's accesses, sorted by object and offset. */
+static void collect_pieces(Dp *d, Pieces *p)
+{
+	for (uint32_t i = 0; i < d->mo->nacc; i++) {
+		const MemAccess *a = &d->mo->acc[i];
+		const Obj *o = depot_access(d, a) ? obj_of_access(d, a) : NULL;
+		if (!o || !candidate(o))
+			continue;
+		const Spelling *sp = a->at->ins.sp;
+		for (uint32_t k = 0; k < sp->vec; k++) {
+			p->v = array_grow(p->v, p->n, &p->cap, sizeof *p->v);
+			p->v[p->n++] = (Piece){(uint32_t)(o - d->objs), a->off + (int64_t)k * sp->type_bytes,
+				sp->type_bytes, sp->code == O_ld, NULL};
+		}
+	}
+	if (p->n)
+		qsort(p->v, p->n, sizeof *p->v, cmp_piece);
+}
+
+/* One piece per offset; an object whose accesses at one offset differ in
+ * width, or overlap, or that needs too many registers stays in memory. */
+static void merge_pieces(Dp *d, Pieces *p)
+{
+	uint32_t n = 0, first = 0;
+	for (uint32_t i = 0; i < p->n; i++) {
+		Piece *q = n ? &p->v[n - 1] : NULL;
+		Obj *o = &d->objs[p->v[i].obj];
+		if (q && q->obj == p->v[i].obj && q->off == p->v[i].off) {
+			q->read |= p->v[i].read;
+			if (q->bytes != p->v[i].bytes)
+				o->in_memory = "accesses of different widths at one offset";
+			continue;
+		}
+		if (q && q->obj == p->v[i].obj && q->off + q->bytes > p->v[i].off)
+			o->in_memory = "accesses that overlap";
+		if (!q || q->obj != p->v[i].obj)
+			first = n;
+		if (n - first == MAX_PIECES)
+			o->in_memory = "more pieces than registers the stage gives one object";
+		p->v[n++] = p->v[i];
+	}
+	p->n = n;
+}
+
+static const Piece *piece_at(const Pieces *p, uint32_t obj, int64_t off)
+{
+	Piece key = {.obj = obj, .off = off};
+	return bsearch(&key, p->v, p->n, sizeof *p->v, cmp_piece);
+}
+
+static Stmt *mov_bits(Dp *d, Loc loc, int bytes, Expr *to, Expr *from)
+{
+	char sp[16];
+	snprintf(sp, sizeof sp, "mov.b%d", bytes * 8);
+	Expr *ops[2] = {to, from};
+	return ins_new(d->m, loc, sp, ops, 2);
+}
+
+static void put_first(List *body, Stmt *first, Stmt *s)
+{
+	if (first)
+		list_insert_before(body, first, s);
+	else
+		list_append(body, s);
+}
+
+/* A register per piece of a replaced object, declared after the body's
+ * declarations; those a load reads set to 0 there. */
+static void declare_pieces(Dp *d, Pieces *p, Names *regs)
+{
+	List *body = &d->f->body;
+	Stmt *first = body->head;
+	while (first && first->kind == S_VAR)
+		first = first->next;
+	for (uint32_t i = 0; i < p->n; i++) {
+		Piece *q = &p->v[i];
+		if (!d->objs[q->obj].scalar)
+			continue;
+		char name[40], type[16];
+		snprintf(name, sizeof name, "%%dp%lld", (long long)q->off);
+		snprintf(type, sizeof type, ".reg .b%d", q->bytes * 8);
+		q->reg = names_fresh(regs, name);
+		put_first(body, first, var_new(d->m, d->decl->loc, type, q->reg));
+	}
+	for (uint32_t i = 0; i < p->n; i++) {
+		const Piece *q = &p->v[i];
+		if (d->objs[q->obj].scalar && q->read)
+			put_first(body, first, mov_bits(d, d->decl->loc, q->bytes, name_expr(q->reg), int_expr(0)));
+	}
+}
+
+/* An access becomes a mov per element, under its guard. */
+static void replace_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a)
+{
+	Stmt *s = a->at;
+	Place *w = place_of(b, s);
+	const Spelling *sp = s->ins.sp;
+	Expr *v = access_value(&s->ins);
+	uint32_t obj = (uint32_t)(obj_of_access(d, a) - d->objs);
+	for (uint32_t k = 0; k < sp->vec; k++) {
+		Expr *e = (Expr *)element(v, k);
+		const Piece *q = piece_at(p, obj, a->off + (int64_t)k * sp->type_bytes);
+		if (e->kind == E_NAME && !strcmp(e->str, "_"))
+			continue;
+		Expr *reg = name_expr(q->reg);
+		Stmt *mov = sp->code == O_ld ? mov_bits(d, s->loc, q->bytes, e, reg)
+			: mov_bits(d, s->loc, q->bytes, reg, e);
+		mov->ins.guard = s->ins.guard;
+		mov->ins.guard_neg = s->ins.guard_neg;
+		list_insert_before(w->in, s, mov);
+	}
+	place_remove(w);
+}
+
+/* Replaces the objects registers can hold; returns how many. */
+static unsigned scalar_replace(Dp *d, Places *b, Stats *st)
+{
+	if (d->o->depot.no_sroa || d->named_in_data || !check_forms(d))
+		return 0;
+	if (names_shadowed(d->f))  /* a name's type would be one scope's */
+		return 0;
+	if (!d->module->exact)  /* every module names its functions: not made yet */
+		names_of_module(d->module, d->m);
+	Names regs = {0};
+	names_in_module(&regs, d->module, d->f);
+	Pieces p = {0};
+	unsigned n = 0;
+	check_values(d, &regs);
+	collect_pieces(d, &p);
+	merge_pieces(d, &p);
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		if (candidate(&d->objs[i]))
+			d->objs[i].scalar = 1, n++;
+	if (!n)
+		goto done;
+	declare_pieces(d, &p, &regs);
+	for (uint32_t i = 0; i < d->mo->nacc; i++) {
+		const MemAccess *a = &d->mo->acc[i];
+		if (depot_access(d, a) && obj_of_access(d, a)->scalar)
+			replace_access(d, &p, b, a);
+	}
+	for (uint32_t i = 0; i < p.n; i++)
+		st->pieces += d->objs[p.v[i].obj].scalar;
+	st->scalar += n;
+done:
+	free(p.v);
+	names_free(&regs);
+	return n;
+}
+
 /* ---- layout ------------------------------------------------------------- */
 
 /* An object with the keys it sorts by, so that comparing needs no
@@ -508,7 +793,7 @@ static int64_t place_all(Dp *d)
 			o->at = o->lo;
 			placed[nplaced++] = i;
 			end = o->hi > end ? o->hi : end;
-		} else if (!o->loaded) {
+		} else if (!o->loaded || o->scalar) {
 			o->at = -1;
 		} else {
 			order[n++] = (Key){o->align, o->hi - o->lo, o->lo, i};
@@ -1076,6 +1361,8 @@ static void print_stats(const Stats *s)
 		(unsigned long long)s->bytes_after);
 	diag_note("depot:   %u generic accesses made local, %u depots dropped", s->made_local,
 		s->dropped);
+	if (s->scalar)  /* only then: a module without gets the notes it always got */
+		diag_note("depot:   %u objects held in %u registers", s->scalar, s->pieces);
 }
 
 static int find_depot(const MemObjs *mo)
@@ -1142,6 +1429,8 @@ static void report_objects(const Dp *d, Stats *st)
 			st->pinned++;
 			remark(d, "bytes %lld..%lld stay: %s%s", (long long)o->lo, (long long)o->hi, o->pinned,
 				pinned_where(d, o, where, sizeof where));
+		} else if (o->scalar) {
+			remark(d, "bytes %lld..%lld are held in registers", (long long)o->lo, (long long)o->hi);
 		} else if (!o->loaded) {
 			st->dead++;
 			remark(d, "bytes %lld..%lld are never read: their stores go", (long long)o->lo,
@@ -1167,10 +1456,14 @@ static void analysis_remarks(Dp *d)
 		if (n >= sizeof with)
 			strcpy(with + sizeof with - 5, "...");
 		char place[32] = "dead";
-		if (o->at >= 0)
+		if (o->scalar)
+			strcpy(place, "registers");
+		else if (o->at >= 0)
 			snprintf(place, sizeof place, "%s%lld", o->pinned ? "pinned at " : "to ", (long long)o->at);
-		remark(d, "object %lld..%lld (align %lld): %s%s%s", (long long)o->lo, (long long)o->hi,
-			(long long)o->align, place, n ? "; live with " : "", with);
+		int why = !o->scalar && !o->pinned && o->loaded && o->in_memory;
+		remark(d, "object %lld..%lld (align %lld): %s%s%s%s%s", (long long)o->lo, (long long)o->hi,
+			(long long)o->align, place, n ? "; live with " : "", with,
+			why ? "; not in registers: " : "", why ? o->in_memory : "");
 	}
 }
 
@@ -1183,6 +1476,8 @@ static int repack(Dp *d, Stats *st, Places *b, int64_t *size)
 		remark(d, "depot of %lld bytes kept whole: %s", (long long)d->size, d->fixed);
 		return 0;
 	}
+	/* before layout: what registers hold takes no bytes */
+	unsigned scalar = scalar_replace(d, b, st);
 	report_objects(d, st);
 	int64_t packed = place_all(d);
 	analysis_remarks(d);
@@ -1192,20 +1487,21 @@ static int repack(Dp *d, Stats *st, Places *b, int64_t *size)
 		st->not_smaller++;
 		remark(d, "depot of %lld bytes kept: its debug information cannot hold the new offsets",
 			(long long)d->size);
-		return removed != 0;
+		return removed || scalar;
 	}
 	if (packed >= d->size) {
 		st->not_smaller++;
 		remark(d, "depot of %lld bytes kept: repacking (%u object%s) would not make it smaller",
 			(long long)d->size, d->nobjs, d->nobjs == 1 ? "" : "s");
-		return removed != 0;
+		return removed || scalar;
 	}
 	move_anchors(d);
 	move_debug_refs(d);
 	*size = packed;
 	st->repacked++;
 	if (packed == 0 && !d->named_in_data) {  /* its declaration goes once nothing names it */
-		remark(d, "depot of %lld bytes dropped: nothing in it is read", (long long)d->size);
+		remark(d, "depot of %lld bytes dropped: %s", (long long)d->size,
+			scalar ? "registers hold what is read of it" : "nothing in it is read");
 		return 1;
 	}
 	resize(d, packed ? packed : 1);
@@ -1247,9 +1543,9 @@ static void rewrite(Dp *d, Stats *st)
 	places_free(&b);
 }
 
-static void depot_func(Module *m, const StageOptions *o, Func *f, Stats *st)
+static void depot_func(Module *m, const StageOptions *o, Func *f, Stats *st, Names *module)
 {
-	Dp d = {.m = m, .o = o, .f = f, .arena = arena_new(), .mo = memobjs_build(f)};
+	Dp d = {.m = m, .o = o, .f = f, .arena = arena_new(), .mo = memobjs_build(f), .module = module};
 	d.dobj = find_depot(d.mo);
 	if (d.dobj >= 0)
 		rewrite(&d, st);
@@ -1264,9 +1560,11 @@ void depot(Module *m, const StageOptions *o)
 	if (o->depot.off)
 		return;
 	Stats st = {0};
+	Names module = {0};   /* made when scalar replacement first needs it */
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
-			depot_func(m, o, s->func, &st);
+			depot_func(m, o, s->func, &st, &module);
+	names_free(&module);
 	if (o->stats && st.funcs)
 		print_stats(&st);
 }

@@ -37,6 +37,7 @@ typedef struct PrintfOptions {
 
 typedef struct DepotOptions {
 	int off;             /* --no-depot */
+	int no_sroa;         /* --no-sroa: no object is held in registers */
 	int remarks;         /* -Rpass=depot: a remark per depot */
 	int analysis;        /* -Rpass-analysis=depot: per object too */
 	int warn;            /* --warn-stack-size=N given */
@@ -125,7 +126,8 @@ void globalopt(Module *, const StageOptions *);
  * number; parameters and results nothing reads removed */
 void ipo(Module *, const StageOptions *);
 
-/* depot.c: each function's __local_depot repacked: objects with disjoint
+/* depot.c: each function's __local_depot repacked: objects only loaded and
+ * stored at constant offsets become registers, objects with disjoint
  * lifetimes share bytes, dead ones go, generic accesses become .local */
 void depot(Module *, const StageOptions *);
 

@@ -70,13 +70,14 @@ for a in -m64 "--machine 64" -g -lineinfo -maxrregcount=64 -O3 "--opt-level 3"; 
 	check "'$a' accepted" "[ $rc = 0 ] && cmp -s a.ptx ref.ptx"
 done
 
-# -w and -Werror: a depot over --warn-stack-size is a warning
+# -w and -Werror: a depot over --warn-stack-size is a warning (--no-sroa: its
+# two words would go to registers)
 printf "$hdr"'.visible .entry k(.param .u64 p)\n{\n.local .align 4 .b8 __local_depot0[64];\n.reg .b64 %%SPL;\n.reg .b32 %%r<3>;\n.reg .b64 %%rd<3>;\nmov.u64 %%SPL, __local_depot0;\nld.param.u64 %%rd1, [p];\nld.global.u32 %%r1, [%%rd1];\nst.local.u32 [%%SPL], %%r1;\nst.local.u32 [%%SPL+60], %%r1;\nld.local.u32 %%r2, [%%SPL+60];\nld.local.u32 %%r1, [%%SPL];\nadd.s32 %%r1, %%r1, %%r2;\nst.global.u32 [%%rd1], %%r1;\nret;\n}\n' >depot.ptx
-"$ptxlink" --warn-stack-size=4 depot.ptx -o d.ptx 2>err; rc=$?
+"$ptxlink" --no-sroa --warn-stack-size=4 depot.ptx -o d.ptx 2>err; rc=$?
 check "a warning" "[ $rc = 0 ] && grep -q 'depot.ptx:.*warning: stack frame size' err"
-"$ptxlink" -w --warn-stack-size=4 depot.ptx -o d.ptx 2>err; rc=$?
+"$ptxlink" --no-sroa -w --warn-stack-size=4 depot.ptx -o d.ptx 2>err; rc=$?
 check "-w: no warning" "[ $rc = 0 ] && [ ! -s err ]"
-rm -f d.ptx; "$ptxlink" -Werror --warn-stack-size=4 depot.ptx -o d.ptx 2>err; rc=$?
+rm -f d.ptx; "$ptxlink" --no-sroa -Werror --warn-stack-size=4 depot.ptx -o d.ptx 2>err; rc=$?
 check "-Werror: the warning is an error" "[ $rc = 1 ] && grep -q 'depot.ptx:.*error: stack frame size' err && [ ! -e d.ptx ]"
 
 # -O: -O0 printf lowering only, -O1 + globalopt, -O2 + devirt, -O3 + depot

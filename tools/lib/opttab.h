@@ -137,6 +137,9 @@ OPT(RPASS_IPO, V_BIT, N("-Rpass=ipo"), FS(remarks, ipo.remarks), PTXLINK_REMARK_
 	"removed, result removed, and every one left as it is")
 OPT(NO_DEPOT, V_ON, N("--no-depot"), FS(no_depot, depot.off), 0, "--no-depot",
 	"leave every __local_depot's layout as it is")
+OPT(NO_SROA, V_ON, N("--no-sroa"), FS(no_sroa, depot.no_sroa), 0, "--no-sroa",
+	"keep in memory the local objects the depot stage would hold in\n"
+	"registers (those only loaded and stored at constant offsets)")
 OPT(RPASS_DEPOT, V_BIT, N("-Rpass=depot"), FS(remarks, depot.remarks), PTXLINK_REMARK_DEPOT,
 	"-Rpass=depot",
 	"a remark for every depot: its new size, or why it is kept")

@@ -138,6 +138,7 @@ typedef struct ptxlink_options {
 	int inline_mode;          /* --inline=: PTXLINK_INLINE_*; 0: the default */
 	int inline_threshold;     /* --inline-threshold=N (init: the default) */
 	int ipo;                  /* --ipo, --no-ipo (init: the default) */
+	int no_sroa;              /* --no-sroa */
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);
