@@ -86,50 +86,18 @@ flags() {
 
 # compare DIR COMPILER VARIANT KERNEL N S: difftest one kernel, args N, shape S
 compare() {
-	local d=$1 c=$2 v=$3 k=$4 n=$5 s=$6 rc args="ARGS$5" shape="SHAPE$6" tpb grid block
-	read -r tpb grid block <<< "${!shape}"
-	local launch="--grid $grid --block $block $STEPS" out=$d/$c/$v.$k.$n.$s.diff
+	local args="ARGS$5" shape="SHAPE$6" grid block
+	read -r _ grid block <<< "${!shape}"
 	# shellcheck disable=SC2086
-	$limit "$ROOT/tests/difftest/difftest.sh" "$d/$c/before.ptx" "$d/$c/$v.ptx" "$k" \
-		$launch ${!args} > "$out" 2>&1
-	rc=$?
-	case $rc in
-	0) compared=$((compared + 1)); rm -f "$out" ;;
-	77) notcmp=$((notcmp + 1))
-	    echo "note: $c $v $k args$n shape$s: $(head -1 "$out")" >> "$d/log"
-	    rm -f "$out" ;;
-	1) compared=$((compared + 1)) diffs=$((diffs + 1))
-	   echo "FAIL $c $v $k args$n shape$s: $(head -1 "$out")" >> "$d/log"
-	   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tests/difftest/difftest.sh $c/before.ptx $c/$v.ptx $k $launch ${!args}" >> "$d/cmds" ;;
-	*) rfail=$((rfail + 1))
-	   echo "FAIL $c $v $k args$n shape$s: difftest.sh exit $rc: $(head -1 "$out")" >> "$d/log" ;;
-	esac
+	difftest_compare "$1" "$2" before "$3" "$4" "args$5 shape$6" \
+		--grid "$grid" --block "$block" $STEPS ${!args}
 }
 
 # check DIR COMPILER: ptxlink every variant, ptxas each, difftest each kernel
 check() {
-	local d=$1 c=$2 v k n s rc i maxt tpb shape
+	local d=$1 c=$2 v k n s i maxt tpb shape
 	for v in before $VARIANTS; do
-		local f
-		f=$(flags "$v")
-		# shellcheck disable=SC2086
-		(cd "$d/$c" && $limit "$PTXLINK" $f -o $v.ptx in.ptx) > "$d/$c/$v.link.err" 2>&1
-		rc=$?
-		if [ $rc != 0 ]; then
-			local why
-			why=$(grep -m1 -E 'error|internal' "$d/$c/$v.link.err")
-			[ $rc -gt 128 ] && why="killed by signal $((rc - 128))"
-			echo "FAIL $c $v: ptxlink failed: ${why:-exit $rc}" >> "$d/log"
-			echo "(cd $c && $PTXLINK $f -o $v.ptx in.ptx)" >> "$d/cmds"
-			lfail=$((lfail + 1))
-			rm -f "$d/$c/$v.ptx"
-			continue
-		fi
-		if ! $limit ptxas -arch=sm_80 "$d/$c/$v.ptx" -o /dev/null > "$d/$c/$v.ptxas.err" 2>&1; then
-			echo "FAIL $c $v: ptxas rejects the output: $(head -1 "$d/$c/$v.ptxas.err")" >> "$d/log"
-			echo "ptxas -arch=sm_80 $c/$v.ptx -o /dev/null" >> "$d/cmds"
-			pfail=$((pfail + 1))
-		fi
+		difftest_link "$d" "$c" "$v" "" "$(flags "$v")" in.ptx
 	done
 	[ -f "$d/$c/after.link.err" ] && addrprep_stat "$d/$c/after.link.err" > "$d/$c/stat"
 	[ -f "$d/$c/before.ptx" ] || return

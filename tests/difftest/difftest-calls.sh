@@ -118,40 +118,24 @@ inline_stat() {
 	     END { print i + 0, s + 0 }' "$1"
 }
 
-# link DIR BUILD VARIANT: ptxlink, then ptxas unless an earlier output is
-# the same; sets same (the earlier variant, or empty)
+# link DIR BUILD VARIANT: ptxlink and ptxas (not again on an output the
+# same as an earlier variant's: same names it)
 link() {
-	local d=$1 c=$2 var=$3 rc w why
-	same=
-	# shellcheck disable=SC2046,SC2086
-	(cd "$d/$c" && $limit "$PTXLINK" --verify -arch=sm_80 $(flags "$var") --stats -o "$var.ptx" $ins) \
-		> "$d/$c/$var.link.err" 2>&1
-	rc=$?
-	if [ $rc != 0 ]; then
-		why=$(grep -m1 -E 'error|internal' "$d/$c/$var.link.err")
-		[ $rc -gt 128 ] && why="killed by signal $((rc - 128))"
-		echo "FAIL $c $var: ptxlink failed: ${why:-exit $rc}" >> "$d/log"
-		echo "(cd $c && $PTXLINK --verify -arch=sm_80 $(flags "$var") --stats -o $var.ptx $ins)" >> "$d/cmds"
-		lfail=$((lfail + 1))
-		return 1
-	fi
-	for w in never $VARIANTS; do
-		[ "$w" = "$var" ] && break
-		cmp -s "$d/$c/$var.ptx" "$d/$c/$w.ptx" && { same=$w; return 0; }
+	local earlier=never w
+	for w in $VARIANTS; do
+		[ "$w" = "$3" ] && break
+		earlier="$earlier $w"
 	done
-	if ! $limit ptxas -arch=sm_80 "$d/$c/$var.ptx" -o /dev/null > "$d/$c/$var.ptxas.err" 2>&1; then
-		echo "FAIL $c $var: ptxas rejects the output: $(head -1 "$d/$c/$var.ptxas.err")" >> "$d/log"
-		echo "ptxas -arch=sm_80 $c/$var.ptx -o /dev/null" >> "$d/cmds"
-		pfail=$((pfail + 1))
-	fi
-	return 0
+	[ "$3" = never ] && earlier=
+	# shellcheck disable=SC2086
+	difftest_link "$1" "$2" "$3" "$earlier" "--verify -arch=sm_80 $(flags "$3") --stats" $ins
 }
 
 # check DIR BUILD: link every variant, ptxas each, difftest each kernel
 # in each shape against the baseline; DIR/BUILD/stat gets per variant
 # "compared differences identical inlined sites"
 check() {
-	local d=$1 c=$2 v k w n rc shape ins
+	local d=$1 c=$2 v k w n shape ins
 	local -A cmpd=() difs=() ident=() skip=()
 	ins=$(cd "$d/$c" && echo *.ptx)
 	link "$d" "$c" never || return
@@ -175,21 +159,10 @@ check() {
 					continue
 				fi
 				# shellcheck disable=SC2086
-				$limit "$ROOT/tests/difftest/difftest.sh" "$d/$c/never.ptx" "$d/$c/$v.ptx" "$k" \
-					$launch > "$d/$c/$k.$v.$n.diff" 2>&1
-				rc=$?
-				case $rc in
-				0) compared=$((compared + 1)) cmpd[$v]=$((cmpd[$v] + 1))
-				   rm -f "$d/$c/$k.$v.$n.diff" ;;
-				77) notcmp=$((notcmp + 1))
-				    echo "note: $c $k $v shape$n: $(head -1 "$d/$c/$k.$v.$n.diff")" >> "$d/log"
-				    rm -f "$d/$c/$k.$v.$n.diff" ;;
-				1) compared=$((compared + 1)) diffs=$((diffs + 1))
-				   cmpd[$v]=$((cmpd[$v] + 1)) difs[$v]=$((difs[$v] + 1))
-				   echo "FAIL $c $k $v shape$n: $(head -1 "$d/$c/$k.$v.$n.diff")" >> "$d/log"
-				   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tests/difftest/difftest.sh $c/never.ptx $c/$v.ptx $k $launch" >> "$d/cmds" ;;
-				*) rfail=$((rfail + 1))
-				   echo "FAIL $c $k $v shape$n: difftest.sh exit $rc: $(head -1 "$d/$c/$k.$v.$n.diff")" >> "$d/log" ;;
+				difftest_compare "$d" "$c" never "$v" "$k" "shape$n" $launch
+				case $? in
+				0) cmpd[$v]=$((cmpd[$v] + 1)) ;;
+				1) cmpd[$v]=$((cmpd[$v] + 1)) difs[$v]=$((difs[$v] + 1)) ;;
 				esac
 			done
 		done

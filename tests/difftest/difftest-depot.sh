@@ -59,48 +59,16 @@ depot_stat() {
 
 # check DIR COMPILER: ptxlink before and after, ptxas both, difftest each kernel
 check() {
-	local d=$1 c=$2 v k n rc args
-	for v in before after; do
-		local flags="--verify --no-depot"
-		[ $v = after ] && flags="--verify -Rpass=depot --stats"
-		# shellcheck disable=SC2086
-		(cd "$d/$c" && $limit "$PTXLINK" $flags -o $v.ptx in.ptx) > "$d/$c/$v.link.err" 2>&1
-		rc=$?
-		if [ $rc != 0 ]; then
-			local why
-			why=$(grep -m1 -E 'error|internal' "$d/$c/$v.link.err")
-			[ $rc -gt 128 ] && why="killed by signal $((rc - 128))"
-			echo "FAIL $c $v: ptxlink failed: ${why:-exit $rc}" >> "$d/log"
-			echo "(cd $c && $PTXLINK $flags -o $v.ptx in.ptx)" >> "$d/cmds"
-			lfail=$((lfail + 1))
-			continue
-		fi
-		if ! $limit ptxas -arch=sm_80 "$d/$c/$v.ptx" -o /dev/null > "$d/$c/$v.ptxas.err" 2>&1; then
-			echo "FAIL $c $v: ptxas rejects the output: $(head -1 "$d/$c/$v.ptxas.err")" >> "$d/log"
-			echo "ptxas -arch=sm_80 $c/$v.ptx -o /dev/null" >> "$d/cmds"
-			pfail=$((pfail + 1))
-		fi
-	done
+	local d=$1 c=$2 k n args
+	difftest_link "$d" "$c" before "" "--verify --no-depot" in.ptx
+	difftest_link "$d" "$c" after "" "--verify -Rpass=depot --stats" in.ptx
 	[ -f "$d/$c/after.link.err" ] && depot_stat "$d/$c/after.link.err" > "$d/$c/stat"
 	[ -f "$d/$c/before.ptx" ] && [ -f "$d/$c/after.ptx" ] || return
 	for k in $kernels; do
 		for n in 1 2; do
 			args="ARGS$n"
 			# shellcheck disable=SC2086
-			$limit "$ROOT/tests/difftest/difftest.sh" "$d/$c/before.ptx" "$d/$c/after.ptx" "$k" \
-				$LAUNCH ${!args} > "$d/$c/$k.$n.diff" 2>&1
-			rc=$?
-			case $rc in
-			0) compared=$((compared + 1)); rm -f "$d/$c/$k.$n.diff" ;;
-			77) notcmp=$((notcmp + 1))
-			    echo "note: $c $k args$n: $(head -1 "$d/$c/$k.$n.diff")" >> "$d/log"
-			    rm -f "$d/$c/$k.$n.diff" ;;
-			1) compared=$((compared + 1)) diffs=$((diffs + 1))
-			   echo "FAIL $c $k args$n: $(head -1 "$d/$c/$k.$n.diff")" >> "$d/log"
-			   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tests/difftest/difftest.sh $c/before.ptx $c/after.ptx $k $LAUNCH ${!args}" >> "$d/cmds" ;;
-			*) rfail=$((rfail + 1))
-			   echo "FAIL $c $k args$n: difftest.sh exit $rc: $(head -1 "$d/$c/$k.$n.diff")" >> "$d/log" ;;
-			esac
+			difftest_compare "$d" "$c" before after "$k" "args$n" $LAUNCH ${!args}
 			# the "before" output for the compilers' agreement
 			# shellcheck disable=SC2086
 			"$PTXLINK_RUN" "$d/$c/before.ptx" "$k" $LAUNCH ${!args} 2>&1 |

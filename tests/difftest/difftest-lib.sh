@@ -1,5 +1,7 @@
-# Shared set-up of the differential runs (difftest-programs.sh,
-# difftest-depot.sh, difftest-addrprep.sh), sourced after their options are read:
+# What the differential runs (difftest-programs.sh, -depot, -addrprep,
+# -calls) share: options, set-up, seeds, one link and ptxas check
+# (difftest_link), one interpreter comparison (difftest_compare), the
+# tally.  Sourced; the set-up comes after the options are read:
 #   difftest_setup NAME FAILDIR-DEFAULT
 # finds nvcc and ptxas (exit 77, skipped, without them), PTXLINK and
 # PTXLINK_RUN (default build/ptxlink and ptxlink-run beside it), clang
@@ -189,4 +191,67 @@ difftest_compile() {
 		-nocudainc --cuda-path="$CUDA_HOME" -Wno-unknown-cuda-version -w -O2 -S \
 		-DPTXLINK_CLANG -I"$ROOT/corpus/src" prog.cu -o "$c/in.ptx") ;;
 	esac > "$d/$c/compile.err" 2>&1
+}
+
+# difftest_link DIR BUILD NAME "EARLIER" "FLAGS" INPUT...: in DIR/BUILD,
+# ptxlink FLAGS -o NAME.ptx INPUT..., then ptxas on the output unless it
+# is the same as an EARLIER name's (ptxas is the slow part; same is set
+# to that name).  A failure is a FAIL line in DIR/log, the command in
+# DIR/cmds, counted in lfail (no NAME.ptx is left; status 1) or pfail.
+difftest_link() {
+	local d=$1 c=$2 name=$3 earlier=$4 flags=$5 rc why w
+	shift 5
+	same=
+	# shellcheck disable=SC2086
+	(cd "$d/$c" && $limit "$PTXLINK" $flags -o "$name.ptx" "$@") > "$d/$c/$name.link.err" 2>&1
+	rc=$?
+	if [ $rc != 0 ]; then
+		why=$(grep -m1 -E 'error|internal' "$d/$c/$name.link.err")
+		[ $rc -gt 128 ] && why="killed by signal $((rc - 128))"
+		echo "FAIL $c $name: ptxlink failed: ${why:-exit $rc}" >> "$d/log"
+		echo "(cd $c && $PTXLINK $flags -o $name.ptx $*)" >> "$d/cmds"
+		lfail=$((lfail + 1))
+		rm -f "$d/$c/$name.ptx"
+		return 1
+	fi
+	for w in $earlier; do
+		cmp -s "$d/$c/$name.ptx" "$d/$c/$w.ptx" && { same=$w; return 0; }
+	done
+	if ! $limit ptxas -arch=sm_80 "$d/$c/$name.ptx" -o /dev/null > "$d/$c/$name.ptxas.err" 2>&1; then
+		echo "FAIL $c $name: ptxas rejects the output: $(head -1 "$d/$c/$name.ptxas.err")" >> "$d/log"
+		echo "ptxas -arch=sm_80 $c/$name.ptx -o /dev/null" >> "$d/cmds"
+		pfail=$((pfail + 1))
+	fi
+	return 0
+}
+
+# difftest_compare DIR BUILD BASE NAME KERNEL TAG LAUNCH...: KERNEL of
+# DIR/BUILD/BASE.ptx against NAME.ptx on the interpreter
+# (tests/difftest/difftest.sh) with the ptxlink-run options LAUNCH; TAG
+# names the launch in the log.  Counts compared and diffs, notcmp (both
+# stopped the same way) or rfail (the harness failed: both runs exiting
+# 1 is a bad command line or PTX that does not parse, not the kernel);
+# a FAIL or note line in DIR/log, and for a failure the command in
+# DIR/cmds.  Status: 0 the same, 1 different, 2 not compared, 3 failed.
+difftest_compare() {
+	local d=$1 c=$2 b=$3 name=$4 k=$5 tag=$6 rc out what cmd
+	shift 6
+	out=$d/$c/$k.$name${tag:+.${tag// /.}}.diff
+	what="$c $k $name${tag:+ $tag}"
+	cmd="PTXLINK_RUN=$PTXLINK_RUN $ROOT/tests/difftest/difftest.sh $c/$b.ptx $c/$name.ptx $k $*"
+	$limit "$ROOT/tests/difftest/difftest.sh" "$d/$c/$b.ptx" "$d/$c/$name.ptx" "$k" "$@" > "$out" 2>&1
+	rc=$?
+	[ $rc = 77 ] && grep -q 'stopped the same way (exit 1)' "$out" && rc=3
+	case $rc in
+	0) compared=$((compared + 1)); rm -f "$out"; return 0 ;;
+	77) notcmp=$((notcmp + 1))
+	    echo "note: $what: $(head -1 "$out")" >> "$d/log"
+	    rm -f "$out"; return 2 ;;
+	1) compared=$((compared + 1)) diffs=$((diffs + 1))
+	   echo "FAIL $what: $(head -1 "$out")" >> "$d/log"
+	   echo "$cmd" >> "$d/cmds"; return 1 ;;
+	*) rfail=$((rfail + 1))
+	   echo "FAIL $what: difftest.sh exit $rc: $(head -1 "$out")" >> "$d/log"
+	   echo "$cmd" >> "$d/cmds"; return 3 ;;
+	esac
 }

@@ -81,61 +81,21 @@ linkcmd() {
 # check DIR COMPILER: link every variant, ptxas each, difftest each kernel.
 # Appends to DIR/log and the counters in DIR/counts.
 check() {
-	local d=$1 c=$2 v out k args rc ins vs=$VARIANTS
+	local d=$1 c=$2 v k args ins vs=$VARIANTS earlier=
 	ins=$(cd "$d/$c" && echo f[0-9]*.ptx)
 	[ "$(echo $ins | wc -w)" = 1 ] && vs="$vs unlinked"
 	for v in plain $vs; do
-		out=$d/$c/$v.ptx
-		# shellcheck disable=SC2046
-		if ! (cd "$d/$c" && $limit "$PTXLINK" --verify $(vflags $v) -o "$v.ptx" $ins) \
-			> "$d/$c/$v.link.err" 2>&1; then
-			echo "FAIL $c $v: ptxlink failed: $(head -1 "$d/$c/$v.link.err")" >> "$d/log"
-			linkcmd "$c" "$v" >> "$d/cmds"
-			lfail=$((lfail + 1))
-			continue
-		fi
-		# ptxas is the slow part: an output the same as one checked is not checked again
-		local same='' w
-		for w in plain $vs; do
-			[ "$w" = "$v" ] && break
-			cmp -s "$out" "$d/$c/$w.ptx" && { same=$w; break; }
-		done
-		if [ -n "$same" ]; then
-			:
-		elif ! $limit ptxas -arch=sm_80 "$out" -o "$d/$c/$v.cubin" > "$d/$c/$v.ptxas.err" 2>&1; then
-			echo "FAIL $c $v: ptxas rejects the output: $(head -1 "$d/$c/$v.ptxas.err")" >> "$d/log"
-			echo "ptxas -arch=sm_80 $c/$v.ptx -o /dev/null" >> "$d/cmds"
-			pfail=$((pfail + 1))
-		fi
-		rm -f "$d/$c/$v.cubin"
+		# shellcheck disable=SC2086
+		difftest_link "$d" "$c" "$v" "$earlier" "--verify $(vflags $v)" $ins
+		earlier="$earlier $v"
 	done
 	[ -f "$d/$c/plain.ptx" ] || return
 	while read -r k args; do
 		for v in $vs; do
 			[ -f "$d/$c/$v.ptx" ] || continue
 			# shellcheck disable=SC2086
-			$limit "$ROOT/tests/difftest/difftest.sh" "$d/$c/plain.ptx" "$d/$c/$v.ptx" "$k" $args \
-				> "$d/$c/$k.$v.diff" 2>&1
-			rc=$?
-			case $rc in
-			0) compared=$((compared + 1)); rm -f "$d/$c/$k.$v.diff" ;;
-			77) if grep -q 'stopped the same way (exit 1)' "$d/$c/$k.$v.diff"; then
-				# a bad command line or PTX that does not parse: not the kernel
-				rfail=$((rfail + 1))
-				echo "FAIL $c $k $v: $(head -1 "$d/$c/$k.$v.diff")" >> "$d/log"
-				continue
-			    fi
-			    notcmp=$((notcmp + 1))
-			    echo "note: $c $k $v: $(head -1 "$d/$c/$k.$v.diff")" >> "$d/log"
-			    rm -f "$d/$c/$k.$v.diff" ;;
-			1) compared=$((compared + 1)) diffs=$((diffs + 1))
-			   echo "FAIL $c $k $v: $(head -1 "$d/$c/$k.$v.diff")" >> "$d/log"
-			   { linkcmd "$c" plain; linkcmd "$c" "$v"; } >> "$d/cmds"
-			   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tests/difftest/difftest.sh $c/plain.ptx $c/$v.ptx $k $args" >> "$d/cmds" ;;
-			*) rfail=$((rfail + 1))
-			   echo "FAIL $c $k $v: difftest.sh exit $rc: $(head -1 "$d/$c/$k.$v.diff")" >> "$d/log"
-			   echo "PTXLINK_RUN=$PTXLINK_RUN $ROOT/tests/difftest/difftest.sh $c/plain.ptx $c/$v.ptx $k $args" >> "$d/cmds" ;;
-			esac
+			difftest_compare "$d" "$c" plain "$v" "$k" "" $args
+			[ $? = 1 ] && { linkcmd "$c" plain; linkcmd "$c" "$v"; } >> "$d/cmds"
 		done
 	done < <(sed -n 's/^kernel //p' "$d/src/manifest")
 }
