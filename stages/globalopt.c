@@ -862,13 +862,34 @@ static int same_data(const Symbol *a, const uint8_t *ia, const Symbol *b, const 
 		x->type == y->type && !memcmp(ia, ib, (size_t)a->size);
 }
 
-/* Read-only data whose address cannot be told apart, kept once. */
+typedef struct Data {   /* read-only data dedupe may merge */
+	const Symbol *v;
+	const uint8_t *image;
+} Data;
+
+/* Data in an order that puts the same data together, the first symbol
+ * first. */
+static int cmp_data(const void *a, const void *b)
+{
+	const Data *x = a, *y = b;
+	const Symbol *s = x->v, *t = y->v;
+	int64_t k[4][2] = {{s->space, t->space}, {s->size, t->size}, {s->align, t->align},
+		{s->def->var.type, t->def->var.type}};
+	for (int i = 0; i < 4; i++)
+		if (k[i][0] != k[i][1])
+			return k[i][0] < k[i][1] ? -1 : 1;
+	int c = memcmp(x->image, y->image, (size_t)s->size);
+	return c ? c : (s->id > t->id) - (s->id < t->id);
+}
+
+/* Read-only data whose address cannot be told apart, kept once: sorted,
+ * so that finding the same data is not a search of all kept so far. */
 static void dedupe(Go *g)
 {
-	uint32_t n = symtab_count(g->t), nk = 0;
-	const Symbol **keep = xmalloc((n + 1) * sizeof *keep);
+	uint32_t n = symtab_count(g->t), nd = 0;
 	uint8_t **img = xcalloc(n + 1, sizeof *img), *ask = xcalloc(n + 1, 1), *ok = xcalloc(n + 1, 1);
-	uint8_t **kimg = xmalloc((n + 1) * sizeof *kimg);
+	Data *d = xmalloc((n + 1) * sizeof *d);
+	const Symbol **same = xcalloc(n + 1, sizeof *same);   /* per symbol: the one it merges into */
 	/* a named object's address is its own, if anything looks at it */
 	for (uint32_t i = 0; i < n; i++) {
 		const Symbol *v = symtab_at(g->t, i);
@@ -876,31 +897,33 @@ static void dedupe(Go *g)
 			ask[i] = (v->how & USE_ADDR) && !strchr(v->name, '$');
 	}
 	only_loaded(g, ask, ok);
+	for (uint32_t i = 0; i < n; i++)
+		if (img[i] && (!ask[i] || ok[i]))
+			d[nd++] = (Data){symtab_at(g->t, i), img[i]};
+	if (nd)
+		qsort(d, nd, sizeof *d, cmp_data);
+	for (uint32_t i = 1, first = 0; i < nd; i++)
+		if (same_data(d[first].v, d[first].image, d[i].v, d[i].image))
+			same[d[i].v->id] = d[first].v;
+		else
+			first = i;
 	for (uint32_t i = 0; i < n; i++) {
 		const Symbol *v = symtab_at(g->t, i);
-		if (!img[i] || (ask[i] && !ok[i]))
+		if (!same[i])
 			continue;
-		uint32_t k = 0;
-		while (k < nk && !same_data(keep[k], kimg[k], v, img[i]))
-			k++;
-		if (k < nk) {
-			rename_uses(g, v, keep[k]->name);
-			g->st.deduped++;
-			g->changed = 1;
-			remark(g, v->def->loc, "%s is the same read-only data as %s: uses name that",
-				quoted_name(v->name), quoted_name(keep[k]->name));
-		} else {
-			keep[nk] = v;
-			kimg[nk++] = img[i];
-		}
+		rename_uses(g, v, same[i]->name);
+		g->st.deduped++;
+		g->changed = 1;
+		remark(g, v->def->loc, "%s is the same read-only data as %s: uses name that",
+			quoted_name(v->name), quoted_name(same[i]->name));
 	}
 	for (uint32_t i = 0; i < n; i++)
 		free(img[i]);
 	free(img);
-	free(kimg);
 	free(ask);
 	free(ok);
-	free(keep);
+	free(d);
+	free(same);
 }
 
 static void dead_code(Go *g)
