@@ -48,6 +48,8 @@ struct Defs {
 	uint32_t *in;             /* per (register, live-in block), in live_in_blocks order:
 	                             its reaching set, an index into pool */
 	SetPool pool;
+	uint32_t *use_first;      /* definition id's uses: use_ins[use_first[id] .. use_first[id+1]), */
+	uint32_t *use_ins;        /* made by the first defs_uses */
 };
 
 typedef struct DefScan {
@@ -326,6 +328,8 @@ void defs_free(Defs *d)
 	free(d->reg_first);
 	free(d->reg_ids);
 	free(d->last_kill);
+	free(d->use_first);
+	free(d->use_ins);
 	free(d->defs);
 	free(d);
 }
@@ -368,43 +372,107 @@ static void walk_back(const Defs *d, uint32_t r, uint32_t k, IdSet *out)
 	free(stack);
 }
 
+/* The ids of register r's definitions that reach instruction ins. */
+static void reaching_ids(const Defs *d, uint32_t ins, uint32_t r, IdSet *set)
+{
+	uint32_t k = d->cfg->block_of[ins];
+	set->n = 0;
+	if (d->cfg->blocks[k].rpo == UINT32_MAX)
+		return;
+	IdSet here = {0};
+	if (!apply(d, r, d->cfg->blocks[k].first, ins, &here)) {
+		int64_t at = slot(d, r, k);
+		if (at >= 0)
+			pool_union(&d->pool, d->in[at], set);
+		else
+			walk_back(d, r, k, set);
+	}
+	set_union(set, &here);
+	free(here.v);
+}
+
 uint32_t defs_reaching(const Defs *d, uint32_t ins, const char *reg, uint32_t *out, uint32_t max)
 {
 	int r = live_reg(d->live, reg);
-	uint32_t k = d->cfg->block_of[ins];
-	if (r < 0 || d->cfg->blocks[k].rpo == UINT32_MAX)
+	if (r < 0)
 		return 0;
-	IdSet here = {0}, set = {0};
-	if (!apply(d, (uint32_t)r, d->cfg->blocks[k].first, ins, &here)) {
-		int64_t at = slot(d, (uint32_t)r, k);
-		if (at >= 0)
-			pool_union(&d->pool, d->in[at], &set);
-		else
-			walk_back(d, (uint32_t)r, k, &set);
-	}
-	set_union(&set, &here);
+	IdSet set = {0};
+	reaching_ids(d, ins, (uint32_t)r, &set);
 	for (uint32_t i = 0; i < set.n && i < max; i++)
 		out[i] = d->defs[set.v[i]].ins;
 	uint32_t n = set.n;
-	free(here.v);
 	free(set.v);
 	return n;
 }
 
+typedef struct UseScan {
+	const Defs *d;
+	uint32_t ins;
+	IdSet set;
+	uint32_t *last;       /* per definition: 1 + the instruction it was last read at */
+	uint32_t (*pairs)[2]; /* (definition, instruction), by instruction */
+	uint32_t n, cap;
+} UseScan;
+
+static void note_use(void *ctx, const char *name, OpRole role)
+{
+	UseScan *u = ctx;
+	int r = role == ROLE_USE ? live_reg(u->d->live, name) : -1;
+	if (r < 0)
+		return;
+	reaching_ids(u->d, u->ins, (uint32_t)r, &u->set);
+	for (uint32_t i = 0; i < u->set.n; i++) {
+		uint32_t id = u->set.v[i];
+		if (u->last[id] == u->ins + 1)
+			continue;   /* read twice by one instruction: one use */
+		u->last[id] = u->ins + 1;
+		u->pairs = array_grow(u->pairs, u->n, &u->cap, sizeof *u->pairs);
+		u->pairs[u->n][0] = id;
+		u->pairs[u->n++][1] = u->ins;
+	}
+}
+
+/* Every definition's uses, each read's reaching definitions inverted in
+ * one walk; a counting sort keeps each list in instruction order.  Once a
+ * walk of the function per question, which made a stage asking about
+ * many definitions quadratic. */
+static void index_uses(Defs *d)
+{
+	UseScan u = {d, 0, {0}, xcalloc(d->ndefs + 1, sizeof *u.last), NULL, 0, 0};
+	for (uint32_t i = 0; i < d->cfg->nins; i++) {
+		u.ins = i;
+		ins_names(&d->cfg->ins[i]->ins, note_use, &u);
+	}
+	d->use_first = xcalloc(d->ndefs + 2, sizeof *d->use_first);
+	d->use_ins = xmalloc((u.n + 1) * sizeof *d->use_ins);
+	for (uint32_t k = 0; k < u.n; k++)
+		d->use_first[u.pairs[k][0] + 2]++;
+	for (uint32_t id = 0; id < d->ndefs; id++)
+		d->use_first[id + 2] += d->use_first[id + 1];
+	for (uint32_t k = 0; k < u.n; k++)
+		d->use_ins[d->use_first[u.pairs[k][0] + 1]++] = u.pairs[k][1];
+	free(u.pairs);
+	free(u.last);
+	free(u.set.v);
+}
+
 uint32_t defs_uses(const Defs *d, uint32_t def_ins, const char *reg, uint32_t *out, uint32_t max)
 {
-	uint32_t n = 0, tmp[64];
-	for (uint32_t i = 0; i < d->cfg->nins; i++) {
-		if (!ins_reg_access(&d->cfg->ins[i]->ins, reg).reads)
-			continue;
-		uint32_t k = defs_reaching(d, i, reg, tmp, 64);
-		for (uint32_t j = 0; j < k && j < 64; j++)
-			if (tmp[j] == def_ins) {
-				if (n < max)
-					out[n] = i;
-				n++;
-				break;
-			}
+	int r = live_reg(d->live, reg);
+	if (r < 0)
+		return 0;
+	uint32_t id = (uint32_t)r;   /* the entry definition's id is its register */
+	if (def_ins != DEF_ENTRY) {
+		uint32_t base = d->reg_first[r] + 1, n = d->reg_first[r + 1] - base;
+		uint32_t at = first_at(d, d->reg_ids + base, 0, n, def_ins);
+		if (at == n || d->defs[d->reg_ids[base + at]].ins != def_ins)
+			return 0;
+		id = d->reg_ids[base + at];
 	}
+	if (!d->use_first)
+		index_uses((Defs *)d);   /* a cache: the answers do not change */
+	uint32_t first = d->use_first[id], n = d->use_first[id + 1] - first;
+	for (uint32_t i = 0; i < n && i < max; i++)
+		out[i] = d->use_ins[first + i];
 	return n;
 }

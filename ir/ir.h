@@ -604,7 +604,8 @@ uint32_t reguses_writes(const RegUses *, const char *reg, uint32_t *last);
 /* defs.c: reaching definitions and def-use chains of registers.
  * Instruction indexes are Cfg.ins indexes; DEF_ENTRY is the value a
  * register has on entry.  The query functions return how many there are
- * and store at most max of them. */
+ * and store at most max of them; defs_uses gives a definition's readers
+ * in instruction order (all of them found in one walk, the first time). */
 #define DEF_ENTRY UINT32_MAX
 typedef struct Defs Defs;
 Defs *defs_compute(const Cfg *, const Live *);

@@ -5,7 +5,11 @@
  * by the kernel's .maxntid (the product bounds every dimension: nvcc
  * writes __launch_bounds__(256) as .maxntid 256, 1, 1, yet a 16x16 block
  * may launch it) and .reqntid (exact), by constants, masks (and, rem,
- * shr, bfe) and zero-extending loads and conversions.
+ * shr, bfe) and zero-extending loads and conversions.  A range of one
+ * value is that value: and, or, xor, add, sub and mul.lo of two such give
+ * the exact result (wrapped as the machine wraps), so that a constant
+ * carries through index arithmetic (globalopt makes such results
+ * immediates).
  *
  * Sound under wrap-around: an operation whose result might wrap in its
  * width gives the whole width, and so does anything not modelled (a load,
@@ -107,6 +111,8 @@ static int sreg_range(const Ranges *rs, const char *name, Range *r)
  * zero- and sign-extension agree or when truncation loses nothing. */
 static Range resize(Range r, int from, int to)
 {
+	if (from > to && r.lo == r.hi)   /* one value truncated: its low bits */
+		return (Range){r.lo & umax(to), r.lo & umax(to)};
 	if (from == to || (from < to && r.hi <= umax(from - 1)) || (from > to && r.hi <= umax(to)))
 		return r;
 	return full(to);
@@ -199,6 +205,12 @@ static int arith(int op, const Spelling *sp, const Args *x, Range *r)
 	if (x->sign && (op == O_shr || op == O_div || op == O_rem || op == O_min || op == O_max || wide) &&
 	    (!nonneg(a, bits) || !nonneg(b, bits)))
 		return 0;   /* a negative operand: signed and unsigned disagree */
+	if (a.lo == a.hi && b.lo == b.hi && (op == O_add || op == O_sub ||
+	    (op == O_mul && spelling_has(sp, MOD_lo)))) {
+		uint64_t v = op == O_add ? a.lo + b.lo : op == O_sub ? a.lo - b.lo : a.lo * b.lo;
+		*r = (Range){v & umax(bits), v & umax(bits)};
+		return 1;
+	}
 	switch (op) {
 	case O_add:
 		*r = add(a, b, bits);
@@ -222,11 +234,16 @@ static int arith(int op, const Spelling *sp, const Args *x, Range *r)
 		*r = (Range){shr_by(a.lo, b.hi, bits), shr_by(a.hi, b.lo, bits)};
 		return 1;
 	case O_and:
-		*r = (Range){0, a.hi < b.hi ? a.hi : b.hi};
-		return 1;
 	case O_or:
 	case O_xor:
-		*r = (Range){op == O_or ? (a.lo > b.lo ? a.lo : b.lo) : 0, fill_below(a.hi | b.hi)};
+		if (a.lo == a.hi && b.lo == b.hi) {   /* two known values: the exact bits */
+			uint64_t v = op == O_and ? a.lo & b.lo : op == O_or ? a.lo | b.lo : a.lo ^ b.lo;
+			*r = (Range){v, v};
+		} else if (op == O_and) {
+			*r = (Range){0, a.hi < b.hi ? a.hi : b.hi};
+		} else {
+			*r = (Range){op == O_or ? (a.lo > b.lo ? a.lo : b.lo) : 0, fill_below(a.hi | b.hi)};
+		}
 		return 1;
 	case O_rem:
 		*r = b.lo ? (Range){0, a.hi < b.hi - 1 ? a.hi : b.hi - 1} : full(bits);

@@ -12,10 +12,18 @@
  *              names; in an open world (world.c) every non-internal
  *              symbol; anything a section (DWARF) names, and a
  *              function whose labels it names.
- *   folding    a variable no root is and no instruction writes or takes
- *              the address of, whose initializer is numbers: each
- *              ld [v+C] of 4 or 8 bytes becomes mov of the bytes there
+ *   folding    a variable no root is and nothing writes, whose
+ *              initializer is numbers and whose address, where taken,
+ *              only reaches loads (through mov, cvta, add and sub): each
+ *              load of it at a constant offset, [v+C] or through registers
+ *              (ir/value.c), becomes mov of the bytes there (the variable
+ *              stays for its other loads)
  *                  ld.const.f32 %f1, [c_w+4];  ->  mov.f32 %f1, 0f3F000000;
+ *              then what such moves feed, an integer operation whose
+ *              result is now one value (ir/range.c), becomes a mov of it,
+ *              and a load whose address that makes constant folds too,
+ *              round after round in each function (at most 8) until
+ *              nothing changes;
  *   dedupe     identical read-only data (the same type, size, alignment
  *              and bytes) kept once when its address cannot be told apart:
  *              compiler temporaries (string literals) and variables whose
@@ -39,7 +47,7 @@
 enum { MAX_FOLD_BYTES = 1 << 20 };
 
 typedef struct Stats {
-	unsigned funcs, vars, aliases, internal_funcs, internal_vars, folded, deduped, split;
+	unsigned funcs, vars, aliases, internal_funcs, internal_vars, folded, constants, deduped, split;
 	uint64_t var_bytes;
 } Stats;
 
@@ -265,6 +273,7 @@ static int read_only(const Go *g, const Symbol *s, uint8_t **image)
 	*image = xmalloc((size_t)s->size);
 	if (!init_image(&s->def->var, &s->def->var.ds[0], *image, s->size)) {
 		free(*image);
+		*image = NULL;
 		return 0;
 	}
 	return 1;
@@ -277,6 +286,137 @@ static int64_t offset_from(const Expr *e, const char *name)
 	int64_t c;
 	return addr_name_off(e, &base, &c) && base == name && c >= 0 ? c : -1;
 }
+
+/* ---- addresses only dereferenced ---------------------------------------- */
+
+enum { MAX_FOLLOW = 256 };
+
+/* Whether register reg, as instruction at defines it, only ever serves as
+ * the address of loads (through mov, cvta, add and sub of it). */
+static int only_load_address(const Cfg *cfg, const Defs *defs, uint32_t at, const char *reg, int *budget)
+{
+	uint32_t uses[64];
+	uint32_t n = defs_uses(defs, at, reg, uses, 64);
+	if (n > 64 || (*budget -= (int)n + 1) < 0)
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const Ins *in = &cfg->ins[uses[i]]->ins;
+		int op = in->sp->code;
+		if ((op == O_ld || op == O_ldu) && in->nops == 2 && in->ops[0]->kind != E_ADDR &&
+		    !expr_mentions(in->ops[0], reg) && in->ops[1]->kind == E_ADDR)
+			continue;
+		if ((op == O_mov || op == O_cvta || op == O_add || op == O_sub) && !in->guard &&
+		    in->ops[0]->kind == E_NAME && in->ops[0]->str != reg &&
+		    !(op == O_sub && expr_mentions(in->ops[2], reg)) &&
+		    only_load_address(cfg, defs, uses[i], in->ops[0]->str, budget))
+			continue;
+		return 0;
+	}
+	return 1;
+}
+
+typedef struct AddrUse {   /* symbol sym's address taken at `at`, in `in` */
+	const Func *in;
+	Stmt *at;
+	uint32_t sym;
+} AddrUse;
+
+static int cmp_addr_use(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const AddrUse *)a)->in, y = (uintptr_t)((const AddrUse *)b)->in;
+	return (x > y) - (x < y);
+}
+
+/* Each statement's index in Cfg.ins by its place: cfg_build and places_of
+ * walk a body alike.  UINT32_MAX for what is no instruction. */
+static uint32_t *ins_numbers(const Places *pl)
+{
+	uint32_t *num = xmalloc((pl->n + 1) * sizeof *num), k = 0;
+	for (uint32_t p = 0; p < pl->n; p++)
+		num[p] = pl->v[p].s->kind == S_INS ? k++ : UINT32_MAX;
+	return num;
+}
+
+/* a[0..n), uses in one function: each one's symbol loses ok unless the
+ * register the use defines only reaches the addresses of loads.  Not
+ * followed where a nested scope declares a name again: registers' uses,
+ * found by name, could be another register's. */
+static void check_addresses(const AddrUse *a, uint32_t n, uint8_t *ok)
+{
+	const Func *f = a[0].in;
+	Cfg *cfg = names_shadowed(f) ? NULL : cfg_build(f);
+	Live *live = cfg ? live_compute(cfg) : NULL;
+	Defs *defs = cfg ? defs_compute(cfg, live) : NULL;
+	Places pl = {0};
+	places_of(&pl, (List *)&f->body);
+	uint32_t *num = ins_numbers(&pl);
+	for (uint32_t k = 0; k < n; k++) {
+		const Ins *in = &a[k].at->ins;
+		const Place *p = place_of(&pl, a[k].at);
+		uint32_t at = p ? num[p - pl.v] : UINT32_MAX;
+		int op = in->sp->code, budget = MAX_FOLLOW;
+		if (ok[a[k].sym] && (!cfg || at >= cfg->nins || cfg->ins[at] != a[k].at ||
+		    !(op == O_mov || op == O_cvta || op == O_add) || in->guard ||
+		    in->ops[0]->kind != E_NAME || !only_load_address(cfg, defs, at, in->ops[0]->str, &budget)))
+			ok[a[k].sym] = 0;
+	}
+	free(num);
+	places_free(&pl);
+	defs_free(defs), live_free(live), cfg_free(cfg);
+}
+
+/* For each symbol asked about (ask[id]), whether every use of its address
+ * is a register only loads dereference (ok[id]): then nothing writes it
+ * and nothing can tell its address from another's.  One walk of each
+ * function, however many symbols it takes addresses of. */
+static void only_loaded(const Go *g, const uint8_t *ask, uint8_t *ok)
+{
+	uint32_t n = symtab_count(g->t), na = 0, ca = 0;
+	AddrUse *a = NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		const Symbol *v = symtab_at(g->t, i);
+		ok[i] = ask[i];
+		for (uint32_t k = 0; ok[i] && k < v->nuses; k++) {
+			const SymUse *u = &v->uses[k];
+			if (!(u->how & USE_ADDR))
+				continue;
+			if (!u->in || u->at->kind != S_INS) {
+				ok[i] = 0;   /* in an initializer: anything may hold it */
+				break;
+			}
+			a = array_grow(a, na, &ca, sizeof *a);
+			a[na++] = (AddrUse){u->in, u->at, i};
+		}
+	}
+	if (na)
+		qsort(a, na, sizeof *a, cmp_addr_use);
+	for (uint32_t i = 0, j; i < na; i = j) {
+		for (j = i + 1; j < na && a[j].in == a[i].in; j++)
+			;
+		check_addresses(a + i, j - i, ok);
+	}
+	free(a);
+}
+
+/* ---- folding ------------------------------------------------------------ */
+
+/* Loads fold, then what they feed: an integer operation whose result the
+ * ranges (ir/range.c) now say is one value becomes a move of it, and a
+ * load whose address that makes constant folds in the next round. */
+enum { MAX_ROUNDS = 8 };
+
+typedef struct Folder {   /* folding in one function */
+	Go *g;
+	uint8_t **image;      /* per symbol: its bytes, when never written */
+	Cfg *cfg;
+	Live *live;
+	Defs *defs;
+	Names own;            /* what f declares: its registers' types, names it shadows */
+	Tracker tr;           /* addresses through registers (ir/value.c), no loads */
+	Ranges *rs;           /* this round's */
+	int follow;           /* registers are followed (no name declared twice) */
+	uint8_t *known;       /* per instruction: 1 made a constant, 2 a vector load folded */
+} Folder;
 
 /* The immediate for `bytes` bytes at p read as type ty, as PTX spells it. */
 static const char *immediate(const uint8_t *p, int bytes, int ty)
@@ -294,79 +434,243 @@ static const char *immediate(const uint8_t *p, int bytes, int ty)
 	return intern_cstr(buf);
 }
 
-/* ld of 4 or 8 bytes a scalar or vector at a constant offset, plain (no
- * memory order), into registers of that width: movs of its bytes. */
-static int fold_load(Go *g, const Symbol *v, const SymUse *u, const uint8_t *image, Names *regs,
-	List *l)
+/* The low `bits` bits of v, as a signed number or an unsigned one. */
+static const char *int_immediate(uint64_t v, int bits, int sign)
 {
-	Stmt *s = u->at;
-	const Ins *in = &s->ins;
+	int drop = 64 - bits;
+	char buf[32];
+	if (sign)
+		snprintf(buf, sizeof buf, "%lld", (long long)((int64_t)(v << drop) >> drop));
+	else
+		snprintf(buf, sizeof buf, "%llu", (unsigned long long)(v << drop >> drop));
+	return intern_cstr(buf);
+}
+
+/* The never-written variable a plain load (no memory order or scope)
+ * reads, at a constant offset *off, in its own state space or through a
+ * generic address; NULL when it is not one. */
+static const Symbol *load_source(const Folder *fo, uint32_t i, int64_t *off)
+{
+	const Ins *in = &fo->cfg->ins[i]->ins;
 	const Spelling *sp = in->sp;
+	if ((sp->code != O_ld && sp->code != O_ldu) || in->nops != 2 || sp->unknown ||
+	    in->ops[1]->kind != E_ADDR || in->ops[1]->n != 1)
+		return NULL;
+	for (uint32_t k = 0; k < sp->nmods; k++)
+		if (sp->words[k].kind == MW_MOD && (mod_group(sp->words[k].id) == MG_ORDER ||
+		    mod_group(sp->words[k].id) == MG_SCOPE))
+			return NULL;
+	Value a;
+	if (fo->follow ? !value_of(&fo->tr, i, in->ops[1]->kids[0], &a) :
+	    !addr_name_off(in->ops[1], &a.sym, &a.off))
+		return NULL;
+	const Symbol *v = a.sym && !names_exact(&fo->own, a.sym) ? symtab_find(fo->g->t, a.sym) : NULL;
+	Space space = ins_space(in);
+	if (!v || !fo->image[v->id] || (space != SPACE_NONE && space != v->space) || a.off < 0 ||
+	    a.off > v->size - (int64_t)sp->type_bytes * sp->vec)
+		return NULL;
+	*off = a.off;
+	return v;
+}
+
+/* The move that leaves in register dst what the load s leaves there of
+ * the bytes at p: the same bits into a register as wide (4 or 8 bytes),
+ * an integer extended as ld extends it (by its sign for .s types, with
+ * zeros for the others) into a wider integer register.  NULL for '_', a
+ * float into a wider register and the like. */
+static Stmt *load_move(const Folder *fo, const Stmt *s, Expr *dst, const uint8_t *p)
+{
+	const Spelling *sp = s->ins.sp;
 	int bytes = sp->type_bytes, ty = sp->ntypes ? sp->types[sp->ntypes - 1] : TY_NONE;
-	if (s->kind != S_INS || (sp->code != O_ld && sp->code != O_ldu) || in->nops != 2 ||
-	    (bytes != 4 && bytes != 8) || sp->unknown)
-		return 0;
-	for (uint32_t i = 0; i < sp->nmods; i++)
-		if (sp->words[i].kind == MW_MOD && (mod_group(sp->words[i].id) == MG_ORDER ||
-		    mod_group(sp->words[i].id) == MG_SCOPE))
-			return 0;
-	int64_t off = offset_from(in->ops[1], v->name);
-	if (off < 0 || off + (int64_t)bytes * sp->vec > v->size)
-		return 0;
-	const Expr *d = in->ops[0];
-	Expr *const *dst = d->kind == E_BRACE ? d->kids : &in->ops[0];
-	uint32_t n = d->kind == E_BRACE ? d->n : 1;
-	if (n != sp->vec)
-		return 0;
-	for (uint32_t i = 0; i < n; i++)
-		if (dst[i]->kind != E_NAME || type_bytes(names_type(regs, dst[i]->str)) != bytes)
-			return 0;  /* '_' or a wider register: not a plain move */
+	const char *type = dst->kind == E_NAME ? names_type(&fo->own, dst->str) : NULL;
+	int rbytes = type ? type_bytes(type) : 0, rty = type ? type_of(type) : TY_NONE;
 	char spelling[16];
-	snprintf(spelling, sizeof spelling, "mov%s", sp->mods[sp->nmods - 1]);
-	for (uint32_t i = 0; i < n; i++) {
-		Expr *ops[2] = {dst[i], num_expr(immediate(image + off + (int64_t)i * bytes, bytes, ty))};
-		Stmt *mv = ins_new(g->m, s->loc, spelling, ops, 2);
-		mv->ins.guard = in->guard;
-		mv->ins.guard_neg = in->guard_neg;
-		list_insert_before(l, s, mv);
+	const char *imm;
+	if (rbytes == bytes && (bytes == 4 || bytes == 8)) {
+		snprintf(spelling, sizeof spelling, "mov%s", sp->mods[sp->nmods - 1]);
+		imm = immediate(p, bytes, ty);
+	} else if (rbytes >= 2 && rbytes >= bytes && bytes <= 4 && ty != TY_NONE && !ty_floats(ty) &&
+		   !ty_floats(rty)) {
+		uint64_t v = 0;
+		for (int b = 0; b < bytes; b++)
+			v |= (uint64_t)p[b] << (8 * b);
+		snprintf(spelling, sizeof spelling, "mov.%c%d", ty_signed(ty) ? 's' : 'u', rbytes * 8);
+		imm = int_immediate(v, 8 * bytes, ty_signed(ty));
+	} else {
+		return NULL;
 	}
+	Expr *ops[2] = {dst, num_expr(imm)};
+	Stmt *mv = ins_new(fo->g->m, s->loc, spelling, ops, 2);
+	mv->ins.guard = s->ins.guard;
+	mv->ins.guard_neg = s->ins.guard_neg;
+	return mv;
+}
+
+/* The registers a vector load fills, each with its move; 0 if one has none. */
+static uint32_t vector_moves(const Folder *fo, const Stmt *s, const uint8_t *p, Stmt **mv)
+{
+	const Expr *d = s->ins.ops[0];
+	uint32_t n = s->ins.sp->vec, bytes = s->ins.sp->type_bytes;
+	if (d->kind != E_BRACE || d->n != n)
+		return 0;
+	for (uint32_t k = 0; k < n; k++)
+		if (!(mv[k] = load_move(fo, s, d->kids[k], p + k * bytes)))
+			return 0;
+	return n;
+}
+
+/* A load of never-written bytes: a move of them.  A scalar one becomes
+ * the move where it is, so that the analyses stay right for the next
+ * rounds; a vector one waits for the end (fold_vectors). */
+static int fold_load(Folder *fo, uint32_t i)
+{
+	int64_t off;
+	const Symbol *v = load_source(fo, i, &off);
+	if (!v)
+		return 0;
+	Stmt *s = fo->cfg->ins[i], *mv[8];
+	const uint8_t *p = fo->image[v->id] + off;
+	if (s->ins.sp->vec > 1 ? !vector_moves(fo, s, p, mv) : !(mv[0] = load_move(fo, s, s->ins.ops[0], p)))
+		return 0;
+	if (s->ins.sp->vec == 1)
+		s->ins = mv[0]->ins;
+	fo->known[i] = s->ins.sp->vec > 1 ? 2 : 1;
+	fo->g->st.folded++;
+	remark(fo->g, s->loc, "load of %s folded: never written, initialized", quoted_name(v->name));
 	return 1;
 }
 
+/* Whether a definition reaching a register instruction i reads is a
+ * folded constant. */
+static int reads_known(const Folder *fo, uint32_t i)
+{
+	const Ins *in = &fo->cfg->ins[i]->ins;
+	for (uint32_t k = 1; k < in->nops; k++) {
+		uint32_t d[8];
+		uint32_t n = in->ops[k]->kind == E_NAME ? defs_reaching(fo->defs, i, in->ops[k]->str, d, 8) : 0;
+		for (uint32_t j = 0; j < n && j < 8; j++)
+			if (d[j] != DEF_ENTRY && fo->known[d[j]] == 1)
+				return 1;
+	}
+	return 0;
+}
+
+/* An operation on a folded constant whose result is one integer: a move
+ * of that integer (loads aside, which fold_load takes). */
+static int fold_op(Folder *fo, uint32_t i)
+{
+	Stmt *s = fo->cfg->ins[i];
+	const Ins *in = &s->ins;
+	int op = in->sp->code;
+	if (op == O_ld || op == O_ldu || in->nops < 2 || in->ops[0]->kind != E_NAME ||
+	    ins_first_role(in) != ROLE_DEF || !reads_known(fo, i))
+		return 0;
+	const char *type = names_type(&fo->own, in->ops[0]->str);
+	int ty = type ? type_of(type) : TY_NONE, bits = ty_size(ty) * 8;
+	Range r = bits >= 16 && !ty_floats(ty) ? range_of_def(fo->rs, i) : (Range){0, 1};
+	if (r.lo != r.hi)
+		return 0;
+	char spelling[16];
+	snprintf(spelling, sizeof spelling, "mov.b%d", bits);
+	Expr *ops[2] = {in->ops[0], num_expr(int_immediate(r.lo, bits, 1))};
+	Stmt *mv = ins_new(fo->g->m, s->loc, spelling, ops, 2);
+	mv->ins.guard = in->guard;
+	mv->ins.guard_neg = in->guard_neg;
+	s->ins = mv->ins;
+	fo->known[i] = 1;
+	fo->g->st.constants++;
+	return 1;
+}
+
+/* The vector loads folded: their moves take their place. */
+static void fold_vectors(Folder *fo, const Func *f)
+{
+	Places pl = {0};
+	for (uint32_t i = 0; i < fo->cfg->nins; i++) {
+		if (fo->known[i] != 2)
+			continue;
+		if (!pl.v)
+			places_of(&pl, (List *)&f->body);
+		Stmt *s = fo->cfg->ins[i], *mv[8];
+		int64_t off;
+		const Symbol *v = load_source(fo, i, &off);
+		Place *p = place_of(&pl, s);
+		uint32_t n = v && p ? vector_moves(fo, s, fo->image[v->id] + off, mv) : 0;
+		if (!n)
+			die("globalopt: a folded vector load no longer folds");
+		for (uint32_t k = 0; k < n; k++)
+			list_insert_before(p->in, s, mv[k]);
+		place_remove(p);
+	}
+	places_free(&pl);
+}
+
+static void fold_func(Go *g, const Func *f, uint8_t **image)
+{
+	Folder fo = {.g = g, .image = image, .cfg = cfg_build(f)};
+	if (!fo.cfg)
+		return;
+	fo.live = live_compute(fo.cfg);
+	fo.defs = defs_compute(fo.cfg, fo.live);
+	names_in_module(&fo.own, NULL, f);
+	fo.tr = (Tracker){NULL, fo.cfg, fo.live, fo.defs};
+	fo.follow = !names_shadowed(f);
+	fo.known = xcalloc(fo.cfg->nins + 1, 1);
+	int changed = 1;
+	for (int round = 0; changed && round < MAX_ROUNDS; round++) {
+		changed = 0;
+		fo.rs = ranges_compute(f, fo.cfg, fo.defs, &fo.own);
+		for (uint32_t i = 0; i < fo.cfg->nins; i++)
+			if (!fo.known[i] && (fold_load(&fo, i) || (fo.follow && fold_op(&fo, i))))
+				changed = g->changed = 1;
+		ranges_free(fo.rs);
+	}
+	fold_vectors(&fo, f);
+	free(fo.known);
+	names_free(&fo.own);
+	defs_free(fo.defs), live_free(fo.live), cfg_free(fo.cfg);
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
+	return (x > y) - (x < y);
+}
+
+/* Variables never written: read-only data (read_only) whose address, if
+ * taken, only reaches loads.  Every function that names one is folded. */
 static void fold(Go *g)
 {
-	for (uint32_t i = 0; i < symtab_count(g->t); i++) {
+	uint32_t n = symtab_count(g->t), nf = 0, cf = 0;
+	uint8_t **image = xcalloc(n + 1, sizeof *image), *ask = xcalloc(n + 1, 1), *ok = xcalloc(n + 1, 1);
+	for (uint32_t i = 0; i < n; i++)
+		if (read_only(g, symtab_at(g->t, i), &image[i]))
+			ask[i] = (symtab_at(g->t, i)->how & USE_ADDR) != 0;
+	only_loaded(g, ask, ok);
+	const Func **fs = NULL;
+	for (uint32_t i = 0; i < n; i++) {
 		const Symbol *v = symtab_at(g->t, i);
-		uint8_t *image;
-		if ((v->how & USE_ADDR) || !read_only(g, v, &image))
-			continue;
-		Names regs = {0};
-		Places pl = {0};
-		const Func *named = NULL;   /* whose names regs and pl hold */
-		for (uint32_t k = 0; k < v->nuses; k++) {
-			const SymUse *u = &v->uses[k];
-			if (!u->in || u->at->kind != S_INS)
-				continue;
-			if (u->in != named) {
-				names_free(&regs);
-				names_of_func(&regs, g->m, u->in);
-				places_free(&pl);
-				places_of(&pl, (List *)&u->in->body);
-				named = u->in;
+		if (ask[i] && !ok[i])
+			free(image[i]), image[i] = NULL;
+		for (uint32_t k = 0; image[i] && k < v->nuses; k++)
+			if (v->uses[k].in) {
+				fs = array_grow(fs, nf, &cf, sizeof *fs);
+				fs[nf++] = v->uses[k].in;
 			}
-			Place *p = place_of(&pl, u->at);
-			if (p && p->s && fold_load(g, v, u, image, &regs, p->in)) {
-				place_remove(p);
-				g->st.folded++;
-				g->changed = 1;
-				remark(g, u->at->loc, "load of %s folded: never written, initialized",
-					quoted_name(v->name));
-			}
-		}
-		names_free(&regs);
-		places_free(&pl);
-		free(image);
 	}
+	if (nf)
+		qsort(fs, nf, sizeof *fs, cmp_ptr);
+	for (Stmt *s = g->m->items.head; s && nf; s = s->next) {
+		const Func *f = s->kind == S_FUNC ? s->func : NULL;
+		if (f && f->has_body && bsearch(&f, fs, nf, sizeof *fs, cmp_ptr))
+			fold_func(g, f, image);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		free(image[i]);
+	free(fs);
+	free(image);
+	free(ask);
+	free(ok);
 }
 
 /* ---- scalar replacement ------------------------------------------------ */
@@ -551,103 +855,68 @@ static int same_data(const Symbol *a, const uint8_t *ia, const Symbol *b, const 
 		x->type == y->type && !memcmp(ia, ib, (size_t)a->size);
 }
 
-/* ---- addresses only dereferenced ---------------------------------------- */
+typedef struct Data {   /* read-only data dedupe may merge */
+	const Symbol *v;
+	const uint8_t *image;
+} Data;
 
-enum { MAX_FOLLOW = 256 };
-
-/* Whether register reg, as instruction at defines it, only ever serves as
- * the address of loads (through mov, cvta, add and sub of it). */
-static int only_load_address(const Cfg *cfg, const Defs *defs, uint32_t at, const char *reg, int *budget)
+/* Data in an order that puts the same data together, the first symbol
+ * first. */
+static int cmp_data(const void *a, const void *b)
 {
-	uint32_t uses[64];
-	uint32_t n = defs_uses(defs, at, reg, uses, 64);
-	if (n > 64 || (*budget -= (int)n + 1) < 0)
-		return 0;
-	for (uint32_t i = 0; i < n; i++) {
-		const Ins *in = &cfg->ins[uses[i]]->ins;
-		int op = in->sp->code;
-		if ((op == O_ld || op == O_ldu) && in->nops == 2 && in->ops[0]->kind != E_ADDR &&
-		    !expr_mentions(in->ops[0], reg) && in->ops[1]->kind == E_ADDR)
-			continue;
-		if ((op == O_mov || op == O_cvta || op == O_add || op == O_sub) && !in->guard &&
-		    in->ops[0]->kind == E_NAME && in->ops[0]->str != reg &&
-		    !(op == O_sub && expr_mentions(in->ops[2], reg)) &&
-		    only_load_address(cfg, defs, uses[i], in->ops[0]->str, budget))
-			continue;
-		return 0;
-	}
-	return 1;
+	const Data *x = a, *y = b;
+	const Symbol *s = x->v, *t = y->v;
+	int64_t k[4][2] = {{s->space, t->space}, {s->size, t->size}, {s->align, t->align},
+		{s->def->var.type, t->def->var.type}};
+	for (int i = 0; i < 4; i++)
+		if (k[i][0] != k[i][1])
+			return k[i][0] < k[i][1] ? -1 : 1;
+	int c = memcmp(x->image, y->image, (size_t)s->size);
+	return c ? c : (s->id > t->id) - (s->id < t->id);
 }
 
-/* Whether every use of v's address is a register only loads dereference:
- * then nothing can tell v's address from another's. */
-static int only_loaded(const Symbol *v)
-{
-	const Func *f = NULL;
-	Cfg *cfg = NULL;
-	Live *live = NULL;
-	Defs *defs = NULL;
-	int ok = 1, budget = MAX_FOLLOW;
-	for (uint32_t k = 0; k < v->nuses && ok; k++) {
-		const SymUse *u = &v->uses[k];
-		if (!(u->how & USE_ADDR))
-			continue;
-		const Ins *in = &u->at->ins;
-		int op = u->at->kind == S_INS ? in->sp->code : -1;
-		ok = u->in && (op == O_mov || op == O_cvta || op == O_add) && !in->guard &&
-			in->ops[0]->kind == E_NAME;
-		if (!ok)
-			break;
-		if (u->in != f) {
-			defs_free(defs), live_free(live), cfg_free(cfg);
-			f = u->in;
-			cfg = cfg_build(f);
-			live = cfg ? live_compute(cfg) : NULL;
-			defs = cfg ? defs_compute(cfg, live) : NULL;
-		}
-		uint32_t at = 0;
-		while (cfg && at < cfg->nins && cfg->ins[at] != u->at)
-			at++;
-		ok = cfg && at < cfg->nins && only_load_address(cfg, defs, at, in->ops[0]->str, &budget);
-	}
-	defs_free(defs), live_free(live), cfg_free(cfg);
-	return ok;
-}
-
-/* Read-only data whose address cannot be told apart, kept once. */
+/* Read-only data whose address cannot be told apart, kept once: sorted,
+ * so that finding the same data is not a search of all kept so far. */
 static void dedupe(Go *g)
 {
-	uint32_t n = symtab_count(g->t), nk = 0;
-	const Symbol **keep = xmalloc((n + 1) * sizeof *keep);
-	uint8_t **img = xmalloc((n + 1) * sizeof *img);
+	uint32_t n = symtab_count(g->t), nd = 0;
+	uint8_t **img = xcalloc(n + 1, sizeof *img), *ask = xcalloc(n + 1, 1), *ok = xcalloc(n + 1, 1);
+	Data *d = xmalloc((n + 1) * sizeof *d);
+	const Symbol **same = xcalloc(n + 1, sizeof *same);   /* per symbol: the one it merges into */
+	/* a named object's address is its own, if anything looks at it */
 	for (uint32_t i = 0; i < n; i++) {
 		const Symbol *v = symtab_at(g->t, i);
-		uint8_t *image;
-		if (!read_only(g, v, &image))
-			continue;
-		if ((v->how & USE_ADDR) && !strchr(v->name, '$') && !only_loaded(v)) {
-			free(image);
-			continue;  /* a named object's address is its own, if anything looks at it */
-		}
-		uint32_t k = 0;
-		while (k < nk && !same_data(keep[k], img[k], v, image))
-			k++;
-		if (k < nk) {
-			rename_uses(g, v, keep[k]->name);
-			g->st.deduped++;
-			g->changed = 1;
-			remark(g, v->def->loc, "%s is the same read-only data as %s: uses name that",
-				quoted_name(v->name), quoted_name(keep[k]->name));
-			free(image);
-		} else {
-			keep[nk] = v;
-			img[nk++] = image;
-		}
+		if (read_only(g, v, &img[i]))
+			ask[i] = (v->how & USE_ADDR) && !strchr(v->name, '$');
 	}
-	for (uint32_t k = 0; k < nk; k++)
-		free(img[k]);
+	only_loaded(g, ask, ok);
+	for (uint32_t i = 0; i < n; i++)
+		if (img[i] && (!ask[i] || ok[i]))
+			d[nd++] = (Data){symtab_at(g->t, i), img[i]};
+	if (nd)
+		qsort(d, nd, sizeof *d, cmp_data);
+	for (uint32_t i = 1, first = 0; i < nd; i++)
+		if (same_data(d[first].v, d[first].image, d[i].v, d[i].image))
+			same[d[i].v->id] = d[first].v;
+		else
+			first = i;
+	for (uint32_t i = 0; i < n; i++) {
+		const Symbol *v = symtab_at(g->t, i);
+		if (!same[i])
+			continue;
+		rename_uses(g, v, same[i]->name);
+		g->st.deduped++;
+		g->changed = 1;
+		remark(g, v->def->loc, "%s is the same read-only data as %s: uses name that",
+			quoted_name(v->name), quoted_name(same[i]->name));
+	}
+	for (uint32_t i = 0; i < n; i++)
+		free(img[i]);
 	free(img);
-	free(keep);
+	free(ask);
+	free(ok);
+	free(d);
+	free(same);
 }
 
 static void dead_code(Go *g)
@@ -695,6 +964,8 @@ static void print_stats(const Stats *s)
 		s->internal_vars);
 	diag_note("globalopt:   %u variables split into fields, %u loads folded, %u variables "
 		"deduplicated", s->split, s->folded, s->deduped);
+	if (s->constants)   /* a line of its own: most modules have none */
+		diag_note("globalopt:   %u results of folded loads made constants", s->constants);
 }
 
 void globalopt(Module *m, const StageOptions *o)

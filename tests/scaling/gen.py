@@ -13,6 +13,9 @@ an input that once took more than n log n time or memory in N:
   dwarf-abbrev      two -G inputs, each N abbreviations (codes 1..127 over
                     and over) and N units that all use them
   globals           one kernel reading N distinct globals
+  never-written     one kernel reading N never-written tables (--internalize)
+                    through registers: at constant offsets, at one it
+                    computes from another load, at a run-time index
   calls             one kernel calling N distinct functions, declared only
   vtables           N vtables, any of which a factory stores into an
                     object, and N virtual call sites
@@ -115,6 +118,20 @@ def globals_(d, n):
     return ["-arch=sm_80", "in.ptx"]
 
 
+def never_written(d, n):
+    text = HEAD + "".join(".global .align 4 .u32 t%d[4] = {%d, 3, 2, 1};\n" % (i, i % 7)
+                          for i in range(n))
+    body = "\tand.b32 %r3, %r1, 3;\n\tmul.wide.u32 %rd3, %r3, 4;\n"
+    body += "".join("\tmov.u64 %%rd2, t%d;\n\tld.global.u32 %%r2, [%%rd2+4];\n"
+                    "\tmul.wide.u32 %%rd4, %%r2, 4;\n\tadd.s64 %%rd4, %%rd2, %%rd4;\n"
+                    "\tld.global.u32 %%r2, [%%rd4];\n\tadd.s32 %%r1, %%r1, %%r2;\n"
+                    "\tadd.s64 %%rd4, %%rd2, %%rd3;\n\tld.global.u32 %%r2, [%%rd4];\n"
+                    "\tadd.s32 %%r1, %%r1, %%r2;\n" % i for i in range(n))
+    regs = "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<5>;\n"
+    write(d, "in.ptx", text + "\n" + kernel("k", body, regs))
+    return ["-arch=sm_80", "--internalize", "in.ptx"]
+
+
 def calls(d, n):
     text = HEAD + "".join(".extern .func (.param .b32 r) f%d(.param .b32 a);\n" % i
                           for i in range(n))
@@ -188,7 +205,8 @@ def inputs(d, n):
 
 ROWS = {
     "archive-chain": archive_chain, "archive-empty": archive_empty,
-    "dwarf-abbrev": dwarf_abbrev, "globals": globals_, "calls": calls,
+    "dwarf-abbrev": dwarf_abbrev, "globals": globals_, "never-written": never_written,
+    "calls": calls,
     "vtables": vtables, "indirect-sites": indirect_sites,
     "indirect-kernels": indirect_kernels, "sections": sections, "inputs": inputs,
 }

@@ -29,6 +29,7 @@ sizes="archive-chain 1000
 archive-empty 8000
 dwarf-abbrev 20000
 globals 40000
+never-written 4000
 calls 20000
 vtables 2000
 indirect-sites 2000

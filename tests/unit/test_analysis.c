@@ -734,6 +734,41 @@ START_TEST(value_ranges_reqntid)
 }
 END_TEST
 
+/* One value in, one value out: bitwise operations, add, sub and mul.lo of
+ * two known values are exact, wrapped as the machine wraps; a known value
+ * truncated keeps its low bits.  Not of one value known and one not. */
+START_TEST(value_ranges_of_constants)
+{
+	Analysed a = analyse(HEADER
+		".entry k(.param .u32 n)\n{\n.reg .b32 %r<12>;\n.reg .b64 %rd<4>;\n"
+		"mov.u32 %r1, 3;\n"                  /* 0 */
+		"and.b32 %r2, %r1, 6;\n"             /* 1: 2 */
+		"or.b32 %r3, %r1, 8;\n"              /* 2: 11 */
+		"xor.b32 %r4, %r1, 1;\n"             /* 3: 2 */
+		"sub.s32 %r5, %r4, %r3;\n"           /* 4: -9, wrapped */
+		"add.s32 %r6, %r5, 10;\n"            /* 5: 1, wrapped back */
+		"mul.lo.s32 %r7, %r5, %r5;\n"        /* 6: 81 */
+		"mov.u64 %rd1, -2;\n"                /* 7 */
+		"cvt.u32.u64 %r8, %rd1;\n"           /* 8: 0xfffffffe */
+		"ld.param.u32 %r9, [n];\n"           /* 9 */
+		"and.b32 %r10, %r9, 6;\n"            /* 10: up to 6 */
+		"ret;\n}\n");
+	RangesOf ro;
+	Ranges *rs = ranges_of(&ro, &a);
+	static const uint64_t want[][2] = {{1, 2}, {2, 11}, {3, 2}, {4, 0xfffffff7}, {5, 1}, {6, 81},
+		{8, 0xfffffffe}};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		Range r = range_of_def(rs, (uint32_t)want[i][0]);
+		ck_assert_uint_eq(r.lo, want[i][1]);
+		ck_assert_uint_eq(r.hi, want[i][1]);
+	}
+	ck_assert_uint_eq(range_of_def(rs, 10).lo, 0);
+	ck_assert_uint_eq(range_of_def(rs, 10).hi, 6);
+	ranges_release(&ro);
+	release(&a);
+}
+END_TEST
+
 START_TEST(register_uses)
 {
 	Analysed a = analyse(HEADER
@@ -932,6 +967,7 @@ Suite *values_suite(void)
 	tcase_add_test(tc, value_ranges);
 	tcase_add_test(tc, value_ranges_reqntid);
 	tcase_add_test(tc, value_ranges_of_counters);
+	tcase_add_test(tc, value_ranges_of_constants);
 	tcase_add_test(tc, register_uses);
 	tcase_add_test(tc, register_uses_many);
 	tcase_add_test(tc, call_graph);
