@@ -25,7 +25,7 @@ if ! command -v python3 >/dev/null 2>&1; then
 fi
 
 # row and n: the larger size runs in well under a second once linear
-sizes="archive-chain 1000
+sizes="archive-chain 2000
 archive-empty 8000
 dwarf-abbrev 20000
 globals 40000
