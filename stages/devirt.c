@@ -18,7 +18,10 @@
  *   one candidate, closed:   call (r), f, (args);   prototype dropped if unused
  *   every candidate returns the same constants and does nothing else
  *   (closed): the call's result reads become movs of them (uniform)
- *   2..N candidates (1..N open): a branch funnel around the call only
+ *   2..N candidates, closed: a funnel or a .calltargets list, by the
+ *   measured rule at settle() below (a recursive target gets the list,
+ *   unless funnels everywhere leave no call through a pointer)
+ *   1..N candidates open, or a funnel: a branch funnel around the call only
  *   (before and after at funnel() below):
  *       mov.u64 %devirt_a, f;  setp.eq.s64 %devirt_p, %rd9, %devirt_a;
  *       @%devirt_p bra $Ldevirt_K_0;  ...
@@ -68,6 +71,10 @@ enum { /* how a call is rewritten */
 	HOW_TARGETS,                /* too many for a funnel: a .calltargets list */
 };
 
+enum { /* why a funnel or a .calltargets list (settle) */
+	RULE_NONE, RULE_NARROW, RULE_RECURSIVE, RULE_PRUNE, RULE_MAX,
+};
+
 static const char *const how_text[] = {
 	[HOW_SINGLE] = "single", [HOW_UNIFORM] = "uniform", [HOW_FUNNEL] = "funnel",
 	[HOW_TARGETS] = "calltargets",
@@ -105,6 +112,8 @@ typedef struct Site {
 	uint32_t npoints;
 	Stmt *load;                 /* that read, when only the call uses it */
 	const char *proto;          /* rewritten: its prototype, dropped if unused */
+	int rule;                   /* RULE_*: why a funnel or .calltargets */
+	const char *back;           /* RULE_RECURSIVE, _PRUNE: a candidate on a call cycle */
 	RetSlot rets[MAX_RETS];     /* HOW_UNIFORM */
 	uint32_t nrets;
 } Site;
@@ -125,9 +134,8 @@ typedef struct Dv {
 	Names module;               /* the module's symbols: each function's names' outer */
 } Dv;
 
-/* One function's work.  devirt_func makes a fresh one for each function
- * and frees it at the end: nothing of one function's carries into the
- * next. */
+/* One function's work, from choosing its sites to rewriting them:
+ * nothing of one function's carries into another's. */
 typedef struct Df {
 	Dv *d;                      /* the module's */
 	Stmt *fs;                   /* the function's statement */
@@ -683,6 +691,7 @@ static void pick(Df *df, Site *st, const Proto *p, const Tracker *t)
 		st->load = NULL;
 		st->npoints = 0;
 		st->how = HOW_TARGETS;
+		st->rule = RULE_MAX;
 	} else if (!st->open && !st->call->ins.guard && uniform(d, st) && fold_uniform(d, st, 0)) {
 		st->how = HOW_UNIFORM;
 	} else {
@@ -704,6 +713,169 @@ static void choose(Df *df, Site *st, const Tracker *exact)
 		st->how = HOW_SINGLE;  /* the pointer is that function, open world or not */
 	else if (r == 0 && bound(df, st, p))
 		pick(df, st, p, exact);
+}
+
+/* ---- funnel or .calltargets ------------------------------------------ */
+
+/* A closed set of 2..N candidates: a branch funnel or a .calltargets
+ * list, by what tools/bench/lto-bench.sh measured (docs/stages.md).
+ * ptxas compiles every direct call of a funnel as a call sequence of its
+ * own (its arguments, the ABI's saves, the call; about 128 bytes of SASS
+ * on sm_80) unless it inlines the target, and in whole-program mode
+ * copies each target into every kernel that calls it.  What the funnel
+ * buys: ptxas knows the callee, so a caller that keeps registers across
+ * the call need not save them all, and once no call goes through a
+ * pointer the vtables are cleared and the virtual functions become
+ * ordinary ones ptxas may inline.  A recursive target gains neither
+ * (ptxas inlines no function on a cycle), and a wide funnel pays its call
+ * sequences at every site: N's default (8) is where a bytecode
+ * interpreter's 10-entry table lost and fnptr's 6 and raytrace's 8 won. */
+
+/* Index of f in the call graph (its nodes are one array). */
+static uint32_t cg_at(const CallGraph *cg, const CgFunc *f)
+{
+	return (uint32_t)(f - cg_func(cg, 0));
+}
+
+/* The callers of each function, direct or through the sites' candidates:
+ * rev[v] lists every u with an edge u -> v. */
+typedef struct Callers {
+	uint32_t **of, *n, *cap;
+} Callers;
+
+static void add_caller(Callers *c, uint32_t u, uint32_t v)
+{
+	c->of[v] = array_grow(c->of[v], c->n[v], &c->cap[v], sizeof **c->of);
+	c->of[v][c->n[v]++] = u;
+}
+
+static void callers_build(Dv *d, Callers *c, const Df *fns, uint32_t nfns)
+{
+	uint32_t n = cg_count(d->cg);
+	c->of = xcalloc(n + 1, sizeof *c->of);
+	c->n = xcalloc(n + 1, sizeof *c->n);
+	c->cap = xcalloc(n + 1, sizeof *c->cap);
+	for (uint32_t u = 0; u < n; u++) {
+		const CgFunc *f = cg_func(d->cg, u);
+		for (uint32_t k = 0; k < f->ncallees; k++)
+			add_caller(c, u, cg_at(d->cg, cg_find(d->cg, f->callees[k])));
+	}
+	for (uint32_t i = 0; i < nfns; i++) {
+		uint32_t u = cg_at(d->cg, cg_find(d->cg, fns[i].f->name));
+		for (uint32_t j = 0; j < fns[i].nsites; j++)
+			for (uint32_t k = 0; k < fns[i].sites[j].ncands; k++)
+				add_caller(c, u, cg_at(d->cg, cg_find(d->cg, fns[i].sites[j].cands[k])));
+	}
+}
+
+static void callers_free(Callers *c, uint32_t n)
+{
+	for (uint32_t v = 0; v < n; v++)
+		free(c->of[v]);
+	free(c->of);
+	free(c->n);
+	free(c->cap);
+}
+
+/* reach[u] = 1 for every function that can call f, f's callers first
+ * (a depth-first walk up the edges, with its own stack). */
+static void reaching(const Callers *c, uint32_t f, uint8_t *reach, uint32_t *stack)
+{
+	uint32_t sp = 0;
+	stack[sp++] = f;
+	while (sp) {
+		uint32_t v = stack[--sp];
+		for (uint32_t k = 0; k < c->n[v]; k++)
+			if (!reach[c->of[v][k]]) {
+				reach[c->of[v][k]] = 1;
+				stack[sp++] = c->of[v][k];
+			}
+	}
+}
+
+/* The first candidate on a call cycle (cyclic[], computed for every
+ * candidate), or NULL. */
+static const char *recursive_cand(Dv *d, const Site *st, const uint8_t *cyclic)
+{
+	for (uint32_t k = 0; k < st->ncands; k++)
+		if (cyclic[cg_at(d->cg, cg_find(d->cg, st->cands[k]))])
+			return st->cands[k];
+	return NULL;
+}
+
+/* cyclic[f] for every candidate f: whether f can call itself. */
+static uint8_t *cyclic_cands(Dv *d, const Df *fns, uint32_t nfns)
+{
+	uint32_t n = cg_count(d->cg);
+	Callers c;
+	callers_build(d, &c, fns, nfns);
+	uint8_t *cyclic = xcalloc(n + 1, 1), *done = xcalloc(n + 1, 1), *reach = xmalloc(n + 1);
+	uint32_t *stack = xmalloc((n + 2) * sizeof *stack);  /* each once, f twice */
+	for (uint32_t i = 0; i < nfns; i++)
+		for (uint32_t j = 0; j < fns[i].nsites; j++)
+			for (uint32_t k = 0; k < fns[i].sites[j].ncands; k++) {
+				uint32_t f = cg_at(d->cg, cg_find(d->cg, fns[i].sites[j].cands[k]));
+				if (done[f]++)
+					continue;
+				memset(reach, 0, n + 1);
+				reaching(&c, f, reach, stack);
+				cyclic[f] = reach[f];
+			}
+	free(stack);
+	free(reach);
+	free(done);
+	callers_free(&c, n);
+	return cyclic;
+}
+
+static void to_targets(Site *st, int rule)
+{
+	st->how = HOW_TARGETS;
+	st->rule = rule;
+	st->vptr = NULL;
+	st->load = NULL;
+	st->npoints = 0;
+}
+
+/* Whether every site can go without its pointer (direct, uniform, or a
+ * funnel on the vtable pointer): then no call goes through a pointer and
+ * prune_vtables() clears the vtables. */
+static int pointer_free(const Df *fns, uint32_t nfns)
+{
+	for (uint32_t i = 0; i < nfns; i++)
+		for (uint32_t j = 0; j < fns[i].nsites; j++) {
+			const Site *st = &fns[i].sites[j];
+			if (st->why >= 0 || st->how == HOW_TARGETS ||
+			    (st->how == HOW_FUNNEL && (st->open || !st->vptr)))
+				return 0;
+		}
+	return 1;
+}
+
+/* A call to a recursive candidate keeps its pointer: ptxas inlines no
+ * function on a cycle, so a funnel's direct call to it is a full-ABI call
+ * like the indirect one, only repeated; unless funnels everywhere clear
+ * the vtables (worth more: raytrace). */
+static void settle(Dv *d, Site *st, const uint8_t *cyclic, int prune)
+{
+	if (st->why >= 0 || st->how != HOW_FUNNEL || st->open)
+		return;
+	st->back = recursive_cand(d, st, cyclic);
+	if (st->back && !prune)
+		to_targets(st, RULE_RECURSIVE);
+	else
+		st->rule = st->back ? RULE_PRUNE : RULE_NARROW;
+}
+
+/* all: fns holds every function with sites */
+static void settle_all(Dv *d, Df *fns, uint32_t nfns, int all)
+{
+	int prune = all && !d->open_world && pointer_free(fns, nfns);
+	uint8_t *cyclic = cyclic_cands(d, fns, nfns);
+	for (uint32_t i = 0; i < nfns; i++)
+		for (uint32_t j = 0; j < fns[i].nsites; j++)
+			settle(d, &fns[i].sites[j], cyclic, prune);
+	free(cyclic);
 }
 
 /* ---- rewriting -------------------------------------------------------- */
@@ -942,6 +1114,29 @@ static void drop_unused_protos(Df *df)
 
 /* ---- remarks ---------------------------------------------------------- */
 
+/* Why a funnel or a .calltargets list: ": " and the reason, or "". */
+static void rule_text(const Site *st, char *buf, size_t n)
+{
+	switch (st->rule) {
+	case RULE_NARROW:
+		snprintf(buf, n, ": %u targets, none recursive", st->ncands);
+		break;
+	case RULE_RECURSIVE:
+		snprintf(buf, n, ": %s is recursive, a funnel's call to it no cheaper",
+			quoted_name(st->back));
+		break;
+	case RULE_PRUNE:
+		snprintf(buf, n, ": %s is recursive, but with no call left through a "
+			"pointer the vtables are cleared", quoted_name(st->back));
+		break;
+	case RULE_MAX:
+		snprintf(buf, n, ": %u targets, more than --devirt-funnel-max", st->ncands);
+		break;
+	default:
+		*buf = 0;
+	}
+}
+
 /* The remark names the source line (.loc) beside the PTX one. */
 static void remark(const Df *df, const Site *st)
 {
@@ -959,8 +1154,10 @@ static void remark(const Df *df, const Site *st)
 	*p = 0;
 	for (uint32_t i = 0; i < st->ncands; i++)
 		p += sprintf(p, "%s%s", i ? ", " : "", quoted_name(st->cands[i]));
-	diag_remark(st->call->loc, "%sdevirtualized call to %s (%s)", at, names,
-		st->how == HOW_FUNNEL && st->open ? "funnel, open" : how_text[st->how]);
+	char why[1024];
+	rule_text(st, why, sizeof why);
+	diag_remark(st->call->loc, "%sdevirtualized call to %s (%s%s)", at, names,
+		st->how == HOW_FUNNEL && st->open ? "funnel, open" : how_text[st->how], why);
 	free(names);
 }
 
@@ -1103,18 +1300,22 @@ static void declare_regs(Df *df)
 	put(body, first, var_new(d->m, loc, d->addr32 ? ".reg .b32" : ".reg .b64", df->areg));
 }
 
-/* Sites first: a function without one costs no analysis. */
-static void rewrite_func(Df *df)
+/* Sites first: a function without one costs no analysis.  0 when there
+ * is nothing to rewrite. */
+static int choose_func(Df *df)
 {
-	Dv *d = df->d;
 	find_sites(df, &df->f->body);
 	if (!df->nsites)
-		return;
+		return 0;
 	index_labels(df, &df->f->body);
 	int ok = choose_all(df);
 	free_labels(df);
-	if (!ok)
-		return;
+	return ok;
+}
+
+static void rewrite_func(Df *df)
+{
+	Dv *d = df->d;
 	df->src = d->o->devirt.remarks ? srclines_build(d->m, df->f) : NULL;
 	names_in_module(&df->names, &d->module, df->f);  /* for the funnels' fresh names */
 	places_of(&df->places, &df->f->body);
@@ -1125,14 +1326,40 @@ static void rewrite_func(Df *df)
 		declare_regs(df);
 }
 
-static void devirt_func(Dv *d, Stmt *fs)
+static void free_func(Df *df)
 {
-	Df df = {.d = d, .fs = fs, .f = fs->func};
-	rewrite_func(&df);
-	free(df.sites);
-	srclines_free(df.src);
-	names_free(&df.names);
-	places_free(&df.places);
+	free(df->sites);
+	srclines_free(df->src);
+	names_free(&df->names);
+	places_free(&df->places);
+}
+
+/* Every function's sites chosen first, then the rule that needs them all
+ * (settle: whether a target is recursive, whether any call is left
+ * through a pointer), then the rewrites. */
+static void devirt_funcs(Dv *d)
+{
+	uint32_t n = 0, cap = 0;
+	Df *fns = NULL;
+	int stuck = 0;
+	for (Stmt *s = d->m->items.head; s; s = s->next) {
+		if (s->kind != S_FUNC || !s->func->has_body)
+			continue;
+		Df df = {.d = d, .fs = s, .f = s->func};
+		if (choose_func(&df)) {
+			fns = array_grow(fns, n, &cap, sizeof *fns);
+			fns[n++] = df;
+		} else {
+			stuck |= df.nsites > 0;  /* sites left as they are */
+			free_func(&df);
+		}
+	}
+	settle_all(d, fns, n, !stuck);
+	for (uint32_t i = 0; i < n; i++) {
+		rewrite_func(&fns[i]);
+		free_func(&fns[i]);
+	}
+	free(fns);
 }
 
 /* ---- vtables whose entries nothing reads any more ---------------------- */
@@ -1246,9 +1473,7 @@ void devirt(Module *m, const StageOptions *o)
 	find_undef(&d);
 	d.addr32 = pointer_bytes(m) == 4;
 	names_of_module(&d.module, m);
-	for (Stmt *s = m->items.head; s; s = s->next)
-		if (s->kind == S_FUNC && s->func->has_body)
-			devirt_func(&d, s);
+	devirt_funcs(&d);
 	prune_vtables(&d);
 	if (o->stats)
 		print_stats(&d.st);

@@ -99,7 +99,7 @@ check_run() {  # what plain.ptx devirt.ptx
 cd "$root/corpus/ptx"
 printf '%-28s %8s %8s  %s\n' program before after strategies
 for prog in handwritten/hw_control.ptx llc_fnptr.sm_80.ptx virtual_shapes.sm_80.ptx fnptr raytrace \
-	mono_iface vcall_xfile; do
+	mono_iface vcall_xfile exprtree bytecode; do
 	name=$(basename "$prog" .ptx)
 	if [ -d "$prog" ]; then inputs=("$prog"/*.ptx); else inputs=("$prog"); fi
 	if ! "$ptxlink" --no-stages "${inputs[@]}" -o "$tmp/$name.plain.ptx" 2>"$tmp/err" ||

@@ -15,8 +15,9 @@
  *
  * The mode (--compile-mode=auto) is relocatable when the module needs it
  * (device-runtime or libdevice names left undefined, --allow-undefined)
- * or when tools/bench/mode-bench.sh measured fewer spills that way (see
- * relocatable_better); else whole-program.
+ * or when tools/bench/mode-bench.sh and lto-bench.sh measured fewer
+ * spills, smaller frames and less SASS that way (see relocatable_better);
+ * else whole-program.
  *
  * The tools run in the temporary directory on files named after the
  * output (app.linked.ptx for -o app.cubin), so that what they print names
@@ -240,6 +241,7 @@ typedef struct ModeFacts {
 	int taken;              /* defined functions whose address is taken */
 	int indirect;           /* indirect call sites */
 	int taken_indirect;     /* address-taken functions that call indirectly */
+	int listed;             /* .calltargets lists: indirect calls naming their callees */
 } ModeFacts;
 
 /* A name whole-program ptxas cannot leave undefined: all but vprintf,
@@ -287,6 +289,14 @@ static int has_cycle(const CallGraph *cg)
 	return cycle;
 }
 
+static int count_targets(const List *l)
+{
+	int n = 0;
+	for (const Stmt *s = l->head; s; s = s->next)
+		n += s->kind == S_SCOPE ? count_targets(&s->scope) : s->kind == S_TARGETS;
+	return n;
+}
+
 static void mode_facts(const Module *m, ModeFacts *f)
 {
 	SymTab *t = symtab_build(m);
@@ -303,19 +313,32 @@ static void mode_facts(const Module *m, ModeFacts *f)
 		f->indirect += (int)c->nindirect;
 		f->taken_indirect += c->def && c->address_taken && c->nindirect;
 	}
+	for (const Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->has_body)
+			f->listed += count_targets(&s->func->body);
 	f->recursive = has_cycle(cg);
 	callgraph_free(cg);
 	symtab_free(t);
 }
 
-/* The rule tools/bench/mode-bench.sh's measurements support (docs/usage.md): nvlink
- * must resolve a name; or a cycle may be compiled with the full call ABI
- * (recursion through direct calls, or an address-taken function calling
- * through a pointer); or address-taken functions are all called directly
- * (devirtualized), where whole-program ptxas spilled more in them. */
+/* The rule tools/bench/mode-bench.sh's and lto-bench.sh's measurements
+ * support (docs/usage.md): nvlink must resolve a name; or a cycle may be
+ * compiled with the full call ABI (recursion through direct calls, or an
+ * address-taken function calling through a pointer); or address-taken
+ * functions whose cost whole-program mode multiplies: it compiles each
+ * as a full-ABI function of its own, copied into every kernel, where
+ * relocatable mode pays at the indirect call sites instead.  So
+ * relocatable when they are called directly (devirtualized) or through
+ * .calltargets lists (fnptr, vcall_xfile, mono_iface, virtual_shapes with
+ * --devirt-funnel-max=1: smaller frames, fewer spills and less SASS), or
+ * outnumber the indirect call sites (a bytecode interpreter's 10-entry
+ * table called at 2 sites: 14,336 bytes, 320 of stack and 144 of spills
+ * whole, 9,600, 208 and 0 relocatable; fnptr's 10 at 25 sites and
+ * mono_iface's 9 at 13 spill less whole). */
 static int relocatable_better(const ModeFacts *f)
 {
-	return f->undefined || f->recursive || f->taken_indirect || (f->taken && !f->indirect);
+	return f->undefined || f->recursive || f->taken_indirect ||
+		(f->taken && (f->taken > f->indirect || f->listed >= f->indirect));
 }
 
 /* The mode, or -1 when whole-program mode is asked for and cannot be. */

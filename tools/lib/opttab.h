@@ -95,7 +95,7 @@ OPT(PRINT_AFTER, V_STAGE, N("--print-after"), FS(print_after, print_after), 0, "
 OPT(STATS, V_ON, N("--stats"), FS(stats, stats), 0, "--stats", "print the stages' counts to stderr")
 OPT(NO_DEVIRT, V_ON, N("--no-devirt"), FS(no_devirt, devirt.off), 0,
 	"--no-devirt", "leave indirect calls indirect")
-OPT(FUNNEL_MAX, V_COUNT, N("--devirt-funnel-max"), FS(devirt_funnel_max, devirt.funnel_max), 10,
+OPT(FUNNEL_MAX, V_COUNT, N("--devirt-funnel-max"), FS(devirt_funnel_max, devirt.funnel_max), 8,
 	"--devirt-funnel-max=N",
 	"funnel at most N candidate targets")
 OPT(RPASS_DEVIRT, V_BIT, N("-Rpass=devirt"), FS(remarks, devirt.remarks), PTXLINK_REMARK_DEVIRT,
