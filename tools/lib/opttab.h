@@ -104,7 +104,7 @@ OPT(RPASS_DEVIRT, V_BIT, N("-Rpass=devirt"), FS(remarks, devirt.remarks), PTXLIN
 OPT(INLINE, V_INLINE, N("--inline"), FS(inline_mode, inlining.mode), 0, "--inline=never|auto|always",
 	"inline direct calls to functions the module defines: as the\n"
 	"cost model says (auto), all it can (always), none (never);\n"
-	"never a call on a cycle (default: never)")
+	"never a call on a cycle (default: auto)")
 OPT(INLINE_THRESHOLD, V_NUMBER, N("--inline-threshold"), FS(inline_threshold, inlining.threshold), 20,
 	"--inline-threshold=N", "with --inline=auto, inline a callee into a caller when that adds\n"
 	"at most N instructions over all the caller's calls to it\n"
