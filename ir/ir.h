@@ -577,6 +577,18 @@ Cfg *cfg_build(const Func *);   /* NULL (after an error) on a bad label */
 void cfg_free(Cfg *);
 int cfg_dominates(const Cfg *, uint32_t a, uint32_t b);
 
+/* loops.c: natural loops (back edges into a header that dominates
+ * their source), sorted by header; the caller frees the array. */
+typedef struct Loop {
+	uint32_t header;        /* its header block */
+	uint32_t last;          /* the last block (text order) branching back to it */
+	Stmt *first;            /* the header's first instruction */
+	uint8_t nounroll;       /* .pragma "nounroll" before that instruction */
+} Loop;
+uint32_t loops_find(const Cfg *, Loop **);
+int loop_unrolled(const Loop *, uint32_t n, uint32_t i);   /* by the front end, remainder after it */
+uint32_t loops_size(const Cfg *);   /* instructions in blocks on a cycle */
+
 /* live.c: register liveness per block; names must be interned.  The
  * registers are those the code mentions; live_in_blocks gives register
  * reg's live-in blocks, sorted. */

@@ -50,7 +50,8 @@
  * as the caller's own objects and may share their bytes.  In -lineinfo
  * PTX each copied .loc names the callee (function_name, a string added to
  * .debug_str where none holds its name) and the call's line (inlined_at),
- * as nvcc writes NVVM's own inlining.
+ * as nvcc writes NVVM's own inlining.  A loop of the copy that the front
+ * end unrolled already is marked .pragma "nounroll" (keep_unrolled()).
  *
  * What is inlined.  Functions go bottom-up over the call graph's strongly
  * connected components, so a callee is inlined into before it is copied;
@@ -128,6 +129,8 @@ typedef struct In {
 	Names module_names;          /* the module's symbols, once one is asked for */
 	int module_named;
 	uint32_t *ncalls;            /* per call-graph function: direct call sites */
+	int *loop_ins;               /* per call-graph function: instructions on a loop (-1: not yet asked) */
+	uint32_t *copies;            /* per call-graph function: count_copies' counters, kept 0 */
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
 	Names labels;                /* .debug_str's labels */
 	int strs_read;
@@ -163,8 +166,8 @@ typedef struct Site {
 	Stmt *call;
 	List *list;                  /* the list holding it */
 	const LocInfo *at;           /* the last .loc before it, or NULL */
-	int in_loop;
 	const CgFunc *callee;
+	uint32_t copies;             /* the caller's calls of the same callee */
 } Site;
 
 /* One caller's work. */
@@ -183,6 +186,8 @@ typedef struct Fn {
 	int depot_read, depot_ok;    /* caller_depot() has looked; what it found */
 	Names before;                /* module symbols declared before it */
 	int before_read;
+	Names locals;                /* registers holding an address of its .local objects */
+	int locals_read;
 } Fn;
 
 /* ---- small things --------------------------------------------------------- */
@@ -895,13 +900,33 @@ static int caller_depot(Fn *fn)
 
 /* ---- the cost model ----------------------------------------------------------- */
 
+/* Measured on tools/bench/lto-bench.sh (docs/lto-benchmark.md): what
+ * grows SASS when calls go is not the callee's size alone.
+ *  - NVVM unrolls a loop around a call before any link (-rdc cannot see
+ *    the callee): vecmath's rotate_chain calls q_mul and three more in a
+ *    loop unrolled 4 times plus a remainder, so each callee goes in 5
+ *    times.  The cost is every copy the caller gets (Site.copies).
+ *  - ptxas turns the ABI's moves into the registers it computes anyway:
+ *    a parameter element costs about one instruction, not two.
+ *  - Weighing calls on a loop up (threshold doubled) inlined exactly those
+ *    unrolled copies; runtime is not measured, size is: loops weigh nothing.
+ *  - An address in the caller's depot passed to the callee: once inlined,
+ *    ptxas may keep the array in registers, each run-time index a chain
+ *    of selects over its elements (depot_lifetimes' escapes: 128 B of
+ *    stack gone, SASS 6,272 -> 14,720 B), and a loop bound passed as a
+ *    constant has it unroll the callee's loops.  Such a call gets no
+ *    discount for a body that goes, and the callee's loops count 3 more
+ *    times (ptxas unrolls by 4).
+ *  - The front end's unrolled loops unrolled again in the copy: below,
+ *    keep_unrolled(). */
+
 /* What a call costs beyond the callee's own instructions: the call, the
- * return, a move per parameter element on each side. */
+ * return, a move per parameter element. */
 static int call_overhead(const Plan *p)
 {
 	int n = 2;
 	for (uint32_t i = 0; i < p->ngroups; i++)
-		n += 2 * (int)p->b->params[p->groups[i].param].nslots;
+		n += (int)p->b->params[p->groups[i].param].nslots;
 	return n;
 }
 
@@ -912,21 +937,66 @@ static int removable(const In *in, const CgFunc *c)
 	return !c->address_taken && (in->o->world.closed || c->def->linkage == LINK_INTERNAL);
 }
 
-/* The callee's instructions that a call does not already pay for; the
- * last call of a body that then goes costs nothing more than the call. */
-static int cost(const In *in, const Site *st, const Plan *p)
+/* The registers holding an address in the caller's .local objects,
+ * read once per caller (ir/memobj.c follows them). */
+static const Names *local_addrs(Fn *fn)
 {
-	const CgFunc *c = st->callee;
-	int size = (int)body_size(&c->def->body) - call_overhead(p);
-	if (removable(in, c) && in->ncalls[cg_index(in, c)] == 1)
-		return size < 0 ? size : 0;
-	return size;
+	if (fn->locals_read)
+		return &fn->locals;
+	fn->locals_read = 1;
+	MemObjs *mo = memobjs_build(fn->f);
+	for (uint32_t i = 0; mo && i < mo->ndefs; i++) {
+		const Stmt *d = mo->defs[i].at;
+		if (d->kind == S_INS && d->ins.nops && d->ins.ops[0]->kind == E_NAME)
+			names_add(&fn->locals, d->ins.ops[0]->str, NULL);
+	}
+	memobjs_free(mo);
+	return &fn->locals;
 }
 
-static int threshold(const In *in, const Site *st)
+/* Does the call pass such an address (an st.param of one to an
+ * argument, beside the call)? */
+static int passes_local(Fn *fn, const Site *st)
 {
-	int t = in->o->inlining.threshold;
-	return st->in_loop ? t * 2 : t;
+	const Names *l = local_addrs(fn);
+	CallParts cp;
+	if (!ins_call_parts(&st->call->ins, &cp) || !cp.args)
+		return 0;
+	int64_t off;
+	for (const Stmt *s = st->list->head; s && s != st->call; s = s->next)
+		for (uint32_t i = 0; s->kind == S_INS && i < cp.args->n; i++)
+			if (cp.args->kids[i]->kind == E_NAME && param_access(&s->ins, cp.args->kids[i]->str, &off) == 0 &&
+			    s->ins.ops[1]->kind == E_NAME && names_exact(l, s->ins.ops[1]->str))
+				return 1;
+	return 0;
+}
+
+/* The callee's instructions on a loop, once per callee. */
+static int loop_size(In *in, const CgFunc *c)
+{
+	uint32_t i = cg_index(in, c);
+	if (in->loop_ins[i] < 0) {
+		Cfg *cfg = cfg_build(c->def);
+		in->loop_ins[i] = cfg ? (int)loops_size(cfg) : 0;
+		cfg_free(cfg);
+	}
+	return in->loop_ins[i];
+}
+
+/* What inlining the callee into this caller adds, over all of the
+ * caller's calls to it: each copy less the call it replaces, less the
+ * body when those were its last calls and it goes. */
+static int cost(In *in, Fn *fn, const Site *st, const Plan *p)
+{
+	const CgFunc *c = st->callee;
+	int body = (int)body_size(&c->def->body), k = (int)st->copies;
+	int total = k * (body - call_overhead(p));
+	int local = passes_local(fn, st);
+	if (local)
+		total += 3 * k * loop_size(in, c);
+	else if (removable(in, c) && in->ncalls[cg_index(in, c)] == st->copies)
+		total -= body;
+	return total;
 }
 
 /* ---- the copy in place -------------------------------------------------------- */
@@ -1273,6 +1343,47 @@ static void drop_last_ret(List *l)
 		list_remove(l, s);
 }
 
+/* ---- loops the front end unrolled ------------------------------------------- */
+
+static Stmt *mkpragma(In *in, Loc loc, const char *word)
+{
+	Stmt *s = stmt_new(in->m, S_PRAGMA, loc);
+	const char *w = intern_cstr(word);
+	s->strs.strs = arena_dup(in->m->arena, &w, sizeof w);
+	s->strs.nstrs = 1;
+	return s;
+}
+
+/* A loop of the copy that NVVM unrolled already (the remainder it made
+ * follows it, marked nounroll) gets .pragma "nounroll" too.  In its
+ * caller ptxas sees the loop anew (a pointer now known .local, a bound
+ * now constant) and unrolls it once more: filters' tile_modes grew by
+ * 2,688 B over hist16_add's loop, solver's jacobi_smooth by 2,304 B over
+ * ell_diag's, where -dlto, whose NVVM unrolls after inlining, has ptxas
+ * leave that loop alone (tile_modes: 5,248 B either way).  Loops the
+ * front end did not unroll are left to ptxas. */
+static void keep_unrolled(In *in, Plan *p)
+{
+	Func tmp = *p->callee;
+	tmp.body = p->body;
+	Cfg *cfg = cfg_build(&tmp);
+	if (!cfg)
+		return;
+	Loop *v;
+	uint32_t n = loops_find(cfg, &v);
+	Places pl = {0};
+	for (uint32_t i = 0; i < n; i++)
+		if (loop_unrolled(v, n, i)) {
+			if (!pl.v)
+				places_of(&pl, &p->body);
+			Place *at = place_of(&pl, v[i].first);
+			list_insert_before(at->in, v[i].first, mkpragma(in, v[i].first->loc, "\"nounroll\""));
+		}
+	places_free(&pl);
+	free(v);
+	cfg_free(cfg);
+}
+
 /* The copy in place of the call: a guarded call skips it when its guard
  * is false, rets branch past it. */
 static void splice(Fn *fn, Plan *p)
@@ -1452,6 +1563,7 @@ static void put_in(Fn *fn, Plan *p)
 	if (p->depot)
 		merge_depot(fn, p);
 	define_undefined(fn, p);
+	keep_unrolled(in, p);
 	if (p->site->at && in->loc_names)
 		mark_locs(in, &p->body, p->callee->name, p->site->at);
 	for (const Stmt *s = p->body.head; s; s = s->next)
@@ -1477,8 +1589,8 @@ static void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
 		if (why[i] < 0)
 			why[i] = prepare(fn, p);
 		if (why[i] < 0 && in->mode != INLINE_ALWAYS) {
-			c[i] = cost(in, p->site, p);
-			t[i] = threshold(in, p->site);
+			c[i] = cost(in, fn, p->site, p);
+			t[i] = in->o->inlining.threshold;
 			if (c[i] > t[i])
 				why[i] = WHY_COST;
 		}
@@ -1549,7 +1661,7 @@ static void find_sites(Fn *fn, List *l, const LocInfo **at)
 		if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
 			continue;
 		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
-		fn->sites[fn->nsites++] = (Site){s, l, *at, 0, g};
+		fn->sites[fn->nsites++] = (Site){s, l, *at, g, 0};
 	}
 }
 
@@ -1594,19 +1706,17 @@ static void inline_sites(Fn *fn)
 	free(done);
 }
 
-/* Which sites are on a loop (the cost model weighs them up). */
-static void find_loops(Fn *fn)
+/* How many calls of each site's callee the caller makes: NVVM unrolls
+ * loops around calls, so one call in the source is often several. */
+static void count_copies(Fn *fn)
 {
-	Cfg *cfg = cfg_build(fn->f);
-	if (!cfg)
-		return;
-	for (uint32_t i = 0, k = 0; i < fn->nsites; i++) {
-		while (k < cfg->nins && cfg->ins[k] != fn->sites[i].call)
-			k++;
-		if (k < cfg->nins)
-			fn->sites[i].in_loop = cfg->blocks[cfg->block_of[k]].cyclic;
-	}
-	cfg_free(cfg);
+	uint32_t *n = fn->in->copies;
+	for (uint32_t i = 0; i < fn->nsites; i++)
+		n[cg_index(fn->in, fn->sites[i].callee)]++;
+	for (uint32_t i = 0; i < fn->nsites; i++)
+		fn->sites[i].copies = n[cg_index(fn->in, fn->sites[i].callee)];
+	for (uint32_t i = 0; i < fn->nsites; i++)
+		n[cg_index(fn->in, fn->sites[i].callee)] = 0;
 }
 
 static void inline_into(In *in, Stmt *fs)
@@ -1615,14 +1725,14 @@ static void inline_into(In *in, Stmt *fs)
 	const LocInfo *at = NULL;
 	find_sites(&fn, &fn.f->body, &at);
 	if (fn.nsites) {
-		if (in->mode == INLINE_AUTO)
-			find_loops(&fn);
+		count_copies(&fn);
 		names_of_func(&fn.names, in->m, fn.f);
 		inline_sites(&fn);
 	}
 	free(fn.sites);
 	names_free(&fn.names);
 	names_free(&fn.before);
+	names_free(&fn.locals);
 	srclines_free(fn.src);
 }
 
@@ -1631,6 +1741,10 @@ static void inline_into(In *in, Stmt *fs)
 static void count_calls(In *in)
 {
 	in->ncalls = xcalloc(cg_count(in->cg) + 1, sizeof *in->ncalls);
+	in->copies = xcalloc(cg_count(in->cg) + 1, sizeof *in->copies);
+	in->loop_ins = xmalloc((cg_count(in->cg) + 1) * sizeof *in->loop_ins);
+	for (uint32_t i = 0; i <= cg_count(in->cg); i++)
+		in->loop_ins[i] = -1;
 	for (uint32_t i = 0; i < cg_count(in->cg); i++) {
 		const Symbol *s = cg_func(in->cg, i)->sym;
 		for (uint32_t k = 0; k < s->nuses; k++)
@@ -1699,6 +1813,8 @@ void inline_calls(Module *m, const StageOptions *o)
 	free(in.undeclared);
 	names_free(&in.module_names);
 	free(in.ncalls);
+	free(in.loop_ins);
+	free(in.copies);
 	callgraph_free(in.cg);
 	symtab_free(in.syms);
 }

@@ -22,7 +22,7 @@ typedef struct DevirtOptions {
 /* inlining's modes (0: INLINE_MODE_DEFAULT, what measured best:
  * docs/stages.md) */
 enum { INLINE_NEVER = 1, INLINE_AUTO, INLINE_ALWAYS };
-enum { INLINE_MODE_DEFAULT = INLINE_NEVER };
+enum { INLINE_MODE_DEFAULT = INLINE_AUTO };
 typedef struct InlineOptions {
 	int mode;            /* --inline=never|auto|always: INLINE_*; 0: the default */
 	int threshold;       /* --inline-threshold=N: the library fills in the

@@ -104,10 +104,11 @@ OPT(RPASS_DEVIRT, V_BIT, N("-Rpass=devirt"), FS(remarks, devirt.remarks), PTXLIN
 OPT(INLINE, V_INLINE, N("--inline"), FS(inline_mode, inlining.mode), 0, "--inline=never|auto|always",
 	"inline direct calls to functions the module defines: as the\n"
 	"cost model says (auto), all it can (always), none (never);\n"
-	"never a call on a cycle (default: never)")
-OPT(INLINE_THRESHOLD, V_NUMBER, N("--inline-threshold"), FS(inline_threshold, inlining.threshold), 40,
-	"--inline-threshold=N", "with --inline=auto, inline a call whose callee costs at most\n"
-	"N instructions more than the call (twice N on a loop)")
+	"never a call on a cycle (default: auto)")
+OPT(INLINE_THRESHOLD, V_NUMBER, N("--inline-threshold"), FS(inline_threshold, inlining.threshold), 20,
+	"--inline-threshold=N", "with --inline=auto, inline a callee into a caller when that adds\n"
+	"at most N instructions over all the caller's calls to it\n"
+	"(each copy less the call it replaces, less the body if it goes)")
 OPT(RPASS_INLINE, V_BIT, N("-Rpass=inline"), FS(remarks, inlining.remarks), PTXLINK_REMARK_INLINE, "-Rpass=inline",
 	"a remark for every call inlined")
 OPT(RPASS_MISSED_INLINE, V_BIT, N("-Rpass-missed=inline"), FS(remarks, inlining.missed),
