@@ -356,7 +356,7 @@ START_TEST(set_option_kinds)
 	Seen seen = {0};
 	ptxlink_options o;
 	options(&o, NULL, &seen);
-	ck_assert_int_eq(o.devirt_funnel_max, 10);   /* the table's defaults */
+	ck_assert_int_eq(o.devirt_funnel_max, 8);    /* the table's defaults */
 	ck_assert_int_eq(o.warn_stack_size, -1);
 	ck_assert_int_eq(ptxlink_set_option(&o, "no-depot", NULL), 0);
 	ck_assert_int_eq(ptxlink_set_option(&o, "--verify", NULL), 0);
@@ -426,7 +426,7 @@ START_TEST(set_option_errors)
 	ck_assert_int_eq(ptxlink_set_option(&o, "O", "2"), -1);
 	ck_assert_int_eq(ptxlink_set_option(&o, NULL, NULL), -1);
 	ck_assert_int_eq(seen.n[PTXLINK_ERROR], 9);
-	ck_assert_int_eq(o.devirt_funnel_max, 10);
+	ck_assert_int_eq(o.devirt_funnel_max, 8);
 	ck_assert_int_eq(o.no_depot, 0);
 	ck_assert_ptr_null(o.arch);
 	ck_assert_int_eq((int)o.nkeep, 0);
