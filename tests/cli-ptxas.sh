@@ -30,6 +30,13 @@ for m in whole relocatable; do
 	check "--compile-mode=$m" "[ $rc = 0 ] && elf $m.cubin && grep -q 'compile mode: [a-z]*.*(--compile-mode;' err && clean"
 done
 check "the forced modes differ" "! cmp -s whole.cubin relocatable.cubin && grep -q 'nvlink' err"
+# function pointers called through plain pointers: no count of them
+# tells the mode, ptxas -v measures both (fnptr without devirtualization:
+# 112 spill bytes whole, 0 relocatable; mono_iface: 96 whole, 184 -c)
+"$ptxlink" --ptxas -v --no-devirt -arch=sm_80 "$root"/corpus/ptx/fnptr/*.ptx -o fp.cubin 2>err; rc=$?
+check "auto: measured, relocatable" "[ $rc = 0 ] && elf fp.cubin && grep -q 'compile mode: relocatable.*(measured for sm_80: spill bytes and stack [0-9]* and [0-9]* whole, 0 and' err && grep -q 'running .*nvlink' err && clean"
+"$ptxlink" --ptxas -v --no-devirt -arch=sm_80 "$root"/corpus/ptx/mono_iface/*.ptx -o mi.cubin 2>err; rc=$?
+check "auto: measured, whole" "[ $rc = 0 ] && elf mi.cubin && grep -q 'compile mode: whole program (measured for sm_80' err && ! grep -q 'running .*nvlink' err && clean"
 "$ptxlink" --ptxas -arch=sm_80 main.ptx sq.ptx -o again.cubin
 check "deterministic" "cmp -s app.cubin again.cubin"
 "$ptxlink" --ptxas -arch=sm_80 main.ptx sq.ptx -o - >stdout.cubin

@@ -16,8 +16,10 @@
  * The mode (--compile-mode=auto) is relocatable when the module needs it
  * (device-runtime or libdevice names left undefined, --allow-undefined)
  * or when tools/bench/mode-bench.sh and lto-bench.sh measured fewer
- * spills, smaller frames and less SASS that way (see relocatable_better);
- * else whole-program.
+ * spills, smaller frames and less SASS that way (see mode_by_facts);
+ * whole-program when no function's address is taken; where the facts
+ * tell nothing, ptxas -v compiles the first architecture both ways and
+ * the fewer spill bytes, then the smaller frames, decide.
  *
  * The tools run in the temporary directory on files named after the
  * output (app.linked.ptx for -o app.cubin), so that what they print names
@@ -37,7 +39,7 @@
 #include "driver.h"
 #include "tools/lib/core.h"
 
-enum { MAX_TMP = 3 * MAX_ARCHS + 2 };   /* .o, .cubin, .ptx each; the PTX, the fatbinary */
+enum { MAX_TMP = 3 * MAX_ARCHS + 4 };   /* .o, .cubin, .ptx each; the PTX, the fatbinary, two measured */
 static char tmpdir[PATH_MAX];
 static char *volatile tmpfiles[MAX_TMP];   /* removed by toolchain_cleanup */
 static int ntmp;
@@ -183,8 +185,9 @@ static int exit_status(const char *tool, pid_t pid, int status)
 	return -1;
 }
 
-/* Runs exe with argv, its output relayed; the exit_status. */
-static int spawn(const char *exe, const char *tool, char *const *argv)
+/* Runs exe with argv, its output relayed (or copied to *captured when
+ * captured is not NULL); the exit_status. */
+static int spawn(const char *exe, const char *tool, char *const *argv, char **captured)
 {
 	int fds[2];
 	if (pipe(fds) != 0) {
@@ -198,8 +201,15 @@ static int spawn(const char *exe, const char *tool, char *const *argv)
 	int err = errno;
 	close(fds[1]);
 	FILE *from = fdopen(fds[0], "r");
-	if (pid > 0 && from)
+	if (pid > 0 && from && captured) {
+		size_t len;
+		FILE *to = xmemstream(captured, &len);
+		for (int c; (c = getc(from)) != EOF;)
+			putc(c, to);
+		fclose(to);
+	} else if (pid > 0 && from) {
 		relay(from, tool);
+	}
 	if (from)
 		fclose(from);
 	else
@@ -212,8 +222,9 @@ static int spawn(const char *exe, const char *tool, char *const *argv)
 }
 
 /* Runs argv (argv[0] the tool's name) in the temporary directory; 0 if
- * it exits 0, else -1 after saying so. */
-static int run(const Options *o, Strs *argv)
+ * it exits 0, else -1 after saying so.  Its output is passed on, or
+ * kept in *captured (to be freed) when captured is not NULL. */
+static int run_capture(const Options *o, Strs *argv, char **captured)
 {
 	const char *tool = argv->v[0];
 	char *exe = find_tool(tool);
@@ -227,11 +238,16 @@ static int run(const Options *o, Strs *argv)
 	}
 	strs_push(argv, NULL);
 	double t = now();
-	int rc = spawn(exe, tool, (char *const *)argv->v);
+	int rc = spawn(exe, tool, (char *const *)argv->v, captured);
 	phase_time(tool, t);
 	argv->n--;
 	free(exe);
 	return rc;
+}
+
+static int run(const Options *o, Strs *argv)
+{
+	return run_capture(o, argv, NULL);
 }
 
 /* What decides the mode (see the header). */
@@ -325,44 +341,96 @@ static void mode_facts(const Module *m, ModeFacts *f)
  * support (docs/usage.md): nvlink must resolve a name; or a cycle may be
  * compiled with the full call ABI (recursion through direct calls, or an
  * address-taken function calling through a pointer); or address-taken
- * functions whose cost whole-program mode multiplies: it compiles each
- * as a full-ABI function of its own, copied into every kernel, where
- * relocatable mode pays at the indirect call sites instead.  So
- * relocatable when they are called directly (devirtualized) or through
- * .calltargets lists (fnptr, vcall_xfile, mono_iface, virtual_shapes with
- * --devirt-funnel-max=1: smaller frames, fewer spills and less SASS), or
- * outnumber the indirect call sites (a bytecode interpreter's 10-entry
- * table called at 2 sites: 14,336 bytes, 320 of stack and 144 of spills
- * whole, 9,600, 208 and 0 relocatable; fnptr's 10 at 25 sites and
- * mono_iface's 9 at 13 spill less whole). */
-static int relocatable_better(const ModeFacts *f)
+ * functions called directly (devirtualized) or through .calltargets
+ * lists (fnptr, vcall_xfile, mono_iface, virtual_shapes with
+ * --devirt-funnel-max=1: smaller frames, fewer spills and less SASS):
+ * relocatable.  No address-taken function: whole program.  Address-taken
+ * functions called through plain pointers: whole-program mode compiles
+ * each as a full-ABI function copied into every kernel, relocatable mode
+ * pays at the call sites instead, and which costs more no count of them
+ * tells (a bytecode interpreter's 10 functions at 2 sites and fnptr
+ * --no-devirt's 10 at 14 spill less relocatable, mono_iface --no-devirt's
+ * 9 at 13 and fnptr --no-stages's 10 at 25 whole): MODE_AUTO, measure. */
+static int mode_by_facts(const ModeFacts *f)
 {
-	return f->undefined || f->recursive || f->taken_indirect ||
-		(f->taken && (f->taken > f->indirect || f->listed >= f->indirect));
+	if (f->undefined || f->recursive || f->taken_indirect || (f->taken && f->listed >= f->indirect))
+		return MODE_RELOCATABLE;
+	return f->taken ? MODE_AUTO : MODE_WHOLE;
+}
+
+/* What ptxas -v said of one compile: spill bytes (stores and loads) and
+ * stack frames summed over the distinct functions it names (whole-program
+ * mode reports a callee again under every kernel it is copied into). */
+typedef struct Cost {
+	long spill, stack;
+} Cost;
+
+typedef struct FuncCost {
+	const char *name;
+	long spill, stack;
+} FuncCost;
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const FuncCost *)a)->name, ((const FuncCost *)b)->name);
+}
+
+static Cost ptxas_cost(char *out)
+{
+	FuncCost *fc = NULL;
+	uint32_t n = 0, cap = 0;
+	const char *name = NULL;
+	for (char *line = out, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		const char *p = strstr(line, "Function properties for ");
+		long stack, st, ld;
+		if (p)
+			name = p + strlen("Function properties for ");
+		else if (name && sscanf(line, " %ld bytes stack frame, %ld bytes spill stores, %ld bytes spill loads",
+			&stack, &st, &ld) == 3) {
+			fc = array_grow(fc, n, &cap, sizeof *fc);
+			fc[n++] = (FuncCost){name, st + ld, stack};
+			name = NULL;
+		}
+	}
+	if (n)
+		qsort(fc, n, sizeof *fc, by_name);
+	Cost c = {0, 0};
+	for (uint32_t i = 0; i < n; i++)
+		if (i == 0 || strcmp(fc[i].name, fc[i - 1].name) != 0)
+			c.spill += fc[i].spill, c.stack += fc[i].stack;
+	free(fc);
+	return c;
 }
 
 /* The mode, or -1 when whole-program mode is asked for and cannot be. */
-static int pick_mode(const Module *m, const Options *o)
+static int pick_mode(const Module *m, const Options *o, ModeFacts *f)
 {
-	ModeFacts f;
-	mode_facts(m, &f);
-	if (o->mode == MODE_WHOLE && f.undefined) {
+	mode_facts(m, f);
+	if (o->mode == MODE_WHOLE && f->undefined) {
 		fprintf(stderr, "ptxlink: error: --compile-mode=whole: '%s' is undefined and only "
-			"nvlink can resolve it (use --compile-mode=relocatable)\n", f.undefined);
+			"nvlink can resolve it (use --compile-mode=relocatable)\n", f->undefined);
 		return -1;
 	}
-	int mode = o->mode != MODE_AUTO ? (int)o->mode : relocatable_better(&f) ? MODE_RELOCATABLE
-		: MODE_WHOLE;
-	if (o->lib.verbose) {
-		fprintf(stderr, "ptxlink: compile mode: %s (%s", mode == MODE_WHOLE ? "whole program"
-			: "relocatable, ptxas -c and nvlink", o->mode != MODE_AUTO ? "--compile-mode; " : "");
-		if (f.undefined)
-			fprintf(stderr, "'%s' is left to nvlink; ", f.undefined);
-		fprintf(stderr, "%d functions address-taken, %d of them calling indirectly, "
-			"%d indirect calls, %s)\n", f.taken, f.taken_indirect, f.indirect,
-			f.recursive ? "recursion" : "no recursion");
-	}
-	return mode;
+	return o->mode != MODE_AUTO ? (int)o->mode : mode_by_facts(f);
+}
+
+/* -v's line: the mode and why (measured: what ptxas -v said each way). */
+static void say_mode(const Options *o, const ModeFacts *f, int mode, const char *measured)
+{
+	if (!o->lib.verbose)
+		return;
+	fprintf(stderr, "ptxlink: compile mode: %s (%s", mode == MODE_WHOLE ? "whole program"
+		: "relocatable, ptxas -c and nvlink", o->mode != MODE_AUTO ? "--compile-mode; " : "");
+	if (f->undefined)
+		fprintf(stderr, "'%s' is left to nvlink; ", f->undefined);
+	if (measured)
+		fprintf(stderr, "%s; ", measured);
+	fprintf(stderr, "%d functions address-taken, %d of them calling indirectly, "
+		"%d indirect calls, %s)\n", f->taken, f->taken_indirect, f->indirect,
+		f->recursive ? "recursion" : "no recursion");
 }
 
 /* The output's name without directory and extension: what the temporary
@@ -525,10 +593,45 @@ static int write_ptx_for(Module *m, const char *sm, const char *path)
 	return rc;
 }
 
+/* ptxas -v on ptx for sm, relocatable (-c) or not, into out: its Cost,
+ * or -1 in spill when ptxas fails. */
+static Cost measure(const Options *o, const char *sm, Strs *a, const char *ptx, int reloc,
+	const char *out)
+{
+	args(a, "ptxas", sm);
+	if (reloc)
+		strs_push(a, "-c");
+	for (int i = 0; i < o->ptxas_opts.n; i++)
+		strs_push(a, o->ptxas_opts.v[i]);
+	strs_push(a, "-v"), strs_push(a, ptx), strs_push(a, "-o"), strs_push(a, out);
+	char *said = NULL;
+	Cost c = {-1, 0};
+	if (run_capture(o, a, &said) == 0)
+		c = ptxas_cost(said);
+	free(said);
+	return c;
+}
+
+/* The mode the facts leave open, by compiling the first architecture
+ * both ways: fewer spill bytes, then smaller frames; whole program when
+ * they tie (it needs no nvlink).  why gets what was measured. */
+static int measured_mode(const Options *o, const char *base, Strs *a, const char *ptx,
+	char *why, size_t n)
+{
+	const char *sm = o->archs.v[0];
+	Cost w = measure(o, sm, a, ptx, 0, tmpfile_named(base, "whole", ".cubin"));
+	Cost r = measure(o, sm, a, ptx, 1, tmpfile_named(base, "relocatable", ".o"));
+	int reloc = r.spill >= 0 && (w.spill < 0 || r.spill < w.spill ||
+		(r.spill == w.spill && r.stack < w.stack));
+	snprintf(why, n, "measured for %s: spill bytes and stack %ld and %ld whole, %ld and %ld -c",
+		sm, w.spill, w.stack, r.spill, r.stack);
+	return reloc ? MODE_RELOCATABLE : MODE_WHOLE;
+}
+
 /* A cubin for each architecture (base.sm_XX.cubin when several), PTX for
  * each asked for, in one fatbinary with --fatbin. */
-static int compile_in_tmpdir(Module *m, const Options *o, int mode, const LibObjects *objects,
-	char **path)
+static int compile_in_tmpdir(Module *m, const Options *o, int mode, const ModeFacts *f,
+	const LibObjects *objects, char **path)
 {
 	char base[NAME_MAX - 32];
 	base_name(o, base, sizeof base);
@@ -538,6 +641,11 @@ static int compile_in_tmpdir(Module *m, const Options *o, int mode, const LibObj
 		return -1;
 	phase_time("print", t);
 	Strs a = {0}, images = {0};
+	char measured[160] = "";
+	if (mode == MODE_AUTO)
+		mode = measured_mode(o, base, &a, ptx, measured, sizeof measured);
+	if (o->archs.n)
+		say_mode(o, f, mode, *measured ? measured : NULL);
 	int rc = 0, several = o->archs.n > 1;
 	for (int i = 0; rc == 0 && i < o->archs.n; i++) {
 		const char *sm = o->archs.v[i], *tag = several ? sm : NULL;
@@ -570,8 +678,9 @@ static int compile_in_tmpdir(Module *m, const Options *o, int mode, const LibObj
 
 int compile_module(Module *m, const Options *o, const LibObjects *objects, char **path)
 {
-	int mode = o->archs.n ? pick_mode(m, o) : MODE_WHOLE;
+	ModeFacts f = {0};
+	int mode = o->archs.n ? pick_mode(m, o, &f) : MODE_WHOLE;
 	if (mode < 0 || make_tmpdir() != 0)
 		return -1;
-	return compile_in_tmpdir(m, o, mode, objects, path);
+	return compile_in_tmpdir(m, o, mode, &f, objects, path);
 }
