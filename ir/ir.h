@@ -846,6 +846,9 @@ typedef struct MemObjs {
 } MemObjs;
 MemObjs *memobjs_build(const Func *);
 void memobjs_free(MemObjs *);
+/* Is every access through pointer parameter param (interned) of f at a
+ * constant offset, its value going nowhere else? */
+int param_offsets_constant(const Func *f, const char *param);
 
 /* callgraph.c: functions in module order, their direct callees, how
  * many indirect calls they make, and whether their address is taken

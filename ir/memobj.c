@@ -411,3 +411,110 @@ void memobjs_free(MemObjs *mo)
 	free(mo->defs);
 	free(mo);
 }
+
+/* ---- a pointer parameter's accesses -------------------------------------------- */
+
+/* The registers a pointer parameter's value reaches: ld.param of it,
+ * then mov, cvta and add or sub of a constant; each written once. */
+typedef struct PtrRegs {
+	const char *reg[32];
+	uint32_t n;
+} PtrRegs;
+
+static int ptr_has(const PtrRegs *p, const char *name)
+{
+	for (uint32_t i = 0; i < p->n; i++)
+		if (p->reg[i] == name)
+			return 1;
+	return 0;
+}
+
+/* Does in name one of p's registers other than as [reg] or [reg+C] of
+ * a load or store? */
+static int ptr_other_use(const Ins *in, const PtrRegs *p)
+{
+	for (uint32_t k = 0; k < in->nops; k++) {
+		const Expr *e = in->ops[k];
+		const char *name;
+		int64_t off;
+		Operand r = ins_operand(in, k);
+		if ((r == OPND_LOAD || r == OPND_STORE) && addr_name_off(e, &name, &off) && ptr_has(p, name))
+			continue;
+		for (uint32_t i = 0; i < p->n; i++)
+			if (expr_mentions(e, p->reg[i]))
+				return 1;
+	}
+	return in->guard && ptr_has(p, in->guard);
+}
+
+/* The register in defines from one of p's plus a constant (mov, cvta,
+ * add or sub of an immediate), or NULL. */
+static const char *ptr_step(const Ins *in, const PtrRegs *p)
+{
+	const char *op = in->sp->text;
+	if (in->nops < 2 || in->ops[0]->kind != E_NAME || in->ops[1]->kind != E_NAME ||
+	    !ptr_has(p, in->ops[1]->str) || in->guard)
+		return NULL;
+	int64_t c;
+	if ((!strncmp(op, "mov.", 4) || !strncmp(op, "cvta.", 5)) && in->nops == 2)
+		return in->ops[0]->str;
+	if ((!strncmp(op, "add.", 4) || !strncmp(op, "sub.", 4)) && in->nops == 3 &&
+	    int_operand(in->ops[2], &c))
+		return in->ops[0]->str;
+	return NULL;
+}
+
+/* Is every access through pointer parameter param (interned) at a
+ * constant offset from it, and its value nowhere else (not stored,
+ * passed, compared or indexed)?  Then an object of the caller's whose
+ * address is passed there is, once the call is inlined, accessed at
+ * constant offsets only, which the depot stage's scalar replacement
+ * holds in registers. */
+int param_offsets_constant(const Func *f, const char *param)
+{
+	Cfg *cfg = cfg_build(f);
+	if (!cfg)
+		return 0;
+	PtrRegs p = {.n = 0};
+	uint32_t writes[sizeof p.reg / sizeof *p.reg] = {0};
+	int ok = 1;
+	for (int changed = 1; ok && changed;) {
+		changed = 0;
+		for (uint32_t i = 0; ok && i < cfg->nins; i++) {
+			const Ins *in = &cfg->ins[i]->ins;
+			const char *name, *to = NULL;
+			int64_t off;
+			if (in->nops == 2 && ins_space(in) == SPACE_PARAM && ins_reads_memory(in) &&
+			    addr_name_off(in->ops[1], &name, &off) && name == param && in->ops[0]->kind == E_NAME)
+				to = in->ops[0]->str;
+			else
+				to = ptr_step(in, &p);
+			if (to && !ptr_has(&p, to)) {
+				if (p.n == sizeof p.reg / sizeof *p.reg)
+					ok = 0;
+				else
+					p.reg[p.n++] = to, changed = 1;
+			}
+		}
+	}
+	for (uint32_t i = 0; ok && i < cfg->nins; i++) {
+		const Ins *in = &cfg->ins[i]->ins;
+		const char *name;
+		int64_t off;
+		int loads_param = ins_space(in) == SPACE_PARAM && ins_reads_memory(in) && in->nops == 2 &&
+			addr_name_off(in->ops[1], &name, &off) && name == param && off == 0;
+		for (uint32_t k = 0; k < p.n; k++) {
+			RegAccess a = ins_reg_access(in, p.reg[k]);
+			writes[k] += a.writes || a.may_write;
+		}
+		if (!loads_param && !ptr_step(in, &p) && ptr_other_use(in, &p))
+			ok = 0;
+		for (uint32_t k = 0; !loads_param && k < in->nops; k++)
+			if (expr_mentions(in->ops[k], param))
+				ok = 0;   /* its address taken, a piece of it read */
+	}
+	for (uint32_t k = 0; ok && k < p.n; k++)
+		ok = writes[k] == 1;
+	cfg_free(cfg);
+	return ok && p.n > 0;
+}
