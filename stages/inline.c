@@ -129,6 +129,8 @@ typedef struct In {
 	Names module_names;          /* the module's symbols, once one is asked for */
 	int module_named;
 	uint32_t *ncalls;            /* per call-graph function: direct call sites */
+	int *ncalls_delta;           /* what the current caller's copies change, applied after it */
+	uint32_t *touched, ntouched, ctouched;   /* the functions whose delta is not 0 */
 	int *loop_ins;               /* per call-graph function: instructions on a loop (-1: not yet asked) */
 	uint32_t *copies;            /* per call-graph function: count_copies' counters, kept 0 */
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
@@ -529,7 +531,8 @@ static int slot_bits(int size)
 static int elem_ok(const Names *n, const Expr *v, int load, int ty, int size)
 {
 	int w = slot_bits(size), r;
-	if (v->kind == E_NUM)
+	int64_t c;
+	if (v->kind == E_NUM || int_operand(v, &c))   /* st.param [p], -1 too */
 		return !load;
 	if (v->kind != E_NAME)
 		return 0;
@@ -1574,6 +1577,31 @@ static void define_undefined(Fn *fn, Plan *p)
 	cfg_free(cfg);
 }
 
+/* The direct calls a copy brings in, counted: the cost model asks
+ * whether a call is its callee's last. */
+static void add_calls(In *in, const CgFunc *c, int n)
+{
+	uint32_t i = cg_index(in, c);
+	if (in->ncalls_delta[i] == 0) {
+		in->touched = array_grow(in->touched, in->ntouched, &in->ctouched, sizeof *in->touched);
+		in->touched[in->ntouched++] = i;
+	}
+	in->ncalls_delta[i] += n;
+}
+
+static void count_copied_calls(In *in, const List *l)
+{
+	CallParts cp;
+	for (const Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_SCOPE)
+			count_copied_calls(in, &s->scope);
+		else if (stmt_is_call(s) && ins_call_parts(&s->ins, &cp) && cp.callee->kind == E_NAME) {
+			const CgFunc *c = cg_find(in->cg, cp.callee->str);
+			if (c)
+				add_calls(in, c, 1);
+		}
+}
+
 static void put_in(Fn *fn, Plan *p)
 {
 	In *in = fn->in;
@@ -1590,6 +1618,10 @@ static void put_in(Fn *fn, Plan *p)
 	read_before(fn);
 	declare_used(fn, &p->body);
 	in->st.copied += body_size(&p->body);
+	/* the call goes, the copy's calls come: so a later caller's call is
+	 * seen to be the last (the decision a second run would make) */
+	add_calls(in, p->site->callee, -1);
+	count_copied_calls(in, &p->body);
 	splice(fn, p);
 	in->st.inlined++;
 }
@@ -1747,6 +1779,13 @@ static void inline_into(In *in, Stmt *fs)
 		names_of_func(&fn.names, in->m, fn.f);
 		inline_sites(&fn);
 	}
+	/* after the caller, so that its calls of one callee are decided alike */
+	for (uint32_t k = 0; k < in->ntouched; k++) {
+		uint32_t i = in->touched[k];
+		in->ncalls[i] = (uint32_t)((int)in->ncalls[i] + in->ncalls_delta[i]);
+		in->ncalls_delta[i] = 0;
+	}
+	in->ntouched = 0;
 	free(fn.sites);
 	names_free(&fn.names);
 	names_free(&fn.before);
@@ -1759,6 +1798,7 @@ static void inline_into(In *in, Stmt *fs)
 static void count_calls(In *in)
 {
 	in->ncalls = xcalloc(cg_count(in->cg) + 1, sizeof *in->ncalls);
+	in->ncalls_delta = xcalloc(cg_count(in->cg) + 1, sizeof *in->ncalls_delta);
 	in->copies = xcalloc(cg_count(in->cg) + 1, sizeof *in->copies);
 	in->loop_ins = xmalloc((cg_count(in->cg) + 1) * sizeof *in->loop_ins);
 	for (uint32_t i = 0; i <= cg_count(in->cg); i++)
@@ -1831,6 +1871,8 @@ void inline_calls(Module *m, const StageOptions *o)
 	free(in.undeclared);
 	names_free(&in.module_names);
 	free(in.ncalls);
+	free(in.ncalls_delta);
+	free(in.touched);
 	free(in.loop_ins);
 	free(in.copies);
 	callgraph_free(in.cg);
