@@ -675,10 +675,15 @@ typedef struct NameEntry NameEntry;
 typedef struct Names {
 	NameEntry *exact;    /* declared as themselves, by pointer */
 	NameEntry *ranges;   /* %r<N>: by the base's spelling */
+	NameEntry *fresh;    /* names_fresh's next suffix per base */
+	NameEntry *numbered; /* exact names ending in a number: the least, by base */
 	Arena *arena;
 	const struct Names *outer;  /* declared too, not added to: the module's names */
 } Names;
 void names_add(Names *, const char *name, const char *count);  /* count: N of name<N> */
+unsigned long long *names_counter(Names *, const char *key);   /* kept per key, from 1 */
+/* Is no name base0 .. base<count-1> declared (nor base, nor a range of base)? */
+int names_range_free(const Names *, const char *base, unsigned long long count);
 void names_add_decls(Names *, const Decl *, uint32_t n);
 /* what a body declares in any scope: variables, registers, labels, and
  * the labels of prototypes and .calltargets lists */

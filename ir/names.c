@@ -42,16 +42,42 @@ static NameEntry *add_entry(Names *n, const char *name, const char *count)
 	return e;
 }
 
+/* An exact name ending in a number (%r5, $L__BB0_3): its base's entry
+ * in numbered keeps the least such number, for names_range_free. */
+static void add_numbered(Names *n, const char *name)
+{
+	size_t len = strlen(name), b = len;
+	while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
+		b--;
+	if (b == len || b == 0)
+		return;
+	unsigned long long k = strtoull(name + b, NULL, 10);
+	NameEntry *e;
+	HASH_FIND(hh, n->numbered, name, b, e);
+	if (!e) {
+		e = arena_alloc(n->arena, sizeof *e);
+		*e = (NameEntry){.name = name, .count = k};
+		HASH_ADD_KEYPTR(hh, n->numbered, name, b, e);
+	} else if (k < e->count) {
+		e->count = k;
+	}
+}
+
 void names_add(Names *n, const char *name, const char *count)
 {
 	add_entry(n, name, count);
+	if (!count)
+		add_numbered(n, name);
 }
 
 void names_add_decls(Names *n, const Decl *d, uint32_t nd)
 {
 	for (uint32_t i = 0; i < nd; i++)
-		for (uint32_t j = 0; j < d[i].nds; j++)
+		for (uint32_t j = 0; j < d[i].nds; j++) {
 			add_entry(n, d[i].ds[j].name, d[i].ds[j].count)->type = decl_type(&d[i]);
+			if (!d[i].ds[j].count)
+				add_numbered(n, d[i].ds[j].name);
+		}
 }
 
 void names_of_body(Names *n, const List *l)
@@ -248,20 +274,60 @@ int names_declared(const Names *n, const char *name)
 	return find_entry(n, name) != NULL;
 }
 
+static int range_free_in(const Names *n, const char *base, unsigned long long count)
+{
+	size_t len = strlen(base);
+	NameEntry *e;
+	HASH_FIND(hh, n->ranges, base, len, e);
+	if (e && e->count > 0)
+		return 0;
+	HASH_FIND(hh, n->numbered, base, len, e);
+	return !e || e->count >= count;
+}
+
+int names_range_free(const Names *n, const char *base, unsigned long long count)
+{
+	return !names_declared(n, base) && range_free_in(n, base, count) &&
+		(!n->outer || range_free_in(n->outer, base, count));
+}
+
 const char *names_type(const Names *n, const char *name)
 {
 	const NameEntry *e = find_entry(n, name);
 	return e ? e->type : NULL;
 }
 
+/* A counter of n's kept with key (interned), from 1: the next suffix a
+ * fresh name from that base should try. */
+unsigned long long *names_counter(Names *n, const char *key)
+{
+	NameEntry *f;
+	HASH_FIND_PTR(n->fresh, &key, f);
+	if (!f) {
+		if (!n->arena)
+			n->arena = arena_new();
+		f = arena_alloc(n->arena, sizeof *f);
+		*f = (NameEntry){.name = key, .count = 1};
+		HASH_ADD_PTR(n->fresh, name, f);
+	}
+	return &f->count;
+}
+
+/* The next suffix to try for a base is kept (names are never removed),
+ * so that the k-th fresh copy of one name costs one try, not k (an
+ * inlined label in each of 20,000 copies). */
 const char *names_fresh(Names *n, const char *base)
 {
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s", base);
-	const char *name = intern_cstr(buf);
-	for (int i = 1; names_declared(n, name); i++) {
-		snprintf(buf, sizeof buf, "%s_%d", base, i);
-		name = intern_cstr(buf);
+	const char *name = intern_cstr(base);
+	if (names_declared(n, name)) {
+		unsigned long long *next = names_counter(n, name);
+		size_t len = strlen(base) + 24;
+		char *buf = xmalloc(len);
+		do {
+			snprintf(buf, len, "%s_%llu", base, (*next)++);
+			name = intern_cstr(buf);
+		} while (names_declared(n, name));
+		free(buf);
 	}
 	names_add(n, name, NULL);
 	return name;
@@ -271,6 +337,8 @@ void names_free(Names *n)
 {
 	HASH_CLEAR(hh, n->exact);
 	HASH_CLEAR(hh, n->ranges);
+	HASH_CLEAR(hh, n->fresh);
+	HASH_CLEAR(hh, n->numbered);
 	arena_free(n->arena);
 	*n = (Names){0};
 }

@@ -982,3 +982,12 @@ void globalopt(Module *m, const StageOptions *o)
 	if (o->stats)
 		print_stats(&g.st);
 }
+
+void globalopt_dead(Module *m, const StageOptions *o)
+{
+	if (o->globalopt.off)
+		return;
+	Go g = {.m = m, .o = o};
+	step(&g, dead_code);
+	forget_table(&g);
+}

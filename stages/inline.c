@@ -81,7 +81,7 @@
 enum { /* why a call is not inlined */
 	WHY_RECURSIVE, WHY_UNDEFINED, WHY_ENTRY, WHY_WEAK, WHY_DWARF, WHY_FORM, WHY_ARGS,
 	WHY_PARAM, WHY_OVERLAP, WHY_DECL, WHY_PRAGMA, WHY_SHADOW, WHY_DEPOT, WHY_BUNDLE, WHY_COST,
-	WHY_UNDECLARED, NWHY
+	WHY_UNDECLARED, WHY_LARGE, NWHY
 };
 static const char *const why_text[NWHY] = {
 	"the callee is recursive (on a call cycle)",
@@ -100,6 +100,7 @@ static const char *const why_text[NWHY] = {
 	"another call passed the same .param (a devirtualized funnel's) is not inlined",
 	"the cost model says no",
 	"the callee names something nothing declares (input the verifier reports)",
+	"the caller is already large (over 5000 instructions: CALLER_MAX)",
 };
 
 typedef struct Stats {
@@ -129,6 +130,8 @@ typedef struct In {
 	Names module_names;          /* the module's symbols, once one is asked for */
 	int module_named;
 	uint32_t *ncalls;            /* per call-graph function: direct call sites */
+	int *ncalls_delta;           /* what the current caller's copies change, applied after it */
+	uint32_t *touched, ntouched, ctouched;   /* the functions whose delta is not 0 */
 	int *loop_ins;               /* per call-graph function: instructions on a loop (-1: not yet asked) */
 	uint32_t *copies;            /* per call-graph function: count_copies' counters, kept 0 */
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
@@ -175,6 +178,7 @@ typedef struct Fn {
 	In *in;
 	Stmt *fs;
 	Func *f;
+	uint32_t size;               /* its instructions, copies included */
 	Names names;                 /* what it and the module declare, and what it gains */
 	Site *sites;
 	uint32_t nsites, cap;
@@ -365,22 +369,34 @@ static const char *map_get(const Map *mp, const char *name)
 	return name;
 }
 
-/* A base for %r<N> free in the caller: %iKr, K from the copy's number. */
+/* A base for %r<N> free in the caller: %iKr, K from the copy's number.
+ * The %iK of an earlier copy comes off first, so that a chain of
+ * callees inlined into each other does not grow the names level by
+ * level (%i1i1i1...r). */
 static const char *fresh_range(Names *n, unsigned k, const char *base, const char *count)
 {
 	unsigned long long c = strtoull(count, NULL, 0);
 	char buf[256];
+	const char *core = base + (base[0] == '%');
+	while (core[0] == 'i' && core[1] >= '0' && core[1] <= '9') {
+		const char *p = core + 1;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (!*p)
+			break;   /* %i12 itself: a base of its own */
+		core = p;
+	}
+	/* numbers tried for this core are not tried again: a caller with
+	 * many copies would try each of them for every range */
+	unsigned long long *next = names_counter(n, intern_cstr(core));
+	if (*next > k)
+		k = (unsigned)*next;
 	for (;; k++) {
-		snprintf(buf, sizeof buf, "%%i%u%s", k, base + (base[0] == '%'));
+		snprintf(buf, sizeof buf, "%%i%u%.200s", k, core);
 		const char *cand = intern_cstr(buf);
-		int taken = names_declared(n, cand);
-		for (unsigned long long i = 0; !taken && i < c; i++) {
-			char nm[300];
-			snprintf(nm, sizeof nm, "%s%llu", cand, i);
-			taken = names_declared(n, intern_cstr(nm));
-		}
-		if (!taken) {
+		if (names_range_free(n, cand, c)) {
 			names_add(n, cand, count);
+			*next = (unsigned long long)k + 1;
 			return cand;
 		}
 	}
@@ -529,7 +545,8 @@ static int slot_bits(int size)
 static int elem_ok(const Names *n, const Expr *v, int load, int ty, int size)
 {
 	int w = slot_bits(size), r;
-	if (v->kind == E_NUM)
+	int64_t c;
+	if (v->kind == E_NUM || int_operand(v, &c))   /* st.param [p], -1 too */
 		return !load;
 	if (v->kind != E_NAME)
 		return 0;
@@ -721,16 +738,23 @@ static void scan_undeclared(Undecl *u, const List *l)
 			ins_names(&s->ins, check_declared, u);
 }
 
+/* The module's symbols, read once for every caller and callee (no stage
+ * step here adds one a later caller could clash with). */
+static const Names *module_names(In *in)
+{
+	if (!in->module_named) {
+		names_of_module(&in->module_names, in->m);
+		in->module_named = 1;
+	}
+	return &in->module_names;
+}
+
 static int names_undeclared(In *in, const CgFunc *c)
 {
 	int8_t *known = &in->undeclared[cg_index(in, c)];
 	if (*known < 0) {
-		if (!in->module_named) {
-			names_of_module(&in->module_names, in->m);
-			in->module_named = 1;
-		}
 		Undecl u = {{0}, 0};
-		names_in_module(&u.names, &in->module_names, c->def);
+		names_in_module(&u.names, module_names(in), c->def);
 		scan_undeclared(&u, &c->def->body);
 		names_free(&u.names);
 		*known = (int8_t)u.found;
@@ -925,6 +949,16 @@ static int caller_depot(Fn *fn)
  *  - The front end's unrolled loops unrolled again in the copy: below,
  *    keep_unrolled(). */
 enum { HELD_BONUS = 60 };
+/* A body that goes with its last call is free to inline only up to this
+ * size: a chain of functions each calling the next once would otherwise
+ * collapse into one, each level copying all below it (quadratic; 2,000
+ * levels took minutes), and so large a body is no cheaper inlined. */
+enum { BODY_GOES_MAX = 400 };
+/* No copy goes into a caller this large: each copy's work reads the
+ * whole caller (liveness, names before it), so a caller of N small
+ * callees would cost N times its size (20,000 sites: quadratic), and
+ * no program of the yardstick comes near it. */
+enum { CALLER_MAX = 5000 };
 
 /* What a call costs beyond the callee's own instructions: the call, the
  * return, a move per parameter element. */
@@ -1010,7 +1044,7 @@ static int cost(In *in, Fn *fn, const Site *st, const Plan *p)
 	int local = passes_local(fn, st);
 	if (local == LOCAL_PASSED)
 		total += 3 * k * loop_size(in, c);
-	else if (removable(in, c) && in->ncalls[cg_index(in, c)] == st->copies)
+	else if (removable(in, c) && in->ncalls[cg_index(in, c)] == st->copies && body <= BODY_GOES_MAX)
 		total -= body;
 	if (local == LOCAL_HELD)
 		total -= HELD_BONUS;
@@ -1574,6 +1608,31 @@ static void define_undefined(Fn *fn, Plan *p)
 	cfg_free(cfg);
 }
 
+/* The direct calls a copy brings in, counted: the cost model asks
+ * whether a call is its callee's last. */
+static void add_calls(In *in, const CgFunc *c, int n)
+{
+	uint32_t i = cg_index(in, c);
+	if (in->ncalls_delta[i] == 0) {
+		in->touched = array_grow(in->touched, in->ntouched, &in->ctouched, sizeof *in->touched);
+		in->touched[in->ntouched++] = i;
+	}
+	in->ncalls_delta[i] += n;
+}
+
+static void count_copied_calls(In *in, const List *l)
+{
+	CallParts cp;
+	for (const Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_SCOPE)
+			count_copied_calls(in, &s->scope);
+		else if (stmt_is_call(s) && ins_call_parts(&s->ins, &cp) && cp.callee->kind == E_NAME) {
+			const CgFunc *c = cg_find(in->cg, cp.callee->str);
+			if (c)
+				add_calls(in, c, 1);
+		}
+}
+
 static void put_in(Fn *fn, Plan *p)
 {
 	In *in = fn->in;
@@ -1590,6 +1649,11 @@ static void put_in(Fn *fn, Plan *p)
 	read_before(fn);
 	declare_used(fn, &p->body);
 	in->st.copied += body_size(&p->body);
+	fn->size += body_size(&p->body);
+	/* the call goes, the copy's calls come: so a later caller's call is
+	 * seen to be the last (the decision a second run would make) */
+	add_calls(in, p->site->callee, -1);
+	count_copied_calls(in, &p->body);
 	splice(fn, p);
 	in->st.inlined++;
 }
@@ -1603,7 +1667,7 @@ static void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
 	for (uint32_t i = 0; i < b->n; i++) {
 		Plan *p = &b->plans[i];
 		*p = (Plan){.site = b->sites[i], .b = b};
-		why[i] = classify(fn, p->site);
+		why[i] = fn->size > CALLER_MAX ? WHY_LARGE : classify(fn, p->site);
 		if (why[i] < 0)
 			why[i] = prepare(fn, p);
 		if (why[i] < 0 && in->mode != INLINE_ALWAYS) {
@@ -1684,44 +1748,87 @@ static void find_sites(Fn *fn, List *l, const LocInfo **at)
 }
 
 /* Does call site a pass a .param that b passes too (in the same list)? */
-static int share(const Site *a, const Site *b)
+/* A .param of a call's, by the list holding the call and its name: the
+ * first site naming it. */
+typedef struct ParamSite {
+	UT_hash_handle hh;
+	const void *key[2];
+	uint32_t site;
+} ParamSite;
+
+static uint32_t site_root(uint32_t *up, uint32_t i)
 {
-	CallParts x, y;
-	if (a->list != b->list || !ins_call_parts(&a->call->ins, &x) || !ins_call_parts(&b->call->ins, &y))
-		return 0;
-	const Expr *xs[2] = {x.rets, x.args}, *ys[2] = {y.rets, y.args};
-	for (int i = 0; i < 2; i++)
-		for (int j = 0; j < 2; j++)
-			for (uint32_t k = 0; xs[i] && ys[j] && k < xs[i]->n; k++)
-				for (uint32_t l = 0; l < ys[j]->n; l++)
-					if (xs[i]->kids[k]->kind == E_NAME && xs[i]->kids[k]->str == ys[j]->kids[l]->str)
-						return 1;
-	return 0;
+	while (up[i] != i)
+		i = up[i] = up[up[i]];
+	return i;
 }
 
-/* The sites in bundles: each with the sites after it in its list that
- * share a .param with one already in (sites of one list are adjacent in
- * text order, nested scopes aside). */
+/* Sites that pass one .param (a funnel's) in one bundle: joined through
+ * a table of the .params, not by comparing every pair (20,000 calls in
+ * one kernel). */
+static void join_sites(Fn *fn, uint32_t *up)
+{
+	ParamSite *table = NULL, *e, *tmp;
+	Arena *a = arena_new();
+	for (uint32_t i = 0; i < fn->nsites; i++) {
+		up[i] = i;
+		CallParts cp;
+		if (!ins_call_parts(&fn->sites[i].call->ins, &cp))
+			continue;
+		const Expr *lists[2] = {cp.rets, cp.args};
+		for (int l = 0; l < 2; l++)
+			for (uint32_t k = 0; lists[l] && k < lists[l]->n; k++) {
+				if (lists[l]->kids[k]->kind != E_NAME)
+					continue;
+				const void *key[2] = {fn->sites[i].list, lists[l]->kids[k]->str};
+				HASH_FIND(hh, table, key, sizeof key, e);
+				if (e) {
+					up[site_root(up, i)] = site_root(up, e->site);
+					continue;
+				}
+				e = arena_alloc(a, sizeof *e);
+				e->key[0] = key[0], e->key[1] = key[1], e->site = i;
+				HASH_ADD(hh, table, key, sizeof e->key, e);
+			}
+	}
+	HASH_ITER(hh, table, e, tmp)
+		HASH_DEL(table, e);
+	arena_free(a);
+}
+
+/* The sites in bundles, each in the order of its first site; a bundle's
+ * sites in text order. */
 static void inline_sites(Fn *fn)
 {
-	uint8_t *done = xcalloc(fn->nsites + 1, 1);
-	Site **v = xcalloc(fn->nsites + 1, sizeof *v);
-	for (uint32_t i = 0; i < fn->nsites; i++) {
-		if (done[i])
+	uint32_t n = fn->nsites, none = UINT32_MAX;
+	uint32_t *up = xmalloc((n + 1) * sizeof *up), *first = xmalloc((n + 1) * sizeof *first);
+	uint32_t *last = xmalloc((n + 1) * sizeof *last), *next = xmalloc((n + 1) * sizeof *next);
+	Site **v = xcalloc(n + 1, sizeof *v);
+	join_sites(fn, up);
+	for (uint32_t i = 0; i < n; i++)
+		first[i] = none;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t r = site_root(up, i);
+		next[i] = none;
+		if (first[r] == none)
+			first[r] = i;
+		else
+			next[last[r]] = i;
+		last[r] = i;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (first[site_root(up, i)] != i)
 			continue;
 		Bundle b = {.list = fn->sites[i].list, .sites = v};
-		v[b.n++] = &fn->sites[i];
-		done[i] = 1;
-		for (uint32_t j = i + 1; j < fn->nsites; j++)
-			for (uint32_t k = 0; !done[j] && k < b.n; k++)
-				if (share(v[k], &fn->sites[j])) {
-					v[b.n++] = &fn->sites[j];
-					done[j] = 1;
-				}
+		for (uint32_t j = i; j != none; j = next[j])
+			v[b.n++] = &fn->sites[j];
 		inline_bundle(fn, &b);
 	}
 	free(v);
-	free(done);
+	free(next);
+	free(last);
+	free(first);
+	free(up);
 }
 
 /* How many calls of each site's callee the caller makes: NVVM unrolls
@@ -1743,10 +1850,18 @@ static void inline_into(In *in, Stmt *fs)
 	const LocInfo *at = NULL;
 	find_sites(&fn, &fn.f->body, &at);
 	if (fn.nsites) {
+		fn.size = body_size(&fn.f->body);
 		count_copies(&fn);
-		names_of_func(&fn.names, in->m, fn.f);
+		names_in_module(&fn.names, module_names(in), fn.f);
 		inline_sites(&fn);
 	}
+	/* after the caller, so that its calls of one callee are decided alike */
+	for (uint32_t k = 0; k < in->ntouched; k++) {
+		uint32_t i = in->touched[k];
+		in->ncalls[i] = (uint32_t)((int)in->ncalls[i] + in->ncalls_delta[i]);
+		in->ncalls_delta[i] = 0;
+	}
+	in->ntouched = 0;
 	free(fn.sites);
 	names_free(&fn.names);
 	names_free(&fn.before);
@@ -1759,6 +1874,7 @@ static void inline_into(In *in, Stmt *fs)
 static void count_calls(In *in)
 {
 	in->ncalls = xcalloc(cg_count(in->cg) + 1, sizeof *in->ncalls);
+	in->ncalls_delta = xcalloc(cg_count(in->cg) + 1, sizeof *in->ncalls_delta);
 	in->copies = xcalloc(cg_count(in->cg) + 1, sizeof *in->copies);
 	in->loop_ins = xmalloc((cg_count(in->cg) + 1) * sizeof *in->loop_ins);
 	for (uint32_t i = 0; i <= cg_count(in->cg); i++)
@@ -1831,6 +1947,8 @@ void inline_calls(Module *m, const StageOptions *o)
 	free(in.undeclared);
 	names_free(&in.module_names);
 	free(in.ncalls);
+	free(in.ncalls_delta);
+	free(in.touched);
 	free(in.loop_ins);
 	free(in.copies);
 	callgraph_free(in.cg);

@@ -54,6 +54,7 @@ typedef struct GlobalOptOptions {
 
 typedef struct IpoOptions {
 	int on;              /* --ipo, --no-ipo (the default: tools/lib/opttab.h) */
+	int constants;       /* --ipo-constants: constant parameters too */
 	int remarks;         /* -Rpass=ipo: a remark per change, and per refusal */
 } IpoOptions;
 
@@ -120,6 +121,9 @@ int printf_defines(const char *name);   /* printf: no call is left */
  * --internalize variables) become internal, never-written data folds into
  * loads and is kept once */
 void globalopt(Module *, const StageOptions *);
+/* Its dead-code step alone: ipo's merges leave the merged copy's callees
+ * with fewer callers, some with none. */
+void globalopt_dead(Module *, const StageOptions *);
 
 /* ipo.c: internal functions (every caller seen, no address taken) that
  * are the same merged; parameters every call passes one number made that

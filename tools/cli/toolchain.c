@@ -257,7 +257,6 @@ typedef struct ModeFacts {
 	int taken;              /* defined functions whose address is taken */
 	int indirect;           /* indirect call sites */
 	int taken_indirect;     /* address-taken functions that call indirectly */
-	int listed;             /* .calltargets lists: indirect calls naming their callees */
 } ModeFacts;
 
 /* A name whole-program ptxas cannot leave undefined: all but vprintf,
@@ -305,14 +304,6 @@ static int has_cycle(const CallGraph *cg)
 	return cycle;
 }
 
-static int count_targets(const List *l)
-{
-	int n = 0;
-	for (const Stmt *s = l->head; s; s = s->next)
-		n += s->kind == S_SCOPE ? count_targets(&s->scope) : s->kind == S_TARGETS;
-	return n;
-}
-
 static void mode_facts(const Module *m, ModeFacts *f)
 {
 	SymTab *t = symtab_build(m);
@@ -329,9 +320,6 @@ static void mode_facts(const Module *m, ModeFacts *f)
 		f->indirect += (int)c->nindirect;
 		f->taken_indirect += c->def && c->address_taken && c->nindirect;
 	}
-	for (const Stmt *s = m->items.head; s; s = s->next)
-		if (s->kind == S_FUNC && s->func->has_body)
-			f->listed += count_targets(&s->func->body);
 	f->recursive = has_cycle(cg);
 	callgraph_free(cg);
 	symtab_free(t);
@@ -340,20 +328,20 @@ static void mode_facts(const Module *m, ModeFacts *f)
 /* The rule tools/bench/mode-bench.sh's and lto-bench.sh's measurements
  * support (docs/usage.md): nvlink must resolve a name; or a cycle may be
  * compiled with the full call ABI (recursion through direct calls, or an
- * address-taken function calling through a pointer); or address-taken
- * functions called directly (devirtualized) or through .calltargets
- * lists (fnptr, vcall_xfile, mono_iface, virtual_shapes with
- * --devirt-funnel-max=1: smaller frames, fewer spills and less SASS):
- * relocatable.  No address-taken function: whole program.  Address-taken
- * functions called through plain pointers: whole-program mode compiles
- * each as a full-ABI function copied into every kernel, relocatable mode
- * pays at the call sites instead, and which costs more no count of them
- * tells (a bytecode interpreter's 10 functions at 2 sites and fnptr
- * --no-devirt's 10 at 14 spill less relocatable, mono_iface --no-devirt's
- * 9 at 13 and fnptr --no-stages's 10 at 25 whole): MODE_AUTO, measure. */
+ * address-taken function calling through a pointer): relocatable.  No
+ * address-taken function: whole program.  Address-taken functions
+ * otherwise: whole-program mode compiles each as a full-ABI function
+ * copied into every kernel, relocatable mode pays at the call sites
+ * instead, and which costs more no count of them tells: MODE_AUTO,
+ * measure.  (Relocatable spills less for a bytecode interpreter's 10
+ * functions at 2 sites, fnptr --no-devirt's 10 at 14 and fnptr's after
+ * devirtualization, 10 with no indirect call left; whole for mono_iface
+ * --no-devirt's 9 at 13, fnptr --no-stages's 10 at 25, and at a tie, as
+ * globals_init's and llc_fnptr's funnels with no call left: 3,456 SASS
+ * bytes against 4,608, 768 against 1,536.) */
 static int mode_by_facts(const ModeFacts *f)
 {
-	if (f->undefined || f->recursive || f->taken_indirect || (f->taken && f->listed >= f->indirect))
+	if (f->undefined || f->recursive || f->taken_indirect)
 		return MODE_RELOCATABLE;
 	return f->taken ? MODE_AUTO : MODE_WHOLE;
 }

@@ -127,12 +127,15 @@ OPT(RPASS_GLOBALOPT, V_BIT, N("-Rpass=globalopt"), FS(remarks, globalopt.remarks
 	PTXLINK_REMARK_GLOBALOPT, "-Rpass=globalopt",
 	"a remark for every function or variable removed, made\n"
 	"internal, folded or deduplicated")
-OPT(IPO, V_ON, N("--ipo"), FS(ipo, ipo.on), 0, "--ipo",
+OPT(IPO, V_ON, N("--ipo"), FS(ipo, ipo.on), 1, "--ipo",
 	"interprocedural optimization of internal functions: identical\n"
-	"ones merged, parameters every call passes one number made\n"
-	"constant, parameters and results nothing reads removed\n"
-	"(default: off)")
+	"ones merged, parameters and results nothing reads removed\n"
+	"(default: on)")
 OPT(NO_IPO, V_OFF, N("--no-ipo"), FS(ipo, ipo.on), 0, "--no-ipo", "no interprocedural optimization")
+OPT(IPO_CONSTANTS, V_ON, N("--ipo-constants"), FS(ipo_constants, ipo.constants), 0, "--ipo-constants",
+	"with --ipo, parameters every call passes one number made\n"
+	"constant too (default: off: ptxas then unrolls loops bounded\n"
+	"by them, and code grows)")
 OPT(RPASS_IPO, V_BIT, N("-Rpass=ipo"), FS(remarks, ipo.remarks), PTXLINK_REMARK_IPO, "-Rpass=ipo",
 	"a remark for every function merged, parameter made constant or\n"
 	"removed, result removed, and every one left as it is")

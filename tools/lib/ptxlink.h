@@ -139,6 +139,7 @@ typedef struct ptxlink_options {
 	int inline_threshold;     /* --inline-threshold=N (init: the default) */
 	int ipo;                  /* --ipo, --no-ipo (init: the default) */
 	int no_sroa;              /* --no-sroa */
+	int ipo_constants;        /* --ipo-constants */
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);
