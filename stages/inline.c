@@ -128,6 +128,8 @@ typedef struct In {
 	int8_t *undeclared;          /* per call-graph function: names what nothing declares
 	                                (1), not (0), not yet asked (-1) */
 	Names module_names;          /* the module's symbols, once one is asked for */
+	struct Pos *pos;             /* where each module symbol is declared first (read_positions) */
+	Arena *pos_arena;
 	int module_named;
 	uint32_t *ncalls;            /* per call-graph function: direct call sites */
 	int *ncalls_delta;           /* what the current caller's copies change, applied after it */
@@ -188,8 +190,7 @@ typedef struct Fn {
 	const char *spl, *sp;        /* the depot's local and generic start registers */
 	int64_t own;                 /* the depot's bytes before any copy came in */
 	int depot_read, depot_ok;    /* caller_depot() has looked; what it found */
-	Names before;                /* module symbols declared before it */
-	int before_read;
+	int64_t pos;                 /* its place in the module (In.pos) */
 	Names locals;                /* registers holding an address of its .local objects */
 	int locals_read;
 } Fn;
@@ -1463,18 +1464,59 @@ static void splice(Fn *fn, Plan *p)
 
 /* ---- what the copy names, declared before the caller ------------------------- */
 
-/* The module's symbols declared before the caller (ptxas reads a module
- * in order), read when a copy first needs them. */
-static void read_before(Fn *fn)
+/* Where each module symbol is first declared, in steps of POS_STEP: a
+ * declaration moved or copied before a statement takes a place just
+ * under the statement's (declare() nests at most 8 deep), so "declared
+ * before the caller" is one comparison, not a walk of the module before
+ * each caller (a chain of 2,000 callers: quadratic). */
+enum { POS_STEP = 16 };
+
+typedef struct Pos {
+	UT_hash_handle hh;
+	const char *name;
+	int64_t pos;                 /* its first declaration's place */
+	int64_t def;                 /* its definition's (a function with a body), or -1 */
+} Pos;
+
+static Pos *pos_of(In *in, const char *name)
 {
-	if (fn->before_read)
-		return;
-	fn->before_read = 1;
-	for (const Stmt *s = fn->in->m->items.head; s && s != fn->fs; s = s->next)
+	Pos *p;
+	HASH_FIND_PTR(in->pos, &name, p);
+	return p;
+}
+
+static void pos_set(In *in, const char *name, int64_t pos)
+{
+	Pos *p = pos_of(in, name);
+	if (!p) {
+		p = arena_alloc(in->pos_arena, sizeof *p);
+		p->name = name;
+		p->pos = pos;
+		p->def = -1;
+		HASH_ADD_PTR(in->pos, name, p);
+	} else if (pos < p->pos) {
+		p->pos = pos;
+	}
+}
+
+static void read_positions(In *in)
+{
+	int64_t k = 0;
+	in->pos_arena = arena_new();
+	for (const Stmt *s = in->m->items.head; s; s = s->next, k += POS_STEP)
 		if (s->kind == S_VAR)
-			names_add(&fn->before, s->var.ds[0].name, NULL);
-		else if (s->kind == S_FUNC)
-			names_add(&fn->before, s->func->name, NULL);
+			pos_set(in, s->var.ds[0].name, k);
+		else if (s->kind == S_FUNC) {
+			pos_set(in, s->func->name, k);
+			if (s->func->has_body)
+				pos_of(in, s->func->name)->def = k;
+		}
+}
+
+static int declared_before(In *in, const char *name, int64_t pos)
+{
+	const Pos *p = pos_of(in, name);
+	return p && p->pos < pos;
 }
 
 static void declare(Fn *fn, const char *name, Stmt *at, int depth);
@@ -1501,9 +1543,10 @@ static void declare(Fn *fn, const char *name, Stmt *at, int depth)
 {
 	In *in = fn->in;
 	const Symbol *sym = symtab_find(in->syms, name);
-	if (!sym || depth > 8 || names_exact(&fn->before, name))
+	int64_t at_pos = at == fn->fs ? fn->pos : pos_of(in, at->var.ds[0].name)->pos;
+	if (!sym || depth > 8 || declared_before(in, name, at_pos))
 		return;
-	names_add(&fn->before, name, NULL);
+	pos_set(in, name, at_pos - 1);
 	Stmt *s = sym->def ? sym->def : sym->decl;
 	if (s->kind == S_FUNC) {
 		func_declare_before(in->m, s->func, at);
@@ -1646,7 +1689,6 @@ static void put_in(Fn *fn, Plan *p)
 	for (const Stmt *s = p->body.head; s; s = s->next)
 		if (s->kind == S_VAR)
 			names_add_decls(&fn->names, &s->var, 1);
-	read_before(fn);
 	declare_used(fn, &p->body);
 	in->st.copied += body_size(&p->body);
 	fn->size += body_size(&p->body);
@@ -1752,7 +1794,7 @@ static void find_sites(Fn *fn, List *l, const LocInfo **at)
  * first site naming it. */
 typedef struct ParamSite {
 	UT_hash_handle hh;
-	const void *key[2];
+	const void *key[3];          /* a mix of the two (the file hashes a key's first pointer), list, name */
 	uint32_t site;
 } ParamSite;
 
@@ -1780,14 +1822,16 @@ static void join_sites(Fn *fn, uint32_t *up)
 			for (uint32_t k = 0; lists[l] && k < lists[l]->n; k++) {
 				if (lists[l]->kids[k]->kind != E_NAME)
 					continue;
-				const void *key[2] = {fn->sites[i].list, lists[l]->kids[k]->str};
+				const void *list = fn->sites[i].list, *name = lists[l]->kids[k]->str;
+				const void *key[3] = {(const void *)((uintptr_t)list * 31 ^ (uintptr_t)name), list, name};
 				HASH_FIND(hh, table, key, sizeof key, e);
 				if (e) {
 					up[site_root(up, i)] = site_root(up, e->site);
 					continue;
 				}
 				e = arena_alloc(a, sizeof *e);
-				e->key[0] = key[0], e->key[1] = key[1], e->site = i;
+				memcpy(e->key, key, sizeof key);
+				e->site = i;
 				HASH_ADD(hh, table, key, sizeof e->key, e);
 			}
 	}
@@ -1846,7 +1890,7 @@ static void count_copies(Fn *fn)
 
 static void inline_into(In *in, Stmt *fs)
 {
-	Fn fn = {.in = in, .fs = fs, .f = fs->func};
+	Fn fn = {.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def};
 	const LocInfo *at = NULL;
 	find_sites(&fn, &fn.f->body, &at);
 	if (fn.nsites) {
@@ -1864,7 +1908,6 @@ static void inline_into(In *in, Stmt *fs)
 	in->ntouched = 0;
 	free(fn.sites);
 	names_free(&fn.names);
-	names_free(&fn.before);
 	names_free(&fn.locals);
 	srclines_free(fn.src);
 }
@@ -1927,6 +1970,7 @@ void inline_calls(Module *m, const StageOptions *o)
 	in.cg = callgraph_build(m, in.syms);
 	scan_module(&in);
 	count_calls(&in);
+	read_positions(&in);
 	uint32_t *order = bottom_up(&in);
 	for (uint32_t i = 0; i < cg_count(in.cg); i++) {
 		const CgFunc *c = cg_func(in.cg, order[i]);
@@ -1949,6 +1993,8 @@ void inline_calls(Module *m, const StageOptions *o)
 	free(in.ncalls);
 	free(in.ncalls_delta);
 	free(in.touched);
+	HASH_CLEAR(hh, in.pos);
+	arena_free(in.pos_arena);
 	free(in.loop_ins);
 	free(in.copies);
 	callgraph_free(in.cg);
