@@ -139,28 +139,6 @@ check() {
 	done
 }
 
-# agree DIR: every compiler's "before" runs gave the same output
-agree() {
-	local d=$1 c k f first
-	for c in $COMPILERS; do
-		for f in "$d/$c"/*.out; do
-			[ -e "$f" ] || continue
-			f=$(basename "$f")
-			first=
-			for k in $COMPILERS; do
-				[ -s "$d/$k/$f" ] || continue
-				if [ -z "$first" ]; then
-					first=$k
-				elif ! cmp -s "$d/$first/$f" "$d/$k/$f"; then
-					echo "FAIL ${f%.out}: $first and $k disagree before the stage (undefined behaviour in the source?)" >> "$d/log"
-					ubfail=$((ubfail + 1))
-				fi
-			done
-		done
-		break
-	done
-}
-
 # stat_text DIR COMPILER: its rewrites, narrowed/wide/folded/sunk
 stat_text() {
 	local f n w r o k

@@ -173,25 +173,6 @@ check() {
 	done | tr '\n' ' ' > "$d/$c/stat"
 }
 
-# agree DIR: every build's baseline runs gave the same output
-agree() {
-	local d=$1 c k n first
-	while read -r k _; do
-		for ((n = 1; n <= NSHAPES; n++)); do
-			first=
-			for c in $COMPILERS; do
-				[ -s "$d/$c/$k.$n.out" ] || continue
-				if [ -z "$first" ]; then
-					first=$c
-				elif ! cmp -s "$d/$first/$k.$n.out" "$d/$c/$k.$n.out"; then
-					echo "FAIL $k shape$n: $first and $c disagree at --inline=never (undefined behaviour in the source?)" >> "$d/log"
-					ubfail=$((ubfail + 1))
-				fi
-			done
-		done
-	done < <(sed -n 's/^kernel //p' "$d/src/manifest")
-}
-
 # one SEED: the whole pipeline for one program, in $work/seed-SEED
 one() {
 	local s=$1 d=$work/seed-$1 t0=$SECONDS c v i line=''
@@ -222,7 +203,7 @@ one() {
 			line="$line of ${st[4]}"
 		fi
 	done
-	[ $cfail = 0 ] && agree "$d"
+	[ $cfail = 0 ] && difftest_agree "$d"
 	local status=pass
 	[ $((diffs + lfail + pfail + rfail + cfail + ubfail)) -gt 0 ] && status=fail
 	echo "$status $compared $diffs $notcmp $lfail $pfail $rfail $cfail $ubfail ${nk:-0}" > "$d/counts"

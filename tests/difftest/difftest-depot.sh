@@ -77,25 +77,6 @@ check() {
 	done
 }
 
-# agree DIR: every compiler's "before" runs gave the same output
-agree() {
-	local d=$1 c k n first
-	for k in $kernels; do
-		for n in 1 2; do
-			first=
-			for c in $COMPILERS; do
-				[ -s "$d/$c/$k.$n.out" ] || continue
-				if [ -z "$first" ]; then
-					first=$c
-				elif ! cmp -s "$d/$first/$k.$n.out" "$d/$c/$k.$n.out"; then
-					echo "FAIL $k args$n: $first and $c disagree before the stage (undefined behaviour in the source?)" >> "$d/log"
-					ubfail=$((ubfail + 1))
-				fi
-			done
-		done
-	done
-}
-
 # stat_text DIR COMPILER: its depot bytes before and after, and how many
 # functions were repacked
 stat_text() {

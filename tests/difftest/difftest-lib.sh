@@ -58,7 +58,7 @@ difftest_run_seeds() {
 # difftest_one SEED GENERATOR LABEL FILES: one seed of a generated-source
 # run (difftest-depot.sh, difftest-addrprep.sh) in $work/seed-SEED: the
 # generator's source compiled by each of $COMPILERS, then the script's
-# check DIR COMPILER and agree DIR, which count into the locals below
+# check DIR COMPILER, then difftest_agree DIR, which count into the locals below
 # (compared, diffs, ...); stat_text DIR COMPILER gives each compiler's
 # part of the summary line after LABEL.  Writes counts and summary for
 # difftest_tally, and keeps a failing seed (FILES as for keep_failure).
@@ -86,7 +86,7 @@ difftest_one() {
 		check "$d" "$c"
 		[ -f "$d/$c/stat" ] && line="$line, $c $(stat_text "$d" "$c")"
 	done
-	[ $cfail = 0 ] && agree "$d"
+	[ $cfail = 0 ] && difftest_agree "$d"
 	local status=pass
 	[ $((diffs + lfail + pfail + rfail + cfail + ubfail)) -gt 0 ] && status=fail
 	echo "$status $compared $diffs $notcmp $lfail $pfail $rfail $cfail $ubfail $nk" > "$d/counts"
@@ -97,6 +97,31 @@ difftest_one() {
 	} > "$d/summary"
 	difftest_keep_failure "$s" "$status" "$gen" "$files"
 	cat "$d/summary"
+}
+
+# difftest_agree DIR: every compiler's "before" runs gave the same output
+# (DIR/COMPILER/NAME.out, as the script's check wrote them); a
+# disagreement is undefined behaviour in the source, or a compiler or the
+# interpreter wrong, and counts in ubfail.
+difftest_agree() {
+	local d=$1 c k f first
+	for c in $COMPILERS; do
+		for f in "$d/$c"/*.out; do
+			[ -e "$f" ] || continue
+			f=$(basename "$f")
+			first=
+			for k in $COMPILERS; do
+				[ -s "$d/$k/$f" ] || continue
+				if [ -z "$first" ]; then
+					first=$k
+				elif ! cmp -s "$d/$first/$f" "$d/$k/$f"; then
+					echo "FAIL ${f%.out}: $first and $k disagree before the stage (undefined behaviour in the source?)" >> "$d/log"
+					ubfail=$((ubfail + 1))
+				fi
+			done
+		done
+		break
+	done
 }
 
 # difftest_keep_failure SEED STATUS GENERATOR FILES [OUTPUT]: a failing
