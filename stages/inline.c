@@ -125,6 +125,7 @@ typedef struct In {
 	Stmt *debug_str;             /* the .debug_str section, once found or made */
 	uint32_t *scc;               /* per call-graph function: its component */
 	uint8_t *cyclic;             /* per component: more than one function */
+	int8_t **held;               /* per call-graph function, per parameter: param_held, -1 not asked */
 	int8_t *undeclared;          /* per call-graph function: names what nothing declares
 	                                (1), not (0), not yet asked (-1) */
 	Names module_names;          /* the module's symbols, once one is asked for */
@@ -287,6 +288,7 @@ static uint32_t *bottom_up(In *in)
 	t.order = xcalloc(n + 1, sizeof *t.order);
 	in->scc = xcalloc(n + 1, sizeof *in->scc);
 	in->cyclic = xcalloc(n + 1, 1);
+	in->held = xcalloc(n + 1, sizeof *in->held);
 	in->undeclared = xmalloc(n + 1);
 	memset(in->undeclared, -1, n + 1);
 	for (uint32_t v = 0; v < n; v++)
@@ -1002,6 +1004,21 @@ static const Names *local_addrs(Fn *fn)
  * stage's scalar replacement), no run-time index becomes a chain of
  * selects.  Else LOCAL_PASSED, or 0. */
 enum { LOCAL_PASSED = 1, LOCAL_HELD = 2 };
+
+/* param_offsets_constant of the callee's parameter i, once per callee
+ * (its body is final: callees are inlined into first). */
+static int param_held(In *in, const CgFunc *c, uint32_t i)
+{
+	int8_t **v = &in->held[cg_index(in, c)];
+	if (!*v) {
+		*v = xmalloc(c->def->nparams);
+		memset(*v, -1, c->def->nparams);
+	}
+	if ((*v)[i] < 0)
+		(*v)[i] = (int8_t)param_offsets_constant(c->def, c->def->params[i].ds[0].name);
+	return (*v)[i];
+}
+
 static int passes_local(Fn *fn, const Site *st)
 {
 	const Names *l = local_addrs(fn);
@@ -1016,8 +1033,7 @@ static int passes_local(Fn *fn, const Site *st)
 			if (cp.args->kids[i]->kind == E_NAME && param_access(&s->ins, cp.args->kids[i]->str, &off) == 0 &&
 			    s->ins.ops[1]->kind == E_NAME && names_exact(l, s->ins.ops[1]->str)) {
 				passed = 1;
-				held &= i < callee->nparams &&
-					param_offsets_constant(callee, callee->params[i].ds[0].name);
+				held &= i < callee->nparams && param_held(fn->in, st->callee, i);
 			}
 	return !passed ? 0 : held ? LOCAL_HELD : LOCAL_PASSED;
 }
@@ -1988,6 +2004,9 @@ void inline_calls(Module *m, const StageOptions *o)
 	free(order);
 	free(in.scc);
 	free(in.cyclic);
+	for (uint32_t i = 0; i < cg_count(in.cg); i++)
+		free(in.held[i]);
+	free(in.held);
 	free(in.undeclared);
 	names_free(&in.module_names);
 	free(in.ncalls);
