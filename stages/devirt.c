@@ -19,10 +19,12 @@
  *   every candidate returns the same constants and does nothing else
  *   (closed): the call's result reads become movs of them (uniform)
  *   2..N candidates, closed: a funnel or a .calltargets list, by the
- *   measured rule at settle() below (a recursive target gets the list,
- *   unless funnels everywhere leave no call through a pointer)
+ *   measured rules at settle() and keep_pointer() below (a recursive
+ *   target, or one the inliner would not take in its place, gets the
+ *   list, unless funnels everywhere leave no call through a pointer)
  *   1..N candidates open, or a funnel: a branch funnel around the call only
- *   (before and after at funnel() below):
+ *   (before and after at funnel() below), unless the inliner would not
+ *   take every arm (the call is then left alone):
  *       mov.u64 %devirt_a, f;  setp.eq.s64 %devirt_p, %rd9, %devirt_a;
  *       @%devirt_p bra $Ldevirt_K_0;  ...
  *       call (r), g, (args);             (closed: the last candidate)
@@ -42,7 +44,8 @@
  * address, the function entries of C++ vtables (_ZTV*) are cleared.
  *
  * requires: the world verdict (o->world), o->devirt.funnel_max (N above,
- * at least 1: its default is the caller's); builds its own symbol table,
+ * at least 1: its default is the caller's), o->inlining (what the
+ * inliner is asked); builds its own symbol table,
  * call graph, address flow, CFG, liveness, reaching definitions /
  * maintains: the module's statements and names / breaks: any symbol
  * table, CFG or analysis built before it. */
@@ -55,13 +58,14 @@ enum { MAX_CAND = 64 };
 
 enum { /* why a call is left indirect */
 	WHY_NULL, WHY_NONE, WHY_MANY, WHY_MISMATCH, WHY_DONE,
-	WHY_TARGETS, WHY_FORM, NWHY
+	WHY_TARGETS, WHY_FORM, WHY_ARMS, NWHY
 };
 static const char *const why_text[NWHY] = {
 	"the pointer can only be null", "no candidate target",
 	"more candidates than --devirt-funnel-max", "the only target's signature does not match",
 	"already funneled with an indirect fallback",
 	"it has a .calltargets list", "an unrecognized call form",
+	"a funnel's arms would not all be inlined",
 };
 
 enum { /* how a call is rewritten */
@@ -72,7 +76,7 @@ enum { /* how a call is rewritten */
 };
 
 enum { /* why a funnel or a .calltargets list (settle) */
-	RULE_NONE, RULE_NARROW, RULE_RECURSIVE, RULE_PRUNE, RULE_MAX,
+	RULE_NONE, RULE_NARROW, RULE_RECURSIVE, RULE_PRUNE, RULE_MAX, RULE_ARMS,
 };
 
 static const char *const how_text[] = {
@@ -113,7 +117,9 @@ typedef struct Site {
 	Stmt *load;                 /* that read, when only the call uses it */
 	const char *proto;          /* rewritten: its prototype, dropped if unused */
 	int rule;                   /* RULE_*: why a funnel or .calltargets */
-	const char *back;           /* RULE_RECURSIVE, _PRUNE: a candidate on a call cycle */
+	const char *back;           /* RULE_RECURSIVE, _PRUNE: a candidate on a call cycle;
+	                               RULE_ARMS, WHY_ARMS: one the inliner would not take */
+	char refusal[128];          /* RULE_ARMS, WHY_ARMS: the inliner's why */
 	RetSlot rets[MAX_RETS];     /* HOW_UNIFORM */
 	uint32_t nrets;
 } Site;
@@ -867,7 +873,89 @@ static void settle(Dv *d, Site *st, const uint8_t *cyclic, int prune)
 		st->rule = st->back ? RULE_PRUNE : RULE_NARROW;
 }
 
-/* all: fns holds every function with sites */
+/* A funnel whose arms the inliner would not all take brings nothing but
+ * a longer call sequence: each arm left is a full call of its own, and a
+ * .calltargets list names the callees to ptxas as well (fnptr, where
+ * op_pow and op_hypot stay calls: 23,424 B of SASS with funnels, 16,768
+ * with lists there, the same 48 B of stack).  Such a call keeps its
+ * pointer: with a .calltargets list when closed, left as it is when
+ * open.  An open funnel's arms are never inlined (its fallback call
+ * passes the same .params), and measured larger on every program
+ * (--allow-undefined: fnptr 36,864 B against 29,312 left alone, raytrace
+ * 68,480 against 50,176 with more stack and spills).  Whether the inliner
+ * would take an arm is its own cost model's answer (inline_ask), each
+ * funnel of the caller that calls a candidate counted as one call of it
+ * more; a funnel that goes is one call fewer for those asked after it. */
+static void keep_pointer(Site *st, uint32_t k, const char *why)
+{
+	st->back = st->cands[k];
+	snprintf(st->refusal, sizeof st->refusal, "%s", why);
+	if (st->open)
+		st->why = WHY_ARMS;
+	else
+		to_targets(st, RULE_ARMS);
+}
+
+static int is_funnel(const Site *st)
+{
+	return st->why < 0 && st->how == HOW_FUNNEL;
+}
+
+/* arms[f]: how many of the function's funnels would call f (0 again
+ * after). */
+static void count_arms(Dv *d, const Df *df, uint32_t *arms, int add)
+{
+	for (uint32_t j = 0; j < df->nsites; j++)
+		for (uint32_t k = 0; is_funnel(&df->sites[j]) && k < df->sites[j].ncands; k++) {
+			uint32_t f = cg_at(d->cg, cg_find(d->cg, df->sites[j].cands[k]));
+			arms[f] = add ? arms[f] + 1 : 0;
+		}
+}
+
+static void settle_arms(Dv *d, InlineAsk *ask, Df *df, uint32_t *arms)
+{
+	count_arms(d, df, arms, 1);
+	for (uint32_t j = 0; j < df->nsites; j++) {
+		Site *st = &df->sites[j];
+		if (!is_funnel(st))
+			continue;
+		uint32_t more[MAX_CAND], at[MAX_CAND];
+		for (uint32_t k = 0; k < st->ncands; k++) {
+			at[k] = cg_at(d->cg, cg_find(d->cg, st->cands[k]));
+			more[k] = arms[at[k]];
+		}
+		char why[128];
+		int r = inline_ask(ask, df->fs, st->call, st->list, st->cands, more, st->ncands, st->open,
+			why, sizeof why);
+		if (r < 0)
+			continue;
+		for (uint32_t k = 0; k < st->ncands; k++)
+			arms[at[k]]--;
+		keep_pointer(st, (uint32_t)r, why);
+	}
+	for (uint32_t j = 0; j < df->nsites; j++)
+		for (uint32_t k = 0; k < df->sites[j].ncands; k++)
+			arms[cg_at(d->cg, cg_find(d->cg, df->sites[j].cands[k]))] = 0;
+}
+
+/* With --inline=never (no InlineAsk) every arm stays a call, and yet
+ * funnels measured smaller than lists (fnptr 24,192 B against 29,696,
+ * with 64 B of stack against 112; raytrace and vcall_xfile less stack
+ * and spills): the rule is the inliner's modes'. */
+static void settle_arms_all(Dv *d, Df *fns, uint32_t nfns)
+{
+	InlineAsk *ask = inline_ask_new(d->m, d->o);
+	if (!ask)
+		return;
+	uint32_t *arms = xcalloc(cg_count(d->cg) + 1, sizeof *arms);
+	for (uint32_t i = 0; i < nfns; i++)
+		settle_arms(d, ask, &fns[i], arms);
+	free(arms);
+	inline_ask_free(ask);
+}
+
+/* all: fns holds every function with sites.  Where funnels everywhere
+ * clear the vtables, that is worth more than the arms (raytrace). */
 static void settle_all(Dv *d, Df *fns, uint32_t nfns, int all)
 {
 	int prune = all && !d->open_world && pointer_free(fns, nfns);
@@ -876,6 +964,8 @@ static void settle_all(Dv *d, Df *fns, uint32_t nfns, int all)
 		for (uint32_t j = 0; j < fns[i].nsites; j++)
 			settle(d, &fns[i].sites[j], cyclic, prune);
 	free(cyclic);
+	if (!prune)
+		settle_arms_all(d, fns, nfns);
 }
 
 /* ---- rewriting -------------------------------------------------------- */
@@ -1132,6 +1222,10 @@ static void rule_text(const Site *st, char *buf, size_t n)
 	case RULE_MAX:
 		snprintf(buf, n, ": %u targets, more than --devirt-funnel-max", st->ncands);
 		break;
+	case RULE_ARMS:
+		snprintf(buf, n, ": a funnel's call to %s would not be inlined (%s)",
+			quoted_name(st->back), st->refusal);
+		break;
 	default:
 		*buf = 0;
 	}
@@ -1143,6 +1237,11 @@ static void remark(const Df *df, const Site *st)
 	if (!df->d->o->devirt.remarks)
 		return;
 	const char *at = srclines_prefix(df->src, st->call->loc);
+	if (st->why == WHY_ARMS) {
+		diag_remark(st->call->loc, "%scall left indirect: %s (%s: %s)", at, why_text[st->why],
+			quoted_name(st->back), st->refusal);
+		return;
+	}
 	if (st->why >= 0) {
 		diag_remark(st->call->loc, "%scall left indirect: %s", at, why_text[st->why]);
 		return;

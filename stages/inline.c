@@ -137,6 +137,7 @@ typedef struct In {
 	uint32_t *touched, ntouched, ctouched;   /* the functions whose delta is not 0 */
 	int *loop_ins;               /* per call-graph function: instructions on a loop (-1: not yet asked) */
 	uint32_t *copies;            /* per call-graph function: count_copies' counters, kept 0 */
+	uint32_t *order;             /* the call graph's functions, callees first (bottom_up) */
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
 	Names labels;                /* .debug_str's labels */
 	int strs_read;
@@ -174,6 +175,7 @@ typedef struct Site {
 	const LocInfo *at;           /* the last .loc before it, or NULL */
 	const CgFunc *callee;
 	uint32_t copies;             /* the caller's calls of the same callee */
+	int asked;                   /* inline_ask's: the call is still indirect, callee one of its targets */
 } Site;
 
 /* One caller's work. */
@@ -1618,7 +1620,7 @@ static int prepare(Fn *fn, Plan *p)
 {
 	Site *st = p->site;
 	CallParts cp;
-	if (!ins_call_parts(&st->call->ins, &cp) || cp.proto)
+	if (!ins_call_parts(&st->call->ins, &cp) || (cp.proto && !st->asked))
 		return WHY_FORM;
 	p->callee = st->callee->def;
 	int why = groups(p, st, &cp);
@@ -1752,6 +1754,18 @@ static int plan_uses(const Plan *p, uint32_t param)
 	return 0;
 }
 
+static void bundle_free(Bundle *b)
+{
+	for (uint32_t i = 0; i < b->n; i++) {
+		free(b->plans[i].groups);
+		names_free(&b->plans[i].types);
+	}
+	for (uint32_t i = 0; i < b->nparams; i++)
+		free(b->params[i].slots);
+	free(b->params);
+	free(b->plans);
+}
+
 static void inline_bundle(Fn *fn, Bundle *b)
 {
 	In *in = fn->in;
@@ -1778,13 +1792,8 @@ static void inline_bundle(Fn *fn, Bundle *b)
 		if (why[i] >= 0)
 			in->st.left[why[i]]++;
 		remark(fn, b->sites[i], why[i], c[i], t[i]);
-		free(b->plans[i].groups);
-		names_free(&b->plans[i].types);
 	}
-	for (uint32_t i = 0; i < b->nparams; i++)
-		free(b->params[i].slots);
-	free(b->params);
-	free(b->plans);
+	bundle_free(b);
 }
 
 /* ---- a caller ----------------------------------------------------------------- */
@@ -1801,7 +1810,7 @@ static void find_sites(Fn *fn, List *l, const LocInfo **at)
 		if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
 			continue;
 		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
-		fn->sites[fn->nsites++] = (Site){s, l, *at, g, 0};
+		fn->sites[fn->nsites++] = (Site){s, l, *at, g, 0, 0};
 	}
 }
 
@@ -1976,46 +1985,158 @@ static void print_stats(const Stats *s)
 			diag_note("inline:     %u: %s", s->left[i], why_text[i]);
 }
 
+/* What every caller's work reads: in->order, callees first, holds every
+ * call-graph function. */
+static void in_open(In *in, Module *m, const StageOptions *o, int mode)
+{
+	*in = (In){.m = m, .o = o, .mode = mode};
+	in->syms = symtab_build(m);
+	in->cg = callgraph_build(m, in->syms);
+	scan_module(in);
+	count_calls(in);
+	read_positions(in);
+	in->order = bottom_up(in);
+}
+
+static void in_close(In *in)
+{
+	Str *e, *tmp;
+	HASH_ITER(hh, in->strs, e, tmp) {
+		HASH_DEL(in->strs, e);
+		free(e);
+	}
+	names_free(&in->labels);
+	free(in->order);
+	free(in->scc);
+	free(in->cyclic);
+	for (uint32_t i = 0; i < cg_count(in->cg); i++)
+		free(in->held[i]);
+	free(in->held);
+	free(in->undeclared);
+	names_free(&in->module_names);
+	free(in->ncalls);
+	free(in->ncalls_delta);
+	free(in->touched);
+	HASH_CLEAR(hh, in->pos);
+	arena_free(in->pos_arena);
+	free(in->loop_ins);
+	free(in->copies);
+	callgraph_free(in->cg);
+	symtab_free(in->syms);
+}
+
 void inline_calls(Module *m, const StageOptions *o)
 {
 	int mode = o->inlining.mode ? o->inlining.mode : INLINE_MODE_DEFAULT;
 	if (mode == INLINE_NEVER)
 		return;
-	In in = {.m = m, .o = o, .mode = mode};
-	in.syms = symtab_build(m);
-	in.cg = callgraph_build(m, in.syms);
-	scan_module(&in);
-	count_calls(&in);
-	read_positions(&in);
-	uint32_t *order = bottom_up(&in);
+	In in;
+	in_open(&in, m, o, mode);
 	for (uint32_t i = 0; i < cg_count(in.cg); i++) {
-		const CgFunc *c = cg_func(in.cg, order[i]);
+		const CgFunc *c = cg_func(in.cg, in.order[i]);
 		if (c->def && c->def->has_body && c->ncallees)
 			inline_into(&in, c->sym->def);
 	}
 	if (o->stats)
 		print_stats(&in.st);
-	Str *e, *tmp;
-	HASH_ITER(hh, in.strs, e, tmp) {
-		HASH_DEL(in.strs, e);
-		free(e);
+	in_close(&in);
+}
+
+/* ---- devirtualization's question ---------------------------------------------- */
+
+/* devirt asks, before it makes an indirect call a funnel, whether this
+ * stage would then inline every arm: decide()'s answer on the call as
+ * it stands, each candidate in turn its callee, so that the cost model
+ * is asked, never copied.  The callees' bodies are as they are before
+ * any inlining (this stage inlines into them first). */
+struct InlineAsk {
+	In in;
+	Fn fn;                       /* the last caller asked about */
+};
+
+InlineAsk *inline_ask_new(Module *m, const StageOptions *o)
+{
+	int mode = o->inlining.mode ? o->inlining.mode : INLINE_MODE_DEFAULT;
+	if (mode == INLINE_NEVER)
+		return NULL;
+	InlineAsk *a = xcalloc(1, sizeof *a);
+	in_open(&a->in, m, o, mode);
+	return a;
+}
+
+static void ask_done(InlineAsk *a)
+{
+	free(a->fn.sites);
+	names_free(&a->fn.names);
+	names_free(&a->fn.locals);
+	srclines_free(a->fn.src);
+	a->fn = (Fn){0};
+}
+
+/* The caller's work as inline_into() begins it: its direct calls, its
+ * size, its names. */
+static Fn *ask_caller(InlineAsk *a, Stmt *fs)
+{
+	if (a->fn.fs == fs)
+		return &a->fn;
+	ask_done(a);
+	Fn *fn = &a->fn;
+	const LocInfo *at = NULL;
+	*fn = (Fn){.in = &a->in, .fs = fs, .f = fs->func, .pos = pos_of(&a->in, fs->func->name)->def};
+	find_sites(fn, &fn->f->body, &at);
+	fn->size = body_size(&fn->f->body);
+	names_in_module(&fn->names, module_names(&a->in), fn->f);
+	return fn;
+}
+
+static uint32_t direct_calls(const Fn *fn, const CgFunc *c)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < fn->nsites; i++)
+		n += fn->sites[i].callee == c;
+	return n;
+}
+
+int inline_ask(InlineAsk *a, Stmt *caller, Stmt *call, List *l, const char *const *callees,
+	const uint32_t *more, uint32_t n, int kept, char *why, size_t nwhy)
+{
+	Fn *fn = ask_caller(a, caller);
+	uint32_t m = n + (kept != 0);
+	Site sites[m + 1], *v[m + 1];
+	int w[m + 1], c[m + 1], t[m + 1];
+	for (uint32_t i = 0; i < m; i++) {
+		const CgFunc *g = cg_find(a->in.cg, callees[i < n ? i : 0]);
+		if (!g)
+			die("inline: asked about %s, which the call graph does not hold", callees[i < n ? i : 0]);
+		/* the kept call is a site too, one no copy can replace */
+		sites[i] = (Site){call, l, NULL, g, direct_calls(fn, g) + (i < n ? more[i] : 0), i < n};
+		v[i] = &sites[i];
 	}
-	names_free(&in.labels);
-	free(order);
-	free(in.scc);
-	free(in.cyclic);
-	for (uint32_t i = 0; i < cg_count(in.cg); i++)
-		free(in.held[i]);
-	free(in.held);
-	free(in.undeclared);
-	names_free(&in.module_names);
-	free(in.ncalls);
-	free(in.ncalls_delta);
-	free(in.touched);
-	HASH_CLEAR(hh, in.pos);
-	arena_free(in.pos_arena);
-	free(in.loop_ins);
-	free(in.copies);
-	callgraph_free(in.cg);
-	symtab_free(in.syms);
+	Bundle b = {.list = l, .sites = v, .n = m};
+	b.plans = xcalloc(m + 1, sizeof *b.plans);
+	decide(fn, &b, w, c, t);
+	bundle_free(&b);
+	/* the first callee refused for its own reason, else for another's */
+	uint32_t k = 0;
+	while (k < n && (w[k] < 0 || w[k] == WHY_BUNDLE))
+		k++;
+	if (k == n)
+		for (k = 0; k < n && w[k] < 0; k++)
+			;
+	if (k == n)
+		return -1;
+	if (w[k] == WHY_COST)
+		snprintf(why, nwhy, "cost %d over threshold %d", c[k], t[k]);
+	else
+		snprintf(why, nwhy, "%s", why_text[w[k]]);
+	return (int)k;
+}
+
+void inline_ask_free(InlineAsk *a)
+{
+	if (!a)
+		return;
+	ask_done(a);
+	in_close(&a->in);
+	free(a);
 }

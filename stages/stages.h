@@ -112,6 +112,18 @@ void devirt(Module *, const StageOptions *);
 /* inline.c: direct calls to defined functions replaced by their bodies
  * (bottom-up, never on a call cycle), as the cost model or --inline says */
 void inline_calls(Module *, const StageOptions *);
+/* devirt's question before it builds a funnel at an indirect call: would
+ * inline_calls() take a direct call there to each of callees[0..n), the
+ * caller then calling callees[i] more[i] times more than it does now,
+ * and the call itself staying beside them when kept (an open funnel's
+ * fallback)?  -1 when it would take every one, else the first it would
+ * not, with why.  One InlineAsk serves a module until it changes; NULL
+ * with --inline=never (no call is inlined). */
+typedef struct InlineAsk InlineAsk;
+InlineAsk *inline_ask_new(Module *, const StageOptions *);
+int inline_ask(InlineAsk *, Stmt *caller, Stmt *call, List *l, const char *const *callees,
+	const uint32_t *more, uint32_t n, int kept, char *why, size_t nwhy);
+void inline_ask_free(InlineAsk *);
 
 /* printf.c: calls to an undefined printf become vprintf(fmt, buffer) */
 void printf_lower(Module *, const StageOptions *);
