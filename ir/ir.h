@@ -862,6 +862,9 @@ void memobjs_free(MemObjs *);
 /* Is every access through pointer parameter param (interned) of f at a
  * constant offset, its value going nowhere else? */
 int param_offsets_constant(const Func *f, const char *param);
+/* Does f store through it at a run-time offset (a[j] = x)?  Then the
+ * caller's object passed there stays in memory once the call is inlined. */
+int param_stored_indexed(const Func *f, const char *param);
 
 /* callgraph.c: functions in module order, their direct callees, how
  * many indirect calls they make, and whether their address is taken

@@ -1092,7 +1092,11 @@ static void fold_sites(Fn *fn)
  *    stack gone, SASS 6,272 -> 14,720 B), and a loop bound passed as a
  *    constant has it unroll the callee's loops.  Such a call gets no
  *    discount for a body that goes, and the callee's loops count 3 more
- *    times (ptxas unrolls by 4).
+ *    times (ptxas unrolls by 4).  Not where the callee stores into the
+ *    array at a run-time index (filters' median9 sorts its window in
+ *    place, hist16_add counts into bins[px >> 4]): ptxas keeps it in
+ *    memory either way (-dlto's median3x3 keeps its 40 B), and the call
+ *    is like any other (filters 14,080 -> 13,312).
  *    But where the callee reaches the array at constant offsets only
  *    (filters' gather3x3 fills win[0..8], convolve9 reads it), the copy
  *    lets the array leave the stack: stack is what the yardstick weighs
@@ -1156,11 +1160,18 @@ static const Names *local_addrs(Fn *fn)
  * parameter is accessed in the callee at constant offsets only
  * (ir/memobj.c): once inlined the object stays in registers (the depot
  * stage's scalar replacement), no run-time index becomes a chain of
- * selects.  Else LOCAL_PASSED, or 0. */
+ * selects.  0 where the callee stores through each of the others at a
+ * run-time index (filters' median9 sorts its window in place,
+ * hist16_add counts into bins[px >> 4]): the array stays in memory as
+ * it was, the copy is like any other.  Else LOCAL_PASSED: the callee
+ * only reads it at run-time indices (depot_lifetimes' sum_through),
+ * ptxas may hold it in registers once inlined. */
 enum { LOCAL_PASSED = 1, LOCAL_HELD = 2 };
 
-/* param_offsets_constant of the callee's parameter i, once per callee
- * (its body is final: callees are inlined into first). */
+/* How the callee's parameter i treats an address passed there, once per
+ * callee (its body is final: callees are inlined into first). */
+enum { PARAM_HELD = 1, PARAM_STAYS = 2 };
+
 static int param_held(In *in, const CgFunc *c, uint32_t i)
 {
 	int8_t **v = &in->held[cg_index(in, c)];
@@ -1168,8 +1179,10 @@ static int param_held(In *in, const CgFunc *c, uint32_t i)
 		*v = xmalloc(c->def->nparams);
 		memset(*v, -1, c->def->nparams);
 	}
+	const char *p = c->def->params[i].ds[0].name;
 	if ((*v)[i] < 0)
-		(*v)[i] = (int8_t)param_offsets_constant(c->def, c->def->params[i].ds[0].name);
+		(*v)[i] = param_offsets_constant(c->def, p) ? PARAM_HELD :
+			param_stored_indexed(c->def, p) ? PARAM_STAYS : 0;
 	return (*v)[i];
 }
 
@@ -1181,15 +1194,17 @@ static int passes_local(Fn *fn, const Site *st)
 	if (!ins_call_parts(&st->call->ins, &cp) || !cp.args)
 		return 0;
 	int64_t off;
-	int passed = 0, held = 1;
+	int passed = 0, held = 1, read = 0;
 	for (const Stmt *s = st->list->head; s && s != st->call; s = s->next)
 		for (uint32_t i = 0; s->kind == S_INS && i < cp.args->n; i++)
 			if (cp.args->kids[i]->kind == E_NAME && param_access(&s->ins, cp.args->kids[i]->str, &off) == 0 &&
 			    s->ins.ops[1]->kind == E_NAME && names_exact(l, s->ins.ops[1]->str)) {
+				int how = i < callee->nparams ? param_held(fn->in, st->callee, i) : 0;
 				passed = 1;
-				held &= i < callee->nparams && param_held(fn->in, st->callee, i);
+				held &= how == PARAM_HELD;
+				read |= how == 0;
 			}
-	return !passed ? 0 : held ? LOCAL_HELD : LOCAL_PASSED;
+	return !passed ? 0 : held ? LOCAL_HELD : read ? LOCAL_PASSED : 0;
 }
 
 /* The callee's instructions on a loop, once per callee. */
