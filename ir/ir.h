@@ -727,6 +727,14 @@ void ranges_free(Ranges *);
 Range range_of(Ranges *, uint32_t ins, const Expr *operand, int bits);
 Range range_of_def(Ranges *, uint32_t ins);
 
+/* fold.c: how many instructions of f fold once the instructions seed
+ * says define constants do (say an inlined copy's reads of the parameters
+ * a call passes constants): operations with no effect whose registers all
+ * come from constants (the seeds not counted), and guarded branches so
+ * decided. */
+typedef int FoldSeed(void *ctx, const struct Ins *);
+uint32_t fold_given(const Func *, FoldSeed *seed, void *ctx);
+
 /* flow.c: which functions an indirect call can reach, from where function
  * and table addresses go in the whole module (flow-insensitive).
  * flow_callees returns how many functions reg in f may hold (it stops
@@ -854,6 +862,9 @@ void memobjs_free(MemObjs *);
 /* Is every access through pointer parameter param (interned) of f at a
  * constant offset, its value going nowhere else? */
 int param_offsets_constant(const Func *f, const char *param);
+/* Does f store through it at a run-time offset (a[j] = x)?  Then the
+ * caller's object passed there stays in memory once the call is inlined. */
+int param_stored_indexed(const Func *f, const char *param);
 
 /* callgraph.c: functions in module order, their direct callees, how
  * many indirect calls they make, and whether their address is taken

@@ -464,6 +464,22 @@ static const char *ptr_step(const Ins *in, const PtrRegs *p)
 	return NULL;
 }
 
+/* The register in defines by adding to one of p's (or to one of q's)
+ * a register, or NULL: an address plus a run-time amount. */
+static const char *indexed_step(const Ins *in, const PtrRegs *p, const PtrRegs *q)
+{
+	const char *op = in->sp->text;
+	if (in->nops != 3 || in->ops[0]->kind != E_NAME || in->guard ||
+	    (strncmp(op, "add.", 4) && strncmp(op, "sub.", 4)))
+		return NULL;
+	for (int k = 1; k <= 2; k++) {
+		const Expr *a = in->ops[k], *b = in->ops[3 - k];
+		if (a->kind == E_NAME && (ptr_has(p, a->str) || ptr_has(q, a->str)) && b->kind == E_NAME)
+			return in->ops[0]->str;
+	}
+	return NULL;
+}
+
 /* Is every access through pointer parameter param (interned) at a
  * constant offset from it, and its value nowhere else (not stored,
  * passed, compared or indexed)?  Then an object of the caller's whose
@@ -517,4 +533,46 @@ int param_offsets_constant(const Func *f, const char *param)
 		ok = writes[k] == 1;
 	cfg_free(cfg);
 	return ok && p.n > 0;
+}
+
+/* Does f store through pointer parameter param at a run-time offset:
+ * through a register made from its value by adding one that is not an
+ * immediate (a[j] = x)?  ptxas holds a local array in registers only
+ * where it can tell where every store lands, so an object of the
+ * caller's passed there stays in memory once the call is inlined, as it
+ * was.  Registers past the first 32 made from it: not known, 0. */
+int param_stored_indexed(const Func *f, const char *param)
+{
+	Cfg *cfg = cfg_build(f);
+	if (!cfg)
+		return 0;
+	PtrRegs at = {.n = 0}, indexed = {.n = 0};   /* param's value plus constants; plus more */
+	int found = 0, full = 0;
+	for (int changed = 1; changed && !found && !full;) {
+		changed = 0;
+		for (uint32_t i = 0; i < cfg->nins && !found && !full; i++) {
+			const Ins *in = &cfg->ins[i]->ins;
+			const char *name, *to = NULL;
+			int64_t off;
+			PtrRegs *into = &at;
+			if (in->nops == 2 && ins_space(in) == SPACE_PARAM && ins_reads_memory(in) &&
+			    addr_name_off(in->ops[1], &name, &off) && name == param && in->ops[0]->kind == E_NAME)
+				to = in->ops[0]->str;
+			else if ((to = ptr_step(in, &indexed)) || (to = indexed_step(in, &at, &indexed)))
+				into = &indexed;
+			else
+				to = ptr_step(in, &at);
+			for (uint32_t k = 0; k < in->nops; k++)
+				if (ins_operand(in, k) >= OPND_STORE && ins_operand(in, k) <= OPND_UPDATE &&
+				    addr_name_off(in->ops[k], &name, &off) && ptr_has(&indexed, name))
+					found = 1;
+			if (to && !ptr_has(into, to)) {
+				full = into->n == sizeof into->reg / sizeof *into->reg;
+				if (!full)
+					into->reg[into->n++] = to, changed = 1;
+			}
+		}
+	}
+	cfg_free(cfg);
+	return found;
 }

@@ -136,6 +136,9 @@ typedef struct In {
 	int *ncalls_delta;           /* what the current caller's copies change, applied after it */
 	uint32_t *touched, ntouched, ctouched;   /* the functions whose delta is not 0 */
 	int *loop_ins;               /* per call-graph function: instructions on a loop (-1: not yet asked) */
+	uint32_t *fold_sum;            /* per call-graph function: fold_sites' sums, kept 0 */
+	int8_t *may_fold;            /* per call-graph function: constant arguments could fold some of it
+	                                (1), not (0), not yet asked (-1) */
 	uint32_t *copies;            /* per call-graph function: count_copies' counters, kept 0 */
 	uint32_t *order;             /* the call graph's functions, callees first (bottom_up) */
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
@@ -176,6 +179,8 @@ typedef struct Site {
 	const CgFunc *callee;
 	uint32_t copies;             /* the caller's calls of the same callee */
 	int asked;                   /* inline_ask's: the call is still indirect, callee one of its targets */
+	uint32_t fold;               /* instructions its constant arguments fold in the copy (fold_sites) */
+	uint32_t folds;              /* the same, summed over the caller's calls of the callee */
 } Site;
 
 /* One caller's work. */
@@ -927,6 +932,150 @@ static int caller_depot(Fn *fn)
 	return fn->depot_ok;
 }
 
+/* ---- constant arguments ------------------------------------------------------- */
+
+/* NVVM folds stencil_weight(-1, 0) to an immediate; after a link the
+ * call's copy folds in ptxas just as well (ir/fold.c), and a call that
+ * stays keeps all of it.  What a copy folds, given the arguments that
+ * are constants at the call, weighs against inlining no more. */
+
+/* A slot of the callee's parameters the call fills with a constant: an
+ * immediate, or a register whose value range.c knows there. */
+typedef struct ConstArg {
+	const char *param;           /* the callee's formal */
+	int64_t off;
+	int bytes;
+} ConstArg;
+
+typedef struct Consts {
+	ConstArg *v;
+	uint32_t n, cap;
+	int all;                     /* every parameter read is one (may_fold) */
+} Consts;
+
+static int const_read(void *ctx, const Ins *in)
+{
+	const Consts *k = ctx;
+	const char *name;
+	int64_t off;
+	if (in->sp->code != O_ld || in->sp->space != SPACE_PARAM || in->sp->vec > 1 || in->nops != 2 ||
+	    !addr_name_off(in->ops[1], &name, &off))
+		return 0;
+	for (uint32_t i = 0; !k->all && i < k->n; i++)
+		if (k->v[i].param == name && k->v[i].off == off && k->v[i].bytes == in->sp->type_bytes)
+			return 1;
+	return k->all;
+}
+
+/* Could constant arguments fold anything of the callee (all of them
+ * constants)?  Once per callee: most sites need not look further. */
+static int may_fold(In *in, const CgFunc *c)
+{
+	int8_t *v = &in->may_fold[cg_index(in, c)];
+	if (*v < 0) {
+		Consts all = {.all = 1};
+		*v = fold_given(c->def, const_read, &all) > 0;
+	}
+	return *v;
+}
+
+/* The caller's registers as range.c sees them before any copy goes in,
+ * made on the first register argument asked about; at (by statement)
+ * gives an instruction's index. */
+typedef struct At {
+	UT_hash_handle hh;
+	const Stmt *s;
+	uint32_t ins;
+} At;
+
+typedef struct Vals {
+	Cfg *cfg;
+	Live *live;
+	Defs *defs;
+	Ranges *rs;
+	At *at, *ats;
+	int made;
+} Vals;
+
+static int reg_constant(Fn *fn, Vals *vs, const Stmt *s, const Expr *v)
+{
+	if (!vs->made) {
+		vs->made = 1;
+		if ((vs->cfg = cfg_build(fn->f))) {
+			vs->live = live_compute(vs->cfg);
+			vs->defs = defs_compute(vs->cfg, vs->live);
+			vs->rs = ranges_compute(fn->f, vs->cfg, vs->defs, &fn->names);
+			vs->ats = xcalloc(vs->cfg->nins + 1, sizeof *vs->ats);
+			for (uint32_t i = 0; i < vs->cfg->nins; i++) {
+				At *a = &vs->ats[i];
+				*a = (At){.s = vs->cfg->ins[i], .ins = i};
+				HASH_ADD_PTR(vs->at, s, a);
+			}
+		}
+	}
+	At *a = NULL;
+	if (vs->cfg)
+		HASH_FIND_PTR(vs->at, &s, a);
+	int bits = reg_bits(&fn->names, v);
+	if (!a || !bits)
+		return 0;
+	Range r = range_of(vs->rs, a->ins, v, bits);
+	return r.lo == r.hi;
+}
+
+static void vals_free(Vals *vs)
+{
+	HASH_CLEAR(hh, vs->at);
+	free(vs->ats);
+	ranges_free(vs->rs);
+	defs_free(vs->defs);
+	live_free(vs->live);
+	cfg_free(vs->cfg);
+}
+
+/* What the site's constant arguments fold in its copy. */
+static uint32_t site_fold(Fn *fn, Vals *vs, const Site *st)
+{
+	const Func *callee = st->callee->def;
+	CallParts cp;
+	if (!callee || !callee->has_body || !ins_call_parts(&st->call->ins, &cp) || !cp.args ||
+	    !may_fold(fn->in, st->callee))
+		return 0;
+	Consts k = {0};
+	int64_t off, c;
+	for (const Stmt *s = st->list->head; s && s != st->call; s = s->next)
+		for (uint32_t i = 0; s->kind == S_INS && i < cp.args->n && i < callee->nparams; i++) {
+			const Expr *v = s->ins.ops[s->ins.nops - 1];
+			if (cp.args->kids[i]->kind != E_NAME || param_access(&s->ins, cp.args->kids[i]->str, &off) != 0 ||
+			    s->ins.sp->vec > 1 || !(v->kind == E_NUM || int_operand(v, &c) ||
+			    (v->kind == E_NAME && reg_constant(fn, vs, s, v))))
+				continue;
+			k.v = array_grow(k.v, k.n, &k.cap, sizeof *k.v);
+			k.v[k.n++] = (ConstArg){callee->params[i].ds[0].name, off, s->ins.sp->type_bytes};
+		}
+	uint32_t f = k.n ? fold_given(callee, const_read, &k) : 0;
+	free(k.v);
+	return f;
+}
+
+/* Every site's fold, and over the caller's calls of each callee (the
+ * cost model weighs them together), before any copy goes in. */
+static void fold_sites(Fn *fn)
+{
+	uint32_t *sum = fn->in->fold_sum;
+	Vals vs = {0};
+	for (uint32_t i = 0; i < fn->nsites; i++) {
+		Site *st = &fn->sites[i];
+		st->fold = site_fold(fn, &vs, st);
+		sum[cg_index(fn->in, st->callee)] += st->fold;
+	}
+	for (uint32_t i = 0; i < fn->nsites; i++)
+		fn->sites[i].folds = sum[cg_index(fn->in, fn->sites[i].callee)];
+	for (uint32_t i = 0; i < fn->nsites; i++)
+		sum[cg_index(fn->in, fn->sites[i].callee)] = 0;
+	vals_free(&vs);
+}
+
 /* ---- the cost model ----------------------------------------------------------- */
 
 /* Measured on tools/bench/lto-bench.sh (docs/lto-benchmark.md): what
@@ -945,12 +1094,21 @@ static int caller_depot(Fn *fn)
  *    stack gone, SASS 6,272 -> 14,720 B), and a loop bound passed as a
  *    constant has it unroll the callee's loops.  Such a call gets no
  *    discount for a body that goes, and the callee's loops count 3 more
- *    times (ptxas unrolls by 4).
+ *    times (ptxas unrolls by 4).  Not where the callee stores into the
+ *    array at a run-time index (filters' median9 sorts its window in
+ *    place, hist16_add counts into bins[px >> 4]): ptxas keeps it in
+ *    memory either way (-dlto's median3x3 keeps its 40 B), and the call
+ *    is like any other (filters 14,080 -> 13,312).
  *    But where the callee reaches the array at constant offsets only
  *    (filters' gather3x3 fills win[0..8], convolve9 reads it), the copy
  *    lets the array leave the stack: stack is what the yardstick weighs
  *    first, so such a call weighs HELD_BONUS instructions less
  *    (convolve3x3: 72 B of stack gone, -dlto's 104 B reached).
+ *  - Arguments that are constants at the call: what the copy computes
+ *    from them alone folds in ptxas (fold_sites, ir/fold.c), so those
+ *    instructions weigh nothing (stencil_xfile's 9 calls of
+ *    stencil_weight(dx, dy) on immediates: 43 - 63 = -20; smooth3x3
+ *    3,200 -> 2,432 SASS bytes, the callee's 176 gone).
  *  - The front end's unrolled loops unrolled again in the copy: below,
  *    keep_unrolled(). */
 enum { HELD_BONUS = 60 };
@@ -1004,11 +1162,18 @@ static const Names *local_addrs(Fn *fn)
  * parameter is accessed in the callee at constant offsets only
  * (ir/memobj.c): once inlined the object stays in registers (the depot
  * stage's scalar replacement), no run-time index becomes a chain of
- * selects.  Else LOCAL_PASSED, or 0. */
+ * selects.  0 where the callee stores through each of the others at a
+ * run-time index (filters' median9 sorts its window in place,
+ * hist16_add counts into bins[px >> 4]): the array stays in memory as
+ * it was, the copy is like any other.  Else LOCAL_PASSED: the callee
+ * only reads it at run-time indices (depot_lifetimes' sum_through),
+ * ptxas may hold it in registers once inlined. */
 enum { LOCAL_PASSED = 1, LOCAL_HELD = 2 };
 
-/* param_offsets_constant of the callee's parameter i, once per callee
- * (its body is final: callees are inlined into first). */
+/* How the callee's parameter i treats an address passed there, once per
+ * callee (its body is final: callees are inlined into first). */
+enum { PARAM_HELD = 1, PARAM_STAYS = 2 };
+
 static int param_held(In *in, const CgFunc *c, uint32_t i)
 {
 	int8_t **v = &in->held[cg_index(in, c)];
@@ -1016,8 +1181,10 @@ static int param_held(In *in, const CgFunc *c, uint32_t i)
 		*v = xmalloc(c->def->nparams);
 		memset(*v, -1, c->def->nparams);
 	}
+	const char *p = c->def->params[i].ds[0].name;
 	if ((*v)[i] < 0)
-		(*v)[i] = (int8_t)param_offsets_constant(c->def, c->def->params[i].ds[0].name);
+		(*v)[i] = param_offsets_constant(c->def, p) ? PARAM_HELD :
+			param_stored_indexed(c->def, p) ? PARAM_STAYS : 0;
 	return (*v)[i];
 }
 
@@ -1029,15 +1196,17 @@ static int passes_local(Fn *fn, const Site *st)
 	if (!ins_call_parts(&st->call->ins, &cp) || !cp.args)
 		return 0;
 	int64_t off;
-	int passed = 0, held = 1;
+	int passed = 0, held = 1, read = 0;
 	for (const Stmt *s = st->list->head; s && s != st->call; s = s->next)
 		for (uint32_t i = 0; s->kind == S_INS && i < cp.args->n; i++)
 			if (cp.args->kids[i]->kind == E_NAME && param_access(&s->ins, cp.args->kids[i]->str, &off) == 0 &&
 			    s->ins.ops[1]->kind == E_NAME && names_exact(l, s->ins.ops[1]->str)) {
+				int how = i < callee->nparams ? param_held(fn->in, st->callee, i) : 0;
 				passed = 1;
-				held &= i < callee->nparams && param_held(fn->in, st->callee, i);
+				held &= how == PARAM_HELD;
+				read |= how == 0;
 			}
-	return !passed ? 0 : held ? LOCAL_HELD : LOCAL_PASSED;
+	return !passed ? 0 : held ? LOCAL_HELD : read ? LOCAL_PASSED : 0;
 }
 
 /* The callee's instructions on a loop, once per callee. */
@@ -1059,7 +1228,7 @@ static int cost(In *in, Fn *fn, const Site *st, const Plan *p)
 {
 	const CgFunc *c = st->callee;
 	int body = (int)body_size(&c->def->body), k = (int)st->copies;
-	int total = k * (body - call_overhead(p));
+	int total = k * (body - call_overhead(p)) - (int)st->folds;
 	int local = passes_local(fn, st);
 	if (local == LOCAL_PASSED)
 		total += 3 * k * loop_size(in, c);
@@ -1810,7 +1979,7 @@ static void find_sites(Fn *fn, List *l, const LocInfo **at)
 		if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
 			continue;
 		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
-		fn->sites[fn->nsites++] = (Site){s, l, *at, g, 0, 0};
+		fn->sites[fn->nsites++] = (Site){.call = s, .list = l, .at = *at, .callee = g};
 	}
 }
 
@@ -1922,6 +2091,8 @@ static void inline_into(In *in, Stmt *fs)
 		fn.size = body_size(&fn.f->body);
 		count_copies(&fn);
 		names_in_module(&fn.names, module_names(in), fn.f);
+		if (in->mode == INLINE_AUTO)
+			fold_sites(&fn);
 		inline_sites(&fn);
 	}
 	/* after the caller, so that its calls of one callee are decided alike */
@@ -1945,8 +2116,10 @@ static void count_calls(In *in)
 	in->ncalls_delta = xcalloc(cg_count(in->cg) + 1, sizeof *in->ncalls_delta);
 	in->copies = xcalloc(cg_count(in->cg) + 1, sizeof *in->copies);
 	in->loop_ins = xmalloc((cg_count(in->cg) + 1) * sizeof *in->loop_ins);
+	in->may_fold = xmalloc(cg_count(in->cg) + 1);
+	in->fold_sum = xcalloc(cg_count(in->cg) + 1, sizeof *in->fold_sum);
 	for (uint32_t i = 0; i <= cg_count(in->cg); i++)
-		in->loop_ins[i] = -1;
+		in->loop_ins[i] = -1, in->may_fold[i] = -1;
 	for (uint32_t i = 0; i < cg_count(in->cg); i++) {
 		const Symbol *s = cg_func(in->cg, i)->sym;
 		for (uint32_t k = 0; k < s->nuses; k++)
@@ -2020,6 +2193,8 @@ static void in_close(In *in)
 	HASH_CLEAR(hh, in->pos);
 	arena_free(in->pos_arena);
 	free(in->loop_ins);
+	free(in->may_fold);
+	free(in->fold_sum);
 	free(in->copies);
 	callgraph_free(in->cg);
 	symtab_free(in->syms);
@@ -2109,7 +2284,8 @@ int inline_ask(InlineAsk *a, Stmt *caller, Stmt *call, List *l, const char *cons
 		if (!g)
 			die("inline: asked about %s, which the call graph does not hold", callees[i < n ? i : 0]);
 		/* the kept call is a site too, one no copy can replace */
-		sites[i] = (Site){call, l, NULL, g, direct_calls(fn, g) + (i < n ? more[i] : 0), i < n};
+		sites[i] = (Site){.call = call, .list = l, .callee = g,
+			.copies = direct_calls(fn, g) + (i < n ? more[i] : 0), .asked = i < n};
 		v[i] = &sites[i];
 	}
 	Bundle b = {.list = l, .sites = v, .n = m};
