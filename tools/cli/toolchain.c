@@ -20,8 +20,9 @@
  * whole-program when no function's address is taken and no call is
  * left; where the facts tell nothing, ptxas -v compiles the first
  * architecture both ways and the fewer spill bytes, then the smaller
- * frames, then the fewer SASS bytes (the cubin's .text sections) decide,
- * and the compile chosen is the output's.
+ * frames, then the more warps the registers let an SM hold, then the
+ * fewer SASS bytes (the cubin's .text sections) decide, and the compile
+ * chosen is the output's.
  *
  * The tools run in the temporary directory on files named after the
  * output (app.linked.ptx for -o app.cubin), so that what they print names
@@ -356,14 +357,16 @@ static void mode_facts(const Module *m, ModeFacts *f)
  * - calls left (to a .func the stages kept, or to vprintf, malloc):
  *   whole-program ptxas copies a callee into each kernel calling it and
  *   still calls it, relocatable keeps one and calls it with the full ABI;
- *   at equal spills and frames the SASS differs either way, and no count
- *   of callees or sites tells which.  (Relocatable: clang_depot_lifetimes
- *   15,104 bytes against 17,152, virtual_shapes 20,736 against 22,784,
- *   solver 7,808 against 9,856, vcall_xfile 28,800 against 31,104, and
- *   with vprintf the only callee printf_demo 1,792 against 2,176,
- *   printf_runtime 1,792 against 2,048; whole: bits 7,808 against 8,448,
- *   vecmath 9,600 against 11,264, nbody_xfile 6,272 against 7,936,
- *   globals 4,608 against 4,736.) */
+ *   at equal spills and frames the registers and the SASS differ either
+ *   way, and no count of callees or sites tells which.  (Relocatable:
+ *   clang_depot_lifetimes 15,104 bytes against 17,152 at 40 registers
+ *   against 37, and with vprintf the only callee printf_demo 1,792
+ *   against 2,176, printf_runtime 1,792 against 2,048; whole, fewer
+ *   registers: virtual_shapes 32 against 37, solver 32 against 53,
+ *   vcall_xfile 46 against 70, though relocatable's SASS is 2 KB
+ *   smaller each; whole, less SASS: bits 7,808 against 8,448, vecmath
+ *   9,600 against 11,264, nbody_xfile 6,272 against 7,936, globals
+ *   4,608 against 4,736.) */
 static int mode_by_facts(const ModeFacts *f)
 {
 	if (f->undefined || f->recursive || f->taken_indirect)
@@ -377,6 +380,7 @@ static int mode_by_facts(const ModeFacts *f)
  * the SASS bytes of its cubin (its .text sections). */
 typedef struct Cost {
 	long spill, stack, text;
+	int regs, warps;             /* the most registers of a function; warps_by_regs */
 } Cost;
 
 typedef struct FuncCost {
@@ -411,7 +415,7 @@ static Cost ptxas_cost(char *out)
 	}
 	if (n)
 		qsort(fc, n, sizeof *fc, by_name);
-	Cost c = {0, 0, 0};
+	Cost c = {0};
 	for (uint32_t i = 0; i < n; i++)
 		if (i == 0 || strcmp(fc[i].name, fc[i - 1].name) != 0)
 			c.spill += fc[i].spill, c.stack += fc[i].stack;
@@ -618,6 +622,23 @@ static int write_ptx_for(Module *m, const char *sm, const char *path)
 	return rc;
 }
 
+/* The warps an SM of architecture sm (sm_XX) holds at regs registers a
+ * thread, as the CUDA occupancy calculator counts them: each of the 4
+ * sub-partitions has 16,384 registers, given to a warp in units of 256
+ * (8 a thread); at most the architecture's resident warps (the CUDA
+ * programming guide's table of compute capabilities). */
+static int warps_by_regs(const char *sm, int regs)
+{
+	int cc = atoi(sm + 3), most = 64;
+	if (cc == 75)
+		most = 32;
+	else if (cc == 86 || cc == 87 || cc == 88 || cc == 89 || cc >= 120)
+		most = 48;
+	int per_warp = (regs < 1 ? 1 : (regs + 7) / 8) * 8 * 32;
+	int warps = 4 * (16384 / per_warp);
+	return warps < most ? warps : most;
+}
+
 /* The first architecture compiled relocatable (ptxas -c, nvlink) or
  * not, with ptxas -v: the cubin's name and its Cost (spill -1 when a tool
  * failed); *said keeps what ptxas said. */
@@ -630,23 +651,28 @@ static Cost measure(const Options *o, const char *base, Strs *a, const char *ptx
 		: ptxas(o, sm, a, 0, ptx, *cubin, said);
 	char *copy = xstrdup(*said ? *said : ""), *path = join(tmpdir, *cubin);
 	Cost c = ptxas_cost(copy);
-	c.text = rc == 0 ? cubin_text_bytes(path) : -1;
-	if (c.text < 0)
+	if (rc != 0 || cubin_text(path, &c.text, &c.regs) != 0)
 		c.spill = -1;
+	c.warps = warps_by_regs(sm, c.regs);
 	free(copy);
 	free(path);
 	return c;
 }
 
 /* Whether relocatable's cost r beats whole's w: fewer spill bytes, then
- * smaller frames, then less SASS; a tie is whole (it needs no nvlink). */
+ * smaller frames, then more warps resident (registers cost occupancy:
+ * relocatable's full-ABI calls took vcall_xfile from 46 registers to
+ * 70 and solver from 32 to 53, for 2 KB less SASS each), then less
+ * SASS; a tie is whole (it needs no nvlink). */
 static int reloc_better(Cost r, Cost w)
 {
 	if (r.spill < 0 || w.spill < 0)
 		return w.spill < 0 && r.spill >= 0;
 	if (r.spill != w.spill)
 		return r.spill < w.spill;
-	return r.stack != w.stack ? r.stack < w.stack : r.text < w.text;
+	if (r.stack != w.stack)
+		return r.stack < w.stack;
+	return r.warps != w.warps ? r.warps > w.warps : r.text < w.text;
 }
 
 static void say_cost(char *buf, size_t n, Cost c, const char *way)
@@ -655,7 +681,8 @@ static void say_cost(char *buf, size_t n, Cost c, const char *way)
 	if (c.spill < 0)
 		snprintf(buf + k, n - k, "%s failed", way);
 	else
-		snprintf(buf + k, n - k, "%ld, %ld and %ld %s", c.spill, c.stack, c.text, way);
+		snprintf(buf + k, n - k, "%ld, %ld, %d (%d warps) and %ld %s", c.spill, c.stack,
+			c.regs, c.warps, c.text, way);
 }
 
 /* What the measured compile's ptxas said, passed on as an output's is;
@@ -691,7 +718,7 @@ static int measured_mode(const Options *o, const char *base, Strs *a, const char
 	Cost w = measure(o, base, a, ptx, 0, objects, &wc, &ws);
 	Cost r = measure(o, base, a, ptx, 1, objects, &rc, &rs);
 	int reloc = reloc_better(r, w);
-	snprintf(why, n, "measured for %s: spill bytes, stack and .text bytes ", o->archs.v[0]);
+	snprintf(why, n, "measured for %s: spill bytes, stack, registers and .text bytes ", o->archs.v[0]);
 	say_cost(why, n, w, "whole; ");
 	say_cost(why, n, r, "relocatable");
 	*cubin = (reloc ? r : w).spill < 0 ? NULL : reloc ? rc : wc;
@@ -713,7 +740,7 @@ static int compile_in_tmpdir(Module *m, const Options *o, int mode, const ModeFa
 		return -1;
 	phase_time("print", t);
 	Strs a = {0}, images = {0};
-	char measured[200] = "", *said = NULL;
+	char measured[256] = "", *said = NULL;
 	const char *reuse = NULL;   /* the measured compile's cubin */
 	if (mode == MODE_AUTO)
 		mode = measured_mode(o, base, &a, ptx, objects, measured, sizeof measured, &reuse, &said);

@@ -70,15 +70,18 @@ const char *cubin_secname(const Cubin *e, int i)
 	return e->shstr + e->sh[i].sh_name;
 }
 
-long cubin_text_bytes(const char *path)
+int cubin_text(const char *path, long *bytes, int *regs)
 {
 	Cubin e;
 	if (cubin_load(path, &e) != 0)
 		return -1;
-	long n = 0;
+	*bytes = 0, *regs = 0;
 	for (int i = 0; i < e.eh->e_shnum; i++)
-		if (strncmp(cubin_secname(&e, i), ".text.", 6) == 0)
-			n += (long)e.sh[i].sh_size;
+		if (strncmp(cubin_secname(&e, i), ".text.", 6) == 0) {
+			int r = (int)(e.sh[i].sh_info >> 24);
+			*bytes += (long)e.sh[i].sh_size;
+			*regs = r > *regs ? r : *regs;
+		}
 	cubin_free(&e);
-	return n;
+	return 0;
 }

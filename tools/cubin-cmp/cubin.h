@@ -20,8 +20,10 @@ void cubin_free(Cubin *);
 const char *cubin_secname(const Cubin *, int i);
 /* A section with a size but no bytes in the file. */
 int cubin_nobits(const Elf64_Shdr *);
-/* The machine code's size: the .text.<function> sections summed (the
- * yardstick's SASS bytes); -1 when path is not a cubin. */
-long cubin_text_bytes(const char *path);
+/* The machine code: its size, the .text.<function> sections summed
+ * (the yardstick's SASS bytes), and the most registers any of them
+ * uses (the top byte of sh_info; a kernel's counts its callees' after
+ * nvlink).  -1 when path is not a cubin. */
+int cubin_text(const char *path, long *bytes, int *regs);
 
 #endif
