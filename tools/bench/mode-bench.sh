@@ -7,14 +7,18 @@
 #   relocatable  ptxas -c -v linked.ptx, then nvlink (with -lcudadevrt)
 # plus what the rule of ptxlink --ptxas (tools/cli/toolchain.c) looks at, as
 # its -v says it: indirect call sites, address-taken functions and those of
-# them that call indirectly, recursion; the mode it picks, and whether that
-# mode spills no more than the other ("right").  Prints a markdown table
+# them that call indirectly, functions with a call left, recursion; the mode
+# it picks, and whether that mode is no worse than the other ("right"): fewer
+# spill bytes, then a smaller frame, then more warps resident (the registers
+# of the cubin's .text sections, as toolchain.c's warps_by_regs counts), then
+# less SASS.  Prints a markdown table
 # (docs/usage.md's).  Spill bytes are stores plus loads, summed over functions;
-# regs the most any function uses; frame the stack frames summed.
+# regs the most any function uses; frame the stack frames summed; .text the
+# final cubin's .text.* sections summed (SASS bytes).
 #
 # Usage: tools/bench/mode-bench.sh [PTXLINK]   (default build/ptxlink)
-# Exits 1 if the rule picks the mode that spills more on any row (ctest
-# mode-bench), 77 without ptxas.
+# Exits 1 if the rule picks the worse mode on any row (ctest mode-bench), 77
+# without ptxas.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PTXLINK=${1:-$ROOT/build/ptxlink}
@@ -34,6 +38,21 @@ sums() {
 	     END { for (k in f) { tf += f[k]; ts += s[k] }; printf "%d | %d | %d", ts, r, tf }' "$1"
 }
 
+# the SASS bytes of a cubin (its .text.* sections summed) | the warps an
+# SM of compute capability $2 holds at the most registers of any of them
+# (sh_info's top byte), counted as tools/cli/toolchain.c's warps_by_regs
+text() {
+	readelf -S -W "$1" 2>/dev/null | awk -v cc="$2" '
+	function hex(s,   i, v) { for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+	{ sub(/^[^]]*\] */, "") }
+	$1 ~ /^\.text\./ { n += hex(tolower($5)); g = int($(NF - 1) / 16777216); if (g > r) r = g }
+	END {
+		most = cc == 75 ? 32 : (cc ~ /^8[6-9]$/ || cc >= 120) ? 48 : 64
+		w = 4 * int(16384 / ((r < 1 ? 1 : int((r + 7) / 8)) * 256))
+		print n + 0 " | " (w < most ? w : most)
+	}'
+}
+
 row() { # program, variant, linked ptx, ptxlink's arguments...
 	local p=$1 v=$2 ptx=$3; shift 3
 	local arch; arch=$(awk '$1 == ".target" { sub(/,.*/, "", $2); print $2; exit }' "$ptx")
@@ -42,22 +61,29 @@ row() { # program, variant, linked ptx, ptxlink's arguments...
 	local why; why=$("$PTXLINK" -v --ptxas -arch="$arch" "$@" -o "$work/auto.cubin" 2>&1 | grep 'compile mode:')
 	local taken; taken=$(grep -o '[0-9]* functions address-taken' <<<"$why" | cut -d' ' -f1)
 	local ti; ti=$(grep -o '[0-9]* of them calling indirectly' <<<"$why" | cut -d' ' -f1)
+	local calling; calling=$(grep -o '[0-9]* functions calling' <<<"$why" | cut -d' ' -f1)
 	local rec=no; grep -q '[(,] recursion)' <<<"$why" && rec=yes
-	local pick=whole; grep -q 'relocatable' <<<"$why" && pick=reloc
+	local pick=whole; grep -q 'compile mode: relocatable' <<<"$why" && pick=reloc
 	ptxas -arch="$arch" -v "$ptx" -o "$work/w.cubin" >"$work/w.txt" 2>&1 || { echo "whole failed" >"$work/w.txt"; }
 	ptxas -arch="$arch" -c -v "$ptx" -o "$work/r.o" >"$work/r.txt" 2>&1 || echo "-c failed" >&2
 	nvlink -arch="$arch" "$work/r.o" "${DEVRT[@]}" -o "$work/r.cubin" 2>/dev/null || echo "nvlink failed" >&2
-	local w r; w=$(sums "$work/w.txt"); r=$(sums "$work/r.txt")
-	grep -q 'whole failed' "$work/w.txt" && w="fails | - | -"
-	local ws=${w%% *} rs=${r%% *} best=same
-	if [ "$ws" = fails ] || [ "$rs" -lt "$ws" ]; then best=reloc; elif [ "$ws" -lt "$rs" ]; then best=whole; fi
+	local cc=${arch#sm_}; cc=${cc%a}
+	local w r; w="$(sums "$work/w.txt") | $(text "$work/w.cubin" "$cc")"; r="$(sums "$work/r.txt") | $(text "$work/r.cubin" "$cc")"
+	grep -q 'whole failed' "$work/w.txt" && w="fails | - | - | - | -"
+	# spill bytes, frame, warps (more is better), .text: the first that differs decides
+	local wk rk best=same
+	wk=$(awk -F' [|] ' '{ print $1, $3, $5, $4 }' <<<"$w"); rk=$(awk -F' [|] ' '{ print $1, $3, $5, $4 }' <<<"$r")
+	if [ "${w%% *}" = fails ]; then best=reloc
+	elif [ "$wk" != "$rk" ]; then
+		best=$(printf '%s whole\n%s reloc\n' "$wk" "$rk" | sort -k1,1n -k2,2n -k3,3nr -k4,4n | head -1 | cut -d' ' -f5)
+	fi
 	local ok=yes; [ $best = same ] || [ $best = $pick ] || ok=NO
-	echo "| $p | $v | $icalls | $taken | $ti | $rec | $w | $r | $pick | $ok |"
+	echo "| $p | $v | $icalls | $taken | $ti | $calling | $rec | $w | $r | $pick | $ok |"
 	[ $ok = yes ] || wrong=$((wrong+1))
 }
 
-echo "| program | stages | indirect calls | address-taken functions | of them calling indirectly | recursion | whole: spill bytes | regs | frame | relocatable: spill bytes | regs | frame | auto picks | right |"
-echo "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---|"
+echo "| program | stages | indirect calls | address-taken functions | of them calling indirectly | functions calling | recursion | whole: spill bytes | regs | frame | .text | warps | relocatable: spill bytes | regs | frame | .text | warps | auto picks | right |"
+echo "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
 wrong=0
 for d in "$ROOT"/corpus/ptx/*/; do
 	p=$(basename "$d")

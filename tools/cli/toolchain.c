@@ -17,9 +17,12 @@
  * (device-runtime or libdevice names left undefined, --allow-undefined)
  * or when tools/bench/mode-bench.sh and lto-bench.sh measured fewer
  * spills, smaller frames and less SASS that way (see mode_by_facts);
- * whole-program when no function's address is taken; where the facts
- * tell nothing, ptxas -v compiles the first architecture both ways and
- * the fewer spill bytes, then the smaller frames, decide.
+ * whole-program when no function's address is taken and no call is
+ * left; where the facts tell nothing, ptxas -v compiles the first
+ * architecture both ways and the fewer spill bytes, then the smaller
+ * frames, then the more warps the registers let an SM hold, then the
+ * fewer SASS bytes (the cubin's .text sections) decide, and the compile
+ * chosen is the output's.
  *
  * The tools run in the temporary directory on files named after the
  * output (app.linked.ptx for -o app.cubin), so that what they print names
@@ -37,9 +40,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "driver.h"
+#include "tools/cubin-cmp/cubin.h"
 #include "tools/lib/core.h"
 
-enum { MAX_TMP = 3 * MAX_ARCHS + 4 };   /* .o, .cubin, .ptx each; the PTX, the fatbinary, two measured */
+/* .o, .cubin, .ptx each; the PTX, the fatbinary, three measured (a cubin
+ * whole, an object and its cubin relocatable) */
+enum { MAX_TMP = 3 * MAX_ARCHS + 5 };
 static char tmpdir[PATH_MAX];
 static char *volatile tmpfiles[MAX_TMP];   /* removed by toolchain_cleanup */
 static int ntmp;
@@ -186,7 +192,8 @@ static int exit_status(const char *tool, pid_t pid, int status)
 }
 
 /* Runs exe with argv, its output relayed (or copied to *captured when
- * captured is not NULL); the exit_status. */
+ * captured is not NULL); the exit_status, or -1 without a word when
+ * captured: a measured compile that fails only loses (see measure). */
 static int spawn(const char *exe, const char *tool, char *const *argv, char **captured)
 {
 	int fds[2];
@@ -218,12 +225,15 @@ static int spawn(const char *exe, const char *tool, char *const *argv, char **ca
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	errno = err;
+	if (captured)
+		return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 	return exit_status(tool, pid, status);
 }
 
 /* Runs argv (argv[0] the tool's name) in the temporary directory; 0 if
  * it exits 0, else -1 after saying so.  Its output is passed on, or
- * kept in *captured (to be freed) when captured is not NULL. */
+ * kept in *captured (to be freed, and then nothing said) when captured
+ * is not NULL. */
 static int run_capture(const Options *o, Strs *argv, char **captured)
 {
 	const char *tool = argv->v[0];
@@ -257,6 +267,7 @@ typedef struct ModeFacts {
 	int taken;              /* defined functions whose address is taken */
 	int indirect;           /* indirect call sites */
 	int taken_indirect;     /* address-taken functions that call indirectly */
+	int calling;            /* defined functions with a call left, to anything */
 } ModeFacts;
 
 /* A name whole-program ptxas cannot leave undefined: all but vprintf,
@@ -319,6 +330,7 @@ static void mode_facts(const Module *m, ModeFacts *f)
 		f->taken += c->def && c->address_taken;
 		f->indirect += (int)c->nindirect;
 		f->taken_indirect += c->def && c->address_taken && c->nindirect;
+		f->calling += c->def && (c->ncallees || c->nindirect);
 	}
 	f->recursive = has_cycle(cg);
 	callgraph_free(cg);
@@ -329,28 +341,46 @@ static void mode_facts(const Module *m, ModeFacts *f)
  * support (docs/usage.md): nvlink must resolve a name; or a cycle may be
  * compiled with the full call ABI (recursion through direct calls, or an
  * address-taken function calling through a pointer): relocatable.  No
- * address-taken function: whole program.  Address-taken functions
- * otherwise: whole-program mode compiles each as a full-ABI function
- * copied into every kernel, relocatable mode pays at the call sites
- * instead, and which costs more no count of them tells: MODE_AUTO,
- * measure.  (Relocatable spills less for a bytecode interpreter's 10
- * functions at 2 sites, fnptr --no-devirt's 10 at 14 and fnptr's after
- * devirtualization, 10 with no indirect call left; whole for mono_iface
- * --no-devirt's 9 at 13, fnptr --no-stages's 10 at 25, and at a tie, as
- * globals_init's and llc_fnptr's funnels with no call left: 3,456 SASS
- * bytes against 4,608, 768 against 1,536.) */
+ * function address-taken and no call left: whole program (48 of the 50
+ * call-free corpus files are no smaller relocatable; textures, whose two
+ * kernels each get ptxas's own division subroutine, is 10% smaller).
+ * Otherwise MODE_AUTO, measure:
+ * - address-taken functions: whole-program mode compiles each as a
+ *   full-ABI function copied into every kernel, relocatable mode pays at
+ *   the call sites instead, and which costs more no count of them tells.
+ *   (Relocatable spills less for a bytecode interpreter's 10 functions at
+ *   2 sites, fnptr --no-devirt's 10 at 14 and fnptr's after
+ *   devirtualization, 10 with no indirect call left; whole for mono_iface
+ *   --no-devirt's 9 at 13, fnptr --no-stages's 10 at 25, and at a tie, as
+ *   globals_init's and llc_fnptr's funnels with no call left: 3,456 SASS
+ *   bytes against 4,608, 768 against 1,536.)
+ * - calls left (to a .func the stages kept, or to vprintf, malloc):
+ *   whole-program ptxas copies a callee into each kernel calling it and
+ *   still calls it, relocatable keeps one and calls it with the full ABI;
+ *   at equal spills and frames the registers and the SASS differ either
+ *   way, and no count of callees or sites tells which.  (Relocatable:
+ *   clang_depot_lifetimes 15,104 bytes against 17,152 at 40 registers
+ *   against 37, and with vprintf the only callee printf_demo 1,792
+ *   against 2,176, printf_runtime 1,792 against 2,048; whole, fewer
+ *   registers: virtual_shapes 32 against 37, solver 32 against 53,
+ *   vcall_xfile 46 against 70, though relocatable's SASS is 2 KB
+ *   smaller each; whole, less SASS: bits 7,808 against 8,448, vecmath
+ *   9,600 against 11,264, nbody_xfile 6,272 against 7,936, globals
+ *   4,608 against 4,736.) */
 static int mode_by_facts(const ModeFacts *f)
 {
 	if (f->undefined || f->recursive || f->taken_indirect)
 		return MODE_RELOCATABLE;
-	return f->taken ? MODE_AUTO : MODE_WHOLE;
+	return f->taken || f->calling ? MODE_AUTO : MODE_WHOLE;
 }
 
 /* What ptxas -v said of one compile: spill bytes (stores and loads) and
  * stack frames summed over the distinct functions it names (whole-program
- * mode reports a callee again under every kernel it is copied into). */
+ * mode reports a callee again under every kernel it is copied into); and
+ * the SASS bytes of its cubin (its .text sections). */
 typedef struct Cost {
-	long spill, stack;
+	long spill, stack, text;
+	int regs, warps;             /* the most registers of a function; warps_by_regs */
 } Cost;
 
 typedef struct FuncCost {
@@ -385,7 +415,7 @@ static Cost ptxas_cost(char *out)
 	}
 	if (n)
 		qsort(fc, n, sizeof *fc, by_name);
-	Cost c = {0, 0};
+	Cost c = {0};
 	for (uint32_t i = 0; i < n; i++)
 		if (i == 0 || strcmp(fc[i].name, fc[i - 1].name) != 0)
 			c.spill += fc[i].spill, c.stack += fc[i].stack;
@@ -417,8 +447,8 @@ static void say_mode(const Options *o, const ModeFacts *f, int mode, const char 
 	if (measured)
 		fprintf(stderr, "%s; ", measured);
 	fprintf(stderr, "%d functions address-taken, %d of them calling indirectly, "
-		"%d indirect calls, %s)\n", f->taken, f->taken_indirect, f->indirect,
-		f->recursive ? "recursion" : "no recursion");
+		"%d indirect calls, %d functions calling, %s)\n", f->taken, f->taken_indirect,
+		f->indirect, f->calling, f->recursive ? "recursion" : "no recursion");
 }
 
 /* The output's name without directory and extension: what the temporary
@@ -501,17 +531,37 @@ static int object_args(Strs *a, Strs *owned, const LibObjects *objects)
 	return devrt;
 }
 
+/* Whether the options given ask ptxas for -v. */
+static int ptxas_verbose(const Options *o)
+{
+	for (int i = 0; i < o->ptxas_opts.n; i++)
+		if (!strcmp(o->ptxas_opts.v[i], "-v") || !strcmp(o->ptxas_opts.v[i], "--verbose"))
+			return 1;
+	return 0;
+}
+
+/* ptxas, -c when reloc, with the options given; with said (the measured
+ * mode) -v too, and what it says kept there instead of passed on. */
+static int ptxas(const Options *o, const char *sm, Strs *a, int reloc, const char *ptx,
+	const char *out, char **said)
+{
+	args(a, "ptxas", sm);
+	if (reloc)
+		strs_push(a, "-c");
+	for (int i = 0; i < o->ptxas_opts.n; i++)
+		strs_push(a, o->ptxas_opts.v[i]);
+	if (said && !ptxas_verbose(o))
+		strs_push(a, "-v");
+	strs_push(a, ptx), strs_push(a, "-o"), strs_push(a, out);
+	return run_capture(o, a, said);
+}
+
 /* ptxas -c, then nvlink with the archives of objects given, and the
  * device runtime when CUDA has it and none of those is it. */
 static int relocatable(const Options *o, const char *sm, Strs *a, const char *ptx,
-	const char *obj, const char *cubin, const LibObjects *objects)
+	const char *obj, const char *cubin, const LibObjects *objects, char **said)
 {
-	args(a, "ptxas", sm);
-	strs_push(a, "-c");
-	for (int i = 0; i < o->ptxas_opts.n; i++)
-		strs_push(a, o->ptxas_opts.v[i]);
-	strs_push(a, ptx), strs_push(a, "-o"), strs_push(a, obj);
-	if (run(o, a) != 0)
+	if (ptxas(o, sm, a, 1, ptx, obj, said) != 0)
 		return -1;
 	args(a, "nvlink", sm);
 	strs_push(a, obj);
@@ -526,15 +576,6 @@ static int relocatable(const Options *o, const char *sm, Strs *a, const char *pt
 		free((void *)owned.v[i]);
 	free(owned.v);
 	return rc;
-}
-
-static int whole(const Options *o, const char *sm, Strs *a, const char *ptx, const char *cubin)
-{
-	args(a, "ptxas", sm);
-	for (int i = 0; i < o->ptxas_opts.n; i++)
-		strs_push(a, o->ptxas_opts.v[i]);
-	strs_push(a, ptx), strs_push(a, "-o"), strs_push(a, cubin);
-	return run(o, a);
 }
 
 /* fatbinary: the cubins and the PTX they came from (the JIT compiles
@@ -581,38 +622,108 @@ static int write_ptx_for(Module *m, const char *sm, const char *path)
 	return rc;
 }
 
-/* ptxas -v on ptx for sm, relocatable (-c) or not, into out: its Cost,
- * or -1 in spill when ptxas fails. */
-static Cost measure(const Options *o, const char *sm, Strs *a, const char *ptx, int reloc,
-	const char *out)
+/* The warps an SM of architecture sm (sm_XX) holds at regs registers a
+ * thread, as the CUDA occupancy calculator counts them: each of the 4
+ * sub-partitions has 16,384 registers, given to a warp in units of 256
+ * (8 a thread); at most the architecture's resident warps (the CUDA
+ * programming guide's table of compute capabilities). */
+static int warps_by_regs(const char *sm, int regs)
 {
-	args(a, "ptxas", sm);
-	if (reloc)
-		strs_push(a, "-c");
-	for (int i = 0; i < o->ptxas_opts.n; i++)
-		strs_push(a, o->ptxas_opts.v[i]);
-	strs_push(a, "-v"), strs_push(a, ptx), strs_push(a, "-o"), strs_push(a, out);
-	char *said = NULL;
-	Cost c = {-1, 0};
-	if (run_capture(o, a, &said) == 0)
-		c = ptxas_cost(said);
-	free(said);
+	int cc = atoi(sm + 3), most = 64;
+	if (cc == 75)
+		most = 32;
+	else if (cc == 86 || cc == 87 || cc == 88 || cc == 89 || cc >= 120)
+		most = 48;
+	int per_warp = (regs < 1 ? 1 : (regs + 7) / 8) * 8 * 32;
+	int warps = 4 * (16384 / per_warp);
+	return warps < most ? warps : most;
+}
+
+/* The first architecture compiled relocatable (ptxas -c, nvlink) or
+ * not, with ptxas -v: the cubin's name and its Cost (spill -1 when a tool
+ * failed); *said keeps what ptxas said. */
+static Cost measure(const Options *o, const char *base, Strs *a, const char *ptx, int reloc,
+	const LibObjects *objects, const char **cubin, char **said)
+{
+	const char *sm = o->archs.v[0], *way = reloc ? "relocatable" : "whole";
+	*cubin = tmpfile_named(base, way, ".cubin");
+	int rc = reloc ? relocatable(o, sm, a, ptx, tmpfile_named(base, way, ".o"), *cubin, objects, said)
+		: ptxas(o, sm, a, 0, ptx, *cubin, said);
+	char *copy = xstrdup(*said ? *said : ""), *path = join(tmpdir, *cubin);
+	Cost c = ptxas_cost(copy);
+	if (rc != 0 || cubin_text(path, &c.text, &c.regs) != 0)
+		c.spill = -1;
+	c.warps = warps_by_regs(sm, c.regs);
+	free(copy);
+	free(path);
 	return c;
 }
 
-/* The mode the facts leave open, by compiling the first architecture
- * both ways: fewer spill bytes, then smaller frames; whole program when
- * they tie (it needs no nvlink).  why gets what was measured. */
-static int measured_mode(const Options *o, const char *base, Strs *a, const char *ptx,
-	char *why, size_t n)
+/* Whether relocatable's cost r beats whole's w: fewer spill bytes, then
+ * smaller frames, then more warps resident (registers cost occupancy:
+ * relocatable's full-ABI calls took vcall_xfile from 46 registers to
+ * 70 and solver from 32 to 53, for 2 KB less SASS each), then less
+ * SASS; a tie is whole (it needs no nvlink). */
+static int reloc_better(Cost r, Cost w)
 {
-	const char *sm = o->archs.v[0];
-	Cost w = measure(o, sm, a, ptx, 0, tmpfile_named(base, "whole", ".cubin"));
-	Cost r = measure(o, sm, a, ptx, 1, tmpfile_named(base, "relocatable", ".o"));
-	int reloc = r.spill >= 0 && (w.spill < 0 || r.spill < w.spill ||
-		(r.spill == w.spill && r.stack < w.stack));
-	snprintf(why, n, "measured for %s: spill bytes and stack %ld and %ld whole, %ld and %ld -c",
-		sm, w.spill, w.stack, r.spill, r.stack);
+	if (r.spill < 0 || w.spill < 0)
+		return w.spill < 0 && r.spill >= 0;
+	if (r.spill != w.spill)
+		return r.spill < w.spill;
+	if (r.stack != w.stack)
+		return r.stack < w.stack;
+	return r.warps != w.warps ? r.warps > w.warps : r.text < w.text;
+}
+
+static void say_cost(char *buf, size_t n, Cost c, const char *way)
+{
+	size_t k = strlen(buf);
+	if (c.spill < 0)
+		snprintf(buf + k, n - k, "%s failed", way);
+	else
+		snprintf(buf + k, n - k, "%ld, %ld, %d (%d warps) and %ld %s", c.spill, c.stack,
+			c.regs, c.warps, c.text, way);
+}
+
+/* What the measured compile's ptxas said, passed on as an output's is;
+ * the lines of the -v it was given only when the options asked for -v. */
+static void pass_on(const Options *o, const char *said)
+{
+	int all = ptxas_verbose(o);
+	for (const char *line = said, *end; *line; line = end) {
+		end = strchr(line, '\n');
+		end = end ? end + 1 : line + strlen(line);
+		int info = !strncmp(line, "ptxas info", 10) || *line == ' ' || *line == '\t';
+		if (all || !info)
+			fprintf(stderr, "ptxlink: ptxas: %.*s%s", (int)(end - line), line,
+				end[-1] == '\n' ? "" : "\n");
+	}
+}
+
+/* The mode the facts leave open, by compiling the first architecture
+ * both ways (see reloc_better); why gets what was measured.  The chosen
+ * compile is the output's for that architecture: its cubin in *cubin
+ * (NULL when both failed: the output's own compile says why), what its
+ * ptxas said in *said (to be freed).  -1 without ptxas (said once, not
+ * at each compile). */
+static int measured_mode(const Options *o, const char *base, Strs *a, const char *ptx,
+	const LibObjects *objects, char *why, size_t n, const char **cubin, char **said)
+{
+	char *exe = find_tool("ptxas");
+	if (!exe)
+		return -1;
+	free(exe);
+	const char *wc, *rc;
+	char *ws = NULL, *rs = NULL;
+	Cost w = measure(o, base, a, ptx, 0, objects, &wc, &ws);
+	Cost r = measure(o, base, a, ptx, 1, objects, &rc, &rs);
+	int reloc = reloc_better(r, w);
+	snprintf(why, n, "measured for %s: spill bytes, stack, registers and .text bytes ", o->archs.v[0]);
+	say_cost(why, n, w, "whole; ");
+	say_cost(why, n, r, "relocatable");
+	*cubin = (reloc ? r : w).spill < 0 ? NULL : reloc ? rc : wc;
+	*said = reloc ? rs : ws;
+	free(reloc ? ws : rs);
 	return reloc ? MODE_RELOCATABLE : MODE_WHOLE;
 }
 
@@ -629,18 +740,26 @@ static int compile_in_tmpdir(Module *m, const Options *o, int mode, const ModeFa
 		return -1;
 	phase_time("print", t);
 	Strs a = {0}, images = {0};
-	char measured[160] = "";
+	char measured[256] = "", *said = NULL;
+	const char *reuse = NULL;   /* the measured compile's cubin */
 	if (mode == MODE_AUTO)
-		mode = measured_mode(o, base, &a, ptx, measured, sizeof measured);
-	if (o->archs.n)
+		mode = measured_mode(o, base, &a, ptx, objects, measured, sizeof measured, &reuse, &said);
+	if (o->archs.n && mode >= 0)
 		say_mode(o, f, mode, *measured ? measured : NULL);
-	int rc = 0, several = o->archs.n > 1;
+	if (reuse && said)
+		pass_on(o, said);
+	free(said);
+	int rc = mode < 0 ? -1 : 0, several = o->archs.n > 1;
 	for (int i = 0; rc == 0 && i < o->archs.n; i++) {
 		const char *sm = o->archs.v[i], *tag = several ? sm : NULL;
+		if (i == 0 && reuse) {
+			image(&images, "elf", sm, out = reuse);
+			continue;
+		}
 		const char *obj = tmpfile_named(base, tag, ".o");
 		out = tmpfile_named(base, tag, ".cubin");
-		rc = mode == MODE_WHOLE ? whole(o, sm, &a, ptx, out)
-			: relocatable(o, sm, &a, ptx, obj, out, objects);
+		rc = mode == MODE_WHOLE ? ptxas(o, sm, &a, 0, ptx, out, NULL)
+			: relocatable(o, sm, &a, ptx, obj, out, objects, NULL);
 		image(&images, "elf", sm, out);
 	}
 	for (int i = 0; rc == 0 && i < o->ptx_archs.n; i++) {

@@ -11,69 +11,9 @@
  * section, and every symbol (by name, value, size, binding and section),
  * must match exactly.
  * Exit 0: same; 1: different (first difference on stderr); 2: bad input. */
-#include <elf.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include "ir/ir.h"   /* xmalloc */
-
-typedef struct Elf {
-	unsigned char *d;
-	size_t size;
-	Elf64_Ehdr *eh;
-	Elf64_Shdr *sh;
-	const char *shstr;
-} Elf;
-
-/* Sections with a size but no bytes in the file: ELF's NOBITS and the
- * CUDA kinds for uninitialised global and shared memory. */
-enum { SHT_CUDA_NV_GLOBAL = SHT_LOPROC + 7, SHT_CUDA_NV_SHARED = SHT_LOPROC + 10 };
-
-static int nobits(const Elf64_Shdr *s)
-{
-	return s->sh_type == SHT_NOBITS || s->sh_type == SHT_CUDA_NV_GLOBAL ||
-		s->sh_type == SHT_CUDA_NV_SHARED;
-}
-
-static unsigned char *slurp(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n = 0;
-	unsigned char *d = xmalloc(cap);
-	size_t k;
-	while ((k = fread(d + n, 1, cap - n, f)) > 0) {
-		n += k;
-		if (n == cap)
-			d = xrealloc(d, cap *= 2);
-	}
-	fclose(f);
-	*size = n;
-	return d;
-}
-
-static int load(const char *path, Elf *e)
-{
-	e->d = slurp(path, &e->size);
-	if (!e->d || e->size < sizeof(Elf64_Ehdr) || memcmp(e->d, ELFMAG, SELFMAG) != 0)
-		return -1;
-	e->eh = (Elf64_Ehdr *)e->d;
-	if (e->eh->e_shoff + (size_t)e->eh->e_shnum * sizeof(Elf64_Shdr) > e->size ||
-	    e->eh->e_shstrndx >= e->eh->e_shnum)
-		return -1;
-	e->sh = (Elf64_Shdr *)(e->d + e->eh->e_shoff);
-	e->shstr = (const char *)e->d + e->sh[e->eh->e_shstrndx].sh_offset;
-	for (int i = 0; i < e->eh->e_shnum; i++)
-		if (!nobits(&e->sh[i]) && e->sh[i].sh_offset + e->sh[i].sh_size > e->size)
-			return -1;
-	return 0;
-}
-
-static const char *secname(const Elf *e, int i)
-{
-	return e->shstr + e->sh[i].sh_name;
-}
+#include "cubin.h"
 
 /* Name without the parts that depend on layout: the PTX-text hash, the
  * line number of a function-scope variable. */
@@ -101,7 +41,7 @@ static int layout_only(const char *name)
 		strcmp(name, ".symtab") == 0;
 }
 
-static int same_symbols(const Elf *a, int ia, const Elf *b, int ib)
+static int same_symbols(const Cubin *a, int ia, const Cubin *b, int ib)
 {
 	const Elf64_Shdr *sa = &a->sh[ia], *sb = &b->sh[ib];
 	if (sa->sh_size != sb->sh_size)
@@ -125,12 +65,12 @@ static int same_symbols(const Elf *a, int ia, const Elf *b, int ib)
 
 int main(int argc, char **argv)
 {
-	Elf a, b;
+	Cubin a, b;
 	if (argc != 3) {
 		fprintf(stderr, "usage: cubin-cmp A.cubin B.cubin\n");
 		return 2;
 	}
-	if (load(argv[1], &a) || load(argv[2], &b)) {
+	if (cubin_load(argv[1], &a) || cubin_load(argv[2], &b)) {
 		fprintf(stderr, "cubin-cmp: cannot read both files as ELF64\n");
 		return 2;
 	}
@@ -142,14 +82,14 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < a.eh->e_shnum; i++) {
 		char na[256], nb[256];
-		norm(secname(&a, i), na, sizeof na);
-		norm(secname(&b, i), nb, sizeof nb);
+		norm(cubin_secname(&a, i), na, sizeof na);
+		norm(cubin_secname(&b, i), nb, sizeof nb);
 		const Elf64_Shdr *x = &a.sh[i], *y = &b.sh[i];
 		int same = strcmp(na, nb) == 0 && x->sh_type == y->sh_type && x->sh_flags == y->sh_flags;
 		if (same && x->sh_type == SHT_SYMTAB)
 			same = same_symbols(&a, i, &b, i);
 		else if (same && !layout_only(na))
-			same = x->sh_size == y->sh_size && (nobits(x) ||
+			same = x->sh_size == y->sh_size && (cubin_nobits(x) ||
 				memcmp(a.d + x->sh_offset, b.d + y->sh_offset, x->sh_size) == 0);
 		if (!same) {
 			fprintf(stderr, "cubin-cmp: section %d (%s / %s) differs\n", i, na, nb);
