@@ -331,6 +331,8 @@ static void lend_reads(Walker *w, uint32_t ins)
 	}
 	for (; lo < w->nlends && w->lends[lo].call_ins == ins; lo++) {
 		const Lend *l = &w->lends[lo];
+		if (l->store_ins >= w->cfg->nins)
+			continue;
 		Addr a = expr_value(w, l->store_ins, 1, l->store->ins.ops[1], 0);
 		if (a.kind != A_OBJ)
 			continue;

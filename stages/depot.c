@@ -151,7 +151,7 @@ static const char *why_fixed(const Dp *d)
 			return "a .local access through an unknown pointer";
 		if (a->obj != d->dobj)
 			continue;
-		if (a->anchor == ANCHOR_MANY)
+		if (a->anchor == ANCHOR_MANY && !a->lent)  /* lent: pinned, as an escape is */
 			return "an address formed in more than one place";
 		if (!a->base_known)
 			return "a pointer stepped around a loop or merged from several offsets";
@@ -289,8 +289,8 @@ static void make_objects(Dp *d)
 			o->align = pow2_floor(a->width);
 		o->loaded |= (a->how & USE_READ) != 0;
 		o->stored |= (a->how & USE_WRITE) != 0;
-		if (a->lent && a->anchor == ANCHOR_NONE) {  /* %SP itself: nothing to rewrite */
-			o->pinned = "its start is passed to a call as it is";
+		if (a->lent && a->anchor < 0) {  /* %SP itself, or from several places */
+			o->pinned = "its address goes to a call in a form the stage does not rewrite";
 			o->pinned_at = a->at;
 		}
 	}
