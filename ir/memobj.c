@@ -69,8 +69,9 @@ static Addr cycle(void)
 	return (Addr){A_CYCLE, -1, 0, 1, 0, 0, 0, 0, ANCHOR_NONE};
 }
 
-/* A store into a .param that a call reads through (runtime_reads_only),
- * and that call; a store a call takes several of, or a call several. */
+/* A store into a .param and a call that reads through what it stored
+ * (runtime_reads_only): one per such pair, so a call taking two .params
+ * has two, and so has a .param stored in two places. */
 typedef struct Lend {
 	const Stmt *store, *call;
 	uint32_t store_ins, call_ins;
