@@ -667,6 +667,12 @@ int uleb_encode(uint64_t v, uint8_t *p, uint32_t n);
 /* runtime.c: entry points the CUDA toolchain supplies at ptxas/nvlink time */
 int is_runtime_symbol(const char *name);
 int needs_cudadevrt(const char *name);
+/* The pointer arguments (bit k: argument k) through which the toolchain's
+ * function name only reads while the call runs, keeping nothing; 0 for any
+ * other name.  Calls by such a name are the toolchain's only where the
+ * module does not define it (defines_runtime). */
+uint32_t runtime_reads_only(const char *name);
+int defines_runtime(const Module *);
 
 /* names.c: sets of declared names, and fresh ones beside them.  A %r<N>
  * declaration is one entry that declares %r0 .. %r<N-1>.  Names are
@@ -831,6 +837,8 @@ typedef struct MemAccess {
 	uint8_t base_known;
 	int64_t base;           /* see above; off when exact */
 	int anchor;             /* index in anchors, ANCHOR_NONE (a root), ANCHOR_MANY */
+	uint8_t lent;           /* a call that keeps nothing reads the object from base on
+	                         * (memobjs_build_lent): how USE_READ, width 0, never exact */
 } MemAccess;
 typedef struct MemEscape {  /* an object's address escaping */
 	int obj;
@@ -858,6 +866,10 @@ typedef struct MemObjs {
 	uint32_t ndefs, cdefs;
 } MemObjs;
 MemObjs *memobjs_build(const Func *);
+/* The same, but an address stored only into .params of calls that keep
+ * nothing (runtime_reads_only) is a lent access at each call, not an
+ * escape; only for a module that does not define them (defines_runtime). */
+MemObjs *memobjs_build_lent(const Func *);
 void memobjs_free(MemObjs *);
 /* Is every access through pointer parameter param (interned) of f at a
  * constant offset, its value going nowhere else? */

@@ -12,7 +12,11 @@
  * object whose address never escapes.  What the walk cannot follow (a
  * register with several reaching definitions mixing an object's address
  * with anything else, an object's address in other arithmetic, stored,
- * passed, returned or compared) makes the object escape.
+ * passed, returned or compared) makes the object escape.  With
+ * memobjs_build_lent, an address stored only into .params that calls of
+ * the toolchain's reading functions take (vprintf's format and buffer,
+ * ir/runtime.c) does not escape: each such call reads the object (a lent
+ * access), and nothing holds the address after it.
  *
  * Along the way each address remembers its anchor (where a constant was
  * first added to the object's start), whether it went through cvta.local
@@ -65,6 +69,14 @@ static Addr cycle(void)
 	return (Addr){A_CYCLE, -1, 0, 1, 0, 0, 0, 0, ANCHOR_NONE};
 }
 
+/* A store into a .param and a call that reads through what it stored
+ * (runtime_reads_only): one per such pair, so a call taking two .params
+ * has two, and so has a .param stored in two places. */
+typedef struct Lend {
+	const Stmt *store, *call;
+	uint32_t store_ins, call_ins;
+} Lend;
+
 typedef struct Walker {
 	MemObjs *mo;
 	const Cfg *cfg;
@@ -72,6 +84,9 @@ typedef struct Walker {
 	const Live *live;
 	Addr *memo;      /* per instruction: the value it defines (first def) */
 	uint8_t *state;  /* 0 not yet, 1 in progress, 2 done */
+	Lend *lends;     /* by call_ins */
+	uint32_t nlends;
+	uint8_t *lent;   /* per instruction: a store of lends' (its value goes nowhere else) */
 } Walker;
 
 static int find_obj(const MemObjs *mo, const char *name)
@@ -298,7 +313,34 @@ static void add_access(Walker *w, uint32_t ins, Addr a, int width, unsigned how)
 	mo->acc = array_grow(mo->acc, mo->nacc, &mo->cacc, sizeof *mo->acc);
 	mo->acc[mo->nacc++] = (MemAccess){w->cfg->ins[ins], ins, obj ? a.obj : -1,
 		obj ? a.off : 0, obj && !a.var, width, (uint8_t)how, (uint8_t)(obj && a.generic),
-		(uint8_t)(obj && base_known(a)), obj ? base_of(a) : 0, obj ? a.anchor : ANCHOR_NONE};
+		(uint8_t)(obj && base_known(a)), obj ? base_of(a) : 0, obj ? a.anchor : ANCHOR_NONE, 0};
+}
+
+/* Call ins reads what the stores of its lends put into its .params: an
+ * object's address there is a read of the object from that address on,
+ * of no width the call tells (the base is where it was passed: an index
+ * added to it stays inside, as for an escape). */
+static void lend_reads(Walker *w, uint32_t ins)
+{
+	uint32_t lo = 0, hi = w->nlends;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (w->lends[mid].call_ins < ins)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < w->nlends && w->lends[lo].call_ins == ins; lo++) {
+		const Lend *l = &w->lends[lo];
+		if (l->store_ins >= w->cfg->nins)
+			continue;
+		Addr a = expr_value(w, l->store_ins, 1, l->store->ins.ops[1], 0);
+		if (a.kind != A_OBJ)
+			continue;
+		a.base = base_of(a), a.base_known = base_known(a), a.var = 1;
+		add_access(w, ins, a, 0, USE_READ);
+		w->mo->acc[w->mo->nacc - 1].lent = 1;
+	}
 }
 
 static unsigned access_how(Operand r)
@@ -327,6 +369,10 @@ static void scan_ins(Walker *w, uint32_t i)
 		value_of_def(w, i, 0);
 		return;
 	}
+	if (w->lent && w->lent[i])
+		return;  /* the value it stores, lend_reads reads at the calls */
+	if (w->nlends && stmt_is_call(w->cfg->ins[i]))
+		lend_reads(w, i);
 	for (uint32_t k = 0; k < in->nops; k++) {
 		const Expr *e = in->ops[k];
 		Operand role = ins_operand(in, k);
@@ -374,7 +420,142 @@ static void collect_objs(MemObjs *mo, const List *l)
 			}
 }
 
-MemObjs *memobjs_build(const Func *f)
+/* ---- addresses lent to calls that keep nothing -------------------------- */
+
+typedef struct Stmts {
+	const Stmt **v;
+	uint32_t n, cap;
+} Stmts;
+
+static void stmts_push(Stmts *l, const Stmt *s)
+{
+	l->v = array_grow(l->v, l->n, &l->cap, sizeof *l->v);
+	l->v[l->n++] = s;
+}
+
+/* What in does with .param p: 1 stores one value into it, 2 passes it as
+ * a whole argument that the callee only reads through (runtime_reads_only),
+ * 0 anything else (loads it, passes it elsewhere, takes its address). */
+static int param_use(const Ins *in, const char *p)
+{
+	const char *name;
+	int64_t off;
+	CallParts c;
+	if (in->sp->code == O_st && ins_space(in) == SPACE_PARAM && in->nops == 2 &&
+	    addr_name_off(in->ops[0], &name, &off) && name == p && in->ops[1]->kind != E_BRACE &&
+	    !expr_mentions(in->ops[1], p))
+		return 1;
+	if (!ins_call_parts(in, &c) || c.proto || !c.args || (c.rets && expr_mentions(c.rets, p)))
+		return 0;
+	uint32_t reads = runtime_reads_only(c.callee->str);
+	for (uint32_t k = 0; k < c.args->n; k++)
+		if (expr_mentions(c.args->kids[k], p) &&
+		    (k >= 32 || !(reads >> k & 1) || c.args->kids[k]->kind != E_NAME))
+			return 0;
+	return expr_mentions(c.args, p) ? 2 : 0;
+}
+
+static int declares(const List *l, const char *p)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		for (uint32_t i = 0; s->kind == S_VAR && i < s->var.nds; i++)
+			if (s->var.ds[i].name == p)
+				return 1;
+	return 0;
+}
+
+/* The uses of the .param p that list l declares, in l and in the scopes
+ * inside that do not declare a p of their own (nvcc names every call's
+ * .params alike): 0 when one is neither a store nor such a call. */
+static int param_uses(const List *l, const char *p, int own, Stmts *stores, Stmts *calls)
+{
+	if (!own && declares(l, p))
+		return 1;
+	for (const Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_SCOPE && !param_uses(&s->scope, p, 0, stores, calls))
+			return 0;
+		if (s->kind != S_INS || !ins_mentions(&s->ins, p))
+			continue;
+		int u = param_use(&s->ins, p);
+		if (!u)
+			return 0;
+		stmts_push(u == 1 ? stores : calls, s);
+	}
+	return 1;
+}
+
+typedef struct Lends {
+	Lend *v;
+	uint32_t n, cap;
+} Lends;
+
+/* Every .param a scope declares whose stores go to such calls only. */
+static void find_lends(const List *l, Lends *out)
+{
+	for (const Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_SCOPE)
+			find_lends(&s->scope, out);
+		if (s->kind != S_VAR || decl_space(&s->var) != SPACE_PARAM)
+			continue;
+		for (uint32_t i = 0; i < s->var.nds; i++) {
+			Stmts st = {0}, calls = {0};
+			if (param_uses(l, s->var.ds[i].name, 1, &st, &calls))
+				for (uint32_t c = 0; c < calls.n; c++)
+					for (uint32_t k = 0; k < st.n; k++) {
+						out->v = array_grow(out->v, out->n, &out->cap, sizeof *out->v);
+						out->v[out->n++] = (Lend){st.v[k], calls.v[c], UINT32_MAX, UINT32_MAX};
+					}
+			free(st.v);
+			free(calls.v);
+		}
+	}
+}
+
+typedef struct StmtAt {
+	const Stmt *s;
+	uint32_t *ins;
+} StmtAt;
+
+static int cmp_stmt_at(const void *pa, const void *pb)
+{
+	uintptr_t a = (uintptr_t)((const StmtAt *)pa)->s, b = (uintptr_t)((const StmtAt *)pb)->s;
+	return (a > b) - (a < b);
+}
+
+static int cmp_lend(const void *pa, const void *pb)
+{
+	const Lend *a = pa, *b = pb;
+	return (a->call_ins > b->call_ins) - (a->call_ins < b->call_ins);
+}
+
+/* The lends' instruction numbers (cfg order), the lends by call, and the
+ * stores marked. */
+static void place_lends(Walker *w, Lends *l)
+{
+	StmtAt *at = xcalloc(2 * (size_t)l->n, sizeof *at);
+	for (uint32_t i = 0; i < l->n; i++) {
+		at[2 * i] = (StmtAt){l->v[i].store, &l->v[i].store_ins};
+		at[2 * i + 1] = (StmtAt){l->v[i].call, &l->v[i].call_ins};
+	}
+	qsort(at, 2 * (size_t)l->n, sizeof *at, cmp_stmt_at);
+	for (uint32_t i = 0; i < w->cfg->nins; i++) {
+		StmtAt key = {w->cfg->ins[i], NULL};
+		StmtAt *f = bsearch(&key, at, 2 * (size_t)l->n, sizeof *at, cmp_stmt_at);
+		while (f && f > at && f[-1].s == key.s)
+			f--;
+		for (; f && f < at + 2 * l->n && f->s == key.s; f++)
+			*f->ins = i;
+	}
+	free(at);
+	qsort(l->v, l->n, sizeof *l->v, cmp_lend);
+	w->lends = l->v, w->nlends = l->n;
+	w->lent = xcalloc(w->cfg->nins + 1, 1);
+	for (uint32_t i = 0; i < l->n; i++)
+		if (l->v[i].store_ins < w->cfg->nins)
+			w->lent[l->v[i].store_ins] = 1;
+}
+
+static MemObjs *build(const Func *f, int lend)
 {
 	MemObjs *mo = xcalloc(1, sizeof *mo);
 	collect_objs(mo, &f->body);
@@ -388,16 +569,33 @@ MemObjs *memobjs_build(const Func *f)
 	}
 	Live *l = live_compute(g);
 	Defs *d = defs_compute(g, l);
-	Walker w = {mo, g, d, l, xcalloc(g->nins + 1, sizeof *w.memo), xcalloc(g->nins + 1, 1)};
+	Walker w = {mo, g, d, l, xcalloc(g->nins + 1, sizeof *w.memo), xcalloc(g->nins + 1, 1), NULL, 0, NULL};
+	Lends lends = {0};
+	if (lend)
+		find_lends(&f->body, &lends);
+	if (lends.n)
+		place_lends(&w, &lends);
 	for (uint32_t i = 0; i < g->nins; i++)
 		scan_ins(&w, i);
 	record_defs(&w);
+	free(lends.v);
+	free(w.lent);
 	free(w.memo);
 	free(w.state);
 	defs_free(d);
 	live_free(l);
 	cfg_free(g);
 	return mo;
+}
+
+MemObjs *memobjs_build(const Func *f)
+{
+	return build(f, 0);
+}
+
+MemObjs *memobjs_build_lent(const Func *f)
+{
+	return build(f, 1);
 }
 
 void memobjs_free(MemObjs *mo)

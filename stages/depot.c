@@ -27,7 +27,11 @@
  *
  * Lifetimes: an object is live at a point when a store to it reaches the
  * point and a load of it is reachable from it.  Two objects may share
- * bytes unless a store to one happens where the other is live.
+ * bytes unless a store to one happens where the other is live.  An address
+ * passed only to a call that reads through it and keeps nothing (vprintf's
+ * format and buffer: ir/runtime.c) is no escape but a load of the object
+ * at the call, so a printf buffer lives from the stores that fill it to
+ * its vprintf, and two buffers, or a buffer and another object, may share.
  *
  * Scalar replacement: an object not pinned whose every access is a plain
  * ld or st at a constant offset, the same bytes each time, gets a register
@@ -147,13 +151,13 @@ static const char *why_fixed(const Dp *d)
 			return "a .local access through an unknown pointer";
 		if (a->obj != d->dobj)
 			continue;
-		if (a->anchor == ANCHOR_MANY)
+		if (a->anchor == ANCHOR_MANY && !a->lent)  /* lent: pinned, as an escape is */
 			return "an address formed in more than one place";
 		if (!a->base_known)
 			return "a pointer stepped around a loop or merged from several offsets";
 		if (a->how != USE_ADDR && (!in_depot(d, a->base) || (a->exact && a->off + a->width > d->size)))
 			return "an access outside the depot";
-		if (a->how != USE_ADDR && a->width <= 0)
+		if (a->how != USE_ADDR && a->width <= 0 && !a->lent)
 			return "an access of unknown width";
 	}
 	for (uint32_t i = 0; i < mo->nesc; i++)
@@ -285,6 +289,10 @@ static void make_objects(Dp *d)
 			o->align = pow2_floor(a->width);
 		o->loaded |= (a->how & USE_READ) != 0;
 		o->stored |= (a->how & USE_WRITE) != 0;
+		if (a->lent && a->anchor < 0) {  /* %SP itself, or from several places */
+			o->pinned = "its address goes to a call in a form the stage does not rewrite";
+			o->pinned_at = a->at;
+		}
 	}
 	for (uint32_t i = 0; i < mo->nesc; i++)
 		if (mo->esc[i].obj == d->dobj) {
@@ -510,6 +518,8 @@ typedef struct Pieces {
 static const char *access_why(const MemAccess *a)
 {
 	const Spelling *sp = a->at->ins.sp;
+	if (a->lent)
+		return "its address is passed to a call";
 	if (!a->exact)
 		return "an access at a run-time offset";
 	if ((sp->code != O_ld && sp->code != O_st) || a->at->ins.nops != 2 || sp->unknown)
@@ -1543,9 +1553,10 @@ static void rewrite(Dp *d, Stats *st)
 	places_free(&b);
 }
 
-static void depot_func(Module *m, const StageOptions *o, Func *f, Stats *st, Names *module)
+static void depot_func(Module *m, const StageOptions *o, Func *f, Stats *st, Names *module, int lend)
 {
-	Dp d = {.m = m, .o = o, .f = f, .arena = arena_new(), .mo = memobjs_build(f), .module = module};
+	Dp d = {.m = m, .o = o, .f = f, .arena = arena_new(),
+		.mo = lend ? memobjs_build_lent(f) : memobjs_build(f), .module = module};
 	d.dobj = find_depot(d.mo);
 	if (d.dobj >= 0)
 		rewrite(&d, st);
@@ -1561,9 +1572,10 @@ void depot(Module *m, const StageOptions *o)
 		return;
 	Stats st = {0};
 	Names module = {0};   /* made when scalar replacement first needs it */
+	int lend = !defines_runtime(m);   /* its calls of vprintf are the toolchain's */
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
-			depot_func(m, o, s->func, &st, &module);
+			depot_func(m, o, s->func, &st, &module, lend);
 	names_free(&module);
 	if (o->stats && st.funcs)
 		print_stats(&st);

@@ -318,6 +318,55 @@ START_TEST(local_pointers_in_loops)
 }
 END_TEST
 
+/* An address stored only into .params of vprintf (both its arguments)
+ * is, with memobjs_build_lent, a read of the object at the call, from the
+ * offset passed on; passed to another function too, it escapes; plain
+ * memobjs_build keeps every such address an escape. */
+static const char lent_src[] = HEADER
+	".extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 b);\n"
+	".extern .func use(.param .b64 p);\n"
+	".entry k(.param .u32 n)\n{\n"
+	".local .align 8 .b8 __local_depot0[32];\n.local .align 8 .b8 kept[8];\n"
+	".reg .b64 %SP;\n.reg .b64 %SPL;\n.reg .b32 %r<4>;\n.reg .b64 %rd<8>;\n"
+	"mov.u64 %SPL, __local_depot0;\ncvta.local.u64 %SP, %SPL;\nld.param.u32 %r1, [n];\n"
+	"add.u64 %rd1, %SP, 8;\nadd.u64 %rd2, %SPL, 8;\nst.local.u32 [%rd2], %r1;\n"  /* 0 */
+	"add.u64 %rd3, %SP, 16;\n"
+	"{\n.param .b64 param0;\nst.param.b64 [param0], %rd3;\n.param .b64 param1;\n"
+	"st.param.b64 [param1], %rd1;\n.param .b32 retval0;\n"
+	"call.uni (retval0), vprintf, (param0, param1);\n}\n"                          /* 1, 2 */
+	"mov.u64 %rd4, kept;\ncvta.local.u64 %rd5, %rd4;\n"                            /* 3: cvta */
+	"{\n.param .b64 param1;\nst.param.b64 [param1], %rd5;\n.param .b32 retval0;\n"
+	"call.uni (retval0), vprintf, (param1, param1);\n}\n"
+	"{\n.param .b64 param0;\nst.param.b64 [param0], %rd5;\ncall.uni use, (param0);\n}\n"
+	"ret;\n}\n";
+
+START_TEST(local_addresses_lent_to_vprintf)
+{
+	Module *m = parse_ok(lent_src);
+	MemObjs *mo = memobjs_build_lent(m->items.tail->func);
+	ck_assert_int_eq(mo->objs[0].escapes, 0);
+	ck_assert_int_eq(mo->objs[1].escapes, 1);   /* kept: passed to use() too */
+	ck_assert_uint_eq(mo->nacc, 6);
+	const MemAccess *a = mo->acc;
+	ck_assert(a[0].obj == 0 && a[0].how == USE_ADDR);    /* cvta.local of the root */
+	ck_assert(a[1].obj == 0 && a[1].exact && a[1].off == 8 && !a[1].lent);
+	for (int i = 2; i <= 3; i++) {   /* format at 16, buffer at 8 */
+		ck_assert(a[i].lent && a[i].obj == 0 && a[i].how == USE_READ && !a[i].exact && a[i].width == 0);
+		ck_assert(a[i].base_known && a[i].generic && a[i].at == a[2].at);
+		ck_assert_int_eq(a[i].at->ins.sp->code, O_call);
+	}
+	ck_assert(a[2].base + a[3].base == 24 && a[2].base != a[3].base);
+	ck_assert(a[4].obj == 1 && a[4].how == USE_ADDR);
+	ck_assert(a[5].obj == 1 && a[5].lent);   /* read by vprintf too: it escapes all the same */
+	memobjs_free(mo);
+	mo = memobjs_build(m->items.tail->func);
+	ck_assert_int_eq(mo->objs[0].escapes, 1);
+	ck_assert_uint_eq(mo->nacc, 3);
+	memobjs_free(mo);
+	mod_free(m);
+}
+END_TEST
+
 START_TEST(memory_spaces)
 {
 	Module *m = parse_ok(HEADER ".entry k()\n{\nld.shared::cta.u32 %r1, [%rd1];\n"
@@ -464,6 +513,7 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, local_pointers_in_loops);
 	tcase_add_test(tc, local_anchors_and_bases);
 	tcase_add_test(tc, local_anchor_forms);
+	tcase_add_test(tc, local_addresses_lent_to_vprintf);
 	tcase_add_test(tc, cfg_of_a_loop);
 	tcase_add_test(tc, cfg_of_brx_and_unreachable_code);
 	tcase_add_test(tc, cfg_rejects_unknown_label);
