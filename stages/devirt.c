@@ -19,9 +19,11 @@
  *   every candidate returns the same constants and does nothing else
  *   (closed): the call's result reads become movs of them (uniform)
  *   2..N candidates, closed: a funnel or a .calltargets list, by the
- *   measured rules at settle() and keep_pointer() below (a recursive
- *   target, or one the inliner would not take in its place, gets the
- *   list, unless funnels everywhere leave no call through a pointer)
+ *   measured rules at settle(), keep_pointer() and too_large() below (a
+ *   recursive target, one the inliner would not take in its place, or
+ *   arms whose copies together grow the code more than the inliner lets
+ *   one call, gets the list, unless funnels everywhere leave no call
+ *   through a pointer)
  *   1..N candidates open, or a funnel: a branch funnel around the call only
  *   (before and after at funnel() below), unless the inliner would not
  *   take every arm (the call is then left alone):
@@ -76,7 +78,7 @@ enum { /* how a call is rewritten */
 };
 
 enum { /* why a funnel or a .calltargets list (settle) */
-	RULE_NONE, RULE_NARROW, RULE_RECURSIVE, RULE_PRUNE, RULE_MAX, RULE_ARMS,
+	RULE_NONE, RULE_NARROW, RULE_RECURSIVE, RULE_PRUNE, RULE_MAX, RULE_ARMS, RULE_WHOLE,
 };
 
 static const char *const how_text[] = {
@@ -119,7 +121,7 @@ typedef struct Site {
 	int rule;                   /* RULE_*: why a funnel or .calltargets */
 	const char *back;           /* RULE_RECURSIVE, _PRUNE: a candidate on a call cycle;
 	                               RULE_ARMS, WHY_ARMS: one the inliner would not take */
-	char refusal[128];          /* RULE_ARMS, WHY_ARMS: the inliner's why */
+	char refusal[128];          /* RULE_ARMS, WHY_ARMS: the inliner's why; RULE_WHOLE: the sum */
 	RetSlot rets[MAX_RETS];     /* HOW_UNIFORM */
 	uint32_t nrets;
 } Site;
@@ -885,15 +887,64 @@ static void settle(Dv *d, Site *st, const uint8_t *cyclic, int prune)
  * 68,480 against 50,176 with more stack and spills).  Whether the inliner
  * would take an arm is its own cost model's answer (inline_ask), each
  * funnel of the caller that calls a candidate counted as one call of it
- * more; a funnel that goes is one call fewer for those asked after it. */
-static void keep_pointer(Site *st, uint32_t k, const char *why)
+ * more; a funnel that goes is one call fewer for those asked after it.
+ * And where it takes them all, the funnel as a whole (too_large()). */
+static void keep_pointer(Site *st, const char *back, const char *why)
 {
-	st->back = st->cands[k];
+	st->back = back;
 	snprintf(st->refusal, sizeof st->refusal, "%s", why);
 	if (st->open)
 		st->why = WHY_ARMS;
 	else
-		to_targets(st, RULE_ARMS);
+		to_targets(st, back ? RULE_ARMS : RULE_WHOLE);
+}
+
+enum { TEST_INS = 3 };   /* test(): a mov or cvta, a setp, a bra */
+
+static uint32_t cand_index(const Site *st, const char *f)
+{
+	uint32_t i = 0;
+	while (i < st->ncands && st->cands[i] != f)
+		i++;
+	return i;
+}
+
+/* What funnel() adds beside its calls: each test, a bra.uni per
+ * tested candidate, the branch over a guarded call's funnel; less the
+ * vtable slot's read, which a funnel on the vtable pointer drops. */
+static int funnel_size(const Site *st)
+{
+	uint32_t nbr = st->open ? st->ncands : st->ncands - 1, ntests = st->vptr ? 0 : nbr;
+	for (uint32_t j = 0; st->vptr && j < st->npoints; j++)
+		ntests += cand_index(st, st->points[j].entry) < nbr;
+	return TEST_INS * (int)ntests + (int)nbr + (st->call->ins.guard != NULL) - (st->load != NULL);
+}
+
+/* Every arm inlined is not enough: a funnel of inlined copies can
+ * still be larger than the one call it replaces (fnptr's 10 funnels of
+ * the 4 u_* arms, which the inliner takes at costs 1, -1, 1 and 0 a
+ * copy: interp_kernel 6,528 B of SASS with them against 3,584 with
+ * lists, -rdc's; u_sqrt's copy keeps its call to the sqrt slow path).  So the funnel is weighed as a whole, as the
+ * inliner weighs one call: what it adds over the indirect call (its
+ * tests and branches, each arm's copy less the call it replaces, and the
+ * call sequences of the arms beyond the one) against the inline
+ * threshold, each figure from the inliner's cost model (InlineCost).
+ * fnptr's u_* funnels add 12 + 1 + 3 x 4 = 25 > 20: lists, fnptr 16,768
+ * -> 13,824 B, fnptr.sm_90 17,152 -> 14,336, the same stack and spills;
+ * no other program of the yardstick moves.  --inline=always asks no
+ * cost: funnels.  An open funnel never gets here (its kept call). */
+static int too_large(const Site *st, const InlineCost *ic, char *why, size_t n)
+{
+	if (!ic->weighed || st->open)
+		return 0;
+	int g = funnel_size(st) + (int)(st->ncands - 1) * ic->call;
+	for (uint32_t k = 0; k < st->ncands; k++)
+		g += ic->arm[k];
+	if (g <= ic->threshold)
+		return 0;
+	snprintf(why, n, "adds %d over the one call, more than the inline threshold %d", g,
+		ic->threshold);
+	return 1;
 }
 
 static int is_funnel(const Site *st)
@@ -925,13 +976,15 @@ static void settle_arms(Dv *d, InlineAsk *ask, Df *df, uint32_t *arms)
 			more[k] = arms[at[k]];
 		}
 		char why[128];
+		int arm[MAX_CAND];
+		InlineCost ic = {.arm = arm};
 		int r = inline_ask(ask, df->fs, st->call, st->list, st->cands, more, st->ncands, st->open,
-			why, sizeof why);
-		if (r < 0)
+			&ic, why, sizeof why);
+		if (r < 0 && !too_large(st, &ic, why, sizeof why))
 			continue;
 		for (uint32_t k = 0; k < st->ncands; k++)
 			arms[at[k]]--;
-		keep_pointer(st, (uint32_t)r, why);
+		keep_pointer(st, r < 0 ? NULL : st->cands[r], why);
 	}
 	for (uint32_t j = 0; j < df->nsites; j++)
 		for (uint32_t k = 0; k < df->sites[j].ncands; k++)
@@ -1029,14 +1082,6 @@ static void put(List *l, Stmt *before, Stmt *s)
 		list_insert_before(l, before, s);
 	else
 		list_append(l, s);
-}
-
-static uint32_t cand_index(const Site *st, const char *f)
-{
-	uint32_t i = 0;
-	while (i < st->ncands && st->cands[i] != f)
-		i++;
-	return i;
 }
 
 /* Before the call: candidate i's test, a branch to lab[i], for i < nbr. */
@@ -1225,6 +1270,9 @@ static void rule_text(const Site *st, char *buf, size_t n)
 	case RULE_ARMS:
 		snprintf(buf, n, ": a funnel's call to %s would not be inlined (%s)",
 			quoted_name(st->back), st->refusal);
+		break;
+	case RULE_WHOLE:
+		snprintf(buf, n, ": a funnel of the inlined arms %s", st->refusal);
 		break;
 	default:
 		*buf = 0;

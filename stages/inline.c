@@ -2272,8 +2272,23 @@ static uint32_t direct_calls(const Fn *fn, const CgFunc *c)
 	return n;
 }
 
+/* The figures devirt weighs a whole funnel by, where every callee goes
+ * in: each one's copy at this one call less the call, as cost() weighs
+ * a single call, and that call's own sequence (call_overhead). */
+static void weigh_arms(Fn *fn, Bundle *b, uint32_t n, InlineCost *ic)
+{
+	ic->weighed = fn->in->mode != INLINE_ALWAYS;
+	ic->threshold = fn->in->o->inlining.threshold;
+	ic->call = call_overhead(&b->plans[0]);
+	for (uint32_t i = 0; ic->weighed && i < n; i++) {
+		Site one = *b->plans[i].site;
+		one.copies = 1;
+		ic->arm[i] = cost(fn->in, fn, &one, &b->plans[i]);
+	}
+}
+
 int inline_ask(InlineAsk *a, Stmt *caller, Stmt *call, List *l, const char *const *callees,
-	const uint32_t *more, uint32_t n, int kept, char *why, size_t nwhy)
+	const uint32_t *more, uint32_t n, int kept, InlineCost *ic, char *why, size_t nwhy)
 {
 	Fn *fn = ask_caller(a, caller);
 	uint32_t m = n + (kept != 0);
@@ -2291,7 +2306,6 @@ int inline_ask(InlineAsk *a, Stmt *caller, Stmt *call, List *l, const char *cons
 	Bundle b = {.list = l, .sites = v, .n = m};
 	b.plans = xcalloc(m + 1, sizeof *b.plans);
 	decide(fn, &b, w, c, t);
-	bundle_free(&b);
 	/* the first callee refused for its own reason, else for another's */
 	uint32_t k = 0;
 	while (k < n && (w[k] < 0 || w[k] == WHY_BUNDLE))
@@ -2299,6 +2313,9 @@ int inline_ask(InlineAsk *a, Stmt *caller, Stmt *call, List *l, const char *cons
 	if (k == n)
 		for (k = 0; k < n && w[k] < 0; k++)
 			;
+	if (k == n && ic)
+		weigh_arms(fn, &b, n, ic);
+	bundle_free(&b);
 	if (k == n)
 		return -1;
 	if (w[k] == WHY_COST)

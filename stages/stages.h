@@ -120,9 +120,18 @@ void inline_calls(Module *, const StageOptions *);
  * not, with why.  One InlineAsk serves a module until it changes; NULL
  * with --inline=never (no call is inlined). */
 typedef struct InlineAsk InlineAsk;
+/* Where it would take every one, the cost model's figures for them at
+ * this one call (ic, when not NULL): weighed is 0 with --inline=always
+ * (no cost asked); else arm[i] (the caller gives n) is callees[i]'s copy
+ * less the call it replaces, call that call's sequence, on the scale
+ * of threshold (--inline-threshold). */
+typedef struct InlineCost {
+	int weighed, call, threshold;
+	int *arm;
+} InlineCost;
 InlineAsk *inline_ask_new(Module *, const StageOptions *);
 int inline_ask(InlineAsk *, Stmt *caller, Stmt *call, List *l, const char *const *callees,
-	const uint32_t *more, uint32_t n, int kept, char *why, size_t nwhy);
+	const uint32_t *more, uint32_t n, int kept, InlineCost *ic, char *why, size_t nwhy);
 void inline_ask_free(InlineAsk *);
 
 /* printf.c: calls to an undefined printf become vprintf(fmt, buffer) */
