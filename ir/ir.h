@@ -839,6 +839,10 @@ typedef struct MemAccess {
 	int anchor;             /* index in anchors, ANCHOR_NONE (a root), ANCHOR_MANY */
 	uint8_t lent;           /* a call that keeps nothing reads the object from base on
 	                         * (memobjs_build_lent): how USE_READ, width 0, never exact */
+	uint8_t data;           /* its run-time index comes from data: a value loaded, a
+	                         * parameter, a special register (bins[px >> 4]), not only
+	                         * from constants stepped around loops (a[i] in a loop that
+	                         * ptxas may unroll, each index a constant then) */
 } MemAccess;
 typedef struct MemEscape {  /* an object's address escaping */
 	int obj;
@@ -871,6 +875,7 @@ MemObjs *memobjs_build(const Func *);
  * escape; only for a module that does not define them (defines_runtime). */
 MemObjs *memobjs_build_lent(const Func *);
 void memobjs_free(MemObjs *);
+int memobjs_stored_data(const MemObjs *, int obj);   /* a store at a data index */
 /* Is every access through pointer parameter param (interned) of f at a
  * constant offset, its value going nowhere else? */
 int param_offsets_constant(const Func *f, const char *param);

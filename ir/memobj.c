@@ -41,6 +41,7 @@ typedef struct Addr {
 	int base_known;
 	int64_t base;   /* with var: the offset when the run-time amount came */
 	int anchor;     /* MemObjs.anchors index, ANCHOR_NONE, ANCHOR_MANY */
+	int data;       /* with var: the amount comes from data (see MemAccess) */
 } Addr;
 
 /* Offsets wrap as the machine's addresses do; C's signed overflow would not. */
@@ -56,17 +57,26 @@ static int64_t wrap_neg(int64_t a)
 
 static Addr none(int64_t k, int var)
 {
-	return (Addr){A_NONE, -1, k, var, 0, 0, 0, 0, ANCHOR_NONE};
+	return (Addr){A_NONE, -1, k, var, 0, 0, 0, 0, ANCHOR_NONE, 0};
+}
+
+/* A run-time value that no unrolling makes a constant: loaded, a
+ * parameter, a special register, or computed from one. */
+static Addr data(void)
+{
+	Addr a = none(0, 1);
+	a.data = 1;
+	return a;
 }
 
 static Addr unknown(void)
 {
-	return (Addr){A_UNKNOWN, -1, 0, 0, 0, 0, 0, 0, ANCHOR_NONE};
+	return (Addr){A_UNKNOWN, -1, 0, 0, 0, 0, 0, 0, ANCHOR_NONE, 0};
 }
 
 static Addr cycle(void)
 {
-	return (Addr){A_CYCLE, -1, 0, 1, 0, 0, 0, 0, ANCHOR_NONE};
+	return (Addr){A_CYCLE, -1, 0, 1, 0, 0, 0, 0, ANCHOR_NONE, 0};
 }
 
 /* A store into a .param and a call that reads through what it stored
@@ -133,7 +143,9 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth);
  * around a loop, where a pointer steps), an anchor. */
 static Addr merge(Walker *w, const Addr *a, uint32_t n)
 {
-	int obj = -1, none_seen = 0, other = 0, cyc = 0;
+	int obj = -1, none_seen = 0, other = 0, cyc = 0, dat = 0;
+	for (uint32_t i = 0; i < n; i++)
+		dat |= a[i].data;
 	for (uint32_t i = 0; i < n; i++)
 		if (a[i].kind == A_OBJ && (obj < 0 || obj == a[i].obj))
 			obj = a[i].obj;
@@ -144,7 +156,7 @@ static Addr merge(Walker *w, const Addr *a, uint32_t n)
 		else
 			other = 1;
 	if (obj < 0 && !other)
-		return none(0, 1);
+		return dat ? data() : none(0, 1);
 	if (obj < 0 || none_seen || other) {
 		for (uint32_t i = 0; i < n; i++)
 			escape(w, a[i]);
@@ -164,7 +176,7 @@ static Addr merge(Walker *w, const Addr *a, uint32_t n)
 			anchor = ANCHOR_MANY;
 		generic |= a[i].generic;
 	}
-	Addr r = {A_OBJ, obj, 0, 1, 0, generic, same_base, same_base ? base_of(*f) : 0, anchor};
+	Addr r = {A_OBJ, obj, 0, 1, 0, generic, same_base, same_base ? base_of(*f) : 0, anchor, dat};
 	if (all_root)
 		r.root = 1, r.var = 0, r.anchor = ANCHOR_NONE;
 	else if (same_exact)
@@ -184,16 +196,16 @@ static Addr leaf(Walker *w, uint32_t at, const Expr *e, int depth)
 		return unknown();
 	int o = find_obj(w->mo, e->str);
 	if (o >= 0)
-		return (Addr){A_OBJ, o, 0, 0, 1, 0, 1, 0, ANCHOR_NONE};
+		return (Addr){A_OBJ, o, 0, 0, 1, 0, 1, 0, ANCHOR_NONE, 0};
 	if (live_reg(w->live, e->str) < 0)
-		return none(0, 1);   /* a parameter, special register, other symbol */
+		return data();   /* a parameter, special register, other symbol */
 	uint32_t defs[8];
 	uint32_t n = defs_reaching(w->defs, at, e->str, defs, 8);
 	if (n == 0 || n > 8)
 		return unknown();
 	Addr a[8];
 	for (uint32_t i = 0; i < n; i++)
-		a[i] = defs[i] == DEF_ENTRY ? none(0, 1) : value_of_def(w, defs[i], depth + 1);
+		a[i] = defs[i] == DEF_ENTRY ? data() : value_of_def(w, defs[i], depth + 1);
 	return n == 1 ? a[0] : merge(w, a, n);
 }
 
@@ -203,8 +215,11 @@ static Addr expr_value(Walker *w, uint32_t at, uint32_t op, const Expr *e, int d
  * a root, the amount makes an anchor at (at, op). */
 static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t op)
 {
-	if ((a.kind == A_CYCLE && b.kind == A_NONE) || (b.kind == A_CYCLE && a.kind == A_NONE && !negate_b))
-		return cycle();
+	if ((a.kind == A_CYCLE && b.kind == A_NONE) || (b.kind == A_CYCLE && a.kind == A_NONE && !negate_b)) {
+		Addr c = cycle();
+		c.data = a.data | b.data;
+		return c;
+	}
 	if (a.kind == A_CYCLE || b.kind == A_CYCLE) {
 		escape(w, a);
 		escape(w, b);
@@ -219,7 +234,7 @@ static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t o
 	Addr r = a.kind == A_OBJ ? a : b;
 	const Addr *other = a.kind == A_OBJ ? &b : &a;
 	if (r.kind == A_NONE)
-		return none(0, 1);
+		return a.data || b.data ? data() : none(0, 1);
 	int64_t k = other->var ? 0 : negate_b ? wrap_neg(other->off) : other->off;
 	if (r.root) {
 		r.anchor = new_anchor(w, at, op, k, other->var);
@@ -229,6 +244,7 @@ static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t o
 		if (!r.var)
 			r.base = r.off, r.base_known = 1;
 		r.var = 1;
+		r.data |= other->data;
 	} else {
 		r.off = wrap_add(r.off, k);
 	}
@@ -290,6 +306,7 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 			expr_value(w, ins, MEM_ARITH, in->ops[2], depth), op == O_sub, ins, MEM_ARITH);
 	} else {
 		/* any other result: no address, unless computed from one */
+		r.data = ins_reads_memory(in);
 		for (uint32_t i = 0; i < in->nops; i++) {
 			Operand role = ins_operand(in, i);
 			if (role != OPND_USE)
@@ -299,6 +316,7 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 				escape(w, a);
 				r = unknown();
 			}
+			r.data |= a.data;
 		}
 	}
 	w->memo[ins] = r;
@@ -313,7 +331,8 @@ static void add_access(Walker *w, uint32_t ins, Addr a, int width, unsigned how)
 	mo->acc = array_grow(mo->acc, mo->nacc, &mo->cacc, sizeof *mo->acc);
 	mo->acc[mo->nacc++] = (MemAccess){w->cfg->ins[ins], ins, obj ? a.obj : -1,
 		obj ? a.off : 0, obj && !a.var, width, (uint8_t)how, (uint8_t)(obj && a.generic),
-		(uint8_t)(obj && base_known(a)), obj ? base_of(a) : 0, obj ? a.anchor : ANCHOR_NONE, 0};
+		(uint8_t)(obj && base_known(a)), obj ? base_of(a) : 0, obj ? a.anchor : ANCHOR_NONE, 0,
+		(uint8_t)(obj && a.var && a.data)};
 }
 
 /* Call ins reads what the stores of its lends put into its .params: an
@@ -608,6 +627,18 @@ void memobjs_free(MemObjs *mo)
 	free(mo->esc);
 	free(mo->defs);
 	free(mo);
+}
+
+/* Does f store into object obj at an index that comes from data
+ * (MemAccess.data)?  ptxas cannot tell where such a store lands, so it
+ * keeps the object in memory; a loop counter's index it may make
+ * constant by unrolling, and hold the object in registers. */
+int memobjs_stored_data(const MemObjs *mo, int obj)
+{
+	for (uint32_t i = 0; i < mo->nacc; i++)
+		if (mo->acc[i].obj == obj && (mo->acc[i].how & USE_WRITE) && mo->acc[i].data)
+			return 1;
+	return 0;
 }
 
 /* ---- a pointer parameter's accesses -------------------------------------------- */

@@ -201,6 +201,9 @@ typedef struct Fn {
 	int64_t pos;                 /* its place in the module (In.pos) */
 	Names locals;                /* registers holding an address of its .local objects */
 	int locals_read;
+	uint32_t put;                /* copies put in so far */
+	MemObjs *mo;                 /* its objects as they were after mo_put copies (stored_data) */
+	uint32_t mo_put;
 } Fn;
 
 /* ---- small things --------------------------------------------------------- */
@@ -1165,7 +1168,8 @@ static const Names *local_addrs(Fn *fn)
  * selects.  0 where the callee stores through each of the others at a
  * run-time index (filters' median9 sorts its window in place,
  * hist16_add counts into bins[px >> 4]): the array stays in memory as
- * it was, the copy is like any other.  Else LOCAL_PASSED: the callee
+ * it was, the copy is like any other; 0 too where the caller itself
+ * stores into it at a data index (stored_data).  Else LOCAL_PASSED: the callee
  * only reads it at run-time indices (depot_lifetimes' sum_through),
  * ptxas may hold it in registers once inlined. */
 enum { LOCAL_PASSED = 1, LOCAL_HELD = 2 };
@@ -1188,6 +1192,33 @@ static int param_held(In *in, const CgFunc *c, uint32_t i)
 	return (*v)[i];
 }
 
+/* Does the caller as it stands (the copies put in so far with it)
+ * store into the object whose address reg holds at an index that comes
+ * from data (ir/memobj.c: memobjs_stored_data)?  Then ptxas keeps that
+ * object in memory, inlined or not: tile_modes counts into
+ * bins[px >> 4] once hist16_add is in, so hist16_mode's reads of bins
+ * stay loads.  A fill loop's counter is no such index (ptxas unrolls a
+ * loop of constant trip count and holds the array in registers:
+ * clang_depot_lifetimes' escapes fills seen[] so before sum_through). */
+static int stored_data(Fn *fn, const char *reg)
+{
+	if (!fn->mo || fn->mo_put != fn->put) {
+		memobjs_free(fn->mo);
+		fn->mo = memobjs_build(fn->f);
+		fn->mo_put = fn->put;
+	}
+	int found = 0;
+	for (uint32_t i = 0; i < fn->mo->ndefs; i++) {
+		const Stmt *d = fn->mo->defs[i].at;
+		if (d->kind != S_INS || !d->ins.nops || d->ins.ops[0]->kind != E_NAME || d->ins.ops[0]->str != reg)
+			continue;
+		if (!memobjs_stored_data(fn->mo, fn->mo->defs[i].obj))
+			return 0;
+		found = 1;
+	}
+	return found;
+}
+
 static int passes_local(Fn *fn, const Site *st)
 {
 	const Names *l = local_addrs(fn);
@@ -1204,7 +1235,7 @@ static int passes_local(Fn *fn, const Site *st)
 				int how = i < callee->nparams ? param_held(fn->in, st->callee, i) : 0;
 				passed = 1;
 				held &= how == PARAM_HELD;
-				read |= how == 0;
+				read |= how == 0 && !stored_data(fn, s->ins.ops[1]->str);
 			}
 	return !passed ? 0 : held ? LOCAL_HELD : read ? LOCAL_PASSED : 0;
 }
@@ -1879,6 +1910,7 @@ static void put_in(Fn *fn, Plan *p)
 	declare_used(fn, &p->body);
 	in->st.copied += body_size(&p->body);
 	fn->size += body_size(&p->body);
+	fn->put++;
 	/* the call goes, the copy's calls come: so a later caller's call is
 	 * seen to be the last (the decision a second run would make) */
 	add_calls(in, p->site->callee, -1);
@@ -2105,6 +2137,7 @@ static void inline_into(In *in, Stmt *fs)
 	free(fn.sites);
 	names_free(&fn.names);
 	names_free(&fn.locals);
+	memobjs_free(fn.mo);
 	srclines_free(fn.src);
 }
 
@@ -2244,6 +2277,7 @@ static void ask_done(InlineAsk *a)
 	free(a->fn.sites);
 	names_free(&a->fn.names);
 	names_free(&a->fn.locals);
+	memobjs_free(a->fn.mo);
 	srclines_free(a->fn.src);
 	a->fn = (Fn){0};
 }

@@ -318,6 +318,53 @@ START_TEST(local_pointers_in_loops)
 }
 END_TEST
 
+/* Which run-time indices come from data (MemAccess.data): a loaded value
+ * (bins[px >> 4]), a special register, a parameter, a counter that adds
+ * one; not a loop's counter or a pointer stepped by constants, which
+ * unrolling makes constants.  memobjs_stored_data: a store at such an
+ * index, per object. */
+START_TEST(local_data_indices)
+{
+	Module *m = parse_ok(HEADER ".entry k(.param .u64 px, .param .u32 n)\n{\n"
+		".local .align 4 .b8 a[64];\n.local .align 4 .b8 b[64];\n"
+		".reg .pred %p<3>;\n.reg .b16 %rs<3>;\n.reg .b32 %r<9>;\n.reg .b64 %rd<16>;\n"
+		"ld.param.u64 %rd1, [px];\nld.param.u32 %r1, [n];\nmov.u64 %rd2, a;\nmov.u64 %rd3, b;\n"
+		"mov.u32 %r2, 0;\nmov.u64 %rd4, %rd3;\n"
+		"L:\nmul.wide.u32 %rd5, %r2, 4;\nadd.s64 %rd6, %rd2, %rd5;\n"
+		"st.local.u32 [%rd6], %r2;\n"                                 /* 0: a[i] */
+		"st.local.u32 [%rd4], %r2;\nadd.s64 %rd4, %rd4, 4;\n"         /* 1: *q++ */
+		"add.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, 16;\n@%p1 bra L;\n"
+		"ld.global.u8 %rs1, [%rd1];\nshr.u16 %rs2, %rs1, 4;\ncvt.u32.u16 %r3, %rs2;\n"
+		"mul.wide.u32 %rd7, %r3, 4;\nadd.s64 %rd8, %rd3, %rd7;\n"
+		"ld.local.u32 %r4, [%rd8];\n"                                 /* 2: b[px >> 4] read */
+		"st.local.u32 [%rd8], %r4;\n"                                 /* 3: written */
+		"mov.u32 %r5, %tid.x;\nmul.wide.u32 %rd9, %r5, 4;\nadd.s64 %rd10, %rd2, %rd9;\n"
+		"ld.local.u32 %r6, [%rd10];\n"                                /* 4: a[tid] */
+		"mul.wide.u32 %rd11, %r1, 4;\nadd.s64 %rd12, %rd2, %rd11;\n"
+		"ld.local.u32 %r7, [%rd12];\n"                                /* 5: a[n] */
+		"mov.u32 %r8, 0;\nM:\nmul.wide.u32 %rd13, %r8, 4;\nadd.s64 %rd14, %rd2, %rd13;\n"
+		"ld.local.u32 %r6, [%rd14];\n"                                /* 6: a[j], j += a[j] */
+		"add.s32 %r8, %r8, %r6;\nsetp.lt.u32 %p2, %r8, 16;\n@%p2 bra M;\n"
+		"st.local.u32 [%rd2+4], %r7;\n"                               /* 7: a[1] */
+		"ret;\n}\n");
+	MemObjs *mo = memobjs_build(m->items.tail->func);
+	ck_assert_uint_eq(mo->nacc, 8);
+	const MemAccess *a = mo->acc;
+	ck_assert(a[0].obj == 0 && !a[0].exact && !a[0].data);
+	ck_assert(a[1].obj == 1 && !a[1].exact && !a[1].data);
+	ck_assert(a[2].obj == 1 && a[2].data && a[2].how == USE_READ);
+	ck_assert(a[3].obj == 1 && a[3].data && a[3].how == USE_WRITE);
+	ck_assert(a[4].obj == 0 && a[4].data);
+	ck_assert(a[5].obj == 0 && a[5].data);
+	ck_assert(a[6].obj == 0 && a[6].data);
+	ck_assert(a[7].obj == 0 && a[7].exact && !a[7].data);
+	ck_assert(!memobjs_stored_data(mo, 0));   /* a: read at data indices, stored at i and 1 */
+	ck_assert(memobjs_stored_data(mo, 1));
+	memobjs_free(mo);
+	mod_free(m);
+}
+END_TEST
+
 /* An address stored only into .params of vprintf (both its arguments)
  * is, with memobjs_build_lent, a read of the object at the call, from the
  * offset passed on; passed to another function too, it escapes; plain
@@ -513,6 +560,7 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, local_pointers_in_loops);
 	tcase_add_test(tc, local_anchors_and_bases);
 	tcase_add_test(tc, local_anchor_forms);
+	tcase_add_test(tc, local_data_indices);
 	tcase_add_test(tc, local_addresses_lent_to_vprintf);
 	tcase_add_test(tc, cfg_of_a_loop);
 	tcase_add_test(tc, cfg_of_brx_and_unreachable_code);
