@@ -142,6 +142,10 @@ typedef struct Dv {
 	uint32_t nundef;
 	int addr32;
 	int dwarf;                  /* -G: each function a frame of its own */
+	/* code_of(): per call graph node its code's number (0: not yet), and
+	 * the nodes numbered so far with their hashes */
+	uint32_t *code, *coded, ncoded, ncodes;
+	uint64_t *coded_hash;
 	Stats st;
 	Names module;               /* the module's symbols: each function's names' outer */
 } Dv;
@@ -500,6 +504,34 @@ static void by_vtable(Df *df, Site *st, const Proto *p, const Tracker *t)
 /* ---- candidates of the same code ---------------------------------------- */
 
 static uint32_t cand_index(const Site *st, const char *f);
+static uint32_t cg_at(const CallGraph *cg, const CgFunc *f);
+
+/* A number per code (ir/samecode.c), the same for functions of the same
+ * code, found once per function for every site: 0 for one without a
+ * body. */
+static uint32_t code_of(Dv *d, const char *name)
+{
+	const CgFunc *c = cg_find(d->cg, name);
+	uint32_t at = c ? cg_at(d->cg, c) : 0;
+	if (!c || !c->def)
+		return 0;
+	if (!d->code) {
+		d->code = xcalloc(cg_count(d->cg) + 1, sizeof *d->code);
+		d->coded = xcalloc(cg_count(d->cg) + 1, sizeof *d->coded);
+		d->coded_hash = xcalloc(cg_count(d->cg) + 1, sizeof *d->coded_hash);
+	}
+	if (d->code[at])
+		return d->code[at];
+	uint64_t h = func_code_hash(c->def);
+	for (uint32_t i = 0; i < d->ncoded && !d->code[at]; i++)
+		if (d->coded_hash[i] == h && func_same_code(cg_func(d->cg, d->coded[i])->def, c->def))
+			d->code[at] = d->code[d->coded[i]];
+	if (!d->code[at])
+		d->code[at] = ++d->ncodes;
+	d->coded_hash[d->ncoded] = h;
+	d->coded[d->ncoded++] = at;
+	return d->code[at];
+}
 
 /* Candidates with the same code (ir/samecode.c) do the same when called:
  * the first of them (by name, but for by_vtable()'s last) stands for the
@@ -515,17 +547,14 @@ static uint32_t cand_index(const Site *st, const char *f);
  * functions apart. */
 static void one_per_code(Dv *d, Site *st)
 {
-	uint32_t n = st->ncands, rep[MAX_CAND], codes = 0;
-	const Func *fn[MAX_CAND];
-	uint64_t hash[MAX_CAND];
+	uint32_t n = st->ncands, rep[MAX_CAND], code[MAX_CAND], codes = 0;
 	if (d->dwarf || st->open || n < 2)
 		return;
 	for (uint32_t i = 0; i < n; i++) {
-		fn[i] = func_named(d, st->cands[i]);
-		hash[i] = fn[i] ? func_code_hash(fn[i]) : 0;
+		code[i] = code_of(d, st->cands[i]);
 		rep[i] = i;
 		for (uint32_t j = 0; j < i && rep[i] == i; j++)
-			if (rep[j] == j && fn[i] && fn[j] && hash[j] == hash[i] && func_same_code(fn[j], fn[i]))
+			if (code[i] && code[j] == code[i])
 				rep[i] = j;
 		codes += rep[i] == i;
 	}
@@ -1688,6 +1717,9 @@ void devirt(Module *m, const StageOptions *o)
 		print_stats(&d.st);
 	names_free(&d.module);
 	free(d.undef);
+	free(d.code);
+	free(d.coded);
+	free(d.coded_hash);
 	flow_free(d.flow);
 	callgraph_free(d.cg);
 	symtab_free(d.syms);
