@@ -741,6 +741,12 @@ Range range_of_def(Ranges *, uint32_t ins);
 typedef int FoldSeed(void *ctx, const struct Ins *);
 uint32_t fold_given(const Func *, FoldSeed *seed, void *ctx);
 
+/* samecode.c: whether two functions have the same code, renamings of
+ * their own names and .loc aside, so that a call of one does what a call
+ * of the other does; and a hash equal for such functions. */
+int func_same_code(const Func *, const Func *);
+uint64_t func_code_hash(const Func *);
+
 /* flow.c: which functions an indirect call can reach, from where function
  * and table addresses go in the whole module (flow-insensitive).
  * flow_callees returns how many functions reg in f may hold (it stops

@@ -14,6 +14,7 @@
  * open (world.c: --allow-undefined, an undefined variable, one input that
  * other device code could join) or the module has an undefined
  * address-taken function whose signature matches.
+ * Candidates of the same code (ir/samecode.c) are one, closed (one_per_code()).
  * Rewrites, per call site:
  *   one candidate, closed:   call (r), f, (args);   prototype dropped if unused
  *   every candidate returns the same constants and does nothing else
@@ -89,6 +90,7 @@ static const char *const how_text[] = {
 typedef struct Stats {
 	unsigned seen, single, funnel, open_funnel, uniform, targets, left[NWHY];
 	unsigned pruned;  /* vtable entries cleared */
+	unsigned same;    /* candidates gone for one of the same code */
 } Stats;
 
 enum { MAX_RETS = 8 };
@@ -124,6 +126,7 @@ typedef struct Site {
 	char refusal[128];          /* RULE_ARMS, WHY_ARMS: the inliner's why; RULE_WHOLE: the sum */
 	RetSlot rets[MAX_RETS];     /* HOW_UNIFORM */
 	uint32_t nrets;
+	uint32_t nsame;             /* candidates gone for one of the same code */
 } Site;
 
 /* The module's: the analyses every function's work reads, and the
@@ -138,6 +141,11 @@ typedef struct Dv {
 	const Func **undef;         /* undefined functions whose address is taken */
 	uint32_t nundef;
 	int addr32;
+	int dwarf;                  /* -G: each function a frame of its own */
+	/* code_of(): per call graph node its code's number (0: not yet), and
+	 * the nodes numbered so far with their hashes */
+	uint32_t *code, *coded, ncoded, ncodes;
+	uint64_t *coded_hash;
 	Stats st;
 	Names module;               /* the module's symbols: each function's names' outer */
 } Dv;
@@ -493,6 +501,82 @@ static void by_vtable(Df *df, Site *st, const Proto *p, const Tracker *t)
 		st->load = t->cfg->ins[load];
 }
 
+/* ---- candidates of the same code ---------------------------------------- */
+
+static uint32_t cand_index(const Site *st, const char *f);
+static uint32_t cg_at(const CallGraph *cg, const CgFunc *f);
+
+/* A number per code (ir/samecode.c), the same for functions of the same
+ * code, found once per function for every site: 0 for one without a
+ * body. */
+static uint32_t code_of(Dv *d, const char *name)
+{
+	const CgFunc *c = cg_find(d->cg, name);
+	uint32_t at = c ? cg_at(d->cg, c) : 0;
+	if (!c || !c->def)
+		return 0;
+	if (!d->code) {
+		d->code = xcalloc(cg_count(d->cg) + 1, sizeof *d->code);
+		d->coded = xcalloc(cg_count(d->cg) + 1, sizeof *d->coded);
+		d->coded_hash = xcalloc(cg_count(d->cg) + 1, sizeof *d->coded_hash);
+	}
+	if (d->code[at])
+		return d->code[at];
+	uint64_t h = func_code_hash(c->def);
+	for (uint32_t i = 0; i < d->ncoded && !d->code[at]; i++)
+		if (d->coded_hash[i] == h && func_same_code(cg_func(d->cg, d->coded[i])->def, c->def))
+			d->code[at] = d->code[d->coded[i]];
+	if (!d->code[at])
+		d->code[at] = ++d->ncodes;
+	d->coded_hash[d->ncoded] = h;
+	d->coded[d->ncoded++] = at;
+	return d->code[at];
+}
+
+/* Candidates with the same code (ir/samecode.c) do the same when called:
+ * the first of them (by name, but for by_vtable()'s last) stands for the
+ * others.  A closed set of one code is a direct call; on the vtable
+ * pointer each code is one arm, the address points of its candidates all
+ * branching to it.  On the function pointer each candidate keeps its test
+ * (a funnel compares the pointer with each function).  virtual_shapes' 5
+ * deleting destructors (the vptr store and free) are one code: each of
+ * its 4 `delete`s was a funnel of 4 tests and 5 inlined copies, 20 calls
+ * of free where 4 do (whole-program ptxas makes each call of free, malloc
+ * or vprintf a sequence of its own): 22,784 -> 17,792 B of SASS, the same
+ * 32 registers and 16 B of stack.  Not with -G, whose DWARF tells the
+ * functions apart. */
+static void one_per_code(Dv *d, Site *st)
+{
+	uint32_t n = st->ncands, rep[MAX_CAND], code[MAX_CAND], codes = 0;
+	if (d->dwarf || st->open || n < 2)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		code[i] = code_of(d, st->cands[i]);
+		rep[i] = i;
+		for (uint32_t j = 0; j < i && rep[i] == i; j++)
+			if (code[i] && code[j] == code[i])
+				rep[i] = j;
+		codes += rep[i] == i;
+	}
+	if (codes == n || (codes > 1 && !st->vptr))
+		return;
+	for (uint32_t k = 0; k < st->npoints; k++)
+		st->points[k].entry = st->cands[rep[cand_index(st, st->points[k].entry)]];
+	uint32_t m = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (rep[i] == i)
+			st->cands[m++] = st->cands[i];
+	st->ncands = m;
+	st->nsame = n - m;
+	d->st.same += n - m;
+	if (m > 1) {
+		most_held_last(st);
+	} else {  /* a direct call: no test; the slot's read still goes */
+		st->vptr = NULL;
+		st->npoints = 0;
+	}
+}
+
 /* ---- uniform return value ---------------------------------------------- */
 
 
@@ -692,6 +776,8 @@ static void pick(Df *df, Site *st, const Proto *p, const Tracker *t)
 	 * .calltargets list's */
 	if (!st->open)
 		by_vtable(df, st, p, t);
+	one_per_code(d, st);
+	n = st->ncands;
 	if (n > max) {
 		/* the call still goes through the pointer it read: no funnel on
 		 * the vtable pointer, and the slot read stays */
@@ -1301,10 +1387,12 @@ static void remark(const Df *df, const Site *st)
 	*p = 0;
 	for (uint32_t i = 0; i < st->ncands; i++)
 		p += sprintf(p, "%s%s", i ? ", " : "", quoted_name(st->cands[i]));
-	char why[1024];
+	char why[1024], same[64] = "";
 	rule_text(st, why, sizeof why);
-	diag_remark(st->call->loc, "%sdevirtualized call to %s (%s%s)", at, names,
-		st->how == HOW_FUNNEL && st->open ? "funnel, open" : how_text[st->how], why);
+	if (st->nsame)
+		snprintf(same, sizeof same, "; %u more of the same code", st->nsame);
+	diag_remark(st->call->loc, "%sdevirtualized call to %s (%s%s%s)", at, names,
+		st->how == HOW_FUNNEL && st->open ? "funnel, open" : how_text[st->how], why, same);
 	free(names);
 }
 
@@ -1593,6 +1681,8 @@ static void print_stats(const Stats *s)
 	for (int i = 0; i < NWHY; i++)
 		if (s->left[i])
 			diag_note("devirt:     %u: %s", s->left[i], why_text[i]);
+	if (s->same)
+		diag_note("devirt: %u candidates of the same code as another: one arm for them", s->same);
 	if (s->pruned)
 		diag_note("devirt: %u vtable entries no longer read: cleared", s->pruned);
 }
@@ -1619,6 +1709,7 @@ void devirt(Module *m, const StageOptions *o)
 	d.flow = flow_build(m, d.syms);
 	find_undef(&d);
 	d.addr32 = pointer_bytes(m) == 4;
+	d.dwarf = mod_has_dwarf(m);
 	names_of_module(&d.module, m);
 	devirt_funcs(&d);
 	prune_vtables(&d);
@@ -1626,6 +1717,9 @@ void devirt(Module *m, const StageOptions *o)
 		print_stats(&d.st);
 	names_free(&d.module);
 	free(d.undef);
+	free(d.code);
+	free(d.coded);
+	free(d.coded_hash);
 	flow_free(d.flow);
 	callgraph_free(d.cg);
 	symtab_free(d.syms);

@@ -547,6 +547,47 @@ START_TEST(liveness_of_registers_never_read)
 }
 END_TEST
 
+/* The same code (samecode.c): registers and labels renamed by their
+ * place; a function calling itself is another calling itself, but its
+ * own address is not the other's; another opcode or a .loc's line. */
+static const char same_src[] = HEADER
+	".func (.param .b32 r) a(.param .b32 x)\n{\n.reg .b32 %r<3>;\n"
+	".loc 1 10 0\nld.param.u32 %r1, [x];\nadd.s32 %r2, %r1, 1;\n$La:\n"
+	"st.param.b32 [r], %r2;\nret;\n}\n"
+	".func (.param .b32 r) b(.param .b32 y)\n{\n.reg .b32 %q<3>;\n"
+	".loc 1 20 0\nld.param.u32 %q1, [y];\nadd.s32 %q2, %q1, 1;\n$Lb:\n"
+	"st.param.b32 [r], %q2;\nret;\n}\n"
+	".func (.param .b32 r) c(.param .b32 x)\n{\n.reg .b32 %r<3>;\n"
+	"ld.param.u32 %r1, [x];\nmul.lo.s32 %r2, %r1, 1;\n$Lc:\n"
+	"st.param.b32 [r], %r2;\nret;\n}\n"
+	".func d(.param .b64 p)\n{\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n"
+	"{\n.param .b64 q;\nst.param.b64 [q], %rd1;\ncall.uni d, (q);\n}\nret;\n}\n"
+	".func e(.param .b64 p)\n{\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n"
+	"{\n.param .b64 q;\nst.param.b64 [q], %rd1;\ncall.uni e, (q);\n}\nret;\n}\n"
+	".func f(.param .b64 p)\n{\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [p];\n"
+	"mov.u64 %rd2, f;\nst.u64 [%rd1], %rd2;\nret;\n}\n"
+	".func g(.param .b64 p)\n{\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [p];\n"
+	"mov.u64 %rd2, g;\nst.u64 [%rd1], %rd2;\nret;\n}\n";
+
+START_TEST(same_code)
+{
+	Module *m = parse_ok(same_src);
+	const Func *f[7];
+	uint32_t n = 0;
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->has_body)
+			f[n++] = s->func;
+	ck_assert_uint_eq(n, 7);
+	ck_assert(func_same_code(f[0], f[1]) && func_same_code(f[1], f[0]));
+	ck_assert_uint_eq(func_code_hash(f[0]), func_code_hash(f[1]));
+	ck_assert(!func_same_code(f[0], f[2]));          /* mul.lo, not add */
+	ck_assert(func_same_code(f[3], f[4]));           /* each calls itself */
+	ck_assert(!func_same_code(f[5], f[6]));          /* each stores its own address */
+	ck_assert(func_same_code(f[5], f[5]));
+	mod_free(m);
+}
+END_TEST
+
 Suite *analysis_suite(void)
 {
 	Suite *s = suite_create("analysis");
@@ -568,6 +609,7 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, liveness_of_a_loop);
 	tcase_add_test(tc, guarded_write_does_not_kill);
 	tcase_add_test(tc, liveness_of_registers_never_read);
+	tcase_add_test(tc, same_code);
 	suite_add_tcase(s, tc);
 	return s;
 }
