@@ -737,9 +737,13 @@ Range range_of_def(Ranges *, uint32_t ins);
  * says define constants do (say an inlined copy's reads of the parameters
  * a call passes constants): operations with no effect whose registers all
  * come from constants (the seeds not counted), and guarded branches so
- * decided. */
-typedef int FoldSeed(void *ctx, const struct Ins *);
-uint32_t fold_given(const Func *, FoldSeed *seed, void *ctx);
+ * decided.  seed gives an instruction's bits (0: not a seed); each, when
+ * not NULL, is told of every instruction counted the OR of the seeds'
+ * bits it comes from, and whether copies of f sharing those inputs
+ * compute it once (it is on every path through f, not a branch). */
+typedef uint32_t FoldSeed(void *ctx, const struct Ins *);
+typedef void FoldEach(void *ctx, uint32_t from, int shared);
+uint32_t fold_given(const Func *, FoldSeed *seed, void *ctx, FoldEach *each);
 
 /* samecode.c: whether two functions have the same code, renamings of
  * their own names and .loc aside, so that a call of one does what a call

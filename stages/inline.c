@@ -136,9 +136,8 @@ typedef struct In {
 	int *ncalls_delta;           /* what the current caller's copies change, applied after it */
 	uint32_t *touched, ntouched, ctouched;   /* the functions whose delta is not 0 */
 	int *loop_ins;               /* per call-graph function: instructions on a loop (-1: not yet asked) */
-	uint32_t *fold_sum;            /* per call-graph function: fold_sites' sums, kept 0 */
-	int8_t *may_fold;            /* per call-graph function: constant arguments could fold some of it
-	                                (1), not (0), not yet asked (-1) */
+	struct Folds **folds;        /* per call-graph function: what its copies fold or share (folds_of) */
+	uint32_t *fold_head;         /* per call-graph function: fold_sites' chains, kept 0 */
 	uint32_t *copies;            /* per call-graph function: count_copies' counters, kept 0 */
 	uint32_t *order;             /* the call graph's functions, callees first (bottom_up) */
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
@@ -179,8 +178,8 @@ typedef struct Site {
 	const CgFunc *callee;
 	uint32_t copies;             /* the caller's calls of the same callee */
 	int asked;                   /* inline_ask's: the call is still indirect, callee one of its targets */
-	uint32_t fold;               /* instructions its constant arguments fold in the copy (fold_sites) */
-	uint32_t folds;              /* the same, summed over the caller's calls of the callee */
+	uint32_t folds;              /* instructions the caller's copies of the callee fold or compute
+	                                once: constant and shared arguments (fold_sites) */
 } Site;
 
 /* One caller's work. */
@@ -935,55 +934,110 @@ static int caller_depot(Fn *fn)
 	return fn->depot_ok;
 }
 
-/* ---- constant arguments ------------------------------------------------------- */
+/* ---- constant and shared arguments ----------------------------------------- */
 
 /* NVVM folds stencil_weight(-1, 0) to an immediate; after a link the
  * call's copy folds in ptxas just as well (ir/fold.c), and a call that
- * stays keeps all of it.  What a copy folds, given the arguments that
- * are constants at the call, weighs against inlining no more. */
+ * stays keeps all of it.  Likewise copies whose calls pass the same
+ * values: grid_at(g, x - 1, y), grid_at(g, x, y), grid_at(g, x + 1, y)
+ * compute g.nx - 1 and the clamp of y once, and smooth3x3's nine calls
+ * each clamp of x - 1, x, x + 1 once for three calls (measured in the
+ * SASS: 6 IMNMX for 9 copies).  What a copy folds, or computes that an
+ * earlier copy computed, weighs against inlining no more. */
 
-/* A slot of the callee's parameters the call fills with a constant: an
- * immediate, or a register whose value range.c knows there. */
-typedef struct ConstArg {
+/* The callee's parameter elements its folding instructions come from,
+ * one bit each; the rest share INPUT_OTHER, which no call fills. */
+enum { MAX_INPUTS = 31 };
+#define INPUT_OTHER (1u << MAX_INPUTS)
+
+typedef struct Input {
 	const char *param;           /* the callee's formal */
 	int64_t off;
 	int bytes;
-} ConstArg;
+} Input;
 
-typedef struct Consts {
-	ConstArg *v;
+/* Folding instructions of the callee that come from the same inputs
+ * and are computed once by copies sharing them (ir/fold.c) or not. */
+typedef struct FoldFrom {
+	uint32_t from, n;
+	int shared;
+} FoldFrom;
+
+/* Once per callee (its body is final: callees are inlined into first). */
+typedef struct Folds {
+	const Func *callee;
+	Input in[MAX_INPUTS];
+	uint32_t nin;
+	FoldFrom *v;
 	uint32_t n, cap;
-	int all;                     /* every parameter read is one (may_fold) */
-} Consts;
+} Folds;
 
-static int const_read(void *ctx, const Ins *in)
+/* The bit of an element of the callee's parameters, 0 when none has it. */
+static uint32_t input_find(const Folds *k, const char *param, int64_t off, int bytes)
 {
-	const Consts *k = ctx;
+	for (uint32_t i = 0; i < k->nin; i++)
+		if (k->in[i].param == param && k->in[i].off == off && k->in[i].bytes == bytes)
+			return 1u << i;
+	return 0;
+}
+
+static uint32_t input_bit(Folds *k, const char *param, int64_t off, int bytes)
+{
+	uint32_t bit = input_find(k, param, off, bytes);
+	if (bit || k->nin == MAX_INPUTS)
+		return bit ? bit : INPUT_OTHER;
+	k->in[k->nin] = (Input){param, off, bytes};
+	return 1u << k->nin++;
+}
+
+static const char *formal(const Func *f, const char *name)
+{
+	for (uint32_t i = 0; i < f->nparams; i++)
+		if (f->params[i].ds[0].name == name)
+			return name;
+	return NULL;
+}
+
+/* A read of the callee's parameters: the bits of its elements. */
+static uint32_t param_read(void *ctx, const Ins *in)
+{
+	Folds *k = ctx;
 	const char *name;
 	int64_t off;
-	if (in->sp->code != O_ld || in->sp->space != SPACE_PARAM || in->sp->vec > 1 || in->nops != 2 ||
-	    !addr_name_off(in->ops[1], &name, &off))
+	if (in->sp->code != O_ld || in->sp->space != SPACE_PARAM || in->nops != 2 ||
+	    !addr_name_off(in->ops[1], &name, &off) || !formal(k->callee, name))
 		return 0;
-	for (uint32_t i = 0; !k->all && i < k->n; i++)
-		if (k->v[i].param == name && k->v[i].off == off && k->v[i].bytes == in->sp->type_bytes)
-			return 1;
-	return k->all;
+	uint32_t from = 0, n = in->sp->vec ? in->sp->vec : 1;
+	for (uint32_t j = 0; j < n; j++)
+		from |= input_bit(k, name, off + (int64_t)j * in->sp->type_bytes, in->sp->type_bytes);
+	return from;
 }
 
-/* Could constant arguments fold anything of the callee (all of them
- * constants)?  Once per callee: most sites need not look further. */
-static int may_fold(In *in, const CgFunc *c)
+static void fold_count(void *ctx, uint32_t from, int shared)
 {
-	int8_t *v = &in->may_fold[cg_index(in, c)];
-	if (*v < 0) {
-		Consts all = {.all = 1};
-		*v = fold_given(c->def, const_read, &all) > 0;
-	}
-	return *v;
+	Folds *k = ctx;
+	for (uint32_t i = 0; i < k->n; i++)
+		if (k->v[i].from == from && k->v[i].shared == shared) {
+			k->v[i].n++;
+			return;
+		}
+	k->v = array_grow(k->v, k->n, &k->cap, sizeof *k->v);
+	k->v[k->n++] = (FoldFrom){from, 1, shared};
 }
 
-/* The caller's registers as range.c sees them before any copy goes in,
- * made on the first register argument asked about; at (by statement)
+static const Folds *folds_of(In *in, const CgFunc *c)
+{
+	Folds **k = &in->folds[cg_index(in, c)];
+	if (!*k) {
+		*k = xcalloc(1, sizeof **k);
+		(*k)->callee = c->def;
+		fold_given(c->def, param_read, *k, fold_count);
+	}
+	return *k;
+}
+
+/* The caller's registers as range.c and defs.c see them before any copy
+ * goes in, made on the first argument asked about; at (by statement)
  * gives an instruction's index. */
 typedef struct At {
 	UT_hash_handle hh;
@@ -1000,7 +1054,7 @@ typedef struct Vals {
 	int made;
 } Vals;
 
-static int reg_constant(Fn *fn, Vals *vs, const Stmt *s, const Expr *v)
+static uint32_t vals_ins(Fn *fn, Vals *vs, const Stmt *s)
 {
 	if (!vs->made) {
 		vs->made = 1;
@@ -1019,11 +1073,7 @@ static int reg_constant(Fn *fn, Vals *vs, const Stmt *s, const Expr *v)
 	At *a = NULL;
 	if (vs->cfg)
 		HASH_FIND_PTR(vs->at, &s, a);
-	int bits = reg_bits(&fn->names, v);
-	if (!a || !bits)
-		return 0;
-	Range r = range_of(vs->rs, a->ins, v, bits);
-	return r.lo == r.hi;
+	return a ? a->ins : UINT32_MAX;
 }
 
 static void vals_free(Vals *vs)
@@ -1036,47 +1086,163 @@ static void vals_free(Vals *vs)
 	cfg_free(vs->cfg);
 }
 
-/* What the site's constant arguments fold in its copy. */
-static uint32_t site_fold(Fn *fn, Vals *vs, const Site *st)
+/* An argument element as the copies see it: a constant (an immediate,
+ * or a register whose value range.c knows there), a register and its
+ * one reaching definition (the same at two calls of one block: no
+ * redefinition between them), or not known (VAL_NONE, which no other
+ * call shares). */
+enum { VAL_NONE, VAL_INT, VAL_LIT, VAL_REG };
+typedef struct Val {
+	uint64_t kind, p, n;
+} Val;
+
+static Val arg_val(Fn *fn, Vals *vs, const Stmt *s, const Expr *e)
 {
-	const Func *callee = st->callee->def;
-	CallParts cp;
-	if (!callee || !callee->has_body || !ins_call_parts(&st->call->ins, &cp) || !cp.args ||
-	    !may_fold(fn->in, st->callee))
-		return 0;
-	Consts k = {0};
-	int64_t off, c;
-	for (const Stmt *s = st->list->head; s && s != st->call; s = s->next)
-		for (uint32_t i = 0; s->kind == S_INS && i < cp.args->n && i < callee->nparams; i++) {
-			const Expr *v = s->ins.ops[s->ins.nops - 1];
-			if (cp.args->kids[i]->kind != E_NAME || param_access(&s->ins, cp.args->kids[i]->str, &off) != 0 ||
-			    s->ins.sp->vec > 1 || !(v->kind == E_NUM || int_operand(v, &c) ||
-			    (v->kind == E_NAME && reg_constant(fn, vs, s, v))))
-				continue;
-			k.v = array_grow(k.v, k.n, &k.cap, sizeof *k.v);
-			k.v[k.n++] = (ConstArg){callee->params[i].ds[0].name, off, s->ins.sp->type_bytes};
-		}
-	uint32_t f = k.n ? fold_given(callee, const_read, &k) : 0;
-	free(k.v);
-	return f;
+	int64_t c;
+	if (int_operand(e, &c))
+		return (Val){VAL_INT, 0, (uint64_t)c};
+	if (e->kind == E_NUM)
+		return (Val){VAL_LIT, (uintptr_t)e->str, 0};
+	uint32_t at = vals_ins(fn, vs, s), d;
+	int bits = reg_bits(&fn->names, e);
+	if (e->kind != E_NAME || at == UINT32_MAX || !bits)
+		return (Val){VAL_NONE, 0, 0};
+	Range r = range_of(vs->rs, at, e, bits);
+	if (r.lo == r.hi)
+		return (Val){VAL_INT, 0, r.lo};
+	if (defs_reaching(vs->defs, at, e->str, &d, 1) == 1)
+		return (Val){VAL_REG, (uintptr_t)e->str, d};
+	return (Val){VAL_NONE, 0, 0};
 }
 
-/* Every site's fold, and over the caller's calls of each callee (the
- * cost model weighs them together), before any copy goes in. */
+/* What the site passes in each input of k (the st.params beside the
+ * call); its block in the caller, UINT32_MAX when not known. */
+static uint32_t site_vals(Fn *fn, Vals *vs, const Site *st, const Folds *k, Val *v)
+{
+	CallParts cp;
+	memset(v, 0, (k->nin + 1) * sizeof *v);
+	if (!ins_call_parts(&st->call->ins, &cp) || !cp.args)
+		return UINT32_MAX;
+	int64_t off;
+	for (const Stmt *s = st->list->head; s && s != st->call; s = s->next)
+		for (uint32_t i = 0; s->kind == S_INS && !s->ins.guard && i < cp.args->n && i < k->callee->nparams; i++) {
+			if (cp.args->kids[i]->kind != E_NAME || param_access(&s->ins, cp.args->kids[i]->str, &off) != 0)
+				continue;
+			const Expr *e = s->ins.ops[s->ins.nops - 1];
+			uint32_t n = s->ins.sp->vec ? s->ins.sp->vec : 1;
+			int bytes = s->ins.sp->type_bytes;
+			for (uint32_t j = 0; j < n; j++) {
+				uint32_t bit = input_find(k, k->callee->params[i].ds[0].name, off + (int64_t)j * bytes, bytes);
+				if (bit)
+					v[__builtin_ctz(bit)] = arg_val(fn, vs, s, n > 1 ? e->kids[j] : e);
+			}
+		}
+	uint32_t at = vals_ins(fn, vs, st->call);
+	return at == UINT32_MAX ? at : vs->cfg->block_of[at];
+}
+
+static int all_const(const Val *v, uint32_t from)
+{
+	if (from & INPUT_OTHER)
+		return 0;
+	for (uint32_t b = from; b; b &= b - 1)
+		if (v[__builtin_ctz(b)].kind != VAL_INT && v[__builtin_ctz(b)].kind != VAL_LIT)
+			return 0;
+	return 1;
+}
+
+/* The inputs a group comes from at one call, as a key: copies in one
+ * block with the same key compute the group once (the first one's
+ * instance dominates the others'). */
+typedef struct Seen {
+	UT_hash_handle hh;
+	uint64_t *key;               /* a hash of the rest first (the file hashes a key's first word) */
+} Seen;
+
+static int seen_before(Seen **table, Arena *a, uint32_t group, uint32_t block, const Val *v, uint32_t from)
+{
+	uint64_t key[3 * MAX_INPUTS + 3];
+	uint32_t n = 1;
+	key[n++] = (uint64_t)group << 32 | block;
+	for (uint32_t b = from; b; b &= b - 1) {
+		const Val *x = &v[__builtin_ctz(b)];
+		key[n++] = x->kind, key[n++] = x->p, key[n++] = x->n;
+	}
+	key[0] = 0;
+	for (uint32_t i = 1; i < n; i++)
+		key[0] = (key[0] ^ key[i]) * 0x100000001b3u;
+	Seen *e;
+	HASH_FIND(hh, *table, key, n * sizeof *key, e);
+	if (e)
+		return 1;
+	e = arena_alloc(a, sizeof *e);
+	e->key = arena_dup(a, key, n * sizeof *key);
+	HASH_ADD_KEYPTR(hh, *table, e->key, n * sizeof *key, e);
+	return 0;
+}
+
+/* Over one callee's k calls (sites, by vals and block): each folding
+ * instruction counts for every call passing its inputs as constants,
+ * and a shared one for every call but the first passing the same values
+ * in a block. */
+static uint32_t callee_folds(const Folds *k, uint32_t n, Val *const *vals, const uint32_t *block)
+{
+	Seen *table = NULL;
+	Arena *a = arena_new();
+	uint32_t r = 0;
+	for (uint32_t g = 0; g < k->n; g++) {
+		const FoldFrom *f = &k->v[g];
+		for (uint32_t i = 0; i < n; i++)
+			if (all_const(vals[i], f->from) ||
+			    (f->shared && !(f->from & INPUT_OTHER) && block[i] != UINT32_MAX &&
+			    seen_before(&table, a, g, block[i], vals[i], f->from)))
+				r += f->n;
+	}
+	HASH_CLEAR(hh, table);
+	arena_free(a);
+	return r;
+}
+
+/* Every site's folds over the caller's calls of its callee (the cost
+ * model weighs them together), before any copy goes in: the calls of
+ * one callee chained through next, each chain walked once (linear: no
+ * call compared with every other). */
 static void fold_sites(Fn *fn)
 {
-	uint32_t *sum = fn->in->fold_sum;
+	In *in = fn->in;
+	uint32_t n = fn->nsites, none = UINT32_MAX, *head = in->fold_head;
+	uint32_t *next = xmalloc((n + 1) * sizeof *next), *block = xmalloc((n + 1) * sizeof *block);
+	Val **vals = xcalloc(n + 1, sizeof *vals);
 	Vals vs = {0};
-	for (uint32_t i = 0; i < fn->nsites; i++) {
-		Site *st = &fn->sites[i];
-		st->fold = site_fold(fn, &vs, st);
-		sum[cg_index(fn->in, st->callee)] += st->fold;
+	for (uint32_t i = n; i-- > 0;) {
+		uint32_t *h = &head[cg_index(in, fn->sites[i].callee)];
+		next[i] = *h ? *h - 1 : none;
+		*h = i + 1;
 	}
-	for (uint32_t i = 0; i < fn->nsites; i++)
-		fn->sites[i].folds = sum[cg_index(fn->in, fn->sites[i].callee)];
-	for (uint32_t i = 0; i < fn->nsites; i++)
-		sum[cg_index(fn->in, fn->sites[i].callee)] = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t *h = &head[cg_index(in, fn->sites[i].callee)];
+		if (*h != i + 1)
+			continue;
+		*h = 0;
+		const CgFunc *c = fn->sites[i].callee;
+		const Folds *k = c->def && c->def->has_body ? folds_of(in, c) : NULL;
+		if (!k || !k->n)
+			continue;
+		uint32_t m = 0, folds;
+		for (uint32_t j = i; j != none; j = next[j], m++) {
+			vals[m] = xmalloc((k->nin + 1) * sizeof **vals);
+			block[m] = site_vals(fn, &vs, &fn->sites[j], k, vals[m]);
+		}
+		folds = callee_folds(k, m, vals, block);
+		for (uint32_t j = i; j != none; j = next[j])
+			fn->sites[j].folds = folds;
+		for (uint32_t j = 0; j < m; j++)
+			free(vals[j]);
+	}
 	vals_free(&vs);
+	free(vals);
+	free(block);
+	free(next);
 }
 
 /* ---- the cost model ----------------------------------------------------------- */
@@ -1112,6 +1278,12 @@ static void fold_sites(Fn *fn)
  *    instructions weigh nothing (stencil_xfile's 9 calls of
  *    stencil_weight(dx, dy) on immediates: 43 - 63 = -20; smooth3x3
  *    3,200 -> 2,432 SASS bytes, the callee's 176 gone).
+ *  - Arguments that several calls in one block pass alike (one register,
+ *    one reaching definition): what the copies compute from them alone
+ *    ptxas computes once, so it weighs for the first copy only
+ *    (stencil_xfile's grid_at(g, x +- 1, y): advect_x 40 -> 19,
+ *    smooth3x3 90 -> 20 with the body going; 6,400 -> 5,376 SASS bytes,
+ *    -dlto's 5,248).
  *  - The front end's unrolled loops unrolled again in the copy: below,
  *    keep_unrolled(). */
 enum { HELD_BONUS = 60 };
@@ -2149,10 +2321,10 @@ static void count_calls(In *in)
 	in->ncalls_delta = xcalloc(cg_count(in->cg) + 1, sizeof *in->ncalls_delta);
 	in->copies = xcalloc(cg_count(in->cg) + 1, sizeof *in->copies);
 	in->loop_ins = xmalloc((cg_count(in->cg) + 1) * sizeof *in->loop_ins);
-	in->may_fold = xmalloc(cg_count(in->cg) + 1);
-	in->fold_sum = xcalloc(cg_count(in->cg) + 1, sizeof *in->fold_sum);
+	in->folds = xcalloc(cg_count(in->cg) + 1, sizeof *in->folds);
+	in->fold_head = xcalloc(cg_count(in->cg) + 1, sizeof *in->fold_head);
 	for (uint32_t i = 0; i <= cg_count(in->cg); i++)
-		in->loop_ins[i] = -1, in->may_fold[i] = -1;
+		in->loop_ins[i] = -1;
 	for (uint32_t i = 0; i < cg_count(in->cg); i++) {
 		const Symbol *s = cg_func(in->cg, i)->sym;
 		for (uint32_t k = 0; k < s->nuses; k++)
@@ -2226,8 +2398,11 @@ static void in_close(In *in)
 	HASH_CLEAR(hh, in->pos);
 	arena_free(in->pos_arena);
 	free(in->loop_ins);
-	free(in->may_fold);
-	free(in->fold_sum);
+	for (uint32_t i = 0; i < cg_count(in->cg); i++)
+		if (in->folds[i])
+			free(in->folds[i]->v), free(in->folds[i]);
+	free(in->folds);
+	free(in->fold_head);
 	free(in->copies);
 	callgraph_free(in->cg);
 	symtab_free(in->syms);

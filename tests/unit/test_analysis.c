@@ -909,6 +909,47 @@ START_TEST(value_ranges_of_constants)
 }
 END_TEST
 
+/* ir/fold.c: what folds once the parameter reads are seeds, from which
+ * seeds (bit 1: a, bit 2: b), and whether copies sharing those inputs
+ * compute it once: not a decided branch, nor what lies inside an if. */
+static uint32_t seed_params(void *ctx, const Ins *in)
+{
+	const char *name;
+	int64_t off;
+	(void)ctx;
+	if (in->sp->code != O_ld || in->sp->space != SPACE_PARAM || !addr_name_off(in->ops[1], &name, &off))
+		return 0;
+	return !strcmp(name, "a") ? 1 : 2;
+}
+
+static void record_fold(void *ctx, uint32_t from, int shared)
+{
+	Seen *s = ctx;
+	size_t n = strlen(s->text);
+	snprintf(s->text + n, sizeof s->text - n, "%s%u%c", n ? " " : "", from, shared ? 's' : 'n');
+}
+
+START_TEST(folds_and_their_inputs)
+{
+	Module *m = parse_ok(HEADER
+		".func f(.param .b32 a, .param .b32 b)\n{\n.reg .b32 %r<8>;\n.reg .pred %p<2>;\n"
+		"ld.param.u32 %r1, [a];\n"
+		"ld.param.u32 %r2, [b];\n"
+		"add.s32 %r3, %r1, 1;\n"             /* 1, shared */
+		"mul.lo.s32 %r4, %r3, %r2;\n"        /* 1|2 */
+		"mov.u32 %r5, %tid.x;\n"             /* not known */
+		"add.s32 %r6, %r5, %r1;\n"           /* reads it: no */
+		"setp.eq.s32 %p1, %r2, 0;\n"         /* 2 */
+		"@%p1 bra DONE;\n"                   /* decided: each copy's own */
+		"add.s32 %r7, %r4, 1;\n"             /* inside the if: each copy's own */
+		"DONE:\nret;\n}\n");
+	Seen seen = {{0}};
+	ck_assert_uint_eq(fold_given(first_func(m), seed_params, &seen, record_fold), 5);
+	ck_assert_str_eq(seen.text, "1s 3s 2s 2n 3n");
+	mod_free(m);
+}
+END_TEST
+
 START_TEST(register_uses)
 {
 	Analysed a = analyse(HEADER
@@ -1108,6 +1149,7 @@ Suite *values_suite(void)
 	tcase_add_test(tc, value_ranges_reqntid);
 	tcase_add_test(tc, value_ranges_of_counters);
 	tcase_add_test(tc, value_ranges_of_constants);
+	tcase_add_test(tc, folds_and_their_inputs);
 	tcase_add_test(tc, register_uses);
 	tcase_add_test(tc, register_uses_many);
 	tcase_add_test(tc, call_graph);
