@@ -249,6 +249,8 @@ typedef struct Spelling {
 	uint16_t shape[3];      /* .m16n8k16: 16, 8, 16; .m8n8: 8, 8, 0 */
 	ModSet set;             /* MOD_* bits */
 	const char *unknown;    /* its first modifier no row of mods.h covers, or NULL */
+	uint32_t slowpath;      /* nonzero: ptxas calls a subroutine of its own for
+	                         * it, the same number for the same one (opcode.c) */
 } Spelling;
 
 const Opcode *opcode_find(const char *base, size_t n);

@@ -246,6 +246,37 @@ static void decode(Spelling *sp)
 	}
 }
 
+/* Instructions ptxas 13 compiles to a call of a subroutine it adds to
+ * the kernel ($__internal_N_$__cuda_sm20_div_s64 and the like in the
+ * cubin's symbols), measured on a kernel of the one instruction for
+ * sm_75, 80, 86, 90, 100 and 120 alike: division, reciprocal and square
+ * root rounded to .rn, .rz, .rm or .rp in .f32 (with or without .ftz)
+ * and .f64; rsqrt.approx.f64 without .ftz; div and rem of 16 and 64
+ * bits (480 to 1,888 bytes of SASS each).  Not: .approx and .full
+ * forms, rsqrt.approx.ftz.f64, 32-bit div and rem, 64-bit mul, cvt
+ * between .f64 and integers, .f16 or .f32, bfe, brev, clz, popc.  An
+ * immediate divisor still calls it (div.u64 by 16, div.rn.f32 by 2.0).
+ * Whole-program ptxas copies the subroutine into each kernel that uses
+ * it; ptxas -c and nvlink keep one for all, and only for the same
+ * spelling: div.rn.f32 and div.rn.ftz.f32, div.s64 and rem.s64 each get
+ * their own.  The number is the opcode, type, rounding and .ftz. */
+static uint32_t slowpath_of(const Spelling *sp)
+{
+	int ty = sp->ntypes ? sp->types[0] : TY_NONE, bits = ty_bits(ty);
+	int ftz = spelling_has(sp, MOD_ftz), calls = 0;
+	switch (sp->code) {
+	case O_div: case O_rcp: case O_sqrt:
+		calls = (ty == TY_F32 || ty == TY_F64) && sp->rnd >= RND_RN && sp->rnd <= RND_RP;
+		break;
+	case O_rsqrt:
+		calls = ty == TY_F64 && spelling_has(sp, MOD_approx) && !ftz;
+		break;
+	}
+	if ((sp->code == O_div || sp->code == O_rem) && !ty_float(ty) && (bits == 16 || bits == 64))
+		calls = 1;
+	return calls ? (uint32_t)sp->code << 16 | (uint32_t)ty << 8 | (uint32_t)sp->rnd << 1 | (uint32_t)ftz : 0;
+}
+
 /* Splits "ld.global.L1::evict_last.u32" into base "ld" and modifiers
  * ".global", ".L1::evict_last", ".u32". */
 static void split(Spelling *sp)
@@ -285,6 +316,7 @@ const Spelling *spelling_of(const char *s)
 	e->sp.text = s;
 	split(&e->sp);
 	decode(&e->sp);
+	e->sp.slowpath = slowpath_of(&e->sp);
 	Ctx *c = ctx_now();
 	e->next = c->spellings;
 	c->spellings = e;

@@ -64,6 +64,20 @@ check "auto: more warps whole, less .text relocatable: whole ($said)" "[ $rc = 0
 check "auto: measured, -Xptxas -v passed on" "[ $rc = 0 ] && grep -q '^ptxlink: ptxas: ptxas info    : Function properties for mix' err && [ \$(grep -c '^ptxlink: ptxas: ptxas info    : Used [0-9]* registers' err) = 3 ]"
 "$ptxlink" --ptxas -v -arch=sm_80 main.ptx sq.ptx -o none.cubin 2>err; rc=$?
 check "auto: no call left, whole unmeasured" "[ $rc = 0 ] && grep -q 'compile mode: whole program (0 functions address-taken, .* 0 functions calling' err && [ \"\$(grep -c 'running [^ ]*/ptxas ' err)\" = 1 ]"
+# no call left, but ptxas calls a division subroutine of its own that
+# whole-program mode copies into each kernel dividing, and ptxas -c and
+# nvlink keep once (ptxas 13: 4,352 .text bytes whole, 2,816
+# relocatable): measured.  A different division in each (.ftz or not)
+# gets a subroutine each either way: whole, unmeasured.
+divk() { printf '.visible .entry %s(.param .u64 p)\n{\n.reg .b64 %%rd<2>;\n.reg .f32 %%f<4>;\nld.param.u64 %%rd1, [p];\nld.global.f32 %%f1, [%%rd1];\nld.global.f32 %%f2, [%%rd1+4];\n%s %%f3, %%f1, %%f2;\nst.global.f32 [%%rd1], %%f3;\nret;\n}\n' "$1" "$2"; }
+{ printf "$hdr"; divk ka div.rn.f32; divk kb div.rn.f32; } >div2.ptx
+"$ptxlink" --ptxas -v -arch=sm_80 div2.ptx -o div2.cubin 2>err; rc=$?
+said=$(sed -n 's/.*(measured for sm_80: spill bytes, stack, registers and .text bytes 0, 0, [0-9]* ([0-9]* warps) and \([0-9]*\) whole; 0, 0, [0-9]* ([0-9]* warps) and \([0-9]*\) relocatable;.* 0 functions calling, no recursion, ptxas.s subroutine for div.rn.f32 in 2 kernels)/\1 \2/p' err)
+set -- $said
+check "auto: a slow path in two kernels, measured: relocatable ($said)" "[ $rc = 0 ] && elf div2.cubin && grep -q 'compile mode: relocatable' err && [ \"${1:-0}\" -gt \"${2:-0}\" ] && measured_once && clean"
+{ printf "$hdr"; divk ka div.rn.f32; divk kb div.rn.ftz.f32; } >div1.ptx
+"$ptxlink" --ptxas -v -arch=sm_80 div1.ptx -o div1.cubin 2>err; rc=$?
+check "auto: different slow paths, whole unmeasured" "[ $rc = 0 ] && elf div1.cubin && grep -q 'compile mode: whole program (0 functions address-taken, .* no recursion)' err && [ \"\$(grep -c 'running [^ ]*/ptxas ' err)\" = 1 ] && clean"
 "$ptxlink" --ptxas -arch=sm_80 main.ptx sq.ptx -o again.cubin
 check "deterministic" "cmp -s app.cubin again.cubin"
 "$ptxlink" --ptxas -arch=sm_80 main.ptx sq.ptx -o - >stdout.cubin

@@ -130,6 +130,33 @@ START_TEST(spellings_are_decoded)
 }
 END_TEST
 
+static uint32_t slowpath(const char *text)
+{
+	return spelling_get(text, strlen(text))->slowpath;
+}
+
+/* Which instructions ptxas compiles to a subroutine of its own, and
+ * which share one (opcode.c's list, measured with ptxas 13). */
+START_TEST(spellings_slow_paths)
+{
+	const char *calls[] = {"div.rn.f32", "div.rn.ftz.f32", "div.rz.f64", "rcp.rn.f64",
+		"rcp.rm.f32", "sqrt.rn.f32", "sqrt.rp.f64", "rsqrt.approx.f64", "div.s64",
+		"rem.u64", "div.u16", "rem.s16"};
+	const char *inline_[] = {"div.full.f32", "div.approx.ftz.f32", "rcp.approx.ftz.f64",
+		"sqrt.approx.f32", "rsqrt.approx.ftz.f64", "rsqrt.approx.f32", "div.s32",
+		"rem.u32", "mul.lo.s64", "cvt.rn.f32.f64", "add.rn.f64", "fma.rn.f32"};
+	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+		ck_assert_msg(slowpath(calls[i]) != 0, "%s", calls[i]);
+	for (size_t i = 0; i < sizeof inline_ / sizeof *inline_; i++)
+		ck_assert_msg(slowpath(inline_[i]) == 0, "%s", inline_[i]);
+	ck_assert_uint_ne(slowpath("div.rn.f32"), slowpath("div.rn.ftz.f32"));
+	ck_assert_uint_ne(slowpath("div.s64"), slowpath("rem.s64"));
+	ck_assert_uint_ne(slowpath("div.s64"), slowpath("div.u64"));
+	ck_assert_uint_ne(slowpath("div.rn.f64"), slowpath("rcp.rn.f64"));
+	ck_assert_uint_eq(slowpath("div.rn.f32"), slowpath("div.f32.rn"));
+}
+END_TEST
+
 /* Every symbol once, its linkage, space, size and alignment, and how
  * the module uses it, by statement. */
 START_TEST(symbol_table)
@@ -596,6 +623,7 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, operand_kinds);
 	tcase_add_test(tc, memory_spaces);
 	tcase_add_test(tc, spellings_are_decoded);
+	tcase_add_test(tc, spellings_slow_paths);
 	tcase_add_test(tc, symbol_table);
 	tcase_add_test(tc, local_memory_objects);
 	tcase_add_test(tc, local_pointers_in_loops);

@@ -62,7 +62,7 @@ row() { # program, variant, linked ptx, ptxlink's arguments...
 	local taken; taken=$(grep -o '[0-9]* functions address-taken' <<<"$why" | cut -d' ' -f1)
 	local ti; ti=$(grep -o '[0-9]* of them calling indirectly' <<<"$why" | cut -d' ' -f1)
 	local calling; calling=$(grep -o '[0-9]* functions calling' <<<"$why" | cut -d' ' -f1)
-	local rec=no; grep -q '[(,] recursion)' <<<"$why" && rec=yes
+	local rec=no; grep -q '[(,] recursion[,)]' <<<"$why" && rec=yes
 	local pick=whole; grep -q 'compile mode: relocatable' <<<"$why" && pick=reloc
 	ptxas -arch="$arch" -v "$ptx" -o "$work/w.cubin" >"$work/w.txt" 2>&1 || { echo "whole failed" >"$work/w.txt"; }
 	ptxas -arch="$arch" -c -v "$ptx" -o "$work/r.o" >"$work/r.txt" 2>&1 || echo "-c failed" >&2

@@ -18,7 +18,8 @@
  * or when tools/bench/mode-bench.sh and lto-bench.sh measured fewer
  * spills, smaller frames and less SASS that way (see mode_by_facts);
  * whole-program when no function's address is taken and no call is
- * left; where the facts tell nothing, ptxas -v compiles the first
+ * left and no division or square root ptxas makes a subroutine of is in
+ * two kernels; where the facts tell nothing, ptxas -v compiles the first
  * architecture both ways and the fewer spill bytes, then the smaller
  * frames, then the more warps the registers let an SM hold, then the
  * fewer SASS bytes (the cubin's .text sections) decide, and the compile
@@ -268,6 +269,9 @@ typedef struct ModeFacts {
 	int indirect;           /* indirect call sites */
 	int taken_indirect;     /* address-taken functions that call indirectly */
 	int calling;            /* defined functions with a call left, to anything */
+	const char *slowpath;   /* an instruction ptxas calls its own subroutine for
+	                         * (Spelling.slowpath) in two kernels or more, or NULL */
+	int slowpath_kernels;   /* how many */
 } ModeFacts;
 
 /* A name whole-program ptxas cannot leave undefined: all but vprintf,
@@ -315,6 +319,48 @@ static int has_cycle(const CallGraph *cg)
 	return cycle;
 }
 
+/* The slow paths (Spelling.slowpath) of a body, each once: *n of them
+ * in v so far, the kernel's own after those of the kernels before. */
+typedef struct SlowPath {
+	const Spelling *sp;
+	int kernels, last;   /* how many kernels use it; the last one's number */
+} SlowPath;
+
+static SlowPath *slowpaths(const List *body, int kernel, SlowPath *v, uint32_t *n, uint32_t *cap)
+{
+	for (const Stmt *s = body->head; s; s = s->next) {
+		if (s->kind == S_SCOPE)
+			v = slowpaths(&s->scope, kernel, v, n, cap);
+		if (s->kind != S_INS || !s->ins.sp->slowpath)
+			continue;
+		uint32_t i = 0;
+		while (i < *n && v[i].sp->slowpath != s->ins.sp->slowpath)
+			i++;
+		if (i == *n) {
+			v = array_grow(v, *n, cap, sizeof *v);
+			v[(*n)++] = (SlowPath){s->ins.sp, 0, -1};
+		}
+		if (v[i].last != kernel)
+			v[i].kernels++, v[i].last = kernel;
+	}
+	return v;
+}
+
+/* The slow path the most kernels use, when two or more do. */
+static void shared_slowpath(const Module *m, ModeFacts *f)
+{
+	SlowPath *v = NULL;
+	uint32_t n = 0, cap = 0;
+	int kernel = 0;
+	for (const Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->is_entry && s->func->has_body)
+			v = slowpaths(&s->func->body, kernel++, v, &n, &cap);
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i].kernels > 1 && v[i].kernels > f->slowpath_kernels)
+			f->slowpath = v[i].sp->text, f->slowpath_kernels = v[i].kernels;
+	free(v);
+}
+
 static void mode_facts(const Module *m, ModeFacts *f)
 {
 	SymTab *t = symtab_build(m);
@@ -333,6 +379,7 @@ static void mode_facts(const Module *m, ModeFacts *f)
 		f->calling += c->def && (c->ncallees || c->nindirect);
 	}
 	f->recursive = has_cycle(cg);
+	shared_slowpath(m, f);
 	callgraph_free(cg);
 	symtab_free(t);
 }
@@ -341,9 +388,23 @@ static void mode_facts(const Module *m, ModeFacts *f)
  * support (docs/usage.md): nvlink must resolve a name; or a cycle may be
  * compiled with the full call ABI (recursion through direct calls, or an
  * address-taken function calling through a pointer): relocatable.  No
- * function address-taken and no call left: whole program (48 of the 50
- * call-free corpus files are no smaller relocatable; textures, whose two
- * kernels each get ptxas's own division subroutine, is 10% smaller).
+ * function address-taken, no call left and no instruction ptxas calls a
+ * subroutine of its own for (Spelling.slowpath) in two kernels: whole
+ * program.  Of the 51 call-free corpus files compiled both ways with
+ * ptxas 13, 49 are no better relocatable in spills, stack, warps or
+ * .text; the two that are, textures for sm_75 and sm_80, are the two
+ * with a slow path in two kernels (div.rn.f32): whole-program ptxas
+ * copies the subroutine into each, ptxas -c and nvlink keep one (14,720
+ * .text bytes against 13,184 and 15,232 against 13,824), so they are
+ * measured.  A slow path in one kernel, or a different one in each, is
+ * one copy a kernel either way, and whole program less SASS
+ * (cluster_sm90's sqrt.rn.f64 in one kernel: 6,016 bytes against 6,912;
+ * div.rn.f32 and div.rn.ftz.f32 in two kernels: 3,712 against 4,224).
+ * The subroutines ptxas makes of warp-synchronous instructions for sm_80
+ * and sm_86, not sm_90 (__cuda_sm70_shflsync_up_p and the like), depend
+ * on the code around them, not on the instruction (a kernel of the one
+ * instruction has none), and are no fact: in the 6 corpus files that
+ * have them (cub_sort_scan's in 40 kernels) whole program is better.
  * Otherwise MODE_AUTO, measure:
  * - address-taken functions: whole-program mode compiles each as a
  *   full-ABI function copied into every kernel, relocatable mode pays at
@@ -371,7 +432,7 @@ static int mode_by_facts(const ModeFacts *f)
 {
 	if (f->undefined || f->recursive || f->taken_indirect)
 		return MODE_RELOCATABLE;
-	return f->taken || f->calling ? MODE_AUTO : MODE_WHOLE;
+	return f->taken || f->calling || f->slowpath ? MODE_AUTO : MODE_WHOLE;
 }
 
 /* What ptxas -v said of one compile: spill bytes (stores and loads) and
@@ -447,8 +508,12 @@ static void say_mode(const Options *o, const ModeFacts *f, int mode, const char 
 	if (measured)
 		fprintf(stderr, "%s; ", measured);
 	fprintf(stderr, "%d functions address-taken, %d of them calling indirectly, "
-		"%d indirect calls, %d functions calling, %s)\n", f->taken, f->taken_indirect,
+		"%d indirect calls, %d functions calling, %s", f->taken, f->taken_indirect,
 		f->indirect, f->calling, f->recursive ? "recursion" : "no recursion");
+	if (f->slowpath)
+		fprintf(stderr, ", ptxas's subroutine for %s in %d kernels", f->slowpath,
+			f->slowpath_kernels);
+	fprintf(stderr, ")\n");
 }
 
 /* The output's name without directory and extension: what the temporary
