@@ -112,12 +112,13 @@ void devirt(Module *, const StageOptions *);
 /* inline.c: direct calls to defined functions replaced by their bodies
  * (bottom-up, never on a call cycle), as the cost model or --inline says */
 void inline_calls(Module *, const StageOptions *);
-/* devirt's question before it builds a funnel at an indirect call: would
- * inline_calls() take a direct call there to each of callees[0..n), the
- * caller then calling callees[i] more[i] times more than it does now,
- * and the call itself staying beside them when kept (an open funnel's
- * fallback)?  -1 when it would take every one, else the first it would
- * not, with why.  One InlineAsk serves a module until it changes; NULL
+
+/* inline-cost.c: devirt's question before it builds a funnel at an
+ * indirect call: would inline_calls() take a direct call there to each of
+ * callees[0..n), the caller then calling callees[i] more[i] times more
+ * than it does now, and the call itself staying beside them when kept (an
+ * open funnel's fallback)?  -1 when it would take every one, else the
+ * first it would not, with why.  One InlineAsk serves a module until it changes; NULL
  * with --inline=never (no call is inlined). */
 typedef struct InlineAsk InlineAsk;
 /* Where it would take every one, the cost model's figures for them at
