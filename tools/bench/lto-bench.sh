@@ -204,6 +204,20 @@ verdict() { # prog-dir
     fi
 }
 
+# ptxlink's SASS bytes against the better peer's, in percent ("-4.7%").
+sass_vs() { # prog-dir
+    local W=$1 r t best="" p
+    for r in a c; do
+        t=$(totals "$W/$r")
+        [ -n "$t" ] || continue
+        set -- $t
+        if [ -z "$best" ] || [ "$1" -lt "$best" ]; then best=$1; fi
+    done
+    read -r -a p <<<"$(totals "$W/p")"
+    [ -n "$best" ] && [ -n "${p[0]:-}" ] || { echo "n/a"; return; }
+    awk -v p="${p[0]}" -v b="$best" 'BEGIN { printf "%+.1f%%", (p - b) * 100 / b }'
+}
+
 cell() { # "text regs stack spill"
     [ -n "$1" ] || { echo "n/a"; return; }
     set -- $1
@@ -237,21 +251,30 @@ fails=()
     echo
     echo "Programs: every multi-file corpus program but the \`-G\` ones (globals.G, debug_multi: \`-dlto\` cannot be combined with \`-G\`), and every single-file source whose plain PTX calls a function of its own, directly or through a pointer (not only the device runtime or libdevice)."
     echo
-    echo "Totals are **.text bytes · max registers · Σ stack frame · Σ spill bytes** (stores + loads) over the final cubin: all \`.text.*\` sections; the largest register count of any section; stack and spills summed over every distinct function with code (kernels, out-of-line functions, functions ptxas copied into kernels, each once; inlined and dropped functions not counted). **gate**: ptxlink's Σ spill and Σ stack each at most the lower of the two peers' (\`--check\` fails otherwise); *known*: a program \`tools/bench/lto-known.txt\` lets exceed it, by at most what it records, for the reason it gives."
+    echo "Totals are **.text bytes · max registers · Σ stack frame · Σ spill bytes** (stores + loads) over the final cubin: all \`.text.*\` sections; the largest register count of any section; stack and spills summed over every distinct function with code (kernels, out-of-line functions, functions ptxas copied into kernels, each once; inlined and dropped functions not counted). **gate**: ptxlink's Σ spill and Σ stack each at most the lower of the two peers' (\`--check\` fails otherwise); *known*: a program \`tools/bench/lto-known.txt\` lets exceed it, by at most what it records, for the reason it gives. **SASS**: ptxlink's .text bytes against the better peer's (issue 24 asks for at most +5%)."
     echo
-    echo "| program | ptxlink's mode | -rdc | -dlto | ptxlink | gate |"
-    echo "|---|---|---|---|---|---|"
+    echo "| program | ptxlink's mode | -rdc | -dlto | ptxlink | gate | SASS |"
+    echo "|---|---|---|---|---|---|---:|"
+    over=()
     for p in "${progs[@]}"; do
         W=$WORK/progs/$p
         v=$(verdict "$W")
         case $v in FAIL*) fails+=("$p: ${v#FAIL: }") ;; esac
-        echo "| $p | $(sed 's/^[^:]*: //' "$W/p/mode") | $(cell "$(totals "$W/a")") | $(cell "$(totals "$W/c")") | $(cell "$(totals "$W/p")") | $v |"
+        vs=$(sass_vs "$W")
+        case $vs in n/a) ;; *) awk -v v="${vs%\%}" 'BEGIN { exit !(v > 5) }' && over+=("$p $vs") ;; esac
+        echo "| $p | $(sed 's/^[^:]*: //' "$W/p/mode") | $(cell "$(totals "$W/a")") | $(cell "$(totals "$W/c")") | $(cell "$(totals "$W/p")") | $v | $vs |"
     done
     echo
     if [ ${#fails[@]} = 0 ]; then
         echo "Gate: every program passes."
     else
         echo "Gate: ${#fails[@]} of ${#progs[@]} programs fail: $(printf '%s; ' "${fails[@]}" | sed 's/; $//')."
+    fi
+    echo
+    if [ ${#over[@]} = 0 ]; then
+        echo "SASS: every program within 5% of the better peer."
+    else
+        echo "SASS: ${#over[@]} of ${#progs[@]} programs more than 5% over the better peer: $(printf '%s; ' "${over[@]}" | sed 's/; $//')."
     fi
     echo
     echo "## Per function"
