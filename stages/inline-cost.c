@@ -366,7 +366,19 @@ void folds_free(In *in)
  *    smooth3x3 90 -> 20 with the body going; 6,400 -> 5,376 SASS bytes,
  *    -dlto's 5,248).
  *  - The front end's unrolled loops unrolled again in the copy:
- *    inline.c's keep_unrolled(). */
+ *    inline.c's keep_unrolled().
+ *  - Register pressure does not enter.  Weighed as the caller's
+ *    registers live across the call (ir/live.c's sets; a 64-bit value 2,
+ *    a predicate 0) plus the callee's peak live, the call refused above
+ *    a limit: at 64, 96, 128 and 255 nothing moves on the yardstick or on
+ *    gen-calls.py seeds 11-16 (the highest call inlined is local_arrays'
+ *    mat_mul into transform, 26 + 37 = 63; PTX counts run below ptxas's:
+ *    raytrace's render is at most 51 + 4 = 55 where ptxas gives 79); at
+ *    48 raytrace goes 79 -> 102 registers (+2,688 B) and local_arrays
+ *    32 -> 47, at 32 vcall_xfile's stack 112 -> 176 too.  A call that
+ *    stays holds its caller's live values across it in callee-saved
+ *    registers or the stack, so the copy costs ptxas fewer registers,
+ *    not more (raytrace: 102 registers without inlining). */
 enum { HELD_BONUS = 60 };
 /* A body that goes with its last call is free to inline only up to this
  * size: a chain of functions each calling the next once would otherwise
