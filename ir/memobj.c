@@ -680,15 +680,14 @@ static int ptr_other_use(const Ins *in, const PtrRegs *p)
  * add or sub of an immediate), or NULL. */
 static const char *ptr_step(const Ins *in, const PtrRegs *p)
 {
-	const char *op = in->sp->text;
+	int op = in->sp->code;
 	if (in->nops < 2 || in->ops[0]->kind != E_NAME || in->ops[1]->kind != E_NAME ||
 	    !ptr_has(p, in->ops[1]->str) || in->guard)
 		return NULL;
 	int64_t c;
-	if ((!strncmp(op, "mov.", 4) || !strncmp(op, "cvta.", 5)) && in->nops == 2)
+	if ((op == O_mov || op == O_cvta) && in->nops == 2)
 		return in->ops[0]->str;
-	if ((!strncmp(op, "add.", 4) || !strncmp(op, "sub.", 4)) && in->nops == 3 &&
-	    int_operand(in->ops[2], &c))
+	if ((op == O_add || op == O_sub) && in->nops == 3 && int_operand(in->ops[2], &c))
 		return in->ops[0]->str;
 	return NULL;
 }
@@ -697,15 +696,25 @@ static const char *ptr_step(const Ins *in, const PtrRegs *p)
  * a register, or NULL: an address plus a run-time amount. */
 static const char *indexed_step(const Ins *in, const PtrRegs *p, const PtrRegs *q)
 {
-	const char *op = in->sp->text;
-	if (in->nops != 3 || in->ops[0]->kind != E_NAME || in->guard ||
-	    (strncmp(op, "add.", 4) && strncmp(op, "sub.", 4)))
+	int op = in->sp->code;
+	if (in->nops != 3 || in->ops[0]->kind != E_NAME || in->guard || (op != O_add && op != O_sub))
 		return NULL;
 	for (int k = 1; k <= 2; k++) {
 		const Expr *a = in->ops[k], *b = in->ops[3 - k];
 		if (a->kind == E_NAME && (ptr_has(p, a->str) || ptr_has(q, a->str)) && b->kind == E_NAME)
 			return in->ops[0]->str;
 	}
+	return NULL;
+}
+
+/* The register in loads from [param+C] (ld.param), or NULL. */
+static const char *param_load(const Ins *in, const char *param)
+{
+	const char *name;
+	int64_t off;
+	if (in->nops == 2 && ins_space(in) == SPACE_PARAM && ins_reads_memory(in) &&
+	    addr_name_off(in->ops[1], &name, &off) && name == param && in->ops[0]->kind == E_NAME)
+		return in->ops[0]->str;
 	return NULL;
 }
 
@@ -727,12 +736,8 @@ int param_offsets_constant(const Func *f, const char *param)
 		changed = 0;
 		for (uint32_t i = 0; ok && i < cfg->nins; i++) {
 			const Ins *in = &cfg->ins[i]->ins;
-			const char *name, *to = NULL;
-			int64_t off;
-			if (in->nops == 2 && ins_space(in) == SPACE_PARAM && ins_reads_memory(in) &&
-			    addr_name_off(in->ops[1], &name, &off) && name == param && in->ops[0]->kind == E_NAME)
-				to = in->ops[0]->str;
-			else
+			const char *to = param_load(in, param);
+			if (!to)
 				to = ptr_step(in, &p);
 			if (to && !ptr_has(&p, to)) {
 				if (p.n == sizeof p.reg / sizeof *p.reg)
@@ -781,15 +786,12 @@ int param_stored_indexed(const Func *f, const char *param)
 		changed = 0;
 		for (uint32_t i = 0; i < cfg->nins && !found && !full; i++) {
 			const Ins *in = &cfg->ins[i]->ins;
-			const char *name, *to = NULL;
+			const char *name, *to = param_load(in, param);
 			int64_t off;
 			PtrRegs *into = &at;
-			if (in->nops == 2 && ins_space(in) == SPACE_PARAM && ins_reads_memory(in) &&
-			    addr_name_off(in->ops[1], &name, &off) && name == param && in->ops[0]->kind == E_NAME)
-				to = in->ops[0]->str;
-			else if ((to = ptr_step(in, &indexed)) || (to = indexed_step(in, &at, &indexed)))
+			if (!to && ((to = ptr_step(in, &indexed)) || (to = indexed_step(in, &at, &indexed))))
 				into = &indexed;
-			else
+			else if (!to)
 				to = ptr_step(in, &at);
 			for (uint32_t k = 0; k < in->nops; k++)
 				if (ins_operand(in, k) >= OPND_STORE && ins_operand(in, k) <= OPND_UPDATE &&

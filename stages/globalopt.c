@@ -637,21 +637,43 @@ static int cmp_ptr(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Per symbol, the image of read-only data (read_only) whose address, if
+ * taken, only reaches loads, or NULL.  With named_only, the address of
+ * data nvcc names itself ($str) is not asked after: no one looks at it. */
+static uint8_t **loaded_images(const Go *g, int named_only)
+{
+	uint32_t n = symtab_count(g->t);
+	uint8_t **img = xcalloc(n + 1, sizeof *img), *ask = xcalloc(n + 1, 1), *ok = xcalloc(n + 1, 1);
+	for (uint32_t i = 0; i < n; i++) {
+		const Symbol *v = symtab_at(g->t, i);
+		if (read_only(g, v, &img[i]))
+			ask[i] = (v->how & USE_ADDR) && !(named_only && strchr(v->name, '$'));
+	}
+	only_loaded(g, ask, ok);
+	for (uint32_t i = 0; i < n; i++)
+		if (ask[i] && !ok[i])
+			free(img[i]), img[i] = NULL;
+	free(ask);
+	free(ok);
+	return img;
+}
+
+static void free_images(uint8_t **img, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		free(img[i]);
+	free(img);
+}
+
 /* Variables never written: read-only data (read_only) whose address, if
  * taken, only reaches loads.  Every function that names one is folded. */
 static void fold(Go *g)
 {
 	uint32_t n = symtab_count(g->t), nf = 0, cf = 0;
-	uint8_t **image = xcalloc(n + 1, sizeof *image), *ask = xcalloc(n + 1, 1), *ok = xcalloc(n + 1, 1);
-	for (uint32_t i = 0; i < n; i++)
-		if (read_only(g, symtab_at(g->t, i), &image[i]))
-			ask[i] = (symtab_at(g->t, i)->how & USE_ADDR) != 0;
-	only_loaded(g, ask, ok);
+	uint8_t **image = loaded_images(g, 0);
 	const Func **fs = NULL;
 	for (uint32_t i = 0; i < n; i++) {
 		const Symbol *v = symtab_at(g->t, i);
-		if (ask[i] && !ok[i])
-			free(image[i]), image[i] = NULL;
 		for (uint32_t k = 0; image[i] && k < v->nuses; k++)
 			if (v->uses[k].in) {
 				fs = array_grow(fs, nf, &cf, sizeof *fs);
@@ -665,12 +687,8 @@ static void fold(Go *g)
 		if (f && f->has_body && bsearch(&f, fs, nf, sizeof *fs, cmp_ptr))
 			fold_func(g, f, image);
 	}
-	for (uint32_t i = 0; i < n; i++)
-		free(image[i]);
+	free_images(image, n);
 	free(fs);
-	free(image);
-	free(ask);
-	free(ok);
 }
 
 /* ---- scalar replacement ------------------------------------------------ */
@@ -880,18 +898,12 @@ static int cmp_data(const void *a, const void *b)
 static void dedupe(Go *g)
 {
 	uint32_t n = symtab_count(g->t), nd = 0;
-	uint8_t **img = xcalloc(n + 1, sizeof *img), *ask = xcalloc(n + 1, 1), *ok = xcalloc(n + 1, 1);
+	/* a named object's address is its own, if anything looks at it */
+	uint8_t **img = loaded_images(g, 1);
 	Data *d = xmalloc((n + 1) * sizeof *d);
 	const Symbol **same = xcalloc(n + 1, sizeof *same);   /* per symbol: the one it merges into */
-	/* a named object's address is its own, if anything looks at it */
-	for (uint32_t i = 0; i < n; i++) {
-		const Symbol *v = symtab_at(g->t, i);
-		if (read_only(g, v, &img[i]))
-			ask[i] = (v->how & USE_ADDR) && !strchr(v->name, '$');
-	}
-	only_loaded(g, ask, ok);
 	for (uint32_t i = 0; i < n; i++)
-		if (img[i] && (!ask[i] || ok[i]))
+		if (img[i])
 			d[nd++] = (Data){symtab_at(g->t, i), img[i]};
 	if (nd)
 		qsort(d, nd, sizeof *d, cmp_data);
@@ -910,11 +922,7 @@ static void dedupe(Go *g)
 		remark(g, v->def->loc, "%s is the same read-only data as %s: uses name that",
 			quoted_name(v->name), quoted_name(same[i]->name));
 	}
-	for (uint32_t i = 0; i < n; i++)
-		free(img[i]);
-	free(img);
-	free(ask);
-	free(ok);
+	free_images(img, n);
 	free(d);
 	free(same);
 }
