@@ -1066,9 +1066,7 @@ static void settle_arms(Dv *d, InlineAsk *ask, Df *df, uint32_t *arms)
 			arms[at[k]]--;
 		keep_pointer(st, r < 0 ? NULL : st->cands[r], why);
 	}
-	for (uint32_t j = 0; j < df->nsites; j++)
-		for (uint32_t k = 0; k < df->sites[j].ncands; k++)
-			arms[cg_at(d->cg, cg_find(d->cg, df->sites[j].cands[k]))] = 0;
+	count_arms(d, df, arms, 0);   /* a call kept its pointer: its arms were taken off */
 }
 
 /* With --inline=never (no InlineAsk) every arm stays a call, and yet
