@@ -114,6 +114,8 @@ static int same_name(const Pair *p, const char *x, const char *y)
 	return x == y || (p->callee && x == p->a->f->name && y == p->b->f->name);   /* each calls itself */
 }
 
+static int same_exprs(const Pair *p, Expr *const *x, Expr *const *y, uint32_t n);
+
 static int same_expr(const Pair *p, const Expr *x, const Expr *y)
 {
 	if (x->kind != y->kind || x->op != y->op || x->n != y->n)
@@ -124,8 +126,13 @@ static int same_expr(const Pair *p, const Expr *x, const Expr *y)
 		return x->str == y->str;
 	if (x->kind == E_CALL && expr_fname(x) != expr_fname(y))
 		return 0;
-	for (uint32_t i = 0; i < x->n; i++)
-		if (!same_expr(p, x->kids[i], y->kids[i]))
+	return same_exprs(p, x->kids, y->kids, x->n);
+}
+
+static int same_exprs(const Pair *p, Expr *const *x, Expr *const *y, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!same_expr(p, x[i], y[i]))
 			return 0;
 	return 1;
 }
@@ -135,15 +142,16 @@ static int same_opt_expr(const Pair *p, const Expr *x, const Expr *y)
 	return x && y ? same_expr(p, x, y) : x == y;
 }
 
+/* Spellings kept as written (a count, a number): compared as text. */
+static int same_opt_str(const char *x, const char *y)
+{
+	return x && y ? !strcmp(x, y) : x == y;
+}
+
 static int same_spec(const Pair *p, const Spec *x, const Spec *y)
 {
-	if (x->word != y->word || (x->num ? !y->num || strcmp(x->num, y->num) : !!y->num) ||
-	    x->nargs != y->nargs)
-		return 0;
-	for (uint32_t i = 0; i < x->nargs; i++)
-		if (!same_expr(p, x->args[i], y->args[i]))
-			return 0;
-	return 1;
+	return x->word == y->word && same_opt_str(x->num, y->num) &&
+	       x->nargs == y->nargs && same_exprs(p, x->args, y->args, x->nargs);
 }
 
 static int same_decl(const Pair *p, const Decl *x, const Decl *y)
@@ -157,7 +165,7 @@ static int same_decl(const Pair *p, const Decl *x, const Decl *y)
 		const Declarator *a = &x->ds[j], *b = &y->ds[j];
 		/* the names themselves: each is its place, the same in both
 		 * when everything before matched */
-		if ((a->count ? !b->count || strcmp(a->count, b->count) : !!b->count) || a->ndims != b->ndims ||
+		if (!same_opt_str(a->count, b->count) || a->ndims != b->ndims ||
 		    !same_opt_expr(p, a->init, b->init))
 			return 0;
 		for (uint32_t k = 0; k < a->ndims; k++)

@@ -142,10 +142,10 @@ typedef struct Dv {
 	uint32_t nundef;
 	int addr32;
 	int dwarf;                  /* -G: each function a frame of its own */
-	/* code_of(): per call graph node its code's number (0: not yet), and
-	 * the nodes numbered so far with their hashes */
-	uint32_t *code, *coded, ncoded, ncodes;
-	uint64_t *coded_hash;
+	/* code_of(): per call graph node its code's number (0: not yet) and
+	 * hash, and the numbers given */
+	uint32_t *code, ncodes;
+	uint64_t *code_hash;
 	Stats st;
 	Names module;               /* the module's symbols: each function's names' outer */
 } Dv;
@@ -512,24 +512,18 @@ static uint32_t cg_at(const CallGraph *cg, const CgFunc *f);
 static uint32_t code_of(Dv *d, const char *name)
 {
 	const CgFunc *c = cg_find(d->cg, name);
-	uint32_t at = c ? cg_at(d->cg, c) : 0;
 	if (!c || !c->def)
 		return 0;
-	if (!d->code) {
-		d->code = xcalloc(cg_count(d->cg) + 1, sizeof *d->code);
-		d->coded = xcalloc(cg_count(d->cg) + 1, sizeof *d->coded);
-		d->coded_hash = xcalloc(cg_count(d->cg) + 1, sizeof *d->coded_hash);
-	}
+	uint32_t at = cg_at(d->cg, c), n = cg_count(d->cg);
 	if (d->code[at])
 		return d->code[at];
 	uint64_t h = func_code_hash(c->def);
-	for (uint32_t i = 0; i < d->ncoded && !d->code[at]; i++)
-		if (d->coded_hash[i] == h && func_same_code(cg_func(d->cg, d->coded[i])->def, c->def))
-			d->code[at] = d->code[d->coded[i]];
+	for (uint32_t i = 0; i < n && !d->code[at]; i++)
+		if (d->code[i] && d->code_hash[i] == h && func_same_code(cg_func(d->cg, i)->def, c->def))
+			d->code[at] = d->code[i];
 	if (!d->code[at])
 		d->code[at] = ++d->ncodes;
-	d->coded_hash[d->ncoded] = h;
-	d->coded[d->ncoded++] = at;
+	d->code_hash[at] = h;
 	return d->code[at];
 }
 
@@ -1072,9 +1066,7 @@ static void settle_arms(Dv *d, InlineAsk *ask, Df *df, uint32_t *arms)
 			arms[at[k]]--;
 		keep_pointer(st, r < 0 ? NULL : st->cands[r], why);
 	}
-	for (uint32_t j = 0; j < df->nsites; j++)
-		for (uint32_t k = 0; k < df->sites[j].ncands; k++)
-			arms[cg_at(d->cg, cg_find(d->cg, df->sites[j].cands[k]))] = 0;
+	count_arms(d, df, arms, 0);   /* a call kept its pointer: its arms were taken off */
 }
 
 /* With --inline=never (no InlineAsk) every arm stays a call, and yet
@@ -1710,6 +1702,8 @@ void devirt(Module *m, const StageOptions *o)
 	find_undef(&d);
 	d.addr32 = pointer_bytes(m) == 4;
 	d.dwarf = mod_has_dwarf(m);
+	d.code = xcalloc(cg_count(d.cg) + 1, sizeof *d.code);
+	d.code_hash = xcalloc(cg_count(d.cg) + 1, sizeof *d.code_hash);
 	names_of_module(&d.module, m);
 	devirt_funcs(&d);
 	prune_vtables(&d);
@@ -1718,8 +1712,7 @@ void devirt(Module *m, const StageOptions *o)
 	names_free(&d.module);
 	free(d.undef);
 	free(d.code);
-	free(d.coded);
-	free(d.coded_hash);
+	free(d.code_hash);
 	flow_free(d.flow);
 	callgraph_free(d.cg);
 	symtab_free(d.syms);

@@ -12,7 +12,8 @@
  *              labels and parameters renamed by their place among the
  *              declarations, .loc aside) become one: the later one's calls
  *              name the first, its body and declarations go.  Neither's
- *              address is taken, so nothing can tell them apart.
+ *              address is taken, so nothing can tell them apart.  What
+ *              only the gone body called goes after (globalopt_dead()).
  *   constants  (--ipo-constants, off by default: a loop bound made
  *              constant has ptxas unroll the loop, clang_depot_lifetimes
  *              +2,304 B and llc_alloca 18 -> 30 registers on the yardstick,

@@ -149,7 +149,7 @@ void globalopt_dead(Module *, const StageOptions *);
 
 /* ipo.c: internal functions (every caller seen, no address taken) that
  * are the same merged; parameters every call passes one number made that
- * number; parameters and results nothing reads removed */
+ * number (--ipo-constants); parameters and results nothing reads removed */
 void ipo(Module *, const StageOptions *);
 
 /* depot.c: each function's __local_depot repacked: objects only loaded and
