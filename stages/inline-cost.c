@@ -553,30 +553,15 @@ InlineAsk *inline_ask_new(Module *m, const StageOptions *o)
 	return a;
 }
 
-static void ask_done(InlineAsk *a)
-{
-	free(a->fn.sites);
-	names_free(&a->fn.names);
-	names_free(&a->fn.locals);
-	memobjs_free(a->fn.mo);
-	srclines_free(a->fn.src);
-	a->fn = (Fn){0};
-}
-
-/* The caller's work as inline_into() begins it: its direct calls, its
- * size, its names. */
+/* The caller's work as inline_into() begins it, kept while devirt asks
+ * about its calls. */
 static Fn *ask_caller(InlineAsk *a, Stmt *fs)
 {
-	if (a->fn.fs == fs)
-		return &a->fn;
-	ask_done(a);
-	Fn *fn = &a->fn;
-	const LocInfo *at = NULL;
-	*fn = (Fn){.in = &a->in, .fs = fs, .f = fs->func, .pos = pos_of(&a->in, fs->func->name)->def};
-	find_sites(fn, &fn->f->body, &at);
-	fn->size = body_size(&fn->f->body);
-	names_in_module(&fn->names, module_names(&a->in), fn->f);
-	return fn;
+	if (a->fn.fs != fs) {
+		fn_close(&a->fn);
+		fn_open(&a->fn, &a->in, fs, 1);
+	}
+	return &a->fn;
 }
 
 static uint32_t direct_calls(const Fn *fn, const CgFunc *c)
@@ -644,7 +629,7 @@ void inline_ask_free(InlineAsk *a)
 {
 	if (!a)
 		return;
-	ask_done(a);
+	fn_close(&a->fn);
 	in_close(&a->in);
 	free(a);
 }

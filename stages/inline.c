@@ -646,7 +646,7 @@ static void scan_undeclared(Undecl *u, const List *l)
 
 /* The module's symbols, read once for every caller and callee (no stage
  * step here adds one a later caller could clash with). */
-const Names *module_names(In *in)
+static const Names *module_names(In *in)
 {
 	if (!in->module_named) {
 		names_of_module(&in->module_names, in->m);
@@ -1237,7 +1237,14 @@ static void splice(Fn *fn, Plan *p)
  * each caller (a chain of 2,000 callers: quadratic). */
 enum { POS_STEP = 16 };
 
-Pos *pos_of(In *in, const char *name)
+typedef struct Pos {
+	UT_hash_handle hh;
+	const char *name;
+	int64_t pos;                 /* its first declaration's place */
+	int64_t def;                 /* its definition's (a function with a body), or -1 */
+} Pos;
+
+static Pos *pos_of(In *in, const char *name)
 {
 	Pos *p;
 	HASH_FIND_PTR(in->pos, &name, p);
@@ -1540,7 +1547,7 @@ static void inline_bundle(Fn *fn, Bundle *b)
 
 /* ---- a caller ----------------------------------------------------------------- */
 
-void find_sites(Fn *fn, List *l, const LocInfo **at)
+static void find_sites(Fn *fn, List *l, const LocInfo **at)
 {
 	for (Stmt *s = l->head; s; s = s->next) {
 		if (s->kind == S_SCOPE)
@@ -1655,15 +1662,35 @@ static void count_copies(Fn *fn)
 		n[cg_index(fn->in, fn->sites[i].callee)] = 0;
 }
 
+/* A caller's work begun: its direct calls and, where it has any (or
+ * all: devirt asks about an indirect call), its size and its names. */
+void fn_open(Fn *fn, In *in, Stmt *fs, int all)
+{
+	*fn = (Fn){.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def};
+	const LocInfo *at = NULL;
+	find_sites(fn, &fn->f->body, &at);
+	if (fn->nsites || all) {
+		fn->size = body_size(&fn->f->body);
+		names_in_module(&fn->names, module_names(in), fn->f);
+	}
+}
+
+void fn_close(Fn *fn)
+{
+	free(fn->sites);
+	names_free(&fn->names);
+	names_free(&fn->locals);
+	memobjs_free(fn->mo);
+	srclines_free(fn->src);
+	*fn = (Fn){0};
+}
+
 static void inline_into(In *in, Stmt *fs)
 {
-	Fn fn = {.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def};
-	const LocInfo *at = NULL;
-	find_sites(&fn, &fn.f->body, &at);
+	Fn fn;
+	fn_open(&fn, in, fs, 0);
 	if (fn.nsites) {
-		fn.size = body_size(&fn.f->body);
 		count_copies(&fn);
-		names_in_module(&fn.names, module_names(in), fn.f);
 		if (in->mode == INLINE_AUTO)
 			fold_sites(&fn);
 		inline_sites(&fn);
@@ -1675,11 +1702,7 @@ static void inline_into(In *in, Stmt *fs)
 		in->ncalls_delta[i] = 0;
 	}
 	in->ntouched = 0;
-	free(fn.sites);
-	names_free(&fn.names);
-	names_free(&fn.locals);
-	memobjs_free(fn.mo);
-	srclines_free(fn.src);
+	fn_close(&fn);
 }
 
 /* ---- the module --------------------------------------------------------------- */

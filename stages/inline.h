@@ -131,14 +131,6 @@ struct Bundle {
 	uint32_t nparams, cap;
 };
 
-/* Where a module symbol is first declared (inline.c: read_positions). */
-typedef struct Pos {
-	UT_hash_handle hh;
-	const char *name;
-	int64_t pos;                 /* its first declaration's place */
-	int64_t def;                 /* its definition's (a function with a body), or -1 */
-} Pos;
-
 /* No copy goes into a caller this large: each copy's work reads the
  * whole caller (liveness, names before it), so a caller of N small
  * callees would cost N times its size (20,000 sites: quadratic), and
@@ -150,13 +142,12 @@ uint32_t cg_index(const In *in, const CgFunc *c);
 uint32_t body_size(const List *l);
 int reg_bits(const Names *n, const Expr *e);
 int param_access(const Ins *in, const char *name, int64_t *off);
-const Names *module_names(In *in);
-Pos *pos_of(In *in, const char *name);
-void find_sites(Fn *fn, List *l, const LocInfo **at);
 void decide(Fn *fn, Bundle *b, int *why, int *c, int *t);
 void bundle_free(Bundle *b);
 void in_open(In *in, Module *m, const StageOptions *o, int mode);
 void in_close(In *in);
+void fn_open(Fn *fn, In *in, Stmt *fs, int all);
+void fn_close(Fn *fn);
 
 /* inline-cost.c */
 void fold_sites(Fn *fn);
