@@ -1181,13 +1181,8 @@ static Stmt *mkpragma(In *in, Loc loc, const char *word)
  * ell_diag's, where -dlto, whose NVVM unrolls after inlining, has ptxas
  * leave that loop alone (tile_modes: 5,248 B either way).  Loops the
  * front end did not unroll are left to ptxas. */
-static void keep_unrolled(In *in, Plan *p)
+static void keep_unrolled(In *in, Plan *p, const Cfg *cfg)
 {
-	Func tmp = *p->callee;
-	tmp.body = p->body;
-	Cfg *cfg = cfg_build(&tmp);
-	if (!cfg)
-		return;
 	Loop *v;
 	uint32_t n = loops_find(cfg, &v);
 	Places pl = {0};
@@ -1200,7 +1195,6 @@ static void keep_unrolled(In *in, Plan *p)
 		}
 	places_free(&pl);
 	free(v);
-	cfg_free(cfg);
 }
 
 /* The copy in place of the call: a guarded call skips it when its guard
@@ -1387,13 +1381,8 @@ static int prepare(Fn *fn, Plan *p)
 /* A register the callee reads where nothing wrote it (llc and clang
  * leave such reads on paths that never run) starts as 0 in the copy: in
  * the caller the read would be a new one where no definition reaches. */
-static void define_undefined(Fn *fn, Plan *p)
+static void define_undefined(Fn *fn, Plan *p, const Cfg *cfg)
 {
-	Func tmp = *p->callee;
-	tmp.body = p->body;
-	Cfg *cfg = cfg_build(&tmp);
-	if (!cfg)
-		return;
 	Live *live = live_compute(cfg);
 	Stmt *first = p->body.head;
 	while (first && first->kind == S_VAR)
@@ -1414,7 +1403,6 @@ static void define_undefined(Fn *fn, Plan *p)
 		list_insert_before(&p->body, first, z);
 	}
 	live_free(live);
-	cfg_free(cfg);
 }
 
 /* The direct calls a copy brings in, counted: the cost model asks
@@ -1448,8 +1436,16 @@ static void put_in(Fn *fn, Plan *p)
 	rewrite_callee(fn, p);
 	if (p->depot)
 		merge_depot(fn, p);
-	define_undefined(fn, p);
-	keep_unrolled(in, p);
+	/* One graph of the copy for both: the zeroes go in before its first
+	 * label, so no loop header moves. */
+	Func tmp = *p->callee;
+	tmp.body = p->body;
+	Cfg *cfg = cfg_build(&tmp);
+	if (cfg) {
+		define_undefined(fn, p, cfg);
+		keep_unrolled(in, p, cfg);
+	}
+	cfg_free(cfg);
 	if (p->site->at && in->loc_names)
 		mark_locs(in, &p->body, p->callee->name, p->site->at);
 	for (const Stmt *s = p->body.head; s; s = s->next)
