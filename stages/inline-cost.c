@@ -404,6 +404,17 @@ static int removable(const In *in, const CgFunc *c)
 	return !c->address_taken && (in->o->world.closed || c->def->linkage == LINK_INTERNAL);
 }
 
+/* The caller's objects as it stands, the copies put in so far with it. */
+static const MemObjs *caller_objs(Fn *fn)
+{
+	if (!fn->mo || fn->mo_put != fn->put) {
+		memobjs_free(fn->mo);
+		fn->mo = memobjs_build(fn->f);
+		fn->mo_put = fn->put;
+	}
+	return fn->mo;
+}
+
 /* The registers holding an address in the caller's .local objects,
  * read once per caller (ir/memobj.c follows them). */
 static const Names *local_addrs(Fn *fn)
@@ -411,13 +422,12 @@ static const Names *local_addrs(Fn *fn)
 	if (fn->locals_read)
 		return &fn->locals;
 	fn->locals_read = 1;
-	MemObjs *mo = memobjs_build(fn->f);
-	for (uint32_t i = 0; mo && i < mo->ndefs; i++) {
+	const MemObjs *mo = caller_objs(fn);
+	for (uint32_t i = 0; i < mo->ndefs; i++) {
 		const Stmt *d = mo->defs[i].at;
 		if (d->kind == S_INS && d->ins.nops && d->ins.ops[0]->kind == E_NAME)
 			names_add(&fn->locals, d->ins.ops[0]->str, NULL);
 	}
-	memobjs_free(mo);
 	return &fn->locals;
 }
 
@@ -463,17 +473,13 @@ static int param_held(In *in, const CgFunc *c, uint32_t i)
  * clang_depot_lifetimes' escapes fills seen[] so before sum_through). */
 static int stored_data(Fn *fn, const char *reg)
 {
-	if (!fn->mo || fn->mo_put != fn->put) {
-		memobjs_free(fn->mo);
-		fn->mo = memobjs_build(fn->f);
-		fn->mo_put = fn->put;
-	}
+	const MemObjs *mo = caller_objs(fn);
 	int found = 0;
-	for (uint32_t i = 0; i < fn->mo->ndefs; i++) {
-		const Stmt *d = fn->mo->defs[i].at;
+	for (uint32_t i = 0; i < mo->ndefs; i++) {
+		const Stmt *d = mo->defs[i].at;
 		if (d->kind != S_INS || !d->ins.nops || d->ins.ops[0]->kind != E_NAME || d->ins.ops[0]->str != reg)
 			continue;
-		if (!memobjs_stored_data(fn->mo, fn->mo->defs[i].obj))
+		if (!memobjs_stored_data(mo, mo->defs[i].obj))
 			return 0;
 		found = 1;
 	}

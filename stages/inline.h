@@ -105,7 +105,7 @@ typedef struct Fn {
 	Names locals;                /* registers holding an address of its .local objects */
 	int locals_read;
 	uint32_t put;                /* copies put in so far */
-	MemObjs *mo;                 /* its objects as they were after mo_put copies (stored_data) */
+	MemObjs *mo;                 /* its objects as they were after mo_put copies (caller_objs) */
 	uint32_t mo_put;
 } Fn;
 
