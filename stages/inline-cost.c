@@ -522,8 +522,9 @@ static int loop_size(In *in, const CgFunc *c)
 /* What inlining the callee into this caller adds, over all of the
  * caller's calls to it: each copy less the call it replaces, less the
  * body when those were its last calls and it goes. */
-int cost(In *in, Fn *fn, const Site *st, const Plan *p)
+int cost(Fn *fn, const Site *st, const Plan *p)
 {
+	In *in = fn->in;
 	const CgFunc *c = st->callee;
 	int body = (int)body_size(&c->def->body), k = (int)st->copies;
 	int total = k * (body - call_overhead(p)) - (int)st->folds;
@@ -589,7 +590,7 @@ static void weigh_arms(Fn *fn, Bundle *b, uint32_t n, InlineCost *ic)
 	for (uint32_t i = 0; ic->weighed && i < n; i++) {
 		Site one = *b->plans[i].site;
 		one.copies = 1;
-		ic->arm[i] = cost(fn->in, fn, &one, &b->plans[i]);
+		ic->arm[i] = cost(fn, &one, &b->plans[i]);
 	}
 }
 

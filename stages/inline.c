@@ -1476,7 +1476,7 @@ void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
 		if (why[i] < 0)
 			why[i] = prepare(fn, p);
 		if (why[i] < 0 && in->mode != INLINE_ALWAYS) {
-			c[i] = cost(in, fn, p->site, p);
+			c[i] = cost(fn, p->site, p);
 			t[i] = in->o->inlining.threshold;
 			if (c[i] > t[i])
 				why[i] = WHY_COST;

@@ -152,6 +152,6 @@ void fn_close(Fn *fn);
 /* inline-cost.c */
 void fold_sites(Fn *fn);
 void folds_free(In *in);
-int cost(In *in, Fn *fn, const Site *st, const Plan *p);
+int cost(Fn *fn, const Site *st, const Plan *p);
 
 #endif
