@@ -404,6 +404,17 @@ static int removable(const In *in, const CgFunc *c)
 	return !c->address_taken && (in->o->world.closed || c->def->linkage == LINK_INTERNAL);
 }
 
+/* The caller's objects as it stands, the copies put in so far with it. */
+static const MemObjs *caller_objs(Fn *fn)
+{
+	if (!fn->mo || fn->mo_put != fn->put) {
+		memobjs_free(fn->mo);
+		fn->mo = memobjs_build(fn->f);
+		fn->mo_put = fn->put;
+	}
+	return fn->mo;
+}
+
 /* The registers holding an address in the caller's .local objects,
  * read once per caller (ir/memobj.c follows them). */
 static const Names *local_addrs(Fn *fn)
@@ -411,13 +422,12 @@ static const Names *local_addrs(Fn *fn)
 	if (fn->locals_read)
 		return &fn->locals;
 	fn->locals_read = 1;
-	MemObjs *mo = memobjs_build(fn->f);
-	for (uint32_t i = 0; mo && i < mo->ndefs; i++) {
+	const MemObjs *mo = caller_objs(fn);
+	for (uint32_t i = 0; i < mo->ndefs; i++) {
 		const Stmt *d = mo->defs[i].at;
 		if (d->kind == S_INS && d->ins.nops && d->ins.ops[0]->kind == E_NAME)
 			names_add(&fn->locals, d->ins.ops[0]->str, NULL);
 	}
-	memobjs_free(mo);
 	return &fn->locals;
 }
 
@@ -463,17 +473,13 @@ static int param_held(In *in, const CgFunc *c, uint32_t i)
  * clang_depot_lifetimes' escapes fills seen[] so before sum_through). */
 static int stored_data(Fn *fn, const char *reg)
 {
-	if (!fn->mo || fn->mo_put != fn->put) {
-		memobjs_free(fn->mo);
-		fn->mo = memobjs_build(fn->f);
-		fn->mo_put = fn->put;
-	}
+	const MemObjs *mo = caller_objs(fn);
 	int found = 0;
-	for (uint32_t i = 0; i < fn->mo->ndefs; i++) {
-		const Stmt *d = fn->mo->defs[i].at;
+	for (uint32_t i = 0; i < mo->ndefs; i++) {
+		const Stmt *d = mo->defs[i].at;
 		if (d->kind != S_INS || !d->ins.nops || d->ins.ops[0]->kind != E_NAME || d->ins.ops[0]->str != reg)
 			continue;
-		if (!memobjs_stored_data(fn->mo, fn->mo->defs[i].obj))
+		if (!memobjs_stored_data(mo, mo->defs[i].obj))
 			return 0;
 		found = 1;
 	}
@@ -516,8 +522,9 @@ static int loop_size(In *in, const CgFunc *c)
 /* What inlining the callee into this caller adds, over all of the
  * caller's calls to it: each copy less the call it replaces, less the
  * body when those were its last calls and it goes. */
-int cost(In *in, Fn *fn, const Site *st, const Plan *p)
+int cost(Fn *fn, const Site *st, const Plan *p)
 {
+	In *in = fn->in;
 	const CgFunc *c = st->callee;
 	int body = (int)body_size(&c->def->body), k = (int)st->copies;
 	int total = k * (body - call_overhead(p)) - (int)st->folds;
@@ -553,30 +560,15 @@ InlineAsk *inline_ask_new(Module *m, const StageOptions *o)
 	return a;
 }
 
-static void ask_done(InlineAsk *a)
-{
-	free(a->fn.sites);
-	names_free(&a->fn.names);
-	names_free(&a->fn.locals);
-	memobjs_free(a->fn.mo);
-	srclines_free(a->fn.src);
-	a->fn = (Fn){0};
-}
-
-/* The caller's work as inline_into() begins it: its direct calls, its
- * size, its names. */
+/* The caller's work as inline_into() begins it, kept while devirt asks
+ * about its calls. */
 static Fn *ask_caller(InlineAsk *a, Stmt *fs)
 {
-	if (a->fn.fs == fs)
-		return &a->fn;
-	ask_done(a);
-	Fn *fn = &a->fn;
-	const LocInfo *at = NULL;
-	*fn = (Fn){.in = &a->in, .fs = fs, .f = fs->func, .pos = pos_of(&a->in, fs->func->name)->def};
-	find_sites(fn, &fn->f->body, &at);
-	fn->size = body_size(&fn->f->body);
-	names_in_module(&fn->names, module_names(&a->in), fn->f);
-	return fn;
+	if (a->fn.fs != fs) {
+		fn_close(&a->fn);
+		fn_open(&a->fn, &a->in, fs, 1);
+	}
+	return &a->fn;
 }
 
 static uint32_t direct_calls(const Fn *fn, const CgFunc *c)
@@ -598,7 +590,7 @@ static void weigh_arms(Fn *fn, Bundle *b, uint32_t n, InlineCost *ic)
 	for (uint32_t i = 0; ic->weighed && i < n; i++) {
 		Site one = *b->plans[i].site;
 		one.copies = 1;
-		ic->arm[i] = cost(fn->in, fn, &one, &b->plans[i]);
+		ic->arm[i] = cost(fn, &one, &b->plans[i]);
 	}
 }
 
@@ -644,7 +636,7 @@ void inline_ask_free(InlineAsk *a)
 {
 	if (!a)
 		return;
-	ask_done(a);
+	fn_close(&a->fn);
 	in_close(&a->in);
 	free(a);
 }

@@ -646,7 +646,7 @@ static void scan_undeclared(Undecl *u, const List *l)
 
 /* The module's symbols, read once for every caller and callee (no stage
  * step here adds one a later caller could clash with). */
-const Names *module_names(In *in)
+static const Names *module_names(In *in)
 {
 	if (!in->module_named) {
 		names_of_module(&in->module_names, in->m);
@@ -1181,13 +1181,8 @@ static Stmt *mkpragma(In *in, Loc loc, const char *word)
  * ell_diag's, where -dlto, whose NVVM unrolls after inlining, has ptxas
  * leave that loop alone (tile_modes: 5,248 B either way).  Loops the
  * front end did not unroll are left to ptxas. */
-static void keep_unrolled(In *in, Plan *p)
+static void keep_unrolled(In *in, Plan *p, const Cfg *cfg)
 {
-	Func tmp = *p->callee;
-	tmp.body = p->body;
-	Cfg *cfg = cfg_build(&tmp);
-	if (!cfg)
-		return;
 	Loop *v;
 	uint32_t n = loops_find(cfg, &v);
 	Places pl = {0};
@@ -1200,7 +1195,6 @@ static void keep_unrolled(In *in, Plan *p)
 		}
 	places_free(&pl);
 	free(v);
-	cfg_free(cfg);
 }
 
 /* The copy in place of the call: a guarded call skips it when its guard
@@ -1237,7 +1231,14 @@ static void splice(Fn *fn, Plan *p)
  * each caller (a chain of 2,000 callers: quadratic). */
 enum { POS_STEP = 16 };
 
-Pos *pos_of(In *in, const char *name)
+typedef struct Pos {
+	UT_hash_handle hh;
+	const char *name;
+	int64_t pos;                 /* its first declaration's place */
+	int64_t def;                 /* its definition's (a function with a body), or -1 */
+} Pos;
+
+static Pos *pos_of(In *in, const char *name)
 {
 	Pos *p;
 	HASH_FIND_PTR(in->pos, &name, p);
@@ -1380,13 +1381,8 @@ static int prepare(Fn *fn, Plan *p)
 /* A register the callee reads where nothing wrote it (llc and clang
  * leave such reads on paths that never run) starts as 0 in the copy: in
  * the caller the read would be a new one where no definition reaches. */
-static void define_undefined(Fn *fn, Plan *p)
+static void define_undefined(Fn *fn, Plan *p, const Cfg *cfg)
 {
-	Func tmp = *p->callee;
-	tmp.body = p->body;
-	Cfg *cfg = cfg_build(&tmp);
-	if (!cfg)
-		return;
 	Live *live = live_compute(cfg);
 	Stmt *first = p->body.head;
 	while (first && first->kind == S_VAR)
@@ -1407,7 +1403,6 @@ static void define_undefined(Fn *fn, Plan *p)
 		list_insert_before(&p->body, first, z);
 	}
 	live_free(live);
-	cfg_free(cfg);
 }
 
 /* The direct calls a copy brings in, counted: the cost model asks
@@ -1441,8 +1436,16 @@ static void put_in(Fn *fn, Plan *p)
 	rewrite_callee(fn, p);
 	if (p->depot)
 		merge_depot(fn, p);
-	define_undefined(fn, p);
-	keep_unrolled(in, p);
+	/* One graph of the copy for both: the zeroes go in before its first
+	 * label, so no loop header moves. */
+	Func tmp = *p->callee;
+	tmp.body = p->body;
+	Cfg *cfg = cfg_build(&tmp);
+	if (cfg) {
+		define_undefined(fn, p, cfg);
+		keep_unrolled(in, p, cfg);
+	}
+	cfg_free(cfg);
 	if (p->site->at && in->loc_names)
 		mark_locs(in, &p->body, p->callee->name, p->site->at);
 	for (const Stmt *s = p->body.head; s; s = s->next)
@@ -1473,7 +1476,7 @@ void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
 		if (why[i] < 0)
 			why[i] = prepare(fn, p);
 		if (why[i] < 0 && in->mode != INLINE_ALWAYS) {
-			c[i] = cost(in, fn, p->site, p);
+			c[i] = cost(fn, p->site, p);
 			t[i] = in->o->inlining.threshold;
 			if (c[i] > t[i])
 				why[i] = WHY_COST;
@@ -1540,7 +1543,7 @@ static void inline_bundle(Fn *fn, Bundle *b)
 
 /* ---- a caller ----------------------------------------------------------------- */
 
-void find_sites(Fn *fn, List *l, const LocInfo **at)
+static void find_sites(Fn *fn, List *l, const LocInfo **at)
 {
 	for (Stmt *s = l->head; s; s = s->next) {
 		if (s->kind == S_SCOPE)
@@ -1655,15 +1658,35 @@ static void count_copies(Fn *fn)
 		n[cg_index(fn->in, fn->sites[i].callee)] = 0;
 }
 
+/* A caller's work begun: its direct calls and, where it has any (or
+ * all: devirt asks about an indirect call), its size and its names. */
+void fn_open(Fn *fn, In *in, Stmt *fs, int all)
+{
+	*fn = (Fn){.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def};
+	const LocInfo *at = NULL;
+	find_sites(fn, &fn->f->body, &at);
+	if (fn->nsites || all) {
+		fn->size = body_size(&fn->f->body);
+		names_in_module(&fn->names, module_names(in), fn->f);
+	}
+}
+
+void fn_close(Fn *fn)
+{
+	free(fn->sites);
+	names_free(&fn->names);
+	names_free(&fn->locals);
+	memobjs_free(fn->mo);
+	srclines_free(fn->src);
+	*fn = (Fn){0};
+}
+
 static void inline_into(In *in, Stmt *fs)
 {
-	Fn fn = {.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def};
-	const LocInfo *at = NULL;
-	find_sites(&fn, &fn.f->body, &at);
+	Fn fn;
+	fn_open(&fn, in, fs, 0);
 	if (fn.nsites) {
-		fn.size = body_size(&fn.f->body);
 		count_copies(&fn);
-		names_in_module(&fn.names, module_names(in), fn.f);
 		if (in->mode == INLINE_AUTO)
 			fold_sites(&fn);
 		inline_sites(&fn);
@@ -1675,11 +1698,7 @@ static void inline_into(In *in, Stmt *fs)
 		in->ncalls_delta[i] = 0;
 	}
 	in->ntouched = 0;
-	free(fn.sites);
-	names_free(&fn.names);
-	names_free(&fn.locals);
-	memobjs_free(fn.mo);
-	srclines_free(fn.src);
+	fn_close(&fn);
 }
 
 /* ---- the module --------------------------------------------------------------- */

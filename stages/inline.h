@@ -105,7 +105,7 @@ typedef struct Fn {
 	Names locals;                /* registers holding an address of its .local objects */
 	int locals_read;
 	uint32_t put;                /* copies put in so far */
-	MemObjs *mo;                 /* its objects as they were after mo_put copies (stored_data) */
+	MemObjs *mo;                 /* its objects as they were after mo_put copies (caller_objs) */
 	uint32_t mo_put;
 } Fn;
 
@@ -131,14 +131,6 @@ struct Bundle {
 	uint32_t nparams, cap;
 };
 
-/* Where a module symbol is first declared (inline.c: read_positions). */
-typedef struct Pos {
-	UT_hash_handle hh;
-	const char *name;
-	int64_t pos;                 /* its first declaration's place */
-	int64_t def;                 /* its definition's (a function with a body), or -1 */
-} Pos;
-
 /* No copy goes into a caller this large: each copy's work reads the
  * whole caller (liveness, names before it), so a caller of N small
  * callees would cost N times its size (20,000 sites: quadratic), and
@@ -150,17 +142,16 @@ uint32_t cg_index(const In *in, const CgFunc *c);
 uint32_t body_size(const List *l);
 int reg_bits(const Names *n, const Expr *e);
 int param_access(const Ins *in, const char *name, int64_t *off);
-const Names *module_names(In *in);
-Pos *pos_of(In *in, const char *name);
-void find_sites(Fn *fn, List *l, const LocInfo **at);
 void decide(Fn *fn, Bundle *b, int *why, int *c, int *t);
 void bundle_free(Bundle *b);
 void in_open(In *in, Module *m, const StageOptions *o, int mode);
 void in_close(In *in);
+void fn_open(Fn *fn, In *in, Stmt *fs, int all);
+void fn_close(Fn *fn);
 
 /* inline-cost.c */
 void fold_sites(Fn *fn);
 void folds_free(In *in);
-int cost(In *in, Fn *fn, const Site *st, const Plan *p);
+int cost(Fn *fn, const Site *st, const Plan *p);
 
 #endif
