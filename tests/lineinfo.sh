@@ -26,10 +26,10 @@ strip_lines() {
 	    -e '/^[[:space:]]*\.section[[:space:]]/,/^[[:space:]]*}/d' "$1" | grep -v '^[[:space:]]*$'
 }
 
-# same NAME OPTS FILE...: prints why the two runs differ, or nothing.
+# same OPTS FILE...: prints why the two runs differ, or nothing.
 same() {
-	name=$1 opts=$2
-	shift 2
+	opts=$1
+	shift
 	# shellcheck disable=SC2086
 	$limit "$ptxlink" -arch=sm_90a --stats $opts "$@" -o "$tmp/l.ptx" 2>"$tmp/l.err" || { echo "ptxlink failed: $(head -n 2 "$tmp/l.err")"; return; }
 	# shellcheck disable=SC2086
@@ -47,7 +47,7 @@ one() {
 	grep -q '^[[:space:]]*\.loc[[:space:]]' "$@" || return 0
 	! grep -q '\.section[[:space:]]*\.debug_info' "$@" || return 0
 	for opts in "" "--inline=always --ipo --internalize"; do
-		why=$(same "$name" "$opts" "$@")
+		why=$(same "$opts" "$@")
 		report "$name${opts:+ [$opts]}" "$why" "same stats and code"
 	done
 }

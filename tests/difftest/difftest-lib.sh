@@ -1,5 +1,5 @@
 # What the differential runs (difftest-programs.sh, -depot, -addrprep,
-# -calls) share: options, set-up, seeds, one link and ptxas check
+# -globalopt, -calls) share: options, set-up, seeds, one link and ptxas check
 # (difftest_link), one interpreter comparison (difftest_compare), the
 # tally.  Sourced; the set-up comes after the options are read:
 #   difftest_setup NAME FAILDIR-DEFAULT
@@ -56,7 +56,7 @@ difftest_run_seeds() {
 }
 
 # difftest_one SEED GENERATOR LABEL FILES: one seed of a generated-source
-# run (difftest-depot.sh, difftest-addrprep.sh) in $work/seed-SEED: the
+# run (difftest-depot.sh, -addrprep.sh, -globalopt.sh) in $work/seed-SEED: the
 # generator's source compiled by each of $COMPILERS, then the script's
 # check DIR COMPILER, then difftest_agree DIR, which count into the locals below
 # (compared, diffs, ...); stat_text DIR COMPILER gives each compiler's

@@ -180,16 +180,26 @@ totals() { # dir
     echo "$t $mr $sk $((ss + sl))"
 }
 
+# The better peer's "text stack spill", each the lower of the two routes'
+# (a: -rdc, c: -dlto); "" when neither ran.
+peer_best() { # prog-dir
+    local r t best=()
+    for r in a c; do
+        t=$(totals "$1/$r")
+        [ -n "$t" ] || continue
+        set -- "$1" $t
+        if [ ${#best[@]} = 0 ]; then best=("$2" "$4" "$5"); continue; fi
+        [ "$2" -lt "${best[0]}" ] && best[0]=$2
+        [ "$4" -lt "${best[1]}" ] && best[1]=$4
+        [ "$5" -lt "${best[2]}" ] && best[2]=$5
+    done
+    echo "${best[@]}"
+}
+
 # The gate's verdict on one program: "ok", "no peer", or what ptxlink exceeds.
 verdict() { # prog-dir
-    local W=$1 r t best_st="" best_sp="" p why=()
-    for r in a c; do
-        t=$(totals "$W/$r")
-        [ -n "$t" ] || continue
-        set -- $t
-        if [ -z "$best_st" ] || [ "$3" -lt "$best_st" ]; then best_st=$3; fi
-        if [ -z "$best_sp" ] || [ "$4" -lt "$best_sp" ]; then best_sp=$4; fi
-    done
+    local W=$1 best_st best_sp p why=()
+    read -r _ best_st best_sp <<<"$(peer_best "$W")"
     if [ -z "$best_st" ]; then echo "no peer"; return; fi
     read -r -a p <<<"$(totals "$W/p")"
     [ "${p[3]}" -gt "$best_sp" ] && why+=("spills ${p[3]} > $best_sp (+$((p[3] - best_sp)))")
@@ -206,13 +216,8 @@ verdict() { # prog-dir
 
 # ptxlink's SASS bytes against the better peer's, in percent ("-4.7%").
 sass_vs() { # prog-dir
-    local W=$1 r t best="" p
-    for r in a c; do
-        t=$(totals "$W/$r")
-        [ -n "$t" ] || continue
-        set -- $t
-        if [ -z "$best" ] || [ "$1" -lt "$best" ]; then best=$1; fi
-    done
+    local W=$1 best p
+    read -r best _ <<<"$(peer_best "$W")"
     read -r -a p <<<"$(totals "$W/p")"
     [ -n "$best" ] && [ -n "${p[0]:-}" ] || { echo "n/a"; return; }
     awk -v p="${p[0]}" -v b="$best" 'BEGIN { printf "%+.1f%%", (p - b) * 100 / b }'
