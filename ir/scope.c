@@ -66,6 +66,7 @@ typedef struct Scan {
 	uint32_t nscopes;
 	uint32_t *stack, nstack, cstack;  /* the blocks around the statement at hand */
 	Arena *arena;
+	uint8_t *need;         /* per block: walk the uses in it and in its blocks (NULL: all) */
 	ScopeReport *report;   /* scope_check's */
 	void *rctx;
 } Scan;
@@ -165,21 +166,30 @@ static void collect(Scan *sc, List *l)
 
 /* The declaration name resolves to from the blocks on the stack: the
  * deepest that declares it, or NULL (a module symbol, a special register
- * or nothing).  A part (%r1.x, %r1.b0) resolves as its register. */
+ * or nothing).  A part (%r1.x, %r1.b0) resolves as its register.  Each
+ * block on the stack is looked for in the group (sorted by block, since
+ * nvcc gives one function hundreds of copies of an asm block's p). */
 static Rec *resolve(Scan *sc, const char *name)
 {
 	uint32_t k, blen = split(name, &k);
 	Group *g = group_of(sc, name, blen, 0);
-	Rec *best = NULL;
-	for (uint32_t i = 0; g && i < g->n; i++) {
-		Rec *r = &sc->recs[g->v[i]];
-		int covers = k == NONE ? r->name == name : r->lo <= k && k <= r->hi;
-		if (covers && r->depth < sc->nstack && sc->stack[r->depth] == r->scope &&
-		    (!best || r->depth > best->depth))
-			best = r;
+	for (uint32_t d = sc->nstack; g && d-- > 0;) {
+		uint32_t scope = sc->stack[d], lo = 0, hi = g->n;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (sc->recs[g->v[mid]].scope < scope)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < g->n && sc->recs[g->v[lo]].scope == scope; lo++) {
+			Rec *r = &sc->recs[g->v[lo]];
+			if (k == NONE ? r->name == name : r->lo <= k && k <= r->hi)
+				return r;
+		}
 	}
 	const char *reg = !g && name[0] == '%' ? reg_of_part(name) : NULL;
-	return reg ? resolve(sc, reg) : best;
+	return reg ? resolve(sc, reg) : NULL;
 }
 
 /* Some block of the function declares name. */
@@ -198,9 +208,11 @@ static int declared_in_func(Scan *sc, const char *name)
 
 /* ---- which declarations clash ----------------------------------------- */
 
+/* The outermost block's declarations count whether used or not: their
+ * uses are anywhere, and not walked for. */
 static int counts(const Rec *r, int used_only)
 {
-	return !used_only || r->label || r->used;
+	return !used_only || r->label || r->used || r->depth == 0;
 }
 
 static int overlap(const Rec *a, const Rec *b)
@@ -209,13 +221,32 @@ static int overlap(const Rec *a, const Rec *b)
 }
 
 typedef struct Span {
-	uint32_t lo, i;
+	uint32_t lo, i;   /* the key sorted by, and the record */
 } Span;
 
 static int by_lo(const void *a, const void *b)
 {
 	const Span *x = a, *y = b;
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* A group's records by block, for resolve. */
+static void sort_by_scope(Scan *sc, Group *g)
+{
+	Span *v = xmalloc(g->n * sizeof *v);
+	for (uint32_t i = 0; i < g->n; i++)
+		v[i] = (Span){sc->recs[g->v[i]].scope, g->v[i]};
+	qsort(v, g->n, sizeof *v, by_lo);
+	for (uint32_t i = 0; i < g->n; i++)
+		g->v[i] = v[i].i;
+	free(v);
+}
+
+static void sort_groups(Scan *sc)
+{
+	for (Group *g = sc->groups; g; g = g->hh.next)
+		if (g->n > 1)
+			sort_by_scope(sc, g);
 }
 
 /* Two declarations of one name in different blocks clash; in one block
@@ -294,12 +325,26 @@ static int use_leaf(void *ctx, Expr **slot)
 	return 0;
 }
 
-static void uses(Scan *sc, List *l, UseFn *fn)
+/* Whether the next block pushed, inside a walked one or not (on), is
+ * walked. */
+static int walked(const Scan *sc, int on)
+{
+	return on || !sc->need || sc->need[sc->nscopes];
+}
+
+static void uses(Scan *sc, List *l, UseFn *fn, int on)
 {
 	Uses u = {sc, NULL, fn};
 	for (Stmt *s = l->head; s; s = s->next) {
 		u.s = s;
-		if (s->kind == S_INS) {
+		if (s->kind == S_SCOPE) {
+			int in = walked(sc, on);
+			push(sc);
+			uses(sc, &s->scope, fn, in);
+			sc->nstack--;
+		} else if (!on) {
+			continue;
+		} else if (s->kind == S_INS) {
 			if (s->ins.guard)
 				fn(sc, s, s->ins.guard);
 			for (uint32_t i = 0; i < s->ins.nops; i++)
@@ -311,12 +356,30 @@ static void uses(Scan *sc, List *l, UseFn *fn)
 		} else if (s->kind == S_TARGETS) {
 			for (uint32_t i = 0; i < s->list.nitems; i++)
 				expr_leaves(&s->list.items[i], use_leaf, &u);
-		} else if (s->kind == S_SCOPE) {
-			push(sc);
-			uses(sc, &s->scope, fn);
-			sc->nstack--;
 		}
 	}
+}
+
+/* Walk the blocks that declare what pick says, and the blocks in them:
+ * a block's names are used nowhere else.  The outermost block's are used
+ * anywhere: then all of them.  Every block when nothing is picked. */
+static void need_blocks(Scan *sc, int (*pick)(const Rec *))
+{
+	free(sc->need);
+	sc->need = xcalloc(sc->nscopes, 1);
+	for (uint32_t i = 0; i < sc->n; i++)
+		if (pick(&sc->recs[i]))
+			sc->need[sc->recs[i].scope] = 1;
+}
+
+static int clashes_inside(const Rec *r)
+{
+	return r->clash && r->depth > 0;
+}
+
+static int renamed_rec(const Rec *r)
+{
+	return r->to != NULL;
 }
 
 static void note_use(Scan *sc, const Stmt *s, const char *name)
@@ -336,6 +399,7 @@ static void scan_free(Scan *sc)
 	HASH_CLEAR(hh, sc->groups);
 	free(sc->recs);
 	free(sc->stack);
+	free(sc->need);
 	arena_free(sc->arena);
 }
 
@@ -356,8 +420,10 @@ static uint32_t scan(Scan *sc, const Func *f, const Names *module)
 	collect(sc, &w->body);
 	if (!mark(sc, module, 0))
 		return 0;
+	sort_groups(sc);
+	need_blocks(sc, clashes_inside);
 	restart(sc);
-	uses(sc, &w->body, note_use);
+	uses(sc, &w->body, note_use, sc->need[0]);
 	return mark(sc, module, 1);
 }
 
@@ -455,11 +521,13 @@ static const char *rename_label(Scan *sc, uint32_t *next)
 	return r->to ? r->to : r->name;
 }
 
-static void rename_list(Scan *sc, List *l, uint32_t *next)
+static void rename_list(Scan *sc, List *l, uint32_t *next, int on)
 {
 	for (Stmt *s = l->head; s; s = s->next)
 		switch (s->kind) {
 		case S_INS:
+			if (!on)
+				break;
 			if (s->ins.guard)
 				s->ins.guard = renamed(sc, s->ins.guard);
 			s->ins.ops = rename_exprs(sc, s->ins.ops, s->ins.nops);
@@ -476,13 +544,16 @@ static void rename_list(Scan *sc, List *l, uint32_t *next)
 		}
 		case S_TARGETS:
 			s->list.label = rename_label(sc, next);
-			s->list.items = rename_exprs(sc, s->list.items, s->list.nitems);
+			if (on)
+				s->list.items = rename_exprs(sc, s->list.items, s->list.nitems);
 			break;
-		case S_SCOPE:
+		case S_SCOPE: {
+			int in = walked(sc, on);
 			push(sc);
-			rename_list(sc, &s->scope, next);
+			rename_list(sc, &s->scope, next, in);
 			sc->nstack--;
 			break;
+		}
 		default: break;
 		}
 }
@@ -549,10 +620,11 @@ static void unshare_func(Module *m, Stmt *fs, const Names *module, Names *sectio
 		names_in_module(&n, module, f);
 		if (choose(&sc, &n, sections, fs) == 0) {
 			uint32_t next = 0;
+			need_blocks(&sc, renamed_rec);
 			restart(&sc);
 			rename_decls(&sc, f->params, f->nparams, &next);
 			rename_decls(&sc, f->rets, f->nrets, &next);
-			rename_list(&sc, &f->body, &next);
+			rename_list(&sc, &f->body, &next, sc.need[0]);
 		}
 		names_free(&n);
 	}
@@ -590,7 +662,10 @@ void scope_check(const Module *m, const Stmt *fs, const Names *module, ScopeRepo
 {
 	Func *f = fs->func;
 	Scan sc = {.m = (Module *)m, .report = report, .rctx = ctx};
-	if (scan(&sc, f, m->normalized ? module : NULL) && m->normalized)
+	uint32_t clashes = scan(&sc, f, m->normalized ? module : NULL);
+	if (!clashes)
+		sort_groups(&sc);   /* scan did not need to */
+	if (clashes && m->normalized)
 		for (uint32_t i = 0; i < sc.n; i++) {
 			const Rec *r = &sc.recs[i];
 			char what[240];
@@ -601,7 +676,9 @@ void scope_check(const Module *m, const Stmt *fs, const Names *module, ScopeRepo
 				"'%.100s' is declared in two blocks of %.100s after normalization", r->name, f->name);
 			report(ctx, r->s ? r->s->loc : fs->loc, what, 1);
 		}
+	free(sc.need);
+	sc.need = NULL;   /* every use */
 	restart(&sc);
-	uses(&sc, &f->body, check_use);
+	uses(&sc, &f->body, check_use, 1);
 	scan_free(&sc);
 }
