@@ -716,7 +716,8 @@ void names_free(Names *);
 /* A scope nested in f's body declares again a name (or a name of a range:
  * %r1 and %r<4>) that an enclosing scope or f's parameters declare.  Then
  * two registers share a name, and what is computed by name (liveness,
- * reaching definitions, uses) takes them for one. */
+ * reaching definitions, uses) takes them for one.  In a normalized module
+ * only a declaration nothing uses still can (scope.c renames the rest). */
 int names_shadowed(const Func *f);
 
 /* range.c: the unsigned values [lo, hi] an integer register can hold,
