@@ -57,8 +57,9 @@ static char *verify_msgs(const Module *m)
 
 /* Each copy's branch goes to its own label: in the CFG the second
  * copy's bra skips only its own mov, so both movs of %r3 reach the
- * store (with one table for both, the second branch went back into the
- * first copy and only `mov %r3, 20` reached it). */
+ * store, and nothing loops (with one table for both, the second branch
+ * went back into the first copy: a loop, and only `mov %r3, 20` reached
+ * the store). */
 START_TEST(sibling_blocks_keep_their_own_labels)
 {
 	Module *m = normalized(ASM_TWICE);
@@ -78,6 +79,9 @@ START_TEST(sibling_blocks_keep_their_own_labels)
 	ck_assert_uint_eq(defs_reaching(d, st, intern_cstr("%r3"), defs, 4), 2);
 	ck_assert_str_eq(g->ins[defs[0]]->ins.ops[1]->str, "10");
 	ck_assert_str_eq(g->ins[defs[1]]->ins.ops[1]->str, "20");
+	Loop *loops = NULL;   /* the one table made the second branch a back edge */
+	ck_assert_uint_eq(loops_find(g, &loops), 0);
+	free(loops);
 	defs_free(d);
 	live_free(l);
 	cfg_free(g);
