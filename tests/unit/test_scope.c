@@ -145,6 +145,25 @@ START_TEST(statics_hiding_module_symbols_take_new_names)
 }
 END_TEST
 
+/* A parameter named like a module variable hides it in the whole
+ * function (so a callee's g inlined there would read the parameter): it
+ * takes another name, as its declarations and uses do. */
+START_TEST(parameters_hiding_module_symbols_take_new_names)
+{
+	Module *m = normalized(HEADER ".global .u64 g;\n"
+		".entry k(.param .u64 g)\n{\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [g];\n"
+		"ld.global.u64 %rd2, [%rd1];\nret;\n}\n");
+	char *out = print_str(m);
+	ck_has(out, ".param .u64\tg_1\n");
+	ck_has(out, "ld.param.u64 \t%rd1, [g_1];");
+	ck_has(out, ".global .u64\tg;");
+	free(out);
+	char *msg = verify_msgs(m);
+	ck_assert_msg(!msg, "%s", msg);
+	mod_free(m);
+}
+END_TEST
+
 /* What declares nothing twice is left alone, byte for byte: nvcc's
  * blocks of a call each declare param0 and retval0 (a call's .params,
  * read beside it) and temp_param_reg (never used). */
@@ -234,6 +253,7 @@ Suite *scope_suite(void)
 	tcase_add_test(tc, sibling_blocks_keep_their_own_labels);
 	tcase_add_test(tc, shadowed_registers_take_new_names);
 	tcase_add_test(tc, statics_hiding_module_symbols_take_new_names);
+	tcase_add_test(tc, parameters_hiding_module_symbols_take_new_names);
 	tcase_add_test(tc, call_blocks_and_unique_names_are_left_alone);
 	tcase_add_test(tc, verifier_checks_the_rule);
 	tcase_add_test(tc, debug_section_naming_a_shared_label_is_refused);
