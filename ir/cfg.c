@@ -21,6 +21,9 @@ typedef struct Builder {
 	int bad;
 } Builder;
 
+/* One table for the whole body: in a normalized function each label is
+ * declared in one block (ir/scope.c), so its spelling is its label.  One
+ * block declaring it twice is ptxas's error; the first is kept. */
 static void add_label(Builder *b, const char *name, const Stmt *targets)
 {
 	LabelAt *l;

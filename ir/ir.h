@@ -716,7 +716,8 @@ void names_free(Names *);
 /* A scope nested in f's body declares again a name (or a name of a range:
  * %r1 and %r<4>) that an enclosing scope or f's parameters declare.  Then
  * two registers share a name, and what is computed by name (liveness,
- * reaching definitions, uses) takes them for one. */
+ * reaching definitions, uses) takes them for one.  In a normalized module
+ * only a declaration nothing uses still can (scope.c renames the rest). */
 int names_shadowed(const Func *f);
 
 /* range.c: the unsigned values [lo, hi] an integer register can hold,
@@ -925,9 +926,30 @@ void print_expr(FILE *, const Expr *);
  *   - every S_VAR statement, at module scope or in a body, declares one
  *     name (ds[0] is the whole statement);
  *   - every function parameter and return Decl declares one name (the
- *     grammar's own rule).
+ *     grammar's own rule);
+ *   - in a function, a spelling means one declaration (scope.c, above).
  * Stages keep these when they add code; ir_verify checks them. */
 void ir_normalize(Module *);
+
+/* scope.c: PTX's scoping rule.  A name resolves to the innermost
+ * enclosing { } block that declares it (registers, function-scope
+ * variables, labels alike); a function's parameters and its body's own
+ * list are its outermost block, the module's symbols lie around it.
+ * scope_unshare (part of ir_normalize) makes each spelling in a function
+ * mean one declaration: a name declared in two blocks of a function, or
+ * by a block and the module, keeps it only in the outermost block, and
+ * every other declaration and the uses resolving to it take a fresh one.
+ * Then every table keyed by a function's names (the CFG's labels,
+ * liveness, definitions, ranges, the symbol table) is right; a module
+ * without such names is left as it was.  A stage adding a block keeps
+ * the form by naming what it declares afresh (names_fresh over
+ * names_of_func: every block's names).  scope_check reports, for f (fs
+ * its statement), each use of a name that only a block not around it
+ * declares (form 0), and, once m is normalized, each name the form
+ * forbids (form 1); module holds the module's symbols. */
+typedef void ScopeReport(void *ctx, Loc, const char *what, int form);
+void scope_unshare(Module *);
+void scope_check(const Module *m, const Stmt *fs, const Names *module, ScopeReport *, void *ctx);
 
 /* verify.c: the invariants stages must keep, checked between stages in
  * tests and debug builds; each violation is reported (a warning naming

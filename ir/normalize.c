@@ -3,10 +3,13 @@
  * the text's shape, so a plain round trip prints what it read; this step
  * is where the shapes that would make every consumer handle two forms go.
  *
- * Today one rule: a variable statement declares one name.  `.global .u64
+ * Two rules.  A variable statement declares one name: `.global .u64
  * a[2] = {f, g}, b[2] = {h, k};` becomes two statements, so a symbol can
  * be looked up, placed, kept or dropped on its own, and nothing reads the
- * first declarator and takes it for the whole statement. */
+ * first declarator and takes it for the whole statement.  And in a
+ * function a spelling means one declaration (scope.c): two blocks'
+ * $L1, or a block's g hiding the module's, would otherwise be one name
+ * to every table keyed by name. */
 #include "ir.h"
 
 static void split_vars(Module *m, List *l)
@@ -34,5 +37,6 @@ void ir_normalize(Module *m)
 	if (m->normalized)
 		return;
 	split_vars(m, &m->items);
+	scope_unshare(m);
 	m->normalized = 1;
 }

@@ -5,10 +5,11 @@
  *   - list links, expression arity, statements where they belong;
  *   - declarations' and function headers' fields decoded from their words;
  *   - a known opcode and an operand count its row allows;
- *   - the normalized form (ir.h) once ir_normalize has run.
+ *   - the normalized form (ir.h) once ir_normalize has run: in a function
+ *     a spelling means one declaration (scope.c).
  * Code, which valid PTX has but a parsed snippet or odd input may not:
  *   - every name an instruction uses is declared (a register, a label, a
- *     module symbol, a special register);
+ *     module symbol, a special register), in a block around the use;
  *   - no call goes through a register that no definition reaches;
  *   - no register is read on a path where no definition reaches it
  *     (.reg parameters aside).
@@ -247,6 +248,15 @@ static void verify_header(Verifier *v, const Stmt *s)
 	verify_params(v, s->loc, f->rets, f->nrets);
 }
 
+static void scope_problem(void *ctx, Loc loc, const char *what, int form)
+{
+	Verifier *v = ctx;
+	if (form)
+		fail(v, loc, what);
+	else if (!v->shape_only)
+		fail_code(v, loc, what);
+}
+
 static void verify_func(Verifier *v, const Stmt *s)
 {
 	const Func *f = s->func;
@@ -261,6 +271,8 @@ static void verify_func(Verifier *v, const Stmt *s)
 	v->f = f;
 	int before = v->bad;
 	verify_list(v, &f->body, 1);
+	if (v->bad == before && f->has_body)
+		scope_check(v->m, s, &v->module, scope_problem, v);
 	if (!v->shape_only && v->bad == before && f->has_body)
 		verify_dataflow(v, f, s);  /* its labels resolve: the CFG can be built */
 	v->f = NULL;

@@ -128,7 +128,9 @@ static int parse_all(const char *who, const char *text, size_t len, Module **mod
 			continue;
 		}
 		fuzz_check_shape(who, mods[i]);
+		int errors = diag_errors();
 		ir_normalize(mods[i]);
+		ok &= diag_errors() == errors;   /* a name it cannot give one meaning, as the driver stops */
 	}
 	if (ok)
 		return n;

@@ -8,8 +8,13 @@ Module *core_input(Module *m, const char *name, int verify)
 {
 	if (m && verify && ir_verify_shape(m) != 0)
 		die("IR invariants broken after parsing %s", name);
+	int errors = diag_errors();
 	if (m)
 		ir_normalize(m);  /* linked or not, the one form the stages take */
+	if (m && diag_errors() != errors) {   /* a name it cannot give one meaning (ir/scope.c) */
+		mod_free(m);
+		return NULL;
+	}
 	return m;
 }
 

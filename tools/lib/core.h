@@ -15,7 +15,8 @@
 const char *core_not_ptx(const char *path);
 /* And of bytes (the first 20, or fewer) of the file or member name. */
 const char *core_not_ptx_bytes(const unsigned char *head, size_t n, const char *name);
-/* A parsed input (NULL after its errors) checked (verify) and normalized. */
+/* A parsed input (NULL after its errors) checked (verify) and normalized;
+ * NULL, and freed, when normalizing it fails (ir/scope.c refuses a name). */
 Module *core_input(Module *parsed, const char *name, int verify);
 /* What the number of inputs decides: whether they are linked, whether
  * names dead code alone references may stay undefined. */

@@ -197,11 +197,12 @@ ptxlink_session *ptxlink_new(const ptxlink_options *o)
  * that one failed. */
 static int add(ptxlink_session *s, Module *m, const char *name)
 {
+	if (m && !core_input(m, name, s->verify))
+		m = NULL;   /* freed: normalizing it failed */
 	if (!m) {
 		s->bad_input = 1;
 		return -1;
 	}
-	core_input(m, name, s->verify);
 	if (s->ninputs == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 8;
 		s->inputs = xreallocarray(s->inputs, s->cap, sizeof *s->inputs);
