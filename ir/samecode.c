@@ -11,7 +11,13 @@
  * storing f is not g storing g), so that is no match: devirtualization
  * compares functions whose address is taken.  A function whose nested
  * scope declares a name again (names_shadowed) matches none: names are
- * compared by their place, and one name would have two. */
+ * compared by their place, and one name would have two.
+ *
+ * A .shared, .global or .const variable declared inside a function is a
+ * static: one object for every call, not one per call as a register or
+ * a .local (on the stack under the ABI) is.  Two declarations are two
+ * objects, each function counting in its own counter, so a function
+ * declaring one matches none. */
 #include <stdlib.h>
 #include <string.h>
 #include "ir.h"
@@ -30,6 +36,7 @@ typedef struct Shape {
 	Local *exact, *ranges;
 	Arena *a;
 	uint32_t n;
+	int statics;         /* declares a static */
 } Shape;
 
 static void shape_put(Shape *sh, const char *name, const char *count)
@@ -42,8 +49,16 @@ static void shape_put(Shape *sh, const char *name, const char *count)
 	HASH_ADD_PTR(*set, name, l);
 }
 
+static int is_static(const Decl *d)
+{
+	Space s = decl_space(d);
+	return s == SPACE_SHARED || s == SPACE_GLOBAL || s == SPACE_CONST || s == SPACE_TEX;
+}
+
 static void shape_decls(Shape *sh, const Decl *d, uint32_t n)
 {
+	for (uint32_t i = 0; i < n; i++)
+		sh->statics |= is_static(&d[i]);
 	for (uint32_t i = 0; i < n; i++)
 		for (uint32_t j = 0; j < d[i].nds; j++)
 			shape_put(sh, d[i].ds[j].name, d[i].ds[j].count);
@@ -264,7 +279,7 @@ int func_same_code(const Func *x, const Func *y)
 	shape_of(&a, x);
 	shape_of(&b, y);
 	Pair p = {&a, &b, 0};
-	int same = a.n == b.n && same_decls(&p, x->rets, y->rets, x->nrets) &&
+	int same = !a.statics && !b.statics && a.n == b.n && same_decls(&p, x->rets, y->rets, x->nrets) &&
 		same_decls(&p, x->params, y->params, x->nparams) && same_body(&p, &x->body, &y->body);
 	shape_free(&a);
 	shape_free(&b);
