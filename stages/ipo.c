@@ -41,7 +41,10 @@
  *
  * A call site is understood when each argument and result is a .param
  * declared in the list holding the call and every other instruction there
- * naming it is an st.param into it (an ld.param from a result); a
+ * naming it is an st.param into it (an ld.param from a result), and no
+ * other call names its result or writes its argument (a result passed
+ * on is read by that call; an argument a call writes holds what the
+ * callee stored, not what st.param did); a
  * function with one it does not understand is left alone, as is every
  * function of a module with -G DWARF (which describes each frame and its
  * parameters).  Every change is a remark (-Rpass=ipo), counted (--stats).
@@ -57,13 +60,14 @@
 #include "stages.h"
 
 enum { /* why a function is left alone */
-	WHY_ADDR, WHY_OPEN, WHY_USE, WHY_SITE, NWHY
+	WHY_ADDR, WHY_OPEN, WHY_USE, WHY_SITE, WHY_PASSED, NWHY
 };
 static const char *const why_text[NWHY] = {
 	"its address is taken",
 	"it is not internal and the world is open (callers not seen may exist)",
 	"it is named other than by direct calls (a .calltargets list, a call with a prototype)",
 	"a call site passes or reads something other than a .param declared beside the call",
+	"a call site's result is passed on to a call, or its argument is a call's result",
 };
 
 typedef struct Stats {
@@ -141,13 +145,19 @@ static int only_accessed(const List *l, const char *name, int k, int calls)
 	return 1;
 }
 
-/* Whether some call of l other than except mentions name. */
-static int other_call_passes(const List *l, const char *name, const Stmt *except)
+/* Whether some call of l (nested scopes too) other than except names
+ * name, among its results alone where results says so. */
+static int other_call_names(const List *l, const char *name, const Stmt *except, int results)
 {
-	for (const Stmt *s = l->head; s; s = s->next)
-		if ((s->kind == S_SCOPE && other_call_passes(&s->scope, name, except)) ||
-		    (s != except && stmt_is_call(s) && ins_mentions(&s->ins, name)))
+	for (const Stmt *s = l->head; s; s = s->next) {
+		CallParts cp;
+		if (s->kind == S_SCOPE && other_call_names(&s->scope, name, except, results))
 			return 1;
+		if (s == except || !stmt_is_call(s) || !ins_mentions(&s->ins, name))
+			continue;
+		if (!results || !ins_call_parts(&s->ins, &cp) || (cp.rets && expr_mentions(cp.rets, name)))
+			return 1;
+	}
 	return 0;
 }
 
@@ -189,21 +199,31 @@ static int site_param(const List *l, const Expr *o, int k)
 	return d && decl_space(&d->var) == SPACE_PARAM && only_accessed(l, o->str, k, 1);
 }
 
-static int site_ok(const Fn *fn, const Site *st)
+/* A call's .params hold what st.params store into them, and what the
+ * callee stores into its results: a result another call names (passed
+ * on as an argument, or written again), or an argument a call writes,
+ * carries a value the stage does not follow.  -1 when understood. */
+static int site_why(const Fn *fn, const Site *st)
 {
 	CallParts cp;
 	if (!ins_call_parts(&st->call->ins, &cp) || cp.proto)
-		return 0;
+		return WHY_SITE;
 	uint32_t nargs = cp.args ? cp.args->n : 0, nrets = cp.rets ? cp.rets->n : 0;
 	if (nargs != fn->f->nparams || (nrets && nrets != fn->f->nrets))
-		return 0;
+		return WHY_SITE;
 	for (uint32_t i = 0; i < nargs; i++)
 		if (!site_param(st->list, cp.args->kids[i], 0))
-			return 0;
+			return WHY_SITE;
 	for (uint32_t i = 0; i < nrets; i++)
 		if (!site_param(st->list, cp.rets->kids[i], 1))
-			return 0;
-	return 1;
+			return WHY_SITE;
+	for (uint32_t i = 0; i < nargs; i++)
+		if (other_call_names(st->list, cp.args->kids[i]->str, NULL, 1))
+			return WHY_PASSED;
+	for (uint32_t i = 0; i < nrets; i++)
+		if (other_call_names(st->list, cp.rets->kids[i]->str, st->call, 0))
+			return WHY_PASSED;
+	return -1;
 }
 
 static int classify(const Ipo *p, const Fn *fn, const Symbol *s)
@@ -219,9 +239,11 @@ static int classify(const Ipo *p, const Fn *fn, const Symbol *s)
 		calls += (s->uses[k].how & USE_CALL) != 0;
 	if (calls != fn->nsites || (s->how & ~(unsigned)USE_CALL))
 		return WHY_USE;
-	for (uint32_t i = 0; i < fn->nsites; i++)
-		if (!site_ok(fn, &fn->sites[i]))
-			return WHY_SITE;
+	for (uint32_t i = 0; i < fn->nsites; i++) {
+		int why = site_why(fn, &fn->sites[i]);
+		if (why >= 0)
+			return why;
+	}
 	return -1;
 }
 
@@ -627,7 +649,7 @@ static void drop_from_call(Ipo *p, const Site *st, int64_t i)
 	}
 	in->ops = ops;
 	in->nops = nops;
-	if (!other_call_passes(st->list, name, NULL))
+	if (!other_call_names(st->list, name, NULL, 0))
 		drop_param(st->list, name);
 }
 
