@@ -60,9 +60,10 @@
 #include "stages.h"
 
 enum { /* why a function is left alone */
-	WHY_ADDR, WHY_OPEN, WHY_USE, WHY_SITE, WHY_PASSED, NWHY
+	WHY_ALIAS, WHY_ADDR, WHY_OPEN, WHY_USE, WHY_SITE, WHY_PASSED, NWHY
 };
 static const char *const why_text[NWHY] = {
+	"an .alias names it (the alias's calls are not seen, its prototype must match)",
 	"its address is taken",
 	"it is not internal and the world is open (callers not seen may exist)",
 	"it is named other than by direct calls (a .calltargets list, a call with a prototype)",
@@ -230,6 +231,9 @@ static int classify(const Ipo *p, const Fn *fn, const Symbol *s)
 {
 	if (fn->why >= 0)
 		return fn->why;
+	for (uint32_t k = 0; k < s->nuses; k++)
+		if (s->uses[k].at->kind == S_ALIAS)
+			return WHY_ALIAS;
 	if (s->how & USE_ADDR)
 		return WHY_ADDR;
 	if (!p->o->world.closed && fn->f->linkage != LINK_INTERNAL)
