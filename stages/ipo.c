@@ -42,9 +42,9 @@
  * A call site is understood when each argument and result is a .param
  * declared in the list holding the call and every other instruction there
  * naming it is an st.param into it (an ld.param from a result), and no
- * other call names its result or writes its argument (a result passed
- * on is read by that call; an argument a call writes holds what the
- * callee stored, not what st.param did); a
+ * call passes its result on or writes its argument as a result (a
+ * result passed on is read by that call; an argument a call writes holds
+ * what that callee stored, not what st.param did); a
  * function with one it does not understand is left alone, as is every
  * function of a module with -G DWARF (which describes each frame and its
  * parameters).  Every change is a remark (-Rpass=ipo), counted (--stats).
@@ -146,17 +146,22 @@ static int only_accessed(const List *l, const char *name, int k, int calls)
 	return 1;
 }
 
+enum { ANY, ARGS, RESULTS };
+
 /* Whether some call of l (nested scopes too) other than except names
- * name, among its results alone where results says so. */
-static int other_call_names(const List *l, const char *name, const Stmt *except, int results)
+ * name: anywhere, among its arguments or among its results. */
+static int other_call_names(const List *l, const char *name, const Stmt *except, int where)
 {
 	for (const Stmt *s = l->head; s; s = s->next) {
 		CallParts cp;
-		if (s->kind == S_SCOPE && other_call_names(&s->scope, name, except, results))
+		if (s->kind == S_SCOPE && other_call_names(&s->scope, name, except, where))
 			return 1;
 		if (s == except || !stmt_is_call(s) || !ins_mentions(&s->ins, name))
 			continue;
-		if (!results || !ins_call_parts(&s->ins, &cp) || (cp.rets && expr_mentions(cp.rets, name)))
+		if (where == ANY || !ins_call_parts(&s->ins, &cp))
+			return 1;
+		const Expr *list = where == ARGS ? cp.args : cp.rets;
+		if (list && expr_mentions(list, name))
 			return 1;
 	}
 	return 0;
@@ -201,9 +206,10 @@ static int site_param(const List *l, const Expr *o, int k)
 }
 
 /* A call's .params hold what st.params store into them, and what the
- * callee stores into its results: a result another call names (passed
- * on as an argument, or written again), or an argument a call writes,
- * carries a value the stage does not follow.  -1 when understood. */
+ * callee stores into its results: a result a call passes on as its
+ * argument, or an argument a call writes as its result, carries a value
+ * the stage does not follow.  (Calls sharing arguments, or results, as a
+ * funnel's arms do, are understood.)  -1 when understood. */
 static int site_why(const Fn *fn, const Site *st)
 {
 	CallParts cp;
@@ -219,10 +225,10 @@ static int site_why(const Fn *fn, const Site *st)
 		if (!site_param(st->list, cp.rets->kids[i], 1))
 			return WHY_SITE;
 	for (uint32_t i = 0; i < nargs; i++)
-		if (other_call_names(st->list, cp.args->kids[i]->str, NULL, 1))
+		if (other_call_names(st->list, cp.args->kids[i]->str, NULL, RESULTS))
 			return WHY_PASSED;
 	for (uint32_t i = 0; i < nrets; i++)
-		if (other_call_names(st->list, cp.rets->kids[i]->str, st->call, 0))
+		if (other_call_names(st->list, cp.rets->kids[i]->str, NULL, ARGS))
 			return WHY_PASSED;
 	return -1;
 }
@@ -653,7 +659,7 @@ static void drop_from_call(Ipo *p, const Site *st, int64_t i)
 	}
 	in->ops = ops;
 	in->nops = nops;
-	if (!other_call_names(st->list, name, NULL, 0))
+	if (!other_call_names(st->list, name, NULL, ANY))
 		drop_param(st->list, name);
 }
 
