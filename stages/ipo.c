@@ -75,21 +75,24 @@ typedef struct Stats {
 	unsigned funcs, internal, left[NWHY], constants, params, results, merged, refused_const;
 } Stats;
 
+typedef struct Fn Fn;
 typedef struct Site {
 	Stmt *call;
 	List *list;          /* the list holding it */
 	Func *caller;
+	Fn *from;            /* the caller's Fn, NULL for a kernel or a function left out */
 } Site;
 
-typedef struct Fn {
+struct Fn {
 	Stmt *def;
 	Func *f;
 	Site *sites;
 	uint32_t nsites, cap;
 	int why;             /* -1: internal, every site understood */
 	int gone;            /* merged into another */
-	uint64_t hash;       /* of its shape, for merging */
-} Fn;
+	Fn *into;            /* that one */
+	uint64_t hash;       /* of its code, for merging */
+};
 
 typedef struct Ipo {
 	Module *m;
@@ -182,11 +185,11 @@ static void drop_param(List *l, const char *name)
 
 /* ---- which functions, which calls ----------------------------------------- */
 
-static void find_sites(Ipo *p, Func *caller, List *l)
+static void find_sites(Ipo *p, Func *caller, Fn *from, List *l)
 {
 	for (Stmt *s = l->head; s; s = s->next) {
 		if (s->kind == S_SCOPE)
-			find_sites(p, caller, &s->scope);
+			find_sites(p, caller, from, &s->scope);
 		CallParts cp;
 		Fn *fn;
 		if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &cp) || !(fn = fn_named(p, cp.callee->str)))
@@ -194,7 +197,7 @@ static void find_sites(Ipo *p, Func *caller, List *l)
 		if (cp.proto)
 			fn->why = WHY_USE;
 		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
-		fn->sites[fn->nsites++] = (Site){s, l, caller};
+		fn->sites[fn->nsites++] = (Site){s, l, caller, from};
 	}
 }
 
@@ -274,9 +277,12 @@ static void scan(Ipo *p)
 		p->fns[p->nfns] = (Fn){.def = s, .f = s->func, .why = -1};
 		p->fn_of[sym->id] = (int32_t)p->nfns++;
 	}
-	for (Stmt *s = p->m->items.head; s; s = s->next)
+	for (Stmt *s = p->m->items.head; s; s = s->next) {
+		Fn *from;
 		if (s->kind == S_FUNC && s->func->has_body)
-			find_sites(p, s->func, &s->func->body);
+			find_sites(p, s->func, (from = fn_named(p, s->func->name)) && from->def == s ? from : NULL,
+				&s->func->body);
+	}
 	for (uint32_t i = 0; i < p->nfns; i++) {
 		Fn *fn = &p->fns[i];
 		fn->why = classify(p, fn, symtab_find(p->t, fn->f->name));
@@ -299,64 +305,63 @@ static int by_hash(const void *x, const void *y)
 	return a < b ? -1 : a > b;   /* module order: the first is kept */
 }
 
-/* Whether a statement naming func comes before at in the module. */
-static int declared_before(const Module *m, const char *func, const Stmt *at)
-{
-	for (const Stmt *s = m->items.head; s && s != at; s = s->next)
-		if (s->kind == S_FUNC && s->func->name == func)
-			return 1;
-	return 0;
-}
-
-static Stmt *first_naming(const Module *m, const char *func)
-{
-	for (Stmt *s = m->items.head; s; s = s->next)
-		if (s->kind == S_FUNC && s->func->name == func)
-			return s;
-	return NULL;
-}
-
-static void drop_sites_in(Fn *fn, const Func *caller)
-{
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < fn->nsites; i++)
-		if (fn->sites[i].caller != caller)
-			fn->sites[n++] = fn->sites[i];
-	fn->nsites = n;
-}
-
-/* dup's calls name keep instead, and dup goes. */
+/* dup's calls name keep instead; its statements go after the round
+ * (drop_merged). */
 static void merge(Ipo *p, Fn *keep, Fn *dup)
 {
-	const char *name = keep->f->name, *old = dup->f->name;
-	Stmt *first = first_naming(p->m, old);
-	if (!declared_before(p->m, name, first))   /* ptxas reads in order */
-		func_declare_before(p->m, keep->f, first);
-	for (uint32_t i = 0; i < p->nfns; i++)   /* the calls in dup's body go with it */
-		drop_sites_in(&p->fns[i], dup->f);
 	for (uint32_t i = 0; i < dup->nsites; i++) {
 		Ins *in = &dup->sites[i].call->ins;
 		CallParts cp;
 		ins_call_parts(in, &cp);
 		Expr **ops = arena_dup(p->m->arena, in->ops, in->nops * sizeof *ops);
-		ops[cp.callee_index] = name_expr(name);
+		ops[cp.callee_index] = name_expr(keep->f->name);
 		in->ops = ops;
 		keep->sites = array_grow(keep->sites, keep->nsites, &keep->cap, sizeof *keep->sites);
 		keep->sites[keep->nsites++] = dup->sites[i];
 	}
 	dup->nsites = 0;
-	for (Stmt *s = p->m->items.head, *next; s; s = next) {
-		next = s->next;
-		if (s->kind == S_FUNC && s->func->name == old)
-			list_remove(&p->m->items, s);
-	}
 	dup->gone = 1;
+	dup->into = keep;
 	p->st.merged++;
-	remark(p, dup->def->loc, "%s merged into %s: the same code", quoted_name(old), quoted_name(name));
+	remark(p, dup->def->loc, "%s merged into %s: the same code", quoted_name(dup->f->name),
+		quoted_name(keep->f->name));
 }
 
-/* One round over the functions grouped by their shape's hash; a merge
- * may make callers the same, so rounds go on until none merges. */
+/* One walk of the module: each merged function's statements go, the one
+ * it merged into declared before the first of them where nothing named
+ * it yet (its calls come after that: ptxas reads in order); then the
+ * calls in the bodies gone are no function's sites. */
+static void drop_merged(Ipo *p)
+{
+	uint8_t *seen = xcalloc(p->nfns + 1, 1);
+	for (Stmt *s = p->m->items.head, *next; s; s = next) {
+		next = s->next;
+		Fn *fn = s->kind == S_FUNC ? fn_named(p, s->func->name) : NULL;
+		if (!fn || !fn->gone) {
+			if (fn)
+				seen[fn - p->fns] = 1;
+			continue;
+		}
+		if (!seen[fn->into - p->fns]) {
+			func_declare_before(p->m, fn->into->f, s);
+			seen[fn->into - p->fns] = 1;
+		}
+		list_remove(&p->m->items, s);
+	}
+	free(seen);
+	for (uint32_t i = 0; i < p->nfns; i++) {
+		Fn *fn = &p->fns[i];
+		uint32_t n = 0;
+		for (uint32_t k = 0; k < fn->nsites; k++)
+			if (!fn->sites[k].from || !fn->sites[k].from->gone)
+				fn->sites[n++] = fn->sites[k];
+		fn->nsites = n;
+	}
+}
+
+/* One round over the functions grouped by their code's hash (only
+ * functions of one code share it, but for collisions); a merge may make
+ * callers the same, so rounds go on until none merges. */
 static int merge_round(Ipo *p)
 {
 	Fn **v = xmalloc((p->nfns + 1) * sizeof *v);
@@ -377,6 +382,8 @@ static int merge_round(Ipo *p)
 				merged++;
 			}
 	free(v);
+	if (merged)
+		drop_merged(p);
 	return merged > 0;
 }
 
