@@ -57,6 +57,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uthash.h>
 #include "stages.h"
 
 enum { /* why a function is left alone */
@@ -90,8 +91,11 @@ struct Fn {
 	uint32_t nsites, cap;
 	int why;             /* -1: internal, every site understood */
 	int gone;            /* merged into another */
-	Fn *into;            /* that one */
-	uint64_t hash;       /* of its code, for merging */
+	int queued;          /* to hash again: a call in it names another now */
+	struct Bucket *bucket;   /* its code's, while it is not merged */
+	Stmt **stmts;        /* the module's statements naming it, in order */
+	uint32_t nstmts, scap;
+	uint32_t first;      /* the first one's place in the module */
 };
 
 typedef struct Ipo {
@@ -297,59 +301,177 @@ static void scan(Ipo *p)
 	}
 }
 
-static int by_hash(const void *x, const void *y)
+/* ---- merging ---------------------------------------------------------------
+ *
+ * Functions of one code share a hash (ir/samecode.c), so each is compared
+ * only with the functions already in its hash's bucket: the first of its
+ * code in module order is kept, a later one merges into it.  A merge
+ * renames the calls of the function gone, so its callers may now be the
+ * same code as others: they are hashed again in the next wave, and only
+ * they, so merging a chain of n callers costs n, not n rounds of all. */
+
+typedef struct Bucket {
+	UT_hash_handle hh;
+	uint64_t hash;
+	Fn **fns;
+	uint32_t n, cap;
+} Bucket;
+
+typedef struct Wave {
+	Fn **fns;
+	uint32_t n, cap;
+} Wave;
+
+static void queue(Wave *w, Fn *fn)
 {
-	const Fn *a = *(Fn *const *)x, *b = *(Fn *const *)y;
-	if (a->hash != b->hash)
-		return a->hash < b->hash ? -1 : 1;
-	return a < b ? -1 : a > b;   /* module order: the first is kept */
+	if (fn->queued || fn->gone)
+		return;
+	fn->queued = 1;
+	w->fns = array_grow(w->fns, w->n, &w->cap, sizeof *w->fns);
+	w->fns[w->n++] = fn;
 }
 
-/* dup's calls name keep instead; its statements go after the round
- * (drop_merged). */
-static void merge(Ipo *p, Fn *keep, Fn *dup)
+/* Each function's statements, in module order, and the first one's place. */
+static void find_stmts(Ipo *p)
 {
+	uint32_t at = 0;
+	for (Stmt *s = p->m->items.head; s; s = s->next, at++) {
+		Fn *fn = s->kind == S_FUNC ? fn_named(p, s->func->name) : NULL;
+		if (!fn)
+			continue;
+		if (!fn->nstmts)
+			fn->first = at;
+		fn->stmts = array_grow(fn->stmts, fn->nstmts, &fn->scap, sizeof *fn->stmts);
+		fn->stmts[fn->nstmts++] = s;
+	}
+}
+
+static void bucket_put(Bucket *b, Fn *fn)
+{
+	b->fns = array_grow(b->fns, b->n, &b->cap, sizeof *b->fns);
+	b->fns[b->n++] = fn;
+	fn->bucket = b;
+}
+
+static void bucket_del(Fn *fn)
+{
+	Bucket *b = fn->bucket;
+	for (uint32_t i = 0; i < b->n; i++)
+		if (b->fns[i] == fn) {
+			b->fns[i] = b->fns[--b->n];
+			break;
+		}
+	fn->bucket = NULL;
+}
+
+/* Before dup's first statement (ptxas reads in order, and dup's callers
+ * come after it), keep is declared if nothing named it yet. */
+static void declare_early(Ipo *p, Fn *keep, const Fn *dup)
+{
+	if (keep->first < dup->first)
+		return;
+	func_declare_before(p->m, keep->f, dup->stmts[0]);
+	keep->stmts = array_grow(keep->stmts, keep->nstmts, &keep->scap, sizeof *keep->stmts);
+	memmove(keep->stmts + 1, keep->stmts, keep->nstmts++ * sizeof *keep->stmts);
+	keep->stmts[0] = dup->stmts[0]->prev;
+	keep->first = dup->first;
+}
+
+/* dup's calls name keep instead (their callers to be hashed again), and
+ * its statements go. */
+static void merge(Ipo *p, Fn *keep, Fn *dup, Wave *next)
+{
+	dup->gone = 1;
 	for (uint32_t i = 0; i < dup->nsites; i++) {
-		Ins *in = &dup->sites[i].call->ins;
+		Site *st = &dup->sites[i];
+		if (st->from && st->from->gone)
+			continue;   /* in a body gone */
+		Ins *in = &st->call->ins;
 		CallParts cp;
 		ins_call_parts(in, &cp);
 		Expr **ops = arena_dup(p->m->arena, in->ops, in->nops * sizeof *ops);
 		ops[cp.callee_index] = name_expr(keep->f->name);
 		in->ops = ops;
 		keep->sites = array_grow(keep->sites, keep->nsites, &keep->cap, sizeof *keep->sites);
-		keep->sites[keep->nsites++] = dup->sites[i];
+		keep->sites[keep->nsites++] = *st;
+		if (st->from)
+			queue(next, st->from);
 	}
 	dup->nsites = 0;
-	dup->gone = 1;
-	dup->into = keep;
+	declare_early(p, keep, dup);
+	for (uint32_t i = 0; i < dup->nstmts; i++)
+		list_remove(&p->m->items, dup->stmts[i]);
 	p->st.merged++;
 	remark(p, dup->def->loc, "%s merged into %s: the same code", quoted_name(dup->f->name),
 		quoted_name(keep->f->name));
 }
 
-/* One walk of the module: each merged function's statements go, the one
- * it merged into declared before the first of them where nothing named
- * it yet (its calls come after that: ptxas reads in order); then the
- * calls in the bodies gone are no function's sites. */
-static void drop_merged(Ipo *p)
+/* fn into its code's bucket, or merged with the function there of its
+ * code (the earlier in the module kept). */
+static void place(Ipo *p, Bucket **table, Fn *fn, Wave *next)
 {
-	uint8_t *seen = xcalloc(p->nfns + 1, 1);
-	for (Stmt *s = p->m->items.head, *next; s; s = next) {
-		next = s->next;
-		Fn *fn = s->kind == S_FUNC ? fn_named(p, s->func->name) : NULL;
-		if (!fn || !fn->gone) {
-			if (fn)
-				seen[fn - p->fns] = 1;
-			continue;
-		}
-		if (!seen[fn->into - p->fns]) {
-			func_declare_before(p->m, fn->into->f, s);
-			seen[fn->into - p->fns] = 1;
-		}
-		list_remove(&p->m->items, s);
+	uint64_t h = func_code_hash(fn->f);
+	Bucket *b;
+	HASH_FIND(hh, *table, &h, sizeof h, b);
+	if (!b) {
+		b = xcalloc(1, sizeof *b);
+		b->hash = h;
+		HASH_ADD(hh, *table, hash, sizeof b->hash, b);
 	}
-	free(seen);
-	for (uint32_t i = 0; i < p->nfns; i++) {
+	for (uint32_t i = 0; i < b->n; i++) {
+		Fn *other = b->fns[i];
+		if (!func_same_code(other->f, fn->f))
+			continue;
+		if (other < fn) {
+			merge(p, other, fn, next);
+		} else {
+			b->fns[i] = fn;
+			fn->bucket = b;
+			other->bucket = NULL;
+			merge(p, fn, other, next);
+		}
+		return;
+	}
+	bucket_put(b, fn);
+}
+
+static int by_place(const void *x, const void *y)
+{
+	const Fn *a = *(Fn *const *)x, *b = *(Fn *const *)y;
+	return a < b ? -1 : a > b;
+}
+
+static void merge_all(Ipo *p)
+{
+	Bucket *table = NULL, *b, *tmp;
+	Wave now = {0}, next = {0};
+	find_stmts(p);
+	for (uint32_t i = 0; i < p->nfns; i++)
+		if (p->fns[i].why < 0)
+			queue(&next, &p->fns[i]);
+	while (next.n) {
+		Wave w = now;
+		now = next, next = w, next.n = 0;
+		qsort(now.fns, now.n, sizeof *now.fns, by_place);   /* remarks in module order */
+		for (uint32_t i = 0; i < now.n; i++)
+			now.fns[i]->queued = 0;
+		for (uint32_t i = 0; i < now.n; i++) {
+			Fn *fn = now.fns[i];
+			if (fn->gone)
+				continue;
+			if (fn->bucket)
+				bucket_del(fn);
+			place(p, &table, fn, &next);
+		}
+	}
+	HASH_ITER(hh, table, b, tmp) {
+		HASH_DEL(table, b);
+		free(b->fns);
+		free(b);
+	}
+	free(now.fns);
+	free(next.fns);
+	for (uint32_t i = 0; i < p->nfns; i++) {   /* the calls in bodies gone */
 		Fn *fn = &p->fns[i];
 		uint32_t n = 0;
 		for (uint32_t k = 0; k < fn->nsites; k++)
@@ -357,34 +479,6 @@ static void drop_merged(Ipo *p)
 				fn->sites[n++] = fn->sites[k];
 		fn->nsites = n;
 	}
-}
-
-/* One round over the functions grouped by their code's hash (only
- * functions of one code share it, but for collisions); a merge may make
- * callers the same, so rounds go on until none merges. */
-static int merge_round(Ipo *p)
-{
-	Fn **v = xmalloc((p->nfns + 1) * sizeof *v);
-	uint32_t n = 0, merged = 0;
-	for (uint32_t i = 0; i < p->nfns; i++) {
-		Fn *fn = &p->fns[i];
-		if (fn->why < 0 && !fn->gone) {
-			fn->hash = func_code_hash(fn->f);
-			v[n++] = fn;
-		}
-	}
-	if (n)
-		qsort(v, n, sizeof *v, by_hash);
-	for (uint32_t i = 0; i < n; i++)
-		for (uint32_t j = i + 1; j < n && v[j]->hash == v[i]->hash && !v[i]->gone; j++)
-			if (!v[j]->gone && func_same_code(v[i]->f, v[j]->f)) {
-				merge(p, v[i], v[j]);
-				merged++;
-			}
-	free(v);
-	if (merged)
-		drop_merged(p);
-	return merged > 0;
 }
 
 /* ---- constants -------------------------------------------------------------- */
@@ -743,8 +837,7 @@ void ipo(Module *m, const StageOptions *o)
 		return;
 	Ipo p = {.m = m, .o = o};
 	scan(&p);
-	while (merge_round(&p))
-		;
+	merge_all(&p);
 	for (uint32_t i = 0; i < p.nfns; i++) {
 		Fn *fn = &p.fns[i];
 		if (fn->why >= 0 || fn->gone)
@@ -759,8 +852,10 @@ void ipo(Module *m, const StageOptions *o)
 		print_stats(&p.st);
 	if (p.st.merged)
 		globalopt_dead(m, o);
-	for (uint32_t i = 0; i < p.nfns; i++)
+	for (uint32_t i = 0; i < p.nfns; i++) {
 		free(p.fns[i].sites);
+		free(p.fns[i].stmts);
+	}
 	free(p.fns);
 	free(p.fn_of);
 	symtab_free(p.t);
