@@ -783,7 +783,7 @@ int flow_slot_points(const Flow *, const Func *f, const char *reg, FlowPoint *ou
 typedef enum { SYM_FUNC, SYM_VAR } SymKind;
 enum { USE_READ = 1, USE_WRITE = 2, USE_CALL = 4, USE_ADDR = 8 };
 typedef struct SymUse {
-	Stmt *at;               /* the instruction, .calltargets or variable statement */
+	Stmt *at;               /* the instruction, .calltargets, variable statement or .alias */
 	const Func *in;         /* NULL in a module-scope initializer */
 	uint8_t how;            /* USE_* */
 } SymUse;

@@ -6,12 +6,26 @@
  * one arm for them.
  *
  * A function naming itself matches the other naming itself only as the
- * callee of a call (each recursing into its own code, the same code).
+ * callee of a call (each recursing into its own code, the same code),
+ * and a call of itself matches no call of another function (f calling g
+ * is not g calling itself): so the relation is one a hash can follow.
  * Taken as an address, its own name is a different value in each (f
  * storing f is not g storing g), so that is no match: devirtualization
  * compares functions whose address is taken.  A function whose nested
  * scope declares a name again (names_shadowed) matches none: names are
- * compared by their place, and one name would have two. */
+ * compared by their place, and one name would have two.
+ *
+ * A .shared, .global or .const variable declared inside a function is a
+ * static: one object for every call, not one per call as a register or
+ * a .local (on the stack under the ABI) is.  Two declarations are two
+ * objects, each function counting in its own counter, so a function
+ * declaring one matches none.
+ *
+ * func_code_hash hashes what the comparison compares (names by their
+ * place, numbers and other names by their interned spelling), so that
+ * only functions of one code share a hash: ipo compares within a hash's
+ * group, and a thousand functions of one shape that differ in a constant
+ * are a thousand groups, not a million comparisons. */
 #include <stdlib.h>
 #include <string.h>
 #include "ir.h"
@@ -30,6 +44,7 @@ typedef struct Shape {
 	Local *exact, *ranges;
 	Arena *a;
 	uint32_t n;
+	int statics;         /* declares a static */
 } Shape;
 
 static void shape_put(Shape *sh, const char *name, const char *count)
@@ -42,8 +57,16 @@ static void shape_put(Shape *sh, const char *name, const char *count)
 	HASH_ADD_PTR(*set, name, l);
 }
 
+static int is_static(const Decl *d)
+{
+	Space s = decl_space(d);
+	return s == SPACE_SHARED || s == SPACE_GLOBAL || s == SPACE_CONST || s == SPACE_TEX;
+}
+
 static void shape_decls(Shape *sh, const Decl *d, uint32_t n)
 {
+	for (uint32_t i = 0; i < n; i++)
+		sh->statics |= is_static(&d[i]);
 	for (uint32_t i = 0; i < n; i++)
 		for (uint32_t j = 0; j < d[i].nds; j++)
 			shape_put(sh, d[i].ds[j].name, d[i].ds[j].count);
@@ -111,7 +134,9 @@ static int same_name(const Pair *p, const char *x, const char *y)
 	int lx = local_of(p->a, x, &ix, &nx), ly = local_of(p->b, y, &iy, &ny);
 	if (lx || ly)
 		return lx && ly && ix == iy && nx == ny;
-	return x == y || (p->callee && x == p->a->f->name && y == p->b->f->name);   /* each calls itself */
+	if (p->callee && (x == p->a->f->name || y == p->b->f->name))
+		return x == p->a->f->name && y == p->b->f->name;   /* each calls itself */
+	return x == y;
 }
 
 static int same_exprs(const Pair *p, Expr *const *x, Expr *const *y, uint32_t n);
@@ -264,26 +289,134 @@ int func_same_code(const Func *x, const Func *y)
 	shape_of(&a, x);
 	shape_of(&b, y);
 	Pair p = {&a, &b, 0};
-	int same = a.n == b.n && same_decls(&p, x->rets, y->rets, x->nrets) &&
+	int same = !a.statics && !b.statics && a.n == b.n && same_decls(&p, x->rets, y->rets, x->nrets) &&
 		same_decls(&p, x->params, y->params, x->nparams) && same_body(&p, &x->body, &y->body);
 	shape_free(&a);
 	shape_free(&b);
 	return same;
 }
 
-static uint64_t body_hash(const List *l, uint64_t h)
+/* ---- the hash: what the comparison compares, so that only functions of
+ * one code share it (and merging compares few pairs) ---------------------- */
+
+static uint64_t mix(uint64_t h, uint64_t v)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			h = body_hash(&s->scope, h * 31 + 7);
-		else if (s->kind == S_INS)
-			h = (h ^ ptr_hash(s->ins.sp) ^ s->ins.nops) * 0x100000001b3ull;
+	return (h ^ v) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+}
+
+static uint64_t str_hash(uint64_t h, const char *str)
+{
+	if (!str)
+		return mix(h, 1);
+	for (; *str; str++)
+		h = mix(h, (unsigned char)*str);
+	return mix(h, 2);
+}
+
+static uint64_t name_hash(const Shape *sh, uint64_t h, const char *name, int callee)
+{
+	uint32_t index;
+	long long num;
+	if (local_of(sh, name, &index, &num))
+		return mix(mix(mix(h, 3), index), (uint64_t)num);
+	if (callee && name == sh->f->name)
+		return mix(h, 4);
+	return mix(h, ptr_hash(name));
+}
+
+static uint64_t expr_hash(const Shape *sh, uint64_t h, const Expr *e, int callee)
+{
+	h = mix(mix(mix(h, e->kind), e->op), e->n);
+	if (e->kind == E_NAME)
+		return name_hash(sh, h, e->str, callee);
+	if (e->kind == E_NUM)
+		return mix(h, ptr_hash(e->str));
+	if (e->kind == E_CALL)
+		h = mix(h, ptr_hash(expr_fname(e)));
+	for (uint32_t i = 0; i < e->n; i++)
+		h = expr_hash(sh, h, e->kids[i], 0);
+	return h;
+}
+
+static uint64_t opt_expr_hash(const Shape *sh, uint64_t h, const Expr *e)
+{
+	return e ? expr_hash(sh, mix(h, 5), e, 0) : mix(h, 6);
+}
+
+static uint64_t decl_hash(const Shape *sh, uint64_t h, const Decl *d)
+{
+	h = mix(mix(h, d->nspecs), d->nds);
+	for (uint32_t i = 0; i < d->nspecs; i++) {
+		const Spec *x = &d->specs[i];
+		h = str_hash(mix(mix(h, ptr_hash(x->word)), x->nargs), x->num);
+		for (uint32_t k = 0; k < x->nargs; k++)
+			h = expr_hash(sh, h, x->args[k], 0);
+	}
+	for (uint32_t j = 0; j < d->nds; j++) {
+		const Declarator *a = &d->ds[j];
+		h = opt_expr_hash(sh, mix(str_hash(h, a->count), a->ndims), a->init);
+		for (uint32_t k = 0; k < a->ndims; k++)
+			h = opt_expr_hash(sh, h, a->dims[k]);
 	}
 	return h;
 }
 
+static uint64_t ins_hash(const Shape *sh, uint64_t h, const Ins *in)
+{
+	CallParts cp;
+	uint32_t callee = ins_call_parts(in, &cp) && cp.callee ? cp.callee_index : UINT32_MAX;
+	h = mix(mix(mix(h, ptr_hash(in->sp)), in->nops), (in->guard != NULL) * 2 + in->guard_neg);
+	if (in->guard)
+		h = name_hash(sh, h, in->guard, 0);
+	for (uint32_t i = 0; i < in->nops; i++)
+		h = expr_hash(sh, h, in->ops[i], i == callee);
+	return h;
+}
+
+/* *never: a statement same_body never matches (a prototype, .calltargets). */
+static uint64_t body_hash(const Shape *sh, uint64_t h, const List *l, int *never)
+{
+	for (const Stmt *s = l->head; s; s = s->next) {
+		if (s->kind == S_LOC)
+			continue;
+		h = mix(h, s->kind);
+		if (s->kind == S_INS)
+			h = ins_hash(sh, h, &s->ins);
+		else if (s->kind == S_VAR)
+			h = decl_hash(sh, h, &s->var);
+		else if (s->kind == S_LABEL)
+			h = name_hash(sh, h, s->label, 0);
+		else if (s->kind == S_SCOPE)
+			h = mix(body_hash(sh, mix(h, 7), &s->scope, never), 8);
+		else if (s->kind == S_PRAGMA)
+			for (uint32_t i = 0; i < s->strs.nstrs; i++)
+				h = str_hash(h, s->strs.strs[i]);
+		else
+			*never = 1;
+	}
+	return h;
+}
 
 uint64_t func_code_hash(const Func *f)
 {
-	return body_hash(&f->body, f->nparams * 131u + f->nrets);
+	if (names_shadowed(f))
+		return ptr_hash(f);   /* the same as none: why meet another */
+	Shape sh;
+	shape_of(&sh, f);
+	uint64_t h = mix(mix(mix(mix(mix(0, f->nrets), f->nparams), f->has_rets), f->has_params), sh.n);
+	for (uint32_t i = 0; i < f->nfspecs; i++)
+		h = mix(h, ptr_hash(f->fspecs[i].word));
+	for (uint32_t i = 0; i < f->nattrs; i++) {
+		h = mix(mix(h, ptr_hash(f->attrs[i].word)), f->attrs[i].nnums);
+		for (uint32_t k = 0; k < f->attrs[i].nnums; k++)
+			h = str_hash(h, f->attrs[i].nums[k]);
+	}
+	for (uint32_t i = 0; i < f->nrets; i++)
+		h = decl_hash(&sh, h, &f->rets[i]);
+	for (uint32_t i = 0; i < f->nparams; i++)
+		h = decl_hash(&sh, h, &f->params[i]);
+	int never = sh.statics;
+	h = body_hash(&sh, h, &f->body, &never);
+	shape_free(&sh);
+	return never ? ptr_hash(f) : h;
 }

@@ -13,6 +13,8 @@
  *                                    USE_ADDR: the address reaches a register
  *   = {v, generic(w)+8} in another variable's initializer
  *                                    USE_ADDR, at that variable's statement
+ *   .alias a, f;                     USE_ADDR of f, at the .alias: calls of
+ *                                    a reach f unseen, as through an address
  * A local declaration that shadows a module symbol hides it from its
  * function's uses. */
 #include <stdint.h>
@@ -225,6 +227,9 @@ SymTab *symtab_build(const Module *m)
 			for (uint32_t i = 0; i < s->var.nds; i++)
 				if (s->var.ds[i].init)
 					names_in(&w, s->var.ds[i].init, USE_ADDR);
+		} else if (s->kind == S_ALIAS && s->list.nitems == 2 && s->list.items[1]->kind == E_NAME) {
+			w.f = NULL;
+			note(&w, s->list.items[1]->str, USE_ADDR);
 		} else if (s->kind == S_FUNC && s->func->has_body) {
 			w.f = s->func;
 			names_free(&w.locals);

@@ -41,7 +41,10 @@
  *
  * A call site is understood when each argument and result is a .param
  * declared in the list holding the call and every other instruction there
- * naming it is an st.param into it (an ld.param from a result); a
+ * naming it is an st.param into it (an ld.param from a result), and no
+ * call passes its result on or writes its argument as a result (a
+ * result passed on is read by that call; an argument a call writes holds
+ * what that callee stored, not what st.param did); a
  * function with one it does not understand is left alone, as is every
  * function of a module with -G DWARF (which describes each frame and its
  * parameters).  Every change is a remark (-Rpass=ipo), counted (--stats).
@@ -54,37 +57,46 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uthash.h>
 #include "stages.h"
 
 enum { /* why a function is left alone */
-	WHY_ADDR, WHY_OPEN, WHY_USE, WHY_SITE, NWHY
+	WHY_ALIAS, WHY_ADDR, WHY_OPEN, WHY_USE, WHY_SITE, WHY_PASSED, NWHY
 };
 static const char *const why_text[NWHY] = {
+	"an .alias names it (the alias's calls are not seen, its prototype must match)",
 	"its address is taken",
 	"it is not internal and the world is open (callers not seen may exist)",
 	"it is named other than by direct calls (a .calltargets list, a call with a prototype)",
 	"a call site passes or reads something other than a .param declared beside the call",
+	"a call site's result is passed on to a call, or its argument is a call's result",
 };
 
 typedef struct Stats {
 	unsigned funcs, internal, left[NWHY], constants, params, results, merged, refused_const;
 } Stats;
 
+typedef struct Fn Fn;
 typedef struct Site {
 	Stmt *call;
 	List *list;          /* the list holding it */
 	Func *caller;
+	Fn *from;            /* the caller's Fn, NULL for a kernel or a function left out */
 } Site;
 
-typedef struct Fn {
+struct Fn {
 	Stmt *def;
 	Func *f;
 	Site *sites;
 	uint32_t nsites, cap;
 	int why;             /* -1: internal, every site understood */
 	int gone;            /* merged into another */
-	uint64_t hash;       /* of its shape, for merging */
-} Fn;
+	int queued;          /* to hash again: a call in it names another now */
+	struct Bucket *bucket;   /* its code's, while it is not merged */
+	Stmt **stmts;        /* the module's statements naming it, in order */
+	uint32_t nstmts, scap;
+	uint32_t first;      /* the first one's place in the module */
+};
 
 typedef struct Ipo {
 	Module *m;
@@ -141,13 +153,24 @@ static int only_accessed(const List *l, const char *name, int k, int calls)
 	return 1;
 }
 
-/* Whether some call of l other than except mentions name. */
-static int other_call_passes(const List *l, const char *name, const Stmt *except)
+enum { ANY, ARGS, RESULTS };
+
+/* Whether some call of l (nested scopes too) other than except names
+ * name: anywhere, among its arguments or among its results. */
+static int other_call_names(const List *l, const char *name, const Stmt *except, int where)
 {
-	for (const Stmt *s = l->head; s; s = s->next)
-		if ((s->kind == S_SCOPE && other_call_passes(&s->scope, name, except)) ||
-		    (s != except && stmt_is_call(s) && ins_mentions(&s->ins, name)))
+	for (const Stmt *s = l->head; s; s = s->next) {
+		CallParts cp;
+		if (s->kind == S_SCOPE && other_call_names(&s->scope, name, except, where))
 			return 1;
+		if (s == except || !stmt_is_call(s) || !ins_mentions(&s->ins, name))
+			continue;
+		if (where == ANY || !ins_call_parts(&s->ins, &cp))
+			return 1;
+		const Expr *list = where == ARGS ? cp.args : cp.rets;
+		if (list && expr_mentions(list, name))
+			return 1;
+	}
 	return 0;
 }
 
@@ -166,11 +189,11 @@ static void drop_param(List *l, const char *name)
 
 /* ---- which functions, which calls ----------------------------------------- */
 
-static void find_sites(Ipo *p, Func *caller, List *l)
+static void find_sites(Ipo *p, Func *caller, Fn *from, List *l)
 {
 	for (Stmt *s = l->head; s; s = s->next) {
 		if (s->kind == S_SCOPE)
-			find_sites(p, caller, &s->scope);
+			find_sites(p, caller, from, &s->scope);
 		CallParts cp;
 		Fn *fn;
 		if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &cp) || !(fn = fn_named(p, cp.callee->str)))
@@ -178,7 +201,7 @@ static void find_sites(Ipo *p, Func *caller, List *l)
 		if (cp.proto)
 			fn->why = WHY_USE;
 		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
-		fn->sites[fn->nsites++] = (Site){s, l, caller};
+		fn->sites[fn->nsites++] = (Site){s, l, caller, from};
 	}
 }
 
@@ -189,27 +212,41 @@ static int site_param(const List *l, const Expr *o, int k)
 	return d && decl_space(&d->var) == SPACE_PARAM && only_accessed(l, o->str, k, 1);
 }
 
-static int site_ok(const Fn *fn, const Site *st)
+/* A call's .params hold what st.params store into them, and what the
+ * callee stores into its results: a result a call passes on as its
+ * argument, or an argument a call writes as its result, carries a value
+ * the stage does not follow.  (Calls sharing arguments, or results, as a
+ * funnel's arms do, are understood.)  -1 when understood. */
+static int site_why(const Fn *fn, const Site *st)
 {
 	CallParts cp;
 	if (!ins_call_parts(&st->call->ins, &cp) || cp.proto)
-		return 0;
+		return WHY_SITE;
 	uint32_t nargs = cp.args ? cp.args->n : 0, nrets = cp.rets ? cp.rets->n : 0;
 	if (nargs != fn->f->nparams || (nrets && nrets != fn->f->nrets))
-		return 0;
+		return WHY_SITE;
 	for (uint32_t i = 0; i < nargs; i++)
 		if (!site_param(st->list, cp.args->kids[i], 0))
-			return 0;
+			return WHY_SITE;
 	for (uint32_t i = 0; i < nrets; i++)
 		if (!site_param(st->list, cp.rets->kids[i], 1))
-			return 0;
-	return 1;
+			return WHY_SITE;
+	for (uint32_t i = 0; i < nargs; i++)
+		if (other_call_names(st->list, cp.args->kids[i]->str, NULL, RESULTS))
+			return WHY_PASSED;
+	for (uint32_t i = 0; i < nrets; i++)
+		if (other_call_names(st->list, cp.rets->kids[i]->str, NULL, ARGS))
+			return WHY_PASSED;
+	return -1;
 }
 
 static int classify(const Ipo *p, const Fn *fn, const Symbol *s)
 {
 	if (fn->why >= 0)
 		return fn->why;
+	for (uint32_t k = 0; k < s->nuses; k++)
+		if (s->uses[k].at->kind == S_ALIAS)
+			return WHY_ALIAS;
 	if (s->how & USE_ADDR)
 		return WHY_ADDR;
 	if (!p->o->world.closed && fn->f->linkage != LINK_INTERNAL)
@@ -219,9 +256,11 @@ static int classify(const Ipo *p, const Fn *fn, const Symbol *s)
 		calls += (s->uses[k].how & USE_CALL) != 0;
 	if (calls != fn->nsites || (s->how & ~(unsigned)USE_CALL))
 		return WHY_USE;
-	for (uint32_t i = 0; i < fn->nsites; i++)
-		if (!site_ok(fn, &fn->sites[i]))
-			return WHY_SITE;
+	for (uint32_t i = 0; i < fn->nsites; i++) {
+		int why = site_why(fn, &fn->sites[i]);
+		if (why >= 0)
+			return why;
+	}
 	return -1;
 }
 
@@ -242,9 +281,12 @@ static void scan(Ipo *p)
 		p->fns[p->nfns] = (Fn){.def = s, .f = s->func, .why = -1};
 		p->fn_of[sym->id] = (int32_t)p->nfns++;
 	}
-	for (Stmt *s = p->m->items.head; s; s = s->next)
+	for (Stmt *s = p->m->items.head; s; s = s->next) {
+		Fn *from;
 		if (s->kind == S_FUNC && s->func->has_body)
-			find_sites(p, s->func, &s->func->body);
+			find_sites(p, s->func, (from = fn_named(p, s->func->name)) && from->def == s ? from : NULL,
+				&s->func->body);
+	}
 	for (uint32_t i = 0; i < p->nfns; i++) {
 		Fn *fn = &p->fns[i];
 		fn->why = classify(p, fn, symtab_find(p->t, fn->f->name));
@@ -259,93 +301,184 @@ static void scan(Ipo *p)
 	}
 }
 
-static int by_hash(const void *x, const void *y)
+/* ---- merging ---------------------------------------------------------------
+ *
+ * Functions of one code share a hash (ir/samecode.c), so each is compared
+ * only with the functions already in its hash's bucket: the first of its
+ * code in module order is kept, a later one merges into it.  A merge
+ * renames the calls of the function gone, so its callers may now be the
+ * same code as others: they are hashed again in the next wave, and only
+ * they, so merging a chain of n callers costs n, not n rounds of all. */
+
+typedef struct Bucket {
+	UT_hash_handle hh;
+	uint64_t hash;
+	Fn **fns;
+	uint32_t n, cap;
+} Bucket;
+
+typedef struct Wave {
+	Fn **fns;
+	uint32_t n, cap;
+} Wave;
+
+static void queue(Wave *w, Fn *fn)
 {
-	const Fn *a = *(Fn *const *)x, *b = *(Fn *const *)y;
-	if (a->hash != b->hash)
-		return a->hash < b->hash ? -1 : 1;
-	return a < b ? -1 : a > b;   /* module order: the first is kept */
+	if (fn->queued || fn->gone)
+		return;
+	fn->queued = 1;
+	w->fns = array_grow(w->fns, w->n, &w->cap, sizeof *w->fns);
+	w->fns[w->n++] = fn;
 }
 
-/* Whether a statement naming func comes before at in the module. */
-static int declared_before(const Module *m, const char *func, const Stmt *at)
+/* Each function's statements, in module order, and the first one's place. */
+static void find_stmts(Ipo *p)
 {
-	for (const Stmt *s = m->items.head; s && s != at; s = s->next)
-		if (s->kind == S_FUNC && s->func->name == func)
-			return 1;
-	return 0;
+	uint32_t at = 0;
+	for (Stmt *s = p->m->items.head; s; s = s->next, at++) {
+		Fn *fn = s->kind == S_FUNC ? fn_named(p, s->func->name) : NULL;
+		if (!fn)
+			continue;
+		if (!fn->nstmts)
+			fn->first = at;
+		fn->stmts = array_grow(fn->stmts, fn->nstmts, &fn->scap, sizeof *fn->stmts);
+		fn->stmts[fn->nstmts++] = s;
+	}
 }
 
-static Stmt *first_naming(const Module *m, const char *func)
+static void bucket_put(Bucket *b, Fn *fn)
 {
-	for (Stmt *s = m->items.head; s; s = s->next)
-		if (s->kind == S_FUNC && s->func->name == func)
-			return s;
-	return NULL;
+	b->fns = array_grow(b->fns, b->n, &b->cap, sizeof *b->fns);
+	b->fns[b->n++] = fn;
+	fn->bucket = b;
 }
 
-static void drop_sites_in(Fn *fn, const Func *caller)
+static void bucket_del(Fn *fn)
 {
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < fn->nsites; i++)
-		if (fn->sites[i].caller != caller)
-			fn->sites[n++] = fn->sites[i];
-	fn->nsites = n;
+	Bucket *b = fn->bucket;
+	for (uint32_t i = 0; i < b->n; i++)
+		if (b->fns[i] == fn) {
+			b->fns[i] = b->fns[--b->n];
+			break;
+		}
+	fn->bucket = NULL;
 }
 
-/* dup's calls name keep instead, and dup goes. */
-static void merge(Ipo *p, Fn *keep, Fn *dup)
+/* Before dup's first statement (ptxas reads in order, and dup's callers
+ * come after it), keep is declared if nothing named it yet. */
+static void declare_early(Ipo *p, Fn *keep, const Fn *dup)
 {
-	const char *name = keep->f->name, *old = dup->f->name;
-	Stmt *first = first_naming(p->m, old);
-	if (!declared_before(p->m, name, first))   /* ptxas reads in order */
-		func_declare_before(p->m, keep->f, first);
-	for (uint32_t i = 0; i < p->nfns; i++)   /* the calls in dup's body go with it */
-		drop_sites_in(&p->fns[i], dup->f);
+	if (keep->first < dup->first)
+		return;
+	func_declare_before(p->m, keep->f, dup->stmts[0]);
+	keep->stmts = array_grow(keep->stmts, keep->nstmts, &keep->scap, sizeof *keep->stmts);
+	memmove(keep->stmts + 1, keep->stmts, keep->nstmts++ * sizeof *keep->stmts);
+	keep->stmts[0] = dup->stmts[0]->prev;
+	keep->first = dup->first;
+}
+
+/* dup's calls name keep instead (their callers to be hashed again), and
+ * its statements go. */
+static void merge(Ipo *p, Fn *keep, Fn *dup, Wave *next)
+{
+	dup->gone = 1;
 	for (uint32_t i = 0; i < dup->nsites; i++) {
-		Ins *in = &dup->sites[i].call->ins;
+		Site *st = &dup->sites[i];
+		if (st->from && st->from->gone)
+			continue;   /* in a body gone */
+		Ins *in = &st->call->ins;
 		CallParts cp;
 		ins_call_parts(in, &cp);
 		Expr **ops = arena_dup(p->m->arena, in->ops, in->nops * sizeof *ops);
-		ops[cp.callee_index] = name_expr(name);
+		ops[cp.callee_index] = name_expr(keep->f->name);
 		in->ops = ops;
 		keep->sites = array_grow(keep->sites, keep->nsites, &keep->cap, sizeof *keep->sites);
-		keep->sites[keep->nsites++] = dup->sites[i];
+		keep->sites[keep->nsites++] = *st;
+		if (st->from)
+			queue(next, st->from);
 	}
 	dup->nsites = 0;
-	for (Stmt *s = p->m->items.head, *next; s; s = next) {
-		next = s->next;
-		if (s->kind == S_FUNC && s->func->name == old)
-			list_remove(&p->m->items, s);
-	}
-	dup->gone = 1;
+	declare_early(p, keep, dup);
+	for (uint32_t i = 0; i < dup->nstmts; i++)
+		list_remove(&p->m->items, dup->stmts[i]);
 	p->st.merged++;
-	remark(p, dup->def->loc, "%s merged into %s: the same code", quoted_name(old), quoted_name(name));
+	remark(p, dup->def->loc, "%s merged into %s: the same code", quoted_name(dup->f->name),
+		quoted_name(keep->f->name));
 }
 
-/* One round over the functions grouped by their shape's hash; a merge
- * may make callers the same, so rounds go on until none merges. */
-static int merge_round(Ipo *p)
+/* fn into its code's bucket, or merged with the function there of its
+ * code (the earlier in the module kept). */
+static void place(Ipo *p, Bucket **table, Fn *fn, Wave *next)
 {
-	Fn **v = xmalloc((p->nfns + 1) * sizeof *v);
-	uint32_t n = 0, merged = 0;
-	for (uint32_t i = 0; i < p->nfns; i++) {
-		Fn *fn = &p->fns[i];
-		if (fn->why < 0 && !fn->gone) {
-			fn->hash = func_code_hash(fn->f);
-			v[n++] = fn;
+	uint64_t h = func_code_hash(fn->f);
+	Bucket *b;
+	HASH_FIND(hh, *table, &h, sizeof h, b);
+	if (!b) {
+		b = xcalloc(1, sizeof *b);
+		b->hash = h;
+		HASH_ADD(hh, *table, hash, sizeof b->hash, b);
+	}
+	for (uint32_t i = 0; i < b->n; i++) {
+		Fn *other = b->fns[i];
+		if (!func_same_code(other->f, fn->f))
+			continue;
+		if (other < fn) {
+			merge(p, other, fn, next);
+		} else {
+			b->fns[i] = fn;
+			fn->bucket = b;
+			other->bucket = NULL;
+			merge(p, fn, other, next);
+		}
+		return;
+	}
+	bucket_put(b, fn);
+}
+
+static int by_place(const void *x, const void *y)
+{
+	const Fn *a = *(Fn *const *)x, *b = *(Fn *const *)y;
+	return a < b ? -1 : a > b;
+}
+
+static void merge_all(Ipo *p)
+{
+	Bucket *table = NULL, *b, *tmp;
+	Wave now = {0}, next = {0};
+	find_stmts(p);
+	for (uint32_t i = 0; i < p->nfns; i++)
+		if (p->fns[i].why < 0)
+			queue(&next, &p->fns[i]);
+	while (next.n) {
+		Wave w = now;
+		now = next, next = w, next.n = 0;
+		qsort(now.fns, now.n, sizeof *now.fns, by_place);   /* remarks in module order */
+		for (uint32_t i = 0; i < now.n; i++)
+			now.fns[i]->queued = 0;
+		for (uint32_t i = 0; i < now.n; i++) {
+			Fn *fn = now.fns[i];
+			if (fn->gone)
+				continue;
+			if (fn->bucket)
+				bucket_del(fn);
+			place(p, &table, fn, &next);
 		}
 	}
-	if (n)
-		qsort(v, n, sizeof *v, by_hash);
-	for (uint32_t i = 0; i < n; i++)
-		for (uint32_t j = i + 1; j < n && v[j]->hash == v[i]->hash && !v[i]->gone; j++)
-			if (!v[j]->gone && func_same_code(v[i]->f, v[j]->f)) {
-				merge(p, v[i], v[j]);
-				merged++;
-			}
-	free(v);
-	return merged > 0;
+	HASH_ITER(hh, table, b, tmp) {
+		HASH_DEL(table, b);
+		free(b->fns);
+		free(b);
+	}
+	free(now.fns);
+	free(next.fns);
+	for (uint32_t i = 0; i < p->nfns; i++) {   /* the calls in bodies gone */
+		Fn *fn = &p->fns[i];
+		uint32_t n = 0;
+		for (uint32_t k = 0; k < fn->nsites; k++)
+			if (!fn->sites[k].from || !fn->sites[k].from->gone)
+				fn->sites[n++] = fn->sites[k];
+		fn->nsites = n;
+	}
 }
 
 /* ---- constants -------------------------------------------------------------- */
@@ -627,7 +760,7 @@ static void drop_from_call(Ipo *p, const Site *st, int64_t i)
 	}
 	in->ops = ops;
 	in->nops = nops;
-	if (!other_call_passes(st->list, name, NULL))
+	if (!other_call_names(st->list, name, NULL, ANY))
 		drop_param(st->list, name);
 }
 
@@ -704,8 +837,7 @@ void ipo(Module *m, const StageOptions *o)
 		return;
 	Ipo p = {.m = m, .o = o};
 	scan(&p);
-	while (merge_round(&p))
-		;
+	merge_all(&p);
 	for (uint32_t i = 0; i < p.nfns; i++) {
 		Fn *fn = &p.fns[i];
 		if (fn->why >= 0 || fn->gone)
@@ -720,8 +852,10 @@ void ipo(Module *m, const StageOptions *o)
 		print_stats(&p.st);
 	if (p.st.merged)
 		globalopt_dead(m, o);
-	for (uint32_t i = 0; i < p.nfns; i++)
+	for (uint32_t i = 0; i < p.nfns; i++) {
 		free(p.fns[i].sites);
+		free(p.fns[i].stmts);
+	}
 	free(p.fns);
 	free(p.fn_of);
 	symtab_free(p.t);

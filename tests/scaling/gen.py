@@ -23,6 +23,15 @@ an input that once took more than n log n time or memory in N:
   indirect-kernels  N kernels with one indirect call each
   sections          N modules with 100 distinct sections each
   inputs            N input files, module i's kernel calling module i-1
+  same-shape        N internal functions of one shape, each adding its own
+                    constant, one kernel calling each (ipo compared every
+                    pair: its hash covered opcodes only)
+  same-code         N internal functions of one code, one kernel calling
+                    each (ipo merges N-1 of them)
+  merge-chains      two chains of N internal functions, a<i> calling a<i+1>
+                    and b<i> calling b<i+1>, the last of each the same code:
+                    each merge makes the next callers the same (ipo hashed
+                    every function again per merge round, N rounds)
 
 The same ROW and N always give the same bytes.
 """
@@ -203,12 +212,40 @@ def inputs(d, n):
     return args
 
 
+def same_functions(d, n, body):
+    text = HEAD + "".join(func("f%d" % i, body(i), linkage="") for i in range(n))
+    write(d, "in.ptx", text + kernel("k", "".join(call("f%d" % i, "%r1", "%r1")
+                                                 for i in range(n))))
+    return ["-arch=sm_80", "--inline=never", "in.ptx"]
+
+
+def same_shape(d, n):
+    return same_functions(d, n, lambda i: "\tadd.s32 %%r2, %%r1, %d;\n" % i)
+
+
+def same_code(d, n):
+    return same_functions(d, n, lambda i: "\tadd.s32 %r2, %r1, 1;\n")
+
+
+def merge_chains(d, n):
+    text = HEAD
+    for side in "ab":
+        for i in reversed(range(n)):
+            body = ("\tadd.s32 %r2, %r1, 1;\n" if i == n - 1 else
+                    call("%s%d" % (side, i + 1), "%r1", "%r2"))
+            text += func("%s%d" % (side, i), body, linkage="")
+    body = call("a0", "%r1", "%r1") + call("b0", "%r1", "%r1")
+    write(d, "in.ptx", text + kernel("k", body))
+    return ["-arch=sm_80", "--inline=never", "in.ptx"]
+
+
 ROWS = {
     "archive-chain": archive_chain, "archive-empty": archive_empty,
     "dwarf-abbrev": dwarf_abbrev, "globals": globals_, "never-written": never_written,
     "calls": calls,
     "vtables": vtables, "indirect-sites": indirect_sites,
     "indirect-kernels": indirect_kernels, "sections": sections, "inputs": inputs,
+    "same-shape": same_shape, "same-code": same_code, "merge-chains": merge_chains,
 }
 
 

@@ -35,7 +35,10 @@ vtables 2000
 indirect-sites 2000
 indirect-kernels 4000
 sections 800
-inputs 2000"
+inputs 2000
+same-shape 4000
+same-code 4000
+merge-chains 2000"
 rows=${*:-$(echo "$sizes" | cut -d' ' -f1)}
 if [ -n "$SCALING_KEEP" ]; then
 	mkdir -p "$SCALING_KEEP" && tmp=$SCALING_KEEP

@@ -576,7 +576,10 @@ END_TEST
 
 /* The same code (samecode.c): registers and labels renamed by their
  * place; a function calling itself is another calling itself, but its
- * own address is not the other's; another opcode or a .loc's line. */
+ * own address is not the other's; another opcode or a .loc's line.  A
+ * function calling d is not d calling itself; one with a static (its
+ * own object) is like no other.  The hash is equal for the same code
+ * and tells apart what differs in a constant alone. */
 static const char same_src[] = HEADER
 	".func (.param .b32 r) a(.param .b32 x)\n{\n.reg .b32 %r<3>;\n"
 	".loc 1 10 0\nld.param.u32 %r1, [x];\nadd.s32 %r2, %r1, 1;\n$La:\n"
@@ -594,23 +597,38 @@ static const char same_src[] = HEADER
 	".func f(.param .b64 p)\n{\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [p];\n"
 	"mov.u64 %rd2, f;\nst.u64 [%rd1], %rd2;\nret;\n}\n"
 	".func g(.param .b64 p)\n{\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [p];\n"
-	"mov.u64 %rd2, g;\nst.u64 [%rd1], %rd2;\nret;\n}\n";
+	"mov.u64 %rd2, g;\nst.u64 [%rd1], %rd2;\nret;\n}\n"
+	".func (.param .b32 r) h(.param .b32 x)\n{\n.reg .b32 %r<3>;\n"
+	"ld.param.u32 %r1, [x];\nadd.s32 %r2, %r1, 2;\n$Lh:\n"
+	"st.param.b32 [r], %r2;\nret;\n}\n"
+	".func calls_d(.param .b64 p)\n{\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n"
+	"{\n.param .b64 q;\nst.param.b64 [q], %rd1;\ncall.uni d, (q);\n}\nret;\n}\n"
+	".func s1()\n{\n.shared .u32 n;\nst.shared.u32 [n], 1;\nret;\n}\n"
+	".func s2()\n{\n.shared .u32 n;\nst.shared.u32 [n], 1;\nret;\n}\n";
 
 START_TEST(same_code)
 {
 	Module *m = parse_ok(same_src);
-	const Func *f[7];
+	const Func *f[11];
 	uint32_t n = 0;
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
 			f[n++] = s->func;
-	ck_assert_uint_eq(n, 7);
+	ck_assert_uint_eq(n, 11);
 	ck_assert(func_same_code(f[0], f[1]) && func_same_code(f[1], f[0]));
 	ck_assert_uint_eq(func_code_hash(f[0]), func_code_hash(f[1]));
 	ck_assert(!func_same_code(f[0], f[2]));          /* mul.lo, not add */
 	ck_assert(func_same_code(f[3], f[4]));           /* each calls itself */
 	ck_assert(!func_same_code(f[5], f[6]));          /* each stores its own address */
 	ck_assert(func_same_code(f[5], f[5]));
+	ck_assert(!func_same_code(f[0], f[7]));          /* adds 2, not 1 */
+	ck_assert_uint_ne(func_code_hash(f[0]), func_code_hash(f[7]));
+	ck_assert_uint_eq(func_code_hash(f[3]), func_code_hash(f[4]));
+	ck_assert(!func_same_code(f[8], f[3]) && !func_same_code(f[3], f[8]));
+	ck_assert(!func_same_code(f[9], f[10]));         /* each its own n */
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = 0; j < n; j++)
+			ck_assert(!func_same_code(f[i], f[j]) || func_code_hash(f[i]) == func_code_hash(f[j]));
 	mod_free(m);
 }
 END_TEST

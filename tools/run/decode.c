@@ -225,12 +225,13 @@ static DFunc *add_func(const Func *f)
 
 /* What the symbol table says defines a name (the body, else the first
  * declaration; the definition, else the first .extern): a function, or a
- * variable's declaration.  An .alias is not followed: the name stays the
- * function it declares. */
+ * variable's declaration.  An .alias is its aliasee (alias_syms). */
 static void add_sym(Sym *s, const Symbol *y)
 {
 	const Stmt *at = y->def && y->def->kind != S_ALIAS ? y->def : y->decl;
 	s->sym = y;
+	if (y->def && y->def->kind == S_ALIAS)
+		return;
 	if (at->kind == S_FUNC) {
 		s->fn = add_func(at->func);
 		return;
@@ -422,6 +423,19 @@ static void init_var(Sym *s)
 		s->unusable = "has an initializer the interpreter cannot evaluate";
 }
 
+/* .alias a, f: a call of a runs f, and a's address is f's (one
+ * function under two names). */
+static void alias_syms(void)
+{
+	for (uint32_t i = 0; i < M->nsyms; i++) {
+		const Stmt *d = symtab_at(M->symtab, i)->def;
+		Sym *to;
+		if (d && d->kind == S_ALIAS && d->list.nitems == 2 && d->list.items[1]->kind == E_NAME &&
+		    (to = sym_find(d->list.items[1]->str)))
+			M->syms[i].fn = to->fn;
+	}
+}
+
 /* ---- the module ---- */
 
 int layout_module(Module *m)
@@ -431,6 +445,7 @@ int layout_module(Module *m)
 	M->syms = xcalloc(M->nsyms + 1, sizeof *M->syms);
 	for (uint32_t i = 0; i < M->nsyms; i++)
 		add_sym(&M->syms[i], symtab_at(M->symtab, i));
+	alias_syms();
 	for (Sym *s = M->syms; s < M->syms + M->nsyms; s++) {
 		if (s->fn || !s->decl)
 			continue;
