@@ -833,7 +833,9 @@ static void make_slots(Fn *fn, Bundle *b, Param *g, Stmt *call)
 	for (uint32_t i = 0; i < g->nslots; i++) {
 		Slot *s = &g->slots[i];
 		char base[128], spec[32], mov[32];
-		snprintf(base, sizeof base, "%%%s_%lld", g->outer ? g->outer : "retval", (long long)s->off);
+		const char *outer = g->outer ? g->outer : "retval";
+		/* a .param may be spelled like a register (%pa): one % */
+		snprintf(base, sizeof base, "%%%s_%lld", outer + (outer[0] == '%'), (long long)s->off);
 		s->reg = names_fresh(&fn->names, base);
 		snprintf(spec, sizeof spec, ".reg .b%d", slot_bits(s->size));
 		snprintf(mov, sizeof mov, "mov.b%d", slot_bits(s->size));
