@@ -427,9 +427,12 @@ static void clone_body(Fn *fn, const Map *up, const List *from, List *to)
 			c->proto = arena_dup(m->arena, s->proto, sizeof *s->proto);
 			c->proto->label = map_get(mp, s->proto->label);
 			break;
-		case S_TARGETS:
+		case S_TARGETS:   /* .branchtargets names the copy's labels */
 			c->list = s->list;
 			c->list.label = map_get(mp, s->list.label);
+			c->list.items = arena_alloc(m->arena, s->list.nitems * sizeof *c->list.items);
+			for (uint32_t i = 0; i < s->list.nitems; i++)
+				c->list.items[i] = rename_expr(m, mp, s->list.items[i]);
 			break;
 		default: *c = *s; break;   /* .pragma: its strings are shared */
 		}
