@@ -1230,10 +1230,10 @@ static void splice(Fn *fn, Plan *p)
 /* ---- what the copy names, declared before the caller ------------------------- */
 
 /* Where each module symbol is first declared, in steps of POS_STEP: a
- * declaration moved or copied before a statement takes a place just
- * under the statement's (declare() nests at most 8 deep), so "declared
- * before the caller" is one comparison, not a walk of the module before
- * each caller (a chain of 2,000 callers: quadratic). */
+ * declaration moved or copied before a caller takes the place just under
+ * the caller's, so "declared before the caller" is one comparison, not a
+ * walk of the module before each caller (a chain of 2,000 callers:
+ * quadratic). */
 enum { POS_STEP = 16 };
 
 typedef struct Pos {
@@ -1241,6 +1241,7 @@ typedef struct Pos {
 	const char *name;
 	int64_t pos;                 /* its first declaration's place */
 	int64_t def;                 /* its definition's (a function with a body), or -1 */
+	unsigned seen;               /* declare()'s walk that visited it last */
 } Pos;
 
 static Pos *pos_of(In *in, const char *name)
@@ -1255,9 +1256,7 @@ static void pos_set(In *in, const char *name, int64_t pos)
 	Pos *p = pos_of(in, name);
 	if (!p) {
 		p = arena_alloc(in->pos_arena, sizeof *p);
-		p->name = name;
-		p->pos = pos;
-		p->def = -1;
+		*p = (Pos){.name = name, .pos = pos, .def = -1};
 		HASH_ADD_PTR(in->pos, name, p);
 	} else if (pos < p->pos) {
 		p->pos = pos;
@@ -1278,50 +1277,80 @@ static void read_positions(In *in)
 		}
 }
 
-static int declared_before(In *in, const char *name, int64_t pos)
+/* declare()'s walk: symbols to visit, and ones to place once what they
+ * name is placed. */
+typedef struct Need {
+	const char *name;
+	int place;
+} Need;
+
+typedef struct Needs {
+	Need *v;
+	uint32_t n, cap;
+} Needs;
+
+static void need(Needs *w, const char *name, int place)
 {
-	const Pos *p = pos_of(in, name);
-	return p && p->pos < pos;
+	w->v = array_grow(w->v, w->n, &w->cap, sizeof *w->v);
+	w->v[w->n++] = (Need){name, place};
 }
 
-static void declare(Fn *fn, const char *name, Stmt *at, int depth);
-
-typedef struct DeclWalk {
-	Fn *fn;
-	Stmt *at;
-	int depth;
-} DeclWalk;
-
-static int declare_leaf(void *ctx, Expr **slot)
+static int need_leaf(void *ctx, Expr **slot)
 {
-	DeclWalk *w = ctx;
 	if ((*slot)->kind == E_NAME)
-		declare(w->fn, (*slot)->str, w->at, w->depth + 1);
+		need(ctx, (*slot)->str, 0);
 	return 0;
 }
 
-/* name, a module symbol, declared before at (the caller, or a variable
- * moved before it): a function by a copy of its header, a variable by
- * moving its statement there, and what its initializer names before
- * it. */
-static void declare(Fn *fn, const char *name, Stmt *at, int depth)
+/* A module symbol declared just before the caller: a function by a copy
+ * of its header, a variable by moving its statement there. */
+static void place(Fn *fn, const Symbol *sym)
 {
 	In *in = fn->in;
-	const Symbol *sym = symtab_find(in->syms, name);
-	int64_t at_pos = at == fn->fs ? fn->pos : pos_of(in, at->var.ds[0].name)->pos;
-	if (!sym || depth > 8 || declared_before(in, name, at_pos))
-		return;
-	pos_set(in, name, at_pos - 1);
 	Stmt *s = sym->def ? sym->def : sym->decl;
+	pos_set(in, sym->name, fn->pos - 1);
 	if (s->kind == S_FUNC) {
-		func_declare_before(in->m, s->func, at);
+		func_declare_before(in->m, s->func, fn->fs);
 	} else if (s->kind == S_VAR) {
 		list_remove(&in->m->items, s);
-		list_insert_before(&in->m->items, at, s);
-		DeclWalk w = {fn, s, depth};
-		if (s->var.ds[0].init)
-			expr_leaves(&s->var.ds[0].init, declare_leaf, &w);
+		list_insert_before(&in->m->items, fn->fs, s);
 	}
+}
+
+/* name, a module symbol the copy names, declared before the caller, and
+ * before it what its initializer names, and so on at any depth (nvcc's
+ * static linked list: each node's initializer names the next): a walk
+ * that visits each symbol once and places each after what it names. */
+static void declare(Fn *fn, const char *name)
+{
+	In *in = fn->in;
+	Needs w = {0};
+	unsigned walk = ++in->walks;
+	need(&w, name, 0);
+	while (w.n) {
+		Need e = w.v[--w.n];
+		const Symbol *sym = symtab_find(in->syms, e.name);
+		Pos *p = pos_of(in, e.name);
+		if (e.place) {
+			place(fn, sym);
+			continue;
+		}
+		if (!sym || !p || p->seen == walk || p->pos < fn->pos)
+			continue;
+		p->seen = walk;
+		need(&w, e.name, 1);
+		Stmt *s = sym->def ? sym->def : sym->decl;
+		if (s->kind == S_VAR && s->var.ds[0].init)
+			expr_leaves(&s->var.ds[0].init, need_leaf, &w);
+	}
+	free(w.v);
+}
+
+static int declare_leaf(void *ctx, Expr **slot)
+{
+	if ((*slot)->kind == E_NAME)
+		declare(ctx, (*slot)->str);
+	return 0;
 }
 
 static void declare_used(Fn *fn, List *l)
@@ -1329,11 +1358,10 @@ static void declare_used(Fn *fn, List *l)
 	for (Stmt *s = l->head; s; s = s->next) {
 		if (s->kind == S_SCOPE)
 			declare_used(fn, &s->scope);
-		DeclWalk w = {fn, fn->fs, 0};
 		for (uint32_t i = 0; s->kind == S_INS && i < s->ins.nops; i++)
-			expr_leaves(&s->ins.ops[i], declare_leaf, &w);
+			expr_leaves(&s->ins.ops[i], declare_leaf, fn);
 		for (uint32_t i = 0; s->kind == S_TARGETS && i < s->list.nitems; i++)
-			expr_leaves(&s->list.items[i], declare_leaf, &w);
+			expr_leaves(&s->list.items[i], declare_leaf, fn);
 	}
 }
 

@@ -44,6 +44,7 @@ typedef struct In {
 	struct Pos *pos;             /* where each module symbol is declared first (read_positions) */
 	Arena *pos_arena;
 	int module_named;
+	unsigned walks;               /* declare()'s walks so far */
 	uint32_t *ncalls;            /* per call-graph function: direct call sites */
 	int *ncalls_delta;           /* what the current caller's copies change, applied after it */
 	uint32_t *touched, ntouched, ctouched;   /* the functions whose delta is not 0 */
