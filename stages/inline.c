@@ -70,7 +70,8 @@
  * than by ld.param/st.param at a constant offset or accessed in
  * overlapping pieces, a callee that declares .shared/.global/.const data
  * or a .pragma about its function, a caller whose nested scopes redeclare
- * its names, a depot whose address is formed other than by one mov.
+ * its names, a depot whose address is formed other than by one mov (or a
+ * caller that steps its %SPL: a copy's bytes would land past its end).
  *
  * requires: the world verdict (o->world), o->inlining; builds its own
  * symbol table and call graph / maintains: the module's normal form;
@@ -93,7 +94,7 @@ const char *const why_text[NWHY] = {
 	"the callee declares .shared, .global or .const data",
 	"the callee has a .pragma other than nounroll and used_bytes_mask",
 	"a nested scope of the caller declares again a name its function declares",
-	"a depot whose address is formed other than by one mov",
+	"a depot whose address is formed other than by one mov, or a caller that steps its own",
 	"another call passed the same .param (a devirtualized funnel's) is not inlined",
 	"the cost model says no",
 	"the callee names something nothing declares (input the verifier reports)",
@@ -795,6 +796,8 @@ static int find_depot(Plan *p)
 	return p->depot_mov ? -1 : WHY_DEPOT;
 }
 
+static uint32_t writes(const List *l, const char *reg);
+
 /* The caller's depot and the register holding its start, if it has one:
  * 0 when it has a depot whose start is not one mov at its top level. */
 static int caller_depot(Fn *fn)
@@ -817,7 +820,10 @@ static int caller_depot(Fn *fn)
 	}
 	fn->depot = d;
 	fn->own = d ? decl_bytes(&d->var, &d->var.ds[0]) : 0;
-	fn->depot_ok = !d || (fn->spl && fn->own >= 0);
+	/* a caller that steps its %SPL (hand-written) would put a copy's
+	 * bytes at the stepped place, past its depot's end */
+	fn->depot_ok = !d || (fn->spl && fn->own >= 0 && writes(&fn->f->body, fn->spl) == 1 &&
+		(!fn->sp || writes(&fn->f->body, fn->sp) == 1));
 	return fn->depot_ok;
 }
 
