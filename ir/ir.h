@@ -710,6 +710,7 @@ void names_of_sections(Names *, const Module *);
 int names_label_in(const Names *, const List *body);  /* a label of body (any scope) in the set */
 int names_exact(const Names *, const char *name);      /* declared as itself */
 int names_declared(const Names *, const char *name);   /* itself or in a range */
+int names_declared_own(const Names *, const char *name);  /* so, not by its outer set */
 const char *names_type(const Names *, const char *name);  /* its declaration's type word */
 const char *names_fresh(Names *, const char *base);    /* base, else base_1, base_2 ... */
 void names_free(Names *);

@@ -274,6 +274,11 @@ int names_declared(const Names *n, const char *name)
 	return find_entry(n, name) != NULL;
 }
 
+int names_declared_own(const Names *n, const char *name)
+{
+	return find_entry_in(n, name) != NULL;
+}
+
 static int range_free_in(const Names *n, const char *base, unsigned long long count)
 {
 	size_t len = strlen(base);

@@ -99,6 +99,7 @@ const char *const why_text[NWHY] = {
 	"the cost model says no",
 	"the callee names something nothing declares (input the verifier reports)",
 	"the caller is already large (over 5000 instructions: CALLER_MAX)",
+	"the caller declares a name the callee uses for a module symbol",
 };
 
 typedef struct Str {
@@ -1395,6 +1396,52 @@ static void remark(Fn *fn, const Site *st, int why, int c, int t)
 			caller, c, t);
 }
 
+/* A name the copy keeps as the callee wrote it (a module symbol; the
+ * callee declares none of them) that the caller declares itself: in the
+ * copy it would mean the caller's (a kernel parameter, a register or a
+ * function-scope variable of that name). */
+typedef struct Capture {
+	const Fn *fn;
+	const Plan *p;
+	int found;
+} Capture;
+
+static int is_formal(const Plan *p, const char *name)
+{
+	for (uint32_t i = 0; i < p->ngroups; i++)
+		if (p->groups[i].inner == name)
+			return 1;
+	return 0;
+}
+
+static void capture_name(void *ctx, const char *name, OpRole role)
+{
+	Capture *c = ctx;
+	(void)role;
+	if (!names_declared(&c->p->types, name) && !is_formal(c->p, name) &&
+	    names_declared_own(&c->fn->names, name))
+		c->found = 1;
+}
+
+static int capture_leaf(void *ctx, Expr **slot)
+{
+	if ((*slot)->kind == E_NAME)
+		capture_name(ctx, (*slot)->str, ROLE_USE);
+	return 0;
+}
+
+static void find_captured(Capture *c, const List *l)
+{
+	for (const Stmt *s = l->head; s && !c->found; s = s->next)
+		if (s->kind == S_SCOPE)
+			find_captured(c, &s->scope);
+		else if (s->kind == S_INS)
+			ins_names(&s->ins, capture_name, c);
+		else if (s->kind == S_TARGETS)
+			for (uint32_t i = 0; i < s->list.nitems; i++)
+				expr_leaves(&s->list.items[i], capture_leaf, c);
+}
+
 /* The copy made and its side of the parameters checked: -1 when it can
  * go in, else why not. */
 static int prepare(Fn *fn, Plan *p)
@@ -1409,6 +1456,10 @@ static int prepare(Fn *fn, Plan *p)
 		return why;
 	clone_body(fn, NULL, &p->callee->body, &p->body);
 	names_of_body(&p->types, &p->body);
+	Capture cap = {fn, p, 0};
+	find_captured(&cap, &p->body);
+	if (cap.found)
+		return WHY_CAPTURE;
 	why = check_groups(fn, p);
 	if (why < 0)
 		why = find_depot(p);
