@@ -1209,6 +1209,49 @@ static void keep_unrolled(In *in, Plan *p, const Cfg *cfg)
 	free(v);
 }
 
+/* The type of the copy's first alloca (.u32 or .u64), or NULL. */
+static const char *alloca_type(const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next) {
+		const char *t = s->kind == S_SCOPE ? alloca_type(&s->scope) : NULL;
+		if (t)
+			return t;
+		if (s->kind == S_INS && s->ins.sp->code == O_alloca)
+			return s->ins.sp->type;
+	}
+	return NULL;
+}
+
+/* The callee's alloca'd stack is given back at its return; the copy's
+ * would not be (a copy in a loop takes new bytes each time round), so
+ * the stack pointer is saved before the copy and restored where it
+ * returns: the register holding it, or NULL. */
+static const char *save_stack(Fn *fn, Plan *p)
+{
+	In *in = fn->in;
+	Stmt *call = p->site->call;
+	const char *type = alloca_type(&p->body);
+	if (!type)
+		return NULL;
+	char decl[32], sp[32];
+	const char *reg = names_fresh(&fn->names, "%stack");
+	snprintf(decl, sizeof decl, ".reg .b%d", 8 * type_bytes(type));
+	Stmt *d = var_new(in->m, call->loc, decl, reg);
+	names_add_decls(&fn->names, &d->var, 1);
+	list_insert_before(p->site->list, call, d);
+	snprintf(sp, sizeof sp, "stacksave%s", type);
+	list_insert_before(p->site->list, call, mkins(in, call->loc, sp, name_expr(reg), NULL, NULL));
+	return reg;
+}
+
+static void restore_stack(Fn *fn, Plan *p, const char *reg)
+{
+	char sp[32];
+	snprintf(sp, sizeof sp, "stackrestore%s", alloca_type(&p->body));
+	Stmt *call = p->site->call;
+	list_insert_before(p->site->list, call, mkins(fn->in, call->loc, sp, name_expr(reg), NULL, NULL));
+}
+
 /* The copy in place of the call: a guarded call skips it when its guard
  * is false, rets branch past it. */
 static void splice(Fn *fn, Plan *p)
@@ -1217,6 +1260,7 @@ static void splice(Fn *fn, Plan *p)
 	Site *st = p->site;
 	Stmt *call = st->call;
 	const char *end = names_fresh(&fn->names, "$L__inline_end");
+	const char *stack = save_stack(fn, p);   /* before the guard's skip: restored after it */
 	drop_last_ret(&p->body);
 	unsigned branches = lower_rets(in, &p->body, end);
 	if (call->ins.guard) {
@@ -1231,6 +1275,8 @@ static void splice(Fn *fn, Plan *p)
 	list_insert_before(st->list, call, scope);
 	if (branches)
 		list_insert_before(st->list, call, mklabel(in, call->loc, end));
+	if (stack)
+		restore_stack(fn, p, stack);
 	list_remove(st->list, call);
 }
 
