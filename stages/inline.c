@@ -98,7 +98,7 @@ const char *const why_text[NWHY] = {
 	"another call passed the same .param (a devirtualized funnel's) is not inlined",
 	"the cost model says no",
 	"the callee names something nothing declares (input the verifier reports)",
-	"the caller is already large (over 5000 instructions: CALLER_MAX)",
+	"the caller or the callee is already large (over 5000 instructions: CALLER_MAX)",
 	"the caller declares a name the callee uses for a module symbol",
 };
 
@@ -688,7 +688,9 @@ static int classify(Fn *fn, const Site *st)
 		return WHY_WEAK;
 	if (in->dwarf)
 		return WHY_DWARF;
-	if (names_shadowed(fn->f))   /* its registers' types are read by name */
+	if (fn->shadowed < 0)   /* copies and their fresh names never shadow */
+		fn->shadowed = names_shadowed(fn->f);
+	if (fn->shadowed)   /* its registers' types are read by name */
 		return WHY_SHADOW;
 	if (names_undeclared(in, c))
 		return WHY_UNDECLARED;
@@ -1226,11 +1228,10 @@ static const char *alloca_type(const List *l)
  * would not be (a copy in a loop takes new bytes each time round), so
  * the stack pointer is saved before the copy and restored where it
  * returns: the register holding it, or NULL. */
-static const char *save_stack(Fn *fn, Plan *p)
+static const char *save_stack(Fn *fn, Plan *p, const char *type)
 {
 	In *in = fn->in;
 	Stmt *call = p->site->call;
-	const char *type = alloca_type(&p->body);
 	if (!type)
 		return NULL;
 	char decl[32], sp[32];
@@ -1244,10 +1245,10 @@ static const char *save_stack(Fn *fn, Plan *p)
 	return reg;
 }
 
-static void restore_stack(Fn *fn, Plan *p, const char *reg)
+static void restore_stack(Fn *fn, Plan *p, const char *reg, const char *type)
 {
 	char sp[32];
-	snprintf(sp, sizeof sp, "stackrestore%s", alloca_type(&p->body));
+	snprintf(sp, sizeof sp, "stackrestore%s", type);
 	Stmt *call = p->site->call;
 	list_insert_before(p->site->list, call, mkins(fn->in, call->loc, sp, name_expr(reg), NULL, NULL));
 }
@@ -1260,7 +1261,8 @@ static void splice(Fn *fn, Plan *p)
 	Site *st = p->site;
 	Stmt *call = st->call;
 	const char *end = names_fresh(&fn->names, "$L__inline_end");
-	const char *stack = save_stack(fn, p);   /* before the guard's skip: restored after it */
+	const char *type = alloca_type(&p->body);
+	const char *stack = save_stack(fn, p, type);   /* before the guard's skip: restored after it */
 	drop_last_ret(&p->body);
 	unsigned branches = lower_rets(in, &p->body, end);
 	if (call->ins.guard) {
@@ -1270,13 +1272,19 @@ static void splice(Fn *fn, Plan *p)
 		list_insert_before(st->list, call, skip);
 		branches++;
 	}
-	Stmt *scope = stmt_new(in->m, S_SCOPE, call->loc);
-	scope->scope = p->body;
-	list_insert_before(st->list, call, scope);
+	/* no { } of its own: every name it declares is fresh in the caller,
+	 * and a chain of copies would nest one scope deeper each */
+	p->first = p->body.head;
+	p->last = p->body.tail;
+	for (Stmt *s = p->body.head, *next; s; s = next) {
+		next = s->next;
+		list_insert_before(st->list, call, s);
+	}
+	p->body = (List){0};
 	if (branches)
 		list_insert_before(st->list, call, mklabel(in, call->loc, end));
 	if (stack)
-		restore_stack(fn, p, stack);
+		restore_stack(fn, p, stack, type);
 	list_remove(st->list, call);
 }
 
@@ -1416,6 +1424,46 @@ static void declare_used(Fn *fn, List *l)
 		for (uint32_t i = 0; s->kind == S_TARGETS && i < s->list.nitems; i++)
 			expr_leaves(&s->list.items[i], declare_leaf, fn);
 	}
+}
+
+/* ---- finding call sites ------------------------------------------------------ */
+
+/* Where the next sites go: this round's, or (more) the next one's. */
+typedef struct Found {
+	Fn *fn;
+	int more;
+	const LocInfo *at;
+} Found;
+
+static void find_sites(Found *fd, List *l, Stmt *block, List *outer, Stmt *from, const Stmt *to);
+
+static void find_in(Found *fd, List *l, Stmt *block, List *outer, Stmt *s)
+{
+	Fn *fn = fd->fn;
+	if (s->kind == S_SCOPE)
+		find_sites(fd, &s->scope, s, l, s->scope.head, NULL);
+	if (s->kind == S_LOC)
+		fd->at = s->locinfo;
+	CallParts c;
+	const CgFunc *g;
+	if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
+		return;
+	Site st = {.call = s, .list = l, .block = block, .outer = outer, .at = fd->at, .callee = g};
+	if (fd->more) {
+		fn->more = array_grow(fn->more, fn->nmore, &fn->cmore, sizeof *fn->more);
+		fn->more[fn->nmore++] = st;
+	} else {
+		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
+		fn->sites[fn->nsites++] = st;
+	}
+}
+
+/* The direct calls of l from `from` to `to` (NULL: its end), in
+ * scopes nested in it too. */
+static void find_sites(Found *fd, List *l, Stmt *block, List *outer, Stmt *from, const Stmt *to)
+{
+	for (Stmt *s = from; s; s = s == to ? NULL : s->next)
+		find_in(fd, l, block, outer, s);
 }
 
 /* ---- a bundle of call sites ------------------------------------------------------ */
@@ -1594,9 +1642,19 @@ static void put_in(Fn *fn, Plan *p)
 	/* the call goes, the copy's calls come: so a later caller's call is
 	 * seen to be the last (the decision a second run would make) */
 	add_calls(in, p->site->callee, -1);
-	count_copied_calls(in, &p->body);
+	if (!in->deferred[cg_index(in, p->site->callee)])   /* else its calls move here */
+		count_copied_calls(in, &p->body);
 	splice(fn, p);
 	in->st.inlined++;
+}
+
+/* A caller this large takes no more copies, and a callee this large is
+ * not copied: a chain of functions that must all stay (an open world)
+ * would otherwise grow each by the whole expansion of the next, n^2/2
+ * instructions over n of them. */
+static int too_large(const Fn *fn, const Site *st)
+{
+	return fn->size > CALLER_MAX || (st->callee->def && body_size(&st->callee->def->body) > CALLER_MAX);
 }
 
 /* Why each call of the bundle is not inlined (-1: it is): all go in or
@@ -1608,7 +1666,7 @@ void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
 	for (uint32_t i = 0; i < b->n; i++) {
 		Plan *p = &b->plans[i];
 		*p = (Plan){.site = b->sites[i], .b = b};
-		why[i] = fn->size > CALLER_MAX ? WHY_LARGE : classify(fn, p->site);
+		why[i] = too_large(fn, p->site) ? WHY_LARGE : classify(fn, p->site);
 		if (why[i] < 0)
 			why[i] = prepare(fn, p);
 		if (why[i] < 0 && in->mode != INLINE_ALWAYS) {
@@ -1647,6 +1705,52 @@ void bundle_free(Bundle *b)
 	free(b->plans);
 }
 
+static int is_param_decl(const Bundle *b, const Stmt *s)
+{
+	for (uint32_t i = 0; i < b->nparams; i++)
+		if (b->params[i].decl == s)
+			return 1;
+	return 0;
+}
+
+/* Is the bundle's list a call's own { } (nvcc's), declaring only the
+ * .params its calls pass?  Once they are inlined it declares only fresh
+ * names, so it can go and its statements join the list around it: a
+ * chain of copies then nests no deeper than the callee did. */
+static int plain_block(const Bundle *b)
+{
+	if (!b->sites[0]->block)
+		return 0;
+	for (const Stmt *s = b->list->head; s; s = s->next)
+		if ((s->kind == S_VAR && !is_param_decl(b, s)) || (stmt_is_call(s) && !in_bundle(b, s)) ||
+		    s->kind == S_LABEL || s->kind == S_PROTO || s->kind == S_TARGETS || s->kind == S_SCOPE)
+			return 0;
+	return 1;
+}
+
+static void dissolve(Stmt *block, List *outer)
+{
+	for (Stmt *s = block->scope.head, *next; s; s = next) {
+		next = s->next;
+		list_insert_before(outer, block, s);
+	}
+	block->scope = (List){0};
+	list_remove(outer, block);
+}
+
+/* The calls a deferred callee's copy brought, for the caller's next
+ * round (the list holding the copy is where it is now). */
+static void find_brought(Fn *fn, Bundle *b, List *holder)
+{
+	for (uint32_t i = 0; i < b->n; i++) {
+		Plan *p = &b->plans[i];
+		if (!fn->in->deferred[cg_index(fn->in, p->site->callee)] || !p->first)
+			continue;
+		Found fd = {fn, 1, p->site->at};
+		find_sites(&fd, holder, NULL, NULL, p->first, p->last);
+	}
+}
+
 static void inline_bundle(Fn *fn, Bundle *b)
 {
 	In *in = fn->in;
@@ -1657,6 +1761,7 @@ static void inline_bundle(Fn *fn, Bundle *b)
 	fn->serial++;
 	decide(fn, b, why, c, t);
 	if (why[0] < 0) {
+		int plain = plain_block(b);
 		for (uint32_t i = 0; i < b->nparams; i++) {   /* a private one is one call's */
 			uint32_t k = 0;
 			while (k + 1 < b->n && !plan_uses(&b->plans[k], i))
@@ -1667,6 +1772,19 @@ static void inline_bundle(Fn *fn, Bundle *b)
 			die("inline: a parameter checked before could not be rewritten");
 		for (uint32_t i = 0; i < b->n; i++)
 			put_in(fn, &b->plans[i]);
+		List *holder = b->list;
+		if (plain) {
+			holder = b->sites[0]->outer;
+			dissolve(b->sites[0]->block, holder);
+		}
+		find_brought(fn, b, holder);
+	}
+	for (uint32_t i = 0; i < b->n; i++) {   /* a deferred callee that stays: on its own */
+		uint32_t k = cg_index(in, b->sites[i]->callee);
+		if (why[i] >= 0 && in->deferred[k]) {
+			in->late = array_grow(in->late, in->nlate, &in->clate, sizeof *in->late);
+			in->late[in->nlate++] = k;
+		}
 	}
 	for (uint32_t i = 0; i < b->n; i++) {
 		in->st.seen++;
@@ -1678,22 +1796,6 @@ static void inline_bundle(Fn *fn, Bundle *b)
 }
 
 /* ---- a caller ----------------------------------------------------------------- */
-
-static void find_sites(Fn *fn, List *l, const LocInfo **at)
-{
-	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			find_sites(fn, &s->scope, at);
-		if (s->kind == S_LOC)
-			*at = s->locinfo;
-		CallParts c;
-		const CgFunc *g;
-		if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
-			continue;
-		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
-		fn->sites[fn->nsites++] = (Site){.call = s, .list = l, .at = *at, .callee = g};
-	}
-}
 
 /* Does call site a pass a .param that b passes too (in the same list)? */
 /* A .param of a call's, by the list holding the call and its name: the
@@ -1798,9 +1900,10 @@ static void count_copies(Fn *fn)
  * all: devirt asks about an indirect call), its size and its names. */
 void fn_open(Fn *fn, In *in, Stmt *fs, int all)
 {
-	*fn = (Fn){.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def};
-	const LocInfo *at = NULL;
-	find_sites(fn, &fn->f->body, &at);
+	*fn = (Fn){.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def,
+		.shadowed = -1};
+	Found fd = {fn, 0, NULL};
+	find_sites(&fd, &fn->f->body, NULL, NULL, fn->f->body.head, NULL);
 	if (fn->nsites || all) {
 		fn->size = body_size(&fn->f->body);
 		names_in_module(&fn->names, module_names(in), fn->f);
@@ -1810,6 +1913,7 @@ void fn_open(Fn *fn, In *in, Stmt *fs, int all)
 void fn_close(Fn *fn)
 {
 	free(fn->sites);
+	free(fn->more);
 	names_free(&fn->names);
 	names_free(&fn->locals);
 	memobjs_free(fn->mo);
@@ -1821,11 +1925,18 @@ static void inline_into(In *in, Stmt *fs)
 {
 	Fn fn;
 	fn_open(&fn, in, fs, 0);
-	if (fn.nsites) {
+	while (fn.nsites) {
 		count_copies(&fn);
 		if (in->mode == INLINE_AUTO)
 			fold_sites(&fn);
 		inline_sites(&fn);
+		/* the next round: the calls deferred callees' copies brought */
+		free(fn.sites);
+		fn.sites = fn.more;
+		fn.nsites = fn.nmore;
+		fn.cap = fn.cmore;
+		fn.more = NULL;
+		fn.nmore = fn.cmore = 0;
 	}
 	/* after the caller, so that its calls of one callee are decided alike */
 	for (uint32_t k = 0; k < in->ntouched; k++) {
@@ -1887,6 +1998,29 @@ static void print_stats(const Stats *s)
 			diag_note("inline:     %u: %s", s->left[i], why_text[i]);
 }
 
+/* A function called once, by another, that goes once that call is
+ * inlined (no other use, a closed world or internal) is not inlined
+ * into first: its caller takes a copy of its body as written and then
+ * inlines the calls the copy brought.  Bottom-up, a chain of n such
+ * functions would copy each one's whole expansion into the next (n^2/2
+ * instructions for --inline=always); so each body is copied once.  If
+ * the call stays, the function is inlined into on its own after its
+ * caller (in->late). */
+static void find_deferred(In *in)
+{
+	uint32_t n = cg_count(in->cg);
+	in->deferred = xcalloc(n + 1, 1);
+	for (uint32_t i = 0; i < n; i++) {
+		const CgFunc *c = cg_func(in->cg, i);
+		const Symbol *sym = c->sym;
+		in->deferred[i] = c->def && c->def->has_body && !c->def->is_entry && c->ncallees &&
+			!in->cyclic[in->scc[i]] && !calls_itself(c) && !c->address_taken &&
+			(in->o->world.closed || c->def->linkage == LINK_INTERNAL) &&
+			sym->nuses == 1 && sym->uses[0].how == USE_CALL && sym->uses[0].in &&
+			sym->uses[0].in != c->def;
+	}
+}
+
 /* What every caller's work reads: in->order, callees first, holds every
  * call-graph function. */
 void in_open(In *in, Module *m, const StageOptions *o, int mode)
@@ -1898,6 +2032,7 @@ void in_open(In *in, Module *m, const StageOptions *o, int mode)
 	count_calls(in);
 	read_positions(in);
 	in->order = bottom_up(in);
+	find_deferred(in);
 }
 
 void in_close(In *in)
@@ -1909,6 +2044,8 @@ void in_close(In *in)
 	}
 	names_free(&in->labels);
 	free(in->order);
+	free(in->deferred);
+	free(in->late);
 	free(in->scc);
 	free(in->cyclic);
 	for (uint32_t i = 0; i < cg_count(in->cg); i++)
@@ -1939,8 +2076,12 @@ void inline_calls(Module *m, const StageOptions *o)
 	in_open(&in, m, o, mode);
 	for (uint32_t i = 0; i < cg_count(in.cg); i++) {
 		const CgFunc *c = cg_func(in.cg, in.order[i]);
-		if (c->def && c->def->has_body && c->ncallees)
+		if (c->def && c->def->has_body && c->ncallees && !in.deferred[in.order[i]])
 			inline_into(&in, c->sym->def);
+		while (in.nlate) {
+			c = cg_func(in.cg, in.late[--in.nlate]);
+			inline_into(&in, c->sym->def);
+		}
 	}
 	if (o->stats)
 		print_stats(&in.st);

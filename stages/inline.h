@@ -53,6 +53,8 @@ typedef struct In {
 	uint32_t *fold_head;         /* per call-graph function: fold_sites' chains, kept 0 */
 	uint32_t *copies;            /* per call-graph function: count_copies' counters, kept 0 */
 	uint32_t *order;             /* the call graph's functions, callees first (bottom_up) */
+	uint8_t *deferred;           /* per call-graph function: expanded in its one caller (deferrable) */
+	uint32_t *late, nlate, clate;   /* deferred functions whose call stayed: expanded on their own */
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
 	Names labels;                /* .debug_str's labels */
 	int strs_read;
@@ -79,6 +81,8 @@ typedef struct Group {
 typedef struct Site {
 	Stmt *call;
 	List *list;                  /* the list holding it */
+	Stmt *block;                 /* the { } whose list that is, or NULL (then outer too) */
+	List *outer;                 /* the list holding block */
 	const LocInfo *at;           /* the last .loc before it, or NULL */
 	const CgFunc *callee;
 	uint32_t copies;             /* the caller's calls of the same callee */
@@ -96,6 +100,9 @@ typedef struct Fn {
 	Names names;                 /* what it and the module declare, and what it gains */
 	Site *sites;
 	uint32_t nsites, cap;
+	Site *more;                  /* the calls copies of deferred callees brought: the next round's */
+	uint32_t nmore, cmore;
+	int shadowed;                /* names_shadowed, once asked (-1 not yet) */
 	SrcLines *src;
 	unsigned serial;             /* inlined copies so far */
 	Stmt *depot;                 /* its __local_depot, made when a callee needs one */
@@ -120,6 +127,7 @@ typedef struct Plan {
 	Names types;                 /* the copy's declarations */
 	Stmt *depot;                 /* the copy's __local_depot */
 	Stmt *depot_mov;             /* mov %SPL, __local_depot */
+	Stmt *first, *last;          /* the copy's statements, once in place */
 } Plan;
 
 /* Calls of one list that share a .param. */
