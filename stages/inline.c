@@ -1614,9 +1614,152 @@ static void count_copied_calls(In *in, const List *l)
 		}
 }
 
+/* ---- the judge (--verify) ------------------------------------------------------ */
+
+/* Every name in a copy must mean what it meant in the callee: one the
+ * callee declares, the copy's own declaration at the same place; one it
+ * does not (a module symbol), the module's, itself, declared neither by
+ * the copy nor by the caller.  Read by the PTX rule (a name resolves to
+ * the innermost enclosing block declaring it), from the two bodies and
+ * a set of the caller's declarations of the judge's own, not from the
+ * renaming's maps; the copy is judged as cloned, before its parameters
+ * become registers. */
+enum { JUDGE_DEPTH = 64 };
+
+typedef struct Judge {
+	Fn *fn;
+	const Plan *p;
+	Names callee[JUDGE_DEPTH], copy[JUDGE_DEPTH];   /* each block's own declarations */
+	uint32_t depth;
+	const char **names[2];       /* one statement's names: the callee's, the copy's */
+	uint32_t n[2], cap[2];
+} Judge;
+
+static void level_names(Names *n, const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		switch (s->kind) {
+		case S_VAR: names_add_decls(n, &s->var, 1); break;
+		case S_LABEL: names_add(n, s->label, NULL); break;
+		case S_PROTO: names_add(n, s->proto->label, NULL); break;
+		case S_TARGETS: names_add(n, s->list.label, NULL); break;
+		default: break;
+		}
+}
+
+/* The depth of the innermost block declaring name, or -1. */
+static int resolve(const Names *levels, uint32_t depth, const char *name)
+{
+	for (uint32_t d = depth; d-- > 0;)
+		if (names_declared(&levels[d], name))
+			return (int)d;
+	return -1;
+}
+
+static void judge_fail(Judge *j, const char *in, const char *out, const char *why)
+{
+	die("inline (--verify): in the copy of %s in %s, %s (the callee's %s) %s", j->p->callee->name,
+		j->fn->f->name, out, in, why);
+}
+
+static void judge_name(Judge *j, const char *in, const char *out)
+{
+	int d = resolve(j->callee, j->depth, in), e = resolve(j->copy, j->depth, out);
+	if (d >= 0 && e != d)
+		judge_fail(j, in, out, "is not the copy of its declaration");
+	if (d >= 0 && names_declared(&j->fn->judged, out))
+		judge_fail(j, in, out, "is declared by the caller too");
+	if (d >= 0 || is_special_reg(in) || is_formal(j->p, in))
+		return;
+	if (out != in || e >= 0)
+		judge_fail(j, in, out, "no longer names the module's symbol");
+	if (names_declared(&j->fn->judged, out))
+		judge_fail(j, in, out, "means the caller's declaration, not the module's symbol");
+}
+
+static void collect_name(void *ctx, const char *name, OpRole role)
+{
+	Judge *j = ((Judge **)ctx)[0];
+	int k = ((Judge **)ctx)[1] != NULL;
+	(void)role;
+	j->names[k] = array_grow(j->names[k], j->n[k], &j->cap[k], sizeof *j->names[k]);
+	j->names[k][j->n[k]++] = name;
+}
+
+static int collect_leaf(void *ctx, Expr **slot)
+{
+	if ((*slot)->kind == E_NAME)
+		collect_name(ctx, (*slot)->str, ROLE_USE);
+	return 0;
+}
+
+/* One statement's names, the callee's (k 0) or the copy's (k 1). */
+static void statement_names(Judge *j, const Stmt *s, int k)
+{
+	Judge *ctx[2] = {j, k ? j : NULL};
+	j->n[k] = 0;
+	if (s->kind == S_INS) {
+		if (s->ins.guard)
+			collect_name(ctx, s->ins.guard, ROLE_USE);
+		ins_names(&s->ins, collect_name, ctx);
+	}
+	for (uint32_t i = 0; s->kind == S_TARGETS && i < s->list.nitems; i++)
+		expr_leaves(&s->list.items[i], collect_leaf, ctx);
+	if (s->kind == S_LABEL)
+		collect_name(ctx, s->label, ROLE_DEF);
+}
+
+static void judge_list(Judge *j, const List *c, const List *p)
+{
+	if (j->depth == JUDGE_DEPTH)
+		return;   /* deeper than any front end nests: not judged */
+	uint32_t d = j->depth++;
+	level_names(&j->callee[d], c);
+	level_names(&j->copy[d], p);
+	const Stmt *a = c->head, *b = p->head;
+	for (; a && b; a = a->next, b = b->next) {
+		if (a->kind != b->kind)
+			die("inline (--verify): the copy of %s is not shaped as it", j->p->callee->name);
+		if (a->kind == S_SCOPE) {
+			judge_list(j, &a->scope, &b->scope);
+			continue;
+		}
+		statement_names(j, a, 0);
+		statement_names(j, b, 1);
+		if (j->n[0] != j->n[1])
+			die("inline (--verify): a statement of the copy of %s names more or less", j->p->callee->name);
+		for (uint32_t i = 0; i < j->n[0]; i++)
+			judge_name(j, j->names[0][i], j->names[1][i]);
+	}
+	if (a || b)
+		die("inline (--verify): the copy of %s is not as long as it", j->p->callee->name);
+	names_free(&j->callee[d]);
+	names_free(&j->copy[d]);
+	j->depth--;
+}
+
+/* The caller's declarations as the judge reads them, once; each copy's
+ * join them once judged. */
+static void judge(Fn *fn, const Plan *p)
+{
+	if (!fn->judging) {
+		fn->judging = 1;
+		names_of_body(&fn->judged, &fn->f->body);
+		names_add_decls(&fn->judged, fn->f->params, fn->f->nparams);
+		names_add_decls(&fn->judged, fn->f->rets, fn->f->nrets);
+	}
+	Judge j = {.fn = fn, .p = p};
+	judge_list(&j, &p->callee->body, &p->body);
+	free(j.names[0]);
+	free(j.names[1]);
+	names_of_body(&fn->judged, &p->body);
+}
+
 static void put_in(Fn *fn, Plan *p)
 {
 	In *in = fn->in;
+	if (in->o->verify)
+		judge(fn, p);
 	rewrite_callee(fn, p);
 	if (p->depot)
 		merge_depot(fn, p);
@@ -1914,6 +2057,7 @@ void fn_close(Fn *fn)
 {
 	free(fn->sites);
 	free(fn->more);
+	names_free(&fn->judged);
 	names_free(&fn->names);
 	names_free(&fn->locals);
 	memobjs_free(fn->mo);

@@ -103,6 +103,8 @@ typedef struct Fn {
 	Site *more;                  /* the calls copies of deferred callees brought: the next round's */
 	uint32_t nmore, cmore;
 	int shadowed;                /* names_shadowed, once asked (-1 not yet) */
+	Names judged;                /* --verify: what it declares, read by judge() itself */
+	int judging;
 	SrcLines *src;
 	unsigned serial;             /* inlined copies so far */
 	Stmt *depot;                 /* its __local_depot, made when a callee needs one */
