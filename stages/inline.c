@@ -2149,11 +2149,17 @@ static void print_stats(const Stats *s)
  * functions would copy each one's whole expansion into the next (n^2/2
  * instructions for --inline=always); so each body is copied once.  If
  * the call stays, the function is inlined into on its own after its
- * caller (in->late). */
+ * caller (in->late).  Under auto's usual thresholds the bodies that
+ * go free with their last call are bounded (BODY_GOES_MAX) instead. */
 static void find_deferred(In *in)
 {
 	uint32_t n = cg_count(in->cg);
 	in->deferred = xcalloc(n + 1, 1);
+	/* only where every copy is taken whatever its callee expands to
+	 * (no callee over CALLER_MAX is copied): the cost model weighs a
+	 * callee as it is after its own calls went in */
+	if (in->mode != INLINE_ALWAYS && in->o->inlining.threshold < CALLER_MAX)
+		return;
 	for (uint32_t i = 0; i < n; i++) {
 		const CgFunc *c = cg_func(in->cg, i);
 		const Symbol *sym = c->sym;
