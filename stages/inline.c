@@ -1,5 +1,5 @@
 /* inline.c: direct calls to functions the module defines replaced by the
- * callee's body (issue 24).  This file holds the stage's driver and the
+ * callee's body (issues 24, 31).  This file holds the stage's driver and the
  * rewriting; what decides whether a call goes in and what it costs
  * (constant and shared arguments, the cost model, devirtualization's
  * question) is inline-cost.c, and inline.h holds what the two share.
@@ -10,21 +10,24 @@
  * with -dlto, across files; after a link this stage is the only place left
  * to do it.  A call site
  *
- *     {                                        {
+ *     {
  *     .param .b32 param0;                      .reg .b32 %param0_0;
  *     st.param.b32 [param0], %r1;              mov.b32 %param0_0, %r1;
  *     .param .b32 retval0;                     .reg .b32 %retval0_0;
  *     call.uni (retval0), f, (param0);   ->    mov.b32 %retval0_0, 0;
- *     ld.param.b32 %r2, [retval0];             {
- *     }                                        .reg .b32 %i1r<3>;
- *                                              mov.b32 %i1r1, %param0_0;
+ *     ld.param.b32 %r2, [retval0];             .reg .b32 %i1r<3>;
+ *     }                                        mov.b32 %i1r1, %param0_0;
  *                                              @%i1p1 bra $L__inline_end;  (@%p1 ret)
  *                                              add.s32 %i1r2, %i1r1, 1;
  *                                              mov.b32 %retval0_0, %i1r2;
- *                                              }                 (the last ret goes)
- *                                              $L__inline_end:
+ *                                              $L__inline_end:   (the last ret goes)
  *                                              mov.b32 %r2, %retval0_0;
- *                                              }
+ *
+ * The copy has no { } of its own, and a call's own { } (nvcc's, declaring
+ * only the .params it passes) goes once its calls are in: every name
+ * either declares is then fresh in the caller, and a chain of copies
+ * nests no deeper than its callees did (two scopes a level, a chain of
+ * n nested 2n deep, past what ptxas can take).
  *
  * Parameters.  Each argument (the caller's .param) and its formal (the
  * callee's) become registers, one per *slot*: every access to either, on
@@ -42,10 +45,15 @@
  * nested scopes, inline asm's blocks) are renamed fresh in the caller,
  * scope by scope (%r<N> becomes %iKr<N>, a label keeps its name where it
  * is free, a nested scope's %r1 that shadows the function's gets another);
- * a ret branches past the copy; a guarded call branches past it when its
- * guard is false; a register the callee reads where nothing wrote it
- * starts as 0; what the copy names of the module is declared before the
- * caller.  The callee's __local_depot becomes bytes past the caller's own
+ * a .branchtargets lists the copy's labels; a ret branches past the
+ * copy; a guarded call branches past it when its guard is false; a
+ * register the callee reads where nothing wrote it starts as 0; what the
+ * copy names of the module is declared before the caller, and what that
+ * one's initializer names before it, at any depth.  A callee's alloca'd
+ * stack, given back at its return, is given back after the copy too
+ * (stacksave before it, stackrestore where it returns).  Under --verify
+ * judge() reads every name of a copy against the callee by the PTX
+ * scoping rule.  The callee's __local_depot becomes bytes past the caller's own
  * (a depot made when it has none), every copy's at the same offset as
  * every call's frame starts at the same place; its %SPL is the caller's
  * plus that offset, each `add d, %SPL, K` and `[%SPL+K]` of it (and of
@@ -60,7 +68,11 @@
  * connected components, so a callee is inlined into before it is copied;
  * a callee on a cycle (recursion, direct or mutual) never is, so a second
  * run finds nothing more to do.  Only the calls a function had before the
- * stage are candidates.  --inline=always takes every call it can; auto
+ * stage are candidates (and those a deferred callee's copy brings: a
+ * function called once that goes once inlined is copied as written into
+ * its caller where every copy is taken, always or a threshold over
+ * CALLER_MAX, so that a chain copies each body once, not each level's
+ * whole expansion).  --inline=always takes every call it can; auto
  * asks the cost model (cost(), inline-cost.c); never, none.  A callee's body is
  * never removed here: global optimization drops what no one calls any
  * more, and a function whose address is taken keeps it.  Declined, with
@@ -71,7 +83,10 @@
  * overlapping pieces, a callee that declares .shared/.global/.const data
  * or a .pragma about its function, a caller whose nested scopes redeclare
  * its names, a depot whose address is formed other than by one mov (or a
- * caller that steps its %SPL: a copy's bytes would land past its end).
+ * caller that steps its %SPL: a copy's bytes would land past its end), a
+ * caller that declares a name the callee uses for a module symbol (it
+ * would take the copy's reference over), a caller or callee over
+ * CALLER_MAX instructions.
  *
  * requires: the world verdict (o->world), o->inlining; builds its own
  * symbol table and call graph / maintains: the module's normal form;
