@@ -2164,7 +2164,9 @@ static void print_stats(const Stats *s)
  * functions would copy each one's whole expansion into the next (n^2/2
  * instructions for --inline=always); so each body is copied once.  If
  * the call stays, the function is inlined into on its own after its
- * caller (in->late).  Under auto's usual thresholds the bodies that
+ * caller (in->late).  One that nothing calls goes as it is: a deferred
+ * callee's body, left behind where its copy went in, is one, and a
+ * second run must not inline into it either.  Under auto's usual thresholds the bodies that
  * go free with their last call are bounded (BODY_GOES_MAX) instead. */
 static void find_deferred(In *in)
 {
@@ -2180,9 +2182,9 @@ static void find_deferred(In *in)
 		const Symbol *sym = c->sym;
 		in->deferred[i] = c->def && c->def->has_body && !c->def->is_entry && c->ncallees &&
 			!in->cyclic[in->scc[i]] && !calls_itself(c) && !c->address_taken &&
-			(in->o->world.closed || c->def->linkage == LINK_INTERNAL) &&
-			sym->nuses == 1 && sym->uses[0].how == USE_CALL && sym->uses[0].in &&
-			sym->uses[0].in != c->def;
+			(in->o->world.closed || c->def->linkage == LINK_INTERNAL) && (sym->nuses == 0 ||
+			(sym->nuses == 1 && sym->uses[0].how == USE_CALL && sym->uses[0].in &&
+			sym->uses[0].in != c->def));
 	}
 }
 
