@@ -1025,7 +1025,10 @@ static void merge_depot(Fn *fn, Plan *p)
 	if (!fn->depot)
 		make_depot(fn, p->depot_mov);
 	Decl *cv = &fn->depot->var;
-	int64_t off = align_up(fn->own, align), now = decl_bytes(cv, &cv->ds[0]);
+	/* a deferred callee's calls are in its copy: theirs start past its bytes */
+	int64_t base = p->site->frame ? p->site->frame : fn->own;
+	int64_t off = align_up(base, align), now = decl_bytes(cv, &cv->ds[0]);
+	p->frame_end = off + size;
 	Declarator *x = arena_dup(in->m->arena, cv->ds, sizeof *cv->ds);
 	x->dims = arena_dup(in->m->arena, x->dims, sizeof *x->dims);
 	x->dims[0] = int_expr(off + size > now ? off + size : now);
@@ -1448,6 +1451,7 @@ typedef struct Found {
 	Fn *fn;
 	int more;
 	const LocInfo *at;
+	int64_t frame;               /* Site.frame */
 } Found;
 
 static void find_sites(Found *fd, List *l, Stmt *block, List *outer, Stmt *from, const Stmt *to);
@@ -1463,7 +1467,8 @@ static void find_in(Found *fd, List *l, Stmt *block, List *outer, Stmt *s)
 	const CgFunc *g;
 	if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
 		return;
-	Site st = {.call = s, .list = l, .block = block, .outer = outer, .at = fd->at, .callee = g};
+	Site st = {.call = s, .list = l, .block = block, .outer = outer, .at = fd->at, .callee = g,
+		.frame = fd->frame};
 	if (fd->more) {
 		fn->more = array_grow(fn->more, fn->nmore, &fn->cmore, sizeof *fn->more);
 		fn->more[fn->nmore++] = st;
@@ -1776,6 +1781,7 @@ static void put_in(Fn *fn, Plan *p)
 	if (in->o->verify)
 		judge(fn, p);
 	rewrite_callee(fn, p);
+	p->frame_end = p->site->frame;
 	if (p->depot)
 		merge_depot(fn, p);
 	/* One graph of the copy for both: the zeroes go in before its first
@@ -1904,7 +1910,7 @@ static void find_brought(Fn *fn, Bundle *b, List *holder)
 		Plan *p = &b->plans[i];
 		if (!fn->in->deferred[cg_index(fn->in, p->site->callee)] || !p->first)
 			continue;
-		Found fd = {fn, 1, p->site->at};
+		Found fd = {fn, 1, p->site->at, p->frame_end};
 		find_sites(&fd, holder, NULL, NULL, p->first, p->last);
 	}
 }
@@ -2060,7 +2066,7 @@ void fn_open(Fn *fn, In *in, Stmt *fs, int all)
 {
 	*fn = (Fn){.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def,
 		.shadowed = -1};
-	Found fd = {fn, 0, NULL};
+	Found fd = {fn, 0, NULL, 0};
 	find_sites(&fd, &fn->f->body, NULL, NULL, fn->f->body.head, NULL);
 	if (fn->nsites || all) {
 		fn->size = body_size(&fn->f->body);
