@@ -1,5 +1,5 @@
 /* inline.c: direct calls to functions the module defines replaced by the
- * callee's body (issue 24).  This file holds the stage's driver and the
+ * callee's body (issues 24, 31).  This file holds the stage's driver and the
  * rewriting; what decides whether a call goes in and what it costs
  * (constant and shared arguments, the cost model, devirtualization's
  * question) is inline-cost.c, and inline.h holds what the two share.
@@ -10,21 +10,24 @@
  * with -dlto, across files; after a link this stage is the only place left
  * to do it.  A call site
  *
- *     {                                        {
+ *     {
  *     .param .b32 param0;                      .reg .b32 %param0_0;
  *     st.param.b32 [param0], %r1;              mov.b32 %param0_0, %r1;
  *     .param .b32 retval0;                     .reg .b32 %retval0_0;
  *     call.uni (retval0), f, (param0);   ->    mov.b32 %retval0_0, 0;
- *     ld.param.b32 %r2, [retval0];             {
- *     }                                        .reg .b32 %i1r<3>;
- *                                              mov.b32 %i1r1, %param0_0;
+ *     ld.param.b32 %r2, [retval0];             .reg .b32 %i1r<3>;
+ *     }                                        mov.b32 %i1r1, %param0_0;
  *                                              @%i1p1 bra $L__inline_end;  (@%p1 ret)
  *                                              add.s32 %i1r2, %i1r1, 1;
  *                                              mov.b32 %retval0_0, %i1r2;
- *                                              }                 (the last ret goes)
- *                                              $L__inline_end:
+ *                                              $L__inline_end:   (the last ret goes)
  *                                              mov.b32 %r2, %retval0_0;
- *                                              }
+ *
+ * The copy has no { } of its own, and a call's own { } (nvcc's, declaring
+ * only the .params it passes) goes once its calls are in: every name
+ * either declares is then fresh in the caller, and a chain of copies
+ * nests no deeper than its callees did (two scopes a level, a chain of
+ * n nested 2n deep, past what ptxas can take).
  *
  * Parameters.  Each argument (the caller's .param) and its formal (the
  * callee's) become registers, one per *slot*: every access to either, on
@@ -42,10 +45,15 @@
  * nested scopes, inline asm's blocks) are renamed fresh in the caller,
  * scope by scope (%r<N> becomes %iKr<N>, a label keeps its name where it
  * is free, a nested scope's %r1 that shadows the function's gets another);
- * a ret branches past the copy; a guarded call branches past it when its
- * guard is false; a register the callee reads where nothing wrote it
- * starts as 0; what the copy names of the module is declared before the
- * caller.  The callee's __local_depot becomes bytes past the caller's own
+ * a .branchtargets lists the copy's labels; a ret branches past the
+ * copy; a guarded call branches past it when its guard is false; a
+ * register the callee reads where nothing wrote it starts as 0; what the
+ * copy names of the module is declared before the caller, and what that
+ * one's initializer names before it, at any depth.  A callee's alloca'd
+ * stack, given back at its return, is given back after the copy too
+ * (stacksave before it, stackrestore where it returns).  Under --verify
+ * judge() reads every name of a copy against the callee by the PTX
+ * scoping rule.  The callee's __local_depot becomes bytes past the caller's own
  * (a depot made when it has none), every copy's at the same offset as
  * every call's frame starts at the same place; its %SPL is the caller's
  * plus that offset, each `add d, %SPL, K` and `[%SPL+K]` of it (and of
@@ -60,7 +68,11 @@
  * connected components, so a callee is inlined into before it is copied;
  * a callee on a cycle (recursion, direct or mutual) never is, so a second
  * run finds nothing more to do.  Only the calls a function had before the
- * stage are candidates.  --inline=always takes every call it can; auto
+ * stage are candidates (and those a deferred callee's copy brings: a
+ * function called once that goes once inlined is copied as written into
+ * its caller where every copy is taken, always or a threshold over
+ * CALLER_MAX, so that a chain copies each body once, not each level's
+ * whole expansion).  --inline=always takes every call it can; auto
  * asks the cost model (cost(), inline-cost.c); never, none.  A callee's body is
  * never removed here: global optimization drops what no one calls any
  * more, and a function whose address is taken keeps it.  Declined, with
@@ -70,7 +82,11 @@
  * than by ld.param/st.param at a constant offset or accessed in
  * overlapping pieces, a callee that declares .shared/.global/.const data
  * or a .pragma about its function, a caller whose nested scopes redeclare
- * its names, a depot whose address is formed other than by one mov.
+ * its names, a depot whose address is formed other than by one mov (or a
+ * caller that steps its %SPL: a copy's bytes would land past its end), a
+ * caller that declares a name the callee uses for a module symbol (it
+ * would take the copy's reference over), a caller or callee over
+ * CALLER_MAX instructions.
  *
  * requires: the world verdict (o->world), o->inlining; builds its own
  * symbol table and call graph / maintains: the module's normal form;
@@ -93,11 +109,11 @@ const char *const why_text[NWHY] = {
 	"the callee declares .shared, .global or .const data",
 	"the callee has a .pragma other than nounroll and used_bytes_mask",
 	"a nested scope of the caller declares again a name its function declares",
-	"a depot whose address is formed other than by one mov",
+	"a depot whose address is formed other than by one mov, or a caller that steps its own",
 	"another call passed the same .param (a devirtualized funnel's) is not inlined",
 	"the cost model says no",
 	"the callee names something nothing declares (input the verifier reports)",
-	"the caller is already large (over 5000 instructions: CALLER_MAX)",
+	"the caller or the callee is already large (over 5000 instructions: CALLER_MAX)",
 };
 
 typedef struct Str {
@@ -427,9 +443,12 @@ static void clone_body(Fn *fn, const Map *up, const List *from, List *to)
 			c->proto = arena_dup(m->arena, s->proto, sizeof *s->proto);
 			c->proto->label = map_get(mp, s->proto->label);
 			break;
-		case S_TARGETS:
+		case S_TARGETS:   /* .branchtargets names the copy's labels */
 			c->list = s->list;
 			c->list.label = map_get(mp, s->list.label);
+			c->list.items = arena_alloc(m->arena, s->list.nitems * sizeof *c->list.items);
+			for (uint32_t i = 0; i < s->list.nitems; i++)
+				c->list.items[i] = rename_expr(m, mp, s->list.items[i]);
 			break;
 		default: *c = *s; break;   /* .pragma: its strings are shared */
 		}
@@ -683,7 +702,9 @@ static int classify(Fn *fn, const Site *st)
 		return WHY_WEAK;
 	if (in->dwarf)
 		return WHY_DWARF;
-	if (names_shadowed(fn->f))   /* its registers' types are read by name */
+	if (fn->shadowed < 0)   /* copies and their fresh names never shadow */
+		fn->shadowed = names_shadowed(fn->f);
+	if (fn->shadowed)   /* its registers' types are read by name */
 		return WHY_SHADOW;
 	if (names_undeclared(in, c))
 		return WHY_UNDECLARED;
@@ -792,6 +813,8 @@ static int find_depot(Plan *p)
 	return p->depot_mov ? -1 : WHY_DEPOT;
 }
 
+static uint32_t writes(const List *l, const char *reg);
+
 /* The caller's depot and the register holding its start, if it has one:
  * 0 when it has a depot whose start is not one mov at its top level. */
 static int caller_depot(Fn *fn)
@@ -814,7 +837,10 @@ static int caller_depot(Fn *fn)
 	}
 	fn->depot = d;
 	fn->own = d ? decl_bytes(&d->var, &d->var.ds[0]) : 0;
-	fn->depot_ok = !d || (fn->spl && fn->own >= 0);
+	/* a caller that steps its %SPL (hand-written) would put a copy's
+	 * bytes at the stepped place, past its depot's end */
+	fn->depot_ok = !d || (fn->spl && fn->own >= 0 && writes(&fn->f->body, fn->spl) == 1 &&
+		(!fn->sp || writes(&fn->f->body, fn->sp) == 1));
 	return fn->depot_ok;
 }
 
@@ -833,7 +859,9 @@ static void make_slots(Fn *fn, Bundle *b, Param *g, Stmt *call)
 	for (uint32_t i = 0; i < g->nslots; i++) {
 		Slot *s = &g->slots[i];
 		char base[128], spec[32], mov[32];
-		snprintf(base, sizeof base, "%%%s_%lld", g->outer ? g->outer : "retval", (long long)s->off);
+		const char *outer = g->outer ? g->outer : "retval";
+		/* a .param may be spelled like a register (%pa): one % */
+		snprintf(base, sizeof base, "%%%s_%lld", outer + (outer[0] == '%'), (long long)s->off);
 		s->reg = names_fresh(&fn->names, base);
 		snprintf(spec, sizeof spec, ".reg .b%d", slot_bits(s->size));
 		snprintf(mov, sizeof mov, "mov.b%d", slot_bits(s->size));
@@ -996,7 +1024,10 @@ static void merge_depot(Fn *fn, Plan *p)
 	if (!fn->depot)
 		make_depot(fn, p->depot_mov);
 	Decl *cv = &fn->depot->var;
-	int64_t off = align_up(fn->own, align), now = decl_bytes(cv, &cv->ds[0]);
+	/* a deferred callee's calls are in its copy: theirs start past its bytes */
+	int64_t base = p->site->frame ? p->site->frame : fn->own;
+	int64_t off = align_up(base, align), now = decl_bytes(cv, &cv->ds[0]);
+	p->frame_end = off + size;
 	Declarator *x = arena_dup(in->m->arena, cv->ds, sizeof *cv->ds);
 	x->dims = arena_dup(in->m->arena, x->dims, sizeof *x->dims);
 	x->dims[0] = int_expr(off + size > now ? off + size : now);
@@ -1197,6 +1228,48 @@ static void keep_unrolled(In *in, Plan *p, const Cfg *cfg)
 	free(v);
 }
 
+/* The type of the copy's first alloca (.u32 or .u64), or NULL. */
+static const char *alloca_type(const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next) {
+		const char *t = s->kind == S_SCOPE ? alloca_type(&s->scope) : NULL;
+		if (t)
+			return t;
+		if (s->kind == S_INS && s->ins.sp->code == O_alloca)
+			return s->ins.sp->type;
+	}
+	return NULL;
+}
+
+/* The callee's alloca'd stack is given back at its return; the copy's
+ * would not be (a copy in a loop takes new bytes each time round), so
+ * the stack pointer is saved before the copy and restored where it
+ * returns: the register holding it, or NULL. */
+static const char *save_stack(Fn *fn, Plan *p, const char *type)
+{
+	In *in = fn->in;
+	Stmt *call = p->site->call;
+	if (!type)
+		return NULL;
+	char decl[32], sp[32];
+	const char *reg = names_fresh(&fn->names, "%stack");
+	snprintf(decl, sizeof decl, ".reg .b%d", 8 * type_bytes(type));
+	Stmt *d = var_new(in->m, call->loc, decl, reg);
+	names_add_decls(&fn->names, &d->var, 1);
+	list_insert_before(p->site->list, call, d);
+	snprintf(sp, sizeof sp, "stacksave%s", type);
+	list_insert_before(p->site->list, call, mkins(in, call->loc, sp, name_expr(reg), NULL, NULL));
+	return reg;
+}
+
+static void restore_stack(Fn *fn, Plan *p, const char *reg, const char *type)
+{
+	char sp[32];
+	snprintf(sp, sizeof sp, "stackrestore%s", type);
+	Stmt *call = p->site->call;
+	list_insert_before(p->site->list, call, mkins(fn->in, call->loc, sp, name_expr(reg), NULL, NULL));
+}
+
 /* The copy in place of the call: a guarded call skips it when its guard
  * is false, rets branch past it. */
 static void splice(Fn *fn, Plan *p)
@@ -1205,6 +1278,8 @@ static void splice(Fn *fn, Plan *p)
 	Site *st = p->site;
 	Stmt *call = st->call;
 	const char *end = names_fresh(&fn->names, "$L__inline_end");
+	const char *type = alloca_type(&p->body);
+	const char *stack = save_stack(fn, p, type);   /* before the guard's skip: restored after it */
 	drop_last_ret(&p->body);
 	unsigned branches = lower_rets(in, &p->body, end);
 	if (call->ins.guard) {
@@ -1214,21 +1289,29 @@ static void splice(Fn *fn, Plan *p)
 		list_insert_before(st->list, call, skip);
 		branches++;
 	}
-	Stmt *scope = stmt_new(in->m, S_SCOPE, call->loc);
-	scope->scope = p->body;
-	list_insert_before(st->list, call, scope);
+	/* no { } of its own: every name it declares is fresh in the caller,
+	 * and a chain of copies would nest one scope deeper each */
+	p->first = p->body.head;
+	p->last = p->body.tail;
+	for (Stmt *s = p->body.head, *next; s; s = next) {
+		next = s->next;
+		list_insert_before(st->list, call, s);
+	}
+	p->body = (List){0};
 	if (branches)
 		list_insert_before(st->list, call, mklabel(in, call->loc, end));
+	if (stack)
+		restore_stack(fn, p, stack, type);
 	list_remove(st->list, call);
 }
 
 /* ---- what the copy names, declared before the caller ------------------------- */
 
 /* Where each module symbol is first declared, in steps of POS_STEP: a
- * declaration moved or copied before a statement takes a place just
- * under the statement's (declare() nests at most 8 deep), so "declared
- * before the caller" is one comparison, not a walk of the module before
- * each caller (a chain of 2,000 callers: quadratic). */
+ * declaration moved or copied before a caller takes the place just under
+ * the caller's, so "declared before the caller" is one comparison, not a
+ * walk of the module before each caller (a chain of 2,000 callers:
+ * quadratic). */
 enum { POS_STEP = 16 };
 
 typedef struct Pos {
@@ -1236,6 +1319,7 @@ typedef struct Pos {
 	const char *name;
 	int64_t pos;                 /* its first declaration's place */
 	int64_t def;                 /* its definition's (a function with a body), or -1 */
+	unsigned seen;               /* declare()'s walk that visited it last */
 } Pos;
 
 static Pos *pos_of(In *in, const char *name)
@@ -1250,9 +1334,7 @@ static void pos_set(In *in, const char *name, int64_t pos)
 	Pos *p = pos_of(in, name);
 	if (!p) {
 		p = arena_alloc(in->pos_arena, sizeof *p);
-		p->name = name;
-		p->pos = pos;
-		p->def = -1;
+		*p = (Pos){.name = name, .pos = pos, .def = -1};
 		HASH_ADD_PTR(in->pos, name, p);
 	} else if (pos < p->pos) {
 		p->pos = pos;
@@ -1273,50 +1355,80 @@ static void read_positions(In *in)
 		}
 }
 
-static int declared_before(In *in, const char *name, int64_t pos)
+/* declare()'s walk: symbols to visit, and ones to place once what they
+ * name is placed. */
+typedef struct Need {
+	const char *name;
+	int place;
+} Need;
+
+typedef struct Needs {
+	Need *v;
+	uint32_t n, cap;
+} Needs;
+
+static void need(Needs *w, const char *name, int place)
 {
-	const Pos *p = pos_of(in, name);
-	return p && p->pos < pos;
+	w->v = array_grow(w->v, w->n, &w->cap, sizeof *w->v);
+	w->v[w->n++] = (Need){name, place};
 }
 
-static void declare(Fn *fn, const char *name, Stmt *at, int depth);
-
-typedef struct DeclWalk {
-	Fn *fn;
-	Stmt *at;
-	int depth;
-} DeclWalk;
-
-static int declare_leaf(void *ctx, Expr **slot)
+static int need_leaf(void *ctx, Expr **slot)
 {
-	DeclWalk *w = ctx;
 	if ((*slot)->kind == E_NAME)
-		declare(w->fn, (*slot)->str, w->at, w->depth + 1);
+		need(ctx, (*slot)->str, 0);
 	return 0;
 }
 
-/* name, a module symbol, declared before at (the caller, or a variable
- * moved before it): a function by a copy of its header, a variable by
- * moving its statement there, and what its initializer names before
- * it. */
-static void declare(Fn *fn, const char *name, Stmt *at, int depth)
+/* A module symbol declared just before the caller: a function by a copy
+ * of its header, a variable by moving its statement there. */
+static void place(Fn *fn, const Symbol *sym)
 {
 	In *in = fn->in;
-	const Symbol *sym = symtab_find(in->syms, name);
-	int64_t at_pos = at == fn->fs ? fn->pos : pos_of(in, at->var.ds[0].name)->pos;
-	if (!sym || depth > 8 || declared_before(in, name, at_pos))
-		return;
-	pos_set(in, name, at_pos - 1);
 	Stmt *s = sym->def ? sym->def : sym->decl;
+	pos_set(in, sym->name, fn->pos - 1);
 	if (s->kind == S_FUNC) {
-		func_declare_before(in->m, s->func, at);
+		func_declare_before(in->m, s->func, fn->fs);
 	} else if (s->kind == S_VAR) {
 		list_remove(&in->m->items, s);
-		list_insert_before(&in->m->items, at, s);
-		DeclWalk w = {fn, s, depth};
-		if (s->var.ds[0].init)
-			expr_leaves(&s->var.ds[0].init, declare_leaf, &w);
+		list_insert_before(&in->m->items, fn->fs, s);
 	}
+}
+
+/* name, a module symbol the copy names, declared before the caller, and
+ * before it what its initializer names, and so on at any depth (nvcc's
+ * static linked list: each node's initializer names the next): a walk
+ * that visits each symbol once and places each after what it names. */
+static void declare(Fn *fn, const char *name)
+{
+	In *in = fn->in;
+	Needs w = {0};
+	unsigned walk = ++in->walks;
+	need(&w, name, 0);
+	while (w.n) {
+		Need e = w.v[--w.n];
+		const Symbol *sym = symtab_find(in->syms, e.name);
+		Pos *p = pos_of(in, e.name);
+		if (e.place) {
+			place(fn, sym);
+			continue;
+		}
+		if (!sym || !p || p->seen == walk || p->pos < fn->pos)
+			continue;
+		p->seen = walk;
+		need(&w, e.name, 1);
+		Stmt *s = sym->def ? sym->def : sym->decl;
+		if (s->kind == S_VAR && s->var.ds[0].init)
+			expr_leaves(&s->var.ds[0].init, need_leaf, &w);
+	}
+	free(w.v);
+}
+
+static int declare_leaf(void *ctx, Expr **slot)
+{
+	if ((*slot)->kind == E_NAME)
+		declare(ctx, (*slot)->str);
+	return 0;
 }
 
 static void declare_used(Fn *fn, List *l)
@@ -1324,12 +1436,53 @@ static void declare_used(Fn *fn, List *l)
 	for (Stmt *s = l->head; s; s = s->next) {
 		if (s->kind == S_SCOPE)
 			declare_used(fn, &s->scope);
-		DeclWalk w = {fn, fn->fs, 0};
 		for (uint32_t i = 0; s->kind == S_INS && i < s->ins.nops; i++)
-			expr_leaves(&s->ins.ops[i], declare_leaf, &w);
+			expr_leaves(&s->ins.ops[i], declare_leaf, fn);
 		for (uint32_t i = 0; s->kind == S_TARGETS && i < s->list.nitems; i++)
-			expr_leaves(&s->list.items[i], declare_leaf, &w);
+			expr_leaves(&s->list.items[i], declare_leaf, fn);
 	}
+}
+
+/* ---- finding call sites ------------------------------------------------------ */
+
+/* Where the next sites go: this round's, or (more) the next one's. */
+typedef struct Found {
+	Fn *fn;
+	int more;
+	const LocInfo *at;
+	int64_t frame;               /* Site.frame */
+} Found;
+
+static void find_sites(Found *fd, List *l, Stmt *block, List *outer, Stmt *from, const Stmt *to);
+
+static void find_in(Found *fd, List *l, Stmt *block, List *outer, Stmt *s)
+{
+	Fn *fn = fd->fn;
+	if (s->kind == S_SCOPE)
+		find_sites(fd, &s->scope, s, l, s->scope.head, NULL);
+	if (s->kind == S_LOC)
+		fd->at = s->locinfo;
+	CallParts c;
+	const CgFunc *g;
+	if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
+		return;
+	Site st = {.call = s, .list = l, .block = block, .outer = outer, .at = fd->at, .callee = g,
+		.frame = fd->frame};
+	if (fd->more) {
+		fn->more = array_grow(fn->more, fn->nmore, &fn->cmore, sizeof *fn->more);
+		fn->more[fn->nmore++] = st;
+	} else {
+		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
+		fn->sites[fn->nsites++] = st;
+	}
+}
+
+/* The direct calls of l from `from` to `to` (NULL: its end), in
+ * scopes nested in it too. */
+static void find_sites(Found *fd, List *l, Stmt *block, List *outer, Stmt *from, const Stmt *to)
+{
+	for (Stmt *s = from; s; s = s == to ? NULL : s->next)
+		find_in(fd, l, block, outer, s);
 }
 
 /* ---- a bundle of call sites ------------------------------------------------------ */
@@ -1354,6 +1507,16 @@ static void remark(Fn *fn, const Site *st, int why, int c, int t)
 	else
 		diag_remark(st->call->loc, "%s%s inlined into %s (cost %d, threshold %d)", at, callee,
 			caller, c, t);
+}
+
+/* A name the copy keeps because it is one of the callee's parameters,
+ * which the copy binds to the call's arguments. */
+static int is_formal(const Plan *p, const char *name)
+{
+	for (uint32_t i = 0; i < p->ngroups; i++)
+		if (p->groups[i].inner == name)
+			return 1;
+	return 0;
 }
 
 /* The copy made and its side of the parameters checked: -1 when it can
@@ -1430,10 +1593,154 @@ static void count_copied_calls(In *in, const List *l)
 		}
 }
 
+/* ---- the judge (--verify) ------------------------------------------------------ */
+
+/* Every name in a copy must mean what it meant in the callee: one the
+ * callee declares, the copy's own declaration at the same place; one it
+ * does not (a module symbol), the module's, itself, declared neither by
+ * the copy nor by the caller.  Read by the PTX rule (a name resolves to
+ * the innermost enclosing block declaring it), from the two bodies and
+ * a set of the caller's declarations of the judge's own, not from the
+ * renaming's maps; the copy is judged as cloned, before its parameters
+ * become registers. */
+enum { JUDGE_DEPTH = 64 };
+
+typedef struct Judge {
+	Fn *fn;
+	const Plan *p;
+	Names callee[JUDGE_DEPTH], copy[JUDGE_DEPTH];   /* each block's own declarations */
+	uint32_t depth;
+	const char **names[2];       /* one statement's names: the callee's, the copy's */
+	uint32_t n[2], cap[2];
+} Judge;
+
+static void level_names(Names *n, const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		switch (s->kind) {
+		case S_VAR: names_add_decls(n, &s->var, 1); break;
+		case S_LABEL: names_add(n, s->label, NULL); break;
+		case S_PROTO: names_add(n, s->proto->label, NULL); break;
+		case S_TARGETS: names_add(n, s->list.label, NULL); break;
+		default: break;
+		}
+}
+
+/* The depth of the innermost block declaring name, or -1. */
+static int resolve(const Names *levels, uint32_t depth, const char *name)
+{
+	for (uint32_t d = depth; d-- > 0;)
+		if (names_declared(&levels[d], name))
+			return (int)d;
+	return -1;
+}
+
+static void judge_fail(Judge *j, const char *in, const char *out, const char *why)
+{
+	die("inline (--verify): in the copy of %s in %s, %s (the callee's %s) %s", j->p->callee->name,
+		j->fn->f->name, out, in, why);
+}
+
+static void judge_name(Judge *j, const char *in, const char *out)
+{
+	int d = resolve(j->callee, j->depth, in), e = resolve(j->copy, j->depth, out);
+	if (d >= 0 && e != d)
+		judge_fail(j, in, out, "is not the copy of its declaration");
+	if (d >= 0 && names_declared(&j->fn->judged, out))
+		judge_fail(j, in, out, "is declared by the caller too");
+	if (d >= 0 || is_special_reg(in) || is_formal(j->p, in))
+		return;
+	if (out != in || e >= 0)
+		judge_fail(j, in, out, "no longer names the module's symbol");
+	if (names_declared(&j->fn->judged, out))
+		judge_fail(j, in, out, "means the caller's declaration, not the module's symbol");
+}
+
+static void collect_name(void *ctx, const char *name, OpRole role)
+{
+	Judge *j = ((Judge **)ctx)[0];
+	int k = ((Judge **)ctx)[1] != NULL;
+	(void)role;
+	j->names[k] = array_grow(j->names[k], j->n[k], &j->cap[k], sizeof *j->names[k]);
+	j->names[k][j->n[k]++] = name;
+}
+
+static int collect_leaf(void *ctx, Expr **slot)
+{
+	if ((*slot)->kind == E_NAME)
+		collect_name(ctx, (*slot)->str, ROLE_USE);
+	return 0;
+}
+
+/* One statement's names, the callee's (k 0) or the copy's (k 1). */
+static void statement_names(Judge *j, const Stmt *s, int k)
+{
+	Judge *ctx[2] = {j, k ? j : NULL};
+	j->n[k] = 0;
+	if (s->kind == S_INS) {
+		if (s->ins.guard)
+			collect_name(ctx, s->ins.guard, ROLE_USE);
+		ins_names(&s->ins, collect_name, ctx);
+	}
+	for (uint32_t i = 0; s->kind == S_TARGETS && i < s->list.nitems; i++)
+		expr_leaves(&s->list.items[i], collect_leaf, ctx);
+	if (s->kind == S_LABEL)
+		collect_name(ctx, s->label, ROLE_DEF);
+}
+
+static void judge_list(Judge *j, const List *c, const List *p)
+{
+	if (j->depth == JUDGE_DEPTH)
+		return;   /* deeper than any front end nests: not judged */
+	uint32_t d = j->depth++;
+	level_names(&j->callee[d], c);
+	level_names(&j->copy[d], p);
+	const Stmt *a = c->head, *b = p->head;
+	for (; a && b; a = a->next, b = b->next) {
+		if (a->kind != b->kind)
+			die("inline (--verify): the copy of %s is not shaped as it", j->p->callee->name);
+		if (a->kind == S_SCOPE) {
+			judge_list(j, &a->scope, &b->scope);
+			continue;
+		}
+		statement_names(j, a, 0);
+		statement_names(j, b, 1);
+		if (j->n[0] != j->n[1])
+			die("inline (--verify): a statement of the copy of %s names more or less", j->p->callee->name);
+		for (uint32_t i = 0; i < j->n[0]; i++)
+			judge_name(j, j->names[0][i], j->names[1][i]);
+	}
+	if (a || b)
+		die("inline (--verify): the copy of %s is not as long as it", j->p->callee->name);
+	names_free(&j->callee[d]);
+	names_free(&j->copy[d]);
+	j->depth--;
+}
+
+/* The caller's declarations as the judge reads them, once; each copy's
+ * join them once judged. */
+static void judge(Fn *fn, const Plan *p)
+{
+	if (!fn->judging) {
+		fn->judging = 1;
+		names_of_body(&fn->judged, &fn->f->body);
+		names_add_decls(&fn->judged, fn->f->params, fn->f->nparams);
+		names_add_decls(&fn->judged, fn->f->rets, fn->f->nrets);
+	}
+	Judge j = {.fn = fn, .p = p};
+	judge_list(&j, &p->callee->body, &p->body);
+	free(j.names[0]);
+	free(j.names[1]);
+	names_of_body(&fn->judged, &p->body);
+}
+
 static void put_in(Fn *fn, Plan *p)
 {
 	In *in = fn->in;
+	if (in->o->verify)
+		judge(fn, p);
 	rewrite_callee(fn, p);
+	p->frame_end = p->site->frame;
 	if (p->depot)
 		merge_depot(fn, p);
 	/* One graph of the copy for both: the zeroes go in before its first
@@ -1458,9 +1765,19 @@ static void put_in(Fn *fn, Plan *p)
 	/* the call goes, the copy's calls come: so a later caller's call is
 	 * seen to be the last (the decision a second run would make) */
 	add_calls(in, p->site->callee, -1);
-	count_copied_calls(in, &p->body);
+	if (!in->deferred[cg_index(in, p->site->callee)])   /* else its calls move here */
+		count_copied_calls(in, &p->body);
 	splice(fn, p);
 	in->st.inlined++;
+}
+
+/* A caller this large takes no more copies, and a callee this large is
+ * not copied: a chain of functions that must all stay (an open world)
+ * would otherwise grow each by the whole expansion of the next, n^2/2
+ * instructions over n of them. */
+static int too_large(const Fn *fn, const Site *st)
+{
+	return fn->size > CALLER_MAX || (st->callee->def && body_size(&st->callee->def->body) > CALLER_MAX);
 }
 
 /* Why each call of the bundle is not inlined (-1: it is): all go in or
@@ -1472,7 +1789,7 @@ void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
 	for (uint32_t i = 0; i < b->n; i++) {
 		Plan *p = &b->plans[i];
 		*p = (Plan){.site = b->sites[i], .b = b};
-		why[i] = fn->size > CALLER_MAX ? WHY_LARGE : classify(fn, p->site);
+		why[i] = too_large(fn, p->site) ? WHY_LARGE : classify(fn, p->site);
 		if (why[i] < 0)
 			why[i] = prepare(fn, p);
 		if (why[i] < 0 && in->mode != INLINE_ALWAYS) {
@@ -1511,6 +1828,52 @@ void bundle_free(Bundle *b)
 	free(b->plans);
 }
 
+static int is_param_decl(const Bundle *b, const Stmt *s)
+{
+	for (uint32_t i = 0; i < b->nparams; i++)
+		if (b->params[i].decl == s)
+			return 1;
+	return 0;
+}
+
+/* Is the bundle's list a call's own { } (nvcc's), declaring only the
+ * .params its calls pass?  Once they are inlined it declares only fresh
+ * names, so it can go and its statements join the list around it: a
+ * chain of copies then nests no deeper than the callee did. */
+static int plain_block(const Bundle *b)
+{
+	if (!b->sites[0]->block)
+		return 0;
+	for (const Stmt *s = b->list->head; s; s = s->next)
+		if ((s->kind == S_VAR && !is_param_decl(b, s)) || (stmt_is_call(s) && !in_bundle(b, s)) ||
+		    s->kind == S_LABEL || s->kind == S_PROTO || s->kind == S_TARGETS || s->kind == S_SCOPE)
+			return 0;
+	return 1;
+}
+
+static void dissolve(Stmt *block, List *outer)
+{
+	for (Stmt *s = block->scope.head, *next; s; s = next) {
+		next = s->next;
+		list_insert_before(outer, block, s);
+	}
+	block->scope = (List){0};
+	list_remove(outer, block);
+}
+
+/* The calls a deferred callee's copy brought, for the caller's next
+ * round (the list holding the copy is where it is now). */
+static void find_brought(Fn *fn, Bundle *b, List *holder)
+{
+	for (uint32_t i = 0; i < b->n; i++) {
+		Plan *p = &b->plans[i];
+		if (!fn->in->deferred[cg_index(fn->in, p->site->callee)] || !p->first)
+			continue;
+		Found fd = {fn, 1, p->site->at, p->frame_end};
+		find_sites(&fd, holder, NULL, NULL, p->first, p->last);
+	}
+}
+
 static void inline_bundle(Fn *fn, Bundle *b)
 {
 	In *in = fn->in;
@@ -1521,6 +1884,7 @@ static void inline_bundle(Fn *fn, Bundle *b)
 	fn->serial++;
 	decide(fn, b, why, c, t);
 	if (why[0] < 0) {
+		int plain = plain_block(b);
 		for (uint32_t i = 0; i < b->nparams; i++) {   /* a private one is one call's */
 			uint32_t k = 0;
 			while (k + 1 < b->n && !plan_uses(&b->plans[k], i))
@@ -1531,6 +1895,19 @@ static void inline_bundle(Fn *fn, Bundle *b)
 			die("inline: a parameter checked before could not be rewritten");
 		for (uint32_t i = 0; i < b->n; i++)
 			put_in(fn, &b->plans[i]);
+		List *holder = b->list;
+		if (plain) {
+			holder = b->sites[0]->outer;
+			dissolve(b->sites[0]->block, holder);
+		}
+		find_brought(fn, b, holder);
+	}
+	for (uint32_t i = 0; i < b->n; i++) {   /* a deferred callee that stays: on its own */
+		uint32_t k = cg_index(in, b->sites[i]->callee);
+		if (why[i] >= 0 && in->deferred[k]) {
+			in->late = array_grow(in->late, in->nlate, &in->clate, sizeof *in->late);
+			in->late[in->nlate++] = k;
+		}
 	}
 	for (uint32_t i = 0; i < b->n; i++) {
 		in->st.seen++;
@@ -1542,22 +1919,6 @@ static void inline_bundle(Fn *fn, Bundle *b)
 }
 
 /* ---- a caller ----------------------------------------------------------------- */
-
-static void find_sites(Fn *fn, List *l, const LocInfo **at)
-{
-	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			find_sites(fn, &s->scope, at);
-		if (s->kind == S_LOC)
-			*at = s->locinfo;
-		CallParts c;
-		const CgFunc *g;
-		if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
-			continue;
-		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
-		fn->sites[fn->nsites++] = (Site){.call = s, .list = l, .at = *at, .callee = g};
-	}
-}
 
 /* Does call site a pass a .param that b passes too (in the same list)? */
 /* A .param of a call's, by the list holding the call and its name: the
@@ -1662,9 +2023,10 @@ static void count_copies(Fn *fn)
  * all: devirt asks about an indirect call), its size and its names. */
 void fn_open(Fn *fn, In *in, Stmt *fs, int all)
 {
-	*fn = (Fn){.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def};
-	const LocInfo *at = NULL;
-	find_sites(fn, &fn->f->body, &at);
+	*fn = (Fn){.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def,
+		.shadowed = -1};
+	Found fd = {fn, 0, NULL, 0};
+	find_sites(&fd, &fn->f->body, NULL, NULL, fn->f->body.head, NULL);
 	if (fn->nsites || all) {
 		fn->size = body_size(&fn->f->body);
 		names_in_module(&fn->names, module_names(in), fn->f);
@@ -1674,6 +2036,8 @@ void fn_open(Fn *fn, In *in, Stmt *fs, int all)
 void fn_close(Fn *fn)
 {
 	free(fn->sites);
+	free(fn->more);
+	names_free(&fn->judged);
 	names_free(&fn->names);
 	names_free(&fn->locals);
 	memobjs_free(fn->mo);
@@ -1685,11 +2049,18 @@ static void inline_into(In *in, Stmt *fs)
 {
 	Fn fn;
 	fn_open(&fn, in, fs, 0);
-	if (fn.nsites) {
+	while (fn.nsites) {
 		count_copies(&fn);
 		if (in->mode == INLINE_AUTO)
 			fold_sites(&fn);
 		inline_sites(&fn);
+		/* the next round: the calls deferred callees' copies brought */
+		free(fn.sites);
+		fn.sites = fn.more;
+		fn.nsites = fn.nmore;
+		fn.cap = fn.cmore;
+		fn.more = NULL;
+		fn.nmore = fn.cmore = 0;
 	}
 	/* after the caller, so that its calls of one callee are decided alike */
 	for (uint32_t k = 0; k < in->ntouched; k++) {
@@ -1751,6 +2122,37 @@ static void print_stats(const Stats *s)
 			diag_note("inline:     %u: %s", s->left[i], why_text[i]);
 }
 
+/* A function called once, by another, that goes once that call is
+ * inlined (no other use, a closed world or internal) is not inlined
+ * into first: its caller takes a copy of its body as written and then
+ * inlines the calls the copy brought.  Bottom-up, a chain of n such
+ * functions would copy each one's whole expansion into the next (n^2/2
+ * instructions for --inline=always); so each body is copied once.  If
+ * the call stays, the function is inlined into on its own after its
+ * caller (in->late).  One that nothing calls goes as it is: a deferred
+ * callee's body, left behind where its copy went in, is one, and a
+ * second run must not inline into it either.  Under auto's usual thresholds the bodies that
+ * go free with their last call are bounded (BODY_GOES_MAX) instead. */
+static void find_deferred(In *in)
+{
+	uint32_t n = cg_count(in->cg);
+	in->deferred = xcalloc(n + 1, 1);
+	/* only where every copy is taken whatever its callee expands to
+	 * (no callee over CALLER_MAX is copied): the cost model weighs a
+	 * callee as it is after its own calls went in */
+	if (in->mode != INLINE_ALWAYS && in->o->inlining.threshold < CALLER_MAX)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		const CgFunc *c = cg_func(in->cg, i);
+		const Symbol *sym = c->sym;
+		in->deferred[i] = c->def && c->def->has_body && !c->def->is_entry && c->ncallees &&
+			!in->cyclic[in->scc[i]] && !calls_itself(c) && !c->address_taken &&
+			(in->o->world.closed || c->def->linkage == LINK_INTERNAL) && (sym->nuses == 0 ||
+			(sym->nuses == 1 && sym->uses[0].how == USE_CALL && sym->uses[0].in &&
+			sym->uses[0].in != c->def));
+	}
+}
+
 /* What every caller's work reads: in->order, callees first, holds every
  * call-graph function. */
 void in_open(In *in, Module *m, const StageOptions *o, int mode)
@@ -1762,6 +2164,7 @@ void in_open(In *in, Module *m, const StageOptions *o, int mode)
 	count_calls(in);
 	read_positions(in);
 	in->order = bottom_up(in);
+	find_deferred(in);
 }
 
 void in_close(In *in)
@@ -1773,6 +2176,8 @@ void in_close(In *in)
 	}
 	names_free(&in->labels);
 	free(in->order);
+	free(in->deferred);
+	free(in->late);
 	free(in->scc);
 	free(in->cyclic);
 	for (uint32_t i = 0; i < cg_count(in->cg); i++)
@@ -1803,8 +2208,12 @@ void inline_calls(Module *m, const StageOptions *o)
 	in_open(&in, m, o, mode);
 	for (uint32_t i = 0; i < cg_count(in.cg); i++) {
 		const CgFunc *c = cg_func(in.cg, in.order[i]);
-		if (c->def && c->def->has_body && c->ncallees)
+		if (c->def && c->def->has_body && c->ncallees && !in.deferred[in.order[i]])
 			inline_into(&in, c->sym->def);
+		while (in.nlate) {
+			c = cg_func(in.cg, in.late[--in.nlate]);
+			inline_into(&in, c->sym->def);
+		}
 	}
 	if (o->stats)
 		print_stats(&in.st);

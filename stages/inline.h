@@ -44,6 +44,7 @@ typedef struct In {
 	struct Pos *pos;             /* where each module symbol is declared first (read_positions) */
 	Arena *pos_arena;
 	int module_named;
+	unsigned walks;               /* declare()'s walks so far */
 	uint32_t *ncalls;            /* per call-graph function: direct call sites */
 	int *ncalls_delta;           /* what the current caller's copies change, applied after it */
 	uint32_t *touched, ntouched, ctouched;   /* the functions whose delta is not 0 */
@@ -52,6 +53,8 @@ typedef struct In {
 	uint32_t *fold_head;         /* per call-graph function: fold_sites' chains, kept 0 */
 	uint32_t *copies;            /* per call-graph function: count_copies' counters, kept 0 */
 	uint32_t *order;             /* the call graph's functions, callees first (bottom_up) */
+	uint8_t *deferred;           /* per call-graph function: expanded in its one caller (deferrable) */
+	uint32_t *late, nlate, clate;   /* deferred functions whose call stayed: expanded on their own */
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
 	Names labels;                /* .debug_str's labels */
 	int strs_read;
@@ -78,6 +81,10 @@ typedef struct Group {
 typedef struct Site {
 	Stmt *call;
 	List *list;                  /* the list holding it */
+	Stmt *block;                 /* the { } whose list that is, or NULL (then outer too) */
+	List *outer;                 /* the list holding block */
+	int64_t frame;               /* where its copy's depot bytes may start: past those of
+	                                the copy that brought it (0: past the caller's own) */
 	const LocInfo *at;           /* the last .loc before it, or NULL */
 	const CgFunc *callee;
 	uint32_t copies;             /* the caller's calls of the same callee */
@@ -95,6 +102,11 @@ typedef struct Fn {
 	Names names;                 /* what it and the module declare, and what it gains */
 	Site *sites;
 	uint32_t nsites, cap;
+	Site *more;                  /* the calls copies of deferred callees brought: the next round's */
+	uint32_t nmore, cmore;
+	int shadowed;                /* names_shadowed, once asked (-1 not yet) */
+	Names judged;                /* --verify: what it declares, read by judge() itself */
+	int judging;
 	SrcLines *src;
 	unsigned serial;             /* inlined copies so far */
 	Stmt *depot;                 /* its __local_depot, made when a callee needs one */
@@ -119,6 +131,8 @@ typedef struct Plan {
 	Names types;                 /* the copy's declarations */
 	Stmt *depot;                 /* the copy's __local_depot */
 	Stmt *depot_mov;             /* mov %SPL, __local_depot */
+	Stmt *first, *last;          /* the copy's statements, once in place */
+	int64_t frame_end;           /* past its depot bytes in the caller's (Site.frame) */
 } Plan;
 
 /* Calls of one list that share a .param. */

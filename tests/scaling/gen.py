@@ -9,6 +9,8 @@ an input that once took more than n log n time or memory in N:
 
   archive-chain     an archive of N members, member i calling member i+1,
                     stored last-first (one member came in per pass)
+  inline-MODE       the archive chain with --inline=MODE (always, auto, never;
+                    huge: --inline-threshold=100000), without ipo
   archive-empty     an archive of N members that define nothing
   dwarf-abbrev      two -G inputs, each N abbreviations (codes 1..127 over
                     and over) and N units that all use them
@@ -96,6 +98,16 @@ def archive_chain(d, n):
         members.append(("m%d.ptx" % i, text + func("f%d" % i, body)))
     archive(d, "libchain.a", members)
     return ["-arch=sm_80", "main.ptx", "-L.", "-lchain"]
+
+
+def inline_chain(mode):
+    """The archive chain linked with --inline=MODE (or the threshold
+    100000: every call), without ipo (its merge is a row of its own)."""
+    opt = "--inline-threshold=100000" if mode == "huge" else "--inline=" + mode
+
+    def row(d, n):
+        return archive_chain(d, n) + ["--no-ipo", opt]
+    return row
 
 
 def archive_empty(d, n):
@@ -241,6 +253,8 @@ def merge_chains(d, n):
 
 ROWS = {
     "archive-chain": archive_chain, "archive-empty": archive_empty,
+    "inline-always": inline_chain("always"), "inline-auto": inline_chain("auto"),
+    "inline-huge": inline_chain("huge"), "inline-never": inline_chain("never"),
     "dwarf-abbrev": dwarf_abbrev, "globals": globals_, "never-written": never_written,
     "calls": calls,
     "vtables": vtables, "indirect-sites": indirect_sites,

@@ -26,6 +26,10 @@ fi
 
 # row and n: the larger size runs in well under a second once linear
 sizes="archive-chain 2000
+inline-always 1000
+inline-auto 1000
+inline-huge 1000
+inline-never 1000
 archive-empty 8000
 dwarf-abbrev 20000
 globals 40000
