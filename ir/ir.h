@@ -531,22 +531,26 @@ int float_bits(const char *spelling, int bytes, uint64_t *bits);  /* 0f.., 0d..,
  * way (a symbol's uses, a Cfg's instructions, an object's accesses):
  * place_of answers in constant time, never searching the body.  v holds
  * the body's statements in text order, nested scopes flattened (not the
- * S_SCOPE statements themselves).  The table stays right while the
- * statements it holds leave or move only through place_remove and
- * place_move_before; others may come and go around them.  A zeroed Places
- * is empty, and places_free empties it again. */
+ * S_SCOPE statements themselves), then those place_insert added.  The
+ * table stays right while the statements it holds leave or move only
+ * through place_remove and place_move_before; others may come and go
+ * around them, but a stage that asks the table what the body holds (which
+ * instructions mention a register) must add its own through place_insert.
+ * place_insert may move v: a Place pointer held across it is stale.  A
+ * zeroed Places is empty, and places_free empties it again. */
 typedef struct Place {
 	Stmt *s;       /* NULL once place_remove'd */
 	List *in;      /* the list holding it */
 } Place;
 typedef struct Places {
 	Place *v;
-	uint32_t n;
+	uint32_t n, vcap;
 	struct PlaceSlot *slot;   /* the index: statement -> its place */
 	uint32_t cap;
 } Places;
 void places_of(Places *, List *body);
 Place *place_of(const Places *, const Stmt *);  /* NULL: not in the body */
+void place_insert(Places *, List *in, Stmt *before, Stmt *s);  /* before `before` in in (NULL: at its end) */
 void place_remove(Place *);   /* from its list; nothing once removed */
 void place_move_before(Place *, const Place *at);   /* before at's statement, in at's list */
 void places_free(Places *);

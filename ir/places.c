@@ -20,7 +20,7 @@ typedef struct Resume {  /* where to go on once a scope is done */
 static void flatten(Places *p, List *body)
 {
 	Resume local[16], *stack = local;
-	uint32_t n = 0, cap = 16, vcap = 0;
+	uint32_t n = 0, cap = 16;
 	Stmt *s = body->head;
 	List *in = body;
 	for (;;) {
@@ -34,7 +34,7 @@ static void flatten(Places *p, List *body)
 			stack[n++] = (Resume){s->next, in};
 			in = &s->scope, s = in->head;
 		} else {
-			p->v = array_grow(p->v, p->n, &vcap, sizeof *p->v);
+			p->v = array_grow(p->v, p->n, &p->vcap, sizeof *p->v);
 			p->v[p->n++] = (Place){s, in};
 			s = s->next;
 		}
@@ -43,20 +43,27 @@ static void flatten(Places *p, List *body)
 		free(stack);
 }
 
-/* At most half full, so a probe ends soon at an empty slot. */
+static void index_one(Places *p, uint32_t i)
+{
+	uint32_t j = ptr_hash(p->v[i].s) & (p->cap - 1);
+	while (p->slot[j].key)
+		j = (j + 1) & (p->cap - 1);
+	p->slot[j] = (struct PlaceSlot){p->v[i].s, i};
+}
+
+/* At most half full, so a probe ends soon at an empty slot.  A removed
+ * statement keeps its slot (its key), so a probe never stops early. */
 static void index_all(Places *p)
 {
 	uint32_t cap = 16;
-	while (cap < 2 * (size_t)p->n)
+	while (cap < 2 * (size_t)p->n + 2)
 		cap *= 2;
+	free(p->slot);
 	p->slot = xcalloc(cap, sizeof *p->slot);
 	p->cap = cap;
-	for (uint32_t i = 0; i < p->n; i++) {
-		uint32_t j = ptr_hash(p->v[i].s) & (cap - 1);
-		while (p->slot[j].key)
-			j = (j + 1) & (cap - 1);
-		p->slot[j] = (struct PlaceSlot){p->v[i].s, i};
-	}
+	for (uint32_t i = 0; i < p->n; i++)
+		if (p->v[i].s)
+			index_one(p, i);
 }
 
 void places_of(Places *p, List *body)
@@ -73,6 +80,22 @@ Place *place_of(const Places *p, const Stmt *s)
 		if (p->slot[j].key == s)
 			return &p->v[p->slot[j].i];
 	return NULL;
+}
+
+/* Appended to v, not in text order: the table answers which statements
+ * the body holds and where, which is what its users ask of it. */
+void place_insert(Places *p, List *in, Stmt *before, Stmt *s)
+{
+	if (before)
+		list_insert_before(in, before, s);
+	else
+		list_append(in, s);
+	p->v = array_grow(p->v, p->n, &p->vcap, sizeof *p->v);
+	p->v[p->n++] = (Place){s, in};
+	if (2 * (size_t)p->n + 2 > p->cap)
+		index_all(p);
+	else
+		index_one(p, p->n - 1);
 }
 
 void place_remove(Place *p)
