@@ -608,6 +608,18 @@ uint32_t live_nregs(const Live *);
 const char *live_name(const Live *, uint32_t reg);   /* reg < live_nregs */
 uint32_t live_in_blocks(const Live *, uint32_t reg, const uint32_t **blocks);
 
+/* addrspace.c: the window of the address a register holds where an
+ * instruction reads it, when every definition reaching the read says:
+ * WINDOW_LOCAL from a .local variable's name (%SPL), cvta.to.local and
+ * mov/add/sub/selp of those; WINDOW_GENERIC from cvta.local (%SP) and the
+ * same arithmetic; else WINDOW_UNKNOWN. */
+typedef enum { WINDOW_UNKNOWN, WINDOW_LOCAL, WINDOW_GENERIC } Window;
+typedef struct AddrSpaces AddrSpaces;
+struct Defs;
+AddrSpaces *addrspace_compute(const Module *, const Func *, const Cfg *, const struct Defs *);
+Window addrspace_at(const AddrSpaces *, uint32_t ins, const char *reg);
+void addrspace_free(AddrSpaces *);
+
 /* reguses.c: the instructions (Cfg.ins indexes) that read and that write
  * each register (a name starting with '%'; interned).  reguses_reads
  * gives reg's reads, ascending, an instruction once however often it
@@ -934,20 +946,27 @@ void print_expr(FILE *, const Expr *);
 void ir_normalize(Module *);
 
 /* verify.c: the invariants stages must keep, checked between stages in
- * tests and debug builds; each violation is reported (a warning naming
- * ir_verify) and counted.  Shape: lists, expressions, opcodes and operand
+ * tests and debug builds; each violation is counted and reported: an
+ * error naming the stage after one (ir_verify_since), else a warning
+ * naming ir_verify.  Shape: lists, expressions, opcodes and operand
  * counts, the normalized form once ir_normalize has run; every parsed
  * module has it.  Code: every name an instruction uses is declared, no
  * call goes through a register no definition reaches, no register is read
- * where no definition reaches it.  Input may break the code rules (llc
- * leaves undefined values as registers never written), so a stage is
- * checked against what its input broke already: ir_verified records that,
- * ir_verify_since reports only what is new. */
+ * where no definition reaches it, no .local window address is used by a
+ * generic access nor a generic one by a .local access (addrspace.c).
+ * Input may break the code rules (llc leaves undefined values as
+ * registers never written), so a stage is checked against what its input
+ * broke already: ir_verified records that, ir_verify_since reports only
+ * what is new.  The release check of the output is the cheap part of the
+ * code rules (names and reads, not windows; no shape): ir_checked records
+ * what the input breaks, ir_check_output reports what is new as errors. */
 int ir_verify(const Module *);         /* shape and code */
 int ir_verify_shape(const Module *);
 typedef struct Verified Verified;
 Verified *ir_verified(const Module *);
 int ir_verify_since(const Module *, const Verified *, const char *stage);
+Verified *ir_checked(const Module *);
+int ir_check_output(const Module *, const Verified *);
 void ir_verified_free(Verified *);
 
 

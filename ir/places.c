@@ -43,27 +43,38 @@ static void flatten(Places *p, List *body)
 		free(stack);
 }
 
-static void index_one(Places *p, uint32_t i)
+static void index_one(Places *p, const Stmt *s, uint32_t i)
 {
-	uint32_t j = ptr_hash(p->v[i].s) & (p->cap - 1);
+	uint32_t j = ptr_hash(s) & (p->cap - 1);
 	while (p->slot[j].key)
 		j = (j + 1) & (p->cap - 1);
-	p->slot[j] = (struct PlaceSlot){p->v[i].s, i};
+	p->slot[j] = (struct PlaceSlot){s, i};
 }
 
-/* At most half full, so a probe ends soon at an empty slot.  A removed
- * statement keeps its slot (its key), so a probe never stops early. */
+/* At most half full, so a probe ends soon at an empty slot. */
 static void index_all(Places *p)
 {
 	uint32_t cap = 16;
-	while (cap < 2 * (size_t)p->n + 2)
+	while (cap < 2 * (size_t)p->n)
 		cap *= 2;
-	free(p->slot);
 	p->slot = xcalloc(cap, sizeof *p->slot);
 	p->cap = cap;
 	for (uint32_t i = 0; i < p->n; i++)
-		if (p->v[i].s)
-			index_one(p, i);
+		index_one(p, p->v[i].s, i);
+}
+
+/* Twice the slots, from the old ones: a removed statement keeps its
+ * place, found with s NULL, as before. */
+static void index_grow(Places *p)
+{
+	struct PlaceSlot *old = p->slot;
+	uint32_t n = p->cap;
+	p->cap *= 2;
+	p->slot = xcalloc(p->cap, sizeof *p->slot);
+	for (uint32_t j = 0; j < n; j++)
+		if (old[j].key)
+			index_one(p, old[j].key, old[j].i);
+	free(old);
 }
 
 void places_of(Places *p, List *body)
@@ -92,10 +103,13 @@ void place_insert(Places *p, List *in, Stmt *before, Stmt *s)
 		list_append(in, s);
 	p->v = array_grow(p->v, p->n, &p->vcap, sizeof *p->v);
 	p->v[p->n++] = (Place){s, in};
-	if (2 * (size_t)p->n + 2 > p->cap)
+	if (!p->cap) {
 		index_all(p);
-	else
-		index_one(p, p->n - 1);
+		return;
+	}
+	if (2 * (size_t)p->n > p->cap)
+		index_grow(p);
+	index_one(p, s, p->n - 1);
 }
 
 void place_remove(Place *p)

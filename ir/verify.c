@@ -27,15 +27,27 @@ typedef struct Known {
 	const char *key;
 } Known;
 
+/* A function's fingerprint in the input, for the output check. */
+typedef struct Print {
+	UT_hash_handle hh;
+	const char *name;
+	uint64_t fp;
+} Print;
+
 struct Verified {
 	Known *set;
+	Print *prints;          /* the output check's: by function */
+	const char **mnames;    /* the output check's: the module's names */
+	uint32_t nmnames, cmnames;
 };
 
 typedef struct Verifier {
 	const Module *m;
 	int bad;
 	int shape_only;
+	int output;                 /* the release check: code only, findings as errors */
 	const Verified *base;       /* violations excused */
+	int module_kept;            /* the output check: every module name of the input stays */
 	Verified *record;           /* collect violations instead of reporting */
 	const char *after;          /* the stage just run, for the message */
 	const Func *f;              /* the function being checked */
@@ -43,10 +55,24 @@ typedef struct Verifier {
 	Names func;                 /* the function's registers, labels, params */
 } Verifier;
 
+/* After a stage a finding is that stage's bug: an error that fails the
+ * run (nothing is written), naming the stage.  Alone (ir_verify) it is a
+ * warning, for whoever asked. */
+static void report(Verifier *v, Loc loc, const char *what)
+{
+	if (v->output)
+		error(loc, "the output check: in '%s': %s", v->f ? v->f->name : "", what);
+	else if (v->after)
+		error(loc, "ir_verify: after stage '%s'%s%s%s: %s", v->after, v->f ? ", in '" : "",
+			v->f ? v->f->name : "", v->f ? "'" : "", what);
+	else
+		warn(loc, "ir_verify: %s", what);
+	v->bad++;
+}
+
 static void fail(Verifier *v, Loc loc, const char *what)
 {
-	warn(loc, "ir_verify: %s", what);
-	v->bad++;
+	report(v, loc, what);
 }
 
 static const char *known_key(const Verifier *v, const char *what)
@@ -76,11 +102,7 @@ static void fail_code(Verifier *v, Loc loc, const char *what)
 		if (k)
 			return;
 	}
-	if (v->after)
-		warn(loc, "ir_verify: after stage '%s', in '%s': %s", v->after, v->f->name, what);
-	else
-		warn(loc, "ir_verify: %s", what);
-	v->bad++;
+	report(v, loc, what);
 }
 
 /* The first kid by a loop: a chain a+b+c+... is as deep as it is long. */
@@ -162,6 +184,11 @@ static void check_name(void *ctx, const char *name, OpRole role)
 static void verify_ins(Verifier *v, const Stmt *s)
 {
 	const Ins *in = &s->ins;
+	if (v->output) {   /* the stages' IR has its shape: ask only what the code says */
+		if (in->sp && in->sp->op)
+			ins_names(in, check_name, (void *[]){v, (void *)s});
+		return;
+	}
 	for (uint32_t i = 0; i < in->nops; i++)
 		verify_expr(v, s->loc, in->ops[i]);
 	if (!in->sp || !in->sp->op) {
@@ -179,6 +206,50 @@ static void verify_ins(Verifier *v, const Stmt *s)
 		return;
 	const void *ctx[2] = {v, s};
 	ins_names(in, check_name, (void *)ctx);
+}
+
+/* ---- address windows ---------------------------------------------- */
+
+/* A .local window address used by a generic access, or a generic one by
+ * ld.local, is undefined in the PTX ISA, and ptxas takes it without a
+ * word: depot's generic-to-local rewrite once gave a pointer variable a
+ * .local address that a generic st then used (issue 31). */
+static void verify_windows(Verifier *v, const Func *f, const Cfg *g, const Live *l, Defs **d)
+{
+	AddrSpaces *a = NULL;
+	char what[320];
+	for (uint32_t i = 0; i < g->nins; i++) {
+		const Ins *in = &g->ins[i]->ins;
+		int op = in->sp->code;
+		Space space = (Space)in->sp->space;
+		if ((op != O_ld && op != O_st && op != O_atom && op != O_red) ||
+		    (space != SPACE_NONE && space != SPACE_LOCAL))
+			continue;
+		for (uint32_t k = 0; k < in->nops; k++) {
+			const char *reg;
+			int64_t off;
+			if (!OPND_IS_ADDRESS(ins_operand(in, k)) || !addr_name_off(in->ops[k], &reg, &off) ||
+			    reg[0] != '%')
+				continue;
+			if (!a) {
+				if (!*d)
+					*d = defs_compute(g, l);
+				a = addrspace_compute(v->m, f, g, *d);
+			}
+			Window w = addrspace_at(a, i, reg);
+			if (space == SPACE_NONE && w == WINDOW_LOCAL)
+				snprintf(what, sizeof what, "'%.80s' holds a .local window address, used by the "
+					"generic '%.60s' (a generic address of .local memory comes from cvta.local)",
+					reg, in->sp->text);
+			else if (space == SPACE_LOCAL && w == WINDOW_GENERIC)
+				snprintf(what, sizeof what, "'%.80s' holds a generic address, used by '%.60s' "
+					"(a .local window address comes from cvta.to.local)", reg, in->sp->text);
+			else
+				continue;
+			fail_code(v, g->ins[i]->loc, what);
+		}
+	}
+	addrspace_free(a);
 }
 
 /* ---- registers no definition reaches ---------------------------------- */
@@ -221,6 +292,8 @@ static void verify_dataflow(Verifier *v, const Func *f, const Stmt *at)
 			fail_code(v, g->ins[i]->loc, what);
 		}
 	}
+	if (!v->output)
+		verify_windows(v, f, g, l, &d);
 	defs_free(d);
 	live_free(l);
 	cfg_free(g);
@@ -247,21 +320,134 @@ static void verify_header(Verifier *v, const Stmt *s)
 	verify_params(v, s->loc, f->rets, f->nrets);
 }
 
+/* ---- what the stages left alone --------------------------------------- */
+
+/* The output check is about what the stages did: a function they left
+ * as it was breaks what it broke in the input, and no more, once every
+ * module name it could use is still there.  Its fingerprint covers every
+ * field the check reads (interned pointers: a changed one only makes a
+ * function checked again), so a function is skipped only when unchanged. */
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h = (h ^ x) * 0x9e3779b97f4a7c15u;
+	return h ^ (h >> 29);
+}
+
+/* The first kid by a loop, as verify_expr. */
+static uint64_t expr_fp(uint64_t h, const Expr *e)
+{
+	for (; e; e = e->n ? e->kids[0] : NULL) {
+		h = mix(mix(h, e->kind), e->op);
+		if (e->kind == E_NAME || e->kind == E_NUM)
+			return mix(h, (uintptr_t)e->str);
+		h = mix(h, e->n);
+		for (uint32_t i = 1; i < e->n; i++)
+			h = expr_fp(h, e->kids[i]);
+		if (e->kind == E_CALL)
+			h = expr_fp(h, e->kids[e->n]);
+	}
+	return mix(h, 0);
+}
+
+static uint64_t decl_fp(uint64_t h, const Decl *d, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		h = mix(mix(h, decl_space(&d[k])), (uintptr_t)decl_type(&d[k]));
+		for (uint32_t i = 0; i < d[k].nds; i++)
+			h = mix(mix(h, (uintptr_t)d[k].ds[i].name), (uintptr_t)d[k].ds[i].count);
+	}
+	return h;
+}
+
+static uint64_t list_fp(uint64_t h, const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next) {
+		h = mix(h, s->kind);
+		switch (s->kind) {
+		case S_INS:
+			h = mix(mix(mix(h, (uintptr_t)s->ins.sp), (uintptr_t)s->ins.guard), (uint64_t)s->ins.guard_neg);
+			h = mix(h, s->ins.nops);
+			for (uint32_t i = 0; i < s->ins.nops; i++)
+				h = expr_fp(h, s->ins.ops[i]);
+			break;
+		case S_VAR: h = decl_fp(h, &s->var, 1); break;
+		case S_SCOPE: h = mix(list_fp(h, &s->scope), S_SCOPE); break;
+		case S_LABEL: h = mix(h, (uintptr_t)s->label); break;
+		case S_PROTO: h = mix(h, (uintptr_t)s->proto->label); break;
+		case S_TARGETS:
+			h = mix(h, (uintptr_t)s->list.label);
+			for (uint32_t i = 0; i < s->list.nitems; i++)
+				h = expr_fp(h, s->list.items[i]);
+			break;
+		default: break;
+		}
+	}
+	return h;
+}
+
+/* Records f's fingerprint (ir_checked), or whether the input had f as it
+ * is now (ir_check_output). */
+static int unchanged(Verifier *v, const Func *f)
+{
+	if (!f->name || !f->has_body)
+		return 0;
+	uint64_t fp = list_fp(decl_fp(decl_fp(1, f->params, f->nparams), f->rets, f->nrets), &f->body);
+	Print *p;
+	if (v->record) {
+		p = xcalloc(1, sizeof *p);
+		p->name = f->name, p->fp = fp;
+		HASH_ADD_PTR(v->record->prints, name, p);   /* a module defines a name once */
+		return 0;
+	}
+	if (!v->base)
+		return 0;
+	HASH_FIND_PTR(v->base->prints, &f->name, p);
+	return p && p->fp == fp;
+}
+
+/* The module's names, recorded (ir_checked), or whether each recorded
+ * one is still declared (ir_check_output). */
+static void module_names(Verifier *v)
+{
+	Verified *r = v->record;
+	if (r) {
+		for (const Stmt *s = v->m->items.head; s; s = s->next)
+			for (uint32_t i = 0; s->kind == S_VAR && i < s->var.nds; i++) {
+				r->mnames = array_grow(r->mnames, r->nmnames, &r->cmnames, sizeof *r->mnames);
+				r->mnames[r->nmnames++] = s->var.ds[i].name;
+			}
+		for (const Stmt *s = v->m->items.head; s; s = s->next)
+			if (s->kind == S_FUNC && s->func->name) {
+				r->mnames = array_grow(r->mnames, r->nmnames, &r->cmnames, sizeof *r->mnames);
+				r->mnames[r->nmnames++] = s->func->name;
+			}
+		return;
+	}
+	v->module_kept = v->base != NULL;
+	for (uint32_t i = 0; v->base && i < v->base->nmnames; i++)
+		if (!names_exact(&v->module, v->base->mnames[i]))
+			v->module_kept = 0;
+}
+
 static void verify_func(Verifier *v, const Stmt *s)
 {
 	const Func *f = s->func;
 	if (!f->name)
 		fail(v, s->loc, "function without a name");
-	verify_header(v, s);
+	if (!v->output)
+		verify_header(v, s);
 	if (!f->has_body && f->body.head)
 		fail(v, s->loc, "declaration with a body");
+	int same = v->output && unchanged(v, f);
+	if (same && v->module_kept)
+		return;   /* its findings are the input's */
 	names_add_decls(&v->func, f->params, f->nparams);
 	names_add_decls(&v->func, f->rets, f->nrets);
 	names_of_body(&v->func, &f->body);
 	v->f = f;
 	int before = v->bad;
 	verify_list(v, &f->body, 1);
-	if (!v->shape_only && v->bad == before && f->has_body)
+	if (!same && !v->shape_only && v->bad == before && f->has_body)
 		verify_dataflow(v, f, s);  /* its labels resolve: the CFG can be built */
 	v->f = NULL;
 	names_free(&v->func);
@@ -281,6 +467,8 @@ static void verify_stmt(Verifier *v, const Stmt *s, int in_body)
 		verify_ins(v, s);
 		break;
 	case S_VAR:
+		if (v->output)
+			break;
 		verify_decl(v, s->loc, &s->var);
 		if (v->m->normalized && s->var.nds != 1)
 			fail(v, s->loc, "a variable statement declares more than one name after normalization");
@@ -290,6 +478,11 @@ static void verify_stmt(Verifier *v, const Stmt *s, int in_body)
 		break;
 	case S_SCOPE:
 		verify_list(v, &s->scope, 1);
+		break;
+	case S_TARGETS:   /* a label or function each name of the list must mean */
+		for (uint32_t i = 0; !v->shape_only && i < s->list.nitems; i++)
+			if (s->list.items[i]->kind == E_NAME)
+				check_name((void *[]){v, (void *)s}, s->list.items[i]->str, ROLE_USE);
 		break;
 	case S_PROTO:
 		verify_params(v, s->loc, s->proto->params, s->proto->nparams);
@@ -327,6 +520,8 @@ static int verify(Verifier *v)
 			for (uint32_t i = 0; i < s->list.nitems; i++)
 				if (s->list.items[i]->kind == E_NAME)
 					names_add(&v->module, s->list.items[i]->str, NULL);
+	if (v->output)
+		module_names(v);
 	verify_list(v, &v->m->items, 0);
 	names_free(&v->module);
 	return v->bad;
@@ -354,6 +549,18 @@ int ir_verify_since(const Module *m, const Verified *base, const char *stage)
 	return verify(&(Verifier){.m = m, .base = base, .after = stage});
 }
 
+Verified *ir_checked(const Module *m)
+{
+	Verified *r = xcalloc(1, sizeof *r);
+	verify(&(Verifier){.m = m, .record = r, .output = 1});
+	return r;
+}
+
+int ir_check_output(const Module *m, const Verified *base)
+{
+	return verify(&(Verifier){.m = m, .base = base, .output = 1});
+}
+
 void ir_verified_free(Verified *r)
 {
 	if (!r)
@@ -363,5 +570,11 @@ void ir_verified_free(Verified *r)
 		HASH_DEL(r->set, k);
 		free(k);
 	}
+	Print *p, *q;
+	HASH_ITER(hh, r->prints, p, q) {
+		HASH_DEL(r->prints, p);
+		free(p);
+	}
+	free(r->mnames);
 	free(r);
 }

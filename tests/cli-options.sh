@@ -212,6 +212,13 @@ check "-v: each stage's counts, the time" "grep -q '^devirt: ' err && grep -q '^
 "$ptxlink" --time -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
 phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
 check "--time: parse, link, each stage, print ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt ipo depot addrprep print ' ]"
+# without --verify (a release build's default) the output is checked once, after the stages
+"$ptxlink" --no-verify --time -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
+phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
+check "--no-verify --time: the output check ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt ipo depot addrprep check print ' ]"
+"$ptxlink" --no-verify --no-check-output --time -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
+phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
+check "--no-check-output: none ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt ipo depot addrprep print ' ]"
 
 # nvlink's and ptxas's other options: passed to ptxas, ignored with a
 # warning, or refused, each saying why
