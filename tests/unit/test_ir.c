@@ -744,6 +744,36 @@ START_TEST(verifier_resolves_target_lists)
 }
 END_TEST
 
+/* The output check skips the functions the stages left as they were, but
+ * not once a module name one of them uses has gone. */
+START_TEST(output_check_sees_a_module_name_gone)
+{
+	Module *m = parse_ok(HEADER ".global .u32 g;\n.global .u32 h;\n.entry k()\n{\n.reg .b32 %r1;\n"
+		"ld.global.u32 %r1, [g];\nst.global.u32 [g], %r1;\nret;\n}\n");
+	Verified *base = ir_checked(m);
+	int bad;
+	char *msg = msgs_of(ir_check_output, m, base, &bad);
+	ck_assert_int_eq(bad, 0);
+	free(msg);
+	Stmt *h = m->items.head;
+	while (h->kind != S_VAR || strcmp(h->var.ds[0].name, "h"))
+		h = h->next;
+	list_remove(&m->items, h);   /* a variable nothing uses goes: k stays unchecked */
+	msg = msgs_of(ir_check_output, m, base, &bad);
+	ck_assert_int_eq(bad, 0);
+	free(msg);
+	list_remove(&m->items, m->items.head->next->next->next);   /* g goes too */
+	ck_assert_int_eq(m->items.head->next->next->next->kind, S_FUNC);
+	msg = msgs_of(ir_check_output, m, base, &bad);
+	ck_assert_int_eq(bad, 2);
+	ck_assert_msg(strstr(msg, "error: the output check: in 'k': 'g' is used but nothing declares it"), "%s", msg);
+	free(msg);
+	diag_reset();
+	ir_verified_free(base);
+	mod_free(m);
+}
+END_TEST
+
 #define WINDOWS HEADER ".entry k(.param .u32 v)\n{\n.local .align 8 .b8 d[24];\n" \
 	".reg .b64 %SP;\n.reg .b64 %SPL;\n.reg .b32 %r<3>;\n.reg .b64 %rd<6>;\n.reg .pred %p1;\n" \
 	"mov.u64 %SPL, d;\ncvta.local.u64 %SP, %SPL;\nld.param.u32 %r1, [v];\n"
@@ -831,6 +861,7 @@ Suite *ir_suite(void)
 	tcase_add_test(tc, findings_after_a_stage_are_errors);
 	tcase_add_test(tc, verifier_checks_address_windows);
 	tcase_add_test(tc, verifier_resolves_target_lists);
+	tcase_add_test(tc, output_check_sees_a_module_name_gone);
 	tcase_add_test(tc, register_parts_name_their_register);
 	suite_add_tcase(s, tc);
 	return s;
