@@ -58,7 +58,7 @@ typedef struct Verifier {
 /* After a stage a finding is that stage's bug: an error that fails the
  * run (nothing is written), naming the stage.  Alone (ir_verify) it is a
  * warning, for whoever asked. */
-static void report(Verifier *v, Loc loc, const char *what)
+static void fail(Verifier *v, Loc loc, const char *what)
 {
 	if (v->output)
 		error(loc, "the output check: in '%s': %s", v->f ? v->f->name : "", what);
@@ -68,11 +68,6 @@ static void report(Verifier *v, Loc loc, const char *what)
 	else
 		warn(loc, "ir_verify: %s", what);
 	v->bad++;
-}
-
-static void fail(Verifier *v, Loc loc, const char *what)
-{
-	report(v, loc, what);
 }
 
 static const char *known_key(const Verifier *v, const char *what)
@@ -102,7 +97,7 @@ static void fail_code(Verifier *v, Loc loc, const char *what)
 		if (k)
 			return;
 	}
-	report(v, loc, what);
+	fail(v, loc, what);
 }
 
 /* The first kid by a loop: a chain a+b+c+... is as deep as it is long. */
