@@ -952,14 +952,17 @@ void ir_normalize(Module *);
  * counts, the normalized form once ir_normalize has run; every parsed
  * module has it.  Code: every name an instruction uses is declared, no
  * call goes through a register no definition reaches, no register is read
- * where no definition reaches it, no .local window address is used by a
- * generic access nor a generic one by a .local access (addrspace.c).
+ * where no definition reaches it, no call's .param is read where nothing
+ * writes it, no .local window address is used by a generic access nor a
+ * generic one by a .local access (addrspace.c).
  * Input may break the code rules (llc leaves undefined values as
  * registers never written), so a stage is checked against what its input
  * broke already: ir_verified records that, ir_verify_since reports only
  * what is new.  The release check of the output is the cheap part of the
  * code rules (names and reads, not windows; no shape): ir_checked records
- * what the input breaks, ir_check_output reports what is new as errors. */
+ * what the input breaks, ir_check_output reports what is new as errors,
+ * checking only the functions the stages changed (by fingerprint) and,
+ * when a module name of the input has gone, the others' names too. */
 int ir_verify(const Module *);         /* shape and code */
 int ir_verify_shape(const Module *);
 typedef struct Verified Verified;

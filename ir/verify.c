@@ -11,11 +11,16 @@
  *     module symbol, a special register);
  *   - no call goes through a register that no definition reaches;
  *   - no register is read on a path where no definition reaches it
- *     (.reg parameters aside).
+ *     (.reg parameters aside);
+ *   - no call's .param is read where nothing writes it;
+ *   - no address is used in the wrong window (.local or generic).
  * llc leaves undefined values as registers never written, so the code
  * checks are also made relative to the input: ir_verified records what a
  * module violates already (by function and message, not by line), and
- * ir_verify_since reports only what a stage added. */
+ * ir_verify_since reports only what a stage added, as errors naming it.
+ * Release builds check the output once instead (ir_checked before the
+ * stages, ir_check_output after): the code rules but the windows, in the
+ * functions the stages changed. */
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -247,6 +252,99 @@ static void verify_windows(Verifier *v, const Func *f, const Cfg *g, const Live 
 	addrspace_free(a);
 }
 
+/* ---- call parameters nothing writes ---------------------------------- */
+
+/* A .param a body declares for a call, read (ld.param, a call's argument)
+ * where nothing in the function writes it (st.param, a call's result):
+ * what ipo left when it removed a result that another call is passed
+ * (issue 31).  By name over the whole function: a write anywhere counts,
+ * so nvcc's param0 in every call's scope never makes a false finding. */
+typedef struct ParamUse {
+	UT_hash_handle hh;
+	const char *name;
+	const Stmt *read;     /* the first read, or NULL */
+	uint8_t written;
+} ParamUse;
+
+typedef struct Params {
+	Arena *arena;
+	ParamUse *set;
+} Params;
+
+static void body_params(Params *p, const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_SCOPE)
+			body_params(p, &s->scope);
+		else if (s->kind == S_VAR && decl_space(&s->var) == SPACE_PARAM)
+			for (uint32_t i = 0; i < s->var.nds; i++) {
+				ParamUse *u = arena_alloc(p->arena, sizeof *u);
+				*u = (ParamUse){.name = s->var.ds[i].name};
+				HASH_ADD_PTR(p->set, name, u);
+			}
+}
+
+static void param_use(Params *p, const Expr *e, const Stmt *at, int write)
+{
+	const char *name;
+	int64_t off;
+	ParamUse *u;
+	if (e->kind == E_NAME)
+		name = e->str;
+	else if (!addr_name_off(e, &name, &off))
+		return;
+	HASH_FIND_PTR(p->set, &name, u);
+	if (!u)
+		return;
+	if (write)
+		u->written = 1;
+	else if (!u->read)
+		u->read = at;
+}
+
+/* Any other mention (mov of its address) counts as a write: no claim. */
+static void other_use(void *ctx, const char *name, OpRole role)
+{
+	(void)role;
+	Params *p = ctx;
+	ParamUse *u;
+	HASH_FIND_PTR(p->set, &name, u);
+	if (u)
+		u->written = 1;
+}
+
+static void verify_param_writes(Verifier *v, const Func *f, const Cfg *g)
+{
+	Params p = {arena_new(), NULL};
+	body_params(&p, &f->body);
+	for (uint32_t i = 0; p.set && i < g->nins; i++) {
+		const Stmt *s = g->ins[i];
+		const Ins *in = &s->ins;
+		CallParts c;
+		if (ins_call_parts(in, &c)) {
+			for (uint32_t k = 0; c.rets && k < c.rets->n; k++)
+				param_use(&p, c.rets->kids[k], s, 1);
+			for (uint32_t k = 0; c.args && k < c.args->n; k++)
+				param_use(&p, c.args->kids[k], s, 0);
+		} else if ((in->sp->code == O_ld || in->sp->code == O_st) && in->sp->space == SPACE_PARAM &&
+		    in->nops == 2) {
+			int st = in->sp->code == O_st;
+			param_use(&p, in->ops[st ? 0 : 1], s, st);
+		} else
+			ins_names(in, other_use, &p);
+	}
+	char what[200];
+	ParamUse *u, *t;
+	HASH_ITER(hh, p.set, u, t) {
+		if (u->read && !u->written) {
+			snprintf(what, sizeof what, "'%.100s' (a .param) is read but nothing writes it", u->name);
+			fail_code(v, u->read->loc, what);
+		}
+		HASH_DEL(p.set, u);
+	}
+	arena_free(p.arena);
+}
+
 /* ---- registers no definition reaches ---------------------------------- */
 
 static int is_reg_param(const Func *f, const char *name)
@@ -287,6 +385,7 @@ static void verify_dataflow(Verifier *v, const Func *f, const Stmt *at)
 			fail_code(v, g->ins[i]->loc, what);
 		}
 	}
+	verify_param_writes(v, f, g);
 	if (!v->output)
 		verify_windows(v, f, g, l, &d);
 	defs_free(d);

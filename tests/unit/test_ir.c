@@ -774,6 +774,25 @@ START_TEST(output_check_sees_a_module_name_gone)
 }
 END_TEST
 
+/* A call's .param read where nothing writes it: ipo once removed the
+ * result of f in `call (r0), f, (a0); call (r1), g, (r0)` (issue 31). */
+START_TEST(verifier_checks_params_are_written)
+{
+#define PASSON HEADER ".func (.param .b32 r) f(.param .b32 a)\n{\nst.param.b32 [r], 1;\nret;\n}\n" \
+	".entry k()\n{\n.reg .b32 %r1;\n{\n.param .b32 a0;\n.param .b32 r0;\n.param .b32 r1;\n" \
+	"st.param.b32 [a0], 7;\n"
+	Module *m = parse_ok(PASSON "call (r0), f, (a0);\ncall (r1), f, (r0);\nld.param.b32 %r1, [r1];\n}\n"
+		"ret;\n}\n");
+	char *msg = verify_msgs(m);
+	ck_assert_msg(!msg, "%s", msg);
+	mod_free(m);
+	m = parse_ok(PASSON "call f, (a0);\ncall (r1), f, (r0);\nld.param.b32 %r1, [r1];\n}\nret;\n}\n");
+	ck_violation(m, "'r0' (a .param) is read but nothing writes it");
+	mod_free(m);
+#undef PASSON
+}
+END_TEST
+
 #define WINDOWS HEADER ".entry k(.param .u32 v)\n{\n.local .align 8 .b8 d[24];\n" \
 	".reg .b64 %SP;\n.reg .b64 %SPL;\n.reg .b32 %r<3>;\n.reg .b64 %rd<6>;\n.reg .pred %p1;\n" \
 	"mov.u64 %SPL, d;\ncvta.local.u64 %SP, %SPL;\nld.param.u32 %r1, [v];\n"
@@ -862,6 +881,7 @@ Suite *ir_suite(void)
 	tcase_add_test(tc, verifier_checks_address_windows);
 	tcase_add_test(tc, verifier_resolves_target_lists);
 	tcase_add_test(tc, output_check_sees_a_module_name_gone);
+	tcase_add_test(tc, verifier_checks_params_are_written);
 	tcase_add_test(tc, register_parts_name_their_register);
 	suite_add_tcase(s, tc);
 	return s;
