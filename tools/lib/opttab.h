@@ -40,7 +40,7 @@ OPT(OPTF, C_VALUE, N("-optf", "--options-file"), NONE, 0, "-optf FILE, --options
 	"around spaces, \\ before a character), nested 8 deep")
 OPT(VERBOSE, V_ON, N("-v", "--verbose"), F(verbose), 0, "-v, --verbose",
 	"say what was done: inputs, libraries, stages, tools run, time")
-OPT(TIME, C_FLAG, N("--time"), NONE, 0, "--time", "print each phase's time (parse, link, stages, print, ptxas)")
+OPT(TIME, C_FLAG, N("--time"), NONE, 0, "--time", "print each phase's time (parse, link, stages, check, print, ptxas)")
 OPT(VERSION, C_FLAG, N("-V", "--version"), NONE, 0, "-V, --version", "print the version and exit")
 OPT(HELP, C_OPTIONAL, N("-h", "--help"), NONE, 0, "-h, --help", "print this help and exit")
 OPT(NOWARN, C_FLAG, N("-w", "--disable-warnings"), NONE, 0, "-w, --disable-warnings",
