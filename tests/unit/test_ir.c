@@ -807,7 +807,7 @@ START_TEST(verifier_checks_address_windows)
 		"cvta.to.local.u64 %rd4, %rd2;\nst.local.u32 [%rd4], %r2;\nld.u32 %r2, [%SP+8];\n"
 		"setp.eq.s32 %p1, %r1, 0;\nselp.b64 %rd5, %SP, %SPL, %p1;\nst.u32 [%rd5], %r2;\n"
 		"@%p1 bra L1;\nmov.u64 %rd1, %rd2;\nbra L2;\nL1:\nmov.u64 %rd1, %rd3;\nL2:\n"
-		"st.u32 [%rd1], %r2;\nret;\n}\n";
+		"st.u32 [%rd1], %r2;\nmov.b64 {%r1, %r2}, %SPL;\nst.u32 [%r1], %r2;\nret;\n}\n";
 	Module *m = parse_ok(good);
 	char *msg = verify_msgs(m);
 	ck_assert_msg(!msg, "%s", msg);   /* %rd5 and %rd1 may be either: no claim */
