@@ -128,7 +128,9 @@ static int carried(const AddrSpaces *a, uint32_t i, const Ins *in)
 	const Spelling *sp = in->sp;
 	switch (sp->code) {
 	case O_mov:   /* not a vector's unpacking: half an address is none */
-		return sp->vec > 1 || in->nops != 2 || in->ops[0]->kind != E_NAME ? -1 : cls_of(a, i, in->ops[1]);
+		if (sp->vec > 1 || in->nops != 2 || in->ops[0]->kind != E_NAME)
+			return -1;
+		return cls_of(a, i, in->ops[1]);
 	case O_add:
 		return add_cls(cls_of(a, i, in->ops[1]), cls_of(a, i, in->ops[2]));
 	case O_sub: {
