@@ -531,22 +531,26 @@ int float_bits(const char *spelling, int bytes, uint64_t *bits);  /* 0f.., 0d..,
  * way (a symbol's uses, a Cfg's instructions, an object's accesses):
  * place_of answers in constant time, never searching the body.  v holds
  * the body's statements in text order, nested scopes flattened (not the
- * S_SCOPE statements themselves).  The table stays right while the
- * statements it holds leave or move only through place_remove and
- * place_move_before; others may come and go around them.  A zeroed Places
- * is empty, and places_free empties it again. */
+ * S_SCOPE statements themselves), then those place_insert added.  The
+ * table stays right while the statements it holds leave or move only
+ * through place_remove and place_move_before; others may come and go
+ * around them, but a stage that asks the table what the body holds (which
+ * instructions mention a register) must add its own through place_insert.
+ * place_insert may move v: a Place pointer held across it is stale.  A
+ * zeroed Places is empty, and places_free empties it again. */
 typedef struct Place {
 	Stmt *s;       /* NULL once place_remove'd */
 	List *in;      /* the list holding it */
 } Place;
 typedef struct Places {
 	Place *v;
-	uint32_t n;
+	uint32_t n, vcap;
 	struct PlaceSlot *slot;   /* the index: statement -> its place */
 	uint32_t cap;
 } Places;
 void places_of(Places *, List *body);
 Place *place_of(const Places *, const Stmt *);  /* NULL: not in the body */
+void place_insert(Places *, List *in, Stmt *before, Stmt *s);  /* before `before` in in (NULL: at its end) */
 void place_remove(Place *);   /* from its list; nothing once removed */
 void place_move_before(Place *, const Place *at);   /* before at's statement, in at's list */
 void places_free(Places *);
@@ -603,6 +607,21 @@ int live_out(const Live *, uint32_t block, const char *name);
 uint32_t live_nregs(const Live *);
 const char *live_name(const Live *, uint32_t reg);   /* reg < live_nregs */
 uint32_t live_in_blocks(const Live *, uint32_t reg, const uint32_t **blocks);
+
+/* addrspace.c: the window of the address a register holds where an
+ * instruction reads it, when every definition reaching the read says:
+ * WINDOW_LOCAL from a .local variable's name (%SPL), cvta.to.local and
+ * mov/add/sub/selp of those; WINDOW_GENERIC from cvta.local (%SP) and the
+ * same arithmetic; else WINDOW_UNKNOWN. */
+typedef enum { WINDOW_UNKNOWN, WINDOW_LOCAL, WINDOW_GENERIC } Window;
+typedef struct AddrSpaces AddrSpaces;
+struct Defs;
+/* mlocals: the module's .local variables (names_add_decls of each), found
+ * once by the caller: a scan of the module per function is quadratic */
+struct Names;
+AddrSpaces *addrspace_compute(const struct Names *mlocals, const Func *, const Cfg *, const struct Defs *);
+Window addrspace_at(const AddrSpaces *, uint32_t ins, const char *reg);
+void addrspace_free(AddrSpaces *);
 
 /* reguses.c: the instructions (Cfg.ins indexes) that read and that write
  * each register (a name starting with '%'; interned).  reguses_reads
@@ -952,20 +971,30 @@ void scope_unshare(Module *);
 void scope_check(const Module *m, const Stmt *fs, const Names *module, ScopeReport *, void *ctx);
 
 /* verify.c: the invariants stages must keep, checked between stages in
- * tests and debug builds; each violation is reported (a warning naming
- * ir_verify) and counted.  Shape: lists, expressions, opcodes and operand
+ * tests and debug builds; each violation is counted and reported: an
+ * error naming the stage after one (ir_verify_since), else a warning
+ * naming ir_verify.  Shape: lists, expressions, opcodes and operand
  * counts, the normalized form once ir_normalize has run; every parsed
  * module has it.  Code: every name an instruction uses is declared, no
  * call goes through a register no definition reaches, no register is read
- * where no definition reaches it.  Input may break the code rules (llc
- * leaves undefined values as registers never written), so a stage is
- * checked against what its input broke already: ir_verified records that,
- * ir_verify_since reports only what is new. */
+ * where no definition reaches it, no call's .param is read where nothing
+ * writes it, no .local window address is used by a generic access nor a
+ * generic one by a .local access (addrspace.c).
+ * Input may break the code rules (llc leaves undefined values as
+ * registers never written), so a stage is checked against what its input
+ * broke already: ir_verified records that, ir_verify_since reports only
+ * what is new.  The release check of the output is the cheap part of the
+ * code rules (names and reads, not windows; no shape): ir_checked records
+ * what the input breaks, ir_check_output reports what is new as errors,
+ * checking only the functions the stages changed (by fingerprint) and,
+ * when a module name of the input has gone, the others' names too. */
 int ir_verify(const Module *);         /* shape and code */
 int ir_verify_shape(const Module *);
 typedef struct Verified Verified;
 Verified *ir_verified(const Module *);
 int ir_verify_since(const Module *, const Verified *, const char *stage);
+Verified *ir_checked(const Module *);
+int ir_check_output(const Module *, const Verified *);
 void ir_verified_free(Verified *);
 
 

@@ -20,7 +20,7 @@ typedef struct Resume {  /* where to go on once a scope is done */
 static void flatten(Places *p, List *body)
 {
 	Resume local[16], *stack = local;
-	uint32_t n = 0, cap = 16, vcap = 0;
+	uint32_t n = 0, cap = 16;
 	Stmt *s = body->head;
 	List *in = body;
 	for (;;) {
@@ -34,13 +34,21 @@ static void flatten(Places *p, List *body)
 			stack[n++] = (Resume){s->next, in};
 			in = &s->scope, s = in->head;
 		} else {
-			p->v = array_grow(p->v, p->n, &vcap, sizeof *p->v);
+			p->v = array_grow(p->v, p->n, &p->vcap, sizeof *p->v);
 			p->v[p->n++] = (Place){s, in};
 			s = s->next;
 		}
 	}
 	if (stack != local)
 		free(stack);
+}
+
+static void index_one(Places *p, const Stmt *s, uint32_t i)
+{
+	uint32_t j = ptr_hash(s) & (p->cap - 1);
+	while (p->slot[j].key)
+		j = (j + 1) & (p->cap - 1);
+	p->slot[j] = (struct PlaceSlot){s, i};
 }
 
 /* At most half full, so a probe ends soon at an empty slot. */
@@ -51,12 +59,22 @@ static void index_all(Places *p)
 		cap *= 2;
 	p->slot = xcalloc(cap, sizeof *p->slot);
 	p->cap = cap;
-	for (uint32_t i = 0; i < p->n; i++) {
-		uint32_t j = ptr_hash(p->v[i].s) & (cap - 1);
-		while (p->slot[j].key)
-			j = (j + 1) & (cap - 1);
-		p->slot[j] = (struct PlaceSlot){p->v[i].s, i};
-	}
+	for (uint32_t i = 0; i < p->n; i++)
+		index_one(p, p->v[i].s, i);
+}
+
+/* Twice the slots, from the old ones: a removed statement keeps its
+ * place, found with s NULL, as before. */
+static void index_grow(Places *p)
+{
+	struct PlaceSlot *old = p->slot;
+	uint32_t n = p->cap;
+	p->cap *= 2;
+	p->slot = xcalloc(p->cap, sizeof *p->slot);
+	for (uint32_t j = 0; j < n; j++)
+		if (old[j].key)
+			index_one(p, old[j].key, old[j].i);
+	free(old);
 }
 
 void places_of(Places *p, List *body)
@@ -73,6 +91,25 @@ Place *place_of(const Places *p, const Stmt *s)
 		if (p->slot[j].key == s)
 			return &p->v[p->slot[j].i];
 	return NULL;
+}
+
+/* Appended to v, not in text order: the table answers which statements
+ * the body holds and where, which is what its users ask of it. */
+void place_insert(Places *p, List *in, Stmt *before, Stmt *s)
+{
+	if (before)
+		list_insert_before(in, before, s);
+	else
+		list_append(in, s);
+	p->v = array_grow(p->v, p->n, &p->vcap, sizeof *p->v);
+	p->v[p->n++] = (Place){s, in};
+	if (!p->cap) {
+		index_all(p);
+		return;
+	}
+	if (2 * (size_t)p->n > p->cap)
+		index_grow(p);
+	index_one(p, s, p->n - 1);
 }
 
 void place_remove(Place *p)

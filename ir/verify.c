@@ -12,11 +12,16 @@
  *     module symbol, a special register), in a block around the use;
  *   - no call goes through a register that no definition reaches;
  *   - no register is read on a path where no definition reaches it
- *     (.reg parameters aside).
+ *     (.reg parameters aside);
+ *   - no call's .param is read where nothing writes it;
+ *   - no address is used in the wrong window (.local or generic).
  * llc leaves undefined values as registers never written, so the code
  * checks are also made relative to the input: ir_verified records what a
  * module violates already (by function and message, not by line), and
- * ir_verify_since reports only what a stage added. */
+ * ir_verify_since reports only what a stage added, as errors naming it.
+ * Release builds check the output once instead (ir_checked before the
+ * stages, ir_check_output after): the code rules but the windows, in the
+ * functions the stages changed. */
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -28,25 +33,47 @@ typedef struct Known {
 	const char *key;
 } Known;
 
+/* A function's fingerprint in the input, for the output check. */
+typedef struct Print {
+	UT_hash_handle hh;
+	const char *name;
+	uint64_t fp;
+} Print;
+
 struct Verified {
 	Known *set;
+	Print *prints;          /* the output check's: by function */
+	const char **mnames;    /* the output check's: the module's names */
+	uint32_t nmnames, cmnames;
 };
 
 typedef struct Verifier {
 	const Module *m;
 	int bad;
 	int shape_only;
+	int output;                 /* the release check: code only, findings as errors */
 	const Verified *base;       /* violations excused */
+	int module_kept;            /* the output check: every module name of the input stays */
 	Verified *record;           /* collect violations instead of reporting */
 	const char *after;          /* the stage just run, for the message */
 	const Func *f;              /* the function being checked */
 	Names module;               /* module symbols */
+	Names mlocals;              /* the module's .local variables, for addrspace.c */
 	Names func;                 /* the function's registers, labels, params */
 } Verifier;
 
+/* After a stage a finding is that stage's bug: an error that fails the
+ * run (nothing is written), naming the stage.  Alone (ir_verify) it is a
+ * warning, for whoever asked. */
 static void fail(Verifier *v, Loc loc, const char *what)
 {
-	warn(loc, "ir_verify: %s", what);
+	if (v->output)
+		error(loc, "the output check: in '%s': %s", v->f ? v->f->name : "", what);
+	else if (v->after)
+		error(loc, "ir_verify: after stage '%s'%s%s%s: %s", v->after, v->f ? ", in '" : "",
+			v->f ? v->f->name : "", v->f ? "'" : "", what);
+	else
+		warn(loc, "ir_verify: %s", what);
 	v->bad++;
 }
 
@@ -77,11 +104,7 @@ static void fail_code(Verifier *v, Loc loc, const char *what)
 		if (k)
 			return;
 	}
-	if (v->after)
-		warn(loc, "ir_verify: after stage '%s', in '%s': %s", v->after, v->f->name, what);
-	else
-		warn(loc, "ir_verify: %s", what);
-	v->bad++;
+	fail(v, loc, what);
 }
 
 /* The first kid by a loop: a chain a+b+c+... is as deep as it is long. */
@@ -163,6 +186,11 @@ static void check_name(void *ctx, const char *name, OpRole role)
 static void verify_ins(Verifier *v, const Stmt *s)
 {
 	const Ins *in = &s->ins;
+	if (v->output) {   /* the stages' IR has its shape: ask only what the code says */
+		if (in->sp && in->sp->op)
+			ins_names(in, check_name, (void *[]){v, (void *)s});
+		return;
+	}
 	for (uint32_t i = 0; i < in->nops; i++)
 		verify_expr(v, s->loc, in->ops[i]);
 	if (!in->sp || !in->sp->op) {
@@ -180,6 +208,143 @@ static void verify_ins(Verifier *v, const Stmt *s)
 		return;
 	const void *ctx[2] = {v, s};
 	ins_names(in, check_name, (void *)ctx);
+}
+
+/* ---- address windows ---------------------------------------------- */
+
+/* A .local window address used by a generic access, or a generic one by
+ * ld.local, is undefined in the PTX ISA, and ptxas takes it without a
+ * word: depot's generic-to-local rewrite once gave a pointer variable a
+ * .local address that a generic st then used (issue 31). */
+static void verify_windows(Verifier *v, const Func *f, const Cfg *g, const Live *l, Defs **d)
+{
+	AddrSpaces *a = NULL;
+	char what[320];
+	for (uint32_t i = 0; i < g->nins; i++) {
+		const Ins *in = &g->ins[i]->ins;
+		int op = in->sp->code;
+		Space space = (Space)in->sp->space;
+		if ((op != O_ld && op != O_st && op != O_atom && op != O_red) ||
+		    (space != SPACE_NONE && space != SPACE_LOCAL))
+			continue;
+		for (uint32_t k = 0; k < in->nops; k++) {
+			const char *reg;
+			int64_t off;
+			if (!OPND_IS_ADDRESS(ins_operand(in, k)) || !addr_name_off(in->ops[k], &reg, &off) ||
+			    reg[0] != '%')
+				continue;
+			if (!a) {
+				if (!*d)
+					*d = defs_compute(g, l);
+				a = addrspace_compute(&v->mlocals, f, g, *d);
+			}
+			Window w = addrspace_at(a, i, reg);
+			if (space == SPACE_NONE && w == WINDOW_LOCAL)
+				snprintf(what, sizeof what, "'%.80s' holds a .local window address, used by the "
+					"generic '%.60s' (a generic address of .local memory comes from cvta.local)",
+					reg, in->sp->text);
+			else if (space == SPACE_LOCAL && w == WINDOW_GENERIC)
+				snprintf(what, sizeof what, "'%.80s' holds a generic address, used by '%.60s' "
+					"(a .local window address comes from cvta.to.local)", reg, in->sp->text);
+			else
+				continue;
+			fail_code(v, g->ins[i]->loc, what);
+		}
+	}
+	addrspace_free(a);
+}
+
+/* ---- call parameters nothing writes ---------------------------------- */
+
+/* A .param a body declares for a call, read (ld.param, a call's argument)
+ * where nothing in the function writes it (st.param, a call's result):
+ * what ipo left when it removed a result that another call is passed
+ * (issue 31).  By name over the whole function: a write anywhere counts,
+ * so nvcc's param0 in every call's scope never makes a false finding. */
+typedef struct ParamUse {
+	UT_hash_handle hh;
+	const char *name;
+	const Stmt *read;     /* the first read, or NULL */
+	uint8_t written;
+} ParamUse;
+
+typedef struct Params {
+	Arena *arena;
+	ParamUse *set;
+} Params;
+
+static void body_params(Params *p, const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_SCOPE)
+			body_params(p, &s->scope);
+		else if (s->kind == S_VAR && decl_space(&s->var) == SPACE_PARAM)
+			for (uint32_t i = 0; i < s->var.nds; i++) {
+				ParamUse *u = arena_alloc(p->arena, sizeof *u);
+				*u = (ParamUse){.name = s->var.ds[i].name};
+				HASH_ADD_PTR(p->set, name, u);
+			}
+}
+
+static void param_use(Params *p, const Expr *e, const Stmt *at, int write)
+{
+	const char *name;
+	int64_t off;
+	ParamUse *u;
+	if (e->kind == E_NAME)
+		name = e->str;
+	else if (!addr_name_off(e, &name, &off))
+		return;
+	HASH_FIND_PTR(p->set, &name, u);
+	if (!u)
+		return;
+	if (write)
+		u->written = 1;
+	else if (!u->read)
+		u->read = at;
+}
+
+/* Any other mention (mov of its address) counts as a write: no claim. */
+static void other_use(void *ctx, const char *name, OpRole role)
+{
+	(void)role;
+	Params *p = ctx;
+	ParamUse *u;
+	HASH_FIND_PTR(p->set, &name, u);
+	if (u)
+		u->written = 1;
+}
+
+static void verify_param_writes(Verifier *v, const Func *f, const Cfg *g)
+{
+	Params p = {arena_new(), NULL};
+	body_params(&p, &f->body);
+	for (uint32_t i = 0; p.set && i < g->nins; i++) {
+		const Stmt *s = g->ins[i];
+		const Ins *in = &s->ins;
+		CallParts c;
+		if (ins_call_parts(in, &c)) {
+			for (uint32_t k = 0; c.rets && k < c.rets->n; k++)
+				param_use(&p, c.rets->kids[k], s, 1);
+			for (uint32_t k = 0; c.args && k < c.args->n; k++)
+				param_use(&p, c.args->kids[k], s, 0);
+		} else if ((in->sp->code == O_ld || in->sp->code == O_st) && in->sp->space == SPACE_PARAM &&
+		    in->nops == 2) {
+			int st = in->sp->code == O_st;
+			param_use(&p, in->ops[st ? 0 : 1], s, st);
+		} else
+			ins_names(in, other_use, &p);
+	}
+	char what[200];
+	ParamUse *u, *t;
+	HASH_ITER(hh, p.set, u, t) {
+		if (u->read && !u->written) {
+			snprintf(what, sizeof what, "'%.100s' (a .param) is read but nothing writes it", u->name);
+			fail_code(v, u->read->loc, what);
+		}
+		HASH_DEL(p.set, u);
+	}
+	arena_free(p.arena);
 }
 
 /* ---- registers no definition reaches ---------------------------------- */
@@ -222,6 +387,9 @@ static void verify_dataflow(Verifier *v, const Func *f, const Stmt *at)
 			fail_code(v, g->ins[i]->loc, what);
 		}
 	}
+	verify_param_writes(v, f, g);
+	if (!v->output)
+		verify_windows(v, f, g, l, &d);
 	defs_free(d);
 	live_free(l);
 	cfg_free(g);
@@ -257,14 +425,127 @@ static void scope_problem(void *ctx, Loc loc, const char *what, int form)
 		fail_code(v, loc, what);
 }
 
+/* ---- what the stages left alone --------------------------------------- */
+
+/* The output check is about what the stages did: a function they left
+ * as it was breaks what it broke in the input, and no more, once every
+ * module name it could use is still there.  Its fingerprint covers every
+ * field the check reads (interned pointers: a changed one only makes a
+ * function checked again), so a function is skipped only when unchanged. */
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h = (h ^ x) * 0x9e3779b97f4a7c15u;
+	return h ^ (h >> 29);
+}
+
+/* The first kid by a loop, as verify_expr. */
+static uint64_t expr_fp(uint64_t h, const Expr *e)
+{
+	for (; e; e = e->n ? e->kids[0] : NULL) {
+		h = mix(mix(h, e->kind), e->op);
+		if (e->kind == E_NAME || e->kind == E_NUM)
+			return mix(h, (uintptr_t)e->str);
+		h = mix(h, e->n);
+		for (uint32_t i = 1; i < e->n; i++)
+			h = expr_fp(h, e->kids[i]);
+		if (e->kind == E_CALL)
+			h = expr_fp(h, e->kids[e->n]);
+	}
+	return mix(h, 0);
+}
+
+static uint64_t decl_fp(uint64_t h, const Decl *d, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		h = mix(mix(h, decl_space(&d[k])), (uintptr_t)decl_type(&d[k]));
+		for (uint32_t i = 0; i < d[k].nds; i++)
+			h = mix(mix(h, (uintptr_t)d[k].ds[i].name), (uintptr_t)d[k].ds[i].count);
+	}
+	return h;
+}
+
+static uint64_t list_fp(uint64_t h, const List *l)
+{
+	for (const Stmt *s = l->head; s; s = s->next) {
+		h = mix(h, s->kind);
+		switch (s->kind) {
+		case S_INS:
+			h = mix(mix(mix(h, (uintptr_t)s->ins.sp), (uintptr_t)s->ins.guard), (uint64_t)s->ins.guard_neg);
+			h = mix(h, s->ins.nops);
+			for (uint32_t i = 0; i < s->ins.nops; i++)
+				h = expr_fp(h, s->ins.ops[i]);
+			break;
+		case S_VAR: h = decl_fp(h, &s->var, 1); break;
+		case S_SCOPE: h = mix(list_fp(h, &s->scope), S_SCOPE); break;
+		case S_LABEL: h = mix(h, (uintptr_t)s->label); break;
+		case S_PROTO: h = mix(h, (uintptr_t)s->proto->label); break;
+		case S_TARGETS:
+			h = mix(h, (uintptr_t)s->list.label);
+			for (uint32_t i = 0; i < s->list.nitems; i++)
+				h = expr_fp(h, s->list.items[i]);
+			break;
+		default: break;
+		}
+	}
+	return h;
+}
+
+/* Records f's fingerprint (ir_checked), or whether the input had f as it
+ * is now (ir_check_output). */
+static int unchanged(Verifier *v, const Func *f)
+{
+	if (!f->name || !f->has_body)
+		return 0;
+	uint64_t fp = list_fp(decl_fp(decl_fp(1, f->params, f->nparams), f->rets, f->nrets), &f->body);
+	Print *p;
+	if (v->record) {
+		p = xcalloc(1, sizeof *p);
+		p->name = f->name, p->fp = fp;
+		HASH_ADD_PTR(v->record->prints, name, p);   /* a module defines a name once */
+		return 0;
+	}
+	if (!v->base)
+		return 0;
+	HASH_FIND_PTR(v->base->prints, &f->name, p);
+	return p && p->fp == fp;
+}
+
+/* The module's names, recorded (ir_checked), or whether each recorded
+ * one is still declared (ir_check_output). */
+static void module_names(Verifier *v)
+{
+	Verified *r = v->record;
+	if (r) {
+		for (const Stmt *s = v->m->items.head; s; s = s->next)
+			for (uint32_t i = 0; s->kind == S_VAR && i < s->var.nds; i++) {
+				r->mnames = array_grow(r->mnames, r->nmnames, &r->cmnames, sizeof *r->mnames);
+				r->mnames[r->nmnames++] = s->var.ds[i].name;
+			}
+		for (const Stmt *s = v->m->items.head; s; s = s->next)
+			if (s->kind == S_FUNC && s->func->name) {
+				r->mnames = array_grow(r->mnames, r->nmnames, &r->cmnames, sizeof *r->mnames);
+				r->mnames[r->nmnames++] = s->func->name;
+			}
+		return;
+	}
+	v->module_kept = v->base != NULL;
+	for (uint32_t i = 0; v->base && i < v->base->nmnames; i++)
+		if (!names_exact(&v->module, v->base->mnames[i]))
+			v->module_kept = 0;
+}
+
 static void verify_func(Verifier *v, const Stmt *s)
 {
 	const Func *f = s->func;
 	if (!f->name)
 		fail(v, s->loc, "function without a name");
-	verify_header(v, s);
+	if (!v->output)
+		verify_header(v, s);
 	if (!f->has_body && f->body.head)
 		fail(v, s->loc, "declaration with a body");
+	int same = v->output && unchanged(v, f);
+	if (same && v->module_kept)
+		return;   /* its findings are the input's */
 	names_add_decls(&v->func, f->params, f->nparams);
 	names_add_decls(&v->func, f->rets, f->nrets);
 	names_of_body(&v->func, &f->body);
@@ -273,7 +554,7 @@ static void verify_func(Verifier *v, const Stmt *s)
 	verify_list(v, &f->body, 1);
 	if (v->bad == before && f->has_body)
 		scope_check(v->m, s, &v->module, scope_problem, v);
-	if (!v->shape_only && v->bad == before && f->has_body)
+	if (!same && !v->shape_only && v->bad == before && f->has_body)
 		verify_dataflow(v, f, s);  /* its labels resolve: the CFG can be built */
 	v->f = NULL;
 	names_free(&v->func);
@@ -293,6 +574,8 @@ static void verify_stmt(Verifier *v, const Stmt *s, int in_body)
 		verify_ins(v, s);
 		break;
 	case S_VAR:
+		if (v->output)
+			break;
 		verify_decl(v, s->loc, &s->var);
 		if (v->m->normalized && s->var.nds != 1)
 			fail(v, s->loc, "a variable statement declares more than one name after normalization");
@@ -302,6 +585,11 @@ static void verify_stmt(Verifier *v, const Stmt *s, int in_body)
 		break;
 	case S_SCOPE:
 		verify_list(v, &s->scope, 1);
+		break;
+	case S_TARGETS:   /* a label or function each name of the list must mean */
+		for (uint32_t i = 0; !v->shape_only && i < s->list.nitems; i++)
+			if (s->list.items[i]->kind == E_NAME)
+				check_name((void *[]){v, (void *)s}, s->list.items[i]->str, ROLE_USE);
 		break;
 	case S_PROTO:
 		verify_params(v, s->loc, s->proto->params, s->proto->nparams);
@@ -331,16 +619,21 @@ static void verify_list(Verifier *v, const List *l, int in_body)
 static int verify(Verifier *v)
 {
 	for (const Stmt *s = v->m->items.head; s; s = s->next)
-		if (s->kind == S_VAR)
+		if (s->kind == S_VAR) {
 			names_add_decls(&v->module, &s->var, 1);
-		else if (s->kind == S_FUNC && s->func->name)
+			if (decl_space(&s->var) == SPACE_LOCAL)
+				names_add_decls(&v->mlocals, &s->var, 1);
+		} else if (s->kind == S_FUNC && s->func->name)
 			names_add(&v->module, s->func->name, NULL);
 		else if (s->kind == S_ALIAS)
 			for (uint32_t i = 0; i < s->list.nitems; i++)
 				if (s->list.items[i]->kind == E_NAME)
 					names_add(&v->module, s->list.items[i]->str, NULL);
+	if (v->output)
+		module_names(v);
 	verify_list(v, &v->m->items, 0);
 	names_free(&v->module);
+	names_free(&v->mlocals);
 	return v->bad;
 }
 
@@ -366,6 +659,18 @@ int ir_verify_since(const Module *m, const Verified *base, const char *stage)
 	return verify(&(Verifier){.m = m, .base = base, .after = stage});
 }
 
+Verified *ir_checked(const Module *m)
+{
+	Verified *r = xcalloc(1, sizeof *r);
+	verify(&(Verifier){.m = m, .record = r, .output = 1});
+	return r;
+}
+
+int ir_check_output(const Module *m, const Verified *base)
+{
+	return verify(&(Verifier){.m = m, .base = base, .output = 1});
+}
+
 void ir_verified_free(Verified *r)
 {
 	if (!r)
@@ -375,5 +680,11 @@ void ir_verified_free(Verified *r)
 		HASH_DEL(r->set, k);
 		free(k);
 	}
+	Print *p, *q;
+	HASH_ITER(hh, r->prints, p, q) {
+		HASH_DEL(r->prints, p);
+		free(p);
+	}
+	free(r->mnames);
 	free(r);
 }

@@ -668,17 +668,10 @@ static Stmt *mov_bits(Dp *d, Loc loc, int bytes, Expr *to, Expr *from)
 	return ins_new(d->m, loc, sp, ops, 2);
 }
 
-static void put_first(List *body, Stmt *first, Stmt *s)
-{
-	if (first)
-		list_insert_before(body, first, s);
-	else
-		list_append(body, s);
-}
-
 /* A register per piece of a replaced object, declared after the body's
- * declarations; those a load reads set to 0 there. */
-static void declare_pieces(Dp *d, Pieces *p, Names *regs)
+ * declarations; those a load reads set to 0 there.  Everything the stage
+ * adds goes into b, which later steps ask what mentions a register. */
+static void declare_pieces(Dp *d, Pieces *p, Names *regs, Places *b)
 {
 	List *body = &d->f->body;
 	Stmt *first = body->head;
@@ -692,12 +685,12 @@ static void declare_pieces(Dp *d, Pieces *p, Names *regs)
 		snprintf(name, sizeof name, "%%dp%lld", (long long)q->off);
 		snprintf(type, sizeof type, ".reg .b%d", q->bytes * 8);
 		q->reg = names_fresh(regs, name);
-		put_first(body, first, var_new(d->m, d->decl->loc, type, q->reg));
+		place_insert(b, body, first, var_new(d->m, d->decl->loc, type, q->reg));
 	}
 	for (uint32_t i = 0; i < p->n; i++) {
 		const Piece *q = &p->v[i];
 		if (d->objs[q->obj].scalar && q->read)
-			put_first(body, first, mov_bits(d, d->decl->loc, q->bytes, name_expr(q->reg), int_expr(0)));
+			place_insert(b, body, first, mov_bits(d, d->decl->loc, q->bytes, name_expr(q->reg), int_expr(0)));
 	}
 }
 
@@ -705,7 +698,7 @@ static void declare_pieces(Dp *d, Pieces *p, Names *regs)
 static void replace_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a)
 {
 	Stmt *s = a->at;
-	Place *w = place_of(b, s);
+	List *in = place_of(b, s)->in;
 	const Spelling *sp = s->ins.sp;
 	Expr *v = access_value(&s->ins);
 	uint32_t obj = (uint32_t)(obj_of_access(d, a) - d->objs);
@@ -719,9 +712,9 @@ static void replace_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a
 			: mov_bits(d, s->loc, q->bytes, reg, e);
 		mov->ins.guard = s->ins.guard;
 		mov->ins.guard_neg = s->ins.guard_neg;
-		list_insert_before(w->in, s, mov);
+		place_insert(b, in, s, mov);   /* later steps count what reads e */
 	}
-	place_remove(w);
+	place_remove(place_of(b, s));
 }
 
 /* Replaces the objects registers can hold; returns how many. */
@@ -745,7 +738,7 @@ static unsigned scalar_replace(Dp *d, Places *b, Stats *st)
 			d->objs[i].scalar = 1, n++;
 	if (!n)
 		goto done;
-	declare_pieces(d, &p, &regs);
+	declare_pieces(d, &p, &regs, b);
 	for (uint32_t i = 0; i < d->mo->nacc; i++) {
 		const MemAccess *a = &d->mo->acc[i];
 		if (depot_access(d, a) && obj_of_access(d, a)->scalar)

@@ -57,7 +57,10 @@ static void check_undefined(const Module *m)
 /* With o->verify, the IR's invariants are checked after every stage: its
  * shape, and no code violation the input did not have already (a name
  * nothing declares, a register read or called through where no definition
- * reaches it; ir/verify.c). */
+ * reaches it, an address used in the wrong window; ir/verify.c).  A
+ * finding is an error naming the stage, and the run fails.  Without it
+ * (release builds) the output alone gets the cheap part of that check,
+ * unless o->no_check_output: what fails it is not written either. */
 int run_pipeline(Module *m, const StageOptions *opts)
 {
 	int errors = diag_errors();
@@ -65,20 +68,32 @@ int run_pipeline(Module *m, const StageOptions *opts)
 	StageOptions with_world = *opts;
 	const StageOptions *o = &with_world;
 	world_decide(&with_world.world, m, opts);
-	Verified *before = o->verify ? ir_verified(m) : NULL;
+	int check = !o->verify && !o->no_check_output, broken = 0;
+	Verified *before = o->verify ? ir_verified(m) : check ? ir_checked(m) : NULL;
 	for (size_t i = 0; i < sizeof stages / sizeof *stages; i++) {
 		stages[i].run(m, o);
 		if (o->stage_done)
 			o->stage_done(o->stage_ctx, stages[i].name);
 		if (diag_errors() != errors)
 			break;
-		if (o->verify && ir_verify_since(m, before, stages[i].name) != 0)
-			die("IR invariants broken after stage '%s'", stages[i].name);
+		if (o->verify && ir_verify_since(m, before, stages[i].name) != 0) {
+			broken = 1;   /* its errors fail the run */
+			break;
+		}
 		if (o->print_after && !strcmp(o->print_after, stages[i].name))
 			print_module(stderr, m);
+	}
+	if (check && diag_errors() == errors) {
+		if (ir_check_output(m, before) != 0) {
+			error((Loc){0}, "the stages made output that fails the output check, so none is "
+				"written: rerun with --verify to find the stage that broke it");
+			broken = 1;
+		}
+		if (o->stage_done)
+			o->stage_done(o->stage_ctx, "check");
 	}
 	ir_verified_free(before);
 	if (o->check_undefined && diag_errors() == errors)
 		check_undefined(m);
-	return diag_errors() == errors ? 0 : -1;
+	return broken ? PIPELINE_BROKEN : diag_errors() == errors ? 0 : -1;
 }

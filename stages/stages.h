@@ -73,6 +73,7 @@ typedef struct AddrPrepOptions {
  * tools/lib/opttab.h, which libptxlink copies here. */
 typedef struct StageOptions {
 	int verify;          /* ir_verify() after every stage */
+	int no_check_output; /* without verify: no ir_check_output() of the result */
 	const char *print_after;  /* --print-after=<stage>: dump to stderr */
 	int stats;           /* --stats: each stage's counts to stderr */
 	void (*stage_done)(void *ctx, const char *name);  /* after each stage (--time), or NULL */
@@ -96,6 +97,9 @@ typedef struct StageOptions {
  * stages_define: whether a stage defines or removes every use of name, so
  * that the linker may leave it undefined (printf, which becomes vprintf). */
 int stages_define(const char *name);
+/* 0; -1 after errors; PIPELINE_BROKEN after the verifier's (o->verify)
+ * or the output check's errors: a stage broke the module. */
+enum { PIPELINE_BROKEN = -2 };
 int run_pipeline(Module *, const StageOptions *);
 /* the i-th stage's name (for --print-after), NULL past the last */
 const char *stage_name(size_t i);

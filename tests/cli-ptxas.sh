@@ -128,7 +128,7 @@ check "ptxas found through CUDA_PATH" "[ $rc = 0 ] && cmp -s cp.cubin app.cubin"
 "$ptxlink" --ptxas main.ptx sq.ptx -o x.cubin 2>err; rc=$?
 check "--ptxas needs -arch" "[ $rc = 2 ] && grep -q -- '--ptxas needs -arch=sm_XX' err"
 
-"$ptxlink" --ptxas --time -arch=sm_80 main2.ptx fact.ptx -o t.cubin 2>err; rc=$?
+"$ptxlink" --ptxas --verify --time -arch=sm_80 main2.ptx fact.ptx -o t.cubin 2>err; rc=$?
 phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
 check "--time with --ptxas ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt ipo depot addrprep print ptxas nvlink ' ]"
 

@@ -13,9 +13,10 @@
  *   bit 7     a stage alone instead: with bit 5, address preparation with
  *             every rewrite (--addrprep); else depot repacking, with
  *             --warn-stack-size=64
- * Stages run with StageOptions.verify, so run_pipeline aborts when a stage
- * breaks an invariant the input kept (ir_verify_since); the harness checks
- * the same after a stage run alone.  A stage's error (printf lowering
+ * Stages run with StageOptions.verify, so run_pipeline fails with
+ * PIPELINE_BROKEN when a stage breaks an invariant the input kept
+ * (ir_verify_since), and the harness aborts; it checks the same after a
+ * stage run alone.  A stage's error (printf lowering
  * refusing a call it cannot read) is fine.  After the stages, the printed
  * module must parse again and print the same (fuzz_reparse). */
 #include <limits.h>
@@ -57,7 +58,10 @@ static void run_again(const Module *m, const StageOptions *o)
 	if (!m2)
 		fuzz_fail("fuzz_stages", "the staged module does not parse");
 	ir_normalize(m2);
-	if (run_pipeline(m2, o) == 0)
+	int rc = run_pipeline(m2, o);
+	if (rc == PIPELINE_BROKEN)
+		fuzz_fail("fuzz_stages", "IR invariants broken by the stages on their own output");
+	if (rc == 0)
 		fuzz_reparse("fuzz_stages: module staged twice", m2);
 	mod_free(m2);
 }
@@ -94,6 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 2: rc = run_stage(m, &o, printf_lower, "printf"); break;
 	default: rc = run_pipeline(m, &o); break;
 	}
+	if (rc == PIPELINE_BROKEN)
+		fuzz_fail("fuzz_stages", "IR invariants broken by the stages");
 	if (rc == 0) {
 		fuzz_reparse("fuzz_stages: staged module", m);
 		if (((flags >> 5) & 3) == 3 && !(flags & 128))

@@ -290,6 +290,38 @@ START_TEST(places_find_the_list_of_each_statement)
 }
 END_TEST
 
+/* What a stage adds through place_insert is in the table as what it
+ * found: depot's later steps count the readers of a register there
+ * (issue 31: a stored address whose only reader was an inserted mov). */
+START_TEST(places_hold_what_is_inserted)
+{
+	Module *m = parse_ok(HEADER ".func f()\n{\n.reg .b32 %r<4>;\n{\nmov.u32 %r1, 1;\n}\nret;\n}\n");
+	Func *f = m->items.tail->func;
+	Places p = {0};
+	places_of(&p, &f->body);
+	Stmt *inner = f->body.head->next->scope.head, *ret = f->body.tail;
+	place_remove(place_of(&p, ret));
+	Stmt *added[40];
+	for (int i = 0; i < 40; i++) {   /* past the first table's 16 slots */
+		added[i] = stmt_new(m, S_INS, (Loc){0});
+		place_insert(&p, place_of(&p, inner)->in, i % 2 ? inner : NULL, added[i]);
+	}
+	ck_assert_uint_eq(p.n, 43);
+	for (int i = 0; i < 40; i++) {
+		Place *w = place_of(&p, added[i]);
+		ck_assert_ptr_nonnull(w);
+		ck_assert_ptr_eq(w->s, added[i]);
+		ck_assert_ptr_eq(w->in, &f->body.head->next->scope);
+	}
+	ck_assert_ptr_eq(inner->prev, added[39]);
+	ck_assert_ptr_eq(f->body.head->next->scope.tail, added[38]);
+	ck_assert_ptr_null(place_of(&p, ret)->s);   /* still found, as removed */
+	ck_assert_ptr_eq(place_of(&p, inner)->s, inner);
+	places_free(&p);
+	mod_free(m);
+}
+END_TEST
+
 /* A %r<N> range declares %r0..%r<N-1>, without leading zeros; fresh names
  * avoid every name a body declares, prototype labels too. */
 START_TEST(declared_names_and_fresh_ones)
@@ -639,6 +671,163 @@ static void note_role(void *ctx, const char *name, OpRole role)
 	snprintf(buf + strlen(buf), 256 - strlen(buf), "%s:%c ", name, "udm"[role]);
 }
 
+/* What fn says to the diagnostics stream, and its count. */
+static char *msgs_of(int (*fn)(const Module *, const Verified *), const Module *m,
+	const Verified *base, int *bad)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	diag_set_stream(f);
+	*bad = fn(m, base);
+	diag_set_stream(NULL);
+	fclose(f);
+	return buf;
+}
+
+static int since_test(const Module *m, const Verified *base)
+{
+	return ir_verify_since(m, base, "test");
+}
+
+/* After a stage a finding is an error naming the stage, which fails the
+ * run; the release check of the output says it is the output's. */
+START_TEST(findings_after_a_stage_are_errors)
+{
+	const char *text = HEADER ".entry k(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd1;\n"
+		"ld.param.u64 %rd1, [p];\nmov.u32 %r1, 5;\nadd.s32 %r2, %r1, %r3;\n"
+		"st.global.u32 [%rd1], %r2;\nret;\n}\n";
+	Module *m = parse_ok(text);
+	Verified *full = ir_verified(m), *cheap = ir_checked(m);
+	int bad, errors = diag_errors();
+	char *msg = msgs_of(ir_check_output, m, cheap, &bad);
+	ck_assert_int_eq(bad, 0);   /* %r3 was undefined in the input already */
+	free(msg);
+	Stmt *mov = first_body_stmt(m);
+	while (mov->kind != S_INS || strcmp(mov->ins.sp->base, "mov"))
+		mov = mov->next;
+	list_remove(&m->items.tail->func->body, mov);  /* as if a stage dropped %r1's write */
+	msg = msgs_of(since_test, m, full, &bad);
+	ck_assert_int_eq(bad, 1);
+	ck_assert_msg(strstr(msg, "error: ir_verify: after stage 'test', in 'k': '%r1' is read on a path"),
+		"%s", msg);
+	free(msg);
+	msg = msgs_of(ir_check_output, m, cheap, &bad);
+	ck_assert_int_eq(bad, 1);
+	ck_assert_msg(strstr(msg, "error: the output check: in 'k': '%r1' is read on a path"), "%s", msg);
+	free(msg);
+	ck_assert_int_eq(diag_errors(), errors + 2);
+	diag_reset();
+	ir_verified_free(full);
+	ir_verified_free(cheap);
+	mod_free(m);
+}
+END_TEST
+
+/* The names of a .branchtargets or .calltargets list resolve as an
+ * instruction's do: an inlined brx.idx's list once kept the callee's
+ * labels (issue 31). */
+START_TEST(verifier_resolves_target_lists)
+{
+	const char *text = HEADER ".func g()\n{\nret;\n}\n.entry k(.param .u32 v)\n{\n.reg .b32 %r1;\n"
+		"ld.param.u32 %r1, [v];\nts: .branchtargets A, B;\nbrx.idx %r1, ts;\nA:\nret;\nB:\nret;\n"
+		"ct: .calltargets g;\n}\n";
+	Module *m = parse_ok(text);
+	char *msg = verify_msgs(m);
+	ck_assert_msg(!msg, "%s", msg);
+	mod_free(m);
+	const char *bad = HEADER ".entry k(.param .u32 v)\n{\n.reg .b32 %r1;\n"
+		"ld.param.u32 %r1, [v];\nts: .branchtargets A, $L_old;\nbrx.idx %r1, ts;\nA:\nret;\n}\n";
+	m = parse_ok(bad);
+	ck_violation(m, "'$L_old' is used but nothing declares it");
+	mod_free(m);
+}
+END_TEST
+
+/* The output check skips the functions the stages left as they were, but
+ * not once a module name one of them uses has gone. */
+START_TEST(output_check_sees_a_module_name_gone)
+{
+	Module *m = parse_ok(HEADER ".global .u32 g;\n.global .u32 h;\n.entry k()\n{\n.reg .b32 %r1;\n"
+		"ld.global.u32 %r1, [g];\nst.global.u32 [g], %r1;\nret;\n}\n");
+	Verified *base = ir_checked(m);
+	int bad;
+	char *msg = msgs_of(ir_check_output, m, base, &bad);
+	ck_assert_int_eq(bad, 0);
+	free(msg);
+	Stmt *h = m->items.head;
+	while (h->kind != S_VAR || strcmp(h->var.ds[0].name, "h"))
+		h = h->next;
+	list_remove(&m->items, h);   /* a variable nothing uses goes: k stays unchecked */
+	msg = msgs_of(ir_check_output, m, base, &bad);
+	ck_assert_int_eq(bad, 0);
+	free(msg);
+	list_remove(&m->items, m->items.head->next->next->next);   /* g goes too */
+	ck_assert_int_eq(m->items.head->next->next->next->kind, S_FUNC);
+	msg = msgs_of(ir_check_output, m, base, &bad);
+	ck_assert_int_eq(bad, 2);
+	ck_assert_msg(strstr(msg, "error: the output check: in 'k': 'g' is used but nothing declares it"), "%s", msg);
+	free(msg);
+	diag_reset();
+	ir_verified_free(base);
+	mod_free(m);
+}
+END_TEST
+
+/* A call's .param read where nothing writes it: ipo once removed the
+ * result of f in `call (r0), f, (a0); call (r1), g, (r0)` (issue 31). */
+START_TEST(verifier_checks_params_are_written)
+{
+#define PASSON HEADER ".func (.param .b32 r) f(.param .b32 a)\n{\nst.param.b32 [r], 1;\nret;\n}\n" \
+	".entry k()\n{\n.reg .b32 %r1;\n{\n.param .b32 a0;\n.param .b32 r0;\n.param .b32 r1;\n" \
+	"st.param.b32 [a0], 7;\n"
+	Module *m = parse_ok(PASSON "call (r0), f, (a0);\ncall (r1), f, (r0);\nld.param.b32 %r1, [r1];\n}\n"
+		"ret;\n}\n");
+	char *msg = verify_msgs(m);
+	ck_assert_msg(!msg, "%s", msg);
+	mod_free(m);
+	m = parse_ok(PASSON "call f, (a0);\ncall (r1), f, (r0);\nld.param.b32 %r1, [r1];\n}\nret;\n}\n");
+	ck_violation(m, "'r0' (a .param) is read but nothing writes it");
+	mod_free(m);
+#undef PASSON
+}
+END_TEST
+
+#define WINDOWS HEADER ".entry k(.param .u32 v)\n{\n.local .align 8 .b8 d[24];\n" \
+	".reg .b64 %SP;\n.reg .b64 %SPL;\n.reg .b32 %r<3>;\n.reg .b64 %rd<6>;\n.reg .pred %p1;\n" \
+	"mov.u64 %SPL, d;\ncvta.local.u64 %SP, %SPL;\nld.param.u32 %r1, [v];\n"
+
+/* A .local window address used by a generic access, or a generic one by
+ * ld.local: depot's generic-to-local rewrite of a pointer it had put in
+ * a register (issue 31, the third repro) gave the first. */
+START_TEST(verifier_checks_address_windows)
+{
+	const char *good = WINDOWS "add.u64 %rd2, %SP, 16;\nst.u32 [%rd2], %r1;\n"
+		"add.u64 %rd3, %SPL, 16;\nld.local.u32 %r2, [%rd3+0];\nst.local.u32 [%SPL+4], %r2;\n"
+		"cvta.to.local.u64 %rd4, %rd2;\nst.local.u32 [%rd4], %r2;\nld.u32 %r2, [%SP+8];\n"
+		"setp.eq.s32 %p1, %r1, 0;\nselp.b64 %rd5, %SP, %SPL, %p1;\nst.u32 [%rd5], %r2;\n"
+		"@%p1 bra L1;\nmov.u64 %rd1, %rd2;\nbra L2;\nL1:\nmov.u64 %rd1, %rd3;\nL2:\n"
+		"st.u32 [%rd1], %r2;\nmov.b64 {%r1, %r2}, %SPL;\nst.u32 [%r1], %r2;\nret;\n}\n";
+	Module *m = parse_ok(good);
+	char *msg = verify_msgs(m);
+	ck_assert_msg(!msg, "%s", msg);   /* %rd5 and %rd1 may be either: no claim */
+	mod_free(m);
+	m = parse_ok(WINDOWS "add.u64 %rd2, %SPL, 16;\nmov.b64 %rd3, %rd2;\nst.u32 [%rd3], %r1;\nret;\n}\n");
+	ck_violation(m, "'%rd3' holds a .local window address, used by the generic 'st.u32'");
+	mod_free(m);
+	m = parse_ok(WINDOWS "mov.u64 %rd1, %SP;\nmov.u64 %rd1, %SPL;\nst.u32 [%rd1], %r1;\nret;\n}\n");
+	ck_violation(m, "'%rd1' holds a .local window address");   /* the last write reaches */
+	mod_free(m);
+	m = parse_ok(WINDOWS "ld.local.u32 %r2, [%SP+16];\nret;\n}\n");
+	ck_violation(m, "'%SP' holds a generic address, used by 'ld.local.u32'");
+	mod_free(m);
+	m = parse_ok(WINDOWS "cvta.to.local.u64 %rd2, %SP;\nadd.u64 %rd3, %rd2, %rd4;\n"
+		"atom.add.u32 %r2, [%rd3], 1;\nret;\n}\n");
+	ck_violation(m, "'%rd3' holds a .local window address, used by the generic 'atom.add.u32'");
+	mod_free(m);
+}
+END_TEST
+
 START_TEST(register_parts_name_their_register)
 {
 	ck_assert_ptr_eq(reg_of_part(intern_cstr("%r1.b0")), intern_cstr("%r1"));
@@ -681,12 +870,18 @@ Suite *ir_suite(void)
 	tcase_add_test(tc, special_registers_are_one_table);
 	tcase_add_test(tc, list_surgery);
 	tcase_add_test(tc, places_find_the_list_of_each_statement);
+	tcase_add_test(tc, places_hold_what_is_inserted);
 	tcase_add_test(tc, verifier_catches_broken_ir);
 	tcase_add_test(tc, verifier_rejects_call_through_undefined_register);
 	tcase_add_test(tc, verifier_rejects_undeclared_names_and_bad_counts);
 	tcase_add_test(tc, declared_names_and_fresh_ones);
 	tcase_add_test(tc, normalized_modules_declare_one_name_per_statement);
 	tcase_add_test(tc, undefined_reads_are_checked_against_the_input);
+	tcase_add_test(tc, findings_after_a_stage_are_errors);
+	tcase_add_test(tc, verifier_checks_address_windows);
+	tcase_add_test(tc, verifier_resolves_target_lists);
+	tcase_add_test(tc, output_check_sees_a_module_name_gone);
+	tcase_add_test(tc, verifier_checks_params_are_written);
 	tcase_add_test(tc, register_parts_name_their_register);
 	suite_add_tcase(s, tc);
 	return s;

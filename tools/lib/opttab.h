@@ -40,7 +40,7 @@ OPT(OPTF, C_VALUE, N("-optf", "--options-file"), NONE, 0, "-optf FILE, --options
 	"around spaces, \\ before a character), nested 8 deep")
 OPT(VERBOSE, V_ON, N("-v", "--verbose"), F(verbose), 0, "-v, --verbose",
 	"say what was done: inputs, libraries, stages, tools run, time")
-OPT(TIME, C_FLAG, N("--time"), NONE, 0, "--time", "print each phase's time (parse, link, stages, print, ptxas)")
+OPT(TIME, C_FLAG, N("--time"), NONE, 0, "--time", "print each phase's time (parse, link, stages, check, print, ptxas)")
 OPT(VERSION, C_FLAG, N("-V", "--version"), NONE, 0, "-V, --version", "print the version and exit")
 OPT(HELP, C_OPTIONAL, N("-h", "--help"), NONE, 0, "-h, --help", "print this help and exit")
 OPT(NOWARN, C_FLAG, N("-w", "--disable-warnings"), NONE, 0, "-w, --disable-warnings",
@@ -88,6 +88,11 @@ OPT(VERIFY, V_ON, N("--verify"), FS(verify, verify), VERIFY_DEFAULT, "--verify",
 	"check IR invariants after parsing, linking and every stage\n"
 	"(the default in Debug and test builds)")
 OPT(NO_VERIFY, V_OFF, N("--no-verify"), F(verify), 0, "--no-verify", "do not")
+OPT(NO_CHECK_OUTPUT, V_ON, N("--no-check-output"), FS(no_check_output, no_check_output), 0,
+	"--no-check-output",
+	"write the stages' output unchecked; without --verify it is\n"
+	"checked that every name resolves and every register read has\n"
+	"a definition (what the input breaks aside), else not written")
 OPT(NO_STAGES, V_ON, N("--no-stages"), F(no_stages), 0, "--no-stages",
 	"link only: run no stage (plain round trip)")
 OPT(PRINT_AFTER, V_STAGE, N("--print-after"), FS(print_after, print_after), 0, "--print-after=STAGE",

@@ -129,8 +129,8 @@ typedef struct ptxlink_options {
 	size_t nlibdirs;
 	const char *const *libs;
 	size_t nlibs;
-	/* called with "link" after the link and each stage's name after it
-	 * (the command's --time), or NULL */
+	/* called with "link" after the link, each stage's name after it and
+	 * "check" after the output check (the command's --time), or NULL */
 	void (*phase_done)(void *user, const char *phase);
 	/* what ptxlink_set_option allocated (ptxlink_options_free); NULL
 	 * until it is called */
@@ -140,6 +140,7 @@ typedef struct ptxlink_options {
 	int ipo;                  /* --ipo, --no-ipo (init: the default) */
 	int no_sroa;              /* --no-sroa */
 	int ipo_constants;        /* --ipo-constants */
+	int no_check_output;      /* --no-check-output: write the stages' output unchecked */
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);
