@@ -246,6 +246,7 @@ typedef struct Machine {
 	uint32_t lstatic;    /* module-level .local bytes */
 	uint8_t *linit;
 	uint64_t steps, max_steps;
+	uint32_t stack_limit;  /* --stack: a thread's local memory, frames and alloca */
 	Thread *threads;
 	uint32_t nthreads;
 	Warp *warps;
@@ -279,7 +280,9 @@ int mem_to_space(Thread *, int space, uint64_t generic, uint64_t *out);
 int mem_space_of(uint64_t generic);
 uint64_t mem_load(Thread *, int space, uint64_t addr, uint32_t size, const DIns *);
 void mem_store(Thread *, int space, uint64_t addr, uint32_t size, uint64_t v, const DIns *);
-uint32_t stack_push(uint8_t **mem, uint32_t *sp, uint32_t *cap, uint32_t size, uint32_t align);
+uint32_t stack_push(uint8_t **mem, uint32_t *sp, uint32_t *cap, uint64_t size, uint32_t align,
+	uint32_t limit);
+#define PARAM_STACK (16u << 20)
 const char *mem_cstr(Thread *, uint64_t generic, const DIns *, size_t *len);
 
 /* decode.c: where a module symbol lives (the symtab says which
