@@ -652,12 +652,14 @@ static void scan_labels(Ctx *c, const List *l)
 
 static int dec_opnd(Ctx *c, const Expr *e, Opnd *o);
 
-/* A target list's labels, resolved where it is declared. */
+/* A target list's labels (.branchtargets) or functions (.calltargets),
+ * resolved where it is declared. */
 static uint64_t dec_targets(Ctx *c, const Stmt *s)
 {
+	int want = strcmp(s->list.word, ".calltargets") == 0 ? O_FUNC : O_LABEL;
 	Opnd *set = kids_new(s->list.nitems);
 	for (uint32_t i = 0; i < s->list.nitems; i++)
-		if (!dec_opnd(c, s->list.items[i], &set[i]) || set[i].kind != O_LABEL)
+		if (!dec_opnd(c, s->list.items[i], &set[i]) || set[i].kind != want)
 			return UINT64_MAX;
 	c->sets = xreallocarray(c->sets, c->nsets + 1, sizeof *c->sets);
 	c->sets[c->nsets] = set;
@@ -674,7 +676,7 @@ static void bind_labels(Ctx *c, const List *l)
 			HASH_FIND_PTR(c->labels, &s, la);
 			bind(c, s->label, B_LABEL, 0, la->at);
 		} else if (s->kind == S_PROTO)
-			bind(c, s->proto->label, B_PROTO, 0, 0);
+			bind(c, s->proto->label, B_PROTO, 0, (uint64_t)(uintptr_t)s->proto);
 	}
 	for (Stmt *s = l->head; s; s = s->next)
 		if (s->kind == S_TARGETS)
@@ -1071,11 +1073,45 @@ static void unsupported(DIns *d, const char *why)
 	d->why = why ? xstrdup(why) : NULL;
 }
 
-/* call (rets), target, (args), proto: always three operands afterwards. */
+/* An indirect call's prototype (the sizes of its results, then its
+ * parameters) or .calltargets list as a fourth operand: a callee outside
+ * the list or of another signature is undefined in PTX, and stops the
+ * run (a stage that got either wrong is then not judged by luck). */
+static int dec_call_bound(Ctx *c, const char *name, DIns *d)
+{
+	Bind *b = lookup(c, name);
+	Opnd *o = &d->ops[3];
+	if (!b || (b->kind == B_TARGETS && b->v == UINT64_MAX))
+		return 0;
+	if (b->kind == B_TARGETS) {
+		o->kind = O_LABELS;
+		o->kids = c->sets[b->v];
+		o->n = (uint32_t)b->space;
+		d->nops = 4;
+		return 1;
+	}
+	if (b->kind != B_PROTO)
+		return 0;
+	const Proto *p = (const Proto *)(uintptr_t)b->v;
+	o->kind = O_PROTO;
+	o->val = p->nrets;
+	o->n = p->nrets + p->nparams;
+	o->kids = kids_new(o->n);
+	for (uint32_t k = 0; k < o->n; k++) {
+		const Decl *x = k < p->nrets ? &p->rets[k] : &p->params[k - p->nrets];
+		o->kids[k].kind = O_IMM;
+		o->kids[k].val = decl_space(x) == SPACE_REG ? UINT32_MAX : var_size(x, &x->ds[0]);
+	}
+	d->nops = 4;
+	return 1;
+}
+
+/* call (rets), target, (args)[, proto or targets]: three operands
+ * afterwards, four with a prototype or a .calltargets list. */
 static int dec_call(Ctx *c, const Ins *in, DIns *d)
 {
 	uint32_t i = 0;
-	Opnd *ops = kids_new(3);
+	Opnd *ops = kids_new(4);
 	ops[0].kind = O_LIST;
 	ops[2].kind = O_LIST;
 	if (i < in->nops && in->ops[i]->kind == E_PAREN && in->nops > 1)
@@ -1090,7 +1126,9 @@ static int dec_call(Ctx *c, const Ins *in, DIns *d)
 			return 0;
 	d->ops = ops;
 	d->nops = 3;
-	return 1;  /* a trailing prototype or target list adds nothing */
+	if (i < in->nops && in->ops[i]->kind == E_NAME)
+		return dec_call_bound(c, in->ops[i]->str, d);
+	return i == in->nops;
 }
 
 static void dec_ins(Ctx *c, const Stmt *s, DIns *d)

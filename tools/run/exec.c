@@ -1252,6 +1252,29 @@ static void copy_param(Thread *t, Thread *dummy, const Opnd *o, uint8_t *slot, u
 	bad_form(d);
 }
 
+/* An indirect call's callee against its .calltargets list or
+ * prototype: another is undefined in PTX. */
+static void check_callee(const DIns *d, DFunc *fn)
+{
+	const Opnd *o = &d->ops[3];
+	if (o->kind == O_LABELS) {
+		for (uint32_t i = 0; i < o->n; i++)
+			if (o->kids[i].reg == fn->idx)
+				return;
+		rt_fail(d, RUN_FAULT, "indirect call of '%s', which its .calltargets list does not name",
+			fn->name);
+	}
+	decode_func(fn);
+	int same = o->val == fn->nrets && o->n - o->val == fn->nparams;
+	for (uint32_t k = 0; same && k < o->n; k++) {
+		uint32_t size = k < o->val ? fn->rsz[k] : fn->psz[k - o->val];
+		same = o->kids[k].val == size;
+	}
+	if (!same)
+		rt_fail(d, RUN_FAULT, "indirect call of '%s', whose signature is not the call's prototype",
+			fn->name);
+}
+
 static int ex_call(Thread *t, const DIns *d)
 {
 	const Opnd *rets = &d->ops[0], *tgt = &d->ops[1], *args = &d->ops[2];
@@ -1259,6 +1282,8 @@ static int ex_call(Thread *t, const DIns *d)
 	if (!fn)
 		rt_fail(d, RUN_FAULT, "indirect call through 0x%llx, not a function address",
 			(unsigned long long)rd(t, tgt));
+	if (d->nops == 4 && tgt->kind != O_FUNC)
+		check_callee(d, fn);
 	if (fn->builtin)
 		return ex_call_builtin(t, d, fn);
 	if (!fn->f->has_body)

@@ -80,6 +80,7 @@ enum {
 	O_SEL,    /* %r1.b0, %r2.h10, %r3.b7654 of a video instruction: reg, sel 'b' or */
 	          /* 'h', n digits in val, the first in the highest nibble */
 	O_NEG,    /* -a of vmad: kids[0], an O_REG or O_SEL */
+	O_PROTO,  /* a call's prototype: n sizes in kids, the first val of them results' */
 };
 enum { FK_INT, FK_F32, FK_F64, FK_DEC };  /* immediates: 0f, 0d, 1.5 */
 
