@@ -226,8 +226,8 @@ static DFunc *add_func(const Func *f)
 
 /* What the symbol table says defines a name (the body, else the first
  * declaration; the definition, else the first .extern): a function, or a
- * variable's declaration.  An .alias is not followed: the name stays the
- * function it declares. */
+ * variable's declaration.  An .alias names the function it declares
+ * until follow_aliases makes it the aliasee. */
 static void add_sym(Sym *s, const Symbol *y)
 {
 	const Stmt *at = y->def && y->def->kind != S_ALIAS ? y->def : y->decl;
@@ -243,6 +243,24 @@ static void add_sym(Sym *s, const Symbol *y)
 			s->dr = &at->var.ds[i];
 	s->decl = &at->var;
 	s->space = space_code(decl_space(s->decl));
+}
+
+/* .alias a, b: a is b, called or taken by address (an alias of an alias
+ * too, followed a bounded number of times).  Its own declaration's
+ * DFunc stays, unnamed. */
+static void follow_aliases(void)
+{
+	for (Sym *s = M->syms; s < M->syms + M->nsyms; s++) {
+		const Symbol *y = s->sym;
+		for (int hop = 0; hop < 64 && y->def && y->def->kind == S_ALIAS; hop++) {
+			const Expr *to = y->def->list.items[1];
+			Symbol *t = to->kind == E_NAME ? symtab_find(M->symtab, to->str) : NULL;
+			if (!t || t == y || !M->syms[t->id].fn)
+				break;
+			s->fn = M->syms[t->id].fn;
+			y = t;
+		}
+	}
 }
 
 static void collect_statics(const List *l)
@@ -447,6 +465,7 @@ int layout_module(Module *m)
 	M->syms = xcalloc(M->nsyms + 1, sizeof *M->syms);
 	for (uint32_t i = 0; i < M->nsyms; i++)
 		add_sym(&M->syms[i], symtab_at(M->symtab, i));
+	follow_aliases();
 	for (Sym *s = M->syms; s < M->syms + M->nsyms; s++) {
 		if (s->fn || !s->decl)
 			continue;
