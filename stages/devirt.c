@@ -14,7 +14,8 @@
  * open (world.c: --allow-undefined, an undefined variable, one input that
  * other device code could join) or the module has an undefined
  * address-taken function whose signature matches.
- * Candidates of the same code (ir/samecode.c) are one, closed (one_per_code()).
+ * Candidates of the same code (ir/samecode.c) are one, closed (one_per_code()),
+ * but for a .calltargets list, which names what the pointer may hold.
  * Rewrites, per call site:
  *   one candidate, closed:   call (r), f, (args);   prototype dropped if unused
  *   every candidate returns the same constants and does nothing else
@@ -127,6 +128,10 @@ typedef struct Site {
 	RetSlot rets[MAX_RETS];     /* HOW_UNIFORM */
 	uint32_t nrets;
 	uint32_t nsame;             /* candidates gone for one of the same code */
+	/* every candidate, those gone for one of the same code too: the
+	 * pointer still holds theirs, so a .calltargets list names them */
+	const char *all[MAX_CAND];
+	uint32_t nall;
 } Site;
 
 /* The module's: the analyses every function's work reads, and the
@@ -556,6 +561,8 @@ static void one_per_code(Dv *d, Site *st)
 		return;
 	for (uint32_t k = 0; k < st->npoints; k++)
 		st->points[k].entry = st->cands[rep[cand_index(st, st->points[k].entry)]];
+	memcpy(st->all, st->cands, n * sizeof *st->all);
+	st->nall = n;
 	uint32_t m = 0;
 	for (uint32_t i = 0; i < n; i++)
 		if (rep[i] == i)
@@ -1256,12 +1263,16 @@ static void calltargets(Df *df, Site *st)
 	Dv *d = df->d;
 	Ins *in = &st->call->ins;
 	Stmt *t = stmt_new(d->m, S_TARGETS, st->call->loc);
+	/* the list is what the pointer may hold, not one per code: a callee
+	 * it does not name is undefined in PTX, however alike */
+	const char *const *names = st->nall ? st->all : st->cands;
+	uint32_t n = st->nall ? st->nall : st->ncands;
 	t->list.label = labelname(df, df->serial++, "targets");
 	t->list.word = intern_cstr(".calltargets");
-	t->list.items = arena_alloc(d->m->arena, st->ncands * sizeof *t->list.items);
-	for (uint32_t i = 0; i < st->ncands; i++)
-		t->list.items[i] = name_expr(st->cands[i]);
-	t->list.nitems = st->ncands;
+	t->list.items = arena_alloc(d->m->arena, n * sizeof *t->list.items);
+	for (uint32_t i = 0; i < n; i++)
+		t->list.items[i] = name_expr(names[i]);
+	t->list.nitems = n;
 	list_insert_before(st->list, st->call, t);
 	Expr **ops = arena_dup(d->m->arena, in->ops, in->nops * sizeof *ops);
 	ops[in->nops - 1] = name_expr(t->list.label);
@@ -1514,6 +1525,8 @@ static void rewrite_site(Df *df, Site *st)
 	remark(df, st);
 	for (uint32_t k = 0; k < st->ncands; k++)
 		declare_before(d, df->fs, st->cands[k]);
+	for (uint32_t k = 0; st->how == HOW_TARGETS && k < st->nall; k++)
+		declare_before(d, df->fs, st->all[k]);   /* the list names them all */
 }
 
 /* The funnels' two registers, declared first in the body. */

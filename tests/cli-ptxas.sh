@@ -153,4 +153,21 @@ check "-gencode: code= older than arch=" "[ $rc = 2 ] && grep -q 'code= is older
 "$ptxlink" --fatbin -gencode sm_80 main.ptx -o x.fatbin 2>err; rc=$?
 check "-gencode: nvcc's form" "[ $rc = 2 ] && grep -q 'arch=compute_XX,code=sm_XX' err"
 
+# SIGINT or SIGTERM while ptxas runs: ptxlink ends its tool (and the tool's
+# own children: here a slow fake ptxas and the sleep it waits for), leaves
+# the old output as it was and no temporaries
+mkdir -p slow
+printf '#!/bin/sh\necho $$ >%s/tool.pid\nsleep 60 &\necho $! >%s/sleep.pid\nwait\n' "$tmp" "$tmp" >slow/ptxas
+chmod +x slow/ptxas
+gone() { s=$(ps -o stat= -p "$1" 2>/dev/null); [ -z "$s" ] || [ "${s#Z}" != "$s" ]; }   # or a zombie of init's
+for sig in INT TERM; do
+	rm -f tool.pid sleep.pid
+	echo old >sig.cubin
+	PATH=$tmp/slow:$PATH "$ptxlink" --ptxas -arch=sm_80 main.ptx sq.ptx -o sig.cubin 2>err & lp=$!
+	for i in $(seq 100); do [ -s sleep.pid ] && break; sleep 0.1; done
+	kill -$sig $lp; wait $lp; rc=$?
+	check "SIG$sig during ptxas: the tool ended with ptxlink" "[ -s sleep.pid ] && [ $rc -gt 128 ] && gone \$(cat tool.pid) && gone \$(cat sleep.pid) && [ \"\$(cat sig.cubin)\" = old ] && clean"
+	[ -s sleep.pid ] && ! gone "$(cat sleep.pid)" && kill "$(cat sleep.pid)" "$(cat tool.pid)" 2>/dev/null
+done
+
 finish cli-ptxas

@@ -307,6 +307,63 @@ START_TEST(library_errors)
 }
 END_TEST
 
+/* The lists are counted: a NULL name among keep's or libs' first n (a
+ * terminator counted in, say) is an error through the callback, never a
+ * crash; so is an empty library name. */
+START_TEST(null_entries)
+{
+	static const char *const keep[] = {"k", NULL}, *const libs[] = {NULL}, *const empty[] = {""};
+	Seen seen = {0};
+	ptxlink_options o;
+	options(&o, "sm_80", &seen);
+	o.internalize = 1;
+	o.keep = keep;
+	o.nkeep = 2;
+	ck_assert_ptr_null(ptxlink_new(&o));
+	o.nkeep = 1;
+	o.libs = libs;
+	o.nlibs = 1;
+	ck_assert_ptr_null(ptxlink_new(&o));
+	o.libs = empty;
+	ck_assert_ptr_null(ptxlink_new(&o));
+	ck_assert_int_eq(seen.n[PTXLINK_ERROR], 3);
+	ck_assert_ptr_nonnull(strstr(seen.text, "-:0:0: error: keep holds a NULL name"));
+	ck_assert_ptr_nonnull(strstr(seen.text, "-:0:0: error: libs holds an empty name"));
+	o.nlibs = 0;
+	ptxlink_session *s = ptxlink_new(&o);   /* keep's first name alone is fine */
+	ck_assert_ptr_nonnull(s);
+	ptxlink_free(s);
+}
+END_TEST
+
+/* inline_mode 0 is the default the header names: auto, as the command's
+ * (vcall_xfile has calls auto inlines). */
+START_TEST(inline_mode_default)
+{
+	char *out[3];
+	static const int modes[] = {0, PTXLINK_INLINE_AUTO, PTXLINK_INLINE_NEVER};
+	for (int i = 0; i < 3; i++) {
+		Seen seen = {0};
+		ptxlink_options o;
+		options(&o, "sm_80", &seen);
+		o.inline_mode = modes[i];
+		ptxlink_session *s = ptxlink_new(&o);
+		ck_assert_ptr_nonnull(s);
+		add_xfile(s, 0);
+		ck_assert_int_eq(ptxlink_link(s), 0);
+		out[i] = ptxlink_write_buffer(s, NULL);
+		ptxlink_free(s);
+	}
+	ck_assert_str_eq(out[0], out[1]);
+	ck_assert_str_ne(out[0], out[2]);
+	char *cmd = xfile_command_output("-arch=sm_80 --inline=auto");
+	ck_assert_str_eq(out[0], cmd);
+	free(cmd);
+	for (int i = 0; i < 3; i++)
+		free(out[i]);
+}
+END_TEST
+
 /* print_after is the session's copy: the caller's buffer may be freed,
  * or reused for something else, once ptxlink_new returns. */
 START_TEST(print_after_copied)
@@ -515,6 +572,8 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, set_option_errors);
 	tcase_add_test(tc, set_option_as_command);
 	tcase_add_test(tc, stage_options_from_fields);
+	tcase_add_test(tc, null_entries);
+	tcase_add_test(tc, inline_mode_default);
 	suite_add_tcase(su, tc);
 	suite_add_tcase(su, sessions_tcase(corpus));
 	SRunner *sr = srunner_create(su);

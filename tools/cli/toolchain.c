@@ -51,9 +51,29 @@ static char tmpdir[PATH_MAX];
 static char *volatile tmpfiles[MAX_TMP];   /* removed by toolchain_cleanup */
 static int ntmp;
 
-/* Signal-safe (it only unlinks): ptxlink.c's crash handler calls it too. */
+/* The tool running now, in a process group of its own: a signal that
+ * ends ptxlink ends it too.  A SIGINT or SIGTERM sent to ptxlink alone
+ * (by a build tool, a timeout, kill) once left ptxas running, writing
+ * into the directory being removed. */
+static volatile pid_t running;
+
+/* The signals ptxlink.c's handler catches: a tool starts with them
+ * blocked until its pid is known, and with their default actions. */
+static const int fatal_sigs[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* Signal-safe (kill, waitpid, unlink): ptxlink.c's crash handler calls
+ * it too.  SIGKILL to the tool's whole group: its only work is in the
+ * temporary directory that goes next, and a tool that ignored a gentler
+ * signal would keep ptxlink waiting. */
 void toolchain_cleanup(void)
 {
+	pid_t pid = running;
+	if (pid > 0) {
+		kill(-pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		running = 0;
+	}
 	for (int i = 0; i < MAX_TMP; i++)
 		if (tmpfiles[i])
 			unlink(tmpfiles[i]);
@@ -166,8 +186,12 @@ static void relay(FILE *from, const char *tool)
 		fputc('\n', stderr);
 }
 
-static void child(int out, const char *exe, char *const *argv)
+static void child(int out, const char *exe, char *const *argv, const sigset_t *mask)
 {
+	setpgid(0, 0);
+	for (size_t i = 0; i < sizeof fatal_sigs / sizeof *fatal_sigs; i++)
+		signal(fatal_sigs[i], SIG_DFL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
 	dup2(out, 1);
 	dup2(out, 2);
 	close(out);
@@ -203,10 +227,20 @@ static int spawn(const char *exe, const char *tool, char *const *argv, char **ca
 		return -1;
 	}
 	fflush(NULL);
+	sigset_t block, old;
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof fatal_sigs / sizeof *fatal_sigs; i++)
+		sigaddset(&block, fatal_sigs[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	pid_t pid = fork();
 	if (pid == 0)
-		child(fds[1], exe, argv);
+		child(fds[1], exe, argv, &old);
 	int err = errno;
+	if (pid > 0) {
+		setpgid(pid, pid);   /* as the child does: whichever runs first */
+		running = pid;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(fds[1]);
 	FILE *from = fdopen(fds[0], "r");
 	if (pid > 0 && from && captured) {
@@ -225,6 +259,7 @@ static int spawn(const char *exe, const char *tool, char *const *argv, char **ca
 	int status = 0;
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	running = 0;
 	errno = err;
 	if (captured)
 		return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;

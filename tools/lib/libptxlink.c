@@ -17,6 +17,11 @@ _Static_assert((int)PTXLINK_ADDRPREP_NARROW == (int)ADDRPREP_NARROW &&
 	(int)PTXLINK_ADDRPREP_WIDEN == (int)ADDRPREP_WIDEN && (int)PTXLINK_ADDRPREP_FOLD == (int)ADDRPREP_FOLD &&
 	(int)PTXLINK_ADDRPREP_SINK == (int)ADDRPREP_SINK,
 	"the public bits are the stage's");
+/* the header promises 0 is the command's default, auto */
+_Static_assert((int)PTXLINK_INLINE_NEVER == (int)INLINE_NEVER &&
+	(int)PTXLINK_INLINE_AUTO == (int)INLINE_AUTO && (int)PTXLINK_INLINE_ALWAYS == (int)INLINE_ALWAYS &&
+	(int)INLINE_MODE_DEFAULT == (int)PTXLINK_INLINE_AUTO,
+	"the public modes are the stage's, and 0 is auto");
 
 struct ptxlink_session {
 	ptxlink_diag_fn *diag;
@@ -141,9 +146,17 @@ static int check_options(const ptxlink_options *o)
 		return fail("nkeep names but keep is NULL");
 	if ((o->nlibdirs && !o->libdirs) || (o->nlibs && !o->libs))
 		return fail("nlibdirs or nlibs names but the array is NULL");
+	/* the lists are counted: a NULL among the first n is a mistake
+	 * (a terminator counted in), never a name */
+	for (size_t i = 0; i < o->nkeep; i++)
+		if (!o->keep[i])
+			return fail("keep holds a NULL name (the list is counted by nkeep)");
 	for (size_t i = 0; i < o->nlibdirs; i++)
 		if (!o->libdirs[i] || !o->libdirs[i][0])
 			return fail("libdirs holds an empty name (not the root directory)");
+	for (size_t i = 0; i < o->nlibs; i++)
+		if (!o->libs[i] || !o->libs[i][0])
+			return fail("libs holds an empty name (the list is counted by nlibs)");
 	return 0;
 }
 

@@ -79,7 +79,7 @@ enum {
 };
 
 /* Inlining's modes (ptxlink_options.inline_mode), the command's
- * --inline=never|auto|always; 0 is the default (never). */
+ * --inline=never|auto|always; 0 is the default (auto, as the command's). */
 enum {
 	PTXLINK_INLINE_NEVER = 1,
 	PTXLINK_INLINE_AUTO = 2,
@@ -111,6 +111,8 @@ typedef struct ptxlink_options {
 	int no_depot;             /* --no-depot */
 	int devirt_funnel_max;    /* --devirt-funnel-max=N (init: the default; 0 too) */
 	int internalize;          /* --internalize */
+	/* The lists hold exactly their counts' names: a NULL (or, in libdirs
+	 * and libs, an empty) name among them is an error of ptxlink_new. */
 	const char *const *keep;  /* --keep=SYM, nkeep names (copied by ptxlink_new) */
 	size_t nkeep;
 	int remarks;              /* PTXLINK_REMARK_* bits */

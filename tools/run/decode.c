@@ -65,6 +65,7 @@ typedef struct Static {
 	const Declarator *dr;
 	int space;
 	uint64_t addr;
+	int inited, bad;     /* its initializer evaluated; it could not be */
 	UT_hash_handle hh;
 } Static;
 
@@ -225,7 +226,8 @@ static DFunc *add_func(const Func *f)
 
 /* What the symbol table says defines a name (the body, else the first
  * declaration; the definition, else the first .extern): a function, or a
- * variable's declaration.  An .alias is its aliasee (alias_syms). */
+ * variable's declaration.  An .alias names the function it declares
+ * until follow_aliases makes it the aliasee. */
 static void add_sym(Sym *s, const Symbol *y)
 {
 	const Stmt *at = y->def && y->def->kind != S_ALIAS ? y->def : y->decl;
@@ -243,6 +245,24 @@ static void add_sym(Sym *s, const Symbol *y)
 			s->dr = &at->var.ds[i];
 	s->decl = &at->var;
 	s->space = space_code(decl_space(s->decl));
+}
+
+/* .alias a, b: a is b, called or taken by address (an alias of an alias
+ * too, followed a bounded number of times).  Its own declaration's
+ * DFunc stays, unnamed. */
+static void follow_aliases(void)
+{
+	for (Sym *s = M->syms; s < M->syms + M->nsyms; s++) {
+		const Symbol *y = s->sym;
+		for (int hop = 0; hop < 64 && y->def && y->def->kind == S_ALIAS; hop++) {
+			const Expr *to = y->def->list.items[1];
+			Symbol *t = to->kind == E_NAME ? symtab_find(M->symtab, to->str) : NULL;
+			if (!t || t == y || !M->syms[t->id].fn)
+				break;
+			s->fn = M->syms[t->id].fn;
+			y = t;
+		}
+	}
 }
 
 static void collect_statics(const List *l)
@@ -272,10 +292,32 @@ static void collect_statics(const List *l)
 
 /* ---- initializers ---- */
 
-static int ceval(const Expr *e, Cval *c, int generic);
+typedef struct Ctx Ctx;
+static int ceval(const Expr *e, Cval *c, int generic, Ctx *x);
+static int bound_value(Ctx *x, const char *name, int generic, uint64_t *v);
 
-static int sym_value(const char *name, int generic, uint64_t *v)
+/* A variable's address in a constant expression: generic(sym) tags a
+ * shared or const one; a .local one has no constant address. */
+static int var_value(int space, uint64_t addr, int generic, uint64_t *v)
 {
+	*v = addr;
+	if (generic && space == SP_SHARED)
+		*v = MK_ADDR(TAG_SHARED, 0, addr);
+	else if (generic && space == SP_CONST)
+		*v = MK_ADDR(TAG_CONST, 0, addr);
+	else if (space == SP_LOCAL)
+		return 0;
+	return 1;
+}
+
+/* A name in a constant expression: inside a body (x set) the innermost
+ * block declaring it decides, and only names no block declares are the
+ * module's symbols. */
+static int sym_value(const char *name, int generic, uint64_t *v, Ctx *x)
+{
+	int r = x ? bound_value(x, name, generic, v) : -1;
+	if (r >= 0)
+		return r;
 	Sym *s = sym_find(name);
 	if (!s)
 		return 0;
@@ -285,21 +327,14 @@ static int sym_value(const char *name, int generic, uint64_t *v)
 	}
 	if (s->space == SP_NONE || s->space == SP_PARAM)
 		return 0;
-	*v = s->addr;
-	if (generic && s->space == SP_SHARED)
-		*v = MK_ADDR(TAG_SHARED, 0, s->addr);
-	else if (generic && s->space == SP_CONST)
-		*v = MK_ADDR(TAG_CONST, 0, s->addr);
-	else if (s->space == SP_LOCAL)
-		return 0;
-	return 1;
+	return var_value(s->space, s->addr, generic, v);
 }
 
 /* c = c op e's right operand. */
-static int ceval_op(const Expr *e, Cval *c, int generic)
+static int ceval_op(const Expr *e, Cval *c, int generic, Ctx *cx)
 {
 	Cval b;
-	if (!ceval(e->kids[1], &b, generic) || c->fk != FK_INT || b.fk != FK_INT)
+	if (!ceval(e->kids[1], &b, generic, cx) || c->fk != FK_INT || b.fk != FK_INT)
 		return 0;
 	uint64_t x = c->v, y = b.v, r;
 	switch (e->op) {
@@ -322,7 +357,7 @@ static int ceval_op(const Expr *e, Cval *c, int generic)
 /* A chain a+b+c+... is as deep as it is long (ptxas takes 200,000
  * terms): its left spine is walked by a loop, and only right operands,
  * which the parser's stack keeps shallow, by recursion. */
-static int ceval_bin(const Expr *e, Cval *c, int generic)
+static int ceval_bin(const Expr *e, Cval *c, int generic, Ctx *cx)
 {
 	const Expr *local[64], **spine = local, *x;
 	uint32_t n = 0, ok;
@@ -333,9 +368,9 @@ static int ceval_bin(const Expr *e, Cval *c, int generic)
 	n = 0;
 	for (x = e; x->kind == E_BINARY; x = x->kids[0])
 		spine[n++] = x;
-	ok = ceval(x, c, generic);
+	ok = ceval(x, c, generic, cx);
 	while (ok && n)
-		ok = ceval_op(spine[--n], c, generic);
+		ok = ceval_op(spine[--n], c, generic, cx);
 	if (spine != local)
 		free(spine);
 	return ok;
@@ -343,18 +378,18 @@ static int ceval_bin(const Expr *e, Cval *c, int generic)
 
 /* A constant expression: numbers, symbol addresses, generic(sym) and
  * mask(sym) byte selectors, and integer arithmetic over them. */
-static int ceval(const Expr *e, Cval *c, int generic)
+static int ceval(const Expr *e, Cval *c, int generic, Ctx *cx)
 {
 	switch (e->kind) {
 	case E_NUM:
 		return parse_num(e->str, c);
 	case E_NAME:
 		c->fk = FK_INT;
-		return sym_value(e->str, generic, &c->v);
+		return sym_value(e->str, generic, &c->v, cx);
 	case E_PAREN:
-		return e->n == 1 && ceval(e->kids[0], c, generic);
+		return e->n == 1 && ceval(e->kids[0], c, generic, cx);
 	case E_UNARY:
-		if (!ceval(e->kids[0], c, generic))
+		if (!ceval(e->kids[0], c, generic, cx))
 			return 0;
 		if (e->op == '-' && c->fk == FK_DEC)
 			c->f = -c->f;
@@ -368,14 +403,14 @@ static int ceval(const Expr *e, Cval *c, int generic)
 			c->v = e->op == '-' ? -c->v : e->op == '~' ? ~c->v : !c->v;
 		return 1;
 	case E_BINARY:
-		return ceval_bin(e, c, generic);
+		return ceval_bin(e, c, generic, cx);
 	case E_CALL:
 		if (e->n != 1)
 			return 0;
 		if (strcmp(expr_fname(e), "generic") == 0)
-			return ceval(e->kids[0], c, 1);
+			return ceval(e->kids[0], c, 1, cx);
 		Cval m;
-		if (!parse_num(expr_fname(e), &m) || m.fk != FK_INT || !m.v || !ceval(e->kids[0], c, generic))
+		if (!parse_num(expr_fname(e), &m) || m.fk != FK_INT || !m.v || !ceval(e->kids[0], c, generic, cx))
 			return 0;
 		c->v = (c->v & m.v) >> __builtin_ctzll(m.v);
 		return 1;
@@ -392,17 +427,17 @@ static uint64_t cval_bits(const Cval *c, int ty)
 	return c->fk == FK_DEC ? (uint64_t)(int64_t)c->f : c->v;
 }
 
-static int init_flat(const Expr *e, int ty, uint8_t *p, uint64_t size, uint64_t *at)
+static int init_flat(const Expr *e, int ty, uint8_t *p, uint64_t size, uint64_t *at, Ctx *cx)
 {
 	if (e->kind == E_BRACE) {
 		for (uint32_t i = 0; i < e->n; i++)
-			if (!init_flat(e->kids[i], ty, p, size, at))
+			if (!init_flat(e->kids[i], ty, p, size, at, cx))
 				return 0;
 		return 1;
 	}
 	uint32_t n = ty_bytes(ty);
 	Cval c;
-	if (!ceval(e, &c, 0))
+	if (!ceval(e, &c, 0, cx))
 		return 0;
 	uint64_t v = cval_bits(&c, ty);
 	if (*at + n <= size)
@@ -419,21 +454,8 @@ static void init_var(Sym *s)
 		return;
 	uint8_t *p = s->space == SP_GLOBAL ? gmem_ptr(s->addr, s->size) : M->cbank + s->addr;
 	uint64_t at = 0;
-	if (p && !init_flat(s->dr->init, s->decl->type, p, s->size, &at))
+	if (p && !init_flat(s->dr->init, s->decl->type, p, s->size, &at, NULL))
 		s->unusable = "has an initializer the interpreter cannot evaluate";
-}
-
-/* .alias a, f: a call of a runs f, and a's address is f's (one
- * function under two names). */
-static void alias_syms(void)
-{
-	for (uint32_t i = 0; i < M->nsyms; i++) {
-		const Stmt *d = symtab_at(M->symtab, i)->def;
-		Sym *to;
-		if (d && d->kind == S_ALIAS && d->list.nitems == 2 && d->list.items[1]->kind == E_NAME &&
-		    (to = sym_find(d->list.items[1]->str)))
-			M->syms[i].fn = to->fn;
-	}
 }
 
 /* ---- the module ---- */
@@ -445,7 +467,7 @@ int layout_module(Module *m)
 	M->syms = xcalloc(M->nsyms + 1, sizeof *M->syms);
 	for (uint32_t i = 0; i < M->nsyms; i++)
 		add_sym(&M->syms[i], symtab_at(M->symtab, i));
-	alias_syms();
+	follow_aliases();
 	for (Sym *s = M->syms; s < M->syms + M->nsyms; s++) {
 		if (s->fn || !s->decl)
 			continue;
@@ -489,12 +511,32 @@ int layout_module(Module *m)
 
 /* ---- function bodies ---- */
 
-enum { B_REG, B_VREG, B_RANGE, B_LOCAL, B_PARAM, B_KPARAM, B_LABEL, B_STATIC, B_TARGETS, B_PROTO };
+/* From the run's arena: an operand tree a failed decode leaves half
+ * built is freed with the rest, not leaked. */
+static Opnd *kids_new(uint32_t n)
+{
+	if (!M->code)
+		M->code = arena_new();
+	return arena_alloc(M->code, (n ? n : 1) * sizeof(Opnd));
+}
+
+/* Names in a body resolve as the PTX ISA scopes them: to the innermost
+ * enclosing block that declares them.  Registers and variables are bound
+ * where declared (a use must follow its declaration), labels, prototypes
+ * and target lists when their block is entered (a branch may go forward);
+ * leaving a block unbinds all of its names, so sibling blocks may each
+ * declare the same label.  This is the interpreter's own reading of the
+ * rule, on purpose not ir/'s: it judges the stages that use ir/'s. */
+enum {
+	B_REG, B_VREG, B_RANGE, B_LOCAL, B_PARAM, B_KPARAM, B_LABEL, B_STATIC, B_BADSTATIC,
+	B_TARGETS, B_PROTO,
+};
 
 typedef struct Bind {
 	const char *name;
 	int kind, space;
-	uint64_t v;          /* B_RANGE: the N of %r<N> */
+	uint64_t v;          /* B_RANGE: the N of %r<N>; B_TARGETS: its set, or */
+	                     /* UINT64_MAX when a target is unknown */
 	uint32_t seq;        /* binding order: the later of two names shadows */
 	struct Bind *prev;
 	UT_hash_handle hh;
@@ -505,16 +547,23 @@ typedef struct Bind {
 	UT_hash_handle rh;
 } Bind;
 
-typedef struct Ctx {
+/* The instruction index of each label, from a first pass. */
+typedef struct LabelAt {
+	const Stmt *s;
+	uint32_t at;
+	UT_hash_handle hh;
+} LabelAt;
+
+struct Ctx {
 	DFunc *fn;
-	Bind *names;         /* scoped: registers, frame variables */
-	Bind *labels;        /* function-wide */
+	Bind *names;         /* what each name means here */
 	Bind **added;
 	uint32_t nadded, capadded, seq;
 	uint32_t nins;
+	LabelAt *labels;
 	Opnd **sets;
 	uint32_t nsets;
-} Ctx;
+};
 
 static void bind(Ctx *c, const char *name, int kind, int space, uint64_t v)
 {
@@ -553,7 +602,8 @@ static void unbind_to(Ctx *c, uint32_t mark)
 }
 
 /* %r12 under a %r<N> with N > 12 (no leading zero): its register, given
- * a slot the first time it is used. */
+ * a slot the first time it is used.  The innermost range that declares
+ * %r12 decides: an inner %r<4> hides an outer %r<16>'s %r3, not its %r12. */
 static Bind *range_reg(Ctx *c, const char *name)
 {
 	size_t n = strlen(name), base = n;
@@ -565,7 +615,9 @@ static Bind *range_reg(Ctx *c, const char *name)
 	Bind *r, *b;
 	HASH_FIND_PTR(c->names, &stem, r);
 	uint32_t index = (uint32_t)strtoul(name + base, NULL, 10);
-	if (!r || r->kind != B_RANGE || index >= r->v)
+	while (r && (r->kind != B_RANGE || index >= r->v))
+		r = r->prev;
+	if (!r)
 		return NULL;
 	HASH_FIND(rh, r->used, &index, sizeof index, b);
 	if (!b) {
@@ -582,42 +634,74 @@ static Bind *lookup(Ctx *c, const char *name)
 	HASH_FIND_PTR(c->names, &name, b);
 	if (r && (!b || r->seq > b->seq))
 		return r;
-	if (!b)
-		HASH_FIND_PTR(c->labels, &name, b);
 	return b;
 }
 
-static void add_label(Ctx *c, const char *name, int kind, uint64_t v)
+/* A name bound in the body, in a constant expression: 1 with its value,
+ * 0 when it has none (a register, a frame variable, a label), -1 when
+ * no block declares it. */
+static int bound_value(Ctx *c, const char *name, int generic, uint64_t *v)
 {
-	Bind *b = xcalloc(1, sizeof *b);
-	b->name = name;
-	b->kind = kind;
-	b->v = v;
-	HASH_ADD_PTR(c->labels, name, b);
+	Bind *b = lookup(c, name);
+	if (!b)
+		return -1;
+	if (b->kind == B_STATIC)
+		return var_value(b->space, b->v, generic, v);
+	if (b->kind == B_KPARAM) {
+		*v = b->v;
+		return 1;
+	}
+	return 0;
 }
 
-/* First pass: instruction indexes of labels, and branch-target lists. */
+/* First pass: the instruction index of every label. */
 static void scan_labels(Ctx *c, const List *l)
 {
 	for (Stmt *s = l->head; s; s = s->next) {
-		switch (s->kind) {
-		case S_INS:
+		if (s->kind == S_INS)
 			c->nins++;
-			break;
-		case S_LABEL:
-			add_label(c, s->label, B_LABEL, c->nins);
-			break;
-		case S_SCOPE:
+		else if (s->kind == S_SCOPE)
 			scan_labels(c, &s->scope);
-			break;
-		case S_PROTO:
-			add_label(c, s->proto->label, B_PROTO, 0);
-			break;
-		case S_TARGETS:
-			add_label(c, s->list.label, B_TARGETS, (uint64_t)(uintptr_t)s);
-			break;
+		else if (s->kind == S_LABEL) {
+			LabelAt *la = xcalloc(1, sizeof *la);
+			la->s = s;
+			la->at = c->nins;
+			HASH_ADD_PTR(c->labels, s, la);
 		}
 	}
+}
+
+static int dec_opnd(Ctx *c, const Expr *e, Opnd *o);
+
+/* A target list's labels (.branchtargets) or functions (.calltargets),
+ * resolved where it is declared. */
+static uint64_t dec_targets(Ctx *c, const Stmt *s)
+{
+	int want = strcmp(s->list.word, ".calltargets") == 0 ? O_FUNC : O_LABEL;
+	Opnd *set = kids_new(s->list.nitems);
+	for (uint32_t i = 0; i < s->list.nitems; i++)
+		if (!dec_opnd(c, s->list.items[i], &set[i]) || set[i].kind != want)
+			return UINT64_MAX;
+	c->sets = xreallocarray(c->sets, c->nsets + 1, sizeof *c->sets);
+	c->sets[c->nsets] = set;
+	return c->nsets++;
+}
+
+/* Entering a block: its labels, prototypes and target lists, which its
+ * instructions may name before they appear. */
+static void bind_labels(Ctx *c, const List *l)
+{
+	for (Stmt *s = l->head; s; s = s->next) {
+		LabelAt *la;
+		if (s->kind == S_LABEL) {
+			HASH_FIND_PTR(c->labels, &s, la);
+			bind(c, s->label, B_LABEL, 0, la->at);
+		} else if (s->kind == S_PROTO)
+			bind(c, s->proto->label, B_PROTO, 0, (uint64_t)(uintptr_t)s->proto);
+	}
+	for (Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_TARGETS)
+			bind(c, s->list.label, B_TARGETS, (int)s->list.nitems, dec_targets(c, s));
 }
 
 /* .reg .v4 .f32 %v: four slots; %v names them all (an operand like
@@ -670,6 +754,19 @@ static void bind_frame_var(Ctx *c, const Decl *d, int space)
 	}
 }
 
+/* A static's initializer, evaluated where it is declared (its names are
+ * the block's); the body is decoded on its first call, before any of its
+ * code can have touched the variable.  0 if it cannot be evaluated. */
+static int init_static(Ctx *c, const Decl *d, Static *st)
+{
+	if (!st->dr->init || st->inited++ || (st->space != SP_GLOBAL && st->space != SP_CONST))
+		return !st->bad;
+	uint64_t size = var_size(d, st->dr), at = 0;
+	uint8_t *p = st->space == SP_GLOBAL ? gmem_ptr(st->addr, size) : M->cbank + st->addr;
+	st->bad = p && !init_flat(st->dr->init, d->type, p, size, &at, c);
+	return !st->bad;
+}
+
 static void bind_var(Ctx *c, const Decl *d)
 {
 	int sp = space_code(decl_space(d));
@@ -685,23 +782,16 @@ static void bind_var(Ctx *c, const Decl *d)
 		Static *st;
 		const Declarator *dr = &d->ds[i];
 		HASH_FIND_PTR(statics, &dr, st);
-		if (st)
+		if (!st)
+			continue;
+		if (!init_static(c, d, st))
+			bind(c, dr->name, B_BADSTATIC, 0, 0);
+		else
 			bind(c, dr->name, B_STATIC, st->space, st->addr);
 	}
 }
 
-/* From the run's arena: an operand tree a failed decode leaves half
- * built is freed with the rest, not leaked. */
-static Opnd *kids_new(uint32_t n)
-{
-	if (!M->code)
-		M->code = arena_new();
-	return arena_alloc(M->code, (n ? n : 1) * sizeof(Opnd));
-}
-
 static const char *why_name, *why_text;
-
-static int dec_opnd(Ctx *c, const Expr *e, Opnd *o);
 
 /* %r1.b0, %r2.h10, %r3.b7654: a video instruction's register with a
  * byte or half-word selector (or a destination's mask); the handler
@@ -751,21 +841,22 @@ static int dec_name(Ctx *c, const char *name, Opnd *o)
 		case B_KPARAM: o->kind = O_IMM; o->val = b->v; return 1;
 		case B_LABEL: o->kind = O_LABEL; o->reg = (uint32_t)b->v; return 1;
 		case B_STATIC: o->kind = O_IMM; o->val = b->v; return 1;
+		case B_BADSTATIC:
+			why_name = name;
+			why_text = "has an initializer the interpreter cannot evaluate";
+			return 0;
 		case B_PROTO: o->kind = O_NONE; return 1;
-		case B_TARGETS: {
-			const Stmt *s = (const Stmt *)(uintptr_t)b->v;
-			Opnd *set = kids_new(s->list.nitems);
-			for (uint32_t i = 0; i < s->list.nitems; i++)
-				if (!dec_opnd(c, s->list.items[i], &set[i]) || set[i].kind != O_LABEL)
-					return 0;
-			c->sets = xreallocarray(c->sets, c->nsets + 1, sizeof *c->sets);
-			c->sets[c->nsets] = set;
+		case B_TARGETS:
+			if (b->v == UINT64_MAX) {
+				why_name = name;
+				why_text = "names a label not declared where it is";
+				return 0;
+			}
 			o->kind = O_LABELS;
-			o->reg = c->nsets++;
-			o->n = s->list.nitems;
-			o->kids = set;
+			o->reg = (uint32_t)b->v;
+			o->kids = c->sets[b->v];
+			o->n = (uint32_t)b->space;
 			return 1;
-		}
 		}
 	}
 	Sym *s = sym_find(name);
@@ -804,11 +895,11 @@ static int dec_lin(Ctx *c, const Expr *e, Opnd *base, int64_t *off)
 {
 	Cval k;
 	while (e->kind == E_BINARY && (e->op == '+' || e->op == '-')) {
-		if (ceval(e->kids[1], &k, 0) && k.fk == FK_INT &&
+		if (ceval(e->kids[1], &k, 0, c) && k.fk == FK_INT &&
 		    !lookup(c, e->kids[1]->kind == E_NAME ? e->kids[1]->str : "")) {
 			*off = (int64_t)((uint64_t)*off + (e->op == '+' ? k.v : -k.v));
 			e = e->kids[0];
-		} else if (e->op == '+' && ceval(e->kids[0], &k, 0) && k.fk == FK_INT) {
+		} else if (e->op == '+' && ceval(e->kids[0], &k, 0, c) && k.fk == FK_INT) {
 			*off = (int64_t)((uint64_t)*off + k.v);
 			e = e->kids[1];
 		} else
@@ -859,7 +950,7 @@ static int dec_opnd(Ctx *c, const Expr *e, Opnd *o)
 	case E_BRACE:
 		return dec_list(c, e, o, O_VEC);
 	case E_PAREN:
-		if (e->n == 1 && ceval(e->kids[0], &k, 0)) {
+		if (e->n == 1 && ceval(e->kids[0], &k, 0, c)) {
 			o->kind = O_IMM;
 			o->fk = (uint8_t)k.fk;
 			o->val = k.v;
@@ -906,7 +997,7 @@ static int dec_opnd(Ctx *c, const Expr *e, Opnd *o)
 	/* a constant expression, or sym+offset */
 	int64_t off = 0;
 	Opnd base;
-	if (ceval(e, &k, 0)) {
+	if (ceval(e, &k, 0, c)) {
 		o->kind = O_IMM;
 		o->fk = (uint8_t)k.fk;
 		o->val = k.v;
@@ -1003,11 +1094,45 @@ static void unsupported(DIns *d, const char *why)
 	d->why = why ? xstrdup(why) : NULL;
 }
 
-/* call (rets), target, (args), proto: always three operands afterwards. */
+/* An indirect call's prototype (the sizes of its results, then its
+ * parameters) or .calltargets list as a fourth operand: a callee outside
+ * the list or of another signature is undefined in PTX, and stops the
+ * run (a stage that got either wrong is then not judged by luck). */
+static int dec_call_bound(Ctx *c, const char *name, DIns *d)
+{
+	Bind *b = lookup(c, name);
+	Opnd *o = &d->ops[3];
+	if (!b || (b->kind == B_TARGETS && b->v == UINT64_MAX))
+		return 0;
+	if (b->kind == B_TARGETS) {
+		o->kind = O_LABELS;
+		o->kids = c->sets[b->v];
+		o->n = (uint32_t)b->space;
+		d->nops = 4;
+		return 1;
+	}
+	if (b->kind != B_PROTO)
+		return 0;
+	const Proto *p = (const Proto *)(uintptr_t)b->v;
+	o->kind = O_PROTO;
+	o->val = p->nrets;
+	o->n = p->nrets + p->nparams;
+	o->kids = kids_new(o->n);
+	for (uint32_t k = 0; k < o->n; k++) {
+		const Decl *x = k < p->nrets ? &p->rets[k] : &p->params[k - p->nrets];
+		o->kids[k].kind = O_IMM;
+		o->kids[k].val = decl_space(x) == SPACE_REG ? UINT32_MAX : var_size(x, &x->ds[0]);
+	}
+	d->nops = 4;
+	return 1;
+}
+
+/* call (rets), target, (args)[, proto or targets]: three operands
+ * afterwards, four with a prototype or a .calltargets list. */
 static int dec_call(Ctx *c, const Ins *in, DIns *d)
 {
 	uint32_t i = 0;
-	Opnd *ops = kids_new(3);
+	Opnd *ops = kids_new(4);
 	ops[0].kind = O_LIST;
 	ops[2].kind = O_LIST;
 	if (i < in->nops && in->ops[i]->kind == E_PAREN && in->nops > 1)
@@ -1022,7 +1147,9 @@ static int dec_call(Ctx *c, const Ins *in, DIns *d)
 			return 0;
 	d->ops = ops;
 	d->nops = 3;
-	return 1;  /* a trailing prototype or target list adds nothing */
+	if (i < in->nops && in->ops[i]->kind == E_NAME)
+		return dec_call_bound(c, in->ops[i]->str, d);
+	return i == in->nops;
 }
 
 static void dec_ins(Ctx *c, const Stmt *s, DIns *d)
@@ -1093,6 +1220,7 @@ static void dec_list_stmts(Ctx *c, const List *l, uint32_t *k)
 			break;
 		case S_SCOPE: {
 			uint32_t mark = c->nadded;
+			bind_labels(c, &s->scope);
 			dec_list_stmts(c, &s->scope, k);
 			unbind_to(c, mark);
 			break;
@@ -1153,16 +1281,17 @@ void decode_func(DFunc *fn)
 	fn->ins = xcalloc(c.nins + 1, sizeof *fn->ins);
 	fn->nins = c.nins;
 	uint32_t k = 0;
+	bind_labels(&c, &fn->f->body);
 	dec_list_stmts(&c, &fn->f->body, &k);
 	/* falling off the end returns */
 	fn->ins[c.nins] = (DIns){.fn = handler_of(O_ret)->fn, .guard = -1, .st = NULL};
 	fn->labelsets = c.sets;
 	fn->nlabelsets = c.nsets;
 	unbind_to(&c, 0);
-	for (Bind *b = c.labels, *tmp; b; b = tmp) {
-		tmp = b->hh.next;
-		HASH_DEL(c.labels, b);
-		free(b);
+	for (LabelAt *la = c.labels, *tmp; la; la = tmp) {
+		tmp = la->hh.next;
+		HASH_DEL(c.labels, la);
+		free(la);
 	}
 	free(c.added);
 	if (fn->lalign < 16)

@@ -1213,8 +1213,8 @@ int push_frame(Thread *t, DFunc *fn, const DIns *call)
 	f->regbase = t->depth ? t->fr[t->depth - 1].regbase + t->fr[t->depth - 1].fn->nregs : 0;
 	grow_regs(t, f->regbase + fn->nregs + 1);
 	memset(t->regs + f->regbase, 0, fn->nregs * sizeof *t->regs);
-	f->lbase = stack_push(&t->lmem, &t->lsp, &t->lcap, fn->lsize, fn->lalign);
-	f->pbase = stack_push(&t->pmem, &t->psp, &t->pcap, fn->psize, 16);
+	f->lbase = stack_push(&t->lmem, &t->lsp, &t->lcap, fn->lsize, fn->lalign, M->stack_limit);
+	f->pbase = stack_push(&t->pmem, &t->psp, &t->pcap, fn->psize, 16, PARAM_STACK);
 	if (f->lbase == UINT32_MAX || f->pbase == UINT32_MAX)
 		rt_fail(call, RUN_FAULT, "local memory stack overflow");
 	t->depth++;
@@ -1252,6 +1252,29 @@ static void copy_param(Thread *t, Thread *dummy, const Opnd *o, uint8_t *slot, u
 	bad_form(d);
 }
 
+/* An indirect call's callee against its .calltargets list or
+ * prototype: another is undefined in PTX. */
+static void check_callee(const DIns *d, DFunc *fn)
+{
+	const Opnd *o = &d->ops[3];
+	if (o->kind == O_LABELS) {
+		for (uint32_t i = 0; i < o->n; i++)
+			if (o->kids[i].reg == fn->idx)
+				return;
+		rt_fail(d, RUN_FAULT, "indirect call of '%s', which its .calltargets list does not name",
+			fn->name);
+	}
+	decode_func(fn);
+	int same = o->val == fn->nrets && o->n - o->val == fn->nparams;
+	for (uint32_t k = 0; same && k < o->n; k++) {
+		uint32_t size = k < o->val ? fn->rsz[k] : fn->psz[k - o->val];
+		same = o->kids[k].val == size;
+	}
+	if (!same)
+		rt_fail(d, RUN_FAULT, "indirect call of '%s', whose signature is not the call's prototype",
+			fn->name);
+}
+
 static int ex_call(Thread *t, const DIns *d)
 {
 	const Opnd *rets = &d->ops[0], *tgt = &d->ops[1], *args = &d->ops[2];
@@ -1259,6 +1282,8 @@ static int ex_call(Thread *t, const DIns *d)
 	if (!fn)
 		rt_fail(d, RUN_FAULT, "indirect call through 0x%llx, not a function address",
 			(unsigned long long)rd(t, tgt));
+	if (d->nops == 4 && tgt->kind != O_FUNC)
+		check_callee(d, fn);
 	if (fn->builtin)
 		return ex_call_builtin(t, d, fn);
 	if (!fn->f->has_body)
@@ -1322,6 +1347,50 @@ static int ex_trap(Thread *t, const DIns *d)
 	rt_fail(d, RUN_FAULT, "trap");
 }
 
+/* alloca ptr, size{, align}: size bytes on the thread's local stack,
+ * above the frame (and any callee's frame goes above them).  ret gives
+ * them back with the frame, stackrestore to where stacksave was; what is
+ * allocated again is zeroed, as all memory is. */
+static int ex_alloca(Thread *t, const DIns *d)
+{
+	int ty = ty0(d);
+	if (d->nops != 2)
+		nops(d, 3);
+	uint64_t size = zx(rd(t, &d->ops[1]), ty_bits(ty));
+	uint64_t align = d->nops == 3 ? zx(rd(t, &d->ops[2]), 32) : 8;
+	if (!align || (align & (align - 1)) || align > (1u << 23))
+		rt_fail(d, RUN_FAULT, "alloca alignment %llu is not a power of 2 up to 2^23",
+			(unsigned long long)align);
+	uint32_t at = stack_push(&t->lmem, &t->lsp, &t->lcap, size, (uint32_t)align, M->stack_limit);
+	if (at == UINT32_MAX)
+		rt_fail(d, RUN_FAULT, "local memory stack overflow: alloca of %llu bytes with %u of "
+			"the thread's %u in use (--stack)", (unsigned long long)size, t->lsp,
+			M->stack_limit);
+	wr(t, &d->ops[0], at);
+	return X_NEXT;
+}
+
+static int ex_stacksave(Thread *t, const DIns *d)
+{
+	nops(d, 1);
+	wr(t, &d->ops[0], t->lsp);
+	return X_NEXT;
+}
+
+/* Only back to a point of this frame's own allocations: anything else
+ * would free a caller's memory, or hand out memory never allocated. */
+static int ex_stackrestore(Thread *t, const DIns *d)
+{
+	nops(d, 1);
+	uint64_t a = zx(rd(t, &d->ops[0]), ty_bits(ty0(d)));
+	uint64_t floor = top(t)->lbase + top(t)->fn->lsize;
+	if (a < floor || a > t->lsp)
+		rt_fail(d, RUN_FAULT, "stackrestore to 0x%llx, outside this frame's allocations "
+			"(0x%llx..0x%x)", (unsigned long long)a, (unsigned long long)floor, t->lsp);
+	t->lsp = (uint32_t)a;
+	return X_NEXT;
+}
+
 static int ex_brkpt(Thread *t, const DIns *d)
 {
 	rt_fail(d, RUN_FAULT, "brkpt");
@@ -1353,6 +1422,7 @@ static int ex_mapa(Thread *t, const DIns *d)
 static const Handler handlers[O_UNKNOWN + 1] = {
 	[O_abs] = {ex_abs, NULL, M(ftz) | M(relu)},
 	[O_activemask] = {NULL, wx_activemask, 0},
+	[O_alloca] = {ex_alloca, NULL, 0},
 	[O_add] = {ex_add, NULL, M(sat) | M(cc) | M(ftz)},
 	[O_addc] = {ex_add, NULL, M(cc)},
 	[O_and] = {ex_and, NULL, 0},
@@ -1370,6 +1440,8 @@ static const Handler handlers[O_UNKNOWN + 1] = {
 	[O_brkpt] = {ex_brkpt, NULL, 0},
 	[O_brx] = {ex_brx, NULL, M(idx) | M(uni)},
 	[O_call] = {ex_call, NULL, M(uni)},
+	[O_stackrestore] = {ex_stackrestore, NULL, 0},
+	[O_stacksave] = {ex_stacksave, NULL, 0},
 	[O_clz] = {ex_clz, NULL, 0},
 	[O_cnot] = {ex_cnot, NULL, 0},
 	[O_copysign] = {ex_funary, NULL, 0},

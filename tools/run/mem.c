@@ -143,14 +143,16 @@ int gmem_free(uint64_t addr)
 	return 1;
 }
 
-/* Room for size bytes aligned to align on a growable stack. */
-uint32_t stack_push(uint8_t **mem, uint32_t *sp, uint32_t *cap, uint32_t size, uint32_t align)
+/* Room for size bytes aligned to align on a growable stack of at most
+ * limit bytes. */
+uint32_t stack_push(uint8_t **mem, uint32_t *sp, uint32_t *cap, uint64_t size, uint32_t align,
+	uint32_t limit)
 {
 	if (align < 8)
 		align = 8;
 	uint64_t at = ((uint64_t)*sp + align - 1) & ~(uint64_t)(align - 1);
 	uint64_t end = at + size;
-	if (end > (16u << 20))
+	if (size > limit || end > limit)
 		return UINT32_MAX;  /* the caller reports the overflow */
 	if (end > *cap) {
 		uint32_t n = *cap ? *cap : 1024;

@@ -443,6 +443,14 @@ static void set_max_steps(Launch *l, const char *v)
 	M->max_steps = parse_u64(v, "--max-steps");
 }
 
+static void set_stack(Launch *l, const char *v)
+{
+	uint64_t n = parse_u64(v, "--stack");
+	if (n < 64 || n > (1u << 30))
+		bad_usage("--stack %s: between 64 bytes and 1 GiB", v);
+	M->stack_limit = (uint32_t)n;
+}
+
 static void set_dump_as(Launch *l, const char *v)
 {
 	static const char *const kinds[] = {"u8", "u16", "u32", "u64", "s32", "s64", "f32", "f64", NULL};
@@ -479,6 +487,8 @@ static const Option options[] = {
 		"      words4:INT, words8:INT  a struct filled with 4- or 8-byte copies of INT"},
 	{"--dynamic-shared", "BYTES", set_dynamic_shared, 0, "dynamic shared memory per block"},
 	{"--max-steps", "N", set_max_steps, 0, "stop after N thread instructions (default 1000000000)"},
+	{"--stack", "BYTES", set_stack, 0, "a thread's local memory: its frames and what alloca" MORE
+		"holds (default 524288, what a GPU thread may have)"},
 	{"--dump", NULL, NULL, offsetof(Launch, dump), "print every buffer's bytes after its digest"},
 	{"--dump-as", "TYPE", set_dump_as, 0, "print every buffer as values, one a line; TYPE is"
 		MORE "u8, u16, u32, u64 (hex), s32, s64, f32, f64"},
@@ -534,6 +544,7 @@ int main(int argc, char **argv)
 	M->grid[0] = M->grid[1] = M->grid[2] = 1;
 	M->block[0] = M->block[1] = M->block[2] = 1;
 	M->max_steps = 1000000000ull;
+	M->stack_limit = 512u << 10;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {

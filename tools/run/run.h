@@ -80,6 +80,7 @@ enum {
 	O_SEL,    /* %r1.b0, %r2.h10, %r3.b7654 of a video instruction: reg, sel 'b' or */
 	          /* 'h', n digits in val, the first in the highest nibble */
 	O_NEG,    /* -a of vmad: kids[0], an O_REG or O_SEL */
+	O_PROTO,  /* a call's prototype: n sizes in kids, the first val of them results' */
 };
 enum { FK_INT, FK_F32, FK_F64, FK_DEC };  /* immediates: 0f, 0d, 1.5 */
 
@@ -246,6 +247,7 @@ typedef struct Machine {
 	uint32_t lstatic;    /* module-level .local bytes */
 	uint8_t *linit;
 	uint64_t steps, max_steps;
+	uint32_t stack_limit;  /* --stack: a thread's local memory, frames and alloca */
 	Thread *threads;
 	uint32_t nthreads;
 	Warp *warps;
@@ -279,7 +281,9 @@ int mem_to_space(Thread *, int space, uint64_t generic, uint64_t *out);
 int mem_space_of(uint64_t generic);
 uint64_t mem_load(Thread *, int space, uint64_t addr, uint32_t size, const DIns *);
 void mem_store(Thread *, int space, uint64_t addr, uint32_t size, uint64_t v, const DIns *);
-uint32_t stack_push(uint8_t **mem, uint32_t *sp, uint32_t *cap, uint32_t size, uint32_t align);
+uint32_t stack_push(uint8_t **mem, uint32_t *sp, uint32_t *cap, uint64_t size, uint32_t align,
+	uint32_t limit);
+#define PARAM_STACK (16u << 20)
 const char *mem_cstr(Thread *, uint64_t generic, const DIns *, size_t *len);
 
 /* decode.c: where a module symbol lives (the symtab says which

@@ -517,7 +517,8 @@ static void thread_init(Thread *t, DFunc *k, Cta *b, uint32_t lin)
 	t->carry = 0;
 	t->cl_arrived = 0;
 	/* local address 0 is never an object's, so a null local pointer faults */
-	if (stack_push(&t->lmem, &t->lsp, &t->lcap, M->lstatic > 16 ? M->lstatic : 16, 16) == UINT32_MAX)
+	if (stack_push(&t->lmem, &t->lsp, &t->lcap, M->lstatic > 16 ? M->lstatic : 16, 16,
+	    M->stack_limit) == UINT32_MAX)
 		rt_fail(NULL, RUN_FAULT, "module .local variables too large");
 	push_frame(t, k, NULL);
 }
