@@ -5,7 +5,7 @@
 #   tests/difftest/difftest-ptx.sh [SEED... | --seed S --count N] [--jobs J]
 #       [--keep DIR] [--fail-dir DIR] [--features=LIST] [--no-FEATURE...]
 #       [--no-known-bad] [--ptxas-every K] [--findings DIR] [--reduce]
-#       [--quiet]
+#       [--tag TAG] [--quiet]
 #
 # For each seed (the SEEDs given, else S, S+1, ... S+N-1; default 1 and
 # 10) gen-ptx.py writes a program of 1 to 3 PTX files, and its twin (the
@@ -35,8 +35,10 @@
 # With --findings DIR each failure (per seed and what: twin, a variant,
 # verify-VARIANT, link-VARIANT, ptxas-VARIANT) also goes to
 # DIR/ptxgen-SEED-WHAT/ with a README of the commands, and one line to
-# DIR/ptxgen.log; with --reduce the program there is cut down to the
-# fewest features that still fail the same way.  The end is
+# DIR/ptxgen.log (--tag T names them ptxgen-SEED-T-WHAT); an existing one
+# is left as it is.  With --reduce a seed's first failure there is cut down
+# to the fewest features that still fail the same way (DIR/.../reduced).
+# --quiet prints only the failing seeds' lines and the end.  The end is
 #
 #   difftest-ptx: P modules (programs), K kernels, R kernel runs, D differences,
 #     T twin differences, V verifier findings, L link failures, X ptxas rejections
@@ -50,7 +52,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=tests/difftest/difftest-lib.sh
 . "$ROOT/tests/difftest/difftest-lib.sh"
 
-genopts=() seeds='' ptxas_every=4 findings='' reduce=0 quiet=0
+genopts=() seeds='' ptxas_every=4 findings='' reduce=0 quiet=0 tag=''
+
 difftest_option() {
 	case $1 in
 	--features=*) genopts+=("$1"); return 1 ;;
@@ -59,11 +62,12 @@ difftest_option() {
 	--findings) findings=$(realpath -m "$2"); return 2 ;;
 	--reduce) reduce=1; return 1 ;;
 	--quiet) quiet=1; return 1 ;;
+	--tag) tag=$2-; return 2 ;;
 	[0-9]*) seeds="$seeds $1"; return 1 ;;
 	esac
 	return 0
 }
-difftest_options difftest-ptx '2,45p' "$@"
+difftest_options difftest-ptx '2,49p' "$@"
 difftest_setup difftest-ptx difftest-ptx-fail ptxas
 
 # name|options: every value of every option at least once, and combinations
@@ -110,8 +114,9 @@ run() {
 finding() {
 	local s=$1 what=$2 line=$3 m=${4:-} flags=${5:-} d=$work/seed-$1 f
 	[ -n "$findings" ] || return 0
-	f=$findings/ptxgen-$s-$what
-	rm -rf "$f"
+	f=$findings/ptxgen-$s-$tag$what
+	[ -d "$f" ] && return 0
+	reduced=$((reduced + 1))
 	mkdir -p "$f"
 	cp "$d"/prog/*.ptx "$d/prog/manifest" "$f/" 2>/dev/null
 	[ -n "$m" ] && cp "$d/$m.ptx" "$f/out.ptx" 2>/dev/null
@@ -125,9 +130,9 @@ finding() {
 			"--arg buf:BYTES:zero ${DATA[0]}   # and out.ptx; BYTES = 256 * W (manifest)"
 	} > "$f/README"
 	[ -f "$d/why" ] && cat "$d/why" >> "$f/README"
-	[ "$reduce" = 1 ] && reduce_finding "$s" "$what" "$flags" "$f"
+	[ "$reduce" = 1 ] && [ $reduced = 1 ] && reduce_finding "$s" "$what" "$flags" "$f"
 	mkdir -p "$findings"
-	echo "ptxgen-$s-$what: $line" >> "$findings/ptxgen.log"
+	echo "ptxgen-$s-$tag$what: $line" >> "$findings/ptxgen.log"
 }
 
 # fails FEATURES SEED WHAT FLAGS DIR: does the program of FEATURES still
@@ -184,7 +189,7 @@ reduce_finding() {
 # one SEED: generate, link every way, run every kernel against the reference
 one() {
 	local s=$1 d=$work/seed-$1 t0=$SECONDS k w i v name flags m e prev same new
-	local nk=0 runs=0 diffs=0 twin=0 notcmp=0 vfail=0 lfail=0 pfail=0 gfail=0 modules=0
+	local reduced=0 nk=0 runs=0 diffs=0 twin=0 notcmp=0 vfail=0 lfail=0 pfail=0 gfail=0 modules=0
 	local kernels=()
 	rm -rf "$d" && mkdir -p "$d"
 	: > "$d/log"

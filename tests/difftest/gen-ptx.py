@@ -63,6 +63,9 @@ FEATURES = {
     "recursion": "a recursive function",
     "printf": "printf through vprintf",
     "byref": "a generic pointer to a caller's depot object passed to a callee",
+    "localarr": "a depot array of 8 words filled at constant offsets, read at constant or run-time ones",
+    "earlyret": "a return from the middle of a helper",
+    "consttab": "the function-pointer table in .const",
     "multifile": "2 to 3 files (else 1)",
     "localnames": "internal functions of the same name in several files",
 }
@@ -556,7 +559,8 @@ class Gen:
     def step(self, fn, x, depth):
         r = self.r
         kinds = [("arith", 4), ("block", 3), ("asm2", 2), ("loop", 2), ("call", 4),
-                 ("indirect", 2), ("passon", 2), ("special", 3), ("printf", 1), ("branch", 2)]
+                 ("indirect", 2), ("passon", 2), ("special", 3), ("printf", 1), ("branch", 2),
+                 ("localarr", 2), ("earlyret", 1)]
         tot = sum(w for _, w in kinds)
         pick = r.uniform(0, tot)
         for kind, w in kinds:
@@ -609,6 +613,48 @@ class Gen:
         fn.e("mov.b32 %s, %s;" % (y, z))
         fn.put_label(skip)
         return y
+
+    def st_localarr(self, fn, x, depth):
+        """int a[8]: filled at constant offsets through %SPL, read back at a
+        constant offset (scalar replacement may take it) or at x % 8."""
+        if not self.on("localarr"):
+            self.r.random()
+            return None
+        r = self.r
+        off = fn.slot(32)
+        base = fn.reg("rd")
+        fn.e("add.u64 %s, %%SPL, %d;" % (base, off - (16 if fn.splstep else 0)))
+        k = self.k(3, 999)
+        v = fn.reg()
+        for i in range(8):
+            fn.e("mad.lo.u32 %s, %s, %d, %d;" % (v, x, k, i))
+            fn.e("st.local.u32 [%s+%d], %s;" % (base, 4 * i, v))
+        y = fn.reg()
+        if r.random() < 0.5:
+            fn.e("ld.local.u32 %s, [%s+%d];" % (y, base, 4 * r.randint(0, 7)))
+        else:
+            i, o = fn.reg(), fn.reg("rd")
+            fn.e("and.b32 %s, %s, 7;" % (i, x))
+            fn.e("mul.wide.u32 %s, %s, 4;" % (o, i))
+            fn.e("add.u64 %s, %s, %s;" % (o, base, o))
+            fn.e("ld.local.u32 %s, [%s];" % (y, o))
+        fn.spend(24)
+        return y
+
+    def st_earlyret(self, fn, x, depth):
+        """if (x & bit) return f(x): a helper's return from the middle."""
+        if fn.kind != "helper" or not self.on("earlyret"):
+            self.r.random()
+            return None
+        p, go, y = fn.reg("p"), fn.label(), fn.reg()
+        fn.e("and.b32 %s, %s, %d;" % (y, x, 1 << self.r.randint(0, 8)))
+        fn.e("setp.eq.u32 %s, %s, 0;" % (p, y))
+        fn.e("@%s bra %s;" % (p, go))
+        fn.e("xor.b32 %s, %s, %d;" % (y, x, self.k(1, 9999)))
+        fn.e("st.param.b32 [%s], %s;" % (fn.params[2], y))
+        fn.e("ret;")
+        fn.put_label(go)
+        return self.st_arith(fn, x, depth)
 
     def st_block(self, fn, x, depth):
         """{ } blocks, one after another or nested: inside, X's own name
@@ -802,14 +848,15 @@ class Gen:
             f = fn.file
             f.strings += 1
             tab = "ftab_%s_%d" % (fn.name, f.strings)
-            f.vars.append(".global .align 8 .u64 %s[%d] = {%s};" % (tab, len(ts), ", ".join(t.name for t in ts)))
+            space = "const" if self.chance("consttab", 0.4) else "global"
+            f.vars.append(".%s .align 8 .u64 %s[%d] = {%s};" % (space, tab, len(ts), ", ".join(t.name for t in ts)))
             f.tabrefs = getattr(f, "tabrefs", set()) | set(ts)
             i, o = fn.reg(), fn.reg("rd")
             fn.e("rem.u32 %s, %s, %d;" % (i, x, len(ts)))
             fn.e("mul.wide.u32 %s, %s, 8;" % (o, i))
             fn.e("mov.u64 %s, %s;" % (ptr, tab))
             fn.e("add.u64 %s, %s, %s;" % (ptr, ptr, o))
-            fn.e("ld.global.u64 %s, [%s];" % (ptr, ptr))
+            fn.e("ld.%s.u64 %s, [%s];" % (space, ptr, ptr))
         else:
             p, q = fn.reg("p"), fn.reg("rd")
             fn.e("mov.u64 %s, %s;" % (ptr, ts[0].name))
@@ -1010,7 +1057,7 @@ class Gen:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("seed", type=int)
+    ap.add_argument("seed", type=int, nargs="?")
     ap.add_argument("-o", dest="out", help="the directory to write")
     ap.add_argument("--features", default="all",
                     help="all, or a comma-separated list (see --list-features)")
@@ -1027,8 +1074,8 @@ def main():
         for f, what in FEATURES.items():
             print("%-12s %s%s" % (f, what, "  [known bad]" if f in KNOWN_BAD else ""))
         return
-    if not a.out:
-        ap.error("-o DIR is required")
+    if a.seed is None or not a.out:
+        ap.error("SEED and -o DIR are required")
     feats = set(FEATURES) if a.features == "all" else set(x for x in a.features.split(",") if x)
     bad = feats - set(FEATURES)
     if bad:
