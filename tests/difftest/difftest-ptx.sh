@@ -91,6 +91,8 @@ VARIANTS=(
 	"big-threshold-addrprep|--inline-threshold=1000 --addrprep --internalize"
 	"always-nosroa|--inline=always --no-sroa"
 	"constants-nodevirt|--ipo-constants --no-devirt --inline=never"
+	"never-internalize|--inline=never --internalize"
+	"never-constants-internalize|--inline=never --ipo-constants --internalize"
 )
 DATA=("--arg buf:1024:pattern=1 --arg u32:3" "--arg buf:1024:pattern=2 --arg u32:7")
 

@@ -314,8 +314,10 @@ class Gen:
     def static_twin(self, fa, fb):
         """Two functions of the same code, each with its own statics: a
         thread's slot of .shared written when b == 0, and a .global table
-        of different values."""
+        (of the same values, or not)."""
         vals = [[self.k(1, 999) for _ in range(4)] for _ in range(2)]
+        if self.r.random() < 0.6:
+            vals[1] = vals[0]    # the same code to the letter; only the objects differ
         for fn, v in ((fa, vals[0]), (fb, vals[1])):
             fn.top.decls.append(".shared .align 4 .u32 sh[64];")
             fn.top.decls.append(".global .align 4 .u32 tab[4] = {%s};" % ", ".join(map(str, v)))
@@ -486,6 +488,11 @@ class Gen:
         if fn.capname:
             x = self.use_capture(fn, x)
         fn.is_kernel = True
+        # each special called from most kernels, not only where a step draws it
+        for kind in ["recursion", "brx", "statics", "list", "byref", "alloca"]:
+            if r.random() < 0.5:
+                y = self.use_special(fn, x, kind)
+                x = y or x
         nsteps = r.randint(3, 9)
         slots = sorted(r.sample(range(nsteps), min(w - 1, nsteps)))
         wrote = 0
@@ -525,28 +532,38 @@ class Gen:
             fn.slot(16)          # the bytes below the stepped %SPL
 
     def settle(self, fn, x):
-        """-O0: X goes to a depot slot through the generic %SP and comes
-        back; -G: a mov copy.  Returns what the code goes on with."""
+        """-O0: X goes to a depot slot through the generic %SP (or %SPL)
+        and comes back; -G: a mov copy, now and then the depot too.
+        Returns what the code goes on with."""
         r = self.r
         if fn.style == "G":
             y = fn.reg()
             fn.e("mov.b32 %s, %s;" % (y, x))
-            return y
-        if fn.style != "O0":
+            if r.random() < 0.7:
+                return y
+            x = y                # -G keeps some variables in the depot too
+        elif fn.style != "O0":
             return x
+        stored = self.chance("storedaddr", 0.35)
+        # the pointer's slot below the object's, as clang lays out `int x; int *p = &x;`
+        pslot = fn.slot(8) if stored else None
         off = fn.slot(4)
         y = fn.reg()
-        if self.chance("storedaddr", 0.35):
-            pslot = fn.slot(8)
+        if stored:
             a, b = fn.reg("rd"), fn.reg("rd")
             fn.e("add.u64 %s, %%SP, %d;" % (a, off))
             if r.random() < 0.5:
                 c = fn.reg("rd")
                 fn.e("mov.b64 %s, %s;" % (c, a))
                 a = c
-            fn.e("st.u64 [%%SP+%d], %s;" % (pslot, a))
-            fn.e("ld.u64 %s, [%%SP+%d];" % (b, pslot))
+            loc = r.random() < 0.5      # clang's st.local through %SPL, or generic
+            fn.e(self.depot_access(fn, "st", "u64", pslot, a, loc))
+            fn.e(self.depot_access(fn, "ld", "u64", pslot, b, loc))
             fn.e("st.u32 [%s], %s;" % (b, x))
+            if r.random() < 0.5:
+                fn.e(self.depot_access(fn, "ld", "u32", off, y, True))
+                fn.spend(4)
+                return y
         elif fn.splstep and r.random() < 0.5:
             fn.e("st.local.u32 [%%SPL+%d], %s;" % (off - 16, x))
         else:
@@ -554,6 +571,16 @@ class Gen:
         fn.e("ld.u32 %s, [%%SP+%d];" % (y, off))
         fn.spend(4)
         return y
+
+    def depot_access(self, fn, op, t, off, reg, loc):
+        """ld/st of the depot at OFF: through the generic %SP or the local %SPL."""
+        if loc:
+            a = "[%%SPL+%d]" % (off - (16 if fn.splstep else 0))
+            op += ".local"
+        else:
+            a = "[%%SP+%d]" % off
+        return "%s.%s %s, %s;" % (op, t, a, reg) if op.startswith("st") else \
+            "%s.%s %s, %s;" % (op, t, reg, a)
 
     # ---- steps: each takes the value X and gives the next ----
     def step(self, fn, x, depth):
@@ -901,8 +928,10 @@ class Gen:
         return z
 
     def st_special(self, fn, x, depth):
-        r = self.r
-        kind = r.choice(["recursion", "brx", "statics", "list", "byref", "alloca"])
+        kind = self.r.choice(["recursion", "brx", "statics", "list", "byref", "alloca"])
+        return self.use_special(fn, x, kind)
+
+    def use_special(self, fn, x, kind):
         sp = self.sp.get(kind)
         if sp is None or kind == "alloca" and not fn.odd:
             return None
