@@ -52,11 +52,13 @@ for f in none $bad; do
 	tail -2 "$out/$f" | sed "s/^/$f: /"
 done
 echo
-echo "feature      failing seeds, and what failed (variant: seeds)"
+echo "feature      failing seeds; what failed: the variant (or twin, the plain link against the twin's) and in how many seeds"
 for f in none $bad; do
 	printf '%-12s %s; ' "$f" "$(grep -c '^seed .*: fail' "$out/$f")"
-	grep -h '^  FAIL' "$out/$f" | sed -E 's/^  FAIL ([^:]*):.*/\1/' | sort | uniq -c |
-		awk '{ printf "%s %d, ", $2, $1 }'
+	# each failing seed's log (kept in the fail directory), one count per seed and what
+	for l in "$out/fail-$f"/seed-*/log; do
+		[ -f "$l" ] && sed -nE 's/^FAIL ([^:]*):.*/\1/p' "$l" | sed -E 's/ .*//' | sort -u
+	done | sort | uniq -c | awk '{ printf "%s %d, ", $2, $1 }'
 	echo
 done
 exit $status

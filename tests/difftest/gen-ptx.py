@@ -66,6 +66,10 @@ FEATURES = {
     "localarr": "a depot array of 8 words filled at constant offsets, read at constant or run-time ones",
     "earlyret": "a return from the middle of a helper",
     "consttab": "the function-pointer table in .const",
+    "fptrmem": "a function pointer stored to the depot and loaded back before the call",
+    "datatab": "a never-written .global or .const table read at x % 8, its address in 32 or 64 bits, signed or not",
+    "barrier": "threads swapping values through .shared around bar.sync, at a kernel's top level",
+    "vec": "depot arrays written and read with v2/v4 accesses",
     "multifile": "2 to 3 files (else 1)",
     "localnames": "internal functions of the same name in several files",
 }
@@ -498,6 +502,8 @@ class Gen:
         wrote = 0
         for s in range(nsteps):
             x = self.step(fn, x, 0)
+            if self.chance("barrier", 0.15):
+                x = self.st_barrier(fn, x)
             if s in slots and wrote < w - 1:
                 fn.e("st.global.u32 [%s+%d], %s;" % (out, 4 * wrote, x))
                 wrote += 1
@@ -587,7 +593,7 @@ class Gen:
         r = self.r
         kinds = [("arith", 4), ("block", 3), ("asm2", 2), ("loop", 2), ("call", 4),
                  ("indirect", 2), ("passon", 2), ("special", 3), ("printf", 1), ("branch", 2),
-                 ("localarr", 2), ("earlyret", 1)]
+                 ("localarr", 2), ("earlyret", 1), ("datatab", 2)]
         tot = sum(w for _, w in kinds)
         pick = r.uniform(0, tot)
         for kind, w in kinds:
@@ -652,12 +658,21 @@ class Gen:
         base = fn.reg("rd")
         fn.e("add.u64 %s, %%SPL, %d;" % (base, off - (16 if fn.splstep else 0)))
         k = self.k(3, 999)
-        v = fn.reg()
-        for i in range(8):
-            fn.e("mad.lo.u32 %s, %s, %d, %d;" % (v, x, k, i))
-            fn.e("st.local.u32 [%s+%d], %s;" % (base, 4 * i, v))
+        vec = self.chance("vec", 0.5)
+        vs = [fn.reg() for _ in range(4)] if vec else [fn.reg()]
+        for i in range(0, 8, len(vs)):
+            for j, v in enumerate(vs):
+                fn.e("mad.lo.u32 %s, %s, %d, %d;" % (v, x, k, i + j))
+            if vec:
+                fn.e("st.local.v4.u32 [%s+%d], {%s};" % (base, 4 * i, ", ".join(vs)))
+            else:
+                fn.e("st.local.u32 [%s+%d], %s;" % (base, 4 * i, vs[0]))
         y = fn.reg()
-        if r.random() < 0.5:
+        if vec and r.random() < 0.5:
+            z = fn.reg()
+            fn.e("ld.local.v2.u32 {%s, %s}, [%s+%d];" % (y, z, base, 8 * r.randint(0, 3)))
+            fn.e("xor.b32 %s, %s, %s;" % (y, y, z))
+        elif r.random() < 0.5:
             fn.e("ld.local.u32 %s, [%s+%d];" % (y, base, 4 * r.randint(0, 7)))
         else:
             i, o = fn.reg(), fn.reg("rd")
@@ -666,6 +681,64 @@ class Gen:
             fn.e("add.u64 %s, %s, %s;" % (o, base, o))
             fn.e("ld.local.u32 %s, [%s];" % (y, o))
         fn.spend(24)
+        return y
+
+    def st_datatab(self, fn, x, depth):
+        """A never-written table (globalopt may fold its loads), its
+        address formed in one of the ways compilers do (addrprep's input)."""
+        if not self.on("datatab"):
+            self.r.random()
+            return None
+        r, f = self.r, fn.file
+        f.strings += 1
+        tab = "dtab%d_%d" % (f.idx, f.strings)
+        space = r.choice(["global", "const"])
+        f.vars.append(".%s .align 4 .u32 %s[8] = {%s};" % (
+            space, tab, ", ".join(str(self.k(0, 1 << 20)) for _ in range(8))))
+        base, o, i = fn.reg("rd"), fn.reg("rd"), fn.reg()
+        fn.e("mov.u64 %s, %s;" % (base, tab))
+        form = r.randint(0, 3)
+        if form == 0:                       # mul.wide.u32
+            fn.e("and.b32 %s, %s, 7;" % (i, x))
+            fn.e("mul.wide.u32 %s, %s, 4;" % (o, i))
+        elif form == 1:                     # 64-bit index, shifted
+            fn.e("and.b32 %s, %s, 7;" % (i, x))
+            fn.e("cvt.u64.u32 %s, %s;" % (o, i))
+            fn.e("shl.b64 %s, %s, 2;" % (o, o))
+        elif form == 2:                     # signed index from the middle
+            fn.e("and.b32 %s, %s, 7;" % (i, x))
+            fn.e("add.s32 %s, %s, -4;" % (i, i))
+            fn.e("mul.wide.s32 %s, %s, 4;" % (o, i))
+            fn.e("add.s64 %s, %s, 16;" % (base, base))
+        else:                               # a constant index
+            fn.e("mov.u64 %s, %d;" % (o, 4 * r.randint(0, 7)))
+        fn.e("add.s64 %s, %s, %s;" % (o, base, o))
+        y = fn.reg()
+        fn.e("ld.%s.u32 %s, [%s];" % (space, y, o))
+        fn.e("add.u32 %s, %s, %s;" % (y, y, x))
+        fn.spend(8)
+        return y
+
+    def st_barrier(self, fn, x):
+        """Each thread gives its value to its neighbour (tid ^ 1) through
+        .shared; only at a kernel's top level, where no thread diverged."""
+        f = fn.file
+        f.strings += 1
+        xch = "xch%d_%d" % (f.idx, f.strings)
+        f.vars.append(".shared .align 4 .u32 %s[64];" % xch)
+        a, b, o, t, y = fn.reg("rd"), fn.reg("rd"), fn.reg("rd"), fn.reg(), fn.reg()
+        fn.e("mov.u64 %s, %s;" % (a, xch))
+        fn.e("mul.wide.u32 %s, %s, 4;" % (o, fn.tid))
+        fn.e("add.u64 %s, %s, %s;" % (b, a, o))
+        fn.e("st.shared.u32 [%s], %s;" % (b, x))
+        fn.e("bar.sync 0;")
+        fn.e("xor.b32 %s, %s, 1;" % (t, fn.tid))
+        fn.e("mul.wide.u32 %s, %s, 4;" % (o, t))
+        fn.e("add.u64 %s, %s, %s;" % (b, a, o))
+        fn.e("ld.shared.u32 %s, [%s];" % (y, b))
+        fn.e("bar.sync 0;")
+        fn.e("mad.lo.u32 %s, %s, 3, %s;" % (y, y, x))
+        fn.spend(12)
         return y
 
     def st_earlyret(self, fn, x, depth):
@@ -890,6 +963,12 @@ class Gen:
             fn.e("mov.u64 %s, %s;" % (q, ts[1].name))
             fn.e("setp.lt.u32 %s, %s, %d;" % (p, x, self.k(1, 1 << 31)))
             fn.e("selp.b64 %s, %s, %s, %s;" % (ptr, ptr, q, p))
+        if self.chance("fptrmem", 0.4):
+            off = fn.slot(8)
+            loc = self.r.random() < 0.5
+            fn.e(self.depot_access(fn, "st", "u64", off, ptr, loc))
+            ptr = fn.reg("rd")
+            fn.e(self.depot_access(fn, "ld", "u64", off, ptr, not loc))
         return self.call_indirect(fn, ptr, x, fn.tid, ts)
 
     def st_passon(self, fn, x, depth):
