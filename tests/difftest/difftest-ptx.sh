@@ -5,7 +5,7 @@
 #   tests/difftest/difftest-ptx.sh [SEED... | --seed S --count N] [--jobs J]
 #       [--keep DIR] [--fail-dir DIR] [--features=LIST] [--no-FEATURE...]
 #       [--no-known-bad] [--ptxas-every K] [--findings DIR] [--reduce]
-#       [--tag TAG] [--quiet]
+#       [--tag TAG] [--findings-per-seed N] [--quiet]
 #
 # For each seed (the SEEDs given, else S, S+1, ... S+N-1; default 1 and
 # 10) gen-ptx.py writes a program of 1 to 3 PTX files, and its twin (the
@@ -36,7 +36,7 @@
 # verify-VARIANT, link-VARIANT, ptxas-VARIANT) also goes to
 # DIR/ptxgen-SEED-WHAT/ with a README of the commands, and one line to
 # DIR/ptxgen.log (--tag T names them ptxgen-SEED-T-WHAT); an existing one
-# is left as it is.  With --reduce a seed's first failure there is cut down
+# is left as it is; --findings-per-seed N keeps a seed's first N.  With --reduce a seed's first failure there is cut down
 # to the fewest features that still fail the same way (DIR/.../reduced).
 # --quiet prints only the failing seeds' lines and the end.  The end is
 #
@@ -52,7 +52,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=tests/difftest/difftest-lib.sh
 . "$ROOT/tests/difftest/difftest-lib.sh"
 
-genopts=() seeds='' ptxas_every=4 findings='' reduce=0 quiet=0 tag=''
+genopts=() seeds='' ptxas_every=4 findings='' reduce=0 quiet=0 tag='' perseed=1000
 
 difftest_option() {
 	case $1 in
@@ -63,6 +63,7 @@ difftest_option() {
 	--reduce) reduce=1; return 1 ;;
 	--quiet) quiet=1; return 1 ;;
 	--tag) tag=$2-; return 2 ;;
+	--findings-per-seed) perseed=$2; return 2 ;;
 	[0-9]*) seeds="$seeds $1"; return 1 ;;
 	esac
 	return 0
@@ -117,7 +118,7 @@ finding() {
 	local s=$1 what=$2 line=$3 m=${4:-} flags=${5:-} d=$work/seed-$1 f
 	[ -n "$findings" ] || return 0
 	f=$findings/ptxgen-$s-$tag$what
-	[ -d "$f" ] && return 0
+	[ -d "$f" ] || [ $reduced -ge "$perseed" ] && return 0
 	reduced=$((reduced + 1))
 	mkdir -p "$f"
 	cp "$d"/prog/*.ptx "$d/prog/manifest" "$f/" 2>/dev/null
