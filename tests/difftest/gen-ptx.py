@@ -98,6 +98,7 @@ class Fn:
         self.uid = 0
         self.labels = set()
         self.depot = 0
+        self.depot_align = 8     # 16 once a v4 access needs it
         self.splstep = False
         self.style = file.style
         self.mult = 1            # iterations of the enclosing loops
@@ -664,6 +665,7 @@ class Gen:
             for j, v in enumerate(vs):
                 fn.e("mad.lo.u32 %s, %s, %d, %d;" % (v, x, k, i + j))
             if vec:
+                fn.depot_align = 16
                 fn.e("st.local.v4.u32 [%s+%d], {%s};" % (base, 4 * i, ", ".join(vs)))
             else:
                 fn.e("st.local.u32 [%s+%d], %s;" % (base, 4 * i, vs[0]))
@@ -1113,7 +1115,8 @@ class Gen:
         lines = [self.header(fn), "{"]
         depot = fn.depot > 0
         if depot:
-            lines.append("\t.local .align 8 .b8 \t__local_depot_%s[%d];" % (fn.name, (fn.depot + 7) // 8 * 8))
+            lines.append("\t.local .align %d .b8 \t__local_depot_%s[%d];" % (
+                fn.depot_align, fn.name, (fn.depot + 7) // 8 * 8))
             lines.append("\t.reg .b64 \t%SP;")
             lines.append("\t.reg .b64 \t%SPL;")
         for t, ty in (("p", "pred"), ("r", "b32"), ("rd", "b64")):
