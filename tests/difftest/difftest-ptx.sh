@@ -125,6 +125,7 @@ finding() {
 	[ -n "$m" ] && cp "$d/$m.ptx" "$f/out.ptx" 2>/dev/null
 	{
 		echo "# seed $s: $line"
+		echo "# generator: tests/difftest/gen-ptx.py at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "${GEN_COMMIT:-?}")"
 		echo "python3 tests/difftest/gen-ptx.py $s ${genopts[*]} -o prog"
 		echo "python3 tests/difftest/gen-ptx.py $s ${genopts[*]} --twin -o twin"
 		echo "build/ptxlink --no-stages -arch=sm_80 twin/f*.ptx -o ref.ptx"
@@ -150,8 +151,9 @@ fails() {
 	if [ "$what" = twin ]; then
 		"$PTXLINK" --no-stages -arch=sm_80 "$d"/prog/f*.ptx -o "$d/out.ptx" 2>/dev/null || return 1
 	else
+		# in a subshell: a crash's "Aborted" goes to the file, not the report
 		# shellcheck disable=SC2086
-		$limit "$PTXLINK" --verify -arch=sm_80 $flags "$d"/prog/f*.ptx -o "$d/out.ptx" 2> "$d/err"
+		($limit "$PTXLINK" --verify -arch=sm_80 $flags "$d"/prog/f*.ptx -o "$d/out.ptx") > "$d/err" 2>&1
 		case $what in
 		verify-*) grep -q ir_verify "$d/err"; return ;;
 		link-*) [ ! -f "$d/out.ptx" ]; return ;;
@@ -233,7 +235,7 @@ one() {
 		[ $gfail = 0 ] || break
 		name=${v%%|*} flags=${v#*|} m=v-$name
 		# shellcheck disable=SC2086
-		$limit "$PTXLINK" --verify -arch=sm_80 $flags "$d"/prog/f*.ptx -o "$d/$m.ptx" > "$d/$m.err" 2>&1
+		($limit "$PTXLINK" --verify -arch=sm_80 $flags "$d"/prog/f*.ptx -o "$d/$m.ptx") > "$d/$m.err" 2>&1
 		e=$?
 		if grep -q ir_verify "$d/$m.err"; then
 			vfail=$((vfail + 1))
