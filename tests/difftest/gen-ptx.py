@@ -7,10 +7,10 @@
 The generators of CUDA (gen-*.py) only reach the shapes nvcc and clang
 happen to emit from what they are given; this one writes PTX itself, in
 the shapes the scoping rule, the linker and the stages must get right
-(issue 31).  Each feature below can be turned off (--no-asm2) or the set
-given whole (--features=loops,calls); the random draws do not depend on
-the set except where a feature is drawn, so one seed with a feature off
-is the same program less that feature's parts.
+(issue 31).  Each feature (--list-features) can be turned off (--no-asm2)
+or the set given whole (--features=loops,calls); a seed under another set
+is another program (the draws shift), so a failure is reproduced with its
+seed and its set.
 
 --twin writes the same program with every name that a block declares
 again (a register shadowing an outer one, a label a sibling or nested
@@ -177,7 +177,6 @@ class Gen:
         self.r = random.Random(seed)
         self.seed, self.feats, self.twin = seed, feats, twin
         self.notes = []
-        self.defs = {}           # name -> Fn (defined)
 
     def on(self, f):
         return f in self.feats
@@ -270,7 +269,6 @@ class Gen:
             fn.e("st.param.b32 [%s], %s;" % (fn.params[2], x))
         fn.e("ret;")
         fn.file.fns.append(fn)
-        self.defs[fn.name] = fn
 
     def load_params(self, fn, ptr=False):
         a, b = fn.reg(), fn.reg()
@@ -420,7 +418,6 @@ class Gen:
 
     def sp_byref(self, fn):
         # upd(p, b): *p = *p * 3 + b, returns the new value
-        fn.params = (fn.params[0], fn.params[1], fn.params[2])
         fn.ptr = True
         p, b = self.load_params(fn, ptr=True)
         v = fn.reg()
@@ -492,7 +489,6 @@ class Gen:
         self.depot_setup(fn)
         if fn.capname:
             x = self.use_capture(fn, x)
-        fn.is_kernel = True
         # each special called from most kernels, not only where a step draws it
         for kind in ["recursion", "brx", "statics", "list", "byref", "alloca"]:
             if r.random() < 0.5:
