@@ -11,7 +11,7 @@ difftest_setup() {
 	local name=$1 faildefault=$2 tools=${3:-nvcc ptxas} t b
 	PATH=/usr/local/cuda/bin:$PATH
 	export PATH
-	for t in $tools; do
+	for t in $tools; do  # a list, split on purpose
 		if ! command -v $t >/dev/null 2>&1; then
 			echo "SKIPPED: $t not found"
 			exit 77

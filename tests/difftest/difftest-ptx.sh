@@ -118,7 +118,7 @@ finding() {
 	local s=$1 what=$2 line=$3 m=${4:-} flags=${5:-} d=$work/seed-$1 f
 	[ -n "$findings" ] || return 0
 	f=$findings/ptxgen-$s-$tag$what
-	[ -d "$f" ] || [ $reduced -ge "$perseed" ] && return 0
+	[ -d "$f" ] || [ "$reduced" -ge "$perseed" ] && return 0
 	reduced=$((reduced + 1))
 	mkdir -p "$f"
 	cp "$d"/prog/*.ptx "$d/prog/manifest" "$f/" 2>/dev/null
@@ -134,7 +134,7 @@ finding() {
 			"--arg buf:BYTES:zero ${DATA[0]}   # and out.ptx; BYTES = 256 * W (manifest)"
 	} > "$f/README"
 	[ -f "$d/why" ] && cat "$d/why" >> "$f/README"
-	[ "$reduce" = 1 ] && [ $reduced = 1 ] && reduce_finding "$s" "$what" "$flags" "$f"
+	[ "$reduce" = 1 ] && [ "$reduced" = 1 ] && reduce_finding "$s" "$what" "$flags" "$f"
 	mkdir -p "$findings"
 	echo "ptxgen-$s-$tag$what: $line" >> "$findings/ptxgen.log"
 }
@@ -240,7 +240,7 @@ one() {
 		if grep -q ir_verify "$d/$m.err"; then
 			vfail=$((vfail + 1))
 			echo "FAIL $name: verifier: $(grep -m1 ir_verify "$d/$m.err")" >> "$d/log"
-			echo "$(grep -m1 ir_verify "$d/$m.err")" > "$d/why"
+			grep -m1 ir_verify "$d/$m.err" > "$d/why"
 			finding "$s" "verify-$name" "$flags: $(grep -m1 -o 'ir_verify.*' "$d/$m.err")" "$m" "$flags"
 		fi
 		if [ $e != 0 ] || [ ! -f "$d/$m.ptx" ]; then
@@ -292,7 +292,9 @@ one() {
 		cp -r "$d" "$faildir/seed-$s"
 		echo "  saved in $faildir/seed-$s" >> "$d/summary"
 	fi
-	[ "$quiet" = 1 ] && [ $status = pass ] || cat "$d/summary"
+	if [ "$quiet" = 0 ] || [ $status = fail ]; then
+		cat "$d/summary"
+	fi
 	[ -n "$keep" ] || rm -rf "$d"/v-* "$d"/plain.* "$d"/ref.*
 }
 
