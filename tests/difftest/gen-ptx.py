@@ -70,6 +70,8 @@ FEATURES = {
     "datatab": "a never-written .global or .const table read at x % 8, its address in 32 or 64 bits, signed or not",
     "barrier": "threads swapping values through .shared around bar.sync, at a kernel's top level",
     "vec": "depot arrays written and read with v2/v4 accesses",
+    "predcall": "predicated calls (@%p call), their result read then selected",
+    "predret": "a predicated return (@%p ret) in the middle of a helper",
     "multifile": "2 to 3 files (else 1)",
     "localnames": "internal functions of the same name in several files",
 }
@@ -747,6 +749,12 @@ class Gen:
         p, go, y = fn.reg("p"), fn.label(), fn.reg()
         fn.e("and.b32 %s, %s, %d;" % (y, x, 1 << self.r.randint(0, 8)))
         fn.e("setp.eq.u32 %s, %s, 0;" % (p, y))
+        if self.chance("predret", 0.5):
+            # the result stored either way; a later store overrides it
+            fn.e("xor.b32 %s, %s, %d;" % (y, x, self.k(1, 9999)))
+            fn.e("st.param.b32 [%s], %s;" % (fn.params[2], y))
+            fn.e("@!%s ret;" % p)
+            return self.st_arith(fn, x, depth)
         fn.e("@%s bra %s;" % (p, go))
         fn.e("xor.b32 %s, %s, %d;" % (y, x, self.k(1, 9999)))
         fn.e("st.param.b32 [%s], %s;" % (fn.params[2], y))
@@ -877,8 +885,14 @@ class Gen:
 
     # ---- calls ----
     def call_block(self, fn, callee_name, args, ptr=None, targets=None, argtypes=None):
-        """{ .param ...; st.param; call; ld.param }: returns the result register."""
+        """{ .param ...; st.param; call; ld.param }: returns the result register.
+        A predicated call's result is read whether it ran or not (ptxas
+        refuses a predicated ld.param of it) and selected."""
         r = self.r
+        pred = None
+        if self.chance("predcall", 0.25) and callee_name != "vprintf" and not argtypes:
+            pred = fn.reg("p")
+            fn.e("setp.lt.u32 %s, %s, %d;" % (pred, args[0], self.k(1, 1 << 31)))
         pa = self.on("pa") and r.random() < 0.5
         # not the caller's own parameter names: ptxas takes those for them
         q = "%q" if fn.kind != "kernel" and fn.params[0] == "%pa" else "%p"
@@ -893,19 +907,24 @@ class Gen:
             fn.e("st.param.%s [%s+0], %s;" % (t, nm, a))
         fn.e(".param .b32 %s;" % ret)
         alist = ", ".join(names[:len(args)])
+        at = "@%s " % pred if pred else ""
         if ptr is None:
-            fn.e("call.uni (%s), %s, (%s);" % (ret, callee_name, alist))
+            fn.e("%scall%s (%s), %s, (%s);" % (at, "" if pred else ".uni", ret, callee_name, alist))
         elif targets and self.chance("calltargets", 0.4):
             ct = fn.label("$L__ct")
             fn.e("%s: .calltargets %s;" % (ct, ", ".join(sorted({t.name for t in targets}))))
-            fn.e("call (%s), %s, (%s), %s;" % (ret, ptr, alist, ct))
+            fn.e("%scall (%s), %s, (%s), %s;" % (at, ret, ptr, alist, ct))
         else:
             pr = fn.label("prototype_0")
             fn.e("%s: .callprototype %s;" % (pr, SIG))
-            fn.e("call (%s), %s, (%s), %s;" % (ret, ptr, alist, pr))
+            fn.e("%scall (%s), %s, (%s), %s;" % (at, ret, ptr, alist, pr))
         y = fn.reg()
         fn.e("ld.param.b32 %s, [%s+0];" % (y, ret))
         fn.close()
+        if pred:
+            z = fn.reg()
+            fn.e("selp.b32 %s, %s, %s, %s;" % (z, y, args[0], pred))
+            return z
         return y
 
     def call_direct(self, fn, callee, a, b, via=None):
