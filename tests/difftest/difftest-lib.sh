@@ -2,16 +2,16 @@
 # -globalopt, -calls) share: options, set-up, seeds, one link and ptxas check
 # (difftest_link), one interpreter comparison (difftest_compare), the
 # tally.  Sourced; the set-up comes after the options are read:
-#   difftest_setup NAME FAILDIR-DEFAULT
-# finds nvcc and ptxas (exit 77, skipped, without them), PTXLINK and
+#   difftest_setup NAME FAILDIR-DEFAULT [TOOLS]
+# finds TOOLS (default nvcc and ptxas; exit 77, skipped, without them), PTXLINK and
 # PTXLINK_RUN (default build/ptxlink and ptxlink-run beside it), clang
 # unless clang_ok=0, and sets faildir (unless given), work (kept in $keep
 # or a temporary removed at exit) and limit (a 300 s timeout per command).
 difftest_setup() {
-	local name=$1 faildefault=$2 t b
+	local name=$1 faildefault=$2 tools=${3:-nvcc ptxas} t b
 	PATH=/usr/local/cuda/bin:$PATH
 	export PATH
-	for t in nvcc ptxas; do
+	for t in $tools; do  # a list, split on purpose
 		if ! command -v $t >/dev/null 2>&1; then
 			echo "SKIPPED: $t not found"
 			exit 77
@@ -41,10 +41,11 @@ difftest_setup() {
 	command -v timeout >/dev/null 2>&1 && limit="timeout 300"
 }
 
-# one SEED for every seed from $seed, $count of them, $jobs at a time.
+# one SEED for every seed of $seeds, if set, else from $seed, $count of
+# them; $jobs at a time.
 difftest_run_seeds() {
 	local s running=0
-	for ((s = seed; s < seed + count; s++)); do
+	for s in ${seeds:-$(seq "$seed" $((seed + count - 1)))}; do
 		if [ $running -ge "$jobs" ]; then
 			wait -n
 			running=$((running - 1))
