@@ -73,7 +73,11 @@
  * its caller where every copy is taken, always or a threshold over
  * CALLER_MAX, so that a chain copies each body once, not each level's
  * whole expansion).  --inline=always takes every call it can; auto
- * asks the cost model (cost(), inline-cost.c); never, none.  A callee's body is
+ * asks the cost model (cost(), inline-cost.c); never, none.  Either
+ * within the module's growth budget (--inline-growth; In.budget,
+ * in_open()): copies add at most N% of the module's instructions, each
+ * charged its callee's body unless the callee goes with it (charge()),
+ * so a chain of functions that all stay grows linearly.  A callee's body is
  * never removed here: global optimization drops what no one calls any
  * more, and a function whose address is taken keeps it.  Declined, with
  * why (-Rpass-missed=inline, why_text[]): recursion, an undefined or
@@ -86,7 +90,7 @@
  * caller that steps its %SPL: a copy's bytes would land past its end), a
  * caller that declares a name the callee uses for a module symbol (it
  * would take the copy's reference over), a caller or callee over
- * CALLER_MAX instructions.
+ * CALLER_MAX instructions, the growth budget spent.
  *
  * requires: the world verdict (o->world), o->inlining; builds its own
  * symbol table and call graph / maintains: the module's normal form;

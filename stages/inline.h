@@ -59,7 +59,14 @@ typedef struct In {
 	Names labels;                /* .debug_str's labels */
 	int strs_read;
 	uint64_t size;               /* the module's instructions before the stage */
-	uint64_t budget, grown;      /* what copies may add to the module (--inline-growth), what they did */
+	/* The module's growth budget (--inline-growth=N): copies add at most
+	 * N% of the module's own instructions (of CALLER_MAX, for a smaller
+	 * one), as GCC's inline-unit-growth bounds a unit's.  Without it a
+	 * chain of functions that all stay (an open world) grows each by the
+	 * whole expansion of the next: n^2/2 instructions, up to CALLER_MAX
+	 * each.  A copy that is its callee's last call, the callee going,
+	 * moves a body rather than adds one and costs none (charge()). */
+	uint64_t budget, grown;
 	Stats st;
 } In;
 
@@ -152,13 +159,6 @@ struct Bundle {
  * callees would cost N times its size (20,000 sites: quadratic), and
  * no program of the yardstick comes near it. */
 enum { CALLER_MAX = 5000 };
-
-/* The module's growth budget (--inline-growth=N): copies add at most N%
- * of the module's own instructions (of CALLER_MAX, for a smaller one), as
- * GCC's inline-unit-growth bounds a unit's.  Without it a chain of
- * functions that all stay (an open world) grows each by the whole
- * expansion of the next: n^2/2 instructions, up to CALLER_MAX each.  A
- * deferred callee's copy is its body moved, not added, and costs none. */
 
 /* inline.c */
 uint32_t cg_index(const In *in, const CgFunc *c);
