@@ -1808,6 +1808,10 @@ void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
 		Plan *p = &b->plans[i];
 		*p = (Plan){.site = b->sites[i], .b = b};
 		why[i] = too_large(fn, p->site) ? WHY_LARGE : classify(fn, p->site);
+		/* before prepare(), which copies the callee: once the budget is
+		 * spent, each call left costs no copy of its callee */
+		if (why[i] < 0 && grown + charge(in, p->site) > in->budget)
+			why[i] = WHY_GROWTH;
 		if (why[i] < 0)
 			why[i] = prepare(fn, p);
 		if (why[i] < 0 && in->mode != INLINE_ALWAYS) {
@@ -1816,11 +1820,8 @@ void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
 			if (c[i] > t[i])
 				why[i] = WHY_COST;
 		}
-		if (why[i] < 0) {
+		if (why[i] < 0)
 			grown += charge(in, p->site);
-			if (grown > in->budget)
-				why[i] = WHY_GROWTH;
-		}
 		if (why[i] >= 0)
 			all = WHY_BUNDLE;
 	}
