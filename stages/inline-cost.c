@@ -399,7 +399,7 @@ static int call_overhead(const Plan *p)
 
 /* A body that goes once every call is inlined: no one else can call it
  * or take its address. */
-static int removable(const In *in, const CgFunc *c)
+int removable(const In *in, const CgFunc *c)
 {
 	return !c->address_taken && (in->o->world.closed || c->def->linkage == LINK_INTERNAL);
 }

@@ -73,7 +73,11 @@
  * its caller where every copy is taken, always or a threshold over
  * CALLER_MAX, so that a chain copies each body once, not each level's
  * whole expansion).  --inline=always takes every call it can; auto
- * asks the cost model (cost(), inline-cost.c); never, none.  A callee's body is
+ * asks the cost model (cost(), inline-cost.c); never, none.  Either
+ * within the module's growth budget (--inline-growth; In.budget,
+ * in_open()): copies add at most N% of the module's instructions, each
+ * charged its callee's body unless the callee goes with it (charge()),
+ * so a chain of functions that all stay grows linearly.  A callee's body is
  * never removed here: global optimization drops what no one calls any
  * more, and a function whose address is taken keeps it.  Declined, with
  * why (-Rpass-missed=inline, why_text[]): recursion, an undefined or
@@ -86,7 +90,7 @@
  * caller that steps its %SPL: a copy's bytes would land past its end), a
  * caller that declares a name the callee uses for a module symbol (it
  * would take the copy's reference over), a caller or callee over
- * CALLER_MAX instructions.
+ * CALLER_MAX instructions, the growth budget spent.
  *
  * requires: the world verdict (o->world), o->inlining; builds its own
  * symbol table and call graph / maintains: the module's normal form;
@@ -114,6 +118,7 @@ const char *const why_text[NWHY] = {
 	"the cost model says no",
 	"the callee names something nothing declares (input the verifier reports)",
 	"the caller or the callee is already large (over 5000 instructions: CALLER_MAX)",
+	"the module's growth budget is spent (--inline-growth)",
 };
 
 typedef struct Str {
@@ -1734,6 +1739,17 @@ static void judge(Fn *fn, const Plan *p)
 	names_of_body(&fn->judged, &p->body);
 }
 
+/* What a copy of the site's callee takes from the growth budget: its
+ * body, or nothing where the copy is the body moved: the callee's last
+ * call, and it goes (a deferred callee's copy is one). */
+static uint64_t charge(const In *in, const Site *st)
+{
+	uint32_t k = cg_index(in, st->callee);
+	if (removable(in, st->callee) && (int)in->ncalls[k] + in->ncalls_delta[k] <= 1)
+		return 0;
+	return body_size(&st->callee->def->body);
+}
+
 static void put_in(Fn *fn, Plan *p)
 {
 	In *in = fn->in;
@@ -1760,6 +1776,7 @@ static void put_in(Fn *fn, Plan *p)
 			names_add_decls(&fn->names, &s->var, 1);
 	declare_used(fn, &p->body);
 	in->st.copied += body_size(&p->body);
+	in->grown += charge(in, p->site);
 	fn->size += body_size(&p->body);
 	fn->put++;
 	/* the call goes, the copy's calls come: so a later caller's call is
@@ -1786,10 +1803,15 @@ void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
 {
 	In *in = fn->in;
 	int all = -1;
+	uint64_t grown = in->grown;
 	for (uint32_t i = 0; i < b->n; i++) {
 		Plan *p = &b->plans[i];
 		*p = (Plan){.site = b->sites[i], .b = b};
 		why[i] = too_large(fn, p->site) ? WHY_LARGE : classify(fn, p->site);
+		/* before prepare(), which copies the callee: once the budget is
+		 * spent, each call left costs no copy of its callee */
+		if (why[i] < 0 && grown + charge(in, p->site) > in->budget)
+			why[i] = WHY_GROWTH;
 		if (why[i] < 0)
 			why[i] = prepare(fn, p);
 		if (why[i] < 0 && in->mode != INLINE_ALWAYS) {
@@ -1798,6 +1820,8 @@ void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
 			if (c[i] > t[i])
 				why[i] = WHY_COST;
 		}
+		if (why[i] < 0)
+			grown += charge(in, p->site);
 		if (why[i] >= 0)
 			all = WHY_BUNDLE;
 	}
@@ -2109,8 +2133,9 @@ static void scan_module(In *in)
 	in->loc_names = loc_names_ok(in->m);
 }
 
-static void print_stats(const Stats *s)
+static void print_stats(const In *in)
 {
+	const Stats *s = &in->st;
 	diag_note("inline: %u direct call sites", s->seen);
 	diag_note("inline:   %u inlined (%llu instructions copied)", s->inlined, s->copied);
 	unsigned left = 0;
@@ -2120,6 +2145,10 @@ static void print_stats(const Stats *s)
 	for (int i = 0; i < NWHY; i++)
 		if (s->left[i])
 			diag_note("inline:     %u: %s", s->left[i], why_text[i]);
+	if (s->left[WHY_GROWTH])
+		diag_note("inline:   copies added %llu instructions to the module's %llu (the budget: %llu)",
+			(unsigned long long)in->grown, (unsigned long long)in->size,
+			(unsigned long long)in->budget);
 }
 
 /* A function called once, by another, that goes once that call is
@@ -2165,6 +2194,11 @@ void in_open(In *in, Module *m, const StageOptions *o, int mode)
 	read_positions(in);
 	in->order = bottom_up(in);
 	find_deferred(in);
+	for (uint32_t i = 0; i < cg_count(in->cg); i++) {
+		const Func *f = cg_func(in->cg, i)->def;
+		in->size += f && f->has_body ? body_size(&f->body) : 0;
+	}
+	in->budget = (uint64_t)o->inlining.growth * (in->size > CALLER_MAX ? in->size : CALLER_MAX) / 100;
 }
 
 void in_close(In *in)
@@ -2216,6 +2250,6 @@ void inline_calls(Module *m, const StageOptions *o)
 		}
 	}
 	if (o->stats)
-		print_stats(&in.st);
+		print_stats(&in);
 	in_close(&in);
 }

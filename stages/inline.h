@@ -12,7 +12,7 @@
 enum { /* why a call is not inlined */
 	WHY_RECURSIVE, WHY_UNDEFINED, WHY_ENTRY, WHY_WEAK, WHY_DWARF, WHY_FORM, WHY_ARGS,
 	WHY_PARAM, WHY_OVERLAP, WHY_DECL, WHY_PRAGMA, WHY_SHADOW, WHY_DEPOT, WHY_BUNDLE, WHY_COST,
-	WHY_UNDECLARED, WHY_LARGE, NWHY
+	WHY_UNDECLARED, WHY_LARGE, WHY_GROWTH, NWHY
 };
 extern const char *const why_text[NWHY];
 
@@ -58,6 +58,15 @@ typedef struct In {
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
 	Names labels;                /* .debug_str's labels */
 	int strs_read;
+	uint64_t size;               /* the module's instructions before the stage */
+	/* The module's growth budget (--inline-growth=N): copies add at most
+	 * N% of the module's own instructions (of CALLER_MAX, for a smaller
+	 * one), as GCC's inline-unit-growth bounds a unit's.  Without it a
+	 * chain of functions that all stay (an open world) grows each by the
+	 * whole expansion of the next: n^2/2 instructions, up to CALLER_MAX
+	 * each.  A copy that is its callee's last call, the callee going,
+	 * moves a body rather than adds one and costs none (charge()). */
+	uint64_t budget, grown;
 	Stats st;
 } In;
 
@@ -156,6 +165,7 @@ uint32_t cg_index(const In *in, const CgFunc *c);
 uint32_t body_size(const List *l);
 int reg_bits(const Names *n, const Expr *e);
 int param_access(const Ins *in, const char *name, int64_t *off);
+int removable(const In *in, const CgFunc *c);
 void decide(Fn *fn, Bundle *b, int *why, int *c, int *t);
 void bundle_free(Bundle *b);
 void in_open(In *in, Module *m, const StageOptions *o, int mode);

@@ -27,6 +27,8 @@ typedef struct InlineOptions {
 	int mode;            /* --inline=never|auto|always: INLINE_*; 0: the default */
 	int threshold;       /* --inline-threshold=N: the library fills in the
 	                        default (tools/lib/opttab.h) */
+	int growth;          /* --inline-growth=N: copies add at most N% of the
+	                        module's instructions (the library's default) */
 	int remarks;         /* -Rpass=inline: a remark per call inlined */
 	int missed;          /* -Rpass-missed=inline: and per call not, with why */
 } InlineOptions;

@@ -84,7 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.devirt = {.off = !!(flags & 16), .funnel_max = funnels[flags & 7]},
 		.printf_lowering = {.werror_format = !!(flags & 8)},
 		/* inlining all it can, or by the cost model */
-		.inlining = {.mode = flags & 8 ? INLINE_ALWAYS : INLINE_AUTO, .threshold = 40},
+		.inlining = {.mode = flags & 8 ? INLINE_ALWAYS : INLINE_AUTO, .threshold = 40,
+			.growth = 400},
 	};
 	int rc;
 	if (flags & 128 && flags & 32) {

@@ -415,6 +415,9 @@ START_TEST(set_option_kinds)
 	options(&o, NULL, &seen);
 	ck_assert_int_eq(o.devirt_funnel_max, 8);    /* the table's defaults */
 	ck_assert_int_eq(o.warn_stack_size, -1);
+	ck_assert_int_eq(o.inline_growth, 400);
+	ck_assert_int_eq(ptxlink_set_option(&o, "inline-growth", "0"), 0);   /* 0: no growth, not the default */
+	ck_assert_int_eq(o.inline_growth, 0);
 	ck_assert_int_eq(ptxlink_set_option(&o, "no-depot", NULL), 0);
 	ck_assert_int_eq(ptxlink_set_option(&o, "--verify", NULL), 0);
 	ck_assert_int_eq(o.no_depot + o.verify, 2);

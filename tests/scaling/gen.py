@@ -11,6 +11,10 @@ an input that once took more than n log n time or memory in N:
                     stored last-first (one member came in per pass)
   inline-MODE       the archive chain with --inline=MODE (always, auto, never;
                     huge: --inline-threshold=100000), without ipo
+  open-MODE         one input, a chain of N .visible functions, f<i> calling
+                    f<i+1>, not linked with anything: an open world, so
+                    every function stays and keeps its own expansion (MODE
+                    as for inline-MODE)
   archive-empty     an archive of N members that define nothing
   dwarf-abbrev      two -G inputs, each N abbreviations (codes 1..127 over
                     and over) and N units that all use them
@@ -107,6 +111,22 @@ def inline_chain(mode):
 
     def row(d, n):
         return archive_chain(d, n) + ["--no-ipo", opt]
+    return row
+
+
+def open_chain(mode):
+    """A chain of .visible functions in one input (an open world: each
+    stays), the kernel calling the first, with --inline=MODE."""
+    opt = "--inline-threshold=100000" if mode == "huge" else "--inline=" + mode
+
+    def row(d, n):
+        text = HEAD
+        for i in reversed(range(n)):
+            body = ("\tadd.s32 %r2, %r1, 1;\n" if i == n - 1 else
+                    call("f%d" % (i + 1), "%r1", "%r2"))
+            text += func("f%d" % i, body)
+        write(d, "in.ptx", text + kernel("k", call("f0", "%r1", "%r1")))
+        return [opt, "in.ptx"]   # no -arch: an unlinked input, open
     return row
 
 
@@ -255,6 +275,8 @@ ROWS = {
     "archive-chain": archive_chain, "archive-empty": archive_empty,
     "inline-always": inline_chain("always"), "inline-auto": inline_chain("auto"),
     "inline-huge": inline_chain("huge"), "inline-never": inline_chain("never"),
+    "open-always": open_chain("always"), "open-auto": open_chain("auto"),
+    "open-huge": open_chain("huge"), "open-never": open_chain("never"),
     "dwarf-abbrev": dwarf_abbrev, "globals": globals_, "never-written": never_written,
     "calls": calls,
     "vtables": vtables, "indirect-sites": indirect_sites,

@@ -30,6 +30,10 @@ inline-always 1000
 inline-auto 1000
 inline-huge 1000
 inline-never 1000
+open-always 1000
+open-auto 1000
+open-huge 1000
+open-never 1000
 archive-empty 8000
 dwarf-abbrev 20000
 globals 40000

@@ -142,6 +142,8 @@ static int check_options(const ptxlink_options *o)
 		return fail("inline_mode is not a PTXLINK_INLINE_* mode");
 	if (o->inline_threshold < 0)
 		return fail("inline_threshold must not be negative");
+	if (o->inline_growth < 0)
+		return fail("inline_growth must not be negative");
 	if (o->nkeep && !o->keep)
 		return fail("nkeep names but keep is NULL");
 	if ((o->nlibdirs && !o->libdirs) || (o->nlibs && !o->libs))

@@ -143,6 +143,7 @@ typedef struct ptxlink_options {
 	int no_sroa;              /* --no-sroa */
 	int ipo_constants;        /* --ipo-constants */
 	int no_check_output;      /* --no-check-output: write the stages' output unchecked */
+	int inline_growth;        /* --inline-growth=N (init: the default) */
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);
