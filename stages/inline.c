@@ -88,9 +88,9 @@
  * or a .pragma about its function, a caller whose nested scopes redeclare
  * its names, a depot whose address is formed other than by one mov (or a
  * caller that steps its %SPL: a copy's bytes would land past its end), a
- * caller that declares a name the callee uses for a module symbol (it
- * would take the copy's reference over), a caller or callee over
- * CALLER_MAX instructions, the growth budget spent.
+ * caller or callee over CALLER_MAX instructions, the growth budget spent.
+ * (A caller's name that would capture the copy's reference to a module
+ * symbol cannot occur: the normal form renames it, scope.c.)
  *
  * requires: the world verdict (o->world), o->inlining; builds its own
  * symbol table and call graph / maintains: the module's normal form;
