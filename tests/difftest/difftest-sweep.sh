@@ -18,9 +18,10 @@
 # linked by ptxlink --verify -arch=sm_80 with --no-stages (the baseline)
 # and with each variant below, every output through ptxas, and every
 # kernel run on the interpreter on the baseline and on each variant's
-# output in the generator's launches (one or two).  An output byte for
-# byte the same as the baseline's or an earlier variant's is not linked
-# through ptxas or run again: it counts as identical.
+# output in the generator's launches (one or two).  Where the baseline
+# has -G's DWARF, each output must keep it and pass ptxas -g.  An output
+# byte for byte the same as the baseline's or an earlier variant's is not
+# put through ptxas or run again: it counts as identical.
 #
 #   default      (nothing)                 O0 O1 O2  -O0, -O1, -O2
 #   nodevirt     --no-devirt               fm1 fm2 fm64  --devirt-funnel-max=N
@@ -156,6 +157,21 @@ same_run() {
 		{ [ "$(cat "$p.plain.rc")" = 0 ] || cmp -s "$p.plain.err" "$p.$5.err"; }
 }
 
+# dwarf_kept DIR BUILD NAME: where the baseline has -G's DWARF, NAME.ptx
+# keeps it, and ptxas -g accepts it (counted in pfail)
+dwarf_kept() {
+	local d=$1 c=$2 v=$3
+	grep -q '^[[:space:]]*\.section[[:space:]]*\.debug_info' "$d/$c/plain.ptx" || return 0
+	if ! grep -q '^[[:space:]]*\.section[[:space:]]*\.debug_info' "$d/$c/$v.ptx"; then
+		echo "FAIL $c $v: the -G DWARF (.debug_info) is gone after the stages" >> "$d/log"
+		pfail=$((pfail + 1))
+	elif ! $limit ptxas -arch=sm_80 -g "$d/$c/$v.ptx" -o /dev/null > "$d/$c/$v.ptxas-g.err" 2>&1; then
+		echo "FAIL $c $v: ptxas -g rejects the output: $(head -1 "$d/$c/$v.ptxas-g.err")" >> "$d/log"
+		echo "ptxas -arch=sm_80 -g $c/$v.ptx -o /dev/null" >> "$d/cmds"
+		pfail=$((pfail + 1))
+	fi
+}
+
 # check DIR BUILD: the baseline and every variant linked, ptxas'd and run;
 # DIR/BUILD/stat gets per variant "compared differences identical"
 check() {
@@ -176,7 +192,7 @@ check() {
 			# shellcheck disable=SC2086
 			difftest_link "$d" "$c" "$v" "$earlier" "$base $(difftest_vflags "$v")" $ins || continue
 		fi
-		[ -n "$same" ] || skip[$v]=0
+		[ -n "$same" ] || { skip[$v]=0; dwarf_kept "$d" "$c" "$v"; }
 		earlier="$earlier $v"
 	done
 	while read -r k tag launch; do
