@@ -48,7 +48,8 @@
 # The end is, per build and per variant, the runs compared, the
 # differences and the outputs identical to an earlier one, and
 #
-#   difftest-sweep: P programs, B builds, K kernel runs compared, D differences, V verifier findings
+#   difftest-sweep: P programs, B builds, NK kernels, K kernel runs compared, D differences,
+#     V links with verifier findings
 #   N passed, N failed
 #
 # About 1-3 minutes a program on one core.  Exit 1 on any failure, 77
@@ -69,7 +70,7 @@ difftest_option() {
 	esac
 	return 2
 }
-difftest_options difftest-sweep '2,53p' "$@"
+difftest_options difftest-sweep '2,56p' "$@"
 difftest_setup difftest-sweep difftest-sweep-fail
 [ -n "$CLANG" ] || BUILDS=$(tr ' ' '\n' <<< "$BUILDS" | grep -v '^clang' | tr '\n' ' ')
 STEPS="--max-steps 50000000"
@@ -287,7 +288,7 @@ one() {
 	echo "$status $compared $diffs $notcmp $lfail $pfail $rfail $cfail $ubfail $nk $known $vfail $nb" > "$d/counts"
 	{
 		echo "$g seed $s: $status, $nb builds, $nk kernels, $compared runs compared, $diffs differences," \
-			"$vfail verifier findings, $notcmp not compared, $((SECONDS - t0)) s"
+			"$vfail links with verifier findings, $notcmp not compared, $((SECONDS - t0)) s"
 		grep -E '^(FAIL|KNOWN)' "$d/log" | head -8 | sed 's/^/  /'
 	} > "$d/summary"
 	rm -rf "${faildir:?}/$g-seed-$s"
@@ -349,10 +350,10 @@ for c in $BUILDS $VARIANTS; do
 	echo "difftest-sweep: $c: ${tot[$c.0]:-0} runs compared, ${tot[$c.1]:-0} differences," \
 		"${tot[$c.2]:-0} identical to an earlier output"
 done
-echo "difftest-sweep: $N not compared (both runs stopped the same way), $L ptxlink failures ($V verifier findings)," \
+echo "difftest-sweep: $N not compared (both runs stopped the same way), $L ptxlink failures ($V with verifier findings)," \
 	"$X ptxas rejections, $R interpreter errors, $C builds that did not compile," \
 	"$U build disagreements, $KN known nvcc miscompiles; $((SECONDS - t0)) s"
 [ $fail -gt 0 ] && echo "difftest-sweep: reproducers in $faildir"
-echo "difftest-sweep: $P programs, $B builds, $NK kernels, $K kernel runs compared, $D differences, $V verifier findings"
+echo "difftest-sweep: $P programs, $B builds, $NK kernels, $K kernel runs compared, $D differences, $V links with verifier findings"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
