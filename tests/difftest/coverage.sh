@@ -13,7 +13,8 @@
 # with STAGES=1 its default optimization stages too: devirtualization,
 # printf lowering) and, for every kernel that completed, runs
 # tests/difftest/difftest.sh on the two with the same arguments; any difference
-# fails the script.
+# fails the script, and so does a link that fails or prints a verifier line
+# (ptxlink runs with --verify).
 # DOC= (empty) skips writing the document.
 #
 # VARIANTS (with --diff) sweeps the stage options instead: each module is
@@ -309,7 +310,13 @@ export RUN STEPS BUF tmp
 		rt=$(sweep_link "$label" "$f")
 	elif [ -n "$DIFF" ]; then
 		rt=$tmp/rt.$(echo "$label" | tr '/.' '__').ptx
-		"$LINK" $PLAIN -o "$rt" "$f" 2> /dev/null || rt=-
+		# a failed link or a verifier line is a failure, not a module skipped
+		if ! "$LINK" --verify $PLAIN -o "$rt" "$f" 2> "$rt.err"; then
+			echo "$label: ptxlink --verify $PLAIN failed: $(grep -m1 -E 'error|internal|ir_verify' "$rt.err")" >> "$tmp/failed"
+			rt=-
+		elif grep -q ir_verify "$rt.err"; then
+			echo "$label: ptxlink --verify $PLAIN: $(grep -m1 ir_verify "$rt.err")" >> "$tmp/failed"
+		fi
 	fi
 	"$RUN" --list "$f" 2>/dev/null | annotate | while read -r line; do
 		echo "$label $f $rt $line"
@@ -339,9 +346,12 @@ if [ -n "$DIFF" ]; then
 		nf=$(wc -l < "$tmp/failed")
 		echo "sweep: $(wc -w <<< "$VARIANTS") variants ($(echo $VARIANTS)), $runs kernel runs compared" \
 			"(an output the same as an earlier one is not run again), $nf link, verifier or ptxas failures"
-		sed 's/^/  /' "$tmp/failed"
-		[ "$nf" -eq 0 ] || differ=$((differ + nf))
+	else
+		nf=$(wc -l < "$tmp/failed")
+		echo "round trip: $nf links failed or had verifier findings"
 	fi
+	sed 's/^/  /' "$tmp/failed"
+	[ "$nf" -eq 0 ] || differ=$((differ + nf))
 fi
 
 block=$(cat <<END

@@ -4,10 +4,11 @@
 # (a warning, exit 0) under --no-sroa stands in for the real one in
 #
 #   coverage.sh --diff with VARIANTS="always nosroa default" on one corpus module
+#   coverage.sh --diff with STAGES=1 STAGE_ARGS=--no-sroa (run-roundtrip's way), the same module
 #   difftest-sweep.sh on one generated program, one build, those variants
 #
 # and each must fail, naming the difference and the finding; with the real
-# ptxlink both must pass.
+# ptxlink the sweeps must pass.
 #
 #   tests/difftest/sweep-selftest.sh [build-dir]      (default build)
 #
@@ -65,6 +66,13 @@ expect "coverage sweep, broken ptxlink" 1 "$tmp/cov-bad" \
 	'imm_kernel: DIFFERENT always \(--inline=always\)' 'hw_immediates.ptx nosroa: .*1 verifier findings' '1 link, verifier or ptxas failures'
 cov "$BUILD" "$tmp/cov-good"
 expect "coverage sweep, real ptxlink" 0 "$tmp/cov-good" '3 variants .*, [0-9]+ kernel runs compared.* 0 link' '1 kernels gave the same'
+
+# the default run (run-roundtrip's STAGES=1) fails on a verifier line too
+(cd "$ROOT" && ONLY=hw_immediates STAGES=1 STAGE_ARGS=--no-sroa DOC='' OUT="$tmp/cov.tsv" JOBS=1 \
+	tests/difftest/coverage.sh --diff "$tmp/bad") > "$tmp/rt-bad" 2>&1
+echo $? > "$tmp/rt-bad.rc"
+expect "coverage round trip, broken ptxlink" 1 "$tmp/rt-bad" '1 links failed or had verifier findings' \
+	'hw_immediates.ptx: ptxlink --verify --no-sroa: .*ir_verify: a finding made up'
 
 gen() {  # PTXLINK LOG
 	PTXLINK=$1 PTXLINK_RUN=$BUILD/ptxlink-run "$ROOT/tests/difftest/difftest-sweep.sh" --gen globalopt \
