@@ -8,7 +8,8 @@
 #   difftest-sweep.sh on one generated program, one build, those variants
 #
 # and each must fail, naming the difference and the finding; with the real
-# ptxlink the sweeps must pass.
+# ptxlink the sweeps must pass, also on a program whose last kernel's
+# __launch_bounds__ allow only the first launch (addrprep seed 8).
 #
 #   tests/difftest/sweep-selftest.sh [build-dir]      (default build)
 #
@@ -86,4 +87,9 @@ expect "generated sweep, broken ptxlink" 1 "$tmp/gen-bad" \
 	'always: [0-9]+ runs compared, [1-9][0-9]* differences'
 gen "$BUILD/ptxlink" "$tmp/gen-good"
 expect "generated sweep, real ptxlink" 0 "$tmp/gen-good" '[0-9]+ kernel runs compared, 0 differences' '^1 passed, 0 failed'
+# addrprep seed 8's last kernel allows 32 threads: one launch, not a failed generator
+PTXLINK=$BUILD/ptxlink PTXLINK_RUN=$BUILD/ptxlink-run "$ROOT/tests/difftest/difftest-sweep.sh" --gen addrprep \
+	--seed 8 --count 1 --jobs 1 --builds nvcc-O3 --variants default --fail-dir "$tmp/fail" > "$tmp/gen-bounds" 2>&1
+echo $? > "$tmp/gen-bounds.rc"
+expect "generated sweep, a kernel bounded to 32 threads" 0 "$tmp/gen-bounds" '3 kernels, [0-9]+ kernel runs compared, 0 differences'
 [ $fails = 0 ]
