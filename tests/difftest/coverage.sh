@@ -13,7 +13,20 @@
 # with STAGES=1 its default optimization stages too: devirtualization,
 # printf lowering) and, for every kernel that completed, runs
 # tests/difftest/difftest.sh on the two with the same arguments; any difference
-# fails the script.  DOC= (empty) skips writing the document.
+# fails the script, and so does a link that fails or prints a verifier line
+# (ptxlink runs with --verify).
+# DOC= (empty) skips writing the document.
+#
+# VARIANTS (with --diff) sweeps the stage options instead: each module is
+# linked by ptxlink --verify -arch=<its .target> once per variant
+# (VARIANTS=all: every one of tests/difftest/difftest-lib.sh's
+# DIFFTEST_VARIANTS, and "unlinked", the one-input path without -arch;
+# or names: VARIANTS="always ipoconst"), each output that differs from the
+# plain round trip's and every earlier variant's goes through ptxas (-c)
+# and every completing kernel runs on it, compared with the module's own
+# run.  A ptxlink failure, an "ir_verify" line in its messages or a ptxas
+# rejection fails the script too; the end counts the runs compared.
+# ONLY=ERE keeps the modules whose label matches (the small ctest).
 #
 # Arguments come from the kernel's signature (ptxlink-run --list, and the
 # demangled name where c++filt is there): pointer parameters (64-bit ones
@@ -54,6 +67,14 @@ NOSTAGES=$PLAIN
 [ "${STAGES:-0}" = 1 ] && PLAIN=${STAGE_ARGS:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+ONLY=${ONLY:-}
+# shellcheck source=tests/difftest/difftest-lib.sh
+. tests/difftest/difftest-lib.sh
+VARIANTS=${VARIANTS:-}
+[ "$VARIANTS" = all ] && VARIANTS="$DIFFTEST_VARIANTS unlinked"
+for v in $VARIANTS; do difftest_vflags "$v" > /dev/null || exit 2; done
+PTXAS=$(command -v ptxas || command -v /usr/local/cuda/bin/ptxas || true)
+: > "$tmp/failed"
 
 args_for() {  # fill structs int grid kernel params... -> the launch options
 	local fill=$1 structs=$2 int=$3 grid=$4 block="--block 64" cluster= cx cy cz a=()
@@ -83,9 +104,11 @@ args_for() {  # fill structs int grid kernel params... -> the launch options
 	echo "--grid $grid $block --dynamic-shared 4096 --max-steps $STEPS ${a[*]}"
 }
 
-# The same kernel from the module and from its round trip through ptxlink.
+# The same kernel from the module and from its round trip through ptxlink
+# (with VARIANTS, from each variant's output: NAME=FILE,... or + for none).
 compare() {  # fill structs int grid file roundtrip kernel params...
 	local out
+	case $6 in *=* | +) sweep "$@"; return ;; esac
 	# shellcheck disable=SC2046
 	out=$(PTXLINK_RUN=$RUN tests/difftest/difftest.sh "$5" "$6" "$7" \
 		$(args_for "$1" "$2" "$3" "$4" "$7" "${@:8}") 2>&1)
@@ -93,6 +116,73 @@ compare() {  # fill structs int grid file roundtrip kernel params...
 	0) echo "same" ;;
 	*) echo "DIFFERENT: $(printf '%s' "$out" | head -3 | tr '\n\t' '  ')" ;;
 	esac
+}
+
+# As tests/difftest/difftest.sh, with the module run once for every
+# variant: "same N" (N runs compared) or "DIFFERENT name: why".
+sweep() {  # fill structs int grid file outputs kernel params...
+	local args base=$tmp/run.$$ v rc b n=0 out outs
+	args=$(args_for "$1" "$2" "$3" "$4" "$7" "${@:8}")
+	# shellcheck disable=SC2086
+	timeout 300 "$RUN" "$5" "$7" --dump --printf-by-thread $args > "$base.a" 2> "$base.ae"
+	rc=$?
+	IFS=, read -r -a outs <<< "${6#+}"
+	for v in "${outs[@]}"; do
+		# shellcheck disable=SC2086
+		timeout 300 "$RUN" "${v#*=}" "$7" --dump --printf-by-thread $args > "$base.b" 2> "$base.be"
+		b=$?
+		n=$((n + 1))
+		if [ $b -ne $rc ]; then
+			out="exit $rc before, $b after: $(sed -E 's/^[^ ]*:[0-9]+:[0-9]+: //' "$base.be" | head -1)"
+		elif ! cmp -s "$base.a" "$base.b"; then
+			out="output differs: $(diff "$base.a" "$base.b" | head -3 | tr '\n\t' '  ')"
+		else
+			continue
+		fi
+		echo "DIFFERENT ${v%%=*} ($(difftest_vflags "${v%%=*}")): $out"
+		rm -f "$base".*
+		return
+	done
+	rm -f "$base".*
+	echo "same $n"
+}
+
+# Links module FILE (label LABEL) once per variant into $tmp; prints the
+# outputs to run (NAME=FILE,...; + when every one is the plain round
+# trip's or an earlier's).  Failures go to $tmp/failed.
+sweep_link() {  # label file
+	local label=$1 f=$2 base v t arch outs='' flags w dup open=''
+	base=$tmp/sw.$(echo "$label" | tr '/.' '__')
+	arch=$(sed -n 's/^[[:space:]]*\.target[[:space:]]\+\([a-z0-9_]*\).*/\1/p' "$f" | head -1)
+	"$LINK" --no-stages -o "$base.plain.ptx" "$f" 2> /dev/null
+	local earlier=$base.plain.ptx
+	for v in $VARIANTS; do
+		t=$base.$v.ptx
+		flags="--verify -arch=$arch $(difftest_vflags "$v")"
+		[ "$v" = unlinked ] && flags=--verify
+		# a module that uses what it does not define (hw_globals.ptx) is
+		# linked as for ptxas -c
+		# shellcheck disable=SC2086
+		if ! timeout 300 "$LINK" $flags $open -o "$t" "$f" 2> "$t.err" &&
+		   ! { [ -z "$open" ] && grep -q 'undefined reference' "$t.err" && open=--allow-undefined &&
+		       timeout 300 "$LINK" $flags $open -o "$t" "$f" 2> "$t.err"; }; then
+			echo "$label $v: ptxlink $flags $open failed: $(grep -m1 -E 'error|internal|ir_verify' "$t.err")" >> "$tmp/failed"
+			continue
+		fi
+		grep -q ir_verify "$t.err" &&
+			echo "$label $v: ptxlink $flags: $(grep -c ir_verify "$t.err") verifier findings: $(grep -m1 ir_verify "$t.err")" >> "$tmp/failed"
+		dup=
+		for w in $earlier; do
+			cmp -s "$t" "$w" && { dup=1; break; }
+		done
+		[ -n "$dup" ] && continue
+		earlier="$earlier $t"
+		if [ -n "$PTXAS" ] && ! timeout 600 "$PTXAS" -arch="$arch" -c "$t" -o /dev/null > "$t.ptxas" 2>&1; then
+			echo "$label $v: ptxas rejects the output of ptxlink $flags: $(grep -m1 -i error "$t.ptxas")" >> "$tmp/failed"
+		fi
+		outs="$outs${outs:+,}$v=$t"
+	done
+	echo "${outs:-+}"
 }
 
 attempt() {  # fill structs int grid file kernel params... -> exit status; the reason on stdout
@@ -193,8 +283,8 @@ annotate() {
 	}'
 }
 
-export -f one attempt args_for compare
-export RUN STEPS BUF
+export -f one attempt args_for compare sweep difftest_vflags
+export RUN STEPS BUF tmp
 
 {
 	find corpus/ptx -maxdepth 1 -name '*.ptx' | sort | while read -r f; do
@@ -214,10 +304,19 @@ export RUN STEPS BUF
 		fi
 	done
 } | while read -r label f; do
+	[ -z "$ONLY" ] || [[ $label =~ $ONLY ]] || continue
 	rt=-
-	if [ -n "$DIFF" ]; then
+	if [ -n "$DIFF" ] && [ -n "$VARIANTS" ]; then
+		rt=$(sweep_link "$label" "$f")
+	elif [ -n "$DIFF" ]; then
 		rt=$tmp/rt.$(echo "$label" | tr '/.' '__').ptx
-		"$LINK" $PLAIN -o "$rt" "$f" 2> /dev/null || rt=-
+		# a failed link or a verifier line is a failure, not a module skipped
+		if ! "$LINK" --verify $PLAIN -o "$rt" "$f" 2> "$rt.err"; then
+			echo "$label: ptxlink --verify $PLAIN failed: $(grep -m1 -E 'error|internal|ir_verify' "$rt.err")" >> "$tmp/failed"
+			rt=-
+		elif grep -q ir_verify "$rt.err"; then
+			echo "$label: ptxlink --verify $PLAIN: $(grep -m1 ir_verify "$rt.err")" >> "$tmp/failed"
+		fi
 	fi
 	"$RUN" --list "$f" 2>/dev/null | annotate | while read -r line; do
 		echo "$label $f $rt $line"
@@ -238,10 +337,21 @@ table=$(awk -F'\t' '$3 != 0 {
 } END { for (r in n) printf "| %d | %s |\n", n[r], r }' "$OUT" | sort -t'|' -k2,2nr -k3)
 
 if [ -n "$DIFF" ]; then
-	same=$(awk -F'\t' '$5 == "same"' "$OUT" | wc -l)
+	same=$(awk -F'\t' '$5 ~ /^same/' "$OUT" | wc -l)
 	differ=$(awk -F'\t' '$5 ~ /^DIFFERENT/' "$OUT" | wc -l)
 	echo "round trip: $same kernels gave the same buffers and printf output after ptxlink, $differ differed"
 	awk -F'\t' '$5 ~ /^DIFFERENT/ { print "  " $1 " " $2 ": " $5 }' "$OUT"
+	if [ -n "$VARIANTS" ]; then
+		runs=$(awk -F'\t' '$5 ~ /^same [0-9]/ { n += substr($5, 6) } END { print n + 0 }' "$OUT")
+		nf=$(wc -l < "$tmp/failed")
+		echo "sweep: $(wc -w <<< "$VARIANTS") variants ($(echo $VARIANTS)), $runs kernel runs compared" \
+			"(an output the same as an earlier one is not run again), $nf link, verifier or ptxas failures"
+	else
+		nf=$(wc -l < "$tmp/failed")
+		echo "round trip: $nf links failed or had verifier findings"
+	fi
+	sed 's/^/  /' "$tmp/failed"
+	[ "$nf" -eq 0 ] || differ=$((differ + nf))
 fi
 
 block=$(cat <<END

@@ -234,7 +234,10 @@ difftest_compile() {
 # ptxlink FLAGS -o NAME.ptx INPUT..., then ptxas on the output unless it
 # is the same as an EARLIER name's (ptxas is the slow part; same is set
 # to that name).  A failure is a FAIL line in DIR/log, the command in
-# DIR/cmds, counted in lfail (no NAME.ptx is left; status 1) or pfail.
+# DIR/cmds, counted in lfail (no NAME.ptx is left; status 1) or pfail;
+# a verifier finding ("ir_verify" in ptxlink's messages, which --verify
+# prints as a warning where it goes on) is a failure too, counted in
+# lfail and vfail, the output kept.
 difftest_link() {
 	local d=$1 c=$2 name=$3 earlier=$4 flags=$5 rc why w
 	shift 5
@@ -245,11 +248,21 @@ difftest_link() {
 	if [ $rc != 0 ]; then
 		why=$(grep -m1 -E 'error|internal' "$d/$c/$name.link.err")
 		[ $rc -gt 128 ] && why="killed by signal $((rc - 128))"
+		if grep -q ir_verify "$d/$c/$name.link.err"; then
+			why="$why after $(grep -c ir_verify "$d/$c/$name.link.err") verifier findings: $(grep -m1 ir_verify "$d/$c/$name.link.err")"
+			vfail=$((${vfail:-0} + 1))
+		fi
 		echo "FAIL $c $name: ptxlink failed: ${why:-exit $rc}" >> "$d/log"
 		echo "(cd $c && $PTXLINK $flags -o $name.ptx $*)" >> "$d/cmds"
 		lfail=$((lfail + 1))
 		rm -f "$d/$c/$name.ptx"
 		return 1
+	fi
+	if grep -q ir_verify "$d/$c/$name.link.err"; then
+		echo "FAIL $c $name: $(grep -c ir_verify "$d/$c/$name.link.err") verifier findings:" \
+			"$(grep -m1 ir_verify "$d/$c/$name.link.err")" >> "$d/log"
+		echo "(cd $c && $PTXLINK $flags -o $name.ptx $*)" >> "$d/cmds"
+		lfail=$((lfail + 1)) vfail=$((${vfail:-0} + 1))
 	fi
 	for w in $earlier; do
 		cmp -s "$d/$c/$name.ptx" "$d/$c/$w.ptx" && { same=$w; return 0; }
@@ -290,5 +303,36 @@ difftest_compare() {
 	*) rfail=$((rfail + 1))
 	   echo "FAIL $what: difftest.sh exit $rc: $(head -1 "$out")" >> "$d/log"
 	   echo "$cmd" >> "$d/cmds"; return 3 ;;
+	esac
+}
+
+# The stage options at each of their values (one at a time, not the
+# cross product), by name, for the sweeps over generated programs
+# (difftest-sweep.sh) and over the corpus (coverage.sh with VARIANTS=all):
+# difftest_vflags NAME gives ptxlink's options; -O3, --inline=auto, --ipo,
+# the default threshold and funnel limit and --addrprep=sink are the
+# default's.
+DIFFTEST_VARIANTS="default O0 O1 O2 nodevirt fm1 fm2 fm64 never always t0 thuge noglobalopt
+	internalize noipo ipoconst nodepot nosroa addrprep narrow widen fold sink noaddrprep max"
+difftest_vflags() {
+	case $1 in
+	default | unlinked) ;;
+	O[0-2]) echo "-$1" ;;
+	nodevirt) echo --no-devirt ;;
+	fm*) echo "--devirt-funnel-max=${1#fm}" ;;
+	never | always) echo "--inline=$1" ;;
+	t0) echo --inline-threshold=0 ;;
+	thuge) echo --inline-threshold=100000 ;;
+	noglobalopt) echo --no-globalopt ;;
+	internalize) echo --internalize ;;
+	noipo) echo --no-ipo ;;
+	ipoconst) echo --ipo-constants ;;
+	nodepot) echo --no-depot ;;
+	nosroa) echo --no-sroa ;;
+	addrprep) echo --addrprep ;;
+	narrow | widen | fold | sink) echo "--addrprep=$1" ;;
+	noaddrprep) echo --no-addrprep ;;
+	max) echo --inline=always --ipo-constants --internalize --addrprep ;;
+	*) echo "difftest: unknown variant $1" >&2; return 1 ;;
 	esac
 }
