@@ -34,6 +34,22 @@ char *print_str(const Module *m)
 	return buf;
 }
 
+char *verify_msgs(const Module *m)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	diag_set_stream(f);
+	int bad = ir_verify(m);
+	diag_set_stream(NULL);
+	fclose(f);
+	if (!bad) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 Stmt *first_body_stmt(Module *m)
 {
 	for (Stmt *s = m->items.head; s; s = s->next)

@@ -377,23 +377,6 @@ START_TEST(verifier_catches_broken_ir)
 }
 END_TEST
 
-/* The verifier's warnings for m (NULL when it finds nothing). */
-static char *verify_msgs(const Module *m)
-{
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
-	diag_set_stream(f);
-	int bad = ir_verify(m);
-	diag_set_stream(NULL);
-	fclose(f);
-	if (!bad) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 /* ir_verify reports a violation saying text. */
 static void ck_violation(const Module *m, const char *text)
 {

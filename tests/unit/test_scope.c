@@ -32,22 +32,6 @@ static const Func *func_named(const Module *m, const char *name)
 	return NULL;
 }
 
-static char *verify_msgs(const Module *m)
-{
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = xmemstream(&buf, &size);
-	diag_set_stream(f);
-	int bad = ir_verify(m);
-	diag_set_stream(NULL);
-	fclose(f);
-	if (!bad) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 /* nvcc's shape: an inline-asm block with a label, used twice. */
 #define ASM_TWICE HEADER ".entry k(.param .u64 out)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n" \
 	"mov.u32 %r1, %tid.x;\n" \

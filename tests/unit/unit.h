@@ -25,6 +25,8 @@ Module *parse_ok(const char *text);
 char *parse_errors(const char *text);
 /* print_module into a malloc'ed string. */
 char *print_str(const Module *m);
+/* The verifier's messages for m (NULL when it finds nothing). */
+char *verify_msgs(const Module *m);
 /* First statement of the first function that has a body. */
 Stmt *first_body_stmt(Module *m);
 
