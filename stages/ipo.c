@@ -322,9 +322,12 @@ typedef struct Wave {
 	uint32_t n, cap;
 } Wave;
 
+/* Only a function ipo may change is (re)hashed: a caller hashed again
+ * because its callee merged may be one left alone (its address taken, a
+ * vtable's destructor), which must never merge away. */
 static void queue(Wave *w, Fn *fn)
 {
-	if (fn->queued || fn->gone)
+	if (fn->queued || fn->gone || fn->why >= 0)
 		return;
 	fn->queued = 1;
 	w->fns = array_grow(w->fns, w->n, &w->cap, sizeof *w->fns);
