@@ -183,6 +183,22 @@ static void check_name(void *ctx, const char *name, OpRole role)
 	fail_code(v, s->loc, what);
 }
 
+static int check_init_leaf(void *ctx, Expr **slot)
+{
+	if ((*slot)->kind == E_NAME)
+		check_name(ctx, (*slot)->str, ROLE_USE);
+	return 0;
+}
+
+/* The symbols an initializer names ({0, d1b}: a vtable's functions) must
+ * stay declared: ptxas refuses "Invalid initial value symbol". */
+static void check_inits(Verifier *v, const Stmt *s)
+{
+	for (uint32_t i = 0; !v->shape_only && i < s->var.nds; i++)
+		if (s->var.ds[i].init)
+			expr_leaves((Expr **)&s->var.ds[i].init, check_init_leaf, (void *[]){v, (void *)s});
+}
+
 static void verify_ins(Verifier *v, const Stmt *s)
 {
 	const Ins *in = &s->ins;
@@ -574,6 +590,7 @@ static void verify_stmt(Verifier *v, const Stmt *s, int in_body)
 		verify_ins(v, s);
 		break;
 	case S_VAR:
+		check_inits(v, s);
 		if (v->output)
 			break;
 		verify_decl(v, s->loc, &s->var);

@@ -431,6 +431,24 @@ START_TEST(verifier_rejects_undeclared_names_and_bad_counts)
 }
 END_TEST
 
+/* A vtable naming a function the stages removed: ptxas refuses "Invalid
+ * initial value symbol" (ipo once merged such a function away). */
+START_TEST(verifier_checks_initializer_names)
+{
+	const char *text = HEADER ".func f();\n.global .align 8 .u64 vt[2] = {0, f};\n"
+		".func f()\n{\nret;\n}\n.entry k()\n{\nret;\n}\n";
+	Module *m = parse_ok(text);
+	ck_assert_ptr_null(verify_msgs(m));
+	for (Stmt *s = m->items.head, *next; s; s = next) {
+		next = s->next;
+		if (s->kind == S_FUNC && !strcmp(s->func->name, "f"))
+			list_remove(&m->items, s);
+	}
+	ck_violation(m, "'f' is used but nothing declares it");
+	mod_free(m);
+}
+END_TEST
+
 START_TEST(normalized_modules_declare_one_name_per_statement)
 {
 	const char *text = HEADER ".global .u32 a, b[2] = {1, 2}, c;\n"
@@ -857,6 +875,7 @@ Suite *ir_suite(void)
 	tcase_add_test(tc, verifier_catches_broken_ir);
 	tcase_add_test(tc, verifier_rejects_call_through_undefined_register);
 	tcase_add_test(tc, verifier_rejects_undeclared_names_and_bad_counts);
+	tcase_add_test(tc, verifier_checks_initializer_names);
 	tcase_add_test(tc, declared_names_and_fresh_ones);
 	tcase_add_test(tc, normalized_modules_declare_one_name_per_statement);
 	tcase_add_test(tc, undefined_reads_are_checked_against_the_input);
