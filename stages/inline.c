@@ -54,8 +54,8 @@
  * (stacksave before it, stackrestore where it returns).  Under --verify
  * judge() reads every name of a copy against the callee by the PTX
  * scoping rule.  The callee's __local_depot becomes bytes past the caller's own
- * (a depot made when it has none), every copy's at the same offset as
- * every call's frame starts at the same place; its %SPL is the caller's
+ * (a depot made when it has none), each copy's past those before it, as
+ * a front end lays arrays out end to end; its %SPL is the caller's
  * plus that offset, each `add d, %SPL, K` and `[%SPL+K]` of it (and of
  * %SP) rebased on the caller's, so that the depot stage sees its arrays
  * as the caller's own objects and may share their bytes.  In -lineinfo
@@ -1010,11 +1010,12 @@ static int depot_fits(Fn *fn, const Plan *p)
  * register is the caller's plus their offset, and every address formed
  * from it (or from its generic twin) by a constant comes from the
  * caller's start directly, as if nvcc had laid the arrays out there.
- * Every copy's bytes start at the same offset, as every call's frame
- * starts at the same place on the stack: a callee's objects die when it
- * returns, so no two copies' are ever live at once (one whose address
- * escapes, a printf buffer, would otherwise keep its bytes from all the
- * others' in the depot stage). */
+ * Each copy's bytes follow those already there, as a front end lays a
+ * function's arrays out end to end: the depot stage bounds an array
+ * indexed at run time by the next object's start, which holds only while
+ * no two objects share bytes (two copies' frames at one offset gave f's
+ * a[10] the end of g's p as its own).  Sharing the bytes of copies, whose
+ * objects die when they return, is the depot stage's work, by lifetimes. */
 static void merge_depot(Fn *fn, Plan *p)
 {
 	In *in = fn->in;
@@ -1024,13 +1025,10 @@ static void merge_depot(Fn *fn, Plan *p)
 	if (!fn->depot)
 		make_depot(fn, p->depot_mov);
 	Decl *cv = &fn->depot->var;
-	/* a deferred callee's calls are in its copy: theirs start past its bytes */
-	int64_t base = p->site->frame ? p->site->frame : fn->own;
-	int64_t off = align_up(base, align), now = decl_bytes(cv, &cv->ds[0]);
-	p->frame_end = off + size;
+	int64_t now = decl_bytes(cv, &cv->ds[0]), off = align_up(now, align);
 	Declarator *x = arena_dup(in->m->arena, cv->ds, sizeof *cv->ds);
 	x->dims = arena_dup(in->m->arena, x->dims, sizeof *x->dims);
-	x->dims[0] = int_expr(off + size > now ? off + size : now);
+	x->dims[0] = int_expr(off + size);
 	cv->ds = x;
 	if (align > var_align(cv))
 		decl_set_align(in->m, cv, (uint32_t)align);
@@ -1450,7 +1448,6 @@ typedef struct Found {
 	Fn *fn;
 	int more;
 	const LocInfo *at;
-	int64_t frame;               /* Site.frame */
 } Found;
 
 static void find_sites(Found *fd, List *l, Stmt *block, List *outer, Stmt *from, const Stmt *to);
@@ -1466,8 +1463,7 @@ static void find_in(Found *fd, List *l, Stmt *block, List *outer, Stmt *s)
 	const CgFunc *g;
 	if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
 		return;
-	Site st = {.call = s, .list = l, .block = block, .outer = outer, .at = fd->at, .callee = g,
-		.frame = fd->frame};
+	Site st = {.call = s, .list = l, .block = block, .outer = outer, .at = fd->at, .callee = g};
 	if (fd->more) {
 		fn->more = array_grow(fn->more, fn->nmore, &fn->cmore, sizeof *fn->more);
 		fn->more[fn->nmore++] = st;
@@ -1740,7 +1736,6 @@ static void put_in(Fn *fn, Plan *p)
 	if (in->o->verify)
 		judge(fn, p);
 	rewrite_callee(fn, p);
-	p->frame_end = p->site->frame;
 	if (p->depot)
 		merge_depot(fn, p);
 	/* One graph of the copy for both: the zeroes go in before its first
@@ -1869,7 +1864,7 @@ static void find_brought(Fn *fn, Bundle *b, List *holder)
 		Plan *p = &b->plans[i];
 		if (!fn->in->deferred[cg_index(fn->in, p->site->callee)] || !p->first)
 			continue;
-		Found fd = {fn, 1, p->site->at, p->frame_end};
+		Found fd = {fn, 1, p->site->at};
 		find_sites(&fd, holder, NULL, NULL, p->first, p->last);
 	}
 }
@@ -2025,7 +2020,7 @@ void fn_open(Fn *fn, In *in, Stmt *fs, int all)
 {
 	*fn = (Fn){.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def,
 		.shadowed = -1};
-	Found fd = {fn, 0, NULL, 0};
+	Found fd = {fn, 0, NULL};
 	find_sites(&fd, &fn->f->body, NULL, NULL, fn->f->body.head, NULL);
 	if (fn->nsites || all) {
 		fn->size = body_size(&fn->f->body);

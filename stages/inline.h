@@ -83,8 +83,6 @@ typedef struct Site {
 	List *list;                  /* the list holding it */
 	Stmt *block;                 /* the { } whose list that is, or NULL (then outer too) */
 	List *outer;                 /* the list holding block */
-	int64_t frame;               /* where its copy's depot bytes may start: past those of
-	                                the copy that brought it (0: past the caller's own) */
 	const LocInfo *at;           /* the last .loc before it, or NULL */
 	const CgFunc *callee;
 	uint32_t copies;             /* the caller's calls of the same callee */
@@ -132,7 +130,6 @@ typedef struct Plan {
 	Stmt *depot;                 /* the copy's __local_depot */
 	Stmt *depot_mov;             /* mov %SPL, __local_depot */
 	Stmt *first, *last;          /* the copy's statements, once in place */
-	int64_t frame_end;           /* past its depot bytes in the caller's (Site.frame) */
 } Plan;
 
 /* Calls of one list that share a .param. */
