@@ -21,8 +21,8 @@
  * gets rewritten) belong to one object.  This trusts what C guarantees and
  * LLVM relies on: an address computed from an array stays inside it; and
  * that no two objects share bytes, as a front end lays them out (the
- * inliner puts each copy's frame past the others' for this: two frames at
- * one offset put one copy's array start inside another's, cutting it).
+ * inliner gives each callee's copies bytes of their own for this: two
+ * callees' frames at one offset put one's array start inside another's).
  * An object pins (keeps its bytes, shares them with nobody) when its address
  * escapes or its anchor cannot be rewritten; nothing moves when an access
  * may touch any object (a .local access through an unknown pointer, a

@@ -54,8 +54,8 @@
  * (stacksave before it, stackrestore where it returns).  Under --verify
  * judge() reads every name of a copy against the callee by the PTX
  * scoping rule.  The callee's __local_depot becomes bytes past the caller's own
- * (a depot made when it has none), each copy's past those before it, as
- * a front end lays arrays out end to end; its %SPL is the caller's
+ * (a depot made when it has none), each callee's past those before it,
+ * every copy of one callee at its offset; its %SPL is the caller's
  * plus that offset, each `add d, %SPL, K` and `[%SPL+K]` of it (and of
  * %SP) rebased on the caller's, so that the depot stage sees its arrays
  * as the caller's own objects and may share their bytes.  In -lineinfo
@@ -1010,12 +1010,36 @@ static int depot_fits(Fn *fn, const Plan *p)
  * register is the caller's plus their offset, and every address formed
  * from it (or from its generic twin) by a constant comes from the
  * caller's start directly, as if nvcc had laid the arrays out there.
- * Each copy's bytes follow those already there, as a front end lays a
- * function's arrays out end to end: the depot stage bounds an array
- * indexed at run time by the next object's start, which holds only while
- * no two objects share bytes (two copies' frames at one offset gave f's
- * a[10] the end of g's p as its own).  Sharing the bytes of copies, whose
- * objects die when they return, is the depot stage's work, by lifetimes. */
+ * Each callee has bytes of its own, past those already there, as a front
+ * end lays a function's arrays out end to end: the depot stage ends an
+ * array indexed at run time at the next object's start, which holds only
+ * while no object starts inside another (two callees' frames at one
+ * offset put g's t inside f's a, and a[n % 10] read past the repacked
+ * depot).  The copies of one callee share its bytes, as every call's
+ * frame starts at the same place on the stack: their objects start at
+ * the same offsets, and a callee's die when it returns.  A copy that a
+ * copy of the same callee brought (its objects live across the call)
+ * takes bytes of its own past those. */
+typedef struct Frame {
+	const CgFunc *callee;
+	int64_t off, size;
+} Frame;
+
+/* Where the copy's size bytes go: its callee's when they lie past the
+ * bytes of the copy that brought it (and the callee has not grown since),
+ * else new bytes past the depot's. */
+static int64_t frame_of(Fn *fn, Plan *p, int64_t now, int64_t size, int64_t align)
+{
+	for (uint32_t i = fn->nframes; i-- > 0;) {
+		const Frame *r = &fn->frames[i];
+		if (r->callee == p->site->callee && r->size == size && r->off >= p->site->frame)
+			return r->off;
+	}
+	fn->frames = array_grow(fn->frames, fn->nframes, &fn->cframes, sizeof *fn->frames);
+	fn->frames[fn->nframes] = (Frame){p->site->callee, align_up(now, align), size};
+	return fn->frames[fn->nframes++].off;
+}
+
 static void merge_depot(Fn *fn, Plan *p)
 {
 	In *in = fn->in;
@@ -1025,10 +1049,11 @@ static void merge_depot(Fn *fn, Plan *p)
 	if (!fn->depot)
 		make_depot(fn, p->depot_mov);
 	Decl *cv = &fn->depot->var;
-	int64_t now = decl_bytes(cv, &cv->ds[0]), off = align_up(now, align);
+	int64_t now = decl_bytes(cv, &cv->ds[0]), off = frame_of(fn, p, now, size, align);
+	p->frame_end = off + size;
 	Declarator *x = arena_dup(in->m->arena, cv->ds, sizeof *cv->ds);
 	x->dims = arena_dup(in->m->arena, x->dims, sizeof *x->dims);
-	x->dims[0] = int_expr(off + size);
+	x->dims[0] = int_expr(off + size > now ? off + size : now);
 	cv->ds = x;
 	if (align > var_align(cv))
 		decl_set_align(in->m, cv, (uint32_t)align);
@@ -1448,6 +1473,7 @@ typedef struct Found {
 	Fn *fn;
 	int more;
 	const LocInfo *at;
+	int64_t frame;               /* Site.frame */
 } Found;
 
 static void find_sites(Found *fd, List *l, Stmt *block, List *outer, Stmt *from, const Stmt *to);
@@ -1463,7 +1489,8 @@ static void find_in(Found *fd, List *l, Stmt *block, List *outer, Stmt *s)
 	const CgFunc *g;
 	if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
 		return;
-	Site st = {.call = s, .list = l, .block = block, .outer = outer, .at = fd->at, .callee = g};
+	Site st = {.call = s, .list = l, .block = block, .outer = outer, .at = fd->at, .callee = g,
+		.frame = fd->frame};
 	if (fd->more) {
 		fn->more = array_grow(fn->more, fn->nmore, &fn->cmore, sizeof *fn->more);
 		fn->more[fn->nmore++] = st;
@@ -1736,6 +1763,7 @@ static void put_in(Fn *fn, Plan *p)
 	if (in->o->verify)
 		judge(fn, p);
 	rewrite_callee(fn, p);
+	p->frame_end = p->site->frame;
 	if (p->depot)
 		merge_depot(fn, p);
 	/* One graph of the copy for both: the zeroes go in before its first
@@ -1864,7 +1892,7 @@ static void find_brought(Fn *fn, Bundle *b, List *holder)
 		Plan *p = &b->plans[i];
 		if (!fn->in->deferred[cg_index(fn->in, p->site->callee)] || !p->first)
 			continue;
-		Found fd = {fn, 1, p->site->at};
+		Found fd = {fn, 1, p->site->at, p->frame_end};
 		find_sites(&fd, holder, NULL, NULL, p->first, p->last);
 	}
 }
@@ -2020,7 +2048,7 @@ void fn_open(Fn *fn, In *in, Stmt *fs, int all)
 {
 	*fn = (Fn){.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def,
 		.shadowed = -1};
-	Found fd = {fn, 0, NULL};
+	Found fd = {fn, 0, NULL, 0};
 	find_sites(&fd, &fn->f->body, NULL, NULL, fn->f->body.head, NULL);
 	if (fn->nsites || all) {
 		fn->size = body_size(&fn->f->body);
@@ -2031,6 +2059,7 @@ void fn_open(Fn *fn, In *in, Stmt *fs, int all)
 void fn_close(Fn *fn)
 {
 	free(fn->sites);
+	free(fn->frames);
 	free(fn->more);
 	names_free(&fn->judged);
 	names_free(&fn->names);

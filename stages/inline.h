@@ -83,6 +83,8 @@ typedef struct Site {
 	List *list;                  /* the list holding it */
 	Stmt *block;                 /* the { } whose list that is, or NULL (then outer too) */
 	List *outer;                 /* the list holding block */
+	int64_t frame;               /* where its copy's depot bytes may start: past those of
+	                                the copy that brought it (0: anywhere) */
 	const LocInfo *at;           /* the last .loc before it, or NULL */
 	const CgFunc *callee;
 	uint32_t copies;             /* the caller's calls of the same callee */
@@ -110,6 +112,8 @@ typedef struct Fn {
 	Stmt *depot;                 /* its __local_depot, made when a callee needs one */
 	const char *spl, *sp;        /* the depot's local and generic start registers */
 	int64_t own;                 /* the depot's bytes before any copy came in */
+	struct Frame *frames;        /* the callees' bytes in the depot (merge_depot) */
+	uint32_t nframes, cframes;
 	int depot_read, depot_ok;    /* caller_depot() has looked; what it found */
 	int64_t pos;                 /* its place in the module (In.pos) */
 	Names locals;                /* registers holding an address of its .local objects */
@@ -130,6 +134,7 @@ typedef struct Plan {
 	Stmt *depot;                 /* the copy's __local_depot */
 	Stmt *depot_mov;             /* mov %SPL, __local_depot */
 	Stmt *first, *last;          /* the copy's statements, once in place */
+	int64_t frame_end;           /* past its depot bytes in the caller's (Site.frame) */
 } Plan;
 
 /* Calls of one list that share a .param. */
