@@ -55,8 +55,7 @@
  * judge() reads every name of a copy against the callee by the PTX
  * scoping rule.  The callee's __local_depot becomes bytes past the caller's own
  * (a depot made when it has none), each callee's past those before it,
- * every copy of one callee at its offset (one that starts no object in
- * it, at the first free offset); its %SPL is the caller's
+ * every copy of one callee at its offset; its %SPL is the caller's
  * plus that offset, each `add d, %SPL, K` and `[%SPL+K]` of it (and of
  * %SP) rebased on the caller's, so that the depot stage sees its arrays
  * as the caller's own objects and may share their bytes.  In -lineinfo
@@ -1026,34 +1025,11 @@ typedef struct Frame {
 	int64_t off, size;
 } Frame;
 
-/* Does the callee start an object in its depot (name) that the depot
- * stage ends at the next start: an access at a run-time offset, an
- * escaping address, or one it cannot place?  A callee with none only adds
- * its bytes to the objects it overlaps (a union, live when either is), so
- * its copy may take any dead copy's bytes. */
-static int starts_objects(const Func *callee, const char *name)
-{
-	MemObjs *mo = memobjs_build(callee);
-	int found = 0;
-	for (uint32_t i = 0; i < mo->nacc && !found; i++) {
-		const MemAccess *a = &mo->acc[i];
-		if (a->obj < 0 ? ins_space(&a->at->ins) == SPACE_LOCAL : mo->objs[a->obj].name == name)
-			found = a->obj < 0 || !a->exact || !a->base_known;
-	}
-	for (uint32_t i = 0; i < mo->nesc && !found; i++)
-		found = mo->esc[i].obj >= 0 && mo->objs[mo->esc[i].obj].name == name;
-	memobjs_free(mo);
-	return found;
-}
-
-/* Where the copy's size bytes go: any dead copy's when it starts no
- * object; its callee's when they lie past the bytes of the copy that
- * brought it (and the callee has not grown since); else new bytes past
- * the depot's. */
+/* Where the copy's size bytes go: its callee's when they lie past the
+ * bytes of the copy that brought it (and the callee has not grown since),
+ * else new bytes past the depot's. */
 static int64_t frame_of(Fn *fn, Plan *p, int64_t now, int64_t size, int64_t align)
 {
-	if (!starts_objects(p->callee, p->depot->var.ds[0].name))
-		return align_up(p->site->frame > fn->own ? p->site->frame : fn->own, align);
 	for (uint32_t i = fn->nframes; i-- > 0;) {
 		const Frame *r = &fn->frames[i];
 		if (r->callee == p->site->callee && r->size == size && r->off >= p->site->frame)
