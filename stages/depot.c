@@ -19,7 +19,10 @@
  * accesses touch is its own object, overlapping ones merged.  Accesses
  * through one anchor (the add that offsets the depot's start, which is what
  * gets rewritten) belong to one object.  This trusts what C guarantees and
- * LLVM relies on: an address computed from an array stays inside it.
+ * LLVM relies on: an address computed from an array stays inside it; and
+ * that no two objects share bytes, as a front end lays them out (the
+ * inliner gives each callee's copies bytes of their own for this: two
+ * callees' frames at one offset put one's array start inside another's).
  * An object pins (keeps its bytes, shares them with nobody) when its address
  * escapes or its anchor cannot be rewritten; nothing moves when an access
  * may touch any object (a .local access through an unknown pointer, a

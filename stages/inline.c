@@ -54,8 +54,8 @@
  * (stacksave before it, stackrestore where it returns).  Under --verify
  * judge() reads every name of a copy against the callee by the PTX
  * scoping rule.  The callee's __local_depot becomes bytes past the caller's own
- * (a depot made when it has none), every copy's at the same offset as
- * every call's frame starts at the same place; its %SPL is the caller's
+ * (a depot made when it has none), each callee's past those before it,
+ * every copy of one callee at its offset; its %SPL is the caller's
  * plus that offset, each `add d, %SPL, K` and `[%SPL+K]` of it (and of
  * %SP) rebased on the caller's, so that the depot stage sees its arrays
  * as the caller's own objects and may share their bytes.  In -lineinfo
@@ -1015,11 +1015,36 @@ static int depot_fits(Fn *fn, const Plan *p)
  * register is the caller's plus their offset, and every address formed
  * from it (or from its generic twin) by a constant comes from the
  * caller's start directly, as if nvcc had laid the arrays out there.
- * Every copy's bytes start at the same offset, as every call's frame
- * starts at the same place on the stack: a callee's objects die when it
- * returns, so no two copies' are ever live at once (one whose address
- * escapes, a printf buffer, would otherwise keep its bytes from all the
- * others' in the depot stage). */
+ * Each callee has bytes of its own, past those already there, as a front
+ * end lays a function's arrays out end to end: the depot stage ends an
+ * array indexed at run time at the next object's start, which holds only
+ * while no object starts inside another (two callees' frames at one
+ * offset put g's t inside f's a, and a[n % 10] read past the repacked
+ * depot).  The copies of one callee share its bytes, as every call's
+ * frame starts at the same place on the stack: their objects start at
+ * the same offsets, and a callee's die when it returns.  A copy that a
+ * copy of the same callee brought (its objects live across the call)
+ * takes bytes of its own past those. */
+typedef struct Frame {
+	const CgFunc *callee;
+	int64_t off, size;
+} Frame;
+
+/* Where the copy's size bytes go: its callee's when they lie past the
+ * bytes of the copy that brought it (and the callee has not grown since),
+ * else new bytes past the depot's. */
+static int64_t frame_of(Fn *fn, Plan *p, int64_t now, int64_t size, int64_t align)
+{
+	for (uint32_t i = fn->nframes; i-- > 0;) {
+		const Frame *r = &fn->frames[i];
+		if (r->callee == p->site->callee && r->size == size && r->off >= p->site->frame)
+			return r->off;
+	}
+	fn->frames = array_grow(fn->frames, fn->nframes, &fn->cframes, sizeof *fn->frames);
+	fn->frames[fn->nframes] = (Frame){p->site->callee, align_up(now, align), size};
+	return fn->frames[fn->nframes++].off;
+}
+
 static void merge_depot(Fn *fn, Plan *p)
 {
 	In *in = fn->in;
@@ -1029,9 +1054,7 @@ static void merge_depot(Fn *fn, Plan *p)
 	if (!fn->depot)
 		make_depot(fn, p->depot_mov);
 	Decl *cv = &fn->depot->var;
-	/* a deferred callee's calls are in its copy: theirs start past its bytes */
-	int64_t base = p->site->frame ? p->site->frame : fn->own;
-	int64_t off = align_up(base, align), now = decl_bytes(cv, &cv->ds[0]);
+	int64_t now = decl_bytes(cv, &cv->ds[0]), off = frame_of(fn, p, now, size, align);
 	p->frame_end = off + size;
 	Declarator *x = arena_dup(in->m->arena, cv->ds, sizeof *cv->ds);
 	x->dims = arena_dup(in->m->arena, x->dims, sizeof *x->dims);
@@ -2060,6 +2083,7 @@ void fn_open(Fn *fn, In *in, Stmt *fs, int all)
 void fn_close(Fn *fn)
 {
 	free(fn->sites);
+	free(fn->frames);
 	free(fn->more);
 	names_free(&fn->judged);
 	names_free(&fn->names);

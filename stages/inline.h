@@ -93,7 +93,7 @@ typedef struct Site {
 	Stmt *block;                 /* the { } whose list that is, or NULL (then outer too) */
 	List *outer;                 /* the list holding block */
 	int64_t frame;               /* where its copy's depot bytes may start: past those of
-	                                the copy that brought it (0: past the caller's own) */
+	                                the copy that brought it (0: anywhere) */
 	const LocInfo *at;           /* the last .loc before it, or NULL */
 	const CgFunc *callee;
 	uint32_t copies;             /* the caller's calls of the same callee */
@@ -121,6 +121,8 @@ typedef struct Fn {
 	Stmt *depot;                 /* its __local_depot, made when a callee needs one */
 	const char *spl, *sp;        /* the depot's local and generic start registers */
 	int64_t own;                 /* the depot's bytes before any copy came in */
+	struct Frame *frames;        /* the callees' bytes in the depot (merge_depot) */
+	uint32_t nframes, cframes;
 	int depot_read, depot_ok;    /* caller_depot() has looked; what it found */
 	int64_t pos;                 /* its place in the module (In.pos) */
 	Names locals;                /* registers holding an address of its .local objects */
