@@ -140,17 +140,28 @@ difftest_agree() {
 # reproduce it (FILES: what each compiler's directory holds; OUTPUT: what
 # the generator writes, default prog.cu); a passing seed's old copy goes.
 difftest_keep_failure() {
-	local s=$1 status=$2 gen=$3 files=$4 out=${5:-prog.cu} d=$work/seed-$1
-	rm -rf "$faildir/seed-$s"
+	local s=$1 status=$2 gen=$3 files=$4 out=${5:-prog.cu}
+	difftest_save "$work/seed-$s" "seed-$s" "$status" \
+		"# reproduce in this directory ($out; per compiler $files):" \
+		"#   python3 $ROOT/tests/difftest/$gen $s -o $out"
+}
+
+# difftest_save DIR NAME STATUS [LINE...]: a failed seed's DIR copied to
+# $faildir/NAME (an earlier one there goes either way), its cmds file
+# headed by the LINEs that say how to make it again, and where it went
+# told in its summary.
+difftest_save() {
+	local d=$1 name=$2 status=$3
+	shift 3
+	rm -rf "${faildir:?}/$name"
 	[ "$status" = fail ] || return 0
 	mkdir -p "$faildir"
-	cp -r "$d" "$faildir/seed-$s"
-	{
-		echo "# reproduce in this directory ($out; per compiler $files):"
-		echo "#   python3 $ROOT/tests/difftest/$gen $s -o $out"
-		cat "$d/cmds"
-	} > "$faildir/seed-$s/cmds"
-	echo "  saved in $faildir/seed-$s" >> "$d/summary"
+	cp -r "$d" "$faildir/$name"
+	rm -f "$faildir/$name"/*/*.cubin
+	if [ $# -gt 0 ]; then
+		{ printf '%s\n' "$@"; cat "$d/cmds" 2>/dev/null; } > "$faildir/$name/cmds"
+	fi
+	echo "  saved in $faildir/$name" >> "$d/summary"
 }
 
 # difftest_tally: every seed's counts summed into P (seeds) K (runs

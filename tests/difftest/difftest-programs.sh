@@ -134,18 +134,9 @@ one() {
 			"$compared compared, $diffs differences, $notcmp not compared, $((SECONDS - t0)) s$clangnote"
 		grep '^FAIL' "$d/log" | head -8 | sed 's/^/  /'
 	} > "$d/summary"
-	rm -rf "$faildir/seed-$s"
-	if [ $status = fail ]; then
-		mkdir -p "$faildir"
-		cp -r "$d" "$faildir/seed-$s"
-		rm -f "$faildir/seed-$s"/*/*.cubin
-		{
-			echo "# reproduce in this directory (sources in src/, PTX per compiler in nvcc/ and clang/):"
-			echo "#   python3 $ROOT/tests/difftest/gen-programs.py --seed $s --max-subclasses $maxsub --out src"
-			cat "$d/cmds"
-		} > "$faildir/seed-$s/cmds"
-		echo "  saved in $faildir/seed-$s" >> "$d/summary"
-	fi
+	difftest_save "$d" "seed-$s" $status \
+		"# reproduce in this directory (sources in src/, PTX per compiler in nvcc/ and clang/):" \
+		"#   python3 $ROOT/tests/difftest/gen-programs.py --seed $s --max-subclasses $maxsub --out src"
 	cat "$d/summary"
 }
 

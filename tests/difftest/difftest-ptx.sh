@@ -286,12 +286,7 @@ one() {
 			"$vfail verifier, $lfail link, $pfail ptxas, $notcmp not compared, $((SECONDS - t0)) s"
 		grep '^FAIL' "$d/log" | head -8 | sed 's/^/  /'
 	} > "$d/summary"
-	rm -rf "$faildir/seed-$s"
-	if [ $status = fail ]; then
-		mkdir -p "$faildir"
-		cp -r "$d" "$faildir/seed-$s"
-		echo "  saved in $faildir/seed-$s" >> "$d/summary"
-	fi
+	difftest_save "$d" "seed-$s" $status
 	if [ "$quiet" = 0 ] || [ $status = fail ]; then
 		cat "$d/summary"
 	fi

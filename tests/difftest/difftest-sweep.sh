@@ -293,17 +293,9 @@ one() {
 			"$vfail links with verifier findings, $notcmp not compared, $((SECONDS - t0)) s"
 		grep -E '^(FAIL|KNOWN)' "$d/log" | head -8 | sed 's/^/  /'
 	} > "$d/summary"
-	rm -rf "${faildir:?}/$g-seed-$s"
-	if [ $status = fail ]; then
-		mkdir -p "$faildir"
-		cp -r "$d" "$faildir/$g-seed-$s"
-		{
-			echo "# reproduce in this directory (sources in src/, per build its PTX, plain.ptx and VARIANT.ptx):"
-			echo "#   tests/difftest/difftest-sweep.sh --gen $g --seed $s --count 1"
-			cat "$d/cmds"
-		} > "$faildir/$g-seed-$s/cmds"
-		echo "  saved in $faildir/$g-seed-$s" >> "$d/summary"
-	fi
+	difftest_save "$d" "$g-seed-$s" $status \
+		"# reproduce in this directory (sources in src/, per build its PTX, plain.ptx and VARIANT.ptx):" \
+		"#   tests/difftest/difftest-sweep.sh --gen $g --seed $s --count 1"
 	cat "$d/summary"
 }
 
