@@ -767,6 +767,14 @@ typedef uint32_t FoldSeed(void *ctx, const struct Ins *);
 typedef void FoldEach(void *ctx, uint32_t from, int shared);
 uint32_t fold_given(const Func *, FoldSeed *seed, void *ctx, FoldEach *each);
 
+/* One step of a 64-bit hash over a sequence of values (samecode.c's
+ * code hash, verify.c's fingerprints). */
+static inline uint64_t hash_mix(uint64_t h, uint64_t x)
+{
+	h = (h ^ x) * 0x9e3779b97f4a7c15u;
+	return h ^ (h >> 29);
+}
+
 /* samecode.c: whether two functions have the same code, renamings of
  * their own names and .loc aside, so that a call of one does what a call
  * of the other does; and a hash equal for such functions. */

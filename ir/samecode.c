@@ -299,18 +299,13 @@ int func_same_code(const Func *x, const Func *y)
 /* ---- the hash: what the comparison compares, so that only functions of
  * one code share it (and merging compares few pairs) ---------------------- */
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	return (h ^ v) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
-}
-
 static uint64_t str_hash(uint64_t h, const char *str)
 {
 	if (!str)
-		return mix(h, 1);
+		return hash_mix(h, 1);
 	for (; *str; str++)
-		h = mix(h, (unsigned char)*str);
-	return mix(h, 2);
+		h = hash_mix(h, (unsigned char)*str);
+	return hash_mix(h, 2);
 }
 
 static uint64_t name_hash(const Shape *sh, uint64_t h, const char *name, int callee)
@@ -318,21 +313,21 @@ static uint64_t name_hash(const Shape *sh, uint64_t h, const char *name, int cal
 	uint32_t index;
 	long long num;
 	if (local_of(sh, name, &index, &num))
-		return mix(mix(mix(h, 3), index), (uint64_t)num);
+		return hash_mix(hash_mix(hash_mix(h, 3), index), (uint64_t)num);
 	if (callee && name == sh->f->name)
-		return mix(h, 4);
-	return mix(h, ptr_hash(name));
+		return hash_mix(h, 4);
+	return hash_mix(h, ptr_hash(name));
 }
 
 static uint64_t expr_hash(const Shape *sh, uint64_t h, const Expr *e, int callee)
 {
-	h = mix(mix(mix(h, e->kind), e->op), e->n);
+	h = hash_mix(hash_mix(hash_mix(h, e->kind), e->op), e->n);
 	if (e->kind == E_NAME)
 		return name_hash(sh, h, e->str, callee);
 	if (e->kind == E_NUM)
-		return mix(h, ptr_hash(e->str));
+		return hash_mix(h, ptr_hash(e->str));
 	if (e->kind == E_CALL)
-		h = mix(h, ptr_hash(expr_fname(e)));
+		h = hash_mix(h, ptr_hash(expr_fname(e)));
 	for (uint32_t i = 0; i < e->n; i++)
 		h = expr_hash(sh, h, e->kids[i], 0);
 	return h;
@@ -340,21 +335,21 @@ static uint64_t expr_hash(const Shape *sh, uint64_t h, const Expr *e, int callee
 
 static uint64_t opt_expr_hash(const Shape *sh, uint64_t h, const Expr *e)
 {
-	return e ? expr_hash(sh, mix(h, 5), e, 0) : mix(h, 6);
+	return e ? expr_hash(sh, hash_mix(h, 5), e, 0) : hash_mix(h, 6);
 }
 
 static uint64_t decl_hash(const Shape *sh, uint64_t h, const Decl *d)
 {
-	h = mix(mix(h, d->nspecs), d->nds);
+	h = hash_mix(hash_mix(h, d->nspecs), d->nds);
 	for (uint32_t i = 0; i < d->nspecs; i++) {
 		const Spec *x = &d->specs[i];
-		h = str_hash(mix(mix(h, ptr_hash(x->word)), x->nargs), x->num);
+		h = str_hash(hash_mix(hash_mix(h, ptr_hash(x->word)), x->nargs), x->num);
 		for (uint32_t k = 0; k < x->nargs; k++)
 			h = expr_hash(sh, h, x->args[k], 0);
 	}
 	for (uint32_t j = 0; j < d->nds; j++) {
 		const Declarator *a = &d->ds[j];
-		h = opt_expr_hash(sh, mix(str_hash(h, a->count), a->ndims), a->init);
+		h = opt_expr_hash(sh, hash_mix(str_hash(h, a->count), a->ndims), a->init);
 		for (uint32_t k = 0; k < a->ndims; k++)
 			h = opt_expr_hash(sh, h, a->dims[k]);
 	}
@@ -365,7 +360,7 @@ static uint64_t ins_hash(const Shape *sh, uint64_t h, const Ins *in)
 {
 	CallParts cp;
 	uint32_t callee = ins_call_parts(in, &cp) && cp.callee ? cp.callee_index : UINT32_MAX;
-	h = mix(mix(mix(h, ptr_hash(in->sp)), in->nops), (in->guard != NULL) * 2 + in->guard_neg);
+	h = hash_mix(hash_mix(hash_mix(h, ptr_hash(in->sp)), in->nops), (in->guard != NULL) * 2 + in->guard_neg);
 	if (in->guard)
 		h = name_hash(sh, h, in->guard, 0);
 	for (uint32_t i = 0; i < in->nops; i++)
@@ -379,7 +374,7 @@ static uint64_t body_hash(const Shape *sh, uint64_t h, const List *l, int *never
 	for (const Stmt *s = l->head; s; s = s->next) {
 		if (s->kind == S_LOC)
 			continue;
-		h = mix(h, s->kind);
+		h = hash_mix(h, s->kind);
 		if (s->kind == S_INS)
 			h = ins_hash(sh, h, &s->ins);
 		else if (s->kind == S_VAR)
@@ -387,7 +382,7 @@ static uint64_t body_hash(const Shape *sh, uint64_t h, const List *l, int *never
 		else if (s->kind == S_LABEL)
 			h = name_hash(sh, h, s->label, 0);
 		else if (s->kind == S_SCOPE)
-			h = mix(body_hash(sh, mix(h, 7), &s->scope, never), 8);
+			h = hash_mix(body_hash(sh, hash_mix(h, 7), &s->scope, never), 8);
 		else if (s->kind == S_PRAGMA)
 			for (uint32_t i = 0; i < s->strs.nstrs; i++)
 				h = str_hash(h, s->strs.strs[i]);
@@ -403,11 +398,11 @@ uint64_t func_code_hash(const Func *f)
 		return ptr_hash(f);   /* the same as none: why meet another */
 	Shape sh;
 	shape_of(&sh, f);
-	uint64_t h = mix(mix(mix(mix(mix(0, f->nrets), f->nparams), f->has_rets), f->has_params), sh.n);
+	uint64_t h = hash_mix(hash_mix(hash_mix(hash_mix(hash_mix(0, f->nrets), f->nparams), f->has_rets), f->has_params), sh.n);
 	for (uint32_t i = 0; i < f->nfspecs; i++)
-		h = mix(h, ptr_hash(f->fspecs[i].word));
+		h = hash_mix(h, ptr_hash(f->fspecs[i].word));
 	for (uint32_t i = 0; i < f->nattrs; i++) {
-		h = mix(mix(h, ptr_hash(f->attrs[i].word)), f->attrs[i].nnums);
+		h = hash_mix(hash_mix(h, ptr_hash(f->attrs[i].word)), f->attrs[i].nnums);
 		for (uint32_t k = 0; k < f->attrs[i].nnums; k++)
 			h = str_hash(h, f->attrs[i].nums[k]);
 	}

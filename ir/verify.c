@@ -448,34 +448,28 @@ static void scope_problem(void *ctx, Loc loc, const char *what, int form)
  * module name it could use is still there.  Its fingerprint covers every
  * field the check reads (interned pointers: a changed one only makes a
  * function checked again), so a function is skipped only when unchanged. */
-static uint64_t mix(uint64_t h, uint64_t x)
-{
-	h = (h ^ x) * 0x9e3779b97f4a7c15u;
-	return h ^ (h >> 29);
-}
-
 /* The first kid by a loop, as verify_expr. */
 static uint64_t expr_fp(uint64_t h, const Expr *e)
 {
 	for (; e; e = e->n ? e->kids[0] : NULL) {
-		h = mix(mix(h, e->kind), e->op);
+		h = hash_mix(hash_mix(h, e->kind), e->op);
 		if (e->kind == E_NAME || e->kind == E_NUM)
-			return mix(h, (uintptr_t)e->str);
-		h = mix(h, e->n);
+			return hash_mix(h, (uintptr_t)e->str);
+		h = hash_mix(h, e->n);
 		for (uint32_t i = 1; i < e->n; i++)
 			h = expr_fp(h, e->kids[i]);
 		if (e->kind == E_CALL)
 			h = expr_fp(h, e->kids[e->n]);
 	}
-	return mix(h, 0);
+	return hash_mix(h, 0);
 }
 
 static uint64_t decl_fp(uint64_t h, const Decl *d, uint32_t n)
 {
 	for (uint32_t k = 0; k < n; k++) {
-		h = mix(mix(h, decl_space(&d[k])), (uintptr_t)decl_type(&d[k]));
+		h = hash_mix(hash_mix(h, decl_space(&d[k])), (uintptr_t)decl_type(&d[k]));
 		for (uint32_t i = 0; i < d[k].nds; i++)
-			h = mix(mix(h, (uintptr_t)d[k].ds[i].name), (uintptr_t)d[k].ds[i].count);
+			h = hash_mix(hash_mix(h, (uintptr_t)d[k].ds[i].name), (uintptr_t)d[k].ds[i].count);
 	}
 	return h;
 }
@@ -483,20 +477,20 @@ static uint64_t decl_fp(uint64_t h, const Decl *d, uint32_t n)
 static uint64_t list_fp(uint64_t h, const List *l)
 {
 	for (const Stmt *s = l->head; s; s = s->next) {
-		h = mix(h, s->kind);
+		h = hash_mix(h, s->kind);
 		switch (s->kind) {
 		case S_INS:
-			h = mix(mix(mix(h, (uintptr_t)s->ins.sp), (uintptr_t)s->ins.guard), (uint64_t)s->ins.guard_neg);
-			h = mix(h, s->ins.nops);
+			h = hash_mix(hash_mix(hash_mix(h, (uintptr_t)s->ins.sp), (uintptr_t)s->ins.guard), (uint64_t)s->ins.guard_neg);
+			h = hash_mix(h, s->ins.nops);
 			for (uint32_t i = 0; i < s->ins.nops; i++)
 				h = expr_fp(h, s->ins.ops[i]);
 			break;
 		case S_VAR: h = decl_fp(h, &s->var, 1); break;
-		case S_SCOPE: h = mix(list_fp(h, &s->scope), S_SCOPE); break;
-		case S_LABEL: h = mix(h, (uintptr_t)s->label); break;
-		case S_PROTO: h = mix(h, (uintptr_t)s->proto->label); break;
+		case S_SCOPE: h = hash_mix(list_fp(h, &s->scope), S_SCOPE); break;
+		case S_LABEL: h = hash_mix(h, (uintptr_t)s->label); break;
+		case S_PROTO: h = hash_mix(h, (uintptr_t)s->proto->label); break;
 		case S_TARGETS:
-			h = mix(h, (uintptr_t)s->list.label);
+			h = hash_mix(h, (uintptr_t)s->list.label);
 			for (uint32_t i = 0; i < s->list.nitems; i++)
 				h = expr_fp(h, s->list.items[i]);
 			break;
