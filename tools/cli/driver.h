@@ -24,7 +24,6 @@ typedef enum { MODE_AUTO, MODE_WHOLE, MODE_RELOCATABLE } CompileMode;
 typedef struct Options {
 	const char *out;
 	Strs inputs;
-	int olevel;           /* -O0..-O3: which stages run */
 	int ptxas;            /* --ptxas: compile the result to a cubin */
 	int fatbin;           /* --fatbin: a fatbinary of the cubin and the PTX */
 	CompileMode mode;     /* --compile-mode */

@@ -71,8 +71,9 @@ typedef enum OptKind {
 	/* a value: a count from 1, bytes from 0, an -arch, a stage's name,
 	 * address preparation's rewrites (optional: none means all four) */
 	V_COUNT, V_BYTES, V_ARCH, V_STAGE, V_REWRITES,
-	/* a number from 0; inlining's mode (never, auto, always) */
-	V_NUMBER, V_INLINE,
+	/* a number from 0; inlining's mode (never, auto, always); the
+	 * optimization level (0 to 3, also glued: -O2) */
+	V_NUMBER, V_INLINE, V_LEVEL,
 	/* one more in a list: a symbol, the names in a file, a directory,
 	 * a library's name (the last two also glued on: -L/dir, -lm) */
 	V_SYMBOL, V_SYMFILE, V_DIR, V_LIBRARY,

@@ -34,7 +34,8 @@ const OptRow opt_rows[NOPT] = {
 	: (k) == V_ARCH || (k) == V_STAGE ? sizeof(const char *) \
 	: (k) >= V_SYMBOL ? sizeof(const char *const *) : sizeof(int))
 #define STAGE_SIZE(k, size) ((k) == V_BIT || (k) == V_COUNT || (k) == V_NUMBER || \
-	(k) == V_INLINE ? sizeof(int) : (k) == V_ARCH || (k) >= V_SYMBOL ? 0 : (size))
+	(k) == V_INLINE ? sizeof(int) : (k) == V_ARCH || (k) == V_LEVEL || (k) >= V_SYMBOL ? 0 \
+	: (size))
 #define ROW_OK(k, field, count, size, stage, stage_size) \
 	((k) <= C_OPTIONAL || ((size) == KIND_SIZE(k) && \
 	(!(stage_size) || (stage_size) == STAGE_SIZE(k, size))))
@@ -73,7 +74,7 @@ int opt_syntax(const OptRow *r)
 {
 	switch (r->kind) {
 	case C_FLAG: case V_ON: case V_OFF: case V_BIT: return FLAG;
-	case C_GLUED: case V_DIR: case V_LIBRARY: return GLUED;
+	case C_GLUED: case V_DIR: case V_LIBRARY: case V_LEVEL: return GLUED;
 	case C_OPTIONAL: case V_REWRITES: return OPTIONAL;
 	case V_SYMBOL: return EQUALS;
 	default: return VALUE;
@@ -296,6 +297,11 @@ static int set_value(ptxlink_options *o, const OptRow *r, const char *a, const c
 				return 0;
 			}
 		return opt_error(o, "'%s': the mode is never, auto or always", a);
+	case V_LEVEL:
+		if (opt_number(v, 0, 3, &n) != 0)
+			return opt_error(o, "'%s': the optimization level is 0, 1, 2 or 3", a);
+		*(int *)field = (int)n;
+		return 0;
 	case V_BYTES:
 		if (opt_number(v, 0, LLONG_MAX, &n) != 0)
 			return opt_error(o, "'%s' needs a number of bytes", a);
@@ -370,7 +376,7 @@ void ptxlink_options_init(ptxlink_options *o)
 	for (const OptRow *r = opt_rows; r < opt_rows + NOPT; r++) {
 		if (is_cmd(r))
 			continue;
-		if (r->kind == V_ON || r->kind == V_COUNT || r->kind == V_NUMBER)
+		if (r->kind == V_ON || r->kind == V_COUNT || r->kind == V_NUMBER || r->kind == V_LEVEL)
 			*(int *)((char *)o + r->field) = (int)r->v;
 		else if (r->kind == V_BYTES)
 			*(long long *)((char *)o + r->field) = r->v;

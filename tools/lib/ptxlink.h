@@ -144,6 +144,11 @@ typedef struct ptxlink_options {
 	int ipo_constants;        /* --ipo-constants */
 	int no_check_output;      /* --no-check-output: write the stages' output unchecked */
 	int inline_growth;        /* --inline-growth=N (init: the default) */
+	/* -O0..-O3: which stages run (init: 3, every stage).  Below 3 no
+	 * depot or address preparation; below 2 no devirt, inlining or ipo;
+	 * at 0 no globalopt (printf lowering always runs: ptxas rejects the
+	 * calls it lowers).  The other options cannot turn a stage back on. */
+	int opt_level;
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);
