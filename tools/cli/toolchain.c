@@ -41,7 +41,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "driver.h"
-#include "tools/cubin-cmp/cubin.h"
+#include "tools/obj/obj.h"
 #include "tools/lib/core.h"
 
 /* .o, .cubin, .ptx each; the PTX, the fatbinary, three measured (a cubin
@@ -751,7 +751,7 @@ static Cost measure(const Options *o, const char *base, Strs *a, const char *ptx
 		: ptxas(o, sm, a, 0, ptx, *cubin, said);
 	char *copy = xstrdup(*said ? *said : ""), *path = join(tmpdir, *cubin);
 	Cost c = ptxas_cost(copy);
-	if (rc != 0 || cubin_text(path, &c.text, &c.regs) != 0)
+	if (rc != 0 || elf_cubin_text(path, &c.text, &c.regs) != 0)
 		c.spill = -1;
 	c.warps = warps_by_regs(sm, c.regs);
 	free(copy);

@@ -10,11 +10,6 @@
 #include "stages/stages.h"
 #include <stdio.h>
 
-/* NULL, or why the file at path is not PTX (a cubin, an object, a source,
- * bitcode...): one error instead of the parser's stray bytes. */
-const char *core_not_ptx(const char *path);
-/* And of bytes (the first 20, or fewer) of the file or member name. */
-const char *core_not_ptx_bytes(const unsigned char *head, size_t n, const char *name);
 /* A parsed input (NULL after its errors) checked (verify) and normalized;
  * NULL, and freed, when normalizing it fails (ir/scope.c refuses a name). */
 Module *core_input(Module *parsed, const char *name, int verify);

@@ -12,6 +12,7 @@
 #include "stages/stages.h"
 #include "ptxlink.h"
 #include "core.h"
+#include "tools/obj/obj.h"
 
 _Static_assert((int)PTXLINK_ADDRPREP_NARROW == (int)ADDRPREP_NARROW &&
 	(int)PTXLINK_ADDRPREP_WIDEN == (int)ADDRPREP_WIDEN && (int)PTXLINK_ADDRPREP_FOLD == (int)ADDRPREP_FOLD &&
@@ -256,7 +257,7 @@ static int addable(ptxlink_session *s)
 /* A file when path is given, else len bytes of data. */
 static Module *parse(const char *path, const char *name, const char *data, size_t len)
 {
-	const char *why = path ? core_not_ptx(path) : NULL;
+	const char *why = path ? obj_not_ptx_file(path) : NULL;
 	if (why) {
 		diag_at(DIAG_ERROR, path, 0, 0, "%s", why);
 		return NULL;
