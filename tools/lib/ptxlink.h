@@ -163,7 +163,7 @@ PTXLINK_API void ptxlink_options_init(ptxlink_options *);
  * name to add to keep, libdirs or libs.  The command's parser sets its
  * options through the same code, so values are checked, and refused with
  * the same words, as there.  0, or -1 after an error through o->diag
- * (stderr when NULL); the options of the command alone (-o, -O, --ptxas,
+ * (stderr when NULL); the options of the command alone (-o, --ptxas, --fatbin,
  * ...) are refused.
  *
  *     ptxlink_set_option(&o, "devirt-funnel-max", "4");
