@@ -25,39 +25,13 @@ static int needs_nvlink(const Symbol *s)
 		!strncmp(s->name, "__nv_", 5);
 }
 
-/* Whether the call graph has a cycle: an iterative depth-first search
- * (a deep call chain must not overflow the stack), grey = on the path. */
+/* Whether the call graph has a cycle (ir/callgraph.c's components). */
 static int has_cycle(const CallGraph *cg)
 {
-	uint32_t n = cg_count(cg);
-	if (!n)
-		return 0;
-	const CgFunc *base = cg_func(cg, 0);   /* the nodes are one array */
-	uint8_t *colour = xcalloc(n, 1);
-	uint32_t (*stack)[2] = xmalloc(n * sizeof *stack);   /* node, next callee */
-	int cycle = 0;
-	for (uint32_t root = 0; root < n && !cycle; root++) {
-		if (colour[root])
-			continue;
-		uint32_t sp = 0;
-		stack[sp][0] = root, stack[sp++][1] = 0, colour[root] = 1;
-		while (sp && !cycle) {
-			const CgFunc *f = cg_func(cg, stack[sp - 1][0]);
-			if (stack[sp - 1][1] == f->ncallees) {
-				colour[stack[--sp][0]] = 2;
-				continue;
-			}
-			const CgFunc *c = cg_find(cg, f->callees[stack[sp - 1][1]++]);
-			uint32_t k = (uint32_t)(c - base);
-			if (colour[k] == 1)
-				cycle = 1;
-			else if (!colour[k])
-				stack[sp][0] = k, stack[sp++][1] = 0, colour[k] = 1;
-		}
-	}
-	free(colour);
-	free(stack);
-	return cycle;
+	for (uint32_t i = 0; i < cg_count(cg); i++)
+		if (cg_on_cycle(cg, i))
+			return 1;
+	return 0;
 }
 
 /* The slow paths (Spelling.slowpath) of a body, each once: *n of them
@@ -69,9 +43,8 @@ typedef struct SlowPath {
 
 static SlowPath *slowpaths(const List *body, int kernel, SlowPath *v, uint32_t *n, uint32_t *cap)
 {
-	for (const Stmt *s = body->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			v = slowpaths(&s->scope, kernel, v, n, cap);
+	BodyIt it;
+	for (const Stmt *s = body_first((List *)body, &it); s; s = body_next(&it)) {
 		if (s->kind != S_INS || !s->ins.sp->slowpath)
 			continue;
 		uint32_t i = 0;
