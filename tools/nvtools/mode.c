@@ -1,15 +1,14 @@
 /* Whole program or relocatable (nvtools.h).  The mode is relocatable
  * when the module needs it (device-runtime or libdevice names left
- * undefined, --allow-undefined)
- * or when tools/bench/mode-bench.sh and lto-bench.sh measured fewer
- * spills, smaller frames and less SASS that way (see mode_by_facts);
- * whole-program when no function's address is taken and no call is
- * left and no division or square root ptxas makes a subroutine of is in
- * two kernels; where the facts tell nothing, ptxas -v compiles the first
- * architecture both ways and the fewer spill bytes, then the smaller
- * frames, then the more warps the registers let an SM hold, then the
- * fewer SASS bytes (the cubin's .text sections) decide, and the compile
- * chosen is the output's (nv_reloc_better decides). */
+ * undefined, --allow-undefined) or when tools/bench/mode-bench.sh and
+ * lto-bench.sh measured fewer spills, smaller frames and less SASS that
+ * way (see mode_by_facts); whole-program when no function's address is
+ * taken and no call is left and no division or square root ptxas makes
+ * a subroutine of is in two kernels; where the facts tell nothing, the
+ * caller compiles the first architecture both ways with figures
+ * (nv_compile) and nv_reloc_better picks: the fewer spill bytes, then
+ * the smaller frames, then the more warps the registers let an SM hold,
+ * then the fewer SASS bytes (the cubin's .text sections). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
