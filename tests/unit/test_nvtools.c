@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include <elf.h>
 #include <sys/stat.h>
 #include "unit.h"
 #include "tools/nvtools/nvtools.h"
@@ -31,20 +30,15 @@ static const char said[] =
 static void write_cubin(const char *path)
 {
 	static const char names[] = "\0.shstrtab\0.text.k\0.text.k2";   /* 0, 1, 11, 19 */
-	unsigned char buf[512] = {0};
-	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
-	memcpy(eh->e_ident, ELFMAG, SELFMAG);
-	eh->e_shoff = 128;
-	eh->e_shnum = 4;
-	eh->e_shstrndx = 1;
-	memcpy(buf + 64, names, sizeof names);
-	Elf64_Shdr *sh = (Elf64_Shdr *)(buf + 128);
-	sh[1] = (Elf64_Shdr){.sh_name = 1, .sh_type = SHT_STRTAB, .sh_offset = 64, .sh_size = sizeof names};
-	sh[2] = (Elf64_Shdr){.sh_name = 11, .sh_type = SHT_NOBITS, .sh_size = 256, .sh_info = 40u << 24};
-	sh[3] = (Elf64_Shdr){.sh_name = 19, .sh_type = SHT_NOBITS, .sh_size = 128, .sh_info = 24u << 24};
+	static const Elf64_Shdr sh[4] = {
+		[2] = {.sh_name = 11, .sh_type = SHT_NOBITS, .sh_size = 256, .sh_info = 40u << 24},
+		[3] = {.sh_name = 19, .sh_type = SHT_NOBITS, .sh_size = 128, .sh_info = 24u << 24},
+	};
+	unsigned char buf[512];
+	size_t n = elf_image(buf, names, sizeof names, sh, 4);
 	FILE *f = fopen(path, "wb");
 	ck_assert_ptr_nonnull(f);
-	fwrite(buf, 1, 128 + 4 * sizeof(Elf64_Shdr), f);
+	fwrite(buf, 1, n, f);
 	fclose(f);
 }
 

@@ -72,24 +72,32 @@ START_TEST(ar_malformed)
 }
 END_TEST
 
-/* An ELF64 file: the header, ".shstrtab" and ".nv_fatbin" bytes, then
- * four section headers (null, .shstrtab, .nv_fatbin, .bss). */
-static size_t small_elf(unsigned char *buf)
+size_t elf_image(unsigned char *buf, const char *names, size_t n, const Elf64_Shdr *sh, int nsh)
 {
-	static const char names[] = "\0.shstrtab\0.nv_fatbin\0.bss";   /* 0, 1, 11, 22 */
-	memset(buf, 0, 512);
+	memset(buf, 0, 128 + (size_t)nsh * sizeof *sh);
 	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
 	memcpy(eh->e_ident, ELFMAG, SELFMAG);
 	eh->e_shoff = 128;
-	eh->e_shnum = 4;
+	eh->e_shnum = (Elf64_Half)nsh;
 	eh->e_shstrndx = 1;
-	memcpy(buf + 64, names, sizeof names);
+	memcpy(buf + 64, names, n);
+	Elf64_Shdr *h = (Elf64_Shdr *)(buf + 128);
+	memcpy(h, sh, (size_t)nsh * sizeof *sh);
+	h[1] = (Elf64_Shdr){.sh_name = 1, .sh_type = SHT_STRTAB, .sh_offset = 64, .sh_size = n};
+	return 128 + (size_t)nsh * sizeof *sh;
+}
+
+/* Sections null, .shstrtab, .nv_fatbin (8 bytes at 96), .bss. */
+static size_t small_elf(unsigned char *buf)
+{
+	static const char names[] = "\0.shstrtab\0.nv_fatbin\0.bss";   /* 0, 1, 11, 22 */
+	static const Elf64_Shdr sh[4] = {
+		[2] = {.sh_name = 11, .sh_type = SHT_PROGBITS, .sh_offset = 96, .sh_size = 8},
+		[3] = {.sh_name = 22, .sh_type = SHT_NOBITS, .sh_offset = 4096, .sh_size = 64},
+	};
+	size_t n = elf_image(buf, names, sizeof names, sh, 4);
 	memcpy(buf + 96, "FATBIN!", 8);
-	Elf64_Shdr *sh = (Elf64_Shdr *)(buf + 128);
-	sh[1] = (Elf64_Shdr){.sh_name = 1, .sh_type = SHT_STRTAB, .sh_offset = 64, .sh_size = sizeof names};
-	sh[2] = (Elf64_Shdr){.sh_name = 11, .sh_type = SHT_PROGBITS, .sh_offset = 96, .sh_size = 8};
-	sh[3] = (Elf64_Shdr){.sh_name = 22, .sh_type = SHT_NOBITS, .sh_offset = 4096, .sh_size = 64};
-	return 128 + 4 * sizeof(Elf64_Shdr);
+	return n;
 }
 
 START_TEST(elf_sections)
