@@ -260,13 +260,12 @@ static const NameEntry *find_entry_in(const Names *n, const char *name)
 	HASH_FIND_PTR(n->exact, &name, e);
 	if (e || !n->ranges)
 		return e;
-	size_t len = strlen(name), base = len;
-	while (base > 0 && name[base - 1] >= '0' && name[base - 1] <= '9')
-		base--;
-	if (base == len || base == 0 || (name[base] == '0' && base + 1 < len))
+	size_t base;
+	unsigned long long k;
+	if (!reg_split(name, &base, &k))
 		return NULL;
 	HASH_FIND(hh, n->ranges, name, base, e);
-	return e && strtoull(name + base, NULL, 10) < e->count ? e : NULL;
+	return e && k < e->count ? e : NULL;
 }
 
 int names_declared(const Names *n, const char *name)
@@ -341,4 +340,22 @@ void names_free(Names *n)
 	HASH_CLEAR(hh, n->numbered);
 	arena_free(n->arena);
 	*n = (Names){0};
+}
+
+int reg_split(const char *name, size_t *stem, unsigned long long *k)
+{
+	size_t len = strlen(name), b = len;
+	while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
+		b--;
+	if (b == len || b == 0 || (name[b] == '0' && b + 1 < len))
+		return 0;
+	*stem = b;
+	*k = strtoull(name + b, NULL, 10);
+	return 1;
+}
+
+int names_bits(const Names *n, const Expr *e)
+{
+	const char *t = e->kind == E_NAME ? names_type(n, e->str) : NULL;
+	return t ? 8 * type_bytes(t) : 0;
 }

@@ -108,14 +108,12 @@ static int local_of(const Shape *sh, const char *name, uint32_t *index, long lon
 		*index = l->index, *num = -1;
 		return 1;
 	}
-	size_t len = intern_len(name), b = len;
-	while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
-		b--;
-	if (!sh->ranges || b == len || b == 0 || (name[b] == '0' && b + 1 < len))
+	size_t b;
+	unsigned long long k;
+	if (!sh->ranges || !reg_split(name, &b, &k))
 		return 0;
 	const char *base = intern(name, b);
 	HASH_FIND_PTR(sh->ranges, &base, l);
-	unsigned long long k = strtoull(name + b, NULL, 10);
 	if (!l || k >= l->count)
 		return 0;
 	*index = l->index, *num = (long long)k;

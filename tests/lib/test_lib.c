@@ -483,9 +483,10 @@ START_TEST(set_option_errors)
 	ck_assert_int_eq(ptxlink_set_option(&o, "arch", "sm80"), -1);
 	ck_assert_int_eq(ptxlink_set_option(&o, "addrprep", "bogus"), -1);
 	ck_assert_int_eq(ptxlink_set_option(&o, "keep", ""), -1);
-	ck_assert_int_eq(ptxlink_set_option(&o, "O", "2"), -1);
+	ck_assert_int_eq(ptxlink_set_option(&o, "O", "4"), -1);
+	ck_assert_int_eq(ptxlink_set_option(&o, "fatbin", NULL), -1);
 	ck_assert_int_eq(ptxlink_set_option(&o, NULL, NULL), -1);
-	ck_assert_int_eq(seen.n[PTXLINK_ERROR], 9);
+	ck_assert_int_eq(seen.n[PTXLINK_ERROR], 10);
 	ck_assert_int_eq(o.devirt_funnel_max, 8);
 	ck_assert_int_eq(o.no_depot, 0);
 	ck_assert_ptr_null(o.arch);
@@ -495,7 +496,9 @@ START_TEST(set_option_errors)
 		"error: 'devirt-funnel-max' needs a positive number below 2^31\n"));
 	ck_assert_ptr_nonnull(strstr(seen.text, "error: 'no-depot' takes no value\n"));
 	ck_assert_ptr_nonnull(strstr(seen.text, "error: -arch=sm80 is not an architecture ptxas accepts ("));
-	ck_assert_ptr_nonnull(strstr(seen.text, "error: 'O' is an option of the ptxlink command"));
+	ck_assert_ptr_nonnull(strstr(seen.text, "error: 'O': the optimization level is 0, 1, 2 or 3\n"));
+	ck_assert_int_eq(o.opt_level, 3);
+	ck_assert_ptr_nonnull(strstr(seen.text, "error: 'fatbin' is an option of the ptxlink command"));
 	ptxlink_options_free(&o);
 }
 END_TEST
@@ -524,6 +527,50 @@ START_TEST(set_option_as_command)
 	free(plain);
 	free(want);
 	ptxlink_free(s);
+}
+END_TEST
+
+/* vcall_xfile at level, set in the field or by name (-O1 and "O"). */
+static char *link_at_level(int level, int by_name)
+{
+	Seen seen = {0};
+	ptxlink_options o;
+	options(&o, "sm_80", &seen);
+	char v[2] = {(char)('0' + level), 0};
+	if (by_name)
+		ck_assert_int_eq(ptxlink_set_option(&o, "O", v), 0);
+	else
+		o.opt_level = level;
+	ptxlink_session *s = ptxlink_new(&o);
+	ck_assert_ptr_nonnull(s);
+	add_xfile(s, 0);
+	ck_assert_int_eq(ptxlink_link(s), 0);
+	char *out = ptxlink_write_buffer(s, NULL);
+	ptxlink_free(s);
+	ptxlink_options_free(&o);
+	return out;
+}
+
+/* -O is the library's: opt_level 1 and 3 link as the command's -O1 and
+ * -O3 do, and differ (-O1 runs neither devirt nor depot). */
+START_TEST(opt_level_as_command)
+{
+	char *got[2];
+	for (int i = 0; i < 2; i++) {
+		int level = i ? 3 : 1;
+		char flags[64];
+		snprintf(flags, sizeof flags, "-arch=sm_80 -O%d", level);
+		char *want = xfile_command_output(flags);
+		char *field = link_at_level(level, 0), *named = link_at_level(level, 1);
+		ck_assert_str_eq(field, want);
+		ck_assert_str_eq(named, want);
+		got[i] = field;
+		free(named);
+		free(want);
+	}
+	ck_assert_str_ne(got[0], got[1]);
+	free(got[0]);
+	free(got[1]);
 }
 END_TEST
 
@@ -577,6 +624,7 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, stage_options_from_fields);
 	tcase_add_test(tc, null_entries);
 	tcase_add_test(tc, inline_mode_default);
+	tcase_add_test(tc, opt_level_as_command);
 	suite_add_tcase(su, tc);
 	suite_add_tcase(su, sessions_tcase(corpus));
 	SRunner *sr = srunner_create(su);

@@ -71,6 +71,9 @@ int main(void)
 	srunner_add_suite(sr, demangle_suite());
 	srunner_add_suite(sr, leb128_suite());
 	srunner_add_suite(sr, scope_suite());
+	srunner_add_suite(sr, body_suite());
+	srunner_add_suite(sr, obj_suite());
+	srunner_add_suite(sr, nvtools_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

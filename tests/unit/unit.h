@@ -3,6 +3,7 @@
 #define UNIT_H
 
 #include <check.h>
+#include <elf.h>
 #include <string.h>
 #include "ir/ir.h"
 #include "ptx-grammar/ptx.h"
@@ -18,6 +19,14 @@ Suite *values_suite(void);
 Suite *demangle_suite(void);
 Suite *leb128_suite(void);
 Suite *scope_suite(void);
+Suite *body_suite(void);
+Suite *obj_suite(void);
+Suite *nvtools_suite(void);
+
+/* test_obj.c: an ELF64 file in buf (128 bytes and the section headers):
+ * the header, the section names (n bytes) at 64, sh's nsh headers at 128,
+ * sh[1] made the names' .shstrtab. */
+size_t elf_image(unsigned char *buf, const char *names, size_t n, const Elf64_Shdr *sh, int nsh);
 
 /* Parses text (a header is not added); fails the test on error. */
 Module *parse_ok(const char *text);

@@ -5,12 +5,12 @@
 # both ways and sums what ptxas -v says over all functions:
 #   whole        ptxas -arch=sm_XX -v linked.ptx
 #   relocatable  ptxas -c -v linked.ptx, then nvlink (with -lcudadevrt)
-# plus what the rule of ptxlink --ptxas (tools/cli/toolchain.c) looks at, as
+# plus what the rule of ptxlink --ptxas (tools/nvtools/mode.c) looks at, as
 # its -v says it: indirect call sites, address-taken functions and those of
 # them that call indirectly, functions with a call left, recursion; the mode
 # it picks, and whether that mode is no worse than the other ("right"): fewer
 # spill bytes, then a smaller frame, then more warps resident (the registers
-# of the cubin's .text sections, as toolchain.c's warps_by_regs counts), then
+# of the cubin's .text sections, as tools/nvtools/ptxas.c's nv_warps counts), then
 # less SASS.  Prints a markdown table
 # (docs/usage.md's).  Spill bytes are stores plus loads, summed over functions;
 # regs the most any function uses; frame the stack frames summed; .text the
@@ -40,7 +40,7 @@ sums() {
 
 # the SASS bytes of a cubin (its .text.* sections summed) | the warps an
 # SM of compute capability $2 holds at the most registers of any of them
-# (sh_info's top byte), counted as tools/cli/toolchain.c's warps_by_regs
+# (sh_info's top byte), counted as tools/nvtools/ptxas.c's nv_warps
 text() {
 	readelf -S -W "$1" 2>/dev/null | awk -v cc="$2" '
 	function hex(s,   i, v) { for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }

@@ -7,6 +7,7 @@
 #include "link/link.h"
 #include "stages/stages.h"
 #include "tools/lib/ptxlink.h"
+#include "tools/nvtools/nvtools.h"
 
 /* A growing list of strings that live until exit (argv's, a response
  * file's). */
@@ -17,17 +18,14 @@ typedef struct Strs {
 
 enum { MAX_ARCHS = 16 };   /* cubins and PTX in one fatbinary */
 
-typedef enum { MODE_AUTO, MODE_WHOLE, MODE_RELOCATABLE } CompileMode;
-
 /* The command's own options; the library's are set in lib through the
  * option table (tools/lib/opttab.h), as ptxlink_set_option sets them. */
 typedef struct Options {
 	const char *out;
 	Strs inputs;
-	int olevel;           /* -O0..-O3: which stages run */
 	int ptxas;            /* --ptxas: compile the result to a cubin */
 	int fatbin;           /* --fatbin: a fatbinary of the cubin and the PTX */
-	CompileMode mode;     /* --compile-mode */
+	NvMode mode;          /* --compile-mode */
 	/* the GPUs to compile for (sm_XX): a cubin for each of archs (-arch,
 	 * -gencode code=sm_XX), PTX for each of ptx_archs (code=compute_XX,
 	 * and the newest named); the link is for the oldest named (lib.arch) */
@@ -55,10 +53,11 @@ int compile_module(Module *, const Options *, const struct LibObjects *, char **
 void toolchain_cleanup(void);   /* removes the temporaries; signal-safe */
 void toolchain_done(void);      /* and frees their names */
 
-/* ptxlink.c: -v and --time; the module printed (-1, errno set, after a
- * failed write) */
+/* ptxlink.c: -v and --time (a phase's time since start, or its ms); the
+ * module printed (-1, errno set, after a failed write) */
 int print_close(FILE *, const Module *);
 double now(void);
 void phase_time(const char *phase, double start);
+void phase_ms(const char *phase, double ms);
 
 #endif

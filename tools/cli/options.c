@@ -608,11 +608,6 @@ static int command_value(Options *o, const OptRow *r, const char *a, const char 
 	switch (r - opt_rows) {
 	case OPT_OUT: o->out = v; break;
 	case OPT_OPTF: return response_file(v, o);
-	case OPT_OLEVEL:
-		if (opt_number(v, 0, 3, &n) != 0)
-			return bad("'%s': the optimization level is 0, 1, 2 or 3", a);
-		o->olevel = (int)n;
-		break;
 	case OPT_MACHINE:
 		if (strcmp(v, "64") != 0)
 			return bad("'%s': ptxlink links 64-bit PTX only (.address_size 64)", a);
@@ -674,32 +669,15 @@ static int parse_arg(const char *a, const char *next, int *used, Options *o)
 	return syntax == FLAG || !v ? command_flag(o, r) : command_value(o, r, a, v);
 }
 
-/* -O: the stages below the level are off (printf lowering always runs:
- * ptxas rejects the calls it lowers). */
-static void apply_olevel(Options *o)
-{
-	if (o->olevel < 3)
-		o->lib.no_depot = o->lib.no_addrprep = 1;
-	if (o->olevel < 2) {
-		o->lib.no_devirt = 1;
-		o->lib.inline_mode = PTXLINK_INLINE_NEVER;
-		o->lib.ipo = 0;
-	}
-	if (o->olevel < 1)
-		o->lib.no_globalopt = 1;
-}
-
 int parse_args(int argc, char **argv, Options *o)
 {
 	ptxlink_options_init(&o->lib);
-	o->olevel = 3;
 	for (int i = 1; i < argc; i++) {
 		int used;
 		if (parse_arg(argv[i], i + 1 < argc ? argv[i + 1] : NULL, &used, o) != 0)
 			return -1;
 		i += used;
 	}
-	apply_olevel(o);
 	if (o->foreign_passed && !o->ptxas)
 		warn_later(o->foreign_passed, "a ptxas option, and without --ptxas no ptxas runs");
 	flush_warnings();

@@ -29,10 +29,15 @@ static int timing;           /* --time */
 static double phase_start;   /* when the running phase started */
 
 /* --time: one line per phase, as ptxas's -v says its compile time */
-void phase_time(const char *phase, double start)
+void phase_ms(const char *phase, double ms)
 {
 	if (timing)
-		fprintf(stderr, "ptxlink: time: %-10s %8.3f ms\n", phase, (now() - start) * 1e3);
+		fprintf(stderr, "ptxlink: time: %-10s %8.3f ms\n", phase, ms);
+}
+
+void phase_time(const char *phase, double start)
+{
+	phase_ms(phase, (now() - start) * 1e3);
 }
 
 /* The session's callback after the link and each stage. */

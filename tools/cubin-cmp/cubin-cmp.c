@@ -13,7 +13,7 @@
  * Exit 0: same; 1: different (first difference on stderr); 2: bad input. */
 #include <stdio.h>
 #include <string.h>
-#include "cubin.h"
+#include "tools/obj/obj.h"
 
 /* Name without the parts that depend on layout: the PTX-text hash, the
  * line number of a function-scope variable. */
@@ -41,7 +41,7 @@ static int layout_only(const char *name)
 		strcmp(name, ".symtab") == 0;
 }
 
-static int same_symbols(const Cubin *a, int ia, const Cubin *b, int ib)
+static int same_symbols(const Elf *a, int ia, const Elf *b, int ib)
 {
 	const Elf64_Shdr *sa = &a->sh[ia], *sb = &b->sh[ib];
 	if (sa->sh_size != sb->sh_size)
@@ -65,12 +65,12 @@ static int same_symbols(const Cubin *a, int ia, const Cubin *b, int ib)
 
 int main(int argc, char **argv)
 {
-	Cubin a, b;
+	Elf a, b;
 	if (argc != 3) {
 		fprintf(stderr, "usage: cubin-cmp A.cubin B.cubin\n");
 		return 2;
 	}
-	if (cubin_load(argv[1], &a) || cubin_load(argv[2], &b)) {
+	if (elf_load(argv[1], &a) || elf_load(argv[2], &b)) {
 		fprintf(stderr, "cubin-cmp: cannot read both files as ELF64\n");
 		return 2;
 	}
@@ -82,14 +82,14 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < a.eh->e_shnum; i++) {
 		char na[256], nb[256];
-		norm(cubin_secname(&a, i), na, sizeof na);
-		norm(cubin_secname(&b, i), nb, sizeof nb);
+		norm(elf_secname(&a, i), na, sizeof na);
+		norm(elf_secname(&b, i), nb, sizeof nb);
 		const Elf64_Shdr *x = &a.sh[i], *y = &b.sh[i];
 		int same = strcmp(na, nb) == 0 && x->sh_type == y->sh_type && x->sh_flags == y->sh_flags;
 		if (same && x->sh_type == SHT_SYMTAB)
 			same = same_symbols(&a, i, &b, i);
 		else if (same && !layout_only(na))
-			same = x->sh_size == y->sh_size && (cubin_nobits(x) ||
+			same = x->sh_size == y->sh_size && (elf_nobits(x) ||
 				memcmp(a.d + x->sh_offset, b.d + y->sh_offset, x->sh_size) == 0);
 		if (!same) {
 			fprintf(stderr, "cubin-cmp: section %d (%s / %s) differs\n", i, na, nb);

@@ -10,11 +10,6 @@
 #include "stages/stages.h"
 #include <stdio.h>
 
-/* NULL, or why the file at path is not PTX (a cubin, an object, a source,
- * bitcode...): one error instead of the parser's stray bytes. */
-const char *core_not_ptx(const char *path);
-/* And of bytes (the first 20, or fewer) of the file or member name. */
-const char *core_not_ptx_bytes(const unsigned char *head, size_t n, const char *name);
 /* A parsed input (NULL after its errors) checked (verify) and normalized;
  * NULL, and freed, when normalizing it fails (ir/scope.c refuses a name). */
 Module *core_input(Module *parsed, const char *name, int verify);
@@ -71,8 +66,9 @@ typedef enum OptKind {
 	/* a value: a count from 1, bytes from 0, an -arch, a stage's name,
 	 * address preparation's rewrites (optional: none means all four) */
 	V_COUNT, V_BYTES, V_ARCH, V_STAGE, V_REWRITES,
-	/* a number from 0; inlining's mode (never, auto, always) */
-	V_NUMBER, V_INLINE,
+	/* a number from 0; inlining's mode (never, auto, always); the
+	 * optimization level (0 to 3, also glued: -O2) */
+	V_NUMBER, V_INLINE, V_LEVEL,
 	/* one more in a list: a symbol, the names in a file, a directory,
 	 * a library's name (the last two also glued on: -L/dir, -lm) */
 	V_SYMBOL, V_SYMFILE, V_DIR, V_LIBRARY,

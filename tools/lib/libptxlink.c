@@ -12,6 +12,7 @@
 #include "stages/stages.h"
 #include "ptxlink.h"
 #include "core.h"
+#include "tools/obj/obj.h"
 
 _Static_assert((int)PTXLINK_ADDRPREP_NARROW == (int)ADDRPREP_NARROW &&
 	(int)PTXLINK_ADDRPREP_WIDEN == (int)ADDRPREP_WIDEN && (int)PTXLINK_ADDRPREP_FOLD == (int)ADDRPREP_FOLD &&
@@ -120,6 +121,20 @@ static const char *const *copy_names(const char *const *names, size_t n)
 	return v;
 }
 
+/* The stages below the level are off (ptxlink.h, opt_level). */
+static void opt_level(StageOptions *st, int level)
+{
+	if (level < 3)
+		st->depot.off = st->addrprep.off = 1;
+	if (level < 2) {
+		st->devirt.off = 1;
+		st->inlining.mode = PTXLINK_INLINE_NEVER;
+		st->ipo.on = 0;
+	}
+	if (level < 1)
+		st->globalopt.off = 1;
+}
+
 /* The options in the stages' own terms: each row that names a
  * StageOptions field (FS in opttab.h) is copied by opt_stage; what is
  * more than one value into one field is here. */
@@ -130,6 +145,7 @@ static void stage_options(StageOptions *st, const ptxlink_options *o)
 			opt_stage(r, o, st);
 	st->depot.remarks |= st->depot.analysis;   /* -Rpass-analysis=depot says why too */
 	st->depot.warn = o->warn_stack_size >= 0;
+	opt_level(st, o->opt_level);
 }
 
 static int check_options(const ptxlink_options *o)
@@ -144,6 +160,8 @@ static int check_options(const ptxlink_options *o)
 		return fail("inline_threshold must not be negative");
 	if (o->inline_growth < 0)
 		return fail("inline_growth must not be negative");
+	if (o->opt_level < 0 || o->opt_level > 3)
+		return fail("opt_level is not 0, 1, 2 or 3");
 	if (o->nkeep && !o->keep)
 		return fail("nkeep names but keep is NULL");
 	if ((o->nlibdirs && !o->libdirs) || (o->nlibs && !o->libs))
@@ -239,7 +257,7 @@ static int addable(ptxlink_session *s)
 /* A file when path is given, else len bytes of data. */
 static Module *parse(const char *path, const char *name, const char *data, size_t len)
 {
-	const char *why = path ? core_not_ptx(path) : NULL;
+	const char *why = path ? obj_not_ptx_file(path) : NULL;
 	if (why) {
 		diag_at(DIAG_ERROR, path, 0, 0, "%s", why);
 		return NULL;

@@ -17,6 +17,7 @@
 #include "ptx-grammar/ptx.h"
 #include "core.h"
 #include "ir/ptrhash.h"
+#include "tools/obj/obj.h"
 
 typedef struct Member {
 	Module *m;
@@ -98,38 +99,6 @@ static void add_member(Members *ms, Module *m, const char *name, int in)
 	symtab_free(t);
 }
 
-/* ar's member name: GNU "name/" or "/N" (into the "//" table), BSD
- * "#1/LEN" (the name starts the data), else the field trimmed. */
-static char *member_name(const char *h, const char *longnames, size_t nlong,
-	const char **data, size_t *size)
-{
-	char field[17];
-	memcpy(field, h, 16);
-	field[16] = 0;
-	size_t len = strcspn(field, " ");
-	if (field[0] == '/' && field[1] >= '0' && field[1] <= '9') {
-		size_t off = strtoul(field + 1, NULL, 10);
-		if (off < nlong)
-			return xstrndup(longnames + off, strcspn(longnames + off, "/\n"));
-	} else if (!strncmp(field, "#1/", 3)) {
-		size_t n = strtoul(field + 3, NULL, 10);
-		if (n <= *size) {
-			char *s = xstrndup(*data, n);
-			*data += n;
-			*size -= n;
-			return s;
-		}
-	}
-	if (len > 1 && field[len - 1] == '/')
-		len--;
-	return xstrndup(field, len);
-}
-
-static int is_symtab(const char *h)
-{
-	return !strncmp(h, "/ ", 2) || !strncmp(h, "/SYM64/", 7) || !strncmp(h, "__.SYMDEF", 9);
-}
-
 int is_cudadevrt(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -141,13 +110,14 @@ int is_cudadevrt(const char *path)
  * goes to ms->objects whole when there is one; without, libcudadevrt is
  * not needed (its names stay .extern) and another is an error.  1 when
  * the archive is read no further. */
-static int not_ptx_member(Members *ms, const char *path, const char *shown, const char *data,
-	size_t size)
+static int not_ptx_member(Members *ms, const char *path, const char *shown,
+	const unsigned char *data, size_t size)
 {
-	const char *why = core_not_ptx_bytes((const unsigned char *)data, size < 20 ? size : 20, shown);
+	const char *why = obj_not_ptx(data, size < OBJ_HEAD ? size : OBJ_HEAD, shown);
 	if (!why)
 		return 0;
-	if (size < 4 || memcmp(data, "\x7f" "ELF", 4) != 0)
+	ObjKind k = obj_kind(data, size < OBJ_HEAD ? size : OBJ_HEAD);
+	if (k != OBJ_ELF && k != OBJ_CUBIN)
 		lib_error(ms, shown, "%s", why);
 	else if (ms->objects) {
 		LibObjects *o = ms->objects;
@@ -162,76 +132,41 @@ static int not_ptx_member(Members *ms, const char *path, const char *shown, cons
 	return 1;
 }
 
-/* Every member of an ar archive held in buf, parsed. */
-static void read_archive(Members *ms, const char *path, const char *buf, size_t n)
+/* Every member of the archive a, parsed. */
+static void read_archive(Members *ms, const char *path, Ar *a)
 {
-	const char *longnames = "";
-	size_t nlong = 0, at = 8;
-	while (at + 60 <= n) {
-		const char *h = buf + at;
-		size_t size = strtoul(h + 48, NULL, 10);
-		const char *data = h + 60;
-		if (memcmp(h + 58, "`\n", 2) != 0 || size > n - at - 60) {
-			lib_error(ms, path, "malformed ar archive (member at byte %zu)", at);
-			return;
-		}
-		at += 60 + size + (size & 1);
-		if (!strncmp(h, "// ", 3)) {
-			longnames = data;
-			nlong = size;
-			continue;
-		}
-		if (is_symtab(h))
-			continue;
-		char *name = member_name(h, longnames, nlong, &data, &size);
-		size_t len = strlen(path) + strlen(name) + 3;
+	ArMember m;
+	int got;
+	while ((got = ar_next(a, &m)) > 0) {
+		size_t len = strlen(path) + strlen(m.name) + 3;
 		char *shown = xmalloc(len);
-		snprintf(shown, len, "%s(%s)", path, name);
-		int stop = not_ptx_member(ms, path, shown, data, size);
+		snprintf(shown, len, "%s(%s)", path, m.name);
+		int stop = not_ptx_member(ms, path, shown, m.data, m.size);
 		if (!stop)
-			add_member(ms, ptx_parse_string(intern_cstr(shown), data, size), shown, 0);
+			add_member(ms, ptx_parse_string(intern_cstr(shown), (const char *)m.data, m.size),
+				shown, 0);
 		free(shown);
-		free(name);
 		if (stop)
-			return;
+			break;
 	}
-	if (at < n)   /* at == n + 1: the last member's padding byte missing */
-		lib_error(ms, path, "malformed ar archive (%zu bytes after the last member)", n - at);
-}
-
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0;
-	*n = 0;
-	if (!f)
-		return NULL;
-	for (size_t got = 1; got;) {
-		if (*n == cap)
-			buf = xrealloc(buf, cap = cap ? 2 * cap : 65536);
-		got = fread(buf + *n, 1, cap - *n, f);
-		*n += got;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	if (got < 0 && ar_trailing(a))
+		lib_error(ms, path, "malformed ar archive (%zu bytes after the last member)", ar_trailing(a));
+	else if (got < 0)
+		lib_error(ms, path, "malformed ar archive (member at byte %zu)", a->at);
+	ar_close(a);
 }
 
 static void add_archive(Members *ms, const char *path)
 {
 	size_t n;
-	char *buf = slurp(path, &n);
+	Ar a;
+	unsigned char *buf = obj_slurp(path, &n);
 	if (!buf)
 		lib_error(ms, path, "cannot read: %s", strerror(errno));
-	else if (n < 8 || memcmp(buf, "!<arch>\n", 8) != 0)
+	else if (ar_open(&a, buf, n) != 0)
 		lib_error(ms, path, "not an ar archive");
 	else
-		read_archive(ms, path, buf, n);
+		read_archive(ms, path, &a);
 	free(buf);
 }
 

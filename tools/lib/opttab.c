@@ -27,6 +27,34 @@ const OptRow opt_rows[NOPT] = {
 #undef OPT
 };
 
+/* The size of the field each kind sets, and of the StageOptions field
+ * opt_stage writes (0: none; lists and -arch are not copied one value a
+ * field): a row naming a field of another type does not compile. */
+#define KIND_SIZE(k) ((k) == V_BYTES ? sizeof(long long) : (k) == V_REWRITES ? sizeof(unsigned) \
+	: (k) == V_ARCH || (k) == V_STAGE ? sizeof(const char *) \
+	: (k) >= V_SYMBOL ? sizeof(const char *const *) : sizeof(int))
+#define STAGE_SIZE(k, size) ((k) == V_BIT || (k) == V_COUNT || (k) == V_NUMBER || \
+	(k) == V_INLINE ? sizeof(int) : (k) == V_ARCH || (k) == V_LEVEL || (k) >= V_SYMBOL ? 0 \
+	: (size))
+#define ROW_OK(k, field, count, size, stage, stage_size) \
+	((k) <= C_OPTIONAL || ((size) == KIND_SIZE(k) && \
+	(!(stage_size) || (stage_size) == STAGE_SIZE(k, size))))
+#define ROW_CHECK(k, ...) ROW_OK(k, __VA_ARGS__)
+#define OPT(id, kind, names, field, v, usage, help) \
+	_Static_assert(ROW_CHECK(kind, field), "option " #id ": its field is not of its kind's type");
+#include "opttab.h"
+#undef OPT
+
+/* The rows of lists (L()): at least as many as the lists they grow. */
+#define ROW_COUNT(k, field, count, ...) + ((count) != 0)
+#define ROW_LIST(k, ...) ROW_COUNT(k, __VA_ARGS__)
+enum {
+	NLIST_ROWS = 0
+#define OPT(id, kind, names, field, v, usage, help) ROW_LIST(kind, field)
+#include "opttab.h"
+#undef OPT
+};
+
 /* What ptxlink_set_option allocated: copies of the strings it was given,
  * and the lists it grew (a caller's own array is copied before growing). */
 typedef struct Grown {
@@ -38,7 +66,7 @@ typedef struct Grown {
 struct ptxlink_owned {
 	char **strs;
 	size_t nstrs;
-	Grown lists[4];
+	Grown lists[NLIST_ROWS];
 	int nlists;
 };
 
@@ -46,7 +74,7 @@ int opt_syntax(const OptRow *r)
 {
 	switch (r->kind) {
 	case C_FLAG: case V_ON: case V_OFF: case V_BIT: return FLAG;
-	case C_GLUED: case V_DIR: case V_LIBRARY: return GLUED;
+	case C_GLUED: case V_DIR: case V_LIBRARY: case V_LEVEL: return GLUED;
 	case C_OPTIONAL: case V_REWRITES: return OPTIONAL;
 	case V_SYMBOL: return EQUALS;
 	default: return VALUE;
@@ -195,8 +223,6 @@ static Grown *list(ptxlink_options *o, size_t field, size_t count)
 	while (l < w->lists + w->nlists && l->field != field)
 		l++;
 	if (l == w->lists + w->nlists) {
-		if (w->nlists == 4)
-			die("more list options than ptxlink_owned holds");
 		*l = (Grown){.field = field};
 		w->nlists++;
 	}
@@ -271,6 +297,11 @@ static int set_value(ptxlink_options *o, const OptRow *r, const char *a, const c
 				return 0;
 			}
 		return opt_error(o, "'%s': the mode is never, auto or always", a);
+	case V_LEVEL:
+		if (opt_number(v, 0, 3, &n) != 0)
+			return opt_error(o, "'%s': the optimization level is 0, 1, 2 or 3", a);
+		*(int *)field = (int)n;
+		return 0;
 	case V_BYTES:
 		if (opt_number(v, 0, LLONG_MAX, &n) != 0)
 			return opt_error(o, "'%s' needs a number of bytes", a);
@@ -339,40 +370,13 @@ void opt_stage(const OptRow *r, const ptxlink_options *o, StageOptions *st)
 
 /* ---- the library's entries -------------------------------------------- */
 
-/* The size of the field each kind sets: a row naming a field of another
- * type is a bug in the table, caught at the first ptxlink_options_init. */
-static size_t kind_size(OptKind k)
-{
-	switch (k) {
-	case V_BYTES: return sizeof(long long);
-	case V_REWRITES: return sizeof(unsigned);
-	case V_ARCH: case V_STAGE: return sizeof(const char *);
-	case V_SYMBOL: case V_SYMFILE: case V_DIR: case V_LIBRARY: return sizeof(const char *const *);
-	default: return sizeof(int);
-	}
-}
-
-/* And the size of the StageOptions field opt_stage writes. */
-static size_t stage_size(const OptRow *r)
-{
-	switch (r->kind) {
-	case V_ON: case V_OFF: case V_BYTES: case V_REWRITES: case V_STAGE: return r->size;
-	case V_BIT: case V_COUNT: case V_NUMBER: case V_INLINE: return sizeof(int);
-	default: return 0;   /* lists and -arch are not copied one value a field */
-	}
-}
-
 void ptxlink_options_init(ptxlink_options *o)
 {
 	memset(o, 0, sizeof *o);
 	for (const OptRow *r = opt_rows; r < opt_rows + NOPT; r++) {
 		if (is_cmd(r))
 			continue;
-		if (r->size != kind_size(r->kind))
-			die("option %s: its field is not of its kind's type", r->names[0]);
-		if (r->stage_size && r->stage_size != stage_size(r))
-			die("option %s: its StageOptions field is not of its kind's type", r->names[0]);
-		if (r->kind == V_ON || r->kind == V_COUNT || r->kind == V_NUMBER)
+		if (r->kind == V_ON || r->kind == V_COUNT || r->kind == V_NUMBER || r->kind == V_LEVEL)
 			*(int *)((char *)o + r->field) = (int)r->v;
 		else if (r->kind == V_BYTES)
 			*(long long *)((char *)o + r->field) = r->v;

@@ -50,7 +50,7 @@ OPT(WERROR, C_FLAG, N("-Werror", "--warning-as-error"), NONE, 0, "-Werror, --war
 OPT(WERROR_FORMAT, V_ON, N("-Werror=format"), FS(werror_format, printf_lowering.werror_format), 0,
 	"-Werror=format",
 	"printf format mismatches are errors, not warnings")
-OPT(OLEVEL, C_GLUED, N("-O", "--opt-level"), NONE, 0, "-O0 .. -O3, --opt-level N",
+OPT(OLEVEL, V_LEVEL, N("-O", "--opt-level"), F(opt_level), 3, "-O0 .. -O3, --opt-level N",
 	"which stages run: -O0 printf lowering only, -O1 and globalopt,\n"
 	"-O2 and devirt, -O3 (default) and depot and addrprep; ptxas\n"
 	"keeps its own -O3")

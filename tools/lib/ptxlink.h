@@ -144,6 +144,11 @@ typedef struct ptxlink_options {
 	int ipo_constants;        /* --ipo-constants */
 	int no_check_output;      /* --no-check-output: write the stages' output unchecked */
 	int inline_growth;        /* --inline-growth=N (init: the default) */
+	/* -O0..-O3: which stages run (init: 3, every stage).  Below 3 no
+	 * depot or address preparation; below 2 no devirt, inlining or ipo;
+	 * at 0 no globalopt (printf lowering always runs: ptxas rejects the
+	 * calls it lowers).  The other options cannot turn a stage back on. */
+	int opt_level;
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);
@@ -158,7 +163,7 @@ PTXLINK_API void ptxlink_options_init(ptxlink_options *);
  * name to add to keep, libdirs or libs.  The command's parser sets its
  * options through the same code, so values are checked, and refused with
  * the same words, as there.  0, or -1 after an error through o->diag
- * (stderr when NULL); the options of the command alone (-o, -O, --ptxas,
+ * (stderr when NULL); the options of the command alone (-o, --ptxas, --fatbin,
  * ...) are refused.
  *
  *     ptxlink_set_option(&o, "devirt-funnel-max", "4");

@@ -1,0 +1,174 @@
+/* tools/nvtools/: a compile's command line and ptxas -v's figures, with
+ * a stand-in ptxas (a shell script on PATH that says what a real one
+ * says and writes a cubin made here); the compile-mode rule on small
+ * modules; which of two measured compiles wins. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "unit.h"
+#include "tools/nvtools/nvtools.h"
+
+/* What ptxas -v says of two kernels calling one function: whole program
+ * names the callee under each kernel, and gives no registers for it. */
+static const char said[] =
+	"ptxas info    : Compiling entry function 'k' for 'sm_80'\n"
+	"ptxas info    : Function properties for callee\n"
+	"    8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\n"
+	"ptxas info    : Function properties for k\n"
+	"    16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+	"ptxas info    : Used 40 registers, used 0 barriers, 360 bytes cmem[0]\n"
+	"ptxas info    : Compiling entry function 'k2' for 'sm_80'\n"
+	"ptxas info    : Function properties for callee\n"
+	"    8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\n"
+	"ptxas info    : Function properties for k2\n"
+	"    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+	"ptxas info    : Used 24 registers, used 0 barriers, 360 bytes cmem[0]\n";
+
+/* A cubin of two functions: .text.k (256 bytes, 40 registers in
+ * sh_info's top byte) and .text.k2 (128 bytes, 24). */
+static void write_cubin(const char *path)
+{
+	static const char names[] = "\0.shstrtab\0.text.k\0.text.k2";   /* 0, 1, 11, 19 */
+	static const Elf64_Shdr sh[4] = {
+		[2] = {.sh_name = 11, .sh_type = SHT_NOBITS, .sh_size = 256, .sh_info = 40u << 24},
+		[3] = {.sh_name = 19, .sh_type = SHT_NOBITS, .sh_size = 128, .sh_info = 24u << 24},
+	};
+	unsigned char buf[512];
+	size_t n = elf_image(buf, names, sizeof names, sh, 4);
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	fwrite(buf, 1, n, f);
+	fclose(f);
+}
+
+/* dir/ptxas: keeps its arguments in dir/args, copies dir/cubin to its
+ * -o file, says what said says. */
+static void fake_ptxas(const char *dir)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/ptxas", dir);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "#!/bin/sh\necho \"$@\" >%s/args\n"
+		"while [ $# -gt 1 ]; do [ \"$1\" = -o ] && out=$2; shift; done\n"
+		"cp %s/cubin \"$out\"\ncat <<'EOF'\n%sEOF\n", dir, dir, said);
+	fclose(f);
+	chmod(path, 0755);
+	snprintf(path, sizeof path, "%s/cubin", dir);
+	write_cubin(path);
+}
+
+START_TEST(compile_figures)
+{
+	char dir[] = "/tmp/nvtools-XXXXXX", args[256] = "", path[512];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	fake_ptxas(dir);
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	char path_var[600];
+	snprintf(path_var, sizeof path_var, "%s:/usr/bin:/bin", dir);   /* the script's cp, cat */
+	setenv("PATH", path_var, 1);
+	static const char *const opts[] = {"-O2"};
+	NvRun r = {.dir = dir};
+	NvCompile c = {.arch = "sm_80", .opts = opts, .nopts = 1, .ptx = "app.ptx", .cubin = "app.cubin"};
+	NvFigures f;
+	ck_assert_int_eq(nv_compile(&r, &c, &f), 0);
+	snprintf(path, sizeof path, "%s/args", dir);
+	FILE *a = fopen(path, "r");
+	ck_assert_ptr_nonnull(fgets(args, sizeof args, a));
+	fclose(a);
+	ck_assert_str_eq(args, "-arch=sm_80 -O2 -v app.ptx -o app.cubin\n");
+	ck_assert_uint_eq(f.nfuncs, 3);   /* callee once */
+	ck_assert_str_eq(f.funcs[0].name, "callee");
+	ck_assert_int_eq(f.funcs[0].spill, 8);
+	ck_assert_int_eq(f.funcs[0].regs, -1);
+	ck_assert_str_eq(f.funcs[1].name, "k");
+	ck_assert_int_eq(f.funcs[1].stack, 16);
+	ck_assert_int_eq(f.funcs[1].regs, 40);
+	ck_assert_int_eq(f.funcs[2].regs, 24);
+	ck_assert_int_eq(f.spill, 8);
+	ck_assert_int_eq(f.stack, 24);
+	ck_assert_int_eq(f.text, 384);
+	ck_assert_int_eq(f.regs, 40);
+	ck_assert_int_eq(f.warps, 48);   /* 40 registers: 1,280 a warp, 12 a sub-partition */
+	ck_assert_str_eq(f.said, said);
+	nv_figures_free(&f);
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+	for (const char *const *n = (const char *const[]){"ptxas", "args", "cubin", "app.cubin", NULL}; *n; n++) {
+		snprintf(path, sizeof path, "%s/%s", dir, *n);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+END_TEST
+
+START_TEST(warps)
+{
+	ck_assert_int_eq(nv_warps("sm_80", 32), 64);   /* 1,024 a warp: 16 each, at most 64 */
+	ck_assert_int_eq(nv_warps("sm_86", 32), 48);   /* at most 48 */
+	ck_assert_int_eq(nv_warps("sm_75", 0), 32);
+	ck_assert_int_eq(nv_warps("sm_90", 255), 8);   /* 256 registers: 8,192 a warp, 2 each */
+}
+END_TEST
+
+START_TEST(reloc_better)
+{
+	NvFigures w = {.spill = 8, .stack = 16, .warps = 32, .text = 1000}, r = w;
+	ck_assert_int_eq(nv_reloc_better(&r, &w), 0);   /* a tie is whole */
+	r.text = 900;
+	ck_assert_int_eq(nv_reloc_better(&r, &w), 1);
+	r.warps = 24;   /* warps before SASS */
+	ck_assert_int_eq(nv_reloc_better(&r, &w), 0);
+	r.stack = 8;    /* frames before warps */
+	ck_assert_int_eq(nv_reloc_better(&r, &w), 1);
+	r.spill = 12;   /* spills first */
+	ck_assert_int_eq(nv_reloc_better(&r, &w), 0);
+	w.spill = -1;   /* whole failed */
+	ck_assert_int_eq(nv_reloc_better(&r, &w), 1);
+	r.spill = -1;
+	ck_assert_int_eq(nv_reloc_better(&r, &w), 0);
+}
+END_TEST
+
+#define HEAD ".version 8.0\n.target sm_80\n.address_size 64\n"
+
+START_TEST(mode_rule)
+{
+	ModeFacts f;
+	Module *plain = parse_ok(HEAD ".visible .entry k()\n{\n\tret;\n}\n");
+	ck_assert_int_eq(nv_mode(plain, MODE_AUTO, &f), MODE_WHOLE);
+	ck_assert_int_eq(nv_mode(plain, MODE_RELOCATABLE, &f), MODE_RELOCATABLE);
+	Module *rec = parse_ok(HEAD ".func f()\n{\n\tcall f, ();\n\tret;\n}\n"
+		".visible .entry k()\n{\n\tcall f, ();\n\tret;\n}\n");
+	ck_assert_int_eq(nv_mode(rec, MODE_AUTO, &f), MODE_RELOCATABLE);
+	ck_assert_int_eq(f.recursive, 1);
+	ck_assert_int_eq(f.calling, 2);
+	Module *calls = parse_ok(HEAD ".func g()\n{\n\tret;\n}\n"
+		".visible .entry k()\n{\n\tcall g, ();\n\tret;\n}\n");
+	ck_assert_int_eq(nv_mode(calls, MODE_AUTO, &f), MODE_AUTO);   /* measure */
+	ck_assert_int_eq(f.recursive, 0);
+	Module *undef = parse_ok(HEAD ".extern .func h();\n"
+		".visible .entry k()\n{\n\tcall h, ();\n\tret;\n}\n");
+	ck_assert_int_eq(nv_mode(undef, MODE_AUTO, &f), MODE_RELOCATABLE);
+	ck_assert_str_eq(f.undefined, "h");
+	ck_assert_int_eq(nv_mode(undef, MODE_WHOLE, &f), -1);
+	mod_free(plain);
+	mod_free(rec);
+	mod_free(calls);
+	mod_free(undef);
+}
+END_TEST
+
+Suite *nvtools_suite(void)
+{
+	Suite *s = suite_create("nvtools");
+	TCase *tc = tcase_create("nvtools");
+	tcase_add_test(tc, compile_figures);
+	tcase_add_test(tc, warps);
+	tcase_add_test(tc, reloc_better);
+	tcase_add_test(tc, mode_rule);
+	suite_add_tcase(s, tc);
+	return s;
+}

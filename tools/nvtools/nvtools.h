@@ -1,0 +1,102 @@
+/* The NVIDIA-tools layer: ptxas, nvlink and fatbinary run as child
+ * processes in a directory of the caller's, what ptxas -v says of each
+ * function, and the rule that picks whole-program or relocatable
+ * compilation (docs/usage.md).  The command's --ptxas is written on it;
+ * a feedback loop (compile, read each function's figures, choose) is
+ * nv_compile with figures, as often as it likes. */
+#ifndef PTXLINK_NVTOOLS_H
+#define PTXLINK_NVTOOLS_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include "ir/ir.h"
+
+/* run.c: how the tools run.  Their files are named relative to dir. */
+typedef struct NvRun {
+	const char *dir;          /* where they run */
+	int verbose;              /* "ptxlink: running ..." before each */
+	/* after each: the tool's name and how long it ran (--time), or NULL */
+	void (*timed)(const char *tool, double ms);
+	/* the tool running now, for a signal handler to nv_kill; or NULL */
+	volatile pid_t *running;
+} NvRun;
+/* dir/name, to be freed. */
+char *nv_path(const char *dir, const char *name);
+/* The tool's path (to be freed): name on PATH, else in the CUDA root's
+ * bin ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda); NULL after saying where
+ * it was looked for. */
+char *nv_find(const char *name);
+/* Runs argv (NULL-terminated, argv[0] the tool's name) in r->dir; 0 if
+ * it exits 0, else -1 after saying how it ended.  Its output is passed
+ * on to stderr a line at a time ("ptxlink: TOOL: "), or kept in
+ * *captured (to be freed; then -1 without a word) when captured is not
+ * NULL.  SIGINT, SIGTERM and SIGHUP kill the tool with ptxlink. */
+int nv_run(const NvRun *, const char *const *argv, char **captured);
+/* Ends the tool *running (its process group) and waits: signal-safe. */
+void nv_kill(volatile pid_t *running);
+
+/* ptxas.c: one compile for one architecture. */
+typedef struct NvCompile {
+	const char *arch;                 /* sm_XX */
+	int reloc;                        /* ptxas -c, then nvlink */
+	const char *const *opts;          /* ptxas's options */
+	int nopts;
+	const char *ptx, *obj, *cubin;    /* in the run's dir: the input, ptxas -c's, the result */
+	/* nvlink's: archives of cubins or objects (absolute paths), and
+	 * whether libcudadevrt.a of nvlink's own CUDA goes in too */
+	const char *const *objects;
+	int nobjects, devrt;
+} NvCompile;
+/* What ptxas -v says of one function. */
+typedef struct NvFunc {
+	const char *name;
+	long stack, spill;                /* frame bytes; spill stores and loads */
+	int regs;                         /* -1: not said (whole-program callees) */
+} NvFunc;
+/* Of one compile: ptxas -v's functions (by name, each once: whole
+ * program names a callee again under each kernel it is copied into)
+ * and their sums, and the cubin's SASS bytes and most registers. */
+typedef struct NvFigures {
+	NvFunc *funcs;
+	uint32_t nfuncs;
+	long spill, stack, text;          /* spill -1: a tool failed */
+	int regs, warps;                  /* warps: nv_warps(arch, regs) */
+	char *said;                       /* what ptxas said */
+	char *owned;
+} NvFigures;
+/* Compiles c in r's dir; 0, or -1 after the tools said why.  With
+ * figures, ptxas gets -v and what it says is kept there (nv_pass_on
+ * passes it on), and the figures are read (nv_figures_free). */
+int nv_compile(const NvRun *, const NvCompile *, NvFigures *figures);
+void nv_figures_free(NvFigures *);
+/* What a compile with figures had ptxas say, passed on as a compile's
+ * without them is: the -v lines only when c's options ask for -v. */
+void nv_pass_on(const NvCompile *, const char *said);
+/* The warps an SM of architecture sm holds at regs registers a thread. */
+int nv_warps(const char *sm, int regs);
+/* fatbinary -64 --create=out with the images (nv_image's, to be freed). */
+int nv_fatbin(const NvRun *, const char *const *images, int nimages, const char *out);
+char *nv_image(const char *kind, const char *sm, const char *file);
+
+/* mode.c: whole program (ptxas) or relocatable (ptxas -c, nvlink). */
+typedef enum NvMode { MODE_AUTO, MODE_WHOLE, MODE_RELOCATABLE } NvMode;
+/* What decides the mode (see mode.c). */
+typedef struct ModeFacts {
+	const char *undefined;  /* a name only nvlink can resolve, or NULL */
+	int recursive;          /* a call-graph cycle */
+	int taken;              /* defined functions whose address is taken */
+	int indirect;           /* indirect call sites */
+	int taken_indirect;     /* address-taken functions that call indirectly */
+	int calling;            /* defined functions with a call left, to anything */
+	const char *slowpath;   /* an instruction ptxas calls its own subroutine for
+	                         * (Spelling.slowpath) in two kernels or more, or NULL */
+	int slowpath_kernels;   /* how many */
+} ModeFacts;
+/* The module's facts and the mode asked (MODE_AUTO: the rule's): the
+ * mode, MODE_AUTO when only measuring tells, or -1 when whole program is
+ * asked for and cannot be (said why). */
+int nv_mode(const Module *, NvMode asked, ModeFacts *);
+/* Whether relocatable's figures r beat whole's w (a tie is whole). */
+int nv_reloc_better(const NvFigures *r, const NvFigures *w);
+
+#endif

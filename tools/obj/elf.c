@@ -1,0 +1,91 @@
+/* An ELF64 file's sections (obj.h): cubin-cmp's comparison, the
+ * measured compile mode's SASS bytes, and nvcc's host objects, whose
+ * .nv_fatbin section holds the device code. */
+#include <stdlib.h>
+#include <string.h>
+#include "obj.h"
+
+/* Sections with a size but no bytes in the file: ELF's NOBITS and the
+ * CUDA kinds for uninitialised global and shared memory. */
+enum { SHT_CUDA_NV_GLOBAL = SHT_LOPROC + 7, SHT_CUDA_NV_SHARED = SHT_LOPROC + 10 };
+
+int elf_nobits(const Elf64_Shdr *s)
+{
+	return s->sh_type == SHT_NOBITS || s->sh_type == SHT_CUDA_NV_GLOBAL ||
+		s->sh_type == SHT_CUDA_NV_SHARED;
+}
+
+int elf_open(Elf *e, const unsigned char *d, size_t size)
+{
+	*e = (Elf){.d = d, .size = size};
+	if (size < sizeof(Elf64_Ehdr) || memcmp(d, ELFMAG, SELFMAG) != 0)
+		return -1;
+	e->eh = (const Elf64_Ehdr *)d;
+	if (e->eh->e_shoff + (size_t)e->eh->e_shnum * sizeof(Elf64_Shdr) > size ||
+	    e->eh->e_shstrndx >= e->eh->e_shnum)
+		return -1;
+	e->sh = (const Elf64_Shdr *)(d + e->eh->e_shoff);
+	e->shstr = (const char *)d + e->sh[e->eh->e_shstrndx].sh_offset;
+	for (int i = 0; i < e->eh->e_shnum; i++)
+		if (!elf_nobits(&e->sh[i]) && e->sh[i].sh_offset + e->sh[i].sh_size > size)
+			return -1;
+	return 0;
+}
+
+int elf_load(const char *path, Elf *e)
+{
+	size_t size;
+	unsigned char *d = obj_slurp(path, &size);
+	if (d && elf_open(e, d, size) == 0) {
+		e->owned = d;
+		return 0;
+	}
+	free(d);
+	*e = (Elf){0};
+	return -1;
+}
+
+void elf_free(Elf *e)
+{
+	free(e->owned);
+	*e = (Elf){0};
+}
+
+int elf_nsections(const Elf *e)
+{
+	return e->eh->e_shnum;
+}
+
+const char *elf_secname(const Elf *e, int i)
+{
+	return e->shstr + e->sh[i].sh_name;
+}
+
+int elf_section(const Elf *e, const char *name)
+{
+	for (int i = 0; i < e->eh->e_shnum; i++)
+		if (!strcmp(elf_secname(e, i), name))
+			return i;
+	return -1;
+}
+
+const unsigned char *elf_bytes(const Elf *e, int i)
+{
+	return elf_nobits(&e->sh[i]) ? NULL : e->d + e->sh[i].sh_offset;
+}
+
+int elf_cubin_text(const char *path, long *bytes, int *regs)
+{
+	Elf e;
+	if (elf_load(path, &e) != 0)
+		return -1;
+	*bytes = 0, *regs = 0;
+	for (int i = 0; i < e.eh->e_shnum; i++)
+		if (strncmp(elf_secname(&e, i), ".text.", 6) == 0) {
+			int r = (int)(e.sh[i].sh_info >> 24);
+			*bytes += (long)e.sh[i].sh_size;
+			*regs = r > *regs ? r : *regs;
+		}
+	elf_free(&e);
+	return 0;
+}
