@@ -130,26 +130,23 @@ static void remark(const Ipo *p, Loc at, const char *fmt, ...)
  * operand's index, else -1. */
 static int param_access(const Ins *in, const char *name, int64_t *off)
 {
-	int k = in->sp->code == O_ld ? 1 : in->sp->code == O_st ? 0 : -1;
 	const char *n;
-	if (k < 0 || in->sp->space != SPACE_PARAM || in->nops != 2 || !addr_name_off(in->ops[k], &n, off) ||
-	    n != name || expr_mentions(in->ops[1 - k], name))
-		return -1;
-	return k;
+	int k = param_at(in, &n, off);
+	return k >= 0 && n == name && !expr_mentions(in->ops[1 - k], name) ? k : -1;
 }
 
 /* Every instruction of l (nested scopes too) naming name, calls aside
  * where calls says so, is an access of kind k (0 st.param, 1 ld.param). */
 static int only_accessed(const List *l, const char *name, int k, int calls)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
-		int64_t off;
-		if (s->kind == S_SCOPE && !only_accessed(&s->scope, name, k, calls))
-			return 0;
+	BodyIt it;
+	int64_t off;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
 		if (s->kind == S_INS && !(calls && stmt_is_call(s)) && ins_mentions(&s->ins, name) &&
-		    param_access(&s->ins, name, &off) != k)
+		    param_access(&s->ins, name, &off) != k) {
+			body_end(&it);
 			return 0;
-	}
+		}
 	return 1;
 }
 
@@ -159,17 +156,16 @@ enum { ANY, ARGS, RESULTS };
  * name: anywhere, among its arguments or among its results. */
 static int other_call_names(const List *l, const char *name, const Stmt *except, int where)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
-		CallParts cp;
-		if (s->kind == S_SCOPE && other_call_names(&s->scope, name, except, where))
-			return 1;
-		if (s == except || !stmt_is_call(s) || !ins_mentions(&s->ins, name))
+	BodyIt it;
+	CallParts cp;
+	for (const Stmt *s = body_first_call(l, &it, &cp); s; s = body_next_call(&it, &cp)) {
+		if (s == except || !ins_mentions(&s->ins, name))
 			continue;
-		if (where == ANY || !ins_call_parts(&s->ins, &cp))
-			return 1;
 		const Expr *list = where == ARGS ? cp.args : cp.rets;
-		if (list && expr_mentions(list, name))
+		if (where == ANY || !cp.whole || (list && expr_mentions(list, name))) {
+			body_end(&it);
 			return 1;
+		}
 	}
 	return 0;
 }
@@ -177,31 +173,27 @@ static int other_call_names(const List *l, const char *name, const Stmt *except,
 /* Every instruction of l naming name goes, with its declaration. */
 static void drop_param(List *l, const char *name)
 {
-	for (Stmt *s = l->head, *next; s; s = next) {
-		next = s->next;
-		if (s->kind == S_SCOPE)
-			drop_param(&s->scope, name);
-		else if ((s->kind == S_INS && ins_mentions(&s->ins, name)) ||
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if ((s->kind == S_INS && ins_mentions(&s->ins, name)) ||
 		    (s->kind == S_VAR && s->var.ds[0].name == name))
-			list_remove(l, s);
-	}
+			list_remove(it.in, s);
 }
 
 /* ---- which functions, which calls ----------------------------------------- */
 
 static void find_sites(Ipo *p, Func *caller, Fn *from, List *l)
 {
-	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			find_sites(p, caller, from, &s->scope);
-		CallParts cp;
+	BodyIt it;
+	CallParts cp;
+	for (Stmt *s = body_first_call(l, &it, &cp); s; s = body_next_call(&it, &cp)) {
 		Fn *fn;
-		if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &cp) || !(fn = fn_named(p, cp.callee->str)))
+		if (!cp.whole || !(fn = fn_named(p, cp.callee->str)))
 			continue;
 		if (cp.proto)
 			fn->why = WHY_USE;
 		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
-		fn->sites[fn->nsites++] = (Site){s, l, caller, from};
+		fn->sites[fn->nsites++] = (Site){s, it.in, caller, from};
 	}
 }
 
@@ -515,16 +507,14 @@ static uint64_t low_bytes(uint64_t v, int bytes)
 static const Stmt *only_writer(const List *l, const char *reg, int *n)
 {
 	const Stmt *w = NULL;
-	for (const Stmt *s = l->head; s && *n < 2; s = s->next) {
-		const Stmt *x = s->kind == S_SCOPE ? only_writer(&s->scope, reg, n) : NULL;
-		if (x)
-			w = x;
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s && *n < 2; s = body_next(&it))
 		if (s->kind == S_INS) {
 			RegAccess a = ins_reg_access(&s->ins, reg);
 			if (a.writes || a.may_write)
 				w = s, ++*n;
 		}
-	}
+	body_end(&it);
 	return *n == 1 ? w : NULL;
 }
 
@@ -600,15 +590,16 @@ static int same_constant(const Fn *fn, uint32_t i, int bytes, uint64_t *bits)
  * register (or '_'). */
 static int loads_only(const List *l, const char *formal, int bytes)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
-		int64_t off;
-		if (s->kind == S_SCOPE && !loads_only(&s->scope, formal, bytes))
-			return 0;
+	BodyIt it;
+	int64_t off;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		if (s->kind != S_INS || !ins_mentions(&s->ins, formal))
 			continue;
 		if (param_access(&s->ins, formal, &off) != 1 || s->ins.sp->vec != 1 || off < 0 ||
-		    off + s->ins.sp->type_bytes > bytes || s->ins.ops[0]->kind != E_NAME)
+		    off + s->ins.sp->type_bytes > bytes || s->ins.ops[0]->kind != E_NAME) {
+			body_end(&it);
 			return 0;
+		}
 	}
 	return 1;
 }
@@ -643,17 +634,15 @@ static Stmt *load_as_mov(Ipo *p, const Names *regs, const Stmt *ld, uint64_t bit
 
 static void loads_to_movs(Ipo *p, const Names *regs, List *l, const char *formal, uint64_t bits)
 {
-	for (Stmt *s = l->head, *next; s; s = next) {
-		next = s->next;
-		int64_t off;
-		if (s->kind == S_SCOPE)
-			loads_to_movs(p, regs, &s->scope, formal, bits);
+	BodyIt it;
+	int64_t off;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		if (s->kind != S_INS || !ins_mentions(&s->ins, formal))
 			continue;
 		param_access(&s->ins, formal, &off);
-		if (!(s->ins.ops[0]->str[0] == '_' && !s->ins.ops[0]->str[1]))
-			list_insert_before(l, s, load_as_mov(p, regs, s, bits, off));
-		list_remove(l, s);
+		if (!is_sink(s->ins.ops[0]))
+			list_insert_before(it.in, s, load_as_mov(p, regs, s, bits, off));
+		list_remove(it.in, s);
 	}
 }
 

@@ -71,8 +71,6 @@ typedef struct Fn {
 	const char *printf_name, *vprintf_name;
 	Site *sites;
 	uint32_t nsites, cap;
-	List **stack;        /* the scopes being walked */
-	uint32_t depth, stack_cap;
 	Names names;         /* declared in the function or the module */
 	int bad;             /* errors in this function */
 	SrcLines *src;       /* its source lines, for diagnostics at a call */
@@ -659,7 +657,7 @@ static void rewrite_agg(Fn *fn, Regs *r, List *l, Stmt *s, const Arg *a)
 	snprintf(sp, sizeof sp, "st.local%s", type);
 	for (int i = 0; i < vec; i++) {
 		Expr *v = vec > 1 ? s->ins.ops[1]->kids[i] : s->ins.ops[1];
-		if (v->kind == E_NAME && !strcmp(v->str, "_"))
+		if (is_sink(v))
 			continue;
 		emit(fn, l, s, s, sp, expr_addr(fn->m, name_expr(r->buf), off + i * type_bytes(type)), v);
 	}
@@ -730,13 +728,8 @@ static void declare(Fn *fn, const Regs *r)
 
 static void find_sites(Fn *fn, List *l)
 {
-	fn->stack = array_grow(fn->stack, fn->depth, &fn->stack_cap, sizeof *fn->stack);
-	fn->stack[fn->depth++] = l;
-	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE) {
-			find_sites(fn, &s->scope);
-			continue;
-		}
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		if (s->kind != S_INS || !ins_mentions(&s->ins, fn->printf_name))
 			continue;
 		CallParts c;
@@ -747,12 +740,11 @@ static void find_sites(Fn *fn, List *l)
 		}
 		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
 		Site *st = &fn->sites[fn->nsites++];
-		*st = (Site){.call = s, .list = l, .nouter = fn->depth - 1};
-		st->outer = arena_alloc(fn->m->arena, (fn->depth) * sizeof *st->outer);
-		for (uint32_t k = 0; k + 1 < fn->depth; k++)
-			st->outer[k] = fn->stack[fn->depth - 2 - k];
+		*st = (Site){.call = s, .list = it.in, .nouter = it.depth};
+		st->outer = arena_alloc(fn->m->arena, (it.depth + 1) * sizeof *st->outer);
+		for (uint32_t k = 0; k < it.depth; k++)
+			st->outer[k] = body_outer(&it, k);
 	}
-	fn->depth--;
 }
 
 /* Every site of one function read and checked, then all rewritten.
@@ -881,7 +873,6 @@ void printf_lower(Module *m, const StageOptions *o)
 		free(fn.sites);
 		srclines_free(fn.src);
 		names_free(&fn.names);
-		free(fn.stack);
 	}
 	symtab_free(syms);
 	if (bad || !lowered)

@@ -71,6 +71,9 @@ START_TEST(body_walk_outer_skip_remove)
 	ck_assert_ptr_eq(body_outer(&it, 1), &f->body);
 	ck_assert_ptr_null(body_outer(&it, 2));
 	ck_assert_str_eq(word(mid->head), "add");
+	ck_assert_ptr_eq(body_var(&it, intern_cstr("p")), it.in->head);
+	ck_assert_ptr_eq(body_var(&it, intern_cstr("%r")), f->body.head);
+	ck_assert_ptr_null(body_var(&it, intern_cstr("q")));
 	body_end(&it);
 
 	char got[256] = "";
