@@ -112,13 +112,11 @@ static Declared declared(const Declarator *d)
 		unsigned long long c = strtoull(d->count, NULL, 0);
 		return (Declared){d->name, 0, c == 0 ? 0 : c > NONE ? NONE - 1 : (uint32_t)(c - 1)};
 	}
-	size_t len = intern_len(d->name), n = len;
-	while (n > 1 && d->name[n - 1] >= '0' && d->name[n - 1] <= '9')
-		n--;
-	if (n == len || len - n > 9 || (d->name[n] == '0' && len - n > 1))
+	size_t n;
+	unsigned long long k;
+	if (!reg_split(d->name, &n, &k) || intern_len(d->name) - n > 9)
 		return (Declared){d->name, NONE, NONE};
-	uint32_t k = (uint32_t)strtoul(d->name + n, NULL, 10);
-	return (Declared){intern(d->name, n), k, k};
+	return (Declared){intern(d->name, n), (uint32_t)k, (uint32_t)k};
 }
 
 static int collide(Declared a, Declared b)

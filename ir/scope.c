@@ -76,13 +76,12 @@ typedef struct Scan {
  * is itself and NONE. */
 static uint32_t split(const char *name, uint32_t *k)
 {
-	size_t len = intern_len(name), n = len;
-	while (n > 1 && name[n - 1] >= '0' && name[n - 1] <= '9')
-		n--;
+	size_t len = intern_len(name), n;
+	unsigned long long num;
 	*k = NONE;
-	if (n == len || len - n > 9 || (name[n] == '0' && len - n > 1))
+	if (!reg_split(name, &n, &num) || len - n > 9)
 		return (uint32_t)len;
-	*k = (uint32_t)strtoul(name + n, NULL, 10);
+	*k = (uint32_t)num;
 	return (uint32_t)n;
 }
 
