@@ -569,7 +569,10 @@ void places_free(Places *);
  *     for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
  * A scope statement comes before what it holds; body_skip after it is
  * given walks past what it holds.  The walk may remove the statement it
- * was given.  A walk left before its end is ended by body_end. */
+ * was given (a scope so removed is still walked into, unless skipped);
+ * what it inserts right after it, the walk does not see.  The body may
+ * be const: the statements come back writable, as strchr's.  A walk left
+ * before its end is ended by body_end. */
 typedef struct BodyLevel {
 	List *in;
 	Stmt *block, *next;
