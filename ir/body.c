@@ -33,9 +33,9 @@ static void enter(BodyIt *it, Stmt *scope)
 	it->next = scope->scope.head;
 }
 
-Stmt *body_from(BodyIt *it, List *in, Stmt *first, const Stmt *last)
+Stmt *body_from(BodyIt *it, const List *in, Stmt *first, const Stmt *last)
 {
-	*it = (BodyIt){.in = in, .last = last, .stack = it->local, .cap = BODY_LOCAL};
+	*it = (BodyIt){.in = (List *)in, .last = last, .stack = it->local, .cap = BODY_LOCAL};
 	if (!first) {
 		body_end(it);
 		return NULL;
@@ -43,7 +43,7 @@ Stmt *body_from(BodyIt *it, List *in, Stmt *first, const Stmt *last)
 	return give(it, first);
 }
 
-Stmt *body_first(List *body, BodyIt *it)
+Stmt *body_first(const List *body, BodyIt *it)
 {
 	return body_from(it, body, body->head, NULL);
 }
@@ -74,6 +74,14 @@ List *body_outer(const BodyIt *it, uint32_t k)
 	return k < it->depth ? it->stack[it->depth - 1 - k].in : NULL;
 }
 
+Stmt *body_var(const BodyIt *it, const char *name)
+{
+	Stmt *s = list_var(it->in, name);
+	for (uint32_t k = 0; !s && k < it->depth; k++)
+		s = list_var(body_outer(it, k), name);
+	return s;
+}
+
 void body_end(BodyIt *it)
 {
 	if (it->stack && it->stack != it->local)
@@ -94,7 +102,7 @@ static Stmt *call_from(BodyIt *it, Stmt *s, CallParts *c)
 	return s;
 }
 
-Stmt *body_first_call(List *body, BodyIt *it, CallParts *c)
+Stmt *body_first_call(const List *body, BodyIt *it, CallParts *c)
 {
 	return call_from(it, body_first(body, it), c);
 }

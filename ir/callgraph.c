@@ -43,18 +43,14 @@ static void push(Scan *sc, const CgFunc *g)
 
 static void scan_calls(Scan *sc, const List *body)
 {
-	for (const Stmt *s = body->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			scan_calls(sc, &s->scope);
-		if (s->kind != S_INS || !(s->ins.sp->op->flags & OF_CALL))
-			continue;
-		CallParts c;
-		const CgFunc *g;
-		if (ins_call_parts(&s->ins, &c) && (g = cg_find(sc->cg, c.callee->str)))
+	BodyIt it;
+	CallParts c;
+	const CgFunc *g;
+	for (Stmt *s = body_first_call(body, &it, &c); s; s = body_next_call(&it, &c))
+		if (c.whole && (g = cg_find(sc->cg, c.callee->str)))
 			push(sc, g);
 		else
 			sc->f->nindirect++;
-	}
 }
 
 /* A function defined twice adds to the callees of the first body. */

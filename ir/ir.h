@@ -569,7 +569,10 @@ void places_free(Places *);
  *     for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
  * A scope statement comes before what it holds; body_skip after it is
  * given walks past what it holds.  The walk may remove the statement it
- * was given.  A walk left before its end is ended by body_end. */
+ * was given (a scope so removed is still walked into, unless skipped);
+ * what it inserts right after it, the walk does not see.  The body may
+ * be const: the statements come back writable, as strchr's.  A walk left
+ * before its end is ended by body_end. */
 typedef struct BodyLevel {
 	List *in;
 	Stmt *block, *next;
@@ -587,17 +590,20 @@ typedef struct BodyIt {
 	BodyLevel *stack, local[BODY_LOCAL];
 	uint32_t cap;
 } BodyIt;
-Stmt *body_first(List *body, BodyIt *);
+Stmt *body_first(const List *body, BodyIt *);
 /* From first in list in to last (NULL: in's end), into the scopes of those */
-Stmt *body_from(BodyIt *, List *in, Stmt *first, const Stmt *last);
+Stmt *body_from(BodyIt *, const List *in, Stmt *first, const Stmt *last);
 Stmt *body_next(BodyIt *);
 void body_skip(BodyIt *);    /* the scope statement just given: not into it */
 List *body_outer(const BodyIt *, uint32_t k);  /* the list k scopes out from in; NULL past the body */
+/* The S_VAR declaring name (interned) in in or a list around it, the
+ * innermost; NULL when none does. */
+Stmt *body_var(const BodyIt *, const char *name);
 void body_end(BodyIt *);
 /* The call instructions of a body in text order (direct, or through a
  * register), with the walk's in and block, and what ins_call_parts reads
  * of each in *c (c->whole: all of it). */
-Stmt *body_first_call(List *body, BodyIt *, CallParts *c);
+Stmt *body_first_call(const List *body, BodyIt *, CallParts *c);
 Stmt *body_next_call(BodyIt *, CallParts *c);
 /* A function's __local_depot (nvcc's frame: the last one its top level
  * declares), the register the first unguarded `mov %SPL, depot` of its

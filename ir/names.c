@@ -82,10 +82,10 @@ void names_add_decls(Names *n, const Decl *d, uint32_t nd)
 
 void names_of_body(Names *n, const List *l)
 {
-	for (const Stmt *s = l->head; s; s = s->next)
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
 		switch (s->kind) {
 		case S_VAR: names_add_decls(n, &s->var, 1); break;
-		case S_SCOPE: names_of_body(n, &s->scope); break;
 		case S_LABEL: names_add(n, s->label, NULL); break;
 		case S_PROTO: names_add(n, s->proto->label, NULL); break;
 		case S_TARGETS: names_add(n, s->list.label, NULL); break;
@@ -112,13 +112,11 @@ static Declared declared(const Declarator *d)
 		unsigned long long c = strtoull(d->count, NULL, 0);
 		return (Declared){d->name, 0, c == 0 ? 0 : c > NONE ? NONE - 1 : (uint32_t)(c - 1)};
 	}
-	size_t len = intern_len(d->name), n = len;
-	while (n > 1 && d->name[n - 1] >= '0' && d->name[n - 1] <= '9')
-		n--;
-	if (n == len || len - n > 9 || (d->name[n] == '0' && len - n > 1))
+	size_t n;
+	unsigned long long k;
+	if (!reg_split(d->name, &n, &k) || intern_len(d->name) - n > 9)
 		return (Declared){d->name, NONE, NONE};
-	uint32_t k = (uint32_t)strtoul(d->name + n, NULL, 10);
-	return (Declared){intern(d->name, n), k, k};
+	return (Declared){intern(d->name, n), (uint32_t)k, (uint32_t)k};
 }
 
 static int collide(Declared a, Declared b)
@@ -163,7 +161,7 @@ static int scope_shadows(Scopes *sc, const List *l)
 				return 1;
 			push_decls(sc, &s->var, 1);
 		}
-	for (const Stmt *s = l->head; s; s = s->next)
+	for (const Stmt *s = l->head; s; s = s->next)   /* recursive: what a scope declares ends with it */
 		if (s->kind == S_SCOPE && scope_shadows(sc, &s->scope))
 			return 1;
 	sc->n = outer;
@@ -209,10 +207,12 @@ int names_label_in(const Names *n, const List *body)
 {
 	if (!n->exact && !n->outer)
 		return 0;  /* most modules: no section names anything */
-	for (const Stmt *s = body->head; s; s = s->next)
-		if ((s->kind == S_LABEL && names_exact(n, s->label)) ||
-		    (s->kind == S_SCOPE && names_label_in(n, &s->scope)))
+	BodyIt it;
+	for (const Stmt *s = body_first(body, &it); s; s = body_next(&it))
+		if (s->kind == S_LABEL && names_exact(n, s->label)) {
+			body_end(&it);
 			return 1;
+		}
 	return 0;
 }
 

@@ -1,8 +1,7 @@
-/* Which list holds each statement of a body.  One walk fills the table in
- * text order, with a stack rather than recursion (scopes nest as deep as
- * the input likes), and an open-addressed index from a statement to its
- * place answers place_of in constant time: a stage that asks for every
- * statement it removes stays linear in the body. */
+/* Which list holds each statement of a body.  The one walk over a body
+ * (body.c) fills the table in text order, and an open-addressed index
+ * from a statement to its place answers place_of in constant time: a
+ * stage that asks for every statement it removes stays linear in it. */
 #include <stdlib.h>
 #include "ir.h"
 #include "ptrhash.h"
@@ -12,35 +11,14 @@ struct PlaceSlot {
 	uint32_t i;        /* its index in Places.v */
 };
 
-typedef struct Resume {  /* where to go on once a scope is done */
-	Stmt *next;
-	List *in;
-} Resume;
-
 static void flatten(Places *p, List *body)
 {
-	Resume local[16], *stack = local;
-	uint32_t n = 0, cap = 16;
-	Stmt *s = body->head;
-	List *in = body;
-	for (;;) {
-		if (!s) {
-			if (!n)
-				break;
-			n--;
-			s = stack[n].next, in = stack[n].in;
-		} else if (s->kind == S_SCOPE) {
-			stack = stack_grow(stack, local, n, &cap, sizeof *stack);
-			stack[n++] = (Resume){s->next, in};
-			in = &s->scope, s = in->head;
-		} else {
+	BodyIt it;
+	for (Stmt *s = body_first(body, &it); s; s = body_next(&it))
+		if (s->kind != S_SCOPE) {
 			p->v = array_grow(p->v, p->n, &p->vcap, sizeof *p->v);
-			p->v[p->n++] = (Place){s, in};
-			s = s->next;
+			p->v[p->n++] = (Place){s, it.in};
 		}
-	}
-	if (stack != local)
-		free(stack);
 }
 
 static void index_one(Places *p, const Stmt *s, uint32_t i)

@@ -76,13 +76,12 @@ typedef struct Scan {
  * is itself and NONE. */
 static uint32_t split(const char *name, uint32_t *k)
 {
-	size_t len = intern_len(name), n = len;
-	while (n > 1 && name[n - 1] >= '0' && name[n - 1] <= '9')
-		n--;
+	size_t len = intern_len(name), n;
+	unsigned long long num;
 	*k = NONE;
-	if (n == len || len - n > 9 || (name[n] == '0' && len - n > 1))
+	if (!reg_split(name, &n, &num) || len - n > 9)
 		return (uint32_t)len;
-	*k = (uint32_t)strtoul(name + n, NULL, 10);
+	*k = (uint32_t)num;
 	return (uint32_t)n;
 }
 
@@ -155,7 +154,7 @@ static void collect(Scan *sc, List *l)
 		case S_LABEL: add_rec(sc, s->label, NULL, s, 1); break;
 		case S_PROTO: add_rec(sc, s->proto->label, NULL, s, 1); break;
 		case S_TARGETS: add_rec(sc, s->list.label, NULL, s, 1); break;
-		case S_SCOPE:
+		case S_SCOPE:   /* recursive: the stack of blocks is the nesting */
 			push(sc);
 			collect(sc, &s->scope);
 			sc->nstack--;
@@ -337,7 +336,7 @@ static void uses(Scan *sc, List *l, UseFn *fn, int on)
 	Uses u = {sc, NULL, fn};
 	for (Stmt *s = l->head; s; s = s->next) {
 		u.s = s;
-		if (s->kind == S_SCOPE) {
+		if (s->kind == S_SCOPE) {   /* recursive: the stack of blocks is the nesting */
 			int in = walked(sc, on);
 			push(sc);
 			uses(sc, &s->scope, fn, in);
@@ -547,7 +546,7 @@ static void rename_list(Scan *sc, List *l, uint32_t *next, int on)
 			if (on)
 				s->list.items = rename_exprs(sc, s->list.items, s->list.nitems);
 			break;
-		case S_SCOPE: {
+		case S_SCOPE: {   /* recursive: the stack of blocks is the nesting */
 			int in = walked(sc, on);
 			push(sc);
 			rename_list(sc, &s->scope, next, in);

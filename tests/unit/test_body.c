@@ -71,6 +71,9 @@ START_TEST(body_walk_outer_skip_remove)
 	ck_assert_ptr_eq(body_outer(&it, 1), &f->body);
 	ck_assert_ptr_null(body_outer(&it, 2));
 	ck_assert_str_eq(word(mid->head), "add");
+	ck_assert_ptr_eq(body_var(&it, intern_cstr("p")), it.in->head);
+	ck_assert_ptr_eq(body_var(&it, intern_cstr("%r")), f->body.head);
+	ck_assert_ptr_null(body_var(&it, intern_cstr("q")));
 	body_end(&it);
 
 	char got[256] = "";
@@ -98,6 +101,34 @@ START_TEST(body_walk_range)
 	for (Stmt *s = body_from(&it, &f->body, from, to); s; s = body_next(&it))
 		put(got, sizeof got, "%s%s/%u", word(s), it.depth);
 	ck_assert_str_eq(got, "mov/0 {/0 add/1 {/1 p/2 call/2 B/1 sub/1");
+	mod_free(m);
+}
+END_TEST
+
+/* Scopes 40 deep: past the walk's own room for 8, the walk goes on. */
+START_TEST(body_walk_deep)
+{
+	char src[4096] = HEADER ".entry k()\n{\n";
+	for (int i = 0; i < 40; i++)
+		strcat(src, "{\n");
+	strcat(src, "ret;\n");
+	for (int i = 0; i < 40; i++)
+		strcat(src, "}\nexit;\n");
+	strcat(src, "}\n");
+	Module *m = parse_ok(src);
+	Func *f = func_named(m, "k");
+	BodyIt it;
+	uint32_t n = 0, deepest = 0;
+	for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it)) {
+		n++;
+		if (s->kind == S_INS && s->ins.sp->code == O_ret) {
+			deepest = it.depth;
+			ck_assert_ptr_eq(body_outer(&it, 39), &f->body);
+			ck_assert_ptr_eq(body_outer(&it, 0)->head, it.block);
+		}
+	}
+	ck_assert_uint_eq(deepest, 40);
+	ck_assert_uint_eq(n, 40 + 1 + 40);
 	mod_free(m);
 }
 END_TEST
@@ -349,6 +380,7 @@ Suite *body_suite(void)
 	tcase_add_test(tc, body_walk_in_text_order);
 	tcase_add_test(tc, body_walk_outer_skip_remove);
 	tcase_add_test(tc, body_walk_range);
+	tcase_add_test(tc, body_walk_deep);
 	tcase_add_test(tc, body_calls);
 	tcase_add_test(tc, depot_of_a_function);
 	tcase_add_test(tc, strongly_connected_components);
