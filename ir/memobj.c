@@ -118,6 +118,7 @@ typedef struct Walker {
 	uint8_t *state;  /* 0 not yet, 1 in progress, 2 done */
 	const char *param;   /* a pointer parameter whose ld.params give object 0's start */
 	const Lends *lends;  /* memobjs_build_lent's, or NULL */
+	int deep;            /* a chain went past the depth followed: some values unknown */
 } Walker;
 
 static int find_obj(const MemObjs *mo, const char *name)
@@ -291,8 +292,10 @@ static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t o
  * is part of an add or sub's own operands). */
 static Addr expr_value(Walker *w, uint32_t at, uint32_t op, const Expr *e, int depth)
 {
-	if (depth > 64)
+	if (depth > 64) {
+		w->deep = 1;
 		return unknown();
+	}
 	if (e->kind == E_BINARY && (e->op == '+' || e->op == '-'))
 		return sum(w, expr_value(w, at, op, e->kids[0], depth + 1),
 			expr_value(w, at, op, e->kids[1], depth + 1), e->op == '-', at, op);
@@ -322,8 +325,10 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 		return w->memo[ins];
 	if (w->state[ins] == 1)
 		return cycle();
-	if (depth > 64)
+	if (depth > 64) {
+		w->deep = 1;
 		return unknown();
+	}
 	w->state[ins] = 1;
 	const Ins *in = &w->cfg->ins[ins]->ins;
 	Addr r = none(0, 1);
@@ -758,7 +763,7 @@ static ParamUse param_walk(const Func *f, const char *param)
 	walker_init(&w, mo, g, param);
 	for (uint32_t i = 0; i < g->nins; i++)
 		scan_param(&w, i, &u);
-	u.other |= mo->objs[0].escapes;
+	u.other |= mo->objs[0].escapes || w.deep;   /* an access not followed may be anywhere */
 	walker_free(&w);
 	memobjs_free(mo);
 	cfg_free(g);

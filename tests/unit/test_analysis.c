@@ -526,6 +526,28 @@ START_TEST(pointer_parameter_long_chains)
 }
 END_TEST
 
+/* A chain written last step first (each block jumping back to the one
+ * before it in the text): followed 20 deep; past the walk's depth its
+ * accesses are not known, so not all at constant offsets. */
+static const char *reverse_chain(int steps)
+{
+	static char body[8192];
+	size_t n = (size_t)snprintf(body, sizeof body, "mov.u32 %%r1, 0;\nbra.uni B1;\n");
+	for (int i = steps; i >= 1; i--)
+		n += (size_t)snprintf(body + n, sizeof body - n,
+			"B%d:\nadd.s64 %%rd%d, %%rd%d, 4;\nst.u32 [%%rd%d], %%r1;\nbra.uni B%d;\n",
+			i, i + 1, i, i + 1, i + 1);
+	snprintf(body + n, sizeof body - n, "B%d:\n", steps + 1);
+	return body;
+}
+
+START_TEST(pointer_parameter_reverse_chains)
+{
+	ck_assert_int_eq(param_facts(reverse_chain(20)), 1);
+	ck_assert_int_eq(param_facts(reverse_chain(75)), 0);
+}
+END_TEST
+
 /* entry: r1 = 0; loop: if r1 >= r2 goto done; r1 += 1; goto loop; done: ret */
 static const char *loop_src = HEADER ".entry k(.param .u32 n)\n{\n"
 	".reg .b32 %r<4>;\n.reg .pred %p<2>;\n"
@@ -721,6 +743,7 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, local_addresses_lent_to_vprintf);
 	tcase_add_test(tc, pointer_parameter_offsets);
 	tcase_add_test(tc, pointer_parameter_long_chains);
+	tcase_add_test(tc, pointer_parameter_reverse_chains);
 	tcase_add_test(tc, cfg_of_a_loop);
 	tcase_add_test(tc, cfg_of_brx_and_unreachable_code);
 	tcase_add_test(tc, cfg_rejects_unknown_label);
