@@ -58,7 +58,7 @@ static Spec decode(Spec s)
 
 Spec spec_make(const char *word, const char *num, Expr **args, uint32_t nargs)
 {
-	return decode((Spec){word, num, args, nargs, 0, 0});
+	return decode((Spec){.word = word, .num = num, .args = args, .nargs = nargs});
 }
 
 int spec_known(const char *word)
@@ -189,7 +189,7 @@ static int check_vector(Decoder *c, uint32_t n)
 int decl_set(Decl *d, Spec *specs, uint32_t n, DeclProblem *p)
 {
 	DeclProblem ignored;
-	Decoder c = {d, 0, 0, 0, p ? p : &ignored};
+	Decoder c = {.d = d, .p = p ? p : &ignored};
 	d->specs = specs;
 	d->nspecs = n;
 	d->linkage = LINK_INTERNAL;

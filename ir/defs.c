@@ -438,7 +438,7 @@ static void note_use(void *ctx, const char *name, OpRole role)
  * many definitions quadratic. */
 static void index_uses(Defs *d)
 {
-	UseScan u = {d, 0, {0}, xcalloc(d->ndefs + 1, sizeof *u.last), NULL, 0, 0};
+	UseScan u = {.d = d, .last = xcalloc(d->ndefs + 1, sizeof *u.last)};
 	for (uint32_t i = 0; i < d->cfg->nins; i++) {
 		u.ins = i;
 		ins_names(&d->cfg->ins[i]->ins, note_use, &u);

@@ -21,7 +21,14 @@
  * Along the way each address remembers its anchor (where a constant was
  * first added to the object's start), whether it went through cvta.local
  * (generic), and its base (the constant offset when a run-time amount was
- * first added); ir.h says what stages do with them. */
+ * first added); ir.h says what stages do with them.
+ *
+ * The same walk answers what a callee does with a pointer parameter
+ * (param_offsets_constant, param_stored_indexed): what the pointer points
+ * to is followed as an object whose start is each value ld.param reads
+ * from the parameter.  Only the inliner asks today; they stay here, beside
+ * the walk they share, for the second stage to ask (devirtualization's
+ * cost of a funnel). */
 #include <stdlib.h>
 #include <string.h>
 #include "ir.h"
@@ -42,6 +49,8 @@ typedef struct Addr {
 	int64_t base;   /* with var: the offset when the run-time amount came */
 	int anchor;     /* MemObjs.anchors index, ANCHOR_NONE, ANCHOR_MANY */
 	int data;       /* with var: the amount comes from data (see MemAccess) */
+	int indexed;    /* with var: a value not constant was added (a[j]), not
+	                 * only constants stepped around a loop */
 } Addr;
 
 /* Offsets wrap as the machine's addresses do; C's signed overflow would not. */
@@ -57,7 +66,7 @@ static int64_t wrap_neg(int64_t a)
 
 static Addr none(int64_t k, int var)
 {
-	return (Addr){A_NONE, -1, k, var, 0, 0, 0, 0, ANCHOR_NONE, 0};
+	return (Addr){.kind = A_NONE, .obj = -1, .off = k, .var = var, .anchor = ANCHOR_NONE};
 }
 
 /* A run-time value that no unrolling makes a constant: loaded, a
@@ -71,12 +80,18 @@ static Addr data(void)
 
 static Addr unknown(void)
 {
-	return (Addr){A_UNKNOWN, -1, 0, 0, 0, 0, 0, 0, ANCHOR_NONE, 0};
+	return (Addr){.kind = A_UNKNOWN, .obj = -1, .anchor = ANCHOR_NONE};
 }
 
 static Addr cycle(void)
 {
-	return (Addr){A_CYCLE, -1, 0, 1, 0, 0, 0, 0, ANCHOR_NONE, 0};
+	return (Addr){.kind = A_CYCLE, .obj = -1, .var = 1, .anchor = ANCHOR_NONE};
+}
+
+/* Object obj's start. */
+static Addr root(int obj)
+{
+	return (Addr){.kind = A_OBJ, .obj = obj, .root = 1, .base_known = 1, .anchor = ANCHOR_NONE};
 }
 
 /* A store into a .param and a call that reads through what it stored
@@ -87,6 +102,13 @@ typedef struct Lend {
 	uint32_t store_ins, call_ins;
 } Lend;
 
+/* The lends of a function, by call_ins once placed. */
+typedef struct Lends {
+	Lend *v;
+	uint32_t n, cap;
+	uint8_t *lent;   /* per instruction: a store of theirs (its value goes nowhere else) */
+} Lends;
+
 typedef struct Walker {
 	MemObjs *mo;
 	const Cfg *cfg;
@@ -94,9 +116,9 @@ typedef struct Walker {
 	const Live *live;
 	Addr *memo;      /* per instruction: the value it defines (first def) */
 	uint8_t *state;  /* 0 not yet, 1 in progress, 2 done */
-	Lend *lends;     /* by call_ins */
-	uint32_t nlends;
-	uint8_t *lent;   /* per instruction: a store of lends' (its value goes nowhere else) */
+	const char *param;   /* a pointer parameter whose ld.params give object 0's start */
+	const Lends *lends;  /* memobjs_build_lent's, or NULL */
+	int deep;            /* a chain went past the depth followed: some values unknown */
 } Walker;
 
 static int find_obj(const MemObjs *mo, const char *name)
@@ -124,15 +146,27 @@ static void escape(Walker *w, Addr a)
 	MemObjs *mo = w->mo;
 	mo->objs[a.obj].escapes = 1;
 	mo->esc = array_grow(mo->esc, mo->nesc, &mo->cesc, sizeof *mo->esc);
-	mo->esc[mo->nesc++] = (MemEscape){a.obj, base_known(a), base_of(a), a.anchor};
+	mo->esc[mo->nesc++] = (MemEscape){.obj = a.obj, .base_known = base_known(a),
+		.base = base_of(a), .anchor = a.anchor};
 }
 
 static int new_anchor(Walker *w, uint32_t ins, uint32_t op, int64_t off, int fixed)
 {
 	MemObjs *mo = w->mo;
 	mo->anchors = array_grow(mo->anchors, mo->nanchors, &mo->canchors, sizeof *mo->anchors);
-	mo->anchors[mo->nanchors] = (MemAnchor){w->cfg->ins[ins], op, off, fixed};
+	mo->anchors[mo->nanchors] = (MemAnchor){.at = w->cfg->ins[ins], .op = op, .off = off, .fixed = fixed};
 	return (int)mo->nanchors++;
+}
+
+/* The register in loads from [param+C] (ld.param), or NULL. */
+static const char *param_load(const Ins *in, const char *param)
+{
+	const char *name;
+	int64_t off;
+	if (in->nops == 2 && ins_space(in) == SPACE_PARAM && ins_reads_memory(in) &&
+	    addr_name_off(in->ops[1], &name, &off) && name == param && in->ops[0]->kind == E_NAME)
+		return in->ops[0]->str;
+	return NULL;
 }
 
 static Addr value_of_def(Walker *w, uint32_t ins, int depth);
@@ -163,7 +197,7 @@ static Addr merge(Walker *w, const Addr *a, uint32_t n)
 		return unknown();
 	}
 	const Addr *f = NULL;
-	int same_exact = !cyc, same_base = !cyc, all_root = !cyc, anchor = 0, generic = 0;
+	int same_exact = !cyc, same_base = !cyc, all_root = !cyc, anchor = 0, generic = 0, indexed = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		if (a[i].kind != A_OBJ)
 			continue;
@@ -175,8 +209,10 @@ static Addr merge(Walker *w, const Addr *a, uint32_t n)
 		if (a[i].anchor != anchor)
 			anchor = ANCHOR_MANY;
 		generic |= a[i].generic;
+		indexed |= a[i].indexed;
 	}
-	Addr r = {A_OBJ, obj, 0, 1, 0, generic, same_base, same_base ? base_of(*f) : 0, anchor, dat};
+	Addr r = {.kind = A_OBJ, .obj = obj, .var = 1, .generic = generic, .base_known = same_base,
+		.base = same_base ? base_of(*f) : 0, .anchor = anchor, .data = dat, .indexed = indexed};
 	if (all_root)
 		r.root = 1, r.var = 0, r.anchor = ANCHOR_NONE;
 	else if (same_exact)
@@ -196,7 +232,7 @@ static Addr leaf(Walker *w, uint32_t at, const Expr *e, int depth)
 		return unknown();
 	int o = find_obj(w->mo, e->str);
 	if (o >= 0)
-		return (Addr){A_OBJ, o, 0, 0, 1, 0, 1, 0, ANCHOR_NONE, 0};
+		return root(o);
 	if (live_reg(w->live, e->str) < 0)
 		return data();   /* a parameter, special register, other symbol */
 	uint32_t defs[8];
@@ -245,6 +281,7 @@ static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t o
 			r.base = r.off, r.base_known = 1;
 		r.var = 1;
 		r.data |= other->data;
+		r.indexed = 1;
 	} else {
 		r.off = wrap_add(r.off, k);
 	}
@@ -255,8 +292,10 @@ static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t o
  * is part of an add or sub's own operands). */
 static Addr expr_value(Walker *w, uint32_t at, uint32_t op, const Expr *e, int depth)
 {
-	if (depth > 64)
+	if (depth > 64) {
+		w->deep = 1;
 		return unknown();
+	}
 	if (e->kind == E_BINARY && (e->op == '+' || e->op == '-'))
 		return sum(w, expr_value(w, at, op, e->kids[0], depth + 1),
 			expr_value(w, at, op, e->kids[1], depth + 1), e->op == '-', at, op);
@@ -286,13 +325,17 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 		return w->memo[ins];
 	if (w->state[ins] == 1)
 		return cycle();
-	if (depth > 64)
+	if (depth > 64) {
+		w->deep = 1;
 		return unknown();
+	}
 	w->state[ins] = 1;
 	const Ins *in = &w->cfg->ins[ins]->ins;
 	Addr r = none(0, 1);
 	int op = in->sp->code;
-	if (in->guard) {  /* may or may not write: not followed */
+	if (w->param && param_load(in, w->param)) {
+		r = root(0);
+	} else if (in->guard) {  /* may or may not write: not followed */
 		for (uint32_t i = 0; i < in->nops; i++)
 			if (ins_operand(in, i) == OPND_USE)
 				escape(w, expr_value(w, ins, i, in->ops[i], depth));
@@ -329,10 +372,11 @@ static void add_access(Walker *w, uint32_t ins, Addr a, int width, unsigned how)
 	MemObjs *mo = w->mo;
 	int obj = a.kind == A_OBJ;
 	mo->acc = array_grow(mo->acc, mo->nacc, &mo->cacc, sizeof *mo->acc);
-	mo->acc[mo->nacc++] = (MemAccess){w->cfg->ins[ins], ins, obj ? a.obj : -1,
-		obj ? a.off : 0, obj && !a.var, width, (uint8_t)how, (uint8_t)(obj && a.generic),
-		(uint8_t)(obj && base_known(a)), obj ? base_of(a) : 0, obj ? a.anchor : ANCHOR_NONE, 0,
-		(uint8_t)(obj && a.var && a.data)};
+	mo->acc[mo->nacc++] = (MemAccess){.at = w->cfg->ins[ins], .ins = ins, .obj = obj ? a.obj : -1,
+		.off = obj ? a.off : 0, .exact = obj && !a.var, .width = width, .how = (uint8_t)how,
+		.generic = (uint8_t)(obj && a.generic), .base_known = (uint8_t)(obj && base_known(a)),
+		.base = obj ? base_of(a) : 0, .anchor = obj ? a.anchor : ANCHOR_NONE,
+		.data = (uint8_t)(obj && a.var && a.data)};
 }
 
 /* Call ins reads what the stores of its lends put into its .params: an
@@ -341,16 +385,17 @@ static void add_access(Walker *w, uint32_t ins, Addr a, int width, unsigned how)
  * added to it stays inside, as for an escape). */
 static void lend_reads(Walker *w, uint32_t ins)
 {
-	uint32_t lo = 0, hi = w->nlends;
+	const Lends *ls = w->lends;
+	uint32_t lo = 0, hi = ls->n;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (w->lends[mid].call_ins < ins)
+		if (ls->v[mid].call_ins < ins)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < w->nlends && w->lends[lo].call_ins == ins; lo++) {
-		const Lend *l = &w->lends[lo];
+	for (; lo < ls->n && ls->v[lo].call_ins == ins; lo++) {
+		const Lend *l = &ls->v[lo];
 		if (l->store_ins >= w->cfg->nins)
 			continue;
 		Addr a = expr_value(w, l->store_ins, 1, l->store->ins.ops[1], 0);
@@ -388,9 +433,9 @@ static void scan_ins(Walker *w, uint32_t i)
 		value_of_def(w, i, 0);
 		return;
 	}
-	if (w->lent && w->lent[i])
+	if (w->lends && w->lends->lent[i])
 		return;  /* the value it stores, lend_reads reads at the calls */
-	if (w->nlends && stmt_is_call(w->cfg->ins[i]))
+	if (w->lends && stmt_is_call(w->cfg->ins[i]))
 		lend_reads(w, i);
 	for (uint32_t k = 0; k < in->nops; k++) {
 		const Expr *e = in->ops[k];
@@ -421,8 +466,8 @@ static void record_defs(Walker *w)
 		if (w->state[i] != 2 || a.kind != A_OBJ)
 			continue;
 		mo->defs = array_grow(mo->defs, mo->ndefs, &mo->cdefs, sizeof *mo->defs);
-		mo->defs[mo->ndefs++] = (MemAddrDef){w->cfg->ins[i], i, a.obj, (uint8_t)a.generic,
-			(uint8_t)a.root, a.anchor};
+		mo->defs[mo->ndefs++] = (MemAddrDef){.at = w->cfg->ins[i], .ins = i, .obj = a.obj,
+			.generic = (uint8_t)a.generic, .root = (uint8_t)a.root, .anchor = a.anchor};
 	}
 }
 
@@ -434,8 +479,8 @@ static void collect_objs(MemObjs *mo, const List *l)
 		else if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL)
 			for (uint32_t i = 0; i < s->var.nds; i++) {
 				mo->objs = array_grow(mo->objs, mo->nobjs, &mo->cobjs, sizeof *mo->objs);
-				mo->objs[mo->nobjs++] = (MemObj){s->var.ds[i].name, s,
-					decl_bytes(&s->var, &s->var.ds[i]), var_align(&s->var), 0};
+				mo->objs[mo->nobjs++] = (MemObj){.name = s->var.ds[i].name, .decl = s,
+					.size = decl_bytes(&s->var, &s->var.ds[i]), .align = var_align(&s->var)};
 			}
 }
 
@@ -503,11 +548,6 @@ static int param_uses(const List *l, const char *p, int own, Stmts *stores, Stmt
 	return 1;
 }
 
-typedef struct Lends {
-	Lend *v;
-	uint32_t n, cap;
-} Lends;
-
 /* Every .param a scope declares whose stores go to such calls only. */
 static void find_lends(const List *l, Lends *out)
 {
@@ -522,7 +562,8 @@ static void find_lends(const List *l, Lends *out)
 				for (uint32_t c = 0; c < calls.n; c++)
 					for (uint32_t k = 0; k < st.n; k++) {
 						out->v = array_grow(out->v, out->n, &out->cap, sizeof *out->v);
-						out->v[out->n++] = (Lend){st.v[k], calls.v[c], UINT32_MAX, UINT32_MAX};
+						out->v[out->n++] = (Lend){.store = st.v[k], .call = calls.v[c],
+							.store_ins = UINT32_MAX, .call_ins = UINT32_MAX};
 					}
 			free(st.v);
 			free(calls.v);
@@ -553,12 +594,12 @@ static void place_lends(Walker *w, Lends *l)
 {
 	StmtAt *at = xcalloc(2 * (size_t)l->n, sizeof *at);
 	for (uint32_t i = 0; i < l->n; i++) {
-		at[2 * i] = (StmtAt){l->v[i].store, &l->v[i].store_ins};
-		at[2 * i + 1] = (StmtAt){l->v[i].call, &l->v[i].call_ins};
+		at[2 * i] = (StmtAt){.s = l->v[i].store, .ins = &l->v[i].store_ins};
+		at[2 * i + 1] = (StmtAt){.s = l->v[i].call, .ins = &l->v[i].call_ins};
 	}
 	qsort(at, 2 * (size_t)l->n, sizeof *at, cmp_stmt_at);
 	for (uint32_t i = 0; i < w->cfg->nins; i++) {
-		StmtAt key = {w->cfg->ins[i], NULL};
+		StmtAt key = {.s = w->cfg->ins[i]};
 		StmtAt *f = bsearch(&key, at, 2 * (size_t)l->n, sizeof *at, cmp_stmt_at);
 		while (f && f > at && f[-1].s == key.s)
 			f--;
@@ -567,11 +608,26 @@ static void place_lends(Walker *w, Lends *l)
 	}
 	free(at);
 	qsort(l->v, l->n, sizeof *l->v, cmp_lend);
-	w->lends = l->v, w->nlends = l->n;
-	w->lent = xcalloc(w->cfg->nins + 1, 1);
+	l->lent = xcalloc(w->cfg->nins + 1, 1);
 	for (uint32_t i = 0; i < l->n; i++)
 		if (l->v[i].store_ins < w->cfg->nins)
-			w->lent[l->v[i].store_ins] = 1;
+			l->lent[l->v[i].store_ins] = 1;
+	w->lends = l;
+}
+
+static void walker_init(Walker *w, MemObjs *mo, const Cfg *g, const char *param)
+{
+	Live *l = live_compute(g);
+	*w = (Walker){.mo = mo, .cfg = g, .live = l, .defs = defs_compute(g, l), .param = param,
+		.memo = xcalloc(g->nins + 1, sizeof *w->memo), .state = xcalloc(g->nins + 1, 1)};
+}
+
+static void walker_free(Walker *w)
+{
+	free(w->memo);
+	free(w->state);
+	defs_free((Defs *)w->defs);
+	live_free((Live *)w->live);
 }
 
 static MemObjs *build(const Func *f, int lend)
@@ -586,9 +642,8 @@ static MemObjs *build(const Func *f, int lend)
 			mo->objs[i].escapes = 1;
 		return mo;
 	}
-	Live *l = live_compute(g);
-	Defs *d = defs_compute(g, l);
-	Walker w = {mo, g, d, l, xcalloc(g->nins + 1, sizeof *w.memo), xcalloc(g->nins + 1, 1), NULL, 0, NULL};
+	Walker w;
+	walker_init(&w, mo, g, NULL);
 	Lends lends = {0};
 	if (lend)
 		find_lends(&f->body, &lends);
@@ -598,11 +653,8 @@ static MemObjs *build(const Func *f, int lend)
 		scan_ins(&w, i);
 	record_defs(&w);
 	free(lends.v);
-	free(w.lent);
-	free(w.memo);
-	free(w.state);
-	defs_free(d);
-	live_free(l);
+	free(lends.lent);
+	walker_free(&w);
 	cfg_free(g);
 	return mo;
 }
@@ -643,79 +695,79 @@ int memobjs_stored_data(const MemObjs *mo, int obj)
 
 /* ---- a pointer parameter's accesses -------------------------------------------- */
 
-/* The registers a pointer parameter's value reaches: ld.param of it,
- * then mov, cvta and add or sub of a constant; each written once. */
-typedef struct PtrRegs {
-	const char *reg[32];
-	uint32_t n;
-} PtrRegs;
+/* What a function does with what pointer parameter param points to
+ * (object 0 of the walk). */
+typedef struct ParamUse {
+	uint32_t loads;     /* ld.param of it: each gives the object's start */
+	int inexact;        /* an address of it at a run-time or merged offset */
+	int not_ldst;       /* an access other than a load or a store (atom, prefetch) */
+	int stored_indexed; /* a store (or atomic) at an offset a value not constant adds */
+	int other;          /* param named otherwise (its address taken, a piece of it
+	                     * read), or the pointer going where it is not followed */
+} ParamUse;
 
-static int ptr_has(const PtrRegs *p, const char *name)
+/* Does in name param other than in ld.param's [param]? */
+static int param_named_otherwise(const Ins *in, const char *param)
 {
-	for (uint32_t i = 0; i < p->n; i++)
-		if (p->reg[i] == name)
+	const char *name;
+	int64_t off;
+	if (ins_space(in) == SPACE_PARAM && ins_reads_memory(in) && in->nops == 2 &&
+	    addr_name_off(in->ops[1], &name, &off) && name == param && off == 0)
+		return 0;
+	for (uint32_t k = 0; k < in->nops; k++)
+		if (expr_mentions(in->ops[k], param))
 			return 1;
 	return 0;
 }
 
-/* Does in name one of p's registers other than as [reg] or [reg+C] of
- * a load or store? */
-static int ptr_other_use(const Ins *in, const PtrRegs *p)
+/* Instruction i's part in u: its address operands are accesses, any
+ * other operand carrying the pointer lets it escape; address arithmetic is
+ * evaluated so that an unused inexact address counts too. */
+static void scan_param(Walker *w, uint32_t i, ParamUse *u)
 {
+	const Ins *in = &w->cfg->ins[i]->ins;
+	int op = in->sp->code;
+	u->loads += param_load(in, w->param) != NULL;
+	u->other |= param_named_otherwise(in, w->param);
+	if (op == O_mov || op == O_cvta || op == O_add || op == O_sub) {
+		Addr a = value_of_def(w, i, 0);
+		u->inexact |= a.kind == A_OBJ && a.var;
+		return;
+	}
 	for (uint32_t k = 0; k < in->nops; k++) {
-		const Expr *e = in->ops[k];
-		const char *name;
-		int64_t off;
-		Operand r = ins_operand(in, k);
-		if ((r == OPND_LOAD || r == OPND_STORE) && addr_name_off(e, &name, &off) && ptr_has(p, name))
+		Operand role = ins_operand(in, k);
+		if (role == OPND_DEF || role == OPND_MAYDEF)
 			continue;
-		for (uint32_t i = 0; i < p->n; i++)
-			if (expr_mentions(e, p->reg[i]))
-				return 1;
+		Addr a = expr_value(w, i, k, in->ops[k], 0);
+		if (!OPND_IS_ADDRESS(role))
+			escape(w, a);
+		if (!OPND_IS_ADDRESS(role) || a.kind != A_OBJ)
+			continue;
+		u->inexact |= a.var;
+		u->not_ldst |= role != OPND_LOAD && role != OPND_STORE;
+		u->stored_indexed |= (role == OPND_STORE || role == OPND_UPDATE) && a.indexed;
 	}
-	return in->guard && ptr_has(p, in->guard);
 }
 
-/* The register in defines from one of p's plus a constant (mov, cvta,
- * add or sub of an immediate), or NULL. */
-static const char *ptr_step(const Ins *in, const PtrRegs *p)
+static ParamUse param_walk(const Func *f, const char *param)
 {
-	int op = in->sp->code;
-	if (in->nops < 2 || in->ops[0]->kind != E_NAME || in->ops[1]->kind != E_NAME ||
-	    !ptr_has(p, in->ops[1]->str) || in->guard)
-		return NULL;
-	int64_t c;
-	if ((op == O_mov || op == O_cvta) && in->nops == 2)
-		return in->ops[0]->str;
-	if ((op == O_add || op == O_sub) && in->nops == 3 && int_operand(in->ops[2], &c))
-		return in->ops[0]->str;
-	return NULL;
-}
-
-/* The register in defines by adding to one of p's (or to one of q's)
- * a register, or NULL: an address plus a run-time amount. */
-static const char *indexed_step(const Ins *in, const PtrRegs *p, const PtrRegs *q)
-{
-	int op = in->sp->code;
-	if (in->nops != 3 || in->ops[0]->kind != E_NAME || in->guard || (op != O_add && op != O_sub))
-		return NULL;
-	for (int k = 1; k <= 2; k++) {
-		const Expr *a = in->ops[k], *b = in->ops[3 - k];
-		if (a->kind == E_NAME && (ptr_has(p, a->str) || ptr_has(q, a->str)) && b->kind == E_NAME)
-			return in->ops[0]->str;
-	}
-	return NULL;
-}
-
-/* The register in loads from [param+C] (ld.param), or NULL. */
-static const char *param_load(const Ins *in, const char *param)
-{
-	const char *name;
-	int64_t off;
-	if (in->nops == 2 && ins_space(in) == SPACE_PARAM && ins_reads_memory(in) &&
-	    addr_name_off(in->ops[1], &name, &off) && name == param && in->ops[0]->kind == E_NAME)
-		return in->ops[0]->str;
-	return NULL;
+	ParamUse u = {0};
+	Cfg *g = cfg_build(f);
+	if (!g)
+		return u;
+	MemObjs *mo = xcalloc(1, sizeof *mo);
+	mo->objs = xcalloc(1, sizeof *mo->objs);
+	mo->objs[0] = (MemObj){.size = -1};   /* no name: only ld.param reaches it */
+	mo->nobjs = mo->cobjs = 1;
+	Walker w;
+	walker_init(&w, mo, g, param);
+	for (uint32_t i = 0; i < g->nins; i++)
+		scan_param(&w, i, &u);
+	u.other |= mo->objs[0].escapes || w.deep;   /* an access not followed may be anywhere */
+	walker_free(&w);
+	memobjs_free(mo);
+	cfg_free(g);
+	return u;
 }
 
 /* Is every access through pointer parameter param (interned) at a
@@ -726,84 +778,18 @@ static const char *param_load(const Ins *in, const char *param)
  * holds in registers. */
 int param_offsets_constant(const Func *f, const char *param)
 {
-	Cfg *cfg = cfg_build(f);
-	if (!cfg)
-		return 0;
-	PtrRegs p = {.n = 0};
-	uint32_t writes[sizeof p.reg / sizeof *p.reg] = {0};
-	int ok = 1;
-	for (int changed = 1; ok && changed;) {
-		changed = 0;
-		for (uint32_t i = 0; ok && i < cfg->nins; i++) {
-			const Ins *in = &cfg->ins[i]->ins;
-			const char *to = param_load(in, param);
-			if (!to)
-				to = ptr_step(in, &p);
-			if (to && !ptr_has(&p, to)) {
-				if (p.n == sizeof p.reg / sizeof *p.reg)
-					ok = 0;
-				else
-					p.reg[p.n++] = to, changed = 1;
-			}
-		}
-	}
-	for (uint32_t i = 0; ok && i < cfg->nins; i++) {
-		const Ins *in = &cfg->ins[i]->ins;
-		const char *name;
-		int64_t off;
-		int loads_param = ins_space(in) == SPACE_PARAM && ins_reads_memory(in) && in->nops == 2 &&
-			addr_name_off(in->ops[1], &name, &off) && name == param && off == 0;
-		for (uint32_t k = 0; k < p.n; k++) {
-			RegAccess a = ins_reg_access(in, p.reg[k]);
-			writes[k] += a.writes || a.may_write;
-		}
-		if (!loads_param && !ptr_step(in, &p) && ptr_other_use(in, &p))
-			ok = 0;
-		for (uint32_t k = 0; !loads_param && k < in->nops; k++)
-			if (expr_mentions(in->ops[k], param))
-				ok = 0;   /* its address taken, a piece of it read */
-	}
-	for (uint32_t k = 0; ok && k < p.n; k++)
-		ok = writes[k] == 1;
-	cfg_free(cfg);
-	return ok && p.n > 0;
+	ParamUse u = param_walk(f, param);
+	return u.loads > 0 && !u.inexact && !u.not_ldst && !u.other;
 }
 
 /* Does f store through pointer parameter param at a run-time offset:
- * through a register made from its value by adding one that is not an
- * immediate (a[j] = x)?  ptxas holds a local array in registers only
+ * through an address made from its value by adding one that is not a
+ * constant (a[j] = x)?  ptxas holds a local array in registers only
  * where it can tell where every store lands, so an object of the
  * caller's passed there stays in memory once the call is inlined, as it
- * was.  Registers past the first 32 made from it: not known, 0. */
+ * was.  A pointer stepped by constants around a loop is no such store:
+ * ptxas unrolls the loop and places each. */
 int param_stored_indexed(const Func *f, const char *param)
 {
-	Cfg *cfg = cfg_build(f);
-	if (!cfg)
-		return 0;
-	PtrRegs at = {.n = 0}, indexed = {.n = 0};   /* param's value plus constants; plus more */
-	int found = 0, full = 0;
-	for (int changed = 1; changed && !found && !full;) {
-		changed = 0;
-		for (uint32_t i = 0; i < cfg->nins && !found && !full; i++) {
-			const Ins *in = &cfg->ins[i]->ins;
-			const char *name, *to = param_load(in, param);
-			int64_t off;
-			PtrRegs *into = &at;
-			if (!to && ((to = ptr_step(in, &indexed)) || (to = indexed_step(in, &at, &indexed))))
-				into = &indexed;
-			else if (!to)
-				to = ptr_step(in, &at);
-			for (uint32_t k = 0; k < in->nops; k++)
-				if (ins_operand(in, k) >= OPND_STORE && ins_operand(in, k) <= OPND_UPDATE &&
-				    addr_name_off(in->ops[k], &name, &off) && ptr_has(&indexed, name))
-					found = 1;
-			if (to && !ptr_has(into, to)) {
-				full = into->n == sizeof into->reg / sizeof *into->reg;
-				if (!full)
-					into->reg[into->n++] = to, changed = 1;
-			}
-		}
-	}
-	cfg_free(cfg);
-	return found;
+	return param_walk(f, param).stored_indexed;
 }

@@ -38,6 +38,10 @@ an input that once took more than n log n time or memory in N:
                     and b<i> calling b<i+1>, the last of each the same code:
                     each merge makes the next callers the same (ipo hashed
                     every function again per merge round, N rounds)
+  param-chain       a kernel passing its local array to two functions that
+                    store through N registers made from the pointer, each
+                    the last plus 4, the second at a run-time index at the
+                    end (ir/memobj.c rescanned the body per register found)
 
 The same ROW and N always give the same bytes.
 """
@@ -271,6 +275,27 @@ def merge_chains(d, n):
     return ["-arch=sm_80", "--inline=never", "in.ptx"]
 
 
+def param_chain(d, n):
+    def callee(name, tail):
+        body = "".join("\tadd.s64 %%rd%d, %%rd%d, 4;\n\tst.u32 [%%rd%d], %%r1;\n"
+                       % (i + 1, i, i + 1) for i in range(1, n + 1))
+        return (".func %s(.param .b64 w, .param .b32 k)\n{\n\t.reg .b32 %%r<2>;\n"
+                "\t.reg .b64 %%rd<%d>;\n\tld.param.b64 %%rd1, [w];\n"
+                "\tld.param.b32 %%r1, [k];\n%s%s\tret;\n}\n\n" % (name, n + 4, body, tail))
+    indexed = ("\tmul.wide.u32 %%rd%d, %%r1, 4;\n\tadd.s64 %%rd%d, %%rd%d, %%rd%d;\n"
+               "\tst.u32 [%%rd%d], %%r1;\n" % (n + 2, n + 3, n + 1, n + 2, n + 3))
+    calls = "".join("\t{\n\t.param .b64 a;\n\t.param .b32 b;\n\tst.param.b64 [a], %%rd2;\n"
+                    "\tst.param.b32 [b], %%r1;\n\tcall.uni %s, (a, b);\n\t}\n" % f
+                    for f in ("constant", "indexed"))
+    body = ("\tmov.u64 %%SPL, __local_depot0;\n\tcvta.local.u64 %%SP, %%SPL;\n"
+            "\tadd.u64 %%rd2, %%SP, 0;\n%s\tld.u32 %%r1, [%%rd2];\n" % calls)
+    regs = ("\t.local .align 4 .b8 __local_depot0[%d];\n\t.reg .b64 %%SP;\n"
+            "\t.reg .b64 %%SPL;\n\t.reg .b32 %%r<4>;\n\t.reg .b64 %%rd<4>;\n" % (4 * n + 8))
+    write(d, "in.ptx", HEAD + callee("constant", "") + callee("indexed", indexed) +
+          kernel("k", body, regs))
+    return ["-arch=sm_80", "--no-ipo", "in.ptx"]
+
+
 ROWS = {
     "archive-chain": archive_chain, "archive-empty": archive_empty,
     "inline-always": inline_chain("always"), "inline-auto": inline_chain("auto"),
@@ -282,6 +307,7 @@ ROWS = {
     "vtables": vtables, "indirect-sites": indirect_sites,
     "indirect-kernels": indirect_kernels, "sections": sections, "inputs": inputs,
     "same-shape": same_shape, "same-code": same_code, "merge-chains": merge_chains,
+    "param-chain": param_chain,
 }
 
 

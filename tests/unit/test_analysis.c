@@ -456,6 +456,98 @@ START_TEST(memory_spaces)
 }
 END_TEST
 
+/* What callee body does with pointer parameter p: 1 if every access
+ * through it is at a constant offset (param_offsets_constant), plus 2 if
+ * it stores through it at a run-time offset (param_stored_indexed). */
+static int param_facts(const char *body)
+{
+	static char src[16384];
+	snprintf(src, sizeof src, HEADER ".extern .func use(.param .b64 q);\n"
+		".func f(.param .b64 p)\n{\n.reg .pred %%p<4>;\n.reg .b32 %%r<8>;\n"
+		".reg .b64 %%rd<80>;\nld.param.u64 %%rd1, [p];\n%sret;\n}\n", body);
+	Module *m = parse_ok(src);
+	const Func *f = m->items.tail->func;
+	const char *p = f->params[0].ds[0].name;
+	int r = param_offsets_constant(f, p) + 2 * param_stored_indexed(f, p);
+	mod_free(m);
+	return r;
+}
+
+/* A pointer parameter's accesses, followed by memobj.c's walk: through a
+ * chain of movs and adds of constants; a pointer stepped around a loop
+ * (no constant offset, but no index either); an index a loop's counter
+ * or a loaded value adds; a join of two offsets; the pointer going
+ * elsewhere. */
+START_TEST(pointer_parameter_offsets)
+{
+	ck_assert_int_eq(param_facts("mov.u32 %r1, 0;\n"), 1);   /* only loaded */
+	ck_assert_int_eq(param_facts("add.s64 %rd2, %rd1, 4;\nmov.b64 %rd3, %rd2;\n"
+		"cvta.to.global.u64 %rd4, %rd3;\nadd.s64 %rd5, %rd4, -8;\n"
+		"ld.global.u32 %r1, [%rd5+12];\nst.u32 [%rd3], %r1;\n"), 1);
+	ck_assert_int_eq(param_facts("mov.u32 %r1, 0;\nmov.b64 %rd2, %rd1;\n"
+		"L:\nst.u32 [%rd2], %r1;\nadd.s64 %rd2, %rd2, 4;\nadd.s32 %r1, %r1, 1;\n"
+		"setp.lt.u32 %p1, %r1, 8;\n@%p1 bra L;\n"), 0);
+	ck_assert_int_eq(param_facts("mov.u32 %r1, 0;\n"
+		"L:\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.u32 [%rd3+4], %r1;\n"
+		"add.s32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 8;\n@%p1 bra L;\n"), 2);
+	ck_assert_int_eq(param_facts("ld.u32 %r1, [%rd1];\nmul.wide.u32 %rd2, %r1, 4;\n"
+		"add.s64 %rd3, %rd2, %rd1;\nld.u32 %r2, [%rd3];\n"), 0);   /* read at an index */
+	ck_assert_int_eq(param_facts("mov.b64 %rd2, 8;\nadd.s64 %rd3, %rd1, %rd2;\n"
+		"st.u32 [%rd3], %r1;\n"), 1);   /* a register holding a constant */
+	ck_assert_int_eq(param_facts("ld.u32 %r1, [%rd1];\nsetp.eq.u32 %p1, %r1, 0;\n"
+		"@%p1 bra A;\nadd.s64 %rd2, %rd1, 4;\nbra.uni J;\nA:\nadd.s64 %rd2, %rd1, 8;\n"
+		"J:\nst.u32 [%rd2], %r1;\n"), 0);   /* two offsets join: neither an index */
+	ck_assert_int_eq(param_facts("mov.u32 %r1, 0;\nmul.wide.u32 %rd2, %r1, 4;\n"
+		"add.s64 %rd3, %rd1, %rd2;\nL:\nst.u32 [%rd3], %r1;\nadd.s64 %rd3, %rd3, 4;\n"
+		"add.s32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 8;\n@%p1 bra L;\n"), 2);
+	ck_assert_int_eq(param_facts("atom.add.u32 %r1, [%rd1+4], 1;\n"), 0);
+	ck_assert_int_eq(param_facts("ld.param.u32 %r1, [p+4];\n"), 0);   /* a piece of it read */
+	ck_assert_int_eq(param_facts("st.u64 [%rd1], %rd1;\n"), 0);        /* stored */
+	ck_assert_int_eq(param_facts("setp.eq.u64 %p1, %rd1, 0;\n"), 0);   /* compared */
+	ck_assert_int_eq(param_facts("add.s64 %rd2, %rd1, 4;\n"
+		"{\n.param .b64 q0;\nst.param.b64 [q0], %rd2;\ncall use, (q0);\n}\n"), 0);
+	ck_assert_int_eq(param_facts("@%p1 add.s64 %rd2, %rd1, 4;\nld.u32 %r1, [%rd2];\n"), 0);
+}
+END_TEST
+
+/* Past 32 registers made from the pointer, the same answers: no register
+ * count caps the walk. */
+START_TEST(pointer_parameter_long_chains)
+{
+	static char body[8192];
+	size_t n = 0;
+	for (int i = 1; i < 70; i++)
+		n += (size_t)snprintf(body + n, sizeof body - n,
+			"add.s64 %%rd%d, %%rd%d, 4;\nst.u32 [%%rd%d], %%r1;\n", i + 1, i, i + 1);
+	ck_assert_int_eq(param_facts(body), 1);
+	snprintf(body + n, sizeof body - n, "mul.wide.u32 %%rd71, %%r1, 4;\n"
+		"add.s64 %%rd72, %%rd70, %%rd71;\nst.u32 [%%rd72], %%r1;\n");
+	ck_assert_int_eq(param_facts(body), 2);
+}
+END_TEST
+
+/* A chain written last step first (each block jumping back to the one
+ * before it in the text): followed 20 deep; past the walk's depth its
+ * accesses are not known, so not all at constant offsets. */
+static const char *reverse_chain(int steps)
+{
+	static char body[8192];
+	size_t n = (size_t)snprintf(body, sizeof body, "mov.u32 %%r1, 0;\nbra.uni B1;\n");
+	for (int i = steps; i >= 1; i--)
+		n += (size_t)snprintf(body + n, sizeof body - n,
+			"B%d:\nadd.s64 %%rd%d, %%rd%d, 4;\nst.u32 [%%rd%d], %%r1;\nbra.uni B%d;\n",
+			i, i + 1, i, i + 1, i + 1);
+	snprintf(body + n, sizeof body - n, "B%d:\n", steps + 1);
+	return body;
+}
+
+START_TEST(pointer_parameter_reverse_chains)
+{
+	ck_assert_int_eq(param_facts(reverse_chain(20)), 1);
+	ck_assert_int_eq(param_facts(reverse_chain(75)), 0);
+}
+END_TEST
+
 /* entry: r1 = 0; loop: if r1 >= r2 goto done; r1 += 1; goto loop; done: ret */
 static const char *loop_src = HEADER ".entry k(.param .u32 n)\n{\n"
 	".reg .b32 %r<4>;\n.reg .pred %p<2>;\n"
@@ -649,6 +741,9 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, local_anchor_forms);
 	tcase_add_test(tc, local_data_indices);
 	tcase_add_test(tc, local_addresses_lent_to_vprintf);
+	tcase_add_test(tc, pointer_parameter_offsets);
+	tcase_add_test(tc, pointer_parameter_long_chains);
+	tcase_add_test(tc, pointer_parameter_reverse_chains);
 	tcase_add_test(tc, cfg_of_a_loop);
 	tcase_add_test(tc, cfg_of_brx_and_unreachable_code);
 	tcase_add_test(tc, cfg_rejects_unknown_label);
