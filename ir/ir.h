@@ -990,6 +990,8 @@ typedef struct MemObjs {
 	uint32_t nesc, cesc;
 	MemAddrDef *defs;       /* in text order */
 	uint32_t ndefs, cdefs;
+	int partial;            /* an address chain went deeper than the walk follows:
+	                           some accesses and escapes are not known */
 } MemObjs;
 MemObjs *memobjs_build(const Func *);
 /* The same, but an address stored only into .params of calls that keep

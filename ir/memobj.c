@@ -12,7 +12,9 @@
  * object whose address never escapes.  What the walk cannot follow (a
  * register with several reaching definitions mixing an object's address
  * with anything else, an object's address in other arithmetic, stored,
- * passed, returned or compared) makes the object escape.  With
+ * passed, returned or compared) makes the object escape; a chain of
+ * definitions deeper than the walk follows makes the whole answer partial
+ * (MemObjs.partial), for a stage to move nothing.  With
  * memobjs_build_lent, an address stored only into .params that calls of
  * the toolchain's reading functions take (vprintf's format and buffer,
  * ir/runtime.c) does not escape: each such call reads the object (a lent
@@ -652,6 +654,7 @@ static MemObjs *build(const Func *f, int lend)
 	for (uint32_t i = 0; i < g->nins; i++)
 		scan_ins(&w, i);
 	record_defs(&w);
+	mo->partial = w.deep;
 	free(lends.v);
 	free(lends.lent);
 	walker_free(&w);

@@ -148,6 +148,8 @@ static int depot_access(const Dp *d, const MemAccess *a)
 static const char *why_fixed(const Dp *d)
 {
 	const MemObjs *mo = d->mo;
+	if (mo->partial)  /* an escape or an access the walk did not reach */
+		return "an address formed by a chain longer than the analysis follows";
 	for (uint32_t i = 0; i < mo->nacc; i++) {
 		const MemAccess *a = &mo->acc[i];
 		if (a->obj < 0 && ins_space(&a->at->ins) == SPACE_LOCAL)
