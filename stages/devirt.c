@@ -56,6 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "stages.h"
+#include "cost.h"
 #include "ir/ptrhash.h"
 
 enum { MAX_CAND = 64 };
@@ -1007,27 +1008,17 @@ static int funnel_size(const Site *st)
 	return TEST_INS * (int)ntests + (int)nbr + (st->call->ins.guard != NULL) - (st->load != NULL);
 }
 
-/* Every arm inlined is not enough: a funnel of inlined copies can
- * still be larger than the one call it replaces (fnptr's 10 funnels of
- * the 4 u_* arms, which the inliner takes at costs 1, -1, 1 and 0 a
- * copy: interp_kernel 6,528 B of SASS with them against 3,584 with
- * lists, -rdc's; u_sqrt's copy keeps its call to the sqrt slow path).  So the funnel is weighed as a whole, as the
- * inliner weighs one call: what it adds over the indirect call (its
- * tests and branches, each arm's copy less the call it replaces, and the
- * call sequences of the arms beyond the one) against the inline
- * threshold, each figure from the inliner's cost model (InlineCost).
- * fnptr's u_* funnels add 12 + 1 + 3 x 4 = 25 > 20: lists, fnptr 16,768
- * -> 13,824 B, fnptr.sm_90 17,152 -> 14,336, the same stack and spills;
- * no other program of the yardstick moves.  --inline=always asks no
- * cost: funnels.  An open funnel never gets here (its kept call). */
+/* Every arm inlined is not enough: the funnel as a whole is weighed
+ * by the cost model's funnel rule (cost.c: cost_funnel_worth), from the
+ * inliner's facts for each arm (InlineCost). */
 static int too_large(const Site *st, const InlineCost *ic, char *why, size_t n)
 {
-	if (!ic->weighed || st->open)
-		return 0;
-	int g = funnel_size(st) + (int)(st->ncands - 1) * ic->call;
-	for (uint32_t k = 0; k < st->ncands; k++)
-		g += ic->arm[k];
-	if (g <= ic->threshold)
+	int arm[MAX_CAND], g;
+	for (uint32_t k = 0; ic->weighed && k < st->ncands; k++)
+		arm[k] = cost_weigh(&ic->arm[k]);
+	FunnelFacts f = {.weighed = ic->weighed, .open = st->open, .tests = funnel_size(st),
+		.call = ic->call, .narms = st->ncands, .arm = arm, .threshold = ic->threshold};
+	if (cost_funnel_worth(&f, &g))
 		return 0;
 	snprintf(why, n, "adds %d over the one call, more than the inline threshold %d", g,
 		ic->threshold);
@@ -1063,7 +1054,7 @@ static void settle_arms(Dv *d, InlineAsk *ask, Df *df, uint32_t *arms)
 			more[k] = arms[at[k]];
 		}
 		char why[128];
-		int arm[MAX_CAND];
+		CostFacts arm[MAX_CAND];
 		InlineCost ic = {.arm = arm};
 		int r = inline_ask(ask, df->fs, st->call, st->list, st->cands, more, st->ncands, st->open,
 			&ic, why, sizeof why);

@@ -6,17 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "inline.h"
+#include "cost.h"
 
 /* ---- constant and shared arguments ----------------------------------------- */
 
-/* NVVM folds stencil_weight(-1, 0) to an immediate; after a link the
- * call's copy folds in ptxas just as well (ir/fold.c), and a call that
- * stays keeps all of it.  Likewise copies whose calls pass the same
- * values: grid_at(g, x - 1, y), grid_at(g, x, y), grid_at(g, x + 1, y)
- * compute g.nx - 1 and the clamp of y once, and smooth3x3's nine calls
- * each clamp of x - 1, x, x + 1 once for three calls (measured in the
- * SASS: 6 IMNMX for 9 copies).  What a copy folds, or computes that an
- * earlier copy computed, weighs against inlining no more. */
+/* What a copy computes from constant arguments alone folds in ptxas
+ * (ir/fold.c), and what copies in one block compute from the same
+ * values ptxas computes once: neither weighs against inlining. */
 
 /* The callee's parameter elements its folding instructions come from,
  * one bit each; the rest share INPUT_OTHER, which no call fills. */
@@ -328,64 +324,8 @@ void folds_free(In *in)
 
 /* ---- the cost model ----------------------------------------------------------- */
 
-/* Measured on tools/bench/lto-bench.sh (docs/lto-benchmark.md): what
- * grows SASS when calls go is not the callee's size alone.
- *  - NVVM unrolls a loop around a call before any link (-rdc cannot see
- *    the callee): vecmath's rotate_chain calls q_mul and three more in a
- *    loop unrolled 4 times plus a remainder, so each callee goes in 5
- *    times.  The cost is every copy the caller gets (Site.copies).
- *  - ptxas turns the ABI's moves into the registers it computes anyway:
- *    a parameter element costs about one instruction, not two.
- *  - Weighing calls on a loop up (threshold doubled) inlined exactly those
- *    unrolled copies; runtime is not measured, size is: loops weigh nothing.
- *  - An address in the caller's depot passed to the callee: once inlined,
- *    ptxas may keep the array in registers, each run-time index a chain
- *    of selects over its elements (depot_lifetimes' escapes: 128 B of
- *    stack gone, SASS 6,272 -> 14,720 B), and a loop bound passed as a
- *    constant has it unroll the callee's loops.  Such a call gets no
- *    discount for a body that goes, and the callee's loops count 3 more
- *    times (ptxas unrolls by 4).  Not where the callee stores into the
- *    array at a run-time index (filters' median9 sorts its window in
- *    place, hist16_add counts into bins[px >> 4]): ptxas keeps it in
- *    memory either way (-dlto's median3x3 keeps its 40 B), and the call
- *    is like any other (filters 14,080 -> 13,312).
- *    But where the callee reaches the array at constant offsets only
- *    (filters' gather3x3 fills win[0..8], convolve9 reads it), the copy
- *    lets the array leave the stack: stack is what the yardstick weighs
- *    first, so such a call weighs HELD_BONUS instructions less
- *    (convolve3x3: 72 B of stack gone, -dlto's 104 B reached).
- *  - Arguments that are constants at the call: what the copy computes
- *    from them alone folds in ptxas (fold_sites, ir/fold.c), so those
- *    instructions weigh nothing (stencil_xfile's 9 calls of
- *    stencil_weight(dx, dy) on immediates: 43 - 63 = -20; smooth3x3
- *    3,200 -> 2,432 SASS bytes, the callee's 176 gone).
- *  - Arguments that several calls in one block pass alike (one register,
- *    one reaching definition): what the copies compute from them alone
- *    ptxas computes once, so it weighs for the first copy only
- *    (stencil_xfile's grid_at(g, x +- 1, y): advect_x 40 -> 19,
- *    smooth3x3 90 -> 20 with the body going; 6,400 -> 5,376 SASS bytes,
- *    -dlto's 5,248).
- *  - The front end's unrolled loops unrolled again in the copy:
- *    inline.c's keep_unrolled().
- *  - Register pressure does not enter.  Weighed as the caller's
- *    registers live across the call (ir/live.c's sets; a 64-bit value 2,
- *    a predicate 0) plus the callee's peak live, the call refused above
- *    a limit: at 64, 96, 128 and 255 nothing moves on the yardstick or on
- *    gen-calls.py seeds 11-16 (the highest call inlined is local_arrays'
- *    mat_mul into transform, 26 + 37 = 63; PTX counts run below ptxas's:
- *    raytrace's render is at most 51 + 4 = 55 where ptxas gives 79); at
- *    48 raytrace goes 79 -> 102 registers (+2,688 B) and local_arrays
- *    32 -> 47, at 32 vcall_xfile's stack 112 -> 176 too.  A call that
- *    stays holds its caller's live values across it in callee-saved
- *    registers or the stack, so the copy costs ptxas fewer registers,
- *    not more (raytrace: 102 registers without inlining). */
-enum { HELD_BONUS = 60 };
-/* A body that goes with its last call is free to inline only up to this
- * size: a chain of functions each calling the next once would otherwise
- * collapse into one, each level copying all below it (quadratic; 2,000
- * levels took minutes), and so large a body is no cheaper inlined. */
-enum { BODY_GOES_MAX = 400 };
-/* CALLER_MAX, which decide() asks too, is in inline.h. */
+/* The facts the cost model weighs (cost.c) gathered for a call; why
+ * each one matters, measured, is in docs/stages.md ("Inlining"). */
 
 /* What a call costs beyond the callee's own instructions: the call, the
  * return, a move per parameter element. */
@@ -432,18 +372,14 @@ static const Names *local_addrs(Fn *fn)
 }
 
 /* Does the call pass such an address (an st.param of one to an
- * argument, beside the call)?  LOCAL_HELD when every such argument's
- * parameter is accessed in the callee at constant offsets only
- * (ir/memobj.c): once inlined the object stays in registers (the depot
- * stage's scalar replacement), no run-time index becomes a chain of
- * selects.  0 where the callee stores through each of the others at a
- * run-time index (filters' median9 sorts its window in place,
- * hist16_add counts into bins[px >> 4]): the array stays in memory as
- * it was, the copy is like any other; 0 too where the caller itself
- * stores into it at a data index (stored_data).  Else LOCAL_PASSED: the callee
- * only reads it at run-time indices (depot_lifetimes' sum_through),
- * ptxas may hold it in registers once inlined. */
-enum { LOCAL_PASSED = 1, LOCAL_HELD = 2 };
+ * argument, beside the call)?  COST_LOCAL_HELD when every such
+ * argument's parameter is accessed in the callee at constant offsets
+ * only (ir/memobj.c): once inlined the depot stage holds the object in
+ * registers.  COST_LOCAL_NONE where the array stays in memory either
+ * way: the callee stores through each of the others at a run-time
+ * index, or the caller itself stores into it at a data index
+ * (stored_data).  Else COST_LOCAL_PASSED: the callee only reads it at
+ * run-time indices, and ptxas may hold it in registers once inlined. */
 
 /* How the callee's parameter i treats an address passed there, once per
  * callee (its body is final: callees are inlined into first). */
@@ -504,7 +440,7 @@ static int passes_local(Fn *fn, const Site *st)
 				held &= how == PARAM_HELD;
 				read |= how == 0 && !stored_data(fn, s->ins.ops[1]->str);
 			}
-	return !passed ? 0 : held ? LOCAL_HELD : read ? LOCAL_PASSED : 0;
+	return !passed ? COST_LOCAL_NONE : held ? COST_LOCAL_HELD : read ? COST_LOCAL_PASSED : COST_LOCAL_NONE;
 }
 
 /* The callee's instructions on a loop, once per callee. */
@@ -519,23 +455,25 @@ static int loop_size(In *in, const CgFunc *c)
 	return in->loop_ins[i];
 }
 
-/* What inlining the callee into this caller adds, over all of the
- * caller's calls to it: each copy less the call it replaces, less the
- * body when those were its last calls and it goes. */
-int cost(Fn *fn, const Site *st, const Plan *p)
+/* The cost model's facts for the caller's calls of the site's callee
+ * (cost.c): each copy less the call it replaces, less the body when
+ * those were its last calls and it goes. */
+static CostFacts cost_facts(Fn *fn, const Site *st, const Plan *p)
 {
 	In *in = fn->in;
 	const CgFunc *c = st->callee;
-	int body = (int)body_size(&c->def->body), k = (int)st->copies;
-	int total = k * (body - call_overhead(p)) - (int)st->folds;
-	int local = passes_local(fn, st);
-	if (local == LOCAL_PASSED)
-		total += 3 * k * loop_size(in, c);
-	else if (removable(in, c) && in->ncalls[cg_index(in, c)] == st->copies && body <= BODY_GOES_MAX)
-		total -= body;
-	if (local == LOCAL_HELD)
-		total -= HELD_BONUS;
-	return total;
+	CostFacts f = {.body = (int)body_size(&c->def->body), .copies = (int)st->copies,
+		.overhead = call_overhead(p), .folds = (int)st->folds, .local = passes_local(fn, st)};
+	if (f.local == COST_LOCAL_PASSED)
+		f.loop_ins = loop_size(in, c);
+	f.last = removable(in, c) && in->ncalls[cg_index(in, c)] == st->copies;
+	return f;
+}
+
+int cost(Fn *fn, const Site *st, const Plan *p)
+{
+	CostFacts f = cost_facts(fn, st, p);
+	return cost_weigh(&f);
 }
 
 /* ---- devirtualization's question ---------------------------------------------- */
@@ -579,9 +517,9 @@ static uint32_t direct_calls(const Fn *fn, const CgFunc *c)
 	return n;
 }
 
-/* The figures devirt weighs a whole funnel by, where every callee goes
- * in: each one's copy at this one call less the call, as cost() weighs
- * a single call, and that call's own sequence (call_overhead). */
+/* The facts devirt weighs a whole funnel by, where every callee goes
+ * in: each one's copy at this one call, as cost() weighs a single call,
+ * and that call's own sequence (call_overhead). */
 static void weigh_arms(Fn *fn, Bundle *b, uint32_t n, InlineCost *ic)
 {
 	ic->weighed = fn->in->mode != INLINE_ALWAYS;
@@ -590,7 +528,7 @@ static void weigh_arms(Fn *fn, Bundle *b, uint32_t n, InlineCost *ic)
 	for (uint32_t i = 0; ic->weighed && i < n; i++) {
 		Site one = *b->plans[i].site;
 		one.copies = 1;
-		ic->arm[i] = cost(fn, &one, &b->plans[i]);
+		ic->arm[i] = cost_facts(fn, &one, &b->plans[i]);
 	}
 }
 

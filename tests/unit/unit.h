@@ -18,6 +18,7 @@ Suite *values_suite(void);
 Suite *demangle_suite(void);
 Suite *leb128_suite(void);
 Suite *scope_suite(void);
+Suite *cost_suite(void);
 
 /* Parses text (a header is not added); fails the test on error. */
 Module *parse_ok(const char *text);
