@@ -104,7 +104,7 @@ typedef struct RetSlot {
 	const Expr *value;
 } RetSlot;
 
-typedef struct Site {
+typedef struct Icall {
 	Stmt *call;
 	List *list;                 /* the statement list holding the call */
 	uint32_t callee;            /* index of the pointer operand */
@@ -133,7 +133,7 @@ typedef struct Site {
 	 * pointer still holds theirs, so a .calltargets list names them */
 	const char *all[MAX_CAND];
 	uint32_t nall;
-} Site;
+} Icall;
 
 /* The module's: the analyses every function's work reads, and the
  * counts.  It lives as long as the stage. */
@@ -162,7 +162,7 @@ typedef struct Df {
 	Dv *d;                      /* the module's */
 	Stmt *fs;                   /* the function's statement */
 	Func *f;
-	Site *sites;
+	Icall *sites;
 	uint32_t nsites, cap;
 	SrcLines *src;              /* its source lines, for remarks */
 	Names names;                /* what it declares, and (outer) the module */
@@ -263,7 +263,7 @@ static void free_labels(Df *df)
 static void add_site(Df *df, Stmt *s, List *l, uint32_t callee)
 {
 	df->sites = array_grow(df->sites, df->nsites, &df->cap, sizeof *df->sites);
-	df->sites[df->nsites++] = (Site){.call = s, .list = l, .callee = callee, .why = -1};
+	df->sites[df->nsites++] = (Icall){.call = s, .list = l, .callee = callee, .why = -1};
 }
 
 static void find_sites(Df *df, List *l)
@@ -342,7 +342,7 @@ static int by_name(const void *a, const void *b)
  * pointer register can hold, else every function whose address is taken;
  * either way only those whose signature fits.  0 (st->why) when there are
  * too many. */
-static int bound(Df *df, Site *st, const Proto *p)
+static int bound(Df *df, Icall *st, const Proto *p)
 {
 	Dv *d = df->d;
 	const Expr *ptr = st->call->ins.ops[st->callee];
@@ -375,7 +375,7 @@ static int bound(Df *df, Site *st, const Proto *p)
 	return 1;
 }
 
-static int has_cand(const Site *st, const char *f)
+static int has_cand(const Icall *st, const char *f)
 {
 	for (uint32_t i = 0; i < st->ncands; i++)
 		if (st->cands[i] == f)
@@ -407,7 +407,7 @@ static const Expr *vtable_pointer(const Cfg *cfg, const Defs *defs, uint32_t at,
 
 /* The call's pointer read at [vptr + K] (vptr the loaded vtable pointer,
  * unchanged up to the call): its load's index, or UINT32_MAX. */
-static uint32_t slot_load(const Site *st, const Cfg *cfg, const Defs *defs, uint32_t call,
+static uint32_t slot_load(const Icall *st, const Cfg *cfg, const Defs *defs, uint32_t call,
 	const Expr **vptr)
 {
 	const Expr *ptr = st->call->ins.ops[st->callee];
@@ -442,7 +442,7 @@ static int loose_fits(Dv *d, const Proto *p)
 	return 0;
 }
 
-static uint32_t points_holding(const Site *st, const char *f)
+static uint32_t points_holding(const Icall *st, const char *f)
 {
 	uint32_t n = 0;
 	for (uint32_t k = 0; k < st->npoints; k++)
@@ -452,7 +452,7 @@ static uint32_t points_holding(const Site *st, const char *f)
 
 /* The address points the call's pointer is read from, of functions that
  * fit p, into st->points: 1 when they hold exactly the candidates. */
-static int points_of(Df *df, Site *st, const Proto *p)
+static int points_of(Df *df, Icall *st, const Proto *p)
 {
 	Dv *d = df->d;
 	FlowPoint pts[MAX_CAND];
@@ -476,7 +476,7 @@ static int points_of(Df *df, Site *st, const Proto *p)
 
 /* The candidate most points hold (the last of equals) goes last, to be
  * the funnel's fall-through: it saves the most tests. */
-static void most_held_last(Site *st)
+static void most_held_last(Icall *st)
 {
 	uint32_t best = st->ncands - 1, most = 0;
 	for (uint32_t i = 0; i < st->ncands; i++) {
@@ -495,7 +495,7 @@ static void most_held_last(Site *st)
  * vtable's entries.  Only when no function whose address sits in memory
  * fits; the points are .global tables, whose generic address is their
  * own. */
-static void by_vtable(Df *df, Site *st, const Proto *p, const Tracker *t)
+static void by_vtable(Df *df, Icall *st, const Proto *p, const Tracker *t)
 {
 	const Expr *vptr;
 	uint32_t load = slot_load(st, t->cfg, t->defs, st->ins, &vptr), use;
@@ -509,7 +509,7 @@ static void by_vtable(Df *df, Site *st, const Proto *p, const Tracker *t)
 
 /* ---- candidates of the same code ---------------------------------------- */
 
-static uint32_t cand_index(const Site *st, const char *f);
+static uint32_t cand_index(const Icall *st, const char *f);
 static uint32_t cg_at(const CallGraph *cg, const CgFunc *f);
 
 /* A number per code (ir/samecode.c), the same for functions of the same
@@ -545,7 +545,7 @@ static uint32_t code_of(Dv *d, const char *name)
  * or vprintf a sequence of its own): 22,784 -> 17,792 B of SASS, the same
  * 32 registers and 16 B of stack.  Not with -G, whose DWARF tells the
  * functions apart. */
-static void one_per_code(Dv *d, Site *st)
+static void one_per_code(Dv *d, Icall *st)
 {
 	uint32_t n = st->ncands, rep[MAX_CAND], code[MAX_CAND], codes = 0;
 	if (d->dwarf || st->open || n < 2)
@@ -659,7 +659,7 @@ static int same_value(const Expr *a, const Expr *b)
 
 /* Every candidate defined, returning the same constants and doing nothing
  * else: the call is those constants. */
-static int uniform(Dv *d, Site *st)
+static int uniform(Dv *d, Icall *st)
 {
 	RetSlot first[MAX_RETS], r[MAX_RETS];
 	int n = -1;
@@ -685,7 +685,7 @@ static int uniform(Dv *d, Site *st)
 /* The call's results read back as constants: each ld.param of its return
  * parameter that follows it in its scope becomes a mov.  0 (and no
  * change) when a read is not one of the stored slots. */
-static int fold_uniform(Dv *d, Site *st, int apply)
+static int fold_uniform(Dv *d, Icall *st, int apply)
 {
 	CallParts c;
 	ins_call_parts(&st->call->ins, &c);
@@ -723,7 +723,7 @@ static int fold_uniform(Dv *d, Site *st, int apply)
 
 /* Whether the call can be devirtualized at all: -1 and its prototype in
  * *p, else why not (WHY_*). */
-static int classify(const Df *df, const Site *st, const Proto **p)
+static int classify(const Df *df, const Icall *st, const Proto **p)
 {
 	const Stmt *prev = st->call->prev;
 	if (prev && prev->kind == S_LABEL && !strncmp(prev->label, "$Ldevirt", 8))
@@ -742,7 +742,7 @@ static int classify(const Df *df, const Site *st, const Proto **p)
 /* The one function value tracking finds the pointer to be: 1 (in
  * st->cands), 0 when it finds none, -1 (st->why) when the pointer is
  * null or the function does not fit p. */
-static int track(Dv *d, Site *st, const Proto *p, const Tracker *exact)
+static int track(Dv *d, Icall *st, const Proto *p, const Tracker *exact)
 {
 	const Expr *ptr = st->call->ins.ops[st->callee];
 	Tracker loads = *exact;
@@ -766,7 +766,7 @@ static int track(Dv *d, Site *st, const Proto *p, const Tracker *exact)
 
 /* The rewrite for the candidates bound() found.  A funnel on the vtable
  * pointer and a uniform result need the whole set: closed worlds only. */
-static void pick(Df *df, Site *st, const Proto *p, const Tracker *t)
+static void pick(Df *df, Icall *st, const Proto *p, const Tracker *t)
 {
 	Dv *d = df->d;
 	uint32_t n = st->ncands, max = (uint32_t)d->o->devirt.funnel_max;
@@ -796,7 +796,7 @@ static void pick(Df *df, Site *st, const Proto *p, const Tracker *t)
 }
 
 /* st->why, or the rewrite in st->how with what it needs. */
-static void choose(Df *df, Site *st, const Tracker *exact)
+static void choose(Df *df, Icall *st, const Tracker *exact)
 {
 	const Proto *p = NULL;
 	df->d->st.seen++;
@@ -891,7 +891,7 @@ static void reaching(const Callers *c, uint32_t f, uint8_t *reach, uint32_t *sta
 
 /* The first candidate on a call cycle (cyclic[], computed for every
  * candidate), or NULL. */
-static const char *recursive_cand(Dv *d, const Site *st, const uint8_t *cyclic)
+static const char *recursive_cand(Dv *d, const Icall *st, const uint8_t *cyclic)
 {
 	for (uint32_t k = 0; k < st->ncands; k++)
 		if (cyclic[cg_at(d->cg, cg_find(d->cg, st->cands[k]))])
@@ -924,7 +924,7 @@ static uint8_t *cyclic_cands(Dv *d, const Df *fns, uint32_t nfns)
 	return cyclic;
 }
 
-static void to_targets(Site *st, int rule)
+static void to_targets(Icall *st, int rule)
 {
 	st->how = HOW_TARGETS;
 	st->rule = rule;
@@ -940,7 +940,7 @@ static int pointer_free(const Df *fns, uint32_t nfns)
 {
 	for (uint32_t i = 0; i < nfns; i++)
 		for (uint32_t j = 0; j < fns[i].nsites; j++) {
-			const Site *st = &fns[i].sites[j];
+			const Icall *st = &fns[i].sites[j];
 			if (st->why >= 0 || st->how == HOW_TARGETS ||
 			    (st->how == HOW_FUNNEL && (st->open || !st->vptr)))
 				return 0;
@@ -952,7 +952,7 @@ static int pointer_free(const Df *fns, uint32_t nfns)
  * function on a cycle, so a funnel's direct call to it is a full-ABI call
  * like the indirect one, only repeated; unless funnels everywhere clear
  * the vtables (worth more: raytrace). */
-static void settle(Dv *d, Site *st, const uint8_t *cyclic, int prune)
+static void settle(Dv *d, Icall *st, const uint8_t *cyclic, int prune)
 {
 	if (st->why >= 0 || st->how != HOW_FUNNEL || st->open)
 		return;
@@ -977,7 +977,7 @@ static void settle(Dv *d, Site *st, const uint8_t *cyclic, int prune)
  * funnel of the caller that calls a candidate counted as one call of it
  * more; a funnel that goes is one call fewer for those asked after it.
  * And where it takes them all, the funnel as a whole (too_large()). */
-static void keep_pointer(Site *st, const char *back, const char *why)
+static void keep_pointer(Icall *st, const char *back, const char *why)
 {
 	st->back = back;
 	snprintf(st->refusal, sizeof st->refusal, "%s", why);
@@ -989,7 +989,7 @@ static void keep_pointer(Site *st, const char *back, const char *why)
 
 enum { TEST_INS = 3 };   /* test(): a mov or cvta, a setp, a bra */
 
-static uint32_t cand_index(const Site *st, const char *f)
+static uint32_t cand_index(const Icall *st, const char *f)
 {
 	uint32_t i = 0;
 	while (i < st->ncands && st->cands[i] != f)
@@ -1000,7 +1000,7 @@ static uint32_t cand_index(const Site *st, const char *f)
 /* What funnel() adds beside its calls: each test, a bra.uni per
  * tested candidate, the branch over a guarded call's funnel; less the
  * vtable slot's read, which a funnel on the vtable pointer drops. */
-static int funnel_size(const Site *st)
+static int funnel_size(const Icall *st)
 {
 	uint32_t nbr = st->open ? st->ncands : st->ncands - 1, ntests = st->vptr ? 0 : nbr;
 	for (uint32_t j = 0; st->vptr && j < st->npoints; j++)
@@ -1011,7 +1011,7 @@ static int funnel_size(const Site *st)
 /* Every arm inlined is not enough: the funnel as a whole is weighed
  * by the cost model's funnel rule (cost.c: cost_funnel_worth), from the
  * inliner's facts for each arm (InlineCost). */
-static int too_large(const Site *st, const InlineCost *ic, char *why, size_t n)
+static int too_large(const Icall *st, const InlineCost *ic, char *why, size_t n)
 {
 	int arm[MAX_CAND], g;
 	for (uint32_t k = 0; ic->weighed && k < st->ncands; k++)
@@ -1025,7 +1025,7 @@ static int too_large(const Site *st, const InlineCost *ic, char *why, size_t n)
 	return 1;
 }
 
-static int is_funnel(const Site *st)
+static int is_funnel(const Icall *st)
 {
 	return st->why < 0 && st->how == HOW_FUNNEL;
 }
@@ -1045,7 +1045,7 @@ static void settle_arms(Dv *d, InlineAsk *ask, Df *df, uint32_t *arms)
 {
 	count_arms(d, df, arms, 1);
 	for (uint32_t j = 0; j < df->nsites; j++) {
-		Site *st = &df->sites[j];
+		Icall *st = &df->sites[j];
 		if (!is_funnel(st))
 			continue;
 		uint32_t more[MAX_CAND], at[MAX_CAND];
@@ -1100,7 +1100,7 @@ static void settle_all(Dv *d, Df *fns, uint32_t nfns, int all)
 /* ---- rewriting -------------------------------------------------------- */
 
 /* The call with f as callee and no prototype. */
-static Stmt *direct(Dv *d, const Site *st, const char *f)
+static Stmt *direct(Dv *d, const Icall *st, const char *f)
 {
 	const Ins *in = &st->call->ins;
 	Expr *ops[8];
@@ -1161,7 +1161,7 @@ static void put(List *l, Stmt *before, Stmt *s)
 }
 
 /* Before the call: candidate i's test, a branch to lab[i], for i < nbr. */
-static void tests(Df *df, const Site *st, const char *const *lab, uint32_t nbr)
+static void tests(Df *df, const Icall *st, const char *const *lab, uint32_t nbr)
 {
 	Stmt *at = st->call;
 	for (uint32_t i = 0; !st->vptr && i < nbr; i++)
@@ -1202,7 +1202,7 @@ static void tests(Df *df, const Site *st, const char *const *lab, uint32_t nbr)
  * `cvta.global.u64 %devirt_a, _ZTV1A+16;` compared with the vtable
  * pointer, and those of h fall through.  `@p call`: `@!p bra
  * $Ldevirt_0_join;` first, and the calls lose the guard. */
-static void funnel(Df *df, Site *st)
+static void funnel(Df *df, Icall *st)
 {
 	Dv *d = df->d;
 	List *l = st->list;
@@ -1249,7 +1249,7 @@ static void funnel(Df *df, Site *st)
  * form, so ptxas need not assume any function:
  *   $Ldevirt_K_targets: .calltargets f, g, ...;
  *   call (r), %rd9, (args), $Ldevirt_K_targets;   */
-static void calltargets(Df *df, Site *st)
+static void calltargets(Df *df, Icall *st)
 {
 	Dv *d = df->d;
 	Ins *in = &st->call->ins;
@@ -1330,7 +1330,7 @@ static void drop_unused_protos(Df *df)
 /* ---- remarks ---------------------------------------------------------- */
 
 /* Why a funnel or a .calltargets list: ": " and the reason, or "". */
-static void rule_text(const Site *st, char *buf, size_t n)
+static void rule_text(const Icall *st, char *buf, size_t n)
 {
 	switch (st->rule) {
 	case RULE_NARROW:
@@ -1360,7 +1360,7 @@ static void rule_text(const Site *st, char *buf, size_t n)
 }
 
 /* The remark names the source line (.loc) beside the PTX one. */
-static void remark(const Df *df, const Site *st)
+static void remark(const Df *df, const Icall *st)
 {
 	if (!df->d->o->devirt.remarks)
 		return;
@@ -1478,7 +1478,7 @@ static int choose_all(Df *df)
 
 /* The rewrite choose() picked, then what the new calls need: what they
  * name declared before the function. */
-static void rewrite_site(Df *df, Site *st)
+static void rewrite_site(Df *df, Icall *st)
 {
 	Dv *d = df->d;
 	if (st->why >= 0) {

@@ -123,7 +123,7 @@ typedef struct Vals {
 	int made;
 } Vals;
 
-static uint32_t vals_ins(Fn *fn, Vals *vs, const Stmt *s)
+static uint32_t vals_ins(Caller *fn, Vals *vs, const Stmt *s)
 {
 	if (!vs->made) {
 		vs->made = 1;
@@ -165,7 +165,7 @@ typedef struct Val {
 	uint64_t kind, p, n;
 } Val;
 
-static Val arg_val(Fn *fn, Vals *vs, const Stmt *s, const Expr *e)
+static Val arg_val(Caller *fn, Vals *vs, const Stmt *s, const Expr *e)
 {
 	int64_t c;
 	if (int_operand(e, &c))
@@ -186,7 +186,7 @@ static Val arg_val(Fn *fn, Vals *vs, const Stmt *s, const Expr *e)
 
 /* What the site passes in each input of k (the st.params beside the
  * call); its block in the caller, UINT32_MAX when not known. */
-static uint32_t site_vals(Fn *fn, Vals *vs, const Site *st, const Folds *k, Val *v)
+static uint32_t site_vals(Caller *fn, Vals *vs, const CallSite *st, const Folds *k, Val *v)
 {
 	CallParts cp;
 	memset(v, 0, (k->nin + 1) * sizeof *v);
@@ -276,7 +276,7 @@ static uint32_t callee_folds(const Folds *k, uint32_t n, Val *const *vals, const
  * model weighs them together), before any copy goes in: the calls of
  * one callee chained through next, each chain walked once (linear: no
  * call compared with every other). */
-void fold_sites(Fn *fn)
+void fold_sites(Caller *fn)
 {
 	In *in = fn->in;
 	uint32_t n = fn->nsites, none = UINT32_MAX, *head = in->fold_head;
@@ -329,7 +329,7 @@ void folds_free(In *in)
 
 /* What a call costs beyond the callee's own instructions: the call, the
  * return, a move per parameter element. */
-static int call_overhead(const Plan *p)
+static int call_overhead(const CopyPlan *p)
 {
 	int n = 2;
 	for (uint32_t i = 0; i < p->ngroups; i++)
@@ -345,7 +345,7 @@ int removable(const In *in, const CgFunc *c)
 }
 
 /* The caller's objects as it stands, the copies put in so far with it. */
-static const MemObjs *caller_objs(Fn *fn)
+static const MemObjs *caller_objs(Caller *fn)
 {
 	if (!fn->mo || fn->mo_put != fn->put) {
 		memobjs_free(fn->mo);
@@ -357,7 +357,7 @@ static const MemObjs *caller_objs(Fn *fn)
 
 /* The registers holding an address in the caller's .local objects,
  * read once per caller (ir/memobj.c follows them). */
-static const Names *local_addrs(Fn *fn)
+static const Names *local_addrs(Caller *fn)
 {
 	if (fn->locals_read)
 		return &fn->locals;
@@ -407,7 +407,7 @@ static int param_held(In *in, const CgFunc *c, uint32_t i)
  * stay loads.  A fill loop's counter is no such index (ptxas unrolls a
  * loop of constant trip count and holds the array in registers:
  * clang_depot_lifetimes' escapes fills seen[] so before sum_through). */
-static int stored_data(Fn *fn, const char *reg)
+static int stored_data(Caller *fn, const char *reg)
 {
 	const MemObjs *mo = caller_objs(fn);
 	int found = 0;
@@ -422,7 +422,7 @@ static int stored_data(Fn *fn, const char *reg)
 	return found;
 }
 
-static int passes_local(Fn *fn, const Site *st)
+static int passes_local(Caller *fn, const CallSite *st)
 {
 	const Names *l = local_addrs(fn);
 	const Func *callee = st->callee->def;
@@ -458,7 +458,7 @@ static int loop_size(In *in, const CgFunc *c)
 /* The cost model's facts for the caller's calls of the site's callee
  * (cost.c): each copy less the call it replaces, less the body when
  * those were its last calls and it goes. */
-static CostFacts cost_facts(Fn *fn, const Site *st, const Plan *p)
+static CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p)
 {
 	In *in = fn->in;
 	const CgFunc *c = st->callee;
@@ -470,7 +470,7 @@ static CostFacts cost_facts(Fn *fn, const Site *st, const Plan *p)
 	return f;
 }
 
-int cost(Fn *fn, const Site *st, const Plan *p)
+int cost(Caller *fn, const CallSite *st, const CopyPlan *p)
 {
 	CostFacts f = cost_facts(fn, st, p);
 	return cost_weigh(&f);
@@ -485,7 +485,7 @@ int cost(Fn *fn, const Site *st, const Plan *p)
  * any inlining (this stage inlines into them first). */
 struct InlineAsk {
 	In in;
-	Fn fn;                       /* the last caller asked about */
+	Caller fn;                   /* the last caller asked about */
 };
 
 InlineAsk *inline_ask_new(Module *m, const StageOptions *o)
@@ -500,7 +500,7 @@ InlineAsk *inline_ask_new(Module *m, const StageOptions *o)
 
 /* The caller's work as inline_into() begins it, kept while devirt asks
  * about its calls. */
-static Fn *ask_caller(InlineAsk *a, Stmt *fs)
+static Caller *ask_caller(InlineAsk *a, Stmt *fs)
 {
 	if (a->fn.fs != fs) {
 		fn_close(&a->fn);
@@ -509,7 +509,7 @@ static Fn *ask_caller(InlineAsk *a, Stmt *fs)
 	return &a->fn;
 }
 
-static uint32_t direct_calls(const Fn *fn, const CgFunc *c)
+static uint32_t direct_calls(const Caller *fn, const CgFunc *c)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < fn->nsites; i++)
@@ -520,13 +520,13 @@ static uint32_t direct_calls(const Fn *fn, const CgFunc *c)
 /* The facts devirt weighs a whole funnel by, where every callee goes
  * in: each one's copy at this one call, as cost() weighs a single call,
  * and that call's own sequence (call_overhead). */
-static void weigh_arms(Fn *fn, Bundle *b, uint32_t n, InlineCost *ic)
+static void weigh_arms(Caller *fn, Bundle *b, uint32_t n, InlineCost *ic)
 {
 	ic->weighed = fn->in->mode != INLINE_ALWAYS;
 	ic->threshold = fn->in->o->inlining.threshold;
 	ic->call = call_overhead(&b->plans[0]);
 	for (uint32_t i = 0; ic->weighed && i < n; i++) {
-		Site one = *b->plans[i].site;
+		CallSite one = *b->plans[i].site;
 		one.copies = 1;
 		ic->arm[i] = cost_facts(fn, &one, &b->plans[i]);
 	}
@@ -535,16 +535,16 @@ static void weigh_arms(Fn *fn, Bundle *b, uint32_t n, InlineCost *ic)
 int inline_ask(InlineAsk *a, Stmt *caller, Stmt *call, List *l, const char *const *callees,
 	const uint32_t *more, uint32_t n, int kept, InlineCost *ic, char *why, size_t nwhy)
 {
-	Fn *fn = ask_caller(a, caller);
+	Caller *fn = ask_caller(a, caller);
 	uint32_t m = n + (kept != 0);
-	Site sites[m + 1], *v[m + 1];
+	CallSite sites[m + 1], *v[m + 1];
 	int w[m + 1], c[m + 1], t[m + 1];
 	for (uint32_t i = 0; i < m; i++) {
 		const CgFunc *g = cg_find(a->in.cg, callees[i < n ? i : 0]);
 		if (!g)
 			die("inline: asked about %s, which the call graph does not hold", callees[i < n ? i : 0]);
 		/* the kept call is a site too, one no copy can replace */
-		sites[i] = (Site){.call = call, .list = l, .callee = g,
+		sites[i] = (CallSite){.call = call, .list = l, .callee = g,
 			.copies = direct_calls(fn, g) + (i < n ? more[i] : 0), .asked = i < n};
 		v[i] = &sites[i];
 	}

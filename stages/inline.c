@@ -343,7 +343,7 @@ static const char *fresh_range(Names *n, unsigned k, const char *base, const cha
 	}
 }
 
-static void map_decls(Fn *fn, Map *mp, const Decl *d)
+static void map_decls(Caller *fn, Map *mp, const Decl *d)
 {
 	for (uint32_t j = 0; j < d->nds; j++) {
 		const Declarator *x = &d->ds[j];
@@ -358,7 +358,7 @@ static void map_decls(Fn *fn, Map *mp, const Decl *d)
 /* Every name one scope of the callee's body declares gets a name of its
  * own in the caller (a nested scope's %r1 that shadows the function's
  * gets another than it). */
-static void map_scope(Fn *fn, Map *mp, const List *l)
+static void map_scope(Caller *fn, Map *mp, const List *l)
 {
 	for (const Stmt *s = l->head; s; s = s->next)
 		switch (s->kind) {
@@ -424,7 +424,7 @@ static void map_free(Map *mp)
 }
 
 /* A copy of a scope of the callee's body under the caller's names. */
-static void clone_body(Fn *fn, const Map *up, const List *from, List *to)
+static void clone_body(Caller *fn, const Map *up, const List *from, List *to)
 {
 	In *in = fn->in;
 	Module *m = in->m;
@@ -520,15 +520,15 @@ static Slot *slot_at(Param *g, int64_t off, int size, int add)
 	return &g->slots[g->nslots++];
 }
 
-typedef struct Walk {
-	Fn *fn;
+typedef struct ParamWalk {
+	Caller *fn;
 	Param *g;
 	const char *name;
 	const Bundle *b;             /* the caller's side: skip its calls */
 	const Names *types;
 	int why;                     /* the first reason it cannot, or -1 */
 	int apply;
-} Walk;
+} ParamWalk;
 
 static Stmt *elem_stmt(In *in, const Ins *acc, int load, const Expr *v, const Slot *s, const Names *n)
 {
@@ -556,7 +556,7 @@ static Stmt *elem_stmt(In *in, const Ins *acc, int load, const Expr *v, const Sl
 
 /* One access to the group's name: its elements checked and given slots
  * (first walk), or the access replaced by moves (second). */
-static void access(Walk *w, List *l, Stmt *s)
+static void access(ParamWalk *w, List *l, Stmt *s)
 {
 	int64_t off;
 	int k = param_access(&s->ins, w->name, &off);
@@ -596,7 +596,7 @@ static void access(Walk *w, List *l, Stmt *s)
 
 static int in_bundle(const Bundle *b, const Stmt *s);
 
-static void walk(Walk *w, List *l)
+static void walk(ParamWalk *w, List *l)
 {
 	for (Stmt *s = l->head, *next; s && w->why < 0; s = next) {
 		next = s->next;
@@ -693,7 +693,7 @@ static int names_undeclared(In *in, const CgFunc *c)
 }
 
 /* Why the call cannot be inlined whatever the copy looks like, or -1. */
-static int classify(Fn *fn, const Site *st)
+static int classify(Caller *fn, const CallSite *st)
 {
 	In *in = fn->in;
 	const CgFunc *c = st->callee;
@@ -736,7 +736,7 @@ static uint32_t param_of(Bundle *b, const char *outer, int ret)
 }
 
 /* The groups: each formal with the call's .param in its place. */
-static int groups(Plan *p, const Site *st, const CallParts *cp)
+static int groups(CopyPlan *p, const CallSite *st, const CallParts *cp)
 {
 	const Func *g = p->callee;
 	uint32_t nrets = cp->rets ? cp->rets->n : 0, nargs = cp->args ? cp->args->n : 0;
@@ -767,11 +767,11 @@ static int groups(Plan *p, const Site *st, const CallParts *cp)
 
 /* The callee's side of each group checked, its slots found (no change
  * yet). */
-static int check_groups(Fn *fn, Plan *p)
+static int check_groups(Caller *fn, CopyPlan *p)
 {
 	for (uint32_t i = 0; i < p->ngroups; i++) {
 		Group *g = &p->groups[i];
-		Walk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 0};
+		ParamWalk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 0};
 		walk(&w, &p->body);
 		if (w.why >= 0)
 			return w.why;
@@ -780,11 +780,11 @@ static int check_groups(Fn *fn, Plan *p)
 }
 
 /* The caller's side of each .param, once for the bundle. */
-static int check_params(Fn *fn, Bundle *b, int apply)
+static int check_params(Caller *fn, Bundle *b, int apply)
 {
 	for (uint32_t i = 0; i < b->nparams; i++) {
 		Param *pa = &b->params[i];
-		Walk w = {fn, pa, pa->outer, b, &fn->names, -1, apply};
+		ParamWalk w = {fn, pa, pa->outer, b, &fn->names, -1, apply};
 		if (pa->outer)
 			walk(&w, b->list);
 		if (w.why >= 0)
@@ -794,7 +794,7 @@ static int check_params(Fn *fn, Bundle *b, int apply)
 }
 
 /* The copy's depot, and the one mov that takes its address. */
-static int find_depot(Plan *p)
+static int find_depot(CopyPlan *p)
 {
 	for (Stmt *s = p->body.head; s; s = s->next)
 		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && is_depot_name(s->var.ds[0].name))
@@ -822,7 +822,7 @@ static uint32_t writes(const List *l, const char *reg);
 
 /* The caller's depot and the register holding its start, if it has one:
  * 0 when it has a depot whose start is not one mov at its top level. */
-static int caller_depot(Fn *fn)
+static int caller_depot(Caller *fn)
 {
 	if (fn->depot_read)
 		return fn->depot_ok;
@@ -857,7 +857,7 @@ static int caller_depot(Fn *fn)
  * may not set it), starts as 0: its bytes were not set there, any value
  * will do, a defined one keeps every read defined (ptxas drops the move
  * where every path writes). */
-static void make_slots(Fn *fn, Bundle *b, Param *g, Stmt *call)
+static void make_slots(Caller *fn, Bundle *b, Param *g, Stmt *call)
 {
 	In *in = fn->in;
 	Stmt *at = g->decl ? g->decl : call;
@@ -880,11 +880,11 @@ static void make_slots(Fn *fn, Bundle *b, Param *g, Stmt *call)
 		list_remove(b->list, g->decl);
 }
 
-static void rewrite_callee(Fn *fn, Plan *p)
+static void rewrite_callee(Caller *fn, CopyPlan *p)
 {
 	for (uint32_t i = 0; i < p->ngroups; i++) {
 		Group *g = &p->groups[i];
-		Walk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 1};
+		ParamWalk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 1};
 		walk(&w, &p->body);
 		if (w.why >= 0)
 			die("inline: a parameter checked before could not be rewritten");
@@ -943,7 +943,7 @@ static void rebase(In *in, List *body, List *l, const char *from, const char *to
 
 /* The generic start of the caller's depot (cvta.local of its %SPL),
  * made after %SPL's mov when it has none. */
-static const char *caller_sp(Fn *fn, const char *type)
+static const char *caller_sp(Caller *fn, const char *type)
 {
 	if (fn->sp)
 		return fn->sp;
@@ -973,7 +973,7 @@ static Stmt *entry_point(List *body)
 }
 
 /* A depot for a caller without one: `mov %SPL, __local_depot` first. */
-static void make_depot(Fn *fn, const Stmt *like)
+static void make_depot(Caller *fn, const Stmt *like)
 {
 	In *in = fn->in;
 	List *body = &fn->f->body;
@@ -1001,7 +1001,7 @@ static int64_t align_up(int64_t v, int64_t a)
 
 /* Can the copy's depot join the caller's?  Their start registers must be
  * as wide. */
-static int depot_fits(Fn *fn, const Plan *p)
+static int depot_fits(Caller *fn, const CopyPlan *p)
 {
 	if (!p->depot)
 		return 1;
@@ -1033,7 +1033,7 @@ typedef struct Frame {
 /* Where the copy's size bytes go: its callee's when they lie past the
  * bytes of the copy that brought it (and the callee has not grown since),
  * else new bytes past the depot's. */
-static int64_t frame_of(Fn *fn, Plan *p, int64_t now, int64_t size, int64_t align)
+static int64_t frame_of(Caller *fn, CopyPlan *p, int64_t now, int64_t size, int64_t align)
 {
 	for (uint32_t i = fn->nframes; i-- > 0;) {
 		const Frame *r = &fn->frames[i];
@@ -1045,7 +1045,7 @@ static int64_t frame_of(Fn *fn, Plan *p, int64_t now, int64_t size, int64_t alig
 	return fn->frames[fn->nframes++].off;
 }
 
-static void merge_depot(Fn *fn, Plan *p)
+static void merge_depot(Caller *fn, CopyPlan *p)
 {
 	In *in = fn->in;
 	Decl *dv = &p->depot->var;
@@ -1240,7 +1240,7 @@ static Stmt *mkpragma(In *in, Loc loc, const char *word)
  * ell_diag's, where -dlto, whose NVVM unrolls after inlining, has ptxas
  * leave that loop alone (tile_modes: 5,248 B either way).  Loops the
  * front end did not unroll are left to ptxas. */
-static void keep_unrolled(In *in, Plan *p, const Cfg *cfg)
+static void keep_unrolled(In *in, CopyPlan *p, const Cfg *cfg)
 {
 	Loop *v;
 	uint32_t n = loops_find(cfg, &v);
@@ -1273,7 +1273,7 @@ static const char *alloca_type(const List *l)
  * would not be (a copy in a loop takes new bytes each time round), so
  * the stack pointer is saved before the copy and restored where it
  * returns: the register holding it, or NULL. */
-static const char *save_stack(Fn *fn, Plan *p, const char *type)
+static const char *save_stack(Caller *fn, CopyPlan *p, const char *type)
 {
 	In *in = fn->in;
 	Stmt *call = p->site->call;
@@ -1290,7 +1290,7 @@ static const char *save_stack(Fn *fn, Plan *p, const char *type)
 	return reg;
 }
 
-static void restore_stack(Fn *fn, Plan *p, const char *reg, const char *type)
+static void restore_stack(Caller *fn, CopyPlan *p, const char *reg, const char *type)
 {
 	char sp[32];
 	snprintf(sp, sizeof sp, "stackrestore%s", type);
@@ -1300,10 +1300,10 @@ static void restore_stack(Fn *fn, Plan *p, const char *reg, const char *type)
 
 /* The copy in place of the call: a guarded call skips it when its guard
  * is false, rets branch past it. */
-static void splice(Fn *fn, Plan *p)
+static void splice(Caller *fn, CopyPlan *p)
 {
 	In *in = fn->in;
-	Site *st = p->site;
+	CallSite *st = p->site;
 	Stmt *call = st->call;
 	const char *end = names_fresh(&fn->names, "$L__inline_end");
 	const char *type = alloca_type(&p->body);
@@ -1410,7 +1410,7 @@ static int need_leaf(void *ctx, Expr **slot)
 
 /* A module symbol declared just before the caller: a function by a copy
  * of its header, a variable by moving its statement there. */
-static void place(Fn *fn, const Symbol *sym)
+static void place(Caller *fn, const Symbol *sym)
 {
 	In *in = fn->in;
 	Stmt *s = sym->def ? sym->def : sym->decl;
@@ -1427,7 +1427,7 @@ static void place(Fn *fn, const Symbol *sym)
  * before it what its initializer names, and so on at any depth (nvcc's
  * static linked list: each node's initializer names the next): a walk
  * that visits each symbol once and places each after what it names. */
-static void declare(Fn *fn, const char *name)
+static void declare(Caller *fn, const char *name)
 {
 	In *in = fn->in;
 	Needs w = {0};
@@ -1459,7 +1459,7 @@ static int declare_leaf(void *ctx, Expr **slot)
 	return 0;
 }
 
-static void declare_used(Fn *fn, List *l)
+static void declare_used(Caller *fn, List *l)
 {
 	for (Stmt *s = l->head; s; s = s->next) {
 		if (s->kind == S_SCOPE)
@@ -1475,17 +1475,17 @@ static void declare_used(Fn *fn, List *l)
 
 /* Where the next sites go: this round's, or (more) the next one's. */
 typedef struct Found {
-	Fn *fn;
+	Caller *fn;
 	int more;
 	const LocInfo *at;
-	int64_t frame;               /* Site.frame */
+	int64_t frame;               /* CallSite.frame */
 } Found;
 
 static void find_sites(Found *fd, List *l, Stmt *block, List *outer, Stmt *from, const Stmt *to);
 
 static void find_in(Found *fd, List *l, Stmt *block, List *outer, Stmt *s)
 {
-	Fn *fn = fd->fn;
+	Caller *fn = fd->fn;
 	if (s->kind == S_SCOPE)
 		find_sites(fd, &s->scope, s, l, s->scope.head, NULL);
 	if (s->kind == S_LOC)
@@ -1494,7 +1494,7 @@ static void find_in(Found *fd, List *l, Stmt *block, List *outer, Stmt *s)
 	const CgFunc *g;
 	if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
 		return;
-	Site st = {.call = s, .list = l, .block = block, .outer = outer, .at = fd->at, .callee = g,
+	CallSite st = {.call = s, .list = l, .block = block, .outer = outer, .at = fd->at, .callee = g,
 		.frame = fd->frame};
 	if (fd->more) {
 		fn->more = array_grow(fn->more, fn->nmore, &fn->cmore, sizeof *fn->more);
@@ -1515,7 +1515,7 @@ static void find_sites(Found *fd, List *l, Stmt *block, List *outer, Stmt *from,
 
 /* ---- a bundle of call sites ------------------------------------------------------ */
 
-static void remark(Fn *fn, const Site *st, int why, int c, int t)
+static void remark(Caller *fn, const CallSite *st, int why, int c, int t)
 {
 	In *in = fn->in;
 	const InlineOptions *o = &in->o->inlining;
@@ -1539,7 +1539,7 @@ static void remark(Fn *fn, const Site *st, int why, int c, int t)
 
 /* A name the copy keeps because it is one of the callee's parameters,
  * which the copy binds to the call's arguments. */
-static int is_formal(const Plan *p, const char *name)
+static int is_formal(const CopyPlan *p, const char *name)
 {
 	for (uint32_t i = 0; i < p->ngroups; i++)
 		if (p->groups[i].inner == name)
@@ -1549,9 +1549,9 @@ static int is_formal(const Plan *p, const char *name)
 
 /* The copy made and its side of the parameters checked: -1 when it can
  * go in, else why not. */
-static int prepare(Fn *fn, Plan *p)
+static int prepare(Caller *fn, CopyPlan *p)
 {
-	Site *st = p->site;
+	CallSite *st = p->site;
 	CallParts cp;
 	if (!ins_call_parts(&st->call->ins, &cp) || (cp.proto && !st->asked))
 		return WHY_FORM;
@@ -1572,7 +1572,7 @@ static int prepare(Fn *fn, Plan *p)
 /* A register the callee reads where nothing wrote it (llc and clang
  * leave such reads on paths that never run) starts as 0 in the copy: in
  * the caller the read would be a new one where no definition reaches. */
-static void define_undefined(Fn *fn, Plan *p, const Cfg *cfg)
+static void define_undefined(Caller *fn, CopyPlan *p, const Cfg *cfg)
 {
 	Live *live = live_compute(cfg);
 	Stmt *first = p->body.head;
@@ -1634,8 +1634,8 @@ static void count_copied_calls(In *in, const List *l)
 enum { JUDGE_DEPTH = 64 };
 
 typedef struct Judge {
-	Fn *fn;
-	const Plan *p;
+	Caller *fn;
+	const CopyPlan *p;
 	Names callee[JUDGE_DEPTH], copy[JUDGE_DEPTH];   /* each block's own declarations */
 	uint32_t depth;
 	const char **names[2];       /* one statement's names: the callee's, the copy's */
@@ -1747,7 +1747,7 @@ static void judge_list(Judge *j, const List *c, const List *p)
 
 /* The caller's declarations as the judge reads them, once; each copy's
  * join them once judged. */
-static void judge(Fn *fn, const Plan *p)
+static void judge(Caller *fn, const CopyPlan *p)
 {
 	if (!fn->judging) {
 		fn->judging = 1;
@@ -1765,7 +1765,7 @@ static void judge(Fn *fn, const Plan *p)
 /* What a copy of the site's callee takes from the growth budget: its
  * body, or nothing where the copy is the body moved: the callee's last
  * call, and it goes (a deferred callee's copy is one). */
-static uint64_t charge(const In *in, const Site *st)
+static uint64_t charge(const In *in, const CallSite *st)
 {
 	uint32_t k = cg_index(in, st->callee);
 	if (removable(in, st->callee) && (int)in->ncalls[k] + in->ncalls_delta[k] <= 1)
@@ -1773,7 +1773,7 @@ static uint64_t charge(const In *in, const Site *st)
 	return body_size(&st->callee->def->body);
 }
 
-static void put_in(Fn *fn, Plan *p)
+static void put_in(Caller *fn, CopyPlan *p)
 {
 	In *in = fn->in;
 	if (in->o->verify)
@@ -1815,21 +1815,21 @@ static void put_in(Fn *fn, Plan *p)
  * not copied: a chain of functions that must all stay (an open world)
  * would otherwise grow each by the whole expansion of the next, n^2/2
  * instructions over n of them. */
-static int too_large(const Fn *fn, const Site *st)
+static int too_large(const Caller *fn, const CallSite *st)
 {
 	return fn->size > CALLER_MAX || (st->callee->def && body_size(&st->callee->def->body) > CALLER_MAX);
 }
 
 /* Why each call of the bundle is not inlined (-1: it is): all go in or
  * none does, since they share their .params. */
-void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
+void decide(Caller *fn, Bundle *b, int *why, int *c, int *t)
 {
 	In *in = fn->in;
 	int all = -1;
 	uint64_t grown = in->grown;
 	for (uint32_t i = 0; i < b->n; i++) {
-		Plan *p = &b->plans[i];
-		*p = (Plan){.site = b->sites[i], .b = b};
+		CopyPlan *p = &b->plans[i];
+		*p = (CopyPlan){.site = b->sites[i], .b = b};
 		why[i] = too_large(fn, p->site) ? WHY_LARGE : classify(fn, p->site);
 		/* before prepare(), which copies the callee: once the budget is
 		 * spent, each call left costs no copy of its callee */
@@ -1855,7 +1855,7 @@ void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
 			why[i] = all;
 }
 
-static int plan_uses(const Plan *p, uint32_t param)
+static int plan_uses(const CopyPlan *p, uint32_t param)
 {
 	for (uint32_t i = 0; i < p->ngroups; i++)
 		if (p->groups[i].param == param)
@@ -1910,10 +1910,10 @@ static void dissolve(Stmt *block, List *outer)
 
 /* The calls a deferred callee's copy brought, for the caller's next
  * round (the list holding the copy is where it is now). */
-static void find_brought(Fn *fn, Bundle *b, List *holder)
+static void find_brought(Caller *fn, Bundle *b, List *holder)
 {
 	for (uint32_t i = 0; i < b->n; i++) {
-		Plan *p = &b->plans[i];
+		CopyPlan *p = &b->plans[i];
 		if (!fn->in->deferred[cg_index(fn->in, p->site->callee)] || !p->first)
 			continue;
 		Found fd = {fn, 1, p->site->at, p->frame_end};
@@ -1921,7 +1921,7 @@ static void find_brought(Fn *fn, Bundle *b, List *holder)
 	}
 }
 
-static void inline_bundle(Fn *fn, Bundle *b)
+static void inline_bundle(Caller *fn, Bundle *b)
 {
 	In *in = fn->in;
 	int why[b->n], c[b->n], t[b->n];
@@ -1986,7 +1986,7 @@ static uint32_t site_root(uint32_t *up, uint32_t i)
 /* Sites that pass one .param (a funnel's) in one bundle: joined through
  * a table of the .params, not by comparing every pair (20,000 calls in
  * one kernel). */
-static void join_sites(Fn *fn, uint32_t *up)
+static void join_sites(Caller *fn, uint32_t *up)
 {
 	ParamSite *table = NULL, *e, *tmp;
 	Arena *a = arena_new();
@@ -2020,12 +2020,12 @@ static void join_sites(Fn *fn, uint32_t *up)
 
 /* The sites in bundles, each in the order of its first site; a bundle's
  * sites in text order. */
-static void inline_sites(Fn *fn)
+static void inline_sites(Caller *fn)
 {
 	uint32_t n = fn->nsites, none = UINT32_MAX;
 	uint32_t *up = xmalloc((n + 1) * sizeof *up), *first = xmalloc((n + 1) * sizeof *first);
 	uint32_t *last = xmalloc((n + 1) * sizeof *last), *next = xmalloc((n + 1) * sizeof *next);
-	Site **v = xcalloc(n + 1, sizeof *v);
+	CallSite **v = xcalloc(n + 1, sizeof *v);
 	join_sites(fn, up);
 	for (uint32_t i = 0; i < n; i++)
 		first[i] = none;
@@ -2055,7 +2055,7 @@ static void inline_sites(Fn *fn)
 
 /* How many calls of each site's callee the caller makes: NVVM unrolls
  * loops around calls, so one call in the source is often several. */
-static void count_copies(Fn *fn)
+static void count_copies(Caller *fn)
 {
 	uint32_t *n = fn->in->copies;
 	for (uint32_t i = 0; i < fn->nsites; i++)
@@ -2068,9 +2068,9 @@ static void count_copies(Fn *fn)
 
 /* A caller's work begun: its direct calls and, where it has any (or
  * all: devirt asks about an indirect call), its size and its names. */
-void fn_open(Fn *fn, In *in, Stmt *fs, int all)
+void fn_open(Caller *fn, In *in, Stmt *fs, int all)
 {
-	*fn = (Fn){.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def,
+	*fn = (Caller){.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def,
 		.shadowed = -1};
 	Found fd = {fn, 0, NULL, 0};
 	find_sites(&fd, &fn->f->body, NULL, NULL, fn->f->body.head, NULL);
@@ -2080,7 +2080,7 @@ void fn_open(Fn *fn, In *in, Stmt *fs, int all)
 	}
 }
 
-void fn_close(Fn *fn)
+void fn_close(Caller *fn)
 {
 	free(fn->sites);
 	free(fn->frames);
@@ -2090,12 +2090,12 @@ void fn_close(Fn *fn)
 	names_free(&fn->locals);
 	memobjs_free(fn->mo);
 	srclines_free(fn->src);
-	*fn = (Fn){0};
+	*fn = (Caller){0};
 }
 
 static void inline_into(In *in, Stmt *fs)
 {
-	Fn fn;
+	Caller fn;
 	fn_open(&fn, in, fs, 0);
 	while (fn.nsites) {
 		count_copies(&fn);

@@ -87,7 +87,7 @@ typedef struct Group {
 	const char *inner;
 } Group;
 
-typedef struct Site {
+typedef struct CallSite {
 	Stmt *call;
 	List *list;                  /* the list holding it */
 	Stmt *block;                 /* the { } whose list that is, or NULL (then outer too) */
@@ -100,18 +100,18 @@ typedef struct Site {
 	int asked;                   /* inline_ask's: the call is still indirect, callee one of its targets */
 	uint32_t folds;              /* instructions the caller's copies of the callee fold or compute
 	                                once: constant and shared arguments (fold_sites) */
-} Site;
+} CallSite;
 
 /* One caller's work. */
-typedef struct Fn {
+typedef struct Caller {
 	In *in;
 	Stmt *fs;
 	Func *f;
 	uint32_t size;               /* its instructions, copies included */
 	Names names;                 /* what it and the module declare, and what it gains */
-	Site *sites;
+	CallSite *sites;
 	uint32_t nsites, cap;
-	Site *more;                  /* the calls copies of deferred callees brought: the next round's */
+	CallSite *more;              /* the calls copies of deferred callees brought: the next round's */
 	uint32_t nmore, cmore;
 	int shadowed;                /* names_shadowed, once asked (-1 not yet) */
 	Names judged;                /* --verify: what it declares, read by judge() itself */
@@ -130,10 +130,10 @@ typedef struct Fn {
 	uint32_t put;                /* copies put in so far */
 	MemObjs *mo;                 /* its objects as they were after mo_put copies (caller_objs) */
 	uint32_t mo_put;
-} Fn;
+} Caller;
 
-typedef struct Plan {
-	Site *site;
+typedef struct CopyPlan {
+	CallSite *site;
 	Bundle *b;
 	const Func *callee;
 	Group *groups;               /* rets first, then params */
@@ -143,14 +143,14 @@ typedef struct Plan {
 	Stmt *depot;                 /* the copy's __local_depot */
 	Stmt *depot_mov;             /* mov %SPL, __local_depot */
 	Stmt *first, *last;          /* the copy's statements, once in place */
-	int64_t frame_end;           /* past its depot bytes in the caller's (Site.frame) */
-} Plan;
+	int64_t frame_end;           /* past its depot bytes in the caller's (CallSite.frame) */
+} CopyPlan;
 
 /* Calls of one list that share a .param. */
 struct Bundle {
 	List *list;
-	Site **sites;
-	Plan *plans;
+	CallSite **sites;
+	CopyPlan *plans;
 	uint32_t n;
 	Param *params;
 	uint32_t nparams, cap;
@@ -168,16 +168,16 @@ uint32_t body_size(const List *l);
 int reg_bits(const Names *n, const Expr *e);
 int param_access(const Ins *in, const char *name, int64_t *off);
 int removable(const In *in, const CgFunc *c);
-void decide(Fn *fn, Bundle *b, int *why, int *c, int *t);
+void decide(Caller *fn, Bundle *b, int *why, int *c, int *t);
 void bundle_free(Bundle *b);
 void in_open(In *in, Module *m, const StageOptions *o, int mode);
 void in_close(In *in);
-void fn_open(Fn *fn, In *in, Stmt *fs, int all);
-void fn_close(Fn *fn);
+void fn_open(Caller *fn, In *in, Stmt *fs, int all);
+void fn_close(Caller *fn);
 
 /* inline-cost.c */
-void fold_sites(Fn *fn);
+void fold_sites(Caller *fn);
 void folds_free(In *in);
-int cost(Fn *fn, const Site *st, const Plan *p);
+int cost(Caller *fn, const CallSite *st, const CopyPlan *p);
 
 #endif
