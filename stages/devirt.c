@@ -538,13 +538,10 @@ static uint32_t code_of(Dv *d, const char *name)
  * others.  A closed set of one code is a direct call; on the vtable
  * pointer each code is one arm, the address points of its candidates all
  * branching to it.  On the function pointer each candidate keeps its test
- * (a funnel compares the pointer with each function).  virtual_shapes' 5
- * deleting destructors (the vptr store and free) are one code: each of
- * its 4 `delete`s was a funnel of 4 tests and 5 inlined copies, 20 calls
- * of free where 4 do (whole-program ptxas makes each call of free, malloc
- * or vprintf a sequence of its own): 22,784 -> 17,792 B of SASS, the same
- * 32 registers and 16 B of stack.  Not with -G, whose DWARF tells the
- * functions apart. */
+ * (a funnel compares the pointer with each function).  C++ deleting
+ * destructors are the usual case: one code, where a funnel of inlined
+ * copies made a call of free per copy (docs/stages.md).  Not with -G,
+ * whose DWARF tells the functions apart. */
 static void one_per_code(Dv *d, Icall *st)
 {
 	uint32_t n = st->ncands, rep[MAX_CAND], code[MAX_CAND], codes = 0;
@@ -816,16 +813,15 @@ static void choose(Df *df, Icall *st, const Tracker *exact)
 /* A closed set of 2..N candidates: a branch funnel or a .calltargets
  * list, by what tools/bench/lto-bench.sh measured (docs/stages.md).
  * ptxas compiles every direct call of a funnel as a call sequence of its
- * own (its arguments, the ABI's saves, the call; about 128 bytes of SASS
- * on sm_80) unless it inlines the target, and in whole-program mode
- * copies each target into every kernel that calls it.  What the funnel
+ * own (its arguments, the ABI's saves, the call) unless it inlines the
+ * target, and in whole-program mode copies each target into every
+ * kernel that calls it.  What the funnel
  * buys: ptxas knows the callee, so a caller that keeps registers across
  * the call need not save them all, and once no call goes through a
  * pointer the vtables are cleared and the virtual functions become
  * ordinary ones ptxas may inline.  A recursive target gains neither
  * (ptxas inlines no function on a cycle), and a wide funnel pays its call
- * sequences at every site: N's default (8) is where a bytecode
- * interpreter's 10-entry table lost and fnptr's 6 and raytrace's 8 won. */
+ * sequences at every site: hence N (--devirt-funnel-max). */
 
 /* Index of f in the call graph (its nodes are one array). */
 static uint32_t cg_at(const CallGraph *cg, const CgFunc *f)
@@ -965,18 +961,15 @@ static void settle(Dv *d, Icall *st, const uint8_t *cyclic, int prune)
 
 /* A funnel whose arms the inliner would not all take brings nothing but
  * a longer call sequence: each arm left is a full call of its own, and a
- * .calltargets list names the callees to ptxas as well (fnptr, where
- * op_pow and op_hypot stay calls: 23,424 B of SASS with funnels, 16,768
- * with lists there, the same 48 B of stack).  Such a call keeps its
- * pointer: with a .calltargets list when closed, left as it is when
- * open.  An open funnel's arms are never inlined (its fallback call
- * passes the same .params), and measured larger on every program
- * (--allow-undefined: fnptr 36,864 B against 29,312 left alone, raytrace
- * 68,480 against 50,176 with more stack and spills).  Whether the inliner
- * would take an arm is its own cost model's answer (inline_ask), each
- * funnel of the caller that calls a candidate counted as one call of it
- * more; a funnel that goes is one call fewer for those asked after it.
- * And where it takes them all, the funnel as a whole (too_large()). */
+ * .calltargets list names the callees to ptxas as well.  Such a call
+ * keeps its pointer: with a .calltargets list when closed, left as it
+ * is when open (an open funnel's arms are never inlined: its fallback
+ * call passes the same .params).  Whether the inliner would take an arm
+ * is its own answer (inline_ask), each funnel of the caller that calls
+ * a candidate counted as one call of it more; a funnel that goes is one
+ * call fewer for those asked after it.  And where it takes them all,
+ * the cost model's funnel rule (too_large()).  docs/stages.md has the
+ * measurements. */
 static void keep_pointer(Icall *st, const char *back, const char *why)
 {
 	st->back = back;
@@ -1068,9 +1061,7 @@ static void settle_arms(Dv *d, InlineAsk *ask, Df *df, uint32_t *arms)
 }
 
 /* With --inline=never (no InlineAsk) every arm stays a call, and yet
- * funnels measured smaller than lists (fnptr 24,192 B against 29,696,
- * with 64 B of stack against 112; raytrace and vcall_xfile less stack
- * and spills): the rule is the inliner's modes'. */
+ * funnels measured smaller than lists (docs/stages.md): funnels. */
 static void settle_arms_all(Dv *d, Df *fns, uint32_t nfns)
 {
 	InlineAsk *ask = inline_ask_new(d->m, d->o);
