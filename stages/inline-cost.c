@@ -1,12 +1,51 @@
-/* inline-cost.c: what decides whether the inline stage copies a call in
- * (issue 24): what a copy folds, or computes once, of constant and shared
- * arguments, the cost model, and devirtualization's question
- * (inline_ask).  inline.c holds the stage: its driver, its contract and
- * the rewriting a call that goes in gets; inline.h what the two share. */
+/* inline-cost.c: the facts that decide whether the inline stage copies a
+ * call in (issue 24): what a copy folds, or computes once, of constant
+ * and shared arguments, what it does with the caller's local arrays, and
+ * the rest the cost model (cost.c) weighs.  inline.c holds the stage: its
+ * driver, its contract, the rewriting a call that goes in gets, and the
+ * question devirtualization asks; it asks this file, never the other way
+ * round.  inline.h holds what the two share. */
 #include <stdlib.h>
 #include <string.h>
 #include "inline.h"
 #include "cost.h"
+
+/* ---- small things --------------------------------------------------------- */
+
+uint32_t cg_index(const In *in, const CgFunc *c)
+{
+	return (uint32_t)(c - cg_func(in->cg, 0));
+}
+
+uint32_t body_size(const List *l)
+{
+	uint32_t n = 0;
+	for (const Stmt *s = l->head; s; s = s->next)
+		n += s->kind == S_SCOPE ? body_size(&s->scope) : s->kind == S_INS;
+	return n;
+}
+
+/* A register's width in bits, from its declaration; 0 when not known or
+ * a predicate. */
+int reg_bits(const Names *n, const Expr *e)
+{
+	const char *t = e->kind == E_NAME ? names_type(n, e->str) : NULL;
+	return t ? 8 * type_bytes(t) : 0;
+}
+
+/* ld.param d, [name+off] (1) or st.param [name+off], v (0): the address
+ * operand's index; -1 for any other use of name. */
+int param_access(const Ins *in, const char *name, int64_t *off)
+{
+	int k = in->sp->code == O_ld ? 1 : in->sp->code == O_st ? 0 : -1;
+	const char *n;
+	if (k < 0 || in->sp->space != SPACE_PARAM || in->nops != 2 || !in->sp->type ||
+	    in->sp->type_bytes < 1 || in->sp->type_bytes > 8 || !addr_name_off(in->ops[k], &n, off) ||
+	    n != name || (in->sp->vec > 1 && (in->ops[1 - k]->kind != E_BRACE ||
+	    in->ops[1 - k]->n != in->sp->vec)))
+		return -1;
+	return k;
+}
 
 /* ---- constant and shared arguments ----------------------------------------- */
 
@@ -34,6 +73,7 @@ typedef struct FoldFrom {
 
 /* Once per callee (its body is final: callees are inlined into first). */
 typedef struct Folds {
+	Arena *arena;                /* the module's (In.arena) */
 	const Func *callee;
 	Input in[MAX_INPUTS];
 	uint32_t nin;
@@ -90,19 +130,20 @@ static void fold_count(void *ctx, uint32_t from, int shared)
 			k->v[i].n++;
 			return;
 		}
-	k->v = array_grow(k->v, k->n, &k->cap, sizeof *k->v);
+	k->v = arena_grow(k->arena, k->v, k->n, &k->cap, sizeof *k->v);
 	k->v[k->n++] = (FoldFrom){from, 1, shared};
 }
 
 static const Folds *folds_of(In *in, const CgFunc *c)
 {
-	Folds **k = &in->folds[cg_index(in, c)];
-	if (!*k) {
-		*k = xcalloc(1, sizeof **k);
-		(*k)->callee = c->def;
-		fold_given(c->def, param_read, *k, fold_count);
+	Callee *e = &in->callee[cg_index(in, c)];
+	if (!(e->known & KNOWN_FOLDS)) {
+		e->known |= KNOWN_FOLDS;
+		e->folds = arena_alloc(in->arena, sizeof *e->folds);
+		*e->folds = (Folds){.arena = in->arena, .callee = c->def};
+		fold_given(c->def, param_read, e->folds, fold_count);
 	}
-	return *k;
+	return e->folds;
 }
 
 /* The caller's registers as range.c and defs.c see them before any copy
@@ -274,52 +315,34 @@ static uint32_t callee_folds(const Folds *k, uint32_t n, Val *const *vals, const
 
 /* Every site's folds over the caller's calls of its callee (the cost
  * model weighs them together), before any copy goes in: the calls of
- * one callee chained through next, each chain walked once (linear: no
- * call compared with every other). */
+ * one callee chained through CallSite.same (count_copies), each chain
+ * walked once from its first call (linear: no call compared with every
+ * other). */
 void fold_sites(Caller *fn)
 {
-	In *in = fn->in;
-	uint32_t n = fn->nsites, none = UINT32_MAX, *head = in->fold_head;
-	uint32_t *next = xmalloc((n + 1) * sizeof *next), *block = xmalloc((n + 1) * sizeof *block);
-	Val **vals = xcalloc(n + 1, sizeof *vals);
+	uint32_t n = fn->nsites, none = UINT32_MAX;
+	uint8_t *later = arena_alloc(fn->arena, n + 1);
+	uint32_t *block = arena_alloc(fn->arena, (n + 1) * sizeof *block);
+	Val **vals = arena_alloc(fn->arena, (n + 1) * sizeof *vals);
 	Vals vs = {0};
-	for (uint32_t i = n; i-- > 0;) {
-		uint32_t *h = &head[cg_index(in, fn->sites[i].callee)];
-		next[i] = *h ? *h - 1 : none;
-		*h = i + 1;
-	}
+	for (uint32_t i = 0; i < n; i++)
+		if (fn->sites[i].same != none)
+			later[fn->sites[i].same] = 1;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t *h = &head[cg_index(in, fn->sites[i].callee)];
-		if (*h != i + 1)
-			continue;
-		*h = 0;
 		const CgFunc *c = fn->sites[i].callee;
-		const Folds *k = c->def && c->def->has_body ? folds_of(in, c) : NULL;
+		const Folds *k = !later[i] && c->def && c->def->has_body ? folds_of(fn->in, c) : NULL;
 		if (!k || !k->n)
 			continue;
 		uint32_t m = 0, folds;
-		for (uint32_t j = i; j != none; j = next[j], m++) {
-			vals[m] = xmalloc((k->nin + 1) * sizeof **vals);
+		for (uint32_t j = i; j != none; j = fn->sites[j].same, m++) {
+			vals[m] = arena_alloc(fn->arena, (k->nin + 1) * sizeof **vals);
 			block[m] = site_vals(fn, &vs, &fn->sites[j], k, vals[m]);
 		}
 		folds = callee_folds(k, m, vals, block);
-		for (uint32_t j = i; j != none; j = next[j])
+		for (uint32_t j = i; j != none; j = fn->sites[j].same)
 			fn->sites[j].folds = folds;
-		for (uint32_t j = 0; j < m; j++)
-			free(vals[j]);
 	}
 	vals_free(&vs);
-	free(vals);
-	free(block);
-	free(next);
-}
-
-/* What folds_of() made, for in_close(). */
-void folds_free(In *in)
-{
-	for (uint32_t i = 0; i < cg_count(in->cg); i++)
-		if (in->folds[i])
-			free(in->folds[i]->v), free(in->folds[i]);
 }
 
 /* ---- the cost model ----------------------------------------------------------- */
@@ -347,10 +370,10 @@ int removable(const In *in, const CgFunc *c)
 /* The caller's objects as it stands, the copies put in so far with it. */
 static const MemObjs *caller_objs(Caller *fn)
 {
-	if (!fn->mo || fn->mo_put != fn->put) {
+	if (!(fn->known & KNOWN_OBJS)) {
+		fn->known |= KNOWN_OBJS;
 		memobjs_free(fn->mo);
 		fn->mo = memobjs_build(fn->f);
-		fn->mo_put = fn->put;
 	}
 	return fn->mo;
 }
@@ -359,9 +382,9 @@ static const MemObjs *caller_objs(Caller *fn)
  * read once per caller (ir/memobj.c follows them). */
 static const Names *local_addrs(Caller *fn)
 {
-	if (fn->locals_read)
+	if (fn->known & KNOWN_LOCALS)
 		return &fn->locals;
-	fn->locals_read = 1;
+	fn->known |= KNOWN_LOCALS;
 	const MemObjs *mo = caller_objs(fn);
 	for (uint32_t i = 0; i < mo->ndefs; i++) {
 		const Stmt *d = mo->defs[i].at;
@@ -387,16 +410,16 @@ enum { PARAM_HELD = 1, PARAM_STAYS = 2 };
 
 static int param_held(In *in, const CgFunc *c, uint32_t i)
 {
-	int8_t **v = &in->held[cg_index(in, c)];
-	if (!*v) {
-		*v = xmalloc(c->def->nparams);
-		memset(*v, -1, c->def->nparams);
+	Callee *e = &in->callee[cg_index(in, c)];
+	if (!(e->known & KNOWN_HELD)) {
+		e->known |= KNOWN_HELD;
+		e->held = arena_alloc(in->arena, c->def->nparams + 1);
 	}
 	const char *p = c->def->params[i].ds[0].name;
-	if ((*v)[i] < 0)
-		(*v)[i] = param_offsets_constant(c->def, p) ? PARAM_HELD :
-			param_stored_indexed(c->def, p) ? PARAM_STAYS : 0;
-	return (*v)[i];
+	if (!(e->held[i] & KNOWN_HELD))
+		e->held[i] = KNOWN_HELD | (param_offsets_constant(c->def, p) ? PARAM_HELD :
+			param_stored_indexed(c->def, p) ? PARAM_STAYS : 0);
+	return e->held[i] & ~KNOWN_HELD;
 }
 
 /* Does the caller as it stands (the copies put in so far with it)
@@ -446,19 +469,20 @@ static int passes_local(Caller *fn, const CallSite *st)
 /* The callee's instructions on a loop, once per callee. */
 static int loop_size(In *in, const CgFunc *c)
 {
-	uint32_t i = cg_index(in, c);
-	if (in->loop_ins[i] < 0) {
+	Callee *e = &in->callee[cg_index(in, c)];
+	if (!(e->known & KNOWN_LOOPS)) {
+		e->known |= KNOWN_LOOPS;
 		Cfg *cfg = cfg_build(c->def);
-		in->loop_ins[i] = cfg ? (int)loops_size(cfg) : 0;
+		e->loop_ins = cfg ? (int)loops_size(cfg) : 0;
 		cfg_free(cfg);
 	}
-	return in->loop_ins[i];
+	return e->loop_ins;
 }
 
 /* The cost model's facts for the caller's calls of the site's callee
  * (cost.c): each copy less the call it replaces, less the body when
  * those were its last calls and it goes. */
-static CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p)
+CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p)
 {
 	In *in = fn->in;
 	const CgFunc *c = st->callee;
@@ -466,115 +490,6 @@ static CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p)
 		.overhead = call_overhead(p), .folds = (int)st->folds, .local = passes_local(fn, st)};
 	if (f.local == COST_LOCAL_PASSED)
 		f.loop_ins = loop_size(in, c);
-	f.last = removable(in, c) && in->ncalls[cg_index(in, c)] == st->copies;
+	f.last = removable(in, c) && in->callee[cg_index(in, c)].ncalls == st->copies;
 	return f;
-}
-
-int cost(Caller *fn, const CallSite *st, const CopyPlan *p)
-{
-	CostFacts f = cost_facts(fn, st, p);
-	return cost_weigh(&f);
-}
-
-/* ---- devirtualization's question ---------------------------------------------- */
-
-/* devirt asks, before it makes an indirect call a funnel, whether this
- * stage would then inline every arm: decide()'s answer on the call as
- * it stands, each candidate in turn its callee, so that the cost model
- * is asked, never copied.  The callees' bodies are as they are before
- * any inlining (this stage inlines into them first). */
-struct InlineAsk {
-	In in;
-	Caller fn;                   /* the last caller asked about */
-};
-
-InlineAsk *inline_ask_new(Module *m, const StageOptions *o)
-{
-	int mode = o->inlining.mode ? o->inlining.mode : INLINE_MODE_DEFAULT;
-	if (mode == INLINE_NEVER)
-		return NULL;
-	InlineAsk *a = xcalloc(1, sizeof *a);
-	in_open(&a->in, m, o, mode);
-	return a;
-}
-
-/* The caller's work as inline_into() begins it, kept while devirt asks
- * about its calls. */
-static Caller *ask_caller(InlineAsk *a, Stmt *fs)
-{
-	if (a->fn.fs != fs) {
-		fn_close(&a->fn);
-		fn_open(&a->fn, &a->in, fs, 1);
-	}
-	return &a->fn;
-}
-
-static uint32_t direct_calls(const Caller *fn, const CgFunc *c)
-{
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < fn->nsites; i++)
-		n += fn->sites[i].callee == c;
-	return n;
-}
-
-/* The facts devirt weighs a whole funnel by, where every callee goes
- * in: each one's copy at this one call, as cost() weighs a single call,
- * and that call's own sequence (call_overhead). */
-static void weigh_arms(Caller *fn, Bundle *b, uint32_t n, InlineCost *ic)
-{
-	ic->weighed = fn->in->mode != INLINE_ALWAYS;
-	ic->threshold = fn->in->o->inlining.threshold;
-	ic->call = call_overhead(&b->plans[0]);
-	for (uint32_t i = 0; ic->weighed && i < n; i++) {
-		CallSite one = *b->plans[i].site;
-		one.copies = 1;
-		ic->arm[i] = cost_facts(fn, &one, &b->plans[i]);
-	}
-}
-
-int inline_ask(InlineAsk *a, Stmt *caller, Stmt *call, List *l, const char *const *callees,
-	const uint32_t *more, uint32_t n, int kept, InlineCost *ic, char *why, size_t nwhy)
-{
-	Caller *fn = ask_caller(a, caller);
-	uint32_t m = n + (kept != 0);
-	CallSite sites[m + 1], *v[m + 1];
-	int w[m + 1], c[m + 1], t[m + 1];
-	for (uint32_t i = 0; i < m; i++) {
-		const CgFunc *g = cg_find(a->in.cg, callees[i < n ? i : 0]);
-		if (!g)
-			die("inline: asked about %s, which the call graph does not hold", callees[i < n ? i : 0]);
-		/* the kept call is a site too, one no copy can replace */
-		sites[i] = (CallSite){.call = call, .list = l, .callee = g,
-			.copies = direct_calls(fn, g) + (i < n ? more[i] : 0), .asked = i < n};
-		v[i] = &sites[i];
-	}
-	Bundle b = {.list = l, .sites = v, .n = m};
-	b.plans = xcalloc(m + 1, sizeof *b.plans);
-	decide(fn, &b, w, c, t);
-	/* the first callee refused for its own reason, else for another's */
-	uint32_t k = 0;
-	while (k < n && (w[k] < 0 || w[k] == WHY_BUNDLE))
-		k++;
-	if (k == n)
-		for (k = 0; k < n && w[k] < 0; k++)
-			;
-	if (k == n && ic)
-		weigh_arms(fn, &b, n, ic);
-	bundle_free(&b);
-	if (k == n)
-		return -1;
-	if (w[k] == WHY_COST)
-		snprintf(why, nwhy, "cost %d over threshold %d", c[k], t[k]);
-	else
-		snprintf(why, nwhy, "%s", why_text[w[k]]);
-	return (int)k;
-}
-
-void inline_ask_free(InlineAsk *a)
-{
-	if (!a)
-		return;
-	fn_close(&a->fn);
-	in_close(&a->in);
-	free(a);
 }

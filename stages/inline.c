@@ -1,8 +1,9 @@
 /* inline.c: direct calls to functions the module defines replaced by the
- * callee's body (issues 24, 31).  This file holds the stage's driver and the
- * rewriting; what decides whether a call goes in and what it costs
- * (constant and shared arguments, the cost model, devirtualization's
- * question) is inline-cost.c, and inline.h holds what the two share.
+ * callee's body (issues 24, 31).  This file holds the stage's driver, the
+ * rewriting and devirtualization's question (inline_ask); the facts that
+ * decide whether a call goes in (constant and shared arguments, local
+ * arrays passed) are inline-cost.c's, which this file asks, and the cost
+ * model weighing them cost.c's; inline.h holds what the two share.
  *
  * ptxas never inlines a .func call: it keeps the ABI (parameters through
  * registers it may not allocate freely, a stack frame for the callee's
@@ -73,7 +74,7 @@
  * its caller where every copy is taken, always or a threshold over
  * CALLER_MAX, so that a chain copies each body once, not each level's
  * whole expansion).  --inline=always takes every call it can; auto
- * asks the cost model (cost(), inline-cost.c); never, none.  Either
+ * asks the cost model (cost.c, on inline-cost.c's facts); never, none.  Either
  * within the module's growth budget (--inline-growth; In.budget,
  * in_open()): copies add at most N% of the module's instructions, each
  * charged its callee's body unless the callee goes with it (charge()),
@@ -100,7 +101,7 @@
 #include <string.h>
 #include "inline.h"
 
-const char *const why_text[NWHY] = {
+static const char *const why_text[NWHY] = {
 	"the callee is recursive (on a call cycle)",
 	"the callee is not defined in the module",
 	"the callee is a kernel",
@@ -136,19 +137,6 @@ typedef struct Slot {
 
 /* ---- small things --------------------------------------------------------- */
 
-uint32_t cg_index(const In *in, const CgFunc *c)
-{
-	return (uint32_t)(c - cg_func(in->cg, 0));
-}
-
-uint32_t body_size(const List *l)
-{
-	uint32_t n = 0;
-	for (const Stmt *s = l->head; s; s = s->next)
-		n += s->kind == S_SCOPE ? body_size(&s->scope) : s->kind == S_INS;
-	return n;
-}
-
 static Stmt *mkins(In *in, Loc loc, const char *sp, Expr *a, Expr *b, Expr *c)
 {
 	Expr *ops[3] = {a, b, c};
@@ -165,14 +153,6 @@ static Stmt *mklabel(In *in, Loc loc, const char *name)
 static int is_depot_name(const char *name)
 {
 	return !strncmp(name, "__local_depot", 13);
-}
-
-/* A register's width in bits, from its declaration; 0 when not known or
- * a predicate. */
-int reg_bits(const Names *n, const Expr *e)
-{
-	const char *t = e->kind == E_NAME ? names_type(n, e->str) : NULL;
-	return t ? 8 * type_bytes(t) : 0;
 }
 
 /* ---- the call graph's components, callees first ------------------------------ */
@@ -206,36 +186,29 @@ static void strong(Tarjan *t, uint32_t v)
 	do {
 		w = t->stack[--t->sp];
 		t->on[w] = 0;
-		t->in->scc[w] = t->comps;
 		t->order[t->norder++] = w;
 		n++;
 	} while (w != v);
-	t->in->cyclic[t->comps++] = n > 1;
+	for (uint32_t i = t->norder - n; n > 1 && i < t->norder; i++)
+		t->in->callee[t->order[i]].cyclic = 1;
 }
 
 /* Every function in an order where its callees come first (Tarjan's
- * components come out so); in->scc numbers the components. */
+ * components come out so), each on a component of more than one
+ * function marked cyclic. */
 static uint32_t *bottom_up(In *in)
 {
 	uint32_t n = cg_count(in->cg);
+	Arena *a = in->arena;
 	Tarjan t = {.in = in, .n = n};
-	t.index = xcalloc(n + 1, sizeof *t.index);
-	t.low = xcalloc(n + 1, sizeof *t.low);
-	t.stack = xcalloc(n + 1, sizeof *t.stack);
-	t.on = xcalloc(n + 1, 1);
-	t.order = xcalloc(n + 1, sizeof *t.order);
-	in->scc = xcalloc(n + 1, sizeof *in->scc);
-	in->cyclic = xcalloc(n + 1, 1);
-	in->held = xcalloc(n + 1, sizeof *in->held);
-	in->undeclared = xmalloc(n + 1);
-	memset(in->undeclared, -1, n + 1);
+	t.index = arena_alloc(a, (n + 1) * sizeof *t.index);
+	t.low = arena_alloc(a, (n + 1) * sizeof *t.low);
+	t.stack = arena_alloc(a, (n + 1) * sizeof *t.stack);
+	t.on = arena_alloc(a, n + 1);
+	t.order = arena_alloc(a, (n + 1) * sizeof *t.order);
 	for (uint32_t v = 0; v < n; v++)
 		if (!t.index[v])
 			strong(&t, v);
-	free(t.index);
-	free(t.low);
-	free(t.stack);
-	free(t.on);
 	return t.order;
 }
 
@@ -464,20 +437,6 @@ static void clone_body(Caller *fn, const Map *up, const List *from, List *to)
 
 /* ---- parameters as registers ----------------------------------------------- */
 
-/* ld.param d, [name+off] (1) or st.param [name+off], v (0): the address
- * operand's index; -1 for any other use of name. */
-int param_access(const Ins *in, const char *name, int64_t *off)
-{
-	int k = in->sp->code == O_ld ? 1 : in->sp->code == O_st ? 0 : -1;
-	const char *n;
-	if (k < 0 || in->sp->space != SPACE_PARAM || in->nops != 2 || !in->sp->type ||
-	    in->sp->type_bytes < 1 || in->sp->type_bytes > 8 || !addr_name_off(in->ops[k], &n, off) ||
-	    n != name || (in->sp->vec > 1 && (in->ops[1 - k]->kind != E_BRACE ||
-	    in->ops[1 - k]->n != in->sp->vec)))
-		return -1;
-	return k;
-}
-
 static int slot_bits(int size)
 {
 	return size < 2 ? 16 : 8 * size;
@@ -672,24 +631,25 @@ static void scan_undeclared(Undecl *u, const List *l)
  * step here adds one a later caller could clash with). */
 static const Names *module_names(In *in)
 {
-	if (!in->module_named) {
+	if (!(in->known & KNOWN_NAMES)) {
+		in->known |= KNOWN_NAMES;
 		names_of_module(&in->module_names, in->m);
-		in->module_named = 1;
 	}
 	return &in->module_names;
 }
 
 static int names_undeclared(In *in, const CgFunc *c)
 {
-	int8_t *known = &in->undeclared[cg_index(in, c)];
-	if (*known < 0) {
+	Callee *e = &in->callee[cg_index(in, c)];
+	if (!(e->known & KNOWN_UNDECLARED)) {
+		e->known |= KNOWN_UNDECLARED;
 		Undecl u = {{0}, 0};
 		names_in_module(&u.names, module_names(in), c->def);
 		scan_undeclared(&u, &c->def->body);
 		names_free(&u.names);
-		*known = (int8_t)u.found;
+		e->undeclared = (uint8_t)u.found;
 	}
-	return *known;
+	return e->undeclared;
 }
 
 /* Why the call cannot be inlined whatever the copy looks like, or -1. */
@@ -701,14 +661,16 @@ static int classify(Caller *fn, const CallSite *st)
 		return WHY_UNDEFINED;
 	if (c->def->is_entry)
 		return WHY_ENTRY;
-	if (in->cyclic[in->scc[cg_index(in, c)]] || calls_itself(c))
+	if (in->callee[cg_index(in, c)].cyclic || calls_itself(c))
 		return WHY_RECURSIVE;
 	if (c->def->linkage == LINK_WEAK && !in->o->world.closed)
 		return WHY_WEAK;
 	if (in->dwarf)
 		return WHY_DWARF;
-	if (fn->shadowed < 0)   /* copies and their fresh names never shadow */
+	if (!(fn->known & KNOWN_SHADOWED)) {   /* copies and their fresh names never shadow */
+		fn->known |= KNOWN_SHADOWED;
 		fn->shadowed = names_shadowed(fn->f);
+	}
 	if (fn->shadowed)   /* its registers' types are read by name */
 		return WHY_SHADOW;
 	if (names_undeclared(in, c))
@@ -824,9 +786,9 @@ static uint32_t writes(const List *l, const char *reg);
  * 0 when it has a depot whose start is not one mov at its top level. */
 static int caller_depot(Caller *fn)
 {
-	if (fn->depot_read)
+	if (fn->known & KNOWN_DEPOT)
 		return fn->depot_ok;
-	fn->depot_read = 1;
+	fn->known |= KNOWN_DEPOT;
 	Stmt *d = NULL;
 	for (Stmt *s = fn->f->body.head; s; s = s->next) {
 		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && is_depot_name(s->var.ds[0].name))
@@ -1040,7 +1002,7 @@ static int64_t frame_of(Caller *fn, CopyPlan *p, int64_t now, int64_t size, int6
 		if (r->callee == p->site->callee && r->size == size && r->off >= p->site->frame)
 			return r->off;
 	}
-	fn->frames = array_grow(fn->frames, fn->nframes, &fn->cframes, sizeof *fn->frames);
+	fn->frames = arena_grow(fn->arena, fn->frames, fn->nframes, &fn->cframes, sizeof *fn->frames);
 	fn->frames[fn->nframes] = (Frame){p->site->callee, align_up(now, align), size};
 	return fn->frames[fn->nframes++].off;
 }
@@ -1116,7 +1078,7 @@ static const char *name_label(In *in, Str **strs, Names *labels, const char *nam
 			d->list.items[k] = int_expr((unsigned char)name[i + k]);
 		list_append(items, d);
 	}
-	e = xcalloc(1, sizeof *e);
+	e = arena_alloc(in->arena, sizeof *e);
 	e->s = name;
 	e->label = label;
 	HASH_ADD_PTR(*strs, s, e);
@@ -1154,7 +1116,7 @@ static void read_strings(In *in, Str **strs, Names *labels)
 			Str *e;
 			HASH_FIND_PTR(*strs, &str, e);
 			if (!e) {
-				e = xcalloc(1, sizeof *e);
+				e = arena_alloc(in->arena, sizeof *e);
 				e->s = str;
 				e->label = label;
 				HASH_ADD_PTR(*strs, s, e);
@@ -1175,9 +1137,10 @@ static void mark_locs(In *in, List *l, const char *callee, const LocInfo *at)
 			mark_locs(in, &s->scope, callee, at);
 		if (s->kind != S_LOC || s->locinfo->function_name)
 			continue;
-		if (!in->strs_read)
+		if (!(in->known & KNOWN_STRS)) {
+			in->known |= KNOWN_STRS;
 			read_strings(in, &in->strs, &in->labels);
-		in->strs_read = 1;
+		}
 		LocInfo *li = s->locinfo;
 		li->function_name = name_label(in, &in->strs, &in->labels, callee);
 		li->has_inlined = 1;
@@ -1235,11 +1198,9 @@ static Stmt *mkpragma(In *in, Loc loc, const char *word)
 /* A loop of the copy that NVVM unrolled already (the remainder it made
  * follows it, marked nounroll) gets .pragma "nounroll" too.  In its
  * caller ptxas sees the loop anew (a pointer now known .local, a bound
- * now constant) and unrolls it once more: filters' tile_modes grew by
- * 2,688 B over hist16_add's loop, solver's jacobi_smooth by 2,304 B over
- * ell_diag's, where -dlto, whose NVVM unrolls after inlining, has ptxas
- * leave that loop alone (tile_modes: 5,248 B either way).  Loops the
- * front end did not unroll are left to ptxas. */
+ * now constant) and unrolls it once more, where -dlto, whose NVVM
+ * unrolls after inlining, has ptxas leave it alone (docs/stages.md).
+ * Loops the front end did not unroll are left to ptxas. */
 static void keep_unrolled(In *in, CopyPlan *p, const Cfg *cfg)
 {
 	Loop *v;
@@ -1361,7 +1322,7 @@ static void pos_set(In *in, const char *name, int64_t pos)
 {
 	Pos *p = pos_of(in, name);
 	if (!p) {
-		p = arena_alloc(in->pos_arena, sizeof *p);
+		p = arena_alloc(in->arena, sizeof *p);
 		*p = (Pos){.name = name, .pos = pos, .def = -1};
 		HASH_ADD_PTR(in->pos, name, p);
 	} else if (pos < p->pos) {
@@ -1372,7 +1333,6 @@ static void pos_set(In *in, const char *name, int64_t pos)
 static void read_positions(In *in)
 {
 	int64_t k = 0;
-	in->pos_arena = arena_new();
 	for (const Stmt *s = in->m->items.head; s; s = s->next, k += POS_STEP)
 		if (s->kind == S_VAR)
 			pos_set(in, s->var.ds[0].name, k);
@@ -1497,10 +1457,10 @@ static void find_in(Found *fd, List *l, Stmt *block, List *outer, Stmt *s)
 	CallSite st = {.call = s, .list = l, .block = block, .outer = outer, .at = fd->at, .callee = g,
 		.frame = fd->frame};
 	if (fd->more) {
-		fn->more = array_grow(fn->more, fn->nmore, &fn->cmore, sizeof *fn->more);
+		fn->more = arena_grow(fn->arena, fn->more, fn->nmore, &fn->cmore, sizeof *fn->more);
 		fn->more[fn->nmore++] = st;
 	} else {
-		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
+		fn->sites = arena_grow(fn->arena, fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
 		fn->sites[fn->nsites++] = st;
 	}
 }
@@ -1596,28 +1556,31 @@ static void define_undefined(Caller *fn, CopyPlan *p, const Cfg *cfg)
 	live_free(live);
 }
 
-/* The direct calls a copy brings in, counted: the cost model asks
- * whether a call is its callee's last. */
-static void add_calls(In *in, const CgFunc *c, int n)
+/* What the caller's copies so far change in c's call count. */
+static Delta *delta_of(Caller *fn, const CgFunc *c)
 {
-	uint32_t i = cg_index(in, c);
-	if (in->ncalls_delta[i] == 0) {
-		in->touched = array_grow(in->touched, in->ntouched, &in->ctouched, sizeof *in->touched);
-		in->touched[in->ntouched++] = i;
+	Delta *d;
+	HASH_FIND_PTR(fn->delta, &c, d);
+	if (!d) {
+		d = arena_alloc(fn->arena, sizeof *d);
+		d->callee = c;
+		HASH_ADD_PTR(fn->delta, callee, d);
 	}
-	in->ncalls_delta[i] += n;
+	return d;
 }
 
-static void count_copied_calls(In *in, const List *l)
+/* The direct calls a copy brings in, counted: the cost model asks
+ * whether a call is its callee's last. */
+static void count_copied_calls(Caller *fn, const List *l)
 {
 	CallParts cp;
 	for (const Stmt *s = l->head; s; s = s->next)
 		if (s->kind == S_SCOPE)
-			count_copied_calls(in, &s->scope);
+			count_copied_calls(fn, &s->scope);
 		else if (stmt_is_call(s) && ins_call_parts(&s->ins, &cp) && cp.callee->kind == E_NAME) {
-			const CgFunc *c = cg_find(in->cg, cp.callee->str);
+			const CgFunc *c = cg_find(fn->in->cg, cp.callee->str);
 			if (c)
-				add_calls(in, c, 1);
+				delta_of(fn, c)->n++;
 		}
 }
 
@@ -1765,10 +1728,11 @@ static void judge(Caller *fn, const CopyPlan *p)
 /* What a copy of the site's callee takes from the growth budget: its
  * body, or nothing where the copy is the body moved: the callee's last
  * call, and it goes (a deferred callee's copy is one). */
-static uint64_t charge(const In *in, const CallSite *st)
+static uint64_t charge(Caller *fn, const CallSite *st)
 {
+	In *in = fn->in;
 	uint32_t k = cg_index(in, st->callee);
-	if (removable(in, st->callee) && (int)in->ncalls[k] + in->ncalls_delta[k] <= 1)
+	if (removable(in, st->callee) && (int)in->callee[k].ncalls + delta_of(fn, st->callee)->n <= 1)
 		return 0;
 	return body_size(&st->callee->def->body);
 }
@@ -1799,14 +1763,14 @@ static void put_in(Caller *fn, CopyPlan *p)
 			names_add_decls(&fn->names, &s->var, 1);
 	declare_used(fn, &p->body);
 	in->st.copied += body_size(&p->body);
-	in->grown += charge(in, p->site);
+	in->grown += charge(fn, p->site);
 	fn->size += body_size(&p->body);
-	fn->put++;
+	fn->known &= ~KNOWN_OBJS;
 	/* the call goes, the copy's calls come: so a later caller's call is
 	 * seen to be the last (the decision a second run would make) */
-	add_calls(in, p->site->callee, -1);
-	if (!in->deferred[cg_index(in, p->site->callee)])   /* else its calls move here */
-		count_copied_calls(in, &p->body);
+	delta_of(fn, p->site->callee)->n--;
+	if (!in->callee[cg_index(in, p->site->callee)].deferred)   /* else its calls move here */
+		count_copied_calls(fn, &p->body);
 	splice(fn, p);
 	in->st.inlined++;
 }
@@ -1822,7 +1786,7 @@ static int too_large(const Caller *fn, const CallSite *st)
 
 /* Why each call of the bundle is not inlined (-1: it is): all go in or
  * none does, since they share their .params. */
-void decide(Caller *fn, Bundle *b, int *why, int *c, int *t)
+static void decide(Caller *fn, Bundle *b, int *why, int *c, int *t)
 {
 	In *in = fn->in;
 	int all = -1;
@@ -1833,18 +1797,19 @@ void decide(Caller *fn, Bundle *b, int *why, int *c, int *t)
 		why[i] = too_large(fn, p->site) ? WHY_LARGE : classify(fn, p->site);
 		/* before prepare(), which copies the callee: once the budget is
 		 * spent, each call left costs no copy of its callee */
-		if (why[i] < 0 && grown + charge(in, p->site) > in->budget)
+		if (why[i] < 0 && grown + charge(fn, p->site) > in->budget)
 			why[i] = WHY_GROWTH;
 		if (why[i] < 0)
 			why[i] = prepare(fn, p);
 		if (why[i] < 0 && in->mode != INLINE_ALWAYS) {
-			c[i] = cost(fn, p->site, p);
+			CostFacts f = cost_facts(fn, p->site, p);
+			c[i] = cost_weigh(&f);
 			t[i] = in->o->inlining.threshold;
 			if (c[i] > t[i])
 				why[i] = WHY_COST;
 		}
 		if (why[i] < 0)
-			grown += charge(in, p->site);
+			grown += charge(fn, p->site);
 		if (why[i] >= 0)
 			all = WHY_BUNDLE;
 	}
@@ -1863,7 +1828,7 @@ static int plan_uses(const CopyPlan *p, uint32_t param)
 	return 0;
 }
 
-void bundle_free(Bundle *b)
+static void bundle_free(Bundle *b)
 {
 	for (uint32_t i = 0; i < b->n; i++) {
 		free(b->plans[i].groups);
@@ -1914,7 +1879,7 @@ static void find_brought(Caller *fn, Bundle *b, List *holder)
 {
 	for (uint32_t i = 0; i < b->n; i++) {
 		CopyPlan *p = &b->plans[i];
-		if (!fn->in->deferred[cg_index(fn->in, p->site->callee)] || !p->first)
+		if (!fn->in->callee[cg_index(fn->in, p->site->callee)].deferred || !p->first)
 			continue;
 		Found fd = {fn, 1, p->site->at, p->frame_end};
 		find_sites(&fd, holder, NULL, NULL, p->first, p->last);
@@ -1951,8 +1916,8 @@ static void inline_bundle(Caller *fn, Bundle *b)
 	}
 	for (uint32_t i = 0; i < b->n; i++) {   /* a deferred callee that stays: on its own */
 		uint32_t k = cg_index(in, b->sites[i]->callee);
-		if (why[i] >= 0 && in->deferred[k]) {
-			in->late = array_grow(in->late, in->nlate, &in->clate, sizeof *in->late);
+		if (why[i] >= 0 && in->callee[k].deferred) {
+			in->late = arena_grow(in->arena, in->late, in->nlate, &in->clate, sizeof *in->late);
 			in->late[in->nlate++] = k;
 		}
 	}
@@ -2023,9 +1988,10 @@ static void join_sites(Caller *fn, uint32_t *up)
 static void inline_sites(Caller *fn)
 {
 	uint32_t n = fn->nsites, none = UINT32_MAX;
-	uint32_t *up = xmalloc((n + 1) * sizeof *up), *first = xmalloc((n + 1) * sizeof *first);
-	uint32_t *last = xmalloc((n + 1) * sizeof *last), *next = xmalloc((n + 1) * sizeof *next);
-	CallSite **v = xcalloc(n + 1, sizeof *v);
+	size_t words = (n + 1) * sizeof(uint32_t);
+	uint32_t *up = arena_alloc(fn->arena, words), *first = arena_alloc(fn->arena, words);
+	uint32_t *last = arena_alloc(fn->arena, words), *next = arena_alloc(fn->arena, words);
+	CallSite **v = arena_alloc(fn->arena, (n + 1) * sizeof *v);
 	join_sites(fn, up);
 	for (uint32_t i = 0; i < n; i++)
 		first[i] = none;
@@ -2046,32 +2012,46 @@ static void inline_sites(Caller *fn)
 			v[b.n++] = &fn->sites[j];
 		inline_bundle(fn, &b);
 	}
-	free(v);
-	free(next);
-	free(last);
-	free(first);
-	free(up);
 }
 
-/* How many calls of each site's callee the caller makes: NVVM unrolls
- * loops around calls, so one call in the source is often several. */
+typedef struct ByCallee {
+	const CgFunc *c;
+	uint32_t i;
+} ByCallee;
+
+static int by_callee(const void *x, const void *y)
+{
+	const ByCallee *a = x, *b = y;
+	if (a->c != b->c)
+		return (uintptr_t)a->c < (uintptr_t)b->c ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* How many calls of each site's callee the caller makes (NVVM unrolls
+ * loops around calls, so one call in the source is often several), and
+ * the next of them (CallSite.same): the sites sorted by callee, no
+ * counter per call-graph function. */
 static void count_copies(Caller *fn)
 {
-	uint32_t *n = fn->in->copies;
-	for (uint32_t i = 0; i < fn->nsites; i++)
-		n[cg_index(fn->in, fn->sites[i].callee)]++;
-	for (uint32_t i = 0; i < fn->nsites; i++)
-		fn->sites[i].copies = n[cg_index(fn->in, fn->sites[i].callee)];
-	for (uint32_t i = 0; i < fn->nsites; i++)
-		n[cg_index(fn->in, fn->sites[i].callee)] = 0;
+	uint32_t n = fn->nsites;
+	ByCallee *v = arena_alloc(fn->arena, (n + 1) * sizeof *v);
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = (ByCallee){fn->sites[i].callee, i};
+	qsort(v, n, sizeof *v, by_callee);
+	for (uint32_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && v[j].c == v[i].c; j++)
+			fn->sites[v[j].i].same = j + 1 < n && v[j + 1].c == v[i].c ? v[j + 1].i : UINT32_MAX;
+		for (uint32_t k = i; k < j; k++)
+			fn->sites[v[k].i].copies = j - i;
+	}
 }
 
 /* A caller's work begun: its direct calls and, where it has any (or
  * all: devirt asks about an indirect call), its size and its names. */
-void fn_open(Caller *fn, In *in, Stmt *fs, int all)
+static void fn_open(Caller *fn, In *in, Stmt *fs, int all)
 {
-	*fn = (Caller){.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def,
-		.shadowed = -1};
+	*fn = (Caller){.in = in, .arena = arena_new(), .fs = fs, .f = fs->func,
+		.pos = pos_of(in, fs->func->name)->def};
 	Found fd = {fn, 0, NULL, 0};
 	find_sites(&fd, &fn->f->body, NULL, NULL, fn->f->body.head, NULL);
 	if (fn->nsites || all) {
@@ -2080,16 +2060,15 @@ void fn_open(Caller *fn, In *in, Stmt *fs, int all)
 	}
 }
 
-void fn_close(Caller *fn)
+static void fn_close(Caller *fn)
 {
-	free(fn->sites);
-	free(fn->frames);
-	free(fn->more);
+	HASH_CLEAR(hh, fn->delta);
 	names_free(&fn->judged);
 	names_free(&fn->names);
 	names_free(&fn->locals);
 	memobjs_free(fn->mo);
 	srclines_free(fn->src);
+	arena_free(fn->arena);
 	*fn = (Caller){0};
 }
 
@@ -2103,7 +2082,6 @@ static void inline_into(In *in, Stmt *fs)
 			fold_sites(&fn);
 		inline_sites(&fn);
 		/* the next round: the calls deferred callees' copies brought */
-		free(fn.sites);
 		fn.sites = fn.more;
 		fn.nsites = fn.nmore;
 		fn.cap = fn.cmore;
@@ -2111,12 +2089,8 @@ static void inline_into(In *in, Stmt *fs)
 		fn.nmore = fn.cmore = 0;
 	}
 	/* after the caller, so that its calls of one callee are decided alike */
-	for (uint32_t k = 0; k < in->ntouched; k++) {
-		uint32_t i = in->touched[k];
-		in->ncalls[i] = (uint32_t)((int)in->ncalls[i] + in->ncalls_delta[i]);
-		in->ncalls_delta[i] = 0;
-	}
-	in->ntouched = 0;
+	for (Delta *d = fn.delta; d; d = d->hh.next)
+		in->callee[cg_index(in, d->callee)].ncalls += (uint32_t)d->n;
 	fn_close(&fn);
 }
 
@@ -2124,18 +2098,10 @@ static void inline_into(In *in, Stmt *fs)
 
 static void count_calls(In *in)
 {
-	in->ncalls = xcalloc(cg_count(in->cg) + 1, sizeof *in->ncalls);
-	in->ncalls_delta = xcalloc(cg_count(in->cg) + 1, sizeof *in->ncalls_delta);
-	in->copies = xcalloc(cg_count(in->cg) + 1, sizeof *in->copies);
-	in->loop_ins = xmalloc((cg_count(in->cg) + 1) * sizeof *in->loop_ins);
-	in->folds = xcalloc(cg_count(in->cg) + 1, sizeof *in->folds);
-	in->fold_head = xcalloc(cg_count(in->cg) + 1, sizeof *in->fold_head);
-	for (uint32_t i = 0; i <= cg_count(in->cg); i++)
-		in->loop_ins[i] = -1;
 	for (uint32_t i = 0; i < cg_count(in->cg); i++) {
 		const Symbol *s = cg_func(in->cg, i)->sym;
 		for (uint32_t k = 0; k < s->nuses; k++)
-			in->ncalls[i] += (s->uses[k].how & USE_CALL) != 0;
+			in->callee[i].ncalls += (s->uses[k].how & USE_CALL) != 0;
 	}
 }
 
@@ -2189,7 +2155,6 @@ static void print_stats(const In *in)
 static void find_deferred(In *in)
 {
 	uint32_t n = cg_count(in->cg);
-	in->deferred = xcalloc(n + 1, 1);
 	/* only where every copy is taken whatever its callee expands to
 	 * (no callee over CALLER_MAX is copied): the cost model weighs a
 	 * callee as it is after its own calls went in */
@@ -2198,8 +2163,8 @@ static void find_deferred(In *in)
 	for (uint32_t i = 0; i < n; i++) {
 		const CgFunc *c = cg_func(in->cg, i);
 		const Symbol *sym = c->sym;
-		in->deferred[i] = c->def && c->def->has_body && !c->def->is_entry && c->ncallees &&
-			!in->cyclic[in->scc[i]] && !calls_itself(c) && !c->address_taken &&
+		in->callee[i].deferred = c->def && c->def->has_body && !c->def->is_entry && c->ncallees &&
+			!in->callee[i].cyclic && !calls_itself(c) && !c->address_taken &&
 			(in->o->world.closed || c->def->linkage == LINK_INTERNAL) && (sym->nuses == 0 ||
 			(sym->nuses == 1 && sym->uses[0].how == USE_CALL && sym->uses[0].in &&
 			sym->uses[0].in != c->def));
@@ -2208,11 +2173,12 @@ static void find_deferred(In *in)
 
 /* What every caller's work reads: in->order, callees first, holds every
  * call-graph function. */
-void in_open(In *in, Module *m, const StageOptions *o, int mode)
+static void in_open(In *in, Module *m, const StageOptions *o, int mode)
 {
-	*in = (In){.m = m, .o = o, .mode = mode};
+	*in = (In){.m = m, .o = o, .mode = mode, .arena = arena_new()};
 	in->syms = symtab_build(m);
 	in->cg = callgraph_build(m, in->syms);
+	in->callee = arena_alloc(in->arena, (cg_count(in->cg) + 1) * sizeof *in->callee);
 	scan_module(in);
 	count_calls(in);
 	read_positions(in);
@@ -2225,36 +2191,15 @@ void in_open(In *in, Module *m, const StageOptions *o, int mode)
 	in->budget = (uint64_t)o->inlining.growth * (in->size > CALLER_MAX ? in->size : CALLER_MAX) / 100;
 }
 
-void in_close(In *in)
+static void in_close(In *in)
 {
-	Str *e, *tmp;
-	HASH_ITER(hh, in->strs, e, tmp) {
-		HASH_DEL(in->strs, e);
-		free(e);
-	}
-	names_free(&in->labels);
-	free(in->order);
-	free(in->deferred);
-	free(in->late);
-	free(in->scc);
-	free(in->cyclic);
-	for (uint32_t i = 0; i < cg_count(in->cg); i++)
-		free(in->held[i]);
-	free(in->held);
-	free(in->undeclared);
-	names_free(&in->module_names);
-	free(in->ncalls);
-	free(in->ncalls_delta);
-	free(in->touched);
+	HASH_CLEAR(hh, in->strs);
 	HASH_CLEAR(hh, in->pos);
-	arena_free(in->pos_arena);
-	free(in->loop_ins);
-	folds_free(in);
-	free(in->folds);
-	free(in->fold_head);
-	free(in->copies);
+	names_free(&in->labels);
+	names_free(&in->module_names);
 	callgraph_free(in->cg);
 	symtab_free(in->syms);
+	arena_free(in->arena);
 }
 
 void inline_calls(Module *m, const StageOptions *o)
@@ -2266,7 +2211,7 @@ void inline_calls(Module *m, const StageOptions *o)
 	in_open(&in, m, o, mode);
 	for (uint32_t i = 0; i < cg_count(in.cg); i++) {
 		const CgFunc *c = cg_func(in.cg, in.order[i]);
-		if (c->def && c->def->has_body && c->ncallees && !in.deferred[in.order[i]])
+		if (c->def && c->def->has_body && c->ncallees && !in.callee[in.order[i]].deferred)
 			inline_into(&in, c->sym->def);
 		while (in.nlate) {
 			c = cg_func(in.cg, in.late[--in.nlate]);
@@ -2276,4 +2221,107 @@ void inline_calls(Module *m, const StageOptions *o)
 	if (o->stats)
 		print_stats(&in);
 	in_close(&in);
+}
+
+/* ---- devirtualization's question ---------------------------------------------- */
+
+/* devirt asks, before it makes an indirect call a funnel, whether this
+ * stage would then inline every arm: decide()'s answer on the call as
+ * it stands, each candidate in turn its callee, so that the cost model
+ * is asked, never copied.  The callees' bodies are as they are before
+ * any inlining (this stage inlines into them first). */
+struct InlineAsk {
+	In in;
+	Caller fn;                   /* the last caller asked about */
+};
+
+InlineAsk *inline_ask_new(Module *m, const StageOptions *o)
+{
+	int mode = o->inlining.mode ? o->inlining.mode : INLINE_MODE_DEFAULT;
+	if (mode == INLINE_NEVER)
+		return NULL;
+	InlineAsk *a = xcalloc(1, sizeof *a);
+	in_open(&a->in, m, o, mode);
+	return a;
+}
+
+/* The caller's work as inline_into() begins it, kept while devirt asks
+ * about its calls. */
+static Caller *ask_caller(InlineAsk *a, Stmt *fs)
+{
+	if (a->fn.fs != fs) {
+		fn_close(&a->fn);
+		fn_open(&a->fn, &a->in, fs, 1);
+	}
+	return &a->fn;
+}
+
+static uint32_t direct_calls(const Caller *fn, const CgFunc *c)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < fn->nsites; i++)
+		n += fn->sites[i].callee == c;
+	return n;
+}
+
+/* The facts devirt weighs a whole funnel by, where every callee goes
+ * in: each one's copy at this one call, as decide() weighs a single
+ * call, and that call's own sequence. */
+static void weigh_arms(Caller *fn, Bundle *b, uint32_t n, InlineCost *ic)
+{
+	ic->weighed = fn->in->mode != INLINE_ALWAYS;
+	ic->threshold = fn->in->o->inlining.threshold;
+	for (uint32_t i = 0; ic->weighed && i < n; i++) {
+		CallSite one = *b->plans[i].site;
+		one.copies = 1;
+		ic->arm[i] = cost_facts(fn, &one, &b->plans[i]);
+	}
+	ic->call = ic->weighed ? ic->arm[0].overhead : 0;
+}
+
+int inline_ask(InlineAsk *a, Stmt *caller, Stmt *call, List *l, const char *const *callees,
+	const uint32_t *more, uint32_t n, int kept, InlineCost *ic, char *why, size_t nwhy)
+{
+	Caller *fn = ask_caller(a, caller);
+	uint32_t m = n + (kept != 0);
+	CallSite sites[m + 1], *v[m + 1];
+	int w[m + 1], c[m + 1], t[m + 1];
+	for (uint32_t i = 0; i < m; i++) {
+		const CgFunc *g = cg_find(a->in.cg, callees[i < n ? i : 0]);
+		if (!g)
+			die("inline: asked about %s, which the call graph does not hold", callees[i < n ? i : 0]);
+		/* the kept call is a site too, one no copy can replace */
+		sites[i] = (CallSite){.call = call, .list = l, .callee = g,
+			.copies = direct_calls(fn, g) + (i < n ? more[i] : 0), .asked = i < n};
+		v[i] = &sites[i];
+	}
+	Bundle b = {.list = l, .sites = v, .n = m};
+	b.plans = xcalloc(m + 1, sizeof *b.plans);
+	decide(fn, &b, w, c, t);
+	/* the first callee refused for its own reason, else for another's */
+	uint32_t k = 0;
+	while (k < n && (w[k] < 0 || w[k] == WHY_BUNDLE))
+		k++;
+	if (k == n)
+		for (k = 0; k < n && w[k] < 0; k++)
+			;
+	if (k == n && ic)
+		weigh_arms(fn, &b, n, ic);
+	bundle_free(&b);
+	if (k == n)
+		return -1;
+	if (w[k] == WHY_COST)
+		snprintf(why, nwhy, "cost %d over threshold %d", c[k], t[k]);
+	else
+		snprintf(why, nwhy, "%s", why_text[w[k]]);
+	return (int)k;
+}
+
+void inline_ask_free(InlineAsk *a)
+{
+	if (!a)
+		return;
+	fn_close(&a->fn);
+	in_close(&a->in);
+	free(a);
 }
