@@ -69,12 +69,11 @@ static void add_local(AddrSpaces *a, const char *name)
 
 static void locals_of(AddrSpaces *a, const List *l)
 {
-	for (const Stmt *s = l->head; s; s = s->next)
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
 		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL)
 			for (uint32_t i = 0; i < s->var.nds; i++)
 				add_local(a, s->var.ds[i].name);
-		else if (s->kind == S_SCOPE)
-			locals_of(a, &s->scope);
 }
 
 static int join(int x, int y)

@@ -12,6 +12,8 @@ struct CallGraph {
 	CgFunc *funcs;
 	uint32_t nfuncs;
 	CgFunc **by_id;   /* per symbol id: its node, NULL for a variable */
+	uint32_t *comp, *order;   /* scc_find's, per node */
+	uint8_t *cyclic;
 };
 
 CgFunc *cg_find(const CallGraph *cg, const char *name)
@@ -41,28 +43,132 @@ static void push(Scan *sc, const CgFunc *g)
 
 static void scan_calls(Scan *sc, const List *body)
 {
-	for (const Stmt *s = body->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			scan_calls(sc, &s->scope);
-		if (s->kind != S_INS || !(s->ins.sp->op->flags & OF_CALL))
-			continue;
-		CallParts c;
-		const CgFunc *g;
-		if (ins_call_parts(&s->ins, &c) && (g = cg_find(sc->cg, c.callee->str)))
+	BodyIt it;
+	CallParts c;
+	const CgFunc *g;
+	for (Stmt *s = body_first_call(body, &it, &c); s; s = body_next_call(&it, &c))
+		if (c.whole && (g = cg_find(sc->cg, c.callee->str)))
 			push(sc, g);
 		else
 			sc->f->nindirect++;
-	}
 }
 
 /* A function defined twice adds to the callees of the first body. */
 static void scan_func(CallGraph *cg, uint32_t *in, const Func *fn)
 {
 	CgFunc *f = cg_find(cg, fn->name);
-	Scan sc = {cg, f, in, (uint32_t)(f - cg->funcs) + 1, f->ncallees};
+	Scan sc = {cg, f, in, cg_index_of(cg, f) + 1, f->ncallees};
 	for (uint32_t i = 0; i < f->ncallees; i++)
 		in[cg_find(cg, f->callees[i])->sym->id] = sc.me;
 	scan_calls(&sc, &fn->body);
+}
+
+/* ---- strongly connected components ---------------------------------------- */
+
+typedef struct Tarjan {
+	const uint32_t *first, *to;
+	uint32_t *index, *low, *stack, sp, next;
+	uint8_t *on;
+	uint32_t *comp, *order, norder, ncomps;
+	uint8_t *cyclic;
+} Tarjan;
+
+typedef struct Visit {   /* a node being visited, and its next edge */
+	uint32_t v, e;
+} Visit;
+
+static void open_node(Tarjan *t, uint32_t v)
+{
+	t->index[v] = t->low[v] = ++t->next;
+	t->stack[t->sp++] = v;
+	t->on[v] = 1;
+}
+
+/* v's component, when v is its root: the nodes above it on the stack. */
+static void close_node(Tarjan *t, uint32_t v)
+{
+	if (t->low[v] != t->index[v])
+		return;
+	uint32_t w, n = 0, self = 0;
+	do {
+		w = t->stack[--t->sp];
+		t->on[w] = 0;
+		t->comp[w] = t->ncomps;
+		t->order[t->norder++] = w;
+		n++;
+	} while (w != v);
+	for (uint32_t e = t->first[v]; e < t->first[v + 1]; e++)
+		self |= t->to[e] == v;
+	for (uint32_t k = t->norder - n; k < t->norder; k++)
+		t->cyclic[t->order[k]] = n > 1 || (self && t->order[k] == v);
+	t->ncomps++;
+}
+
+/* One depth-first search from root, its path kept in path[]: what
+ * recursion would do, in the same order. */
+static void search(Tarjan *t, Visit *path, uint32_t root)
+{
+	uint32_t depth = 0;
+	open_node(t, root);
+	path[depth++] = (Visit){root, t->first[root]};
+	while (depth) {
+		Visit *p = &path[depth - 1];
+		uint32_t v = p->v;
+		if (p->e < t->first[v + 1]) {
+			uint32_t w = t->to[p->e++];
+			if (!t->index[w]) {
+				open_node(t, w);
+				path[depth++] = (Visit){w, t->first[w]};
+			} else if (t->on[w] && t->index[w] < t->low[v]) {
+				t->low[v] = t->index[w];
+			}
+			continue;
+		}
+		close_node(t, v);
+		if (--depth && t->low[v] < t->low[path[depth - 1].v])
+			t->low[path[depth - 1].v] = t->low[v];
+	}
+}
+
+uint32_t scc_find(uint32_t n, const uint32_t *first, const uint32_t *to, uint32_t *comp,
+	uint32_t *order, uint8_t *cyclic)
+{
+	Tarjan t = {.first = first, .to = to, .comp = comp, .order = order, .cyclic = cyclic};
+	t.index = xcalloc(n + 1, sizeof *t.index);
+	t.low = xcalloc(n + 1, sizeof *t.low);
+	t.stack = xcalloc(n + 1, sizeof *t.stack);
+	t.on = xcalloc(n + 1, 1);
+	Visit *path = xcalloc(n + 1, sizeof *path);
+	for (uint32_t v = 0; v < n; v++)
+		if (!t.index[v])
+			search(&t, path, v);
+	free(path);
+	free(t.index);
+	free(t.low);
+	free(t.stack);
+	free(t.on);
+	return t.ncomps;
+}
+
+/* The callees' edges in call order, as scc_find reads them. */
+static void components(CallGraph *cg)
+{
+	uint32_t n = cg->nfuncs, *first = xcalloc(n + 2, sizeof *first), m = 0;
+	for (uint32_t i = 0; i < n; i++)
+		m += cg->funcs[i].ncallees;
+	uint32_t *to = xcalloc(m + 1, sizeof *to);
+	for (uint32_t i = 0, e = 0; i < n; i++) {
+		first[i] = e;
+		for (uint32_t k = 0; k < cg->funcs[i].ncallees; k++)
+			to[e++] = cg_index_of(cg, cg_find(cg, cg->funcs[i].callees[k]));
+		first[i + 1] = e;
+	}
+	cg->comp = xcalloc(n + 1, sizeof *cg->comp);
+	cg->order = xcalloc(n + 1, sizeof *cg->order);
+	cg->cyclic = xcalloc(n + 1, 1);
+	scc_find(n, first, to, cg->comp, cg->order, cg->cyclic);
+	free(first);
+	free(to);
 }
 
 /* A function's first statement is a prototype or its definition; an
@@ -95,6 +201,7 @@ CallGraph *callgraph_build(const Module *m, const SymTab *syms)
 		if (s->kind == S_FUNC && s->func->has_body)
 			scan_func(cg, in, s->func);
 	free(in);
+	components(cg);
 	return cg;
 }
 
@@ -108,6 +215,26 @@ CgFunc *cg_func(const CallGraph *cg, uint32_t i)
 	return i < cg->nfuncs ? &cg->funcs[i] : NULL;
 }
 
+uint32_t cg_index_of(const CallGraph *cg, const CgFunc *f)
+{
+	return (uint32_t)(f - cg->funcs);
+}
+
+uint32_t cg_component(const CallGraph *cg, uint32_t i)
+{
+	return cg->comp[i];
+}
+
+int cg_on_cycle(const CallGraph *cg, uint32_t i)
+{
+	return cg->cyclic[i];
+}
+
+const uint32_t *cg_bottom_up(const CallGraph *cg)
+{
+	return cg->order;
+}
+
 void callgraph_free(CallGraph *cg)
 {
 	if (!cg)
@@ -116,5 +243,8 @@ void callgraph_free(CallGraph *cg)
 		free(cg->funcs[i].callees);
 	free(cg->funcs);
 	free(cg->by_id);
+	free(cg->comp);
+	free(cg->order);
+	free(cg->cyclic);
 	free(cg);
 }

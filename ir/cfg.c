@@ -40,13 +40,12 @@ static void add_label(Builder *b, const char *name, const Stmt *targets)
 static void flatten(Builder *b, const List *body)
 {
 	Cfg *g = b->g;
-	for (const Stmt *s = body->head; s; s = s->next) {
+	BodyIt it;
+	for (const Stmt *s = body_first(body, &it); s; s = body_next(&it)) {
 		if (s->kind == S_LABEL)
 			add_label(b, s->label, NULL);
 		else if (s->kind == S_TARGETS && s->list.word == intern_cstr(".branchtargets"))
 			add_label(b, s->list.label, s);
-		else if (s->kind == S_SCOPE)
-			flatten(b, &s->scope);
 		else if (s->kind == S_INS) {
 			g->ins = array_grow(g->ins, g->nins, &b->cap, sizeof *g->ins);
 			g->ins[g->nins++] = (Stmt *)s;

@@ -564,10 +564,9 @@ static void step(Flow *fl, FuncFlow *ff, const Ins *in)
 
 static void walk(Flow *fl, FuncFlow *ff, const List *l)
 {
-	for (const Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_SCOPE)
-			walk(fl, ff, &s->scope);
-		else if (s->kind == S_INS)
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (s->kind == S_INS)
 			step(fl, ff, &s->ins);
 }
 

@@ -361,12 +361,14 @@ void func_declare_before(Module *m, const Func *def, Stmt *at)
 /* Instructions, nested scopes and local initializers. */
 int body_mentions(const List *l, const char *name)
 {
-	for (const Stmt *s = l->head; s; s = s->next)
-		if ((s->kind == S_SCOPE && body_mentions(&s->scope, name)) ||
-		    (s->kind == S_INS && ins_mentions(&s->ins, name)) ||
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if ((s->kind == S_INS && ins_mentions(&s->ins, name)) ||
 		    (s->kind == S_VAR && s->var.nds && s->var.ds[0].init &&
-		     expr_mentions(s->var.ds[0].init, name)))
+		     expr_mentions(s->var.ds[0].init, name))) {
+			body_end(&it);
 			return 1;
+		}
 	return 0;
 }
 

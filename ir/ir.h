@@ -295,8 +295,17 @@ int ins_reads_memory(const struct Ins *);
 typedef struct CallParts {
 	const Expr *rets, *callee, *args, *proto;  /* proto: a prototype or .calltargets label */
 	uint32_t callee_index;
+	int whole;   /* body_next_call: ins_call_parts read all of it */
 } CallParts;
 int ins_call_parts(const struct Ins *, CallParts *);
+int is_sink(const Expr *);   /* "_", the operand that discards a result: not a name */
+/* ld.param d, [name+off] (1) or st.param [name+off], v (0): the address
+ * operand's index, with name and off; -1 for any other instruction.
+ * param_moves: such an access moving what registers hold, sized elements
+ * of 1 to 8 bytes ({a, b} for .v2), as a stage turning .params into
+ * registers wants. */
+int param_at(const struct Ins *, const char **name, int64_t *off);
+int param_moves(const struct Ins *, const char **name, int64_t *off);
 int ins_writes_memory(const struct Ins *);
 
 /* Special registers (ir/sregs.h): sreg_find gives a name's SR_* and its
@@ -555,6 +564,69 @@ void place_remove(Place *);   /* from its list; nothing once removed */
 void place_move_before(Place *, const Place *at);   /* before at's statement, in at's list */
 void places_free(Places *);
 
+/* body.c: one walk over a body in text order, into its { } scopes and
+ * without recursion (see the file's header):
+ *     for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
+ * A scope statement comes before what it holds; body_skip after it is
+ * given walks past what it holds.  The walk may remove the statement it
+ * was given.  A walk left before its end is ended by body_end. */
+typedef struct BodyLevel {
+	List *in;
+	Stmt *block, *next;
+} BodyLevel;
+enum { BODY_LOCAL = 8 };
+typedef struct BodyIt {
+	List *in;              /* the list holding the statement given */
+	Stmt *block;           /* the { } statement whose list that is; NULL: the body's */
+	uint32_t depth;        /* the scopes around it */
+	const LocInfo *at;     /* the last .loc given so far, NULL before one */
+	/* the walk's own */
+	Stmt *cur, *next;
+	const Stmt *last;
+	int skip;
+	BodyLevel *stack, local[BODY_LOCAL];
+	uint32_t cap;
+} BodyIt;
+Stmt *body_first(const List *body, BodyIt *);
+/* From first in list in to last (NULL: in's end), into the scopes of those */
+Stmt *body_from(BodyIt *, const List *in, Stmt *first, const Stmt *last);
+Stmt *body_next(BodyIt *);
+void body_skip(BodyIt *);    /* the scope statement just given: not into it */
+List *body_outer(const BodyIt *, uint32_t k);  /* the list k scopes out from in; NULL past the body */
+/* The S_VAR declaring name (interned) in in or a list around it, the
+ * innermost; NULL when none does. */
+Stmt *body_var(const BodyIt *, const char *name);
+void body_end(BodyIt *);
+/* The call instructions of a body in text order (direct, or through a
+ * register), with the walk's in and block, and what ins_call_parts reads
+ * of each in *c (c->whole: all of it). */
+Stmt *body_first_call(const List *body, BodyIt *, CallParts *c);
+Stmt *body_next_call(BodyIt *, CallParts *c);
+/* A function's __local_depot (nvcc's frame: the last one its top level
+ * declares), the register the first unguarded `mov %SPL, depot` of its
+ * top level writes, and the one the first `cvta.local %SP, %SPL` after
+ * that writes; NULL where there is none. */
+typedef struct Depot {
+	Stmt *decl;
+	const char *spl, *sp;
+	Stmt *spl_def, *sp_def;
+} Depot;
+int depot_named(const char *name);   /* __local_depot, __local_depot3 ... */
+Depot func_depot(const List *body);
+
+/* order.c: where each module variable and function is first declared,
+ * and a function's body, as places growing down the module, ORDER_STEP
+ * apart: "declared before f" is order_first(name) < order_def(f), without
+ * a walk of the module.  A stage that declares name before an item at
+ * place p says so with order_put(o, name, p - 1); the earliest place wins. */
+enum { ORDER_STEP = 16 };
+typedef struct DeclOrder DeclOrder;
+DeclOrder *order_build(const Module *);
+int64_t order_first(const DeclOrder *, const char *name);  /* -1: not declared */
+int64_t order_def(const DeclOrder *, const char *name);    /* -1: no body */
+void order_put(DeclOrder *, const char *name, int64_t place);
+void order_free(DeclOrder *);
+
 /* cfg.c: basic blocks of a function's body (scopes flattened).
  * Blocks are numbered in text order, block 0 is the entry. */
 typedef struct Block {
@@ -730,6 +802,13 @@ int names_label_in(const Names *, const List *body);  /* a label of body (any sc
 int names_exact(const Names *, const char *name);      /* declared as itself */
 int names_declared(const Names *, const char *name);   /* itself or in a range */
 const char *names_type(const Names *, const char *name);  /* its declaration's type word */
+/* A register's width in bits, from its declaration's type; 0 when not
+ * known or not a sized type (.pred). */
+int names_bits(const Names *, const Expr *);
+/* A name as a member of a range %r<N>: %r15 is the stem %r (its length in
+ * *stem) and 15.  0 for a name no range declares: no digits at its end,
+ * nothing before them, or a 0 before more digits (%r05). */
+int reg_split(const char *name, size_t *stem, unsigned long long *k);
 const char *names_fresh(Names *, const char *base);    /* base, else base_1, base_2 ... */
 void names_free(Names *);
 /* A scope nested in f's body declares again a name (or a name of a range:
@@ -943,6 +1022,23 @@ void callgraph_free(CallGraph *);
 CgFunc *cg_find(const CallGraph *, const char *name);
 uint32_t cg_count(const CallGraph *);
 CgFunc *cg_func(const CallGraph *, uint32_t i);
+uint32_t cg_index_of(const CallGraph *, const CgFunc *);   /* cg_func(cg, i) is f */
+/* The call graph's strongly connected components, found when it is built
+ * (scc_find): i's component; whether i can call itself, directly or
+ * through others; every function, each after its callees (those on a
+ * cycle with it aside). */
+uint32_t cg_component(const CallGraph *, uint32_t i);
+int cg_on_cycle(const CallGraph *, uint32_t i);
+const uint32_t *cg_bottom_up(const CallGraph *);   /* cg_count entries */
+/* Tarjan's strongly connected components of a graph of n nodes, without
+ * recursion (a chain of calls is as deep as the input likes).  The edges
+ * from v go to to[first[v] .. first[v + 1] - 1], in the order they are
+ * followed.  Components are numbered as they complete, each after those
+ * it reaches; order lists the nodes so; cyclic[v]: v reaches itself (its
+ * component has another node, or it has an edge to itself).  The arrays
+ * are the caller's, n entries each. */
+uint32_t scc_find(uint32_t n, const uint32_t *first, const uint32_t *to, uint32_t *comp,
+	uint32_t *order, uint8_t *cyclic);
 
 /* print.c */
 void print_module(FILE *, const Module *);

@@ -114,11 +114,10 @@ static void reg_decls(Names *n, const Decl *d, uint32_t nd)
 
 static void reg_decls_of_body(Names *n, const List *body)
 {
-	for (const Stmt *s = body->head; s; s = s->next)
+	BodyIt it;
+	for (const Stmt *s = body_first(body, &it); s; s = body_next(&it))
 		if (s->kind == S_VAR)
 			reg_decls(n, &s->var, 1);
-		else if (s->kind == S_SCOPE)
-			reg_decls_of_body(n, &s->scope);
 }
 
 /* Reads before any write, and the first unguarded write, per block. */

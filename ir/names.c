@@ -82,10 +82,10 @@ void names_add_decls(Names *n, const Decl *d, uint32_t nd)
 
 void names_of_body(Names *n, const List *l)
 {
-	for (const Stmt *s = l->head; s; s = s->next)
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
 		switch (s->kind) {
 		case S_VAR: names_add_decls(n, &s->var, 1); break;
-		case S_SCOPE: names_of_body(n, &s->scope); break;
 		case S_LABEL: names_add(n, s->label, NULL); break;
 		case S_PROTO: names_add(n, s->proto->label, NULL); break;
 		case S_TARGETS: names_add(n, s->list.label, NULL); break;
@@ -163,7 +163,7 @@ static int scope_shadows(Scopes *sc, const List *l)
 				return 1;
 			push_decls(sc, &s->var, 1);
 		}
-	for (const Stmt *s = l->head; s; s = s->next)
+	for (const Stmt *s = l->head; s; s = s->next)   /* recursive: what a scope declares ends with it */
 		if (s->kind == S_SCOPE && scope_shadows(sc, &s->scope))
 			return 1;
 	sc->n = outer;
@@ -209,10 +209,12 @@ int names_label_in(const Names *n, const List *body)
 {
 	if (!n->exact && !n->outer)
 		return 0;  /* most modules: no section names anything */
-	for (const Stmt *s = body->head; s; s = s->next)
-		if ((s->kind == S_LABEL && names_exact(n, s->label)) ||
-		    (s->kind == S_SCOPE && names_label_in(n, &s->scope)))
+	BodyIt it;
+	for (const Stmt *s = body_first(body, &it); s; s = body_next(&it))
+		if (s->kind == S_LABEL && names_exact(n, s->label)) {
+			body_end(&it);
 			return 1;
+		}
 	return 0;
 }
 
@@ -260,13 +262,12 @@ static const NameEntry *find_entry_in(const Names *n, const char *name)
 	HASH_FIND_PTR(n->exact, &name, e);
 	if (e || !n->ranges)
 		return e;
-	size_t len = strlen(name), base = len;
-	while (base > 0 && name[base - 1] >= '0' && name[base - 1] <= '9')
-		base--;
-	if (base == len || base == 0 || (name[base] == '0' && base + 1 < len))
+	size_t base;
+	unsigned long long k;
+	if (!reg_split(name, &base, &k))
 		return NULL;
 	HASH_FIND(hh, n->ranges, name, base, e);
-	return e && strtoull(name + base, NULL, 10) < e->count ? e : NULL;
+	return e && k < e->count ? e : NULL;
 }
 
 int names_declared(const Names *n, const char *name)
@@ -341,4 +342,22 @@ void names_free(Names *n)
 	HASH_CLEAR(hh, n->numbered);
 	arena_free(n->arena);
 	*n = (Names){0};
+}
+
+int reg_split(const char *name, size_t *stem, unsigned long long *k)
+{
+	size_t len = strlen(name), b = len;
+	while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
+		b--;
+	if (b == len || b == 0 || (name[b] == '0' && b + 1 < len))
+		return 0;
+	*stem = b;
+	*k = strtoull(name + b, NULL, 10);
+	return 1;
+}
+
+int names_bits(const Names *n, const Expr *e)
+{
+	const char *t = e->kind == E_NAME ? names_type(n, e->str) : NULL;
+	return t ? 8 * type_bytes(t) : 0;
 }

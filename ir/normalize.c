@@ -12,23 +12,28 @@
  * to every table keyed by name. */
 #include "ir.h"
 
-static void split_vars(Module *m, List *l)
+static void split_var(Module *m, List *l, Stmt *s)
 {
-	for (Stmt *s = l->head; s; s = s->next) {
+	if (s->kind != S_VAR || s->var.nds < 2)
+		return;
+	for (uint32_t i = s->var.nds - 1; i > 0; i--) {
+		Stmt *c = stmt_new(m, S_VAR, s->var.ds[i].loc);
+		c->var = s->var;
+		c->var.ds = &s->var.ds[i];
+		c->var.nds = 1;
+		list_insert_before(l, s->next, c);
+	}
+	s->var.nds = 1;
+}
+
+static void split_vars(Module *m)
+{
+	for (Stmt *s = m->items.head; s; s = s->next) {
+		BodyIt it;
 		if (s->kind == S_FUNC)
-			split_vars(m, &s->func->body);
-		else if (s->kind == S_SCOPE)
-			split_vars(m, &s->scope);
-		if (s->kind != S_VAR || s->var.nds < 2)
-			continue;
-		for (uint32_t i = s->var.nds - 1; i > 0; i--) {
-			Stmt *c = stmt_new(m, S_VAR, s->var.ds[i].loc);
-			c->var = s->var;
-			c->var.ds = &s->var.ds[i];
-			c->var.nds = 1;
-			list_insert_before(l, s->next, c);
-		}
-		s->var.nds = 1;
+			for (Stmt *x = body_first(&s->func->body, &it); x; x = body_next(&it))
+				split_var(m, it.in, x);
+		split_var(m, &m->items, s);
 	}
 }
 
@@ -36,7 +41,7 @@ void ir_normalize(Module *m)
 {
 	if (m->normalized)
 		return;
-	split_vars(m, &m->items);
+	split_vars(m);
 	scope_unshare(m);
 	m->normalized = 1;
 }

@@ -378,7 +378,7 @@ static void print_stmt(Out *f, const Stmt *s, int depth)
 		break;
 	case S_SCOPE:
 		puts_(f, "{\n");
-		print_list(f, &s->scope, depth + 1);
+		print_list(f, &s->scope, depth + 1);   /* recursive: indented, between braces */
 		indent(f, depth);
 		puts_(f, "}\n");
 		break;

@@ -51,7 +51,7 @@ static Range join(Range a, Range b)
 }
 
 /* The register's declared width in bits; 0 when not an integer register. */
-static int reg_bits(const Ranges *rs, const char *name)
+static int int_bits(const Ranges *rs, const char *name)
 {
 	const char *type = names_type(rs->names, name);
 	int ty = type ? type_of(type) : TY_NONE;
@@ -125,7 +125,7 @@ static Range reg_range(Ranges *rs, uint32_t ins, const char *reg, int bits, int 
 	Range r;
 	if (sreg_range(rs, reg, &r))
 		return resize(r, 32, bits);
-	int width = reg_bits(rs, reg);
+	int width = int_bits(rs, reg);
 	uint32_t defs[MAX_REACHING];
 	uint32_t n = width ? defs_reaching(rs->defs, ins, reg, defs, MAX_REACHING) : 0;
 	if (n == 0 || n > MAX_REACHING)
@@ -466,7 +466,7 @@ static int counter_range(Ranges *rs, uint32_t ins, int width, Range *r, int dept
 static Range def_range(Ranges *rs, uint32_t ins, int depth)
 {
 	const Ins *in = &rs->cfg->ins[ins]->ins;
-	int width = in->nops && in->ops[0]->kind == E_NAME ? reg_bits(rs, in->ops[0]->str) : 0;
+	int width = in->nops && in->ops[0]->kind == E_NAME ? int_bits(rs, in->ops[0]->str) : 0;
 	Memo *m = &rs->memo[ins];
 	if (m->state == 2)
 		return m->r;

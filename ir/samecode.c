@@ -74,10 +74,9 @@ static void shape_decls(Shape *sh, const Decl *d, uint32_t n)
 
 static void shape_body(Shape *sh, const List *l)
 {
-	for (const Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_SCOPE)
-			shape_body(sh, &s->scope);
-		else if (s->kind == S_VAR)
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (s->kind == S_VAR)
 			shape_decls(sh, &s->var, 1);
 		else if (s->kind == S_LABEL)
 			shape_put(sh, s->label, NULL);
@@ -108,14 +107,12 @@ static int local_of(const Shape *sh, const char *name, uint32_t *index, long lon
 		*index = l->index, *num = -1;
 		return 1;
 	}
-	size_t len = intern_len(name), b = len;
-	while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
-		b--;
-	if (!sh->ranges || b == len || b == 0 || (name[b] == '0' && b + 1 < len))
+	size_t b;
+	unsigned long long k;
+	if (!sh->ranges || !reg_split(name, &b, &k))
 		return 0;
 	const char *base = intern(name, b);
 	HASH_FIND_PTR(sh->ranges, &base, l);
-	unsigned long long k = strtoull(name + b, NULL, 10);
 	if (!l || k >= l->count)
 		return 0;
 	*index = l->index, *num = (long long)k;
@@ -242,7 +239,7 @@ static int same_body(const Pair *p, const List *x, const List *y)
 			if (!same_name(p, a->label, b->label))
 				return 0;
 			break;
-		case S_SCOPE:
+		case S_SCOPE:   /* recursive: two bodies side by side, scope with scope */
 			if (!same_body(p, &a->scope, &b->scope))
 				return 0;
 			break;
@@ -381,7 +378,7 @@ static uint64_t body_hash(const Shape *sh, uint64_t h, const List *l, int *never
 			h = decl_hash(sh, h, &s->var);
 		else if (s->kind == S_LABEL)
 			h = name_hash(sh, h, s->label, 0);
-		else if (s->kind == S_SCOPE)
+		else if (s->kind == S_SCOPE)   /* recursive: the hash brackets a scope's statements */
 			h = hash_mix(body_hash(sh, hash_mix(h, 7), &s->scope, never), 8);
 		else if (s->kind == S_PRAGMA)
 			for (uint32_t i = 0; i < s->strs.nstrs; i++)

@@ -155,7 +155,7 @@ static void collect(Scan *sc, List *l)
 		case S_LABEL: add_rec(sc, s->label, NULL, s, 1); break;
 		case S_PROTO: add_rec(sc, s->proto->label, NULL, s, 1); break;
 		case S_TARGETS: add_rec(sc, s->list.label, NULL, s, 1); break;
-		case S_SCOPE:
+		case S_SCOPE:   /* recursive: the stack of blocks is the nesting */
 			push(sc);
 			collect(sc, &s->scope);
 			sc->nstack--;
@@ -337,7 +337,7 @@ static void uses(Scan *sc, List *l, UseFn *fn, int on)
 	Uses u = {sc, NULL, fn};
 	for (Stmt *s = l->head; s; s = s->next) {
 		u.s = s;
-		if (s->kind == S_SCOPE) {
+		if (s->kind == S_SCOPE) {   /* recursive: the stack of blocks is the nesting */
 			int in = walked(sc, on);
 			push(sc);
 			uses(sc, &s->scope, fn, in);
@@ -547,7 +547,7 @@ static void rename_list(Scan *sc, List *l, uint32_t *next, int on)
 			if (on)
 				s->list.items = rename_exprs(sc, s->list.items, s->list.nitems);
 			break;
-		case S_SCOPE: {
+		case S_SCOPE: {   /* recursive: the stack of blocks is the nesting */
 			int in = walked(sc, on);
 			push(sc);
 			rename_list(sc, &s->scope, next, in);

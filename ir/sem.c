@@ -89,10 +89,9 @@ typedef struct Uses {
 	void *ctx;
 } Uses;
 
-/* "_", the operand that discards a result: not a name */
-static int is_sink(const char *name)
+int is_sink(const Expr *e)
 {
-	return name[0] == '_' && !name[1];
+	return e->kind == E_NAME && e->str[0] == '_' && !e->str[1];
 }
 
 /* digits from '0' to top, one to max of them, and nothing after */
@@ -134,7 +133,7 @@ static void name_seen(NameFn *fn, void *ctx, const char *name, OpRole role)
 static int use_leaf(void *ctx, Expr **slot)
 {
 	Uses *u = ctx;
-	if ((*slot)->kind == E_NAME && !is_sink((*slot)->str))
+	if ((*slot)->kind == E_NAME && !is_sink(*slot))
 		name_seen(u->fn, u->ctx, (*slot)->str, ROLE_USE);
 	return 0;
 }
@@ -149,7 +148,7 @@ static void visit(const Expr *e, OpRole role, NameFn *fn, void *ctx)
 	}
 	switch (e->kind) {
 	case E_NAME:
-		if (!is_sink(e->str))
+		if (!is_sink(e))
 			name_seen(fn, ctx, e->str, role);
 		break;
 	case E_NUM:
@@ -296,4 +295,24 @@ int is_special_reg(const char *name)
 {
 	int index;
 	return sreg_find(name, &index) >= 0;
+}
+
+int param_at(const Ins *in, const char **name, int64_t *off)
+{
+	int k = in->sp->code == O_ld ? 1 : in->sp->code == O_st ? 0 : -1;
+	if (k < 0 || in->sp->space != SPACE_PARAM || in->nops != 2 || !addr_name_off(in->ops[k], name, off))
+		return -1;
+	return k;
+}
+
+/* Sized elements, as a .reg holds them, and braces as wide as the vector. */
+int param_moves(const Ins *in, const char **name, int64_t *off)
+{
+	const Spelling *sp = in->sp;
+	if (!sp->type || sp->type_bytes < 1 || sp->type_bytes > 8)
+		return -1;
+	int k = param_at(in, name, off);
+	if (k < 0 || (sp->vec > 1 && (in->ops[1 - k]->kind != E_BRACE || in->ops[1 - k]->n != sp->vec)))
+		return -1;
+	return k;
 }

@@ -75,9 +75,8 @@ static const char *position(const SrcLines *sl, const LocInfo *li)
 
 static void collect(SrcLines *sl, const List *l)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			collect(sl, &s->scope);
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		if (s->kind != S_LOC)
 			continue;
 		sl->e = array_grow(sl->e, sl->n, &sl->cap, sizeof *sl->e);

@@ -197,12 +197,11 @@ static void ins_uses(Walk *w, const Ins *in)
 
 static void body_uses(Walk *w, const List *l)
 {
-	for (Stmt *s = l->head; s; s = s->next) {
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		w->at = s;
 		if (s->kind == S_INS)
 			ins_uses(w, &s->ins);
-		else if (s->kind == S_SCOPE)
-			body_uses(w, &s->scope);
 		else if (s->kind == S_TARGETS)
 			for (uint32_t i = 0; i < s->list.nitems; i++)
 				names_in(w, s->list.items[i], USE_CALL);

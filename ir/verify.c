@@ -291,10 +291,9 @@ typedef struct Params {
 
 static void body_params(Params *p, const List *l)
 {
-	for (const Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_SCOPE)
-			body_params(p, &s->scope);
-		else if (s->kind == S_VAR && decl_space(&s->var) == SPACE_PARAM)
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_PARAM)
 			for (uint32_t i = 0; i < s->var.nds; i++) {
 				ParamUse *u = arena_alloc(p->arena, sizeof *u);
 				*u = (ParamUse){.name = s->var.ds[i].name};
@@ -486,7 +485,7 @@ static uint64_t list_fp(uint64_t h, const List *l)
 				h = expr_fp(h, s->ins.ops[i]);
 			break;
 		case S_VAR: h = decl_fp(h, &s->var, 1); break;
-		case S_SCOPE: h = hash_mix(list_fp(h, &s->scope), S_SCOPE); break;
+		case S_SCOPE: h = hash_mix(list_fp(h, &s->scope), S_SCOPE); break;   /* recursive: brackets it */
 		case S_LABEL: h = hash_mix(h, (uintptr_t)s->label); break;
 		case S_PROTO: h = hash_mix(h, (uintptr_t)s->proto->label); break;
 		case S_TARGETS:
@@ -594,7 +593,7 @@ static void verify_stmt(Verifier *v, const Stmt *s, int in_body)
 	case S_FUNC:
 		verify_func(v, s);
 		break;
-	case S_SCOPE:
+	case S_SCOPE:   /* recursive: each list's own links are checked, which a walk trusts */
 		verify_list(v, &s->scope, 1);
 		break;
 	case S_TARGETS:   /* a label or function each name of the list must mean */

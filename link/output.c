@@ -54,7 +54,8 @@ static void refs_exprs(Collect *c, Expr *const *es, uint32_t n)
 
 static void refs_body(Collect *c, const List *body)
 {
-	for (const Stmt *s = body->head; s; s = s->next) {
+	BodyIt it;
+	for (const Stmt *s = body_first(body, &it); s; s = body_next(&it)) {
 		if (s->kind == S_INS)
 			refs_exprs(c, s->ins.ops, s->ins.nops);
 		else if (s->kind == S_TARGETS)
@@ -63,8 +64,7 @@ static void refs_body(Collect *c, const List *body)
 			for (uint32_t i = 0; i < s->var.nds; i++)
 				if (s->var.ds[i].init)
 					refs_expr(c, s->var.ds[i].init);
-		} else if (s->kind == S_SCOPE)
-			refs_body(c, &s->scope);
+		}
 	}
 }
 
@@ -192,13 +192,10 @@ static void place(Linker *l, Stmt *s)
 
 static void strip_locs(List *body)
 {
-	for (Stmt *s = body->head, *next; s; s = next) {
-		next = s->next;
+	BodyIt it;
+	for (Stmt *s = body_first(body, &it); s; s = body_next(&it))
 		if (s->kind == S_LOC)
-			list_remove(body, s);
-		else if (s->kind == S_SCOPE)
-			strip_locs(&s->scope);
-	}
+			list_remove(it.in, s);
 }
 
 /* Sections of one name from every input become one section, the inputs'

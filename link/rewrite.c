@@ -122,7 +122,8 @@ static void renumber_loc(Linker *l, int mod, LocInfo *li)
 
 static void rename_body(Walk *w, List *body)
 {
-	for (Stmt *s = body->head; s; s = s->next) {
+	BodyIt it;
+	for (Stmt *s = body_first(body, &it); s; s = body_next(&it)) {
 		w->loc = s->loc;
 		switch (s->kind) {
 		case S_INS:
@@ -140,9 +141,6 @@ static void rename_body(Walk *w, List *body)
 			renumber_loc(w->l, w->mod, s->locinfo);
 			if (s->locinfo->function_name)
 				s->locinfo->function_name = rename_name(w, s->locinfo->function_name);
-			break;
-		case S_SCOPE:
-			rename_body(w, &s->scope);
 			break;
 		default:
 			break;
@@ -383,13 +381,13 @@ static void rename_map_decls(Rename *map, Decl *d, uint32_t n)
 
 static void rename_map_body(Rename *map, List *body)
 {
-	for (Stmt *s = body->head; s; s = s->next)
+	BodyIt it;
+	for (Stmt *s = body_first(body, &it); s; s = body_next(&it))
 		switch (s->kind) {
 		case S_INS: rename_map_exprs(map, s->ins.ops, s->ins.nops); break;
 		case S_VAR: rename_map_decls(map, &s->var, 1); break;
 		case S_LABEL: s->label = renamed(map, s->label); break;
 		case S_PROTO: s->proto->label = renamed(map, s->proto->label); break;
-		case S_SCOPE: rename_map_body(map, &s->scope); break;
 		case S_TARGETS:
 			s->list.label = renamed(map, s->list.label);
 			rename_map_exprs(map, s->list.items, s->list.nitems);

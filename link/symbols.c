@@ -527,23 +527,13 @@ static int widen_formals(Linker *l, Decl *def, const Decl *decl, uint32_t n)
 	return widened;
 }
 
-/* The declaration of name in l or the lists around it (outer last). */
-typedef struct Scope {
-	List *list;
-	const struct Scope *up;
-} Scope;
-
-static Decl *arg_decl(const Scope *sc, const char *name)
+static Decl *arg_decl(const BodyIt *it, const char *name)
 {
-	for (; sc; sc = sc->up) {
-		Stmt *s = list_var(sc->list, name);
-		if (s)
-			return &s->var;
-	}
-	return NULL;
+	Stmt *s = body_var(it, name);
+	return s ? &s->var : NULL;
 }
 
-static void align_args(Linker *l, const Scope *sc, const Expr *list, const Decl *formal, uint32_t n)
+static void align_args(Linker *l, const BodyIt *sc, const Expr *list, const Decl *formal, uint32_t n)
 {
 	for (uint32_t i = 0; list && i < list->n && i < n; i++) {
 		Decl *d = list->kids[i]->kind == E_NAME ? arg_decl(sc, list->kids[i]->str) : NULL;
@@ -552,21 +542,19 @@ static void align_args(Linker *l, const Scope *sc, const Expr *list, const Decl 
 	}
 }
 
-static void align_calls(Linker *l, int mod, List *list, const Scope *up)
+static void align_calls(Linker *l, int mod, List *body)
 {
-	Scope sc = {list, up};
-	for (Stmt *s = list->head; s; s = s->next) {
-		CallParts c;
-		if (s->kind == S_SCOPE)
-			align_calls(l, mod, &s->scope, &sc);
-		if (s->kind != S_INS || !ins_call_parts(&s->ins, &c) || c.proto)
+	BodyIt it;
+	CallParts c;
+	for (Stmt *s = body_first_call(body, &it, &c); s; s = body_next_call(&it, &c)) {
+		if (!c.whole || c.proto)
 			continue;
 		Sym *y = lookup(l, mod, c.callee->str);
 		if (!y || !y->g || !y->g->widened)
 			continue;
 		const Func *f = y->g->def->def->func;
-		align_args(l, &sc, c.rets, f->rets, f->nrets);
-		align_args(l, &sc, c.args, f->params, f->nparams);
+		align_args(l, &it, c.rets, f->rets, f->nrets);
+		align_args(l, &it, c.args, f->params, f->nparams);
 	}
 }
 
@@ -591,5 +579,5 @@ void widen_param_alignments(Linker *l)
 	for (int m = 0; any && m < l->n; m++)
 		for (Stmt *s = l->mods[m]->items.head; s; s = s->next)
 			if (s->kind == S_FUNC && s->func->has_body)
-				align_calls(l, m, &s->func->body, NULL);
+				align_calls(l, m, &s->func->body);
 }

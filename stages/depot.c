@@ -553,7 +553,7 @@ static const Expr *element(const Expr *e, uint32_t i)
 static int element_fits(const Names *regs, const Expr *e, int bytes, int store)
 {
 	int64_t k;
-	if (e->kind == E_NAME && !strcmp(e->str, "_"))
+	if (is_sink(e))
 		return !store;
 	if (e->kind == E_NUM || int_operand(e, &k))
 		return store;
@@ -708,7 +708,7 @@ static void replace_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a
 	for (uint32_t k = 0; k < sp->vec; k++) {
 		Expr *e = (Expr *)element(v, k);
 		const Piece *q = piece_at(p, obj, a->off + (int64_t)k * sp->type_bytes);
-		if (e->kind == E_NAME && !strcmp(e->str, "_"))
+		if (is_sink(e))
 			continue;
 		Expr *reg = name_expr(q->reg);
 		Stmt *mov = sp->code == O_ld ? mov_bits(d, s->loc, q->bytes, e, reg)
@@ -1375,7 +1375,7 @@ static int find_depot(const MemObjs *mo)
 {
 	for (uint32_t i = 0; i < mo->nobjs; i++) {
 		const MemObj *o = &mo->objs[i];
-		if (!strncmp(o->name, "__local_depot", 13) && o->size > 0 && o->decl->var.nds == 1 &&
+		if (depot_named(o->name) && o->size > 0 && o->decl->var.nds == 1 &&
 		    o->decl->var.ds[0].ndims == 1 && !o->decl->var.ds[0].init)
 			return (int)i;
 	}

@@ -76,18 +76,18 @@ typedef struct Stats {
 	unsigned funcs, internal, left[NWHY], constants, params, results, merged, refused_const;
 } Stats;
 
-typedef struct Fn Fn;
-typedef struct Site {
+typedef struct Callee Callee;
+typedef struct Call {
 	Stmt *call;
 	List *list;          /* the list holding it */
 	Func *caller;
-	Fn *from;            /* the caller's Fn, NULL for a kernel or a function left out */
-} Site;
+	Callee *from;            /* the caller's Callee, NULL for a kernel or a function left out */
+} Call;
 
-struct Fn {
+struct Callee {
 	Stmt *def;
 	Func *f;
-	Site *sites;
+	Call *sites;
 	uint32_t nsites, cap;
 	int why;             /* -1: internal, every site understood */
 	int gone;            /* merged into another */
@@ -102,13 +102,13 @@ typedef struct Ipo {
 	Module *m;
 	const StageOptions *o;
 	SymTab *t;
-	Fn *fns;
+	Callee *fns;
 	uint32_t nfns;
-	int32_t *fn_of;      /* per symbol id: its Fn, or -1 */
+	int32_t *fn_of;      /* per symbol id: its Callee, or -1 */
 	Stats st;
 } Ipo;
 
-static Fn *fn_named(const Ipo *p, const char *name)
+static Callee *fn_named(const Ipo *p, const char *name)
 {
 	const Symbol *s = symtab_find(p->t, name);
 	return s && p->fn_of[s->id] >= 0 ? &p->fns[p->fn_of[s->id]] : NULL;
@@ -130,26 +130,23 @@ static void remark(const Ipo *p, Loc at, const char *fmt, ...)
  * operand's index, else -1. */
 static int param_access(const Ins *in, const char *name, int64_t *off)
 {
-	int k = in->sp->code == O_ld ? 1 : in->sp->code == O_st ? 0 : -1;
 	const char *n;
-	if (k < 0 || in->sp->space != SPACE_PARAM || in->nops != 2 || !addr_name_off(in->ops[k], &n, off) ||
-	    n != name || expr_mentions(in->ops[1 - k], name))
-		return -1;
-	return k;
+	int k = param_at(in, &n, off);
+	return k >= 0 && n == name && !expr_mentions(in->ops[1 - k], name) ? k : -1;
 }
 
 /* Every instruction of l (nested scopes too) naming name, calls aside
  * where calls says so, is an access of kind k (0 st.param, 1 ld.param). */
 static int only_accessed(const List *l, const char *name, int k, int calls)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
-		int64_t off;
-		if (s->kind == S_SCOPE && !only_accessed(&s->scope, name, k, calls))
-			return 0;
+	BodyIt it;
+	int64_t off;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
 		if (s->kind == S_INS && !(calls && stmt_is_call(s)) && ins_mentions(&s->ins, name) &&
-		    param_access(&s->ins, name, &off) != k)
+		    param_access(&s->ins, name, &off) != k) {
+			body_end(&it);
 			return 0;
-	}
+		}
 	return 1;
 }
 
@@ -159,17 +156,16 @@ enum { ANY, ARGS, RESULTS };
  * name: anywhere, among its arguments or among its results. */
 static int other_call_names(const List *l, const char *name, const Stmt *except, int where)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
-		CallParts cp;
-		if (s->kind == S_SCOPE && other_call_names(&s->scope, name, except, where))
-			return 1;
-		if (s == except || !stmt_is_call(s) || !ins_mentions(&s->ins, name))
+	BodyIt it;
+	CallParts cp;
+	for (const Stmt *s = body_first_call(l, &it, &cp); s; s = body_next_call(&it, &cp)) {
+		if (s == except || !ins_mentions(&s->ins, name))
 			continue;
-		if (where == ANY || !ins_call_parts(&s->ins, &cp))
-			return 1;
 		const Expr *list = where == ARGS ? cp.args : cp.rets;
-		if (list && expr_mentions(list, name))
+		if (where == ANY || !cp.whole || (list && expr_mentions(list, name))) {
+			body_end(&it);
 			return 1;
+		}
 	}
 	return 0;
 }
@@ -177,31 +173,27 @@ static int other_call_names(const List *l, const char *name, const Stmt *except,
 /* Every instruction of l naming name goes, with its declaration. */
 static void drop_param(List *l, const char *name)
 {
-	for (Stmt *s = l->head, *next; s; s = next) {
-		next = s->next;
-		if (s->kind == S_SCOPE)
-			drop_param(&s->scope, name);
-		else if ((s->kind == S_INS && ins_mentions(&s->ins, name)) ||
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if ((s->kind == S_INS && ins_mentions(&s->ins, name)) ||
 		    (s->kind == S_VAR && s->var.ds[0].name == name))
-			list_remove(l, s);
-	}
+			list_remove(it.in, s);
 }
 
 /* ---- which functions, which calls ----------------------------------------- */
 
-static void find_sites(Ipo *p, Func *caller, Fn *from, List *l)
+static void find_sites(Ipo *p, Func *caller, Callee *from, List *l)
 {
-	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			find_sites(p, caller, from, &s->scope);
-		CallParts cp;
-		Fn *fn;
-		if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &cp) || !(fn = fn_named(p, cp.callee->str)))
+	BodyIt it;
+	CallParts cp;
+	for (Stmt *s = body_first_call(l, &it, &cp); s; s = body_next_call(&it, &cp)) {
+		Callee *fn;
+		if (!cp.whole || !(fn = fn_named(p, cp.callee->str)))
 			continue;
 		if (cp.proto)
 			fn->why = WHY_USE;
 		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
-		fn->sites[fn->nsites++] = (Site){s, l, caller, from};
+		fn->sites[fn->nsites++] = (Call){s, it.in, caller, from};
 	}
 }
 
@@ -217,7 +209,7 @@ static int site_param(const List *l, const Expr *o, int k)
  * argument, or an argument a call writes as its result, carries a value
  * the stage does not follow.  (Calls sharing arguments, or results, as a
  * funnel's arms do, are understood.)  -1 when understood. */
-static int site_why(const Fn *fn, const Site *st)
+static int site_why(const Callee *fn, const Call *st)
 {
 	CallParts cp;
 	if (!ins_call_parts(&st->call->ins, &cp) || cp.proto)
@@ -240,7 +232,7 @@ static int site_why(const Fn *fn, const Site *st)
 	return -1;
 }
 
-static int classify(const Ipo *p, const Fn *fn, const Symbol *s)
+static int classify(const Ipo *p, const Callee *fn, const Symbol *s)
 {
 	if (fn->why >= 0)
 		return fn->why;
@@ -278,17 +270,17 @@ static void scan(Ipo *p)
 		if (!sym || sym->def != s)
 			continue;
 		p->fns = array_grow(p->fns, p->nfns, &cap, sizeof *p->fns);
-		p->fns[p->nfns] = (Fn){.def = s, .f = s->func, .why = -1};
+		p->fns[p->nfns] = (Callee){.def = s, .f = s->func, .why = -1};
 		p->fn_of[sym->id] = (int32_t)p->nfns++;
 	}
 	for (Stmt *s = p->m->items.head; s; s = s->next) {
-		Fn *from;
+		Callee *from;
 		if (s->kind == S_FUNC && s->func->has_body)
 			find_sites(p, s->func, (from = fn_named(p, s->func->name)) && from->def == s ? from : NULL,
 				&s->func->body);
 	}
 	for (uint32_t i = 0; i < p->nfns; i++) {
-		Fn *fn = &p->fns[i];
+		Callee *fn = &p->fns[i];
 		fn->why = classify(p, fn, symtab_find(p->t, fn->f->name));
 		p->st.funcs++;
 		if (fn->why < 0)
@@ -313,19 +305,19 @@ static void scan(Ipo *p)
 typedef struct Bucket {
 	UT_hash_handle hh;
 	uint64_t hash;
-	Fn **fns;
+	Callee **fns;
 	uint32_t n, cap;
 } Bucket;
 
 typedef struct Wave {
-	Fn **fns;
+	Callee **fns;
 	uint32_t n, cap;
 } Wave;
 
 /* Only a function ipo may change is (re)hashed: a caller hashed again
  * because its callee merged may be one left alone (its address taken, a
  * vtable's destructor), which must never merge away. */
-static void queue(Wave *w, Fn *fn)
+static void queue(Wave *w, Callee *fn)
 {
 	if (fn->queued || fn->gone || fn->why >= 0)
 		return;
@@ -339,7 +331,7 @@ static void find_stmts(Ipo *p)
 {
 	uint32_t at = 0;
 	for (Stmt *s = p->m->items.head; s; s = s->next, at++) {
-		Fn *fn = s->kind == S_FUNC ? fn_named(p, s->func->name) : NULL;
+		Callee *fn = s->kind == S_FUNC ? fn_named(p, s->func->name) : NULL;
 		if (!fn)
 			continue;
 		if (!fn->nstmts)
@@ -349,14 +341,14 @@ static void find_stmts(Ipo *p)
 	}
 }
 
-static void bucket_put(Bucket *b, Fn *fn)
+static void bucket_put(Bucket *b, Callee *fn)
 {
 	b->fns = array_grow(b->fns, b->n, &b->cap, sizeof *b->fns);
 	b->fns[b->n++] = fn;
 	fn->bucket = b;
 }
 
-static void bucket_del(Fn *fn)
+static void bucket_del(Callee *fn)
 {
 	Bucket *b = fn->bucket;
 	for (uint32_t i = 0; i < b->n; i++)
@@ -369,7 +361,7 @@ static void bucket_del(Fn *fn)
 
 /* Before dup's first statement (ptxas reads in order, and dup's callers
  * come after it), keep is declared if nothing named it yet. */
-static void declare_early(Ipo *p, Fn *keep, const Fn *dup)
+static void declare_early(Ipo *p, Callee *keep, const Callee *dup)
 {
 	if (keep->first < dup->first)
 		return;
@@ -382,11 +374,11 @@ static void declare_early(Ipo *p, Fn *keep, const Fn *dup)
 
 /* dup's calls name keep instead (their callers to be hashed again), and
  * its statements go. */
-static void merge(Ipo *p, Fn *keep, Fn *dup, Wave *next)
+static void merge(Ipo *p, Callee *keep, Callee *dup, Wave *next)
 {
 	dup->gone = 1;
 	for (uint32_t i = 0; i < dup->nsites; i++) {
-		Site *st = &dup->sites[i];
+		Call *st = &dup->sites[i];
 		if (st->from && st->from->gone)
 			continue;   /* in a body gone */
 		Ins *in = &st->call->ins;
@@ -411,7 +403,7 @@ static void merge(Ipo *p, Fn *keep, Fn *dup, Wave *next)
 
 /* fn into its code's bucket, or merged with the function there of its
  * code (the earlier in the module kept). */
-static void place(Ipo *p, Bucket **table, Fn *fn, Wave *next)
+static void place(Ipo *p, Bucket **table, Callee *fn, Wave *next)
 {
 	uint64_t h = func_code_hash(fn->f);
 	Bucket *b;
@@ -422,7 +414,7 @@ static void place(Ipo *p, Bucket **table, Fn *fn, Wave *next)
 		HASH_ADD(hh, *table, hash, sizeof b->hash, b);
 	}
 	for (uint32_t i = 0; i < b->n; i++) {
-		Fn *other = b->fns[i];
+		Callee *other = b->fns[i];
 		if (!func_same_code(other->f, fn->f))
 			continue;
 		if (other < fn) {
@@ -440,7 +432,7 @@ static void place(Ipo *p, Bucket **table, Fn *fn, Wave *next)
 
 static int by_place(const void *x, const void *y)
 {
-	const Fn *a = *(Fn *const *)x, *b = *(Fn *const *)y;
+	const Callee *a = *(Callee *const *)x, *b = *(Callee *const *)y;
 	return a < b ? -1 : a > b;
 }
 
@@ -459,7 +451,7 @@ static void merge_all(Ipo *p)
 		for (uint32_t i = 0; i < now.n; i++)
 			now.fns[i]->queued = 0;
 		for (uint32_t i = 0; i < now.n; i++) {
-			Fn *fn = now.fns[i];
+			Callee *fn = now.fns[i];
 			if (fn->gone)
 				continue;
 			if (fn->bucket)
@@ -475,7 +467,7 @@ static void merge_all(Ipo *p)
 	free(now.fns);
 	free(next.fns);
 	for (uint32_t i = 0; i < p->nfns; i++) {   /* the calls in bodies gone */
-		Fn *fn = &p->fns[i];
+		Callee *fn = &p->fns[i];
 		uint32_t n = 0;
 		for (uint32_t k = 0; k < fn->nsites; k++)
 			if (!fn->sites[k].from || !fn->sites[k].from->gone)
@@ -515,22 +507,20 @@ static uint64_t low_bytes(uint64_t v, int bytes)
 static const Stmt *only_writer(const List *l, const char *reg, int *n)
 {
 	const Stmt *w = NULL;
-	for (const Stmt *s = l->head; s && *n < 2; s = s->next) {
-		const Stmt *x = s->kind == S_SCOPE ? only_writer(&s->scope, reg, n) : NULL;
-		if (x)
-			w = x;
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s && *n < 2; s = body_next(&it))
 		if (s->kind == S_INS) {
 			RegAccess a = ins_reg_access(&s->ins, reg);
 			if (a.writes || a.may_write)
 				w = s, ++*n;
 		}
-	}
+	body_end(&it);
 	return *n == 1 ? w : NULL;
 }
 
 /* What v holds when written by st: an immediate, or a register only an
  * unguarded mov of an immediate writes in the caller. */
-static int value_bits(const Site *st, const Expr *v, uint64_t *bits)
+static int value_bits(const Call *st, const Expr *v, uint64_t *bits)
 {
 	int n = 0;
 	const Stmt *w = v->str[0] == '%' && !reg_of_part(v->str) && !names_shadowed(st->caller) ?
@@ -548,7 +538,7 @@ static int value_bits(const Site *st, const Expr *v, uint64_t *bits)
 /* The number the call stores into its .param arg, of bytes bytes: the
  * one st.param into it, at offset 0 and as wide, unguarded, before the
  * call in its list with no label (nor scope) between. */
-static int site_constant(const Site *st, const char *arg, int bytes, uint64_t *bits)
+static int site_constant(const Call *st, const char *arg, int bytes, uint64_t *bits)
 {
 	const Stmt *store = NULL;
 	for (const Stmt *s = st->list->head; s; s = s->next) {
@@ -583,7 +573,7 @@ static int scalar(const Decl *d)
 }
 
 /* Every call's argument i is the same number (bits). */
-static int same_constant(const Fn *fn, uint32_t i, int bytes, uint64_t *bits)
+static int same_constant(const Callee *fn, uint32_t i, int bytes, uint64_t *bits)
 {
 	for (uint32_t k = 0; k < fn->nsites; k++) {
 		CallParts cp;
@@ -600,15 +590,16 @@ static int same_constant(const Fn *fn, uint32_t i, int bytes, uint64_t *bits)
  * register (or '_'). */
 static int loads_only(const List *l, const char *formal, int bytes)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
-		int64_t off;
-		if (s->kind == S_SCOPE && !loads_only(&s->scope, formal, bytes))
-			return 0;
+	BodyIt it;
+	int64_t off;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		if (s->kind != S_INS || !ins_mentions(&s->ins, formal))
 			continue;
 		if (param_access(&s->ins, formal, &off) != 1 || s->ins.sp->vec != 1 || off < 0 ||
-		    off + s->ins.sp->type_bytes > bytes || s->ins.ops[0]->kind != E_NAME)
+		    off + s->ins.sp->type_bytes > bytes || s->ins.ops[0]->kind != E_NAME) {
+			body_end(&it);
 			return 0;
+		}
 	}
 	return 1;
 }
@@ -643,23 +634,21 @@ static Stmt *load_as_mov(Ipo *p, const Names *regs, const Stmt *ld, uint64_t bit
 
 static void loads_to_movs(Ipo *p, const Names *regs, List *l, const char *formal, uint64_t bits)
 {
-	for (Stmt *s = l->head, *next; s; s = next) {
-		next = s->next;
-		int64_t off;
-		if (s->kind == S_SCOPE)
-			loads_to_movs(p, regs, &s->scope, formal, bits);
+	BodyIt it;
+	int64_t off;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		if (s->kind != S_INS || !ins_mentions(&s->ins, formal))
 			continue;
 		param_access(&s->ins, formal, &off);
-		if (!(s->ins.ops[0]->str[0] == '_' && !s->ins.ops[0]->str[1]))
-			list_insert_before(l, s, load_as_mov(p, regs, s, bits, off));
-		list_remove(l, s);
+		if (!is_sink(s->ins.ops[0]))
+			list_insert_before(it.in, s, load_as_mov(p, regs, s, bits, off));
+		list_remove(it.in, s);
 	}
 }
 
 /* Whether every call stores immediates alone into argument i (for the
  * remark on a parameter that is not a scalar). */
-static int all_immediate(const Fn *fn, uint32_t i)
+static int all_immediate(const Callee *fn, uint32_t i)
 {
 	for (uint32_t k = 0; k < fn->nsites; k++) {
 		CallParts cp;
@@ -683,7 +672,7 @@ static int all_immediate(const Fn *fn, uint32_t i)
 	return fn->nsites > 0;
 }
 
-static void constants(Ipo *p, Fn *fn)
+static void constants(Ipo *p, Callee *fn)
 {
 	Names regs = {0};
 	int named = 0;
@@ -736,7 +725,7 @@ static void set_signature(Ipo *p, const char *func, Decl *params, uint32_t npara
 
 /* The call without argument i (or, for i == -1, without its results);
  * the .param goes when no other call passes it. */
-static void drop_from_call(Ipo *p, const Site *st, int64_t i)
+static void drop_from_call(Ipo *p, const Call *st, int64_t i)
 {
 	Ins *in = &st->call->ins;
 	CallParts cp;
@@ -767,7 +756,7 @@ static void drop_from_call(Ipo *p, const Site *st, int64_t i)
 		drop_param(st->list, name);
 }
 
-static void unread_params(Ipo *p, Fn *fn)
+static void unread_params(Ipo *p, Callee *fn)
 {
 	Func *f = fn->f;
 	Decl *keep = arena_alloc(p->m->arena, (f->nparams + 1) * sizeof *keep);
@@ -791,7 +780,7 @@ static void unread_params(Ipo *p, Fn *fn)
 
 /* No call site reads the result: a call without one, or whose result
  * .param nothing but calls names. */
-static int result_unread(const Fn *fn)
+static int result_unread(const Callee *fn)
 {
 	for (uint32_t k = 0; k < fn->nsites; k++) {
 		CallParts cp;
@@ -807,7 +796,7 @@ static int result_unread(const Fn *fn)
 	return 1;
 }
 
-static void unread_result(Ipo *p, Fn *fn)
+static void unread_result(Ipo *p, Callee *fn)
 {
 	Func *f = fn->f;
 	if (f->nrets != 1 || !result_unread(fn) || !only_accessed(&f->body, f->rets[0].ds[0].name, 0, 0))
@@ -842,7 +831,7 @@ void ipo(Module *m, const StageOptions *o)
 	scan(&p);
 	merge_all(&p);
 	for (uint32_t i = 0; i < p.nfns; i++) {
-		Fn *fn = &p.fns[i];
+		Callee *fn = &p.fns[i];
 		if (fn->why >= 0 || fn->gone)
 			continue;
 		fn->f = fn->def->func;

@@ -52,7 +52,7 @@ typedef struct Arg {
 	uint32_t off;        /* its offset in the buffer */
 } Arg;
 
-typedef struct Site {
+typedef struct PrintfCall {
 	Stmt *call;
 	List *list;          /* the scope holding the call */
 	List **outer;        /* the scopes around it, innermost first */
@@ -62,21 +62,19 @@ typedef struct Site {
 	Arg *args;           /* the arguments after the format */
 	uint32_t nargs;
 	uint32_t size;       /* bytes of buffer it needs */
-} Site;
+} PrintfCall;
 
-typedef struct Fn {
+typedef struct PrintfFn {
 	Module *m;
 	const StageOptions *o;
 	Func *f;
 	const char *printf_name, *vprintf_name;
-	Site *sites;
+	PrintfCall *sites;
 	uint32_t nsites, cap;
-	List **stack;        /* the scopes being walked */
-	uint32_t depth, stack_cap;
 	Names names;         /* declared in the function or the module */
 	int bad;             /* errors in this function */
 	SrcLines *src;       /* its source lines, for diagnostics at a call */
-} Fn;
+} PrintfFn;
 
 /* .b, .u and .s types up to 64 bits */
 static int is_int_type(int ty)
@@ -89,8 +87,8 @@ static int is_name(const Expr *e, const char *name)
 	return e->kind == E_NAME && e->str == name;
 }
 
-static void fmt_diag(Fn *fn, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fmt_diag(Fn *fn, Loc loc, const char *fmt, ...)
+static void fmt_diag(PrintfFn *fn, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fmt_diag(PrintfFn *fn, Loc loc, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -129,7 +127,7 @@ static const Declarator *declared_in(const List *l, const char *name, Stmt **at)
 
 /* A .param name for the call's scope that hides nothing: not declared
  * there or around it, nor in the function's signature or the module. */
-static const char *fresh_param(Fn *fn, const Site *st, const char *base)
+static const char *fresh_param(PrintfFn *fn, const PrintfCall *st, const char *base)
 {
 	char buf[64];
 	snprintf(buf, sizeof buf, "%s", base);
@@ -228,7 +226,7 @@ typedef struct Want {
 
 /* The arguments a C format consumes, in order; unknown or unsupported
  * conversions are reported at loc. */
-static uint32_t parse_format(Fn *fn, Loc loc, const char *s, Want *w, uint32_t max)
+static uint32_t parse_format(PrintfFn *fn, Loc loc, const char *s, Want *w, uint32_t max)
 {
 	uint32_t n = 0;
 	for (const char *p = s; *p; p++) {
@@ -314,7 +312,7 @@ static int fits(int want, const Arg *a)
 	}
 }
 
-static void check_format(Fn *fn, Site *st, const Want *w, uint32_t nw)
+static void check_format(PrintfFn *fn, PrintfCall *st, const Want *w, uint32_t nw)
 {
 	static const char *const wants[] = {
 		"a 32-bit integer", "a 64-bit integer", "a floating-point value",
@@ -339,8 +337,8 @@ static void check_format(Fn *fn, Site *st, const Want *w, uint32_t nw)
 
 /* ---- reading a call sequence ---------------------------------------- */
 
-static void refuse(Fn *fn, const Stmt *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void refuse(Fn *fn, const Stmt *at, const char *fmt, ...)
+static void refuse(PrintfFn *fn, const Stmt *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void refuse(PrintfFn *fn, const Stmt *at, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -376,7 +374,7 @@ static int decl_size(const Decl *d, const Declarator *dr)
 }
 
 /* Finds P's declaration and stores in the call's scope; 0 after refusing. */
-static int read_param(Fn *fn, Site *st, const char *p, Arg *a)
+static int read_param(PrintfFn *fn, PrintfCall *st, const char *p, Arg *a)
 {
 	const Stmt *call = st->call;
 	const Declarator *dr = declared_in(st->list, p, &a->decl);
@@ -430,7 +428,7 @@ static int read_param(Fn *fn, Site *st, const char *p, Arg *a)
 }
 
 /* A scalar is one plain store at offset 0; anything else is raw bytes. */
-static int classify(Fn *fn, Arg *a)
+static int classify(PrintfFn *fn, Arg *a)
 {
 	const Ins *in = &a->stores[0]->ins;
 	const char *type = in->sp->type;
@@ -458,7 +456,7 @@ static int classify(Fn *fn, Arg *a)
 	return 1;
 }
 
-static int read_site(Fn *fn, Site *st)
+static int read_site(PrintfFn *fn, PrintfCall *st)
 {
 	CallParts c;
 	ins_call_parts(&st->call->ins, &c);
@@ -509,7 +507,7 @@ static int read_site(Fn *fn, Site *st)
 }
 
 /* The format's text, through value tracking from its st.param. */
-static char *format_of(Fn *fn, const Site *st, const Tracker *t)
+static char *format_of(PrintfFn *fn, const PrintfCall *st, const Tracker *t)
 {
 	uint32_t idx = 0;
 	while (idx < t->cfg->nins && t->cfg->ins[idx] != st->fmtstore)
@@ -523,7 +521,7 @@ static char *format_of(Fn *fn, const Site *st, const Tracker *t)
 /* With a run-time format only the types say how an argument promotes; an
  * untyped narrow integer (.b8, .b16) could be signed or not, and only a
  * conversion (%d or %u) would tell. */
-static int runtime_args_ok(Fn *fn, const Site *st)
+static int runtime_args_ok(PrintfFn *fn, const PrintfCall *st)
 {
 	for (uint32_t i = 0; i < st->nargs; i++) {
 		const Arg *a = &st->args[i];
@@ -540,7 +538,7 @@ static int runtime_args_ok(Fn *fn, const Site *st)
 
 /* Offsets at natural alignment; narrow untyped integers take their
  * signedness from the conversion that prints them. */
-static void layout(Site *st, const Want *w, uint32_t nw)
+static void layout(PrintfCall *st, const Want *w, uint32_t nw)
 {
 	uint32_t off = 0;
 	for (uint32_t i = 0; i < st->nargs; i++) {
@@ -561,7 +559,7 @@ typedef struct Regs {
 	uint32_t bufsize;
 } Regs;
 
-static Stmt *emit(Fn *fn, List *l, Stmt *at, const Stmt *like, const char *sp, Expr *a, Expr *b)
+static Stmt *emit(PrintfFn *fn, List *l, Stmt *at, const Stmt *like, const char *sp, Expr *a, Expr *b)
 {
 	Expr *ops[2] = {a, b};
 	Stmt *s = ins_new(fn->m, like->loc, sp, ops, 2);
@@ -573,7 +571,7 @@ static Stmt *emit(Fn *fn, List *l, Stmt *at, const Stmt *like, const char *sp, E
 	return s;
 }
 
-static const char *reg(Fn *fn, const char **slot, const char *base)
+static const char *reg(PrintfFn *fn, const char **slot, const char *base)
 {
 	if (!*slot)
 		*slot = names_fresh(&fn->names, base);
@@ -605,7 +603,7 @@ static Expr *promoted_float(const Expr *e)
 	return num_expr(intern_cstr(buf));
 }
 
-static int rewrite_scalar(Fn *fn, Regs *r, List *l, Stmt *s, const Arg *a)
+static int rewrite_scalar(PrintfFn *fn, Regs *r, List *l, Stmt *s, const Arg *a)
 {
 	Expr *v = s->ins.ops[1];
 	Expr *addr = expr_addr(fn->m, name_expr(r->buf), a->off);
@@ -650,7 +648,7 @@ static int rewrite_scalar(Fn *fn, Regs *r, List *l, Stmt *s, const Arg *a)
 
 /* Raw bytes: each store lands at the same place in the buffer, vectors
  * split into elements (the buffer is only 8-aligned). */
-static void rewrite_agg(Fn *fn, Regs *r, List *l, Stmt *s, const Arg *a)
+static void rewrite_agg(PrintfFn *fn, Regs *r, List *l, Stmt *s, const Arg *a)
 {
 	const char *type = s->ins.sp->type;
 	int vec = s->ins.sp->vec;
@@ -659,13 +657,13 @@ static void rewrite_agg(Fn *fn, Regs *r, List *l, Stmt *s, const Arg *a)
 	snprintf(sp, sizeof sp, "st.local%s", type);
 	for (int i = 0; i < vec; i++) {
 		Expr *v = vec > 1 ? s->ins.ops[1]->kids[i] : s->ins.ops[1];
-		if (v->kind == E_NAME && !strcmp(v->str, "_"))
+		if (is_sink(v))
 			continue;
 		emit(fn, l, s, s, sp, expr_addr(fn->m, name_expr(r->buf), off + i * type_bytes(type)), v);
 	}
 }
 
-static int rewrite_site(Fn *fn, Regs *r, Site *st)
+static int rewrite_site(PrintfFn *fn, Regs *r, PrintfCall *st)
 {
 	List *l = st->list;
 	Stmt *call = st->call;
@@ -706,7 +704,7 @@ static int rewrite_site(Fn *fn, Regs *r, Site *st)
 }
 
 /* The buffer and registers go after the function's leading declarations. */
-static void declare(Fn *fn, const Regs *r)
+static void declare(PrintfFn *fn, const Regs *r)
 {
 	List *body = &fn->f->body;
 	Stmt *at = body->head;
@@ -728,15 +726,10 @@ static void declare(Fn *fn, const Regs *r)
 
 /* ---- finding the calls ---------------------------------------------- */
 
-static void find_sites(Fn *fn, List *l)
+static void find_sites(PrintfFn *fn, List *l)
 {
-	fn->stack = array_grow(fn->stack, fn->depth, &fn->stack_cap, sizeof *fn->stack);
-	fn->stack[fn->depth++] = l;
-	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE) {
-			find_sites(fn, &s->scope);
-			continue;
-		}
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		if (s->kind != S_INS || !ins_mentions(&s->ins, fn->printf_name))
 			continue;
 		CallParts c;
@@ -746,18 +739,17 @@ static void find_sites(Fn *fn, List *l)
 			continue;
 		}
 		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
-		Site *st = &fn->sites[fn->nsites++];
-		*st = (Site){.call = s, .list = l, .nouter = fn->depth - 1};
-		st->outer = arena_alloc(fn->m->arena, (fn->depth) * sizeof *st->outer);
-		for (uint32_t k = 0; k + 1 < fn->depth; k++)
-			st->outer[k] = fn->stack[fn->depth - 2 - k];
+		PrintfCall *st = &fn->sites[fn->nsites++];
+		*st = (PrintfCall){.call = s, .list = it.in, .nouter = it.depth};
+		st->outer = arena_alloc(fn->m->arena, (it.depth + 1) * sizeof *st->outer);
+		for (uint32_t k = 0; k < it.depth; k++)
+			st->outer[k] = body_outer(&it, k);
 	}
-	fn->depth--;
 }
 
 /* Every site of one function read and checked, then all rewritten.
  * Returns how many calls it lowered. */
-static uint32_t lower_func(Fn *fn, const SymTab *syms)
+static uint32_t lower_func(PrintfFn *fn, const SymTab *syms)
 {
 	find_sites(fn, &fn->f->body);
 	if (!fn->nsites)
@@ -774,7 +766,7 @@ static uint32_t lower_func(Fn *fn, const SymTab *syms)
 	Regs r = {0};
 	Want w[256];
 	for (uint32_t i = 0; i < fn->nsites; i++) {
-		Site *st = &fn->sites[i];
+		PrintfCall *st = &fn->sites[i];
 		if (!read_site(fn, st))
 			continue;
 		char *fmt = format_of(fn, st, &t);
@@ -875,13 +867,12 @@ void printf_lower(Module *m, const StageOptions *o)
 	for (Stmt *s = m->items.head; s; s = s->next) {
 		if (s->kind != S_FUNC || !s->func->has_body)
 			continue;
-		Fn fn = {.m = m, .o = o, .f = s->func, .printf_name = pf, .vprintf_name = vpf};
+		PrintfFn fn = {.m = m, .o = o, .f = s->func, .printf_name = pf, .vprintf_name = vpf};
 		lowered += lower_func(&fn, syms);
 		bad += fn.bad;
 		free(fn.sites);
 		srclines_free(fn.src);
 		names_free(&fn.names);
-		free(fn.stack);
 	}
 	symtab_free(syms);
 	if (bad || !lowered)

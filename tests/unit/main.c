@@ -72,6 +72,7 @@ int main(void)
 	srunner_add_suite(sr, leb128_suite());
 	srunner_add_suite(sr, scope_suite());
 	srunner_add_suite(sr, cost_suite());
+	srunner_add_suite(sr, body_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

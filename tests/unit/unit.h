@@ -19,6 +19,7 @@ Suite *demangle_suite(void);
 Suite *leb128_suite(void);
 Suite *scope_suite(void);
 Suite *cost_suite(void);
+Suite *body_suite(void);
 
 /* Parses text (a header is not added); fails the test on error. */
 Module *parse_ok(const char *text);
