@@ -12,39 +12,23 @@
 
 /* ---- small things --------------------------------------------------------- */
 
-uint32_t cg_index(const In *in, const CgFunc *c)
-{
-	return (uint32_t)(c - cg_func(in->cg, 0));
-}
-
 uint32_t body_size(const List *l)
 {
 	uint32_t n = 0;
-	for (const Stmt *s = l->head; s; s = s->next)
-		n += s->kind == S_SCOPE ? body_size(&s->scope) : s->kind == S_INS;
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		n += s->kind == S_INS;
 	return n;
 }
 
-/* A register's width in bits, from its declaration; 0 when not known or
- * a predicate. */
-int reg_bits(const Names *n, const Expr *e)
+/* The .param access of name in ins (ld.param d, [name+off]: 1,
+ * st.param [name+off], v: 0) that moves sized elements; -1 for any
+ * other use of name. */
+int param_moves_of(const Ins *ins, const char *name, int64_t *off)
 {
-	const char *t = e->kind == E_NAME ? names_type(n, e->str) : NULL;
-	return t ? 8 * type_bytes(t) : 0;
-}
-
-/* ld.param d, [name+off] (1) or st.param [name+off], v (0): the address
- * operand's index; -1 for any other use of name. */
-int param_access(const Ins *in, const char *name, int64_t *off)
-{
-	int k = in->sp->code == O_ld ? 1 : in->sp->code == O_st ? 0 : -1;
 	const char *n;
-	if (k < 0 || in->sp->space != SPACE_PARAM || in->nops != 2 || !in->sp->type ||
-	    in->sp->type_bytes < 1 || in->sp->type_bytes > 8 || !addr_name_off(in->ops[k], &n, off) ||
-	    n != name || (in->sp->vec > 1 && (in->ops[1 - k]->kind != E_BRACE ||
-	    in->ops[1 - k]->n != in->sp->vec)))
-		return -1;
-	return k;
+	int k = param_moves(ins, &n, off);
+	return k >= 0 && n == name ? k : -1;
 }
 
 /* ---- constant and shared arguments ----------------------------------------- */
@@ -113,8 +97,7 @@ static uint32_t param_read(void *ctx, const Ins *in)
 	Folds *k = ctx;
 	const char *name;
 	int64_t off;
-	if (in->sp->code != O_ld || in->sp->space != SPACE_PARAM || in->nops != 2 ||
-	    !addr_name_off(in->ops[1], &name, &off) || !formal(k->callee, name))
+	if (param_at(in, &name, &off) != 1 || !formal(k->callee, name))
 		return 0;
 	uint32_t from = 0, n = in->sp->vec ? in->sp->vec : 1;
 	for (uint32_t j = 0; j < n; j++)
@@ -136,7 +119,7 @@ static void fold_count(void *ctx, uint32_t from, int shared)
 
 static const Folds *folds_of(In *in, const CgFunc *c)
 {
-	Callee *e = &in->callee[cg_index(in, c)];
+	Inlinee *e = &in->callee[cg_index_of(in->cg, c)];
 	if (!(e->known & KNOWN_FOLDS)) {
 		e->known |= KNOWN_FOLDS;
 		e->folds = arena_alloc(in->arena, sizeof *e->folds);
@@ -214,7 +197,7 @@ static Val arg_val(Caller *fn, Vals *vs, const Stmt *s, const Expr *e)
 	if (e->kind == E_NUM)
 		return (Val){VAL_LIT, (uintptr_t)e->str, 0};
 	uint32_t at = vals_ins(fn, vs, s), d;
-	int bits = reg_bits(&fn->names, e);
+	int bits = names_bits(&fn->names, e);
 	if (e->kind != E_NAME || at == UINT32_MAX || !bits)
 		return (Val){VAL_NONE, 0, 0};
 	Range r = range_of(vs->rs, at, e, bits);
@@ -236,7 +219,7 @@ static uint32_t site_vals(Caller *fn, Vals *vs, const CallSite *st, const Folds 
 	int64_t off;
 	for (const Stmt *s = st->list->head; s && s != st->call; s = s->next)
 		for (uint32_t i = 0; s->kind == S_INS && !s->ins.guard && i < cp.args->n && i < k->callee->nparams; i++) {
-			if (cp.args->kids[i]->kind != E_NAME || param_access(&s->ins, cp.args->kids[i]->str, &off) != 0)
+			if (cp.args->kids[i]->kind != E_NAME || param_moves_of(&s->ins, cp.args->kids[i]->str, &off) != 0)
 				continue;
 			const Expr *e = s->ins.ops[s->ins.nops - 1];
 			uint32_t n = s->ins.sp->vec ? s->ins.sp->vec : 1;
@@ -410,7 +393,7 @@ enum { PARAM_HELD = 1, PARAM_STAYS = 2 };
 
 static int param_held(In *in, const CgFunc *c, uint32_t i)
 {
-	Callee *e = &in->callee[cg_index(in, c)];
+	Inlinee *e = &in->callee[cg_index_of(in->cg, c)];
 	if (!(e->known & KNOWN_HELD)) {
 		e->known |= KNOWN_HELD;
 		e->held = arena_alloc(in->arena, c->def->nparams + 1);
@@ -456,7 +439,7 @@ static int passes_local(Caller *fn, const CallSite *st)
 	int passed = 0, held = 1, read = 0;
 	for (const Stmt *s = st->list->head; s && s != st->call; s = s->next)
 		for (uint32_t i = 0; s->kind == S_INS && i < cp.args->n; i++)
-			if (cp.args->kids[i]->kind == E_NAME && param_access(&s->ins, cp.args->kids[i]->str, &off) == 0 &&
+			if (cp.args->kids[i]->kind == E_NAME && param_moves_of(&s->ins, cp.args->kids[i]->str, &off) == 0 &&
 			    s->ins.ops[1]->kind == E_NAME && names_exact(l, s->ins.ops[1]->str)) {
 				int how = i < callee->nparams ? param_held(fn->in, st->callee, i) : 0;
 				passed = 1;
@@ -469,7 +452,7 @@ static int passes_local(Caller *fn, const CallSite *st)
 /* The callee's instructions on a loop, once per callee. */
 static int loop_size(In *in, const CgFunc *c)
 {
-	Callee *e = &in->callee[cg_index(in, c)];
+	Inlinee *e = &in->callee[cg_index_of(in->cg, c)];
 	if (!(e->known & KNOWN_LOOPS)) {
 		e->known |= KNOWN_LOOPS;
 		Cfg *cfg = cfg_build(c->def);
@@ -490,6 +473,6 @@ CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p)
 		.overhead = call_overhead(p), .folds = (int)st->folds, .local = passes_local(fn, st)};
 	if (f.local == COST_LOCAL_PASSED)
 		f.loop_ins = loop_size(in, c);
-	f.last = removable(in, c) && in->callee[cg_index(in, c)].ncalls == st->copies;
+	f.last = removable(in, c) && in->callee[cg_index_of(in->cg, c)].ncalls == st->copies;
 	return f;
 }

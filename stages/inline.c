@@ -150,76 +150,6 @@ static Stmt *mklabel(In *in, Loc loc, const char *name)
 	return s;
 }
 
-static int is_depot_name(const char *name)
-{
-	return !strncmp(name, "__local_depot", 13);
-}
-
-/* ---- the call graph's components, callees first ------------------------------ */
-
-typedef struct Tarjan {
-	In *in;
-	uint32_t *index, *low, *stack, n, sp, next, comps;
-	uint8_t *on;
-	uint32_t *order, norder;     /* functions, each after its callees */
-} Tarjan;
-
-static void strong(Tarjan *t, uint32_t v)
-{
-	const CgFunc *c = cg_func(t->in->cg, v);
-	t->index[v] = t->low[v] = ++t->next;
-	t->stack[t->sp++] = v;
-	t->on[v] = 1;
-	for (uint32_t i = 0; i < c->ncallees; i++) {
-		uint32_t w = cg_index(t->in, cg_find(t->in->cg, c->callees[i]));
-		if (!t->index[w]) {
-			strong(t, w);
-			if (t->low[w] < t->low[v])
-				t->low[v] = t->low[w];
-		} else if (t->on[w] && t->index[w] < t->low[v]) {
-			t->low[v] = t->index[w];
-		}
-	}
-	if (t->low[v] != t->index[v])
-		return;
-	uint32_t w, n = 0;
-	do {
-		w = t->stack[--t->sp];
-		t->on[w] = 0;
-		t->order[t->norder++] = w;
-		n++;
-	} while (w != v);
-	for (uint32_t i = t->norder - n; n > 1 && i < t->norder; i++)
-		t->in->callee[t->order[i]].cyclic = 1;
-}
-
-/* Every function in an order where its callees come first (Tarjan's
- * components come out so), each on a component of more than one
- * function marked cyclic. */
-static uint32_t *bottom_up(In *in)
-{
-	uint32_t n = cg_count(in->cg);
-	Arena *a = in->arena;
-	Tarjan t = {.in = in, .n = n};
-	t.index = arena_alloc(a, (n + 1) * sizeof *t.index);
-	t.low = arena_alloc(a, (n + 1) * sizeof *t.low);
-	t.stack = arena_alloc(a, (n + 1) * sizeof *t.stack);
-	t.on = arena_alloc(a, n + 1);
-	t.order = arena_alloc(a, (n + 1) * sizeof *t.order);
-	for (uint32_t v = 0; v < n; v++)
-		if (!t.index[v])
-			strong(&t, v);
-	return t.order;
-}
-
-static int calls_itself(const CgFunc *c)
-{
-	for (uint32_t i = 0; i < c->ncallees; i++)
-		if (c->callees[i] == c->name)
-			return 1;
-	return 0;
-}
-
 /* ---- renaming the callee's names -------------------------------------------- */
 
 typedef struct Ren {
@@ -453,9 +383,9 @@ static int elem_ok(const Names *n, const Expr *v, int load, int ty, int size)
 		return !load;
 	if (v->kind != E_NAME)
 		return 0;
-	if (load && v->str[0] == '_' && !v->str[1])
+	if (load && is_sink(v))
 		return 1;
-	r = reg_bits(n, v);
+	r = names_bits(n, v);
 	if (!r || r < w)
 		return 0;
 	return size == 1 || r == w || !ty_float(ty);
@@ -491,7 +421,7 @@ typedef struct ParamWalk {
 
 static Stmt *elem_stmt(In *in, const Ins *acc, int load, const Expr *v, const Slot *s, const Names *n)
 {
-	int w = slot_bits(s->size), r = v->kind == E_NAME ? reg_bits(n, v) : w, ty = acc->sp->types[0];
+	int w = slot_bits(s->size), r = v->kind == E_NAME ? names_bits(n, v) : w, ty = acc->sp->types[0];
 	Expr *slot = name_expr(s->reg);
 	char sp[48];
 	if (!load) {
@@ -518,7 +448,7 @@ static Stmt *elem_stmt(In *in, const Ins *acc, int load, const Expr *v, const Sl
 static void access(ParamWalk *w, List *l, Stmt *s)
 {
 	int64_t off;
-	int k = param_access(&s->ins, w->name, &off);
+	int k = param_moves_of(&s->ins, w->name, &off);
 	if (k < 0) {
 		w->why = WHY_PARAM;
 		return;
@@ -541,7 +471,7 @@ static void access(ParamWalk *w, List *l, Stmt *s)
 			w->why = WHY_PARAM;
 		else if (!w->apply)
 			load ? (sl->read = 1) : (sl->written = 1);
-		else if (!(load && e->kind == E_NAME && e->str[0] == '_' && !e->str[1])) {
+		else if (!(load && is_sink(e))) {
 			Stmt *m = elem_stmt(w->fn->in, in, load, e, sl, w->types);
 			m->loc = s->loc;
 			m->ins.guard = in->guard;
@@ -557,13 +487,11 @@ static int in_bundle(const Bundle *b, const Stmt *s);
 
 static void walk(ParamWalk *w, List *l)
 {
-	for (Stmt *s = l->head, *next; s && w->why < 0; s = next) {
-		next = s->next;
-		if (s->kind == S_SCOPE)
-			walk(w, &s->scope);
-		else if (s->kind == S_INS && !(w->b && in_bundle(w->b, s)) && ins_mentions(&s->ins, w->name))
-			access(w, l, s);
-	}
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s && w->why < 0; s = body_next(&it))
+		if (s->kind == S_INS && !(w->b && in_bundle(w->b, s)) && ins_mentions(&s->ins, w->name))
+			access(w, it.in, s);
+	body_end(&it);
 }
 
 /* ---- a call site: can it be, and how ------------------------------------------- */
@@ -585,20 +513,24 @@ static int pragma_ok(const Stmt *s)
 }
 
 /* What the callee declares and holds that no copy can keep. */
+static int stmt_why(const Stmt *s)
+{
+	if (s->kind == S_VAR) {
+		Space sp = decl_space(&s->var);
+		if (sp != SPACE_REG && sp != SPACE_LOCAL && sp != SPACE_PARAM)
+			return WHY_DECL;
+	}
+	return s->kind == S_PRAGMA && !pragma_ok(s) ? WHY_PRAGMA : -1;
+}
+
 static int body_why(const List *l)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
-		int why = s->kind == S_SCOPE ? body_why(&s->scope) : -1;
-		if (why >= 0)
-			return why;
-		if (s->kind == S_VAR) {
-			Space sp = decl_space(&s->var);
-			if (sp != SPACE_REG && sp != SPACE_LOCAL && sp != SPACE_PARAM)
-				return WHY_DECL;
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (stmt_why(s) >= 0) {
+			body_end(&it);
+			return stmt_why(s);
 		}
-		if (s->kind == S_PRAGMA && !pragma_ok(s))
-			return WHY_PRAGMA;
-	}
 	return -1;
 }
 
@@ -620,11 +552,11 @@ static void check_declared(void *ctx, const char *name, OpRole role)
 
 static void scan_undeclared(Undecl *u, const List *l)
 {
-	for (const Stmt *s = l->head; s && !u->found; s = s->next)
-		if (s->kind == S_SCOPE)
-			scan_undeclared(u, &s->scope);
-		else if (s->kind == S_INS)
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s && !u->found; s = body_next(&it))
+		if (s->kind == S_INS)
 			ins_names(&s->ins, check_declared, u);
+	body_end(&it);
 }
 
 /* The module's symbols, read once for every caller and callee (no stage
@@ -640,7 +572,7 @@ static const Names *module_names(In *in)
 
 static int names_undeclared(In *in, const CgFunc *c)
 {
-	Callee *e = &in->callee[cg_index(in, c)];
+	Inlinee *e = &in->callee[cg_index_of(in->cg, c)];
 	if (!(e->known & KNOWN_UNDECLARED)) {
 		e->known |= KNOWN_UNDECLARED;
 		Undecl u = {{0}, 0};
@@ -661,7 +593,7 @@ static int classify(Caller *fn, const CallSite *st)
 		return WHY_UNDEFINED;
 	if (c->def->is_entry)
 		return WHY_ENTRY;
-	if (in->callee[cg_index(in, c)].cyclic || calls_itself(c))
+	if (cg_on_cycle(in->cg, cg_index_of(in->cg, c)))
 		return WHY_RECURSIVE;
 	if (c->def->linkage == LINK_WEAK && !in->o->world.closed)
 		return WHY_WEAK;
@@ -759,7 +691,7 @@ static int check_params(Caller *fn, Bundle *b, int apply)
 static int find_depot(CopyPlan *p)
 {
 	for (Stmt *s = p->body.head; s; s = s->next)
-		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && is_depot_name(s->var.ds[0].name))
+		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && depot_named(s->var.ds[0].name))
 			p->depot = s;
 	if (!p->depot)
 		return -1;
@@ -789,19 +721,10 @@ static int caller_depot(Caller *fn)
 	if (fn->known & KNOWN_DEPOT)
 		return fn->depot_ok;
 	fn->known |= KNOWN_DEPOT;
-	Stmt *d = NULL;
-	for (Stmt *s = fn->f->body.head; s; s = s->next) {
-		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && is_depot_name(s->var.ds[0].name))
-			d = s;
-		if (!d || s->kind != S_INS || s->ins.guard || s->ins.nops != 2 || s->ins.ops[0]->kind != E_NAME)
-			continue;
-		const Expr *a = s->ins.ops[1];
-		if (s->ins.sp->code == O_mov && a->kind == E_NAME && a->str == d->var.ds[0].name && !fn->spl)
-			fn->spl = s->ins.ops[0]->str;
-		else if (s->ins.sp->code == O_cvta && s->ins.sp->space == SPACE_LOCAL && fn->spl &&
-		    a->kind == E_NAME && a->str == fn->spl && !fn->sp)
-			fn->sp = s->ins.ops[0]->str;
-	}
+	Depot dp = func_depot(&fn->f->body);
+	Stmt *d = dp.decl;
+	fn->spl = dp.spl;
+	fn->sp = dp.sp;
 	fn->depot = d;
 	fn->own = d ? decl_bytes(&d->var, &d->var.ds[0]) : 0;
 	/* a caller that steps its %SPL (hand-written) would put a copy's
@@ -855,20 +778,21 @@ static void rewrite_callee(Caller *fn, CopyPlan *p)
 
 static int mentions_other(const List *l, const char *name, const Stmt *except)
 {
-	for (const Stmt *s = l->head; s; s = s->next)
-		if ((s->kind == S_SCOPE && mentions_other(&s->scope, name, except)) ||
-		    (s->kind == S_INS && s != except && ins_mentions(&s->ins, name)))
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (s->kind == S_INS && s != except && ins_mentions(&s->ins, name)) {
+			body_end(&it);
 			return 1;
+		}
 	return 0;
 }
 
 static uint32_t writes(const List *l, const char *reg)
 {
 	uint32_t n = 0;
-	for (const Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_SCOPE)
-			n += writes(&s->scope, reg);
-		else if (s->kind == S_INS) {
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (s->kind == S_INS) {
 			RegAccess a = ins_reg_access(&s->ins, reg);
 			n += a.writes || a.may_write;
 		}
@@ -878,11 +802,10 @@ static uint32_t writes(const List *l, const char *reg)
 /* Addresses from `from` (written once, by def) taken from `to` + off
  * instead: `add d, from, K` and [from+K]; def goes when nothing else
  * reads from. */
-static void rebase(In *in, List *body, List *l, const char *from, const char *to, int64_t off, Stmt *def)
+static void rebase(In *in, List *body, const char *from, const char *to, int64_t off, Stmt *def)
 {
-	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			rebase(in, body, &s->scope, from, to, off, NULL);
+	BodyIt it;
+	for (Stmt *s = body_first(body, &it); s; s = body_next(&it)) {
 		if (s->kind != S_INS || s == def || !ins_mentions(&s->ins, from))
 			continue;
 		Ins *x = &s->ins;
@@ -968,9 +891,9 @@ static int depot_fits(Caller *fn, const CopyPlan *p)
 	if (!p->depot)
 		return 1;
 	const char *t = p->depot_mov->ins.sp->type;
-	if (!t || reg_bits(&p->types, p->depot_mov->ins.ops[0]) != 8 * type_bytes(t))
+	if (!t || names_bits(&p->types, p->depot_mov->ins.ops[0]) != 8 * type_bytes(t))
 		return 0;
-	return !fn->depot || reg_bits(&fn->names, name_expr(fn->spl)) == 8 * type_bytes(t);
+	return !fn->depot || names_bits(&fn->names, name_expr(fn->spl)) == 8 * type_bytes(t);
 }
 
 /* The copy's depot becomes bytes past the caller's own: its start
@@ -1036,11 +959,11 @@ static void merge_depot(Caller *fn, CopyPlan *p)
 		    !s->ins.guard && s->ins.nops == 2 && s->ins.ops[1]->kind == E_NAME &&
 		    s->ins.ops[1]->str == own && s->ins.ops[0]->kind == E_NAME &&
 		    writes(&p->body, s->ins.ops[0]->str) == 1) {
-			rebase(in, &p->body, &p->body, s->ins.ops[0]->str, caller_sp(fn, type), off, s);
+			rebase(in, &p->body, s->ins.ops[0]->str, caller_sp(fn, type), off, s);
 			break;
 		}
 	if (writes(&p->body, own) == 1)
-		rebase(in, &p->body, &p->body, own, fn->spl, off, def);
+		rebase(in, &p->body, own, fn->spl, off, def);
 	for (Stmt *s = p->body.head, *next; s; s = next) {   /* %SP, %SPL, once unused */
 		next = s->next;
 		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_REG && s->var.nds == 1 &&
@@ -1132,9 +1055,8 @@ static void read_strings(In *in, Str **strs, Names *labels)
  * callee's own .loc now places. */
 static void mark_locs(In *in, List *l, const char *callee, const LocInfo *at)
 {
-	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			mark_locs(in, &s->scope, callee, at);
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		if (s->kind != S_LOC || s->locinfo->function_name)
 			continue;
 		if (!(in->known & KNOWN_STRS)) {
@@ -1157,17 +1079,15 @@ static void mark_locs(In *in, List *l, const char *callee, const LocInfo *at)
 static unsigned lower_rets(In *in, List *l, const char *end)
 {
 	unsigned n = 0;
-	for (Stmt *s = l->head, *next; s; s = next) {
-		next = s->next;
-		if (s->kind == S_SCOPE)
-			n += lower_rets(in, &s->scope, end);
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		if (s->kind != S_INS || s->ins.sp->code != O_ret)
 			continue;
 		Stmt *b = mkins(in, s->loc, s->ins.guard ? "bra" : "bra.uni", name_expr(end), NULL, NULL);
 		b->ins.guard = s->ins.guard;
 		b->ins.guard_neg = s->ins.guard_neg;
-		list_insert_before(l, s, b);
-		list_remove(l, s);
+		list_insert_before(it.in, s, b);
+		list_remove(it.in, s);
 		n++;
 	}
 	return n;
@@ -1220,13 +1140,12 @@ static void keep_unrolled(In *in, CopyPlan *p, const Cfg *cfg)
 /* The type of the copy's first alloca (.u32 or .u64), or NULL. */
 static const char *alloca_type(const List *l)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
-		const char *t = s->kind == S_SCOPE ? alloca_type(&s->scope) : NULL;
-		if (t)
-			return t;
-		if (s->kind == S_INS && s->ins.sp->code == O_alloca)
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (s->kind == S_INS && s->ins.sp->code == O_alloca) {
+			body_end(&it);
 			return s->ins.sp->type;
-	}
+		}
 	return NULL;
 }
 
@@ -1296,53 +1215,6 @@ static void splice(Caller *fn, CopyPlan *p)
 
 /* ---- what the copy names, declared before the caller ------------------------- */
 
-/* Where each module symbol is first declared, in steps of POS_STEP: a
- * declaration moved or copied before a caller takes the place just under
- * the caller's, so "declared before the caller" is one comparison, not a
- * walk of the module before each caller (a chain of 2,000 callers:
- * quadratic). */
-enum { POS_STEP = 16 };
-
-typedef struct Pos {
-	UT_hash_handle hh;
-	const char *name;
-	int64_t pos;                 /* its first declaration's place */
-	int64_t def;                 /* its definition's (a function with a body), or -1 */
-	unsigned seen;               /* declare()'s walk that visited it last */
-} Pos;
-
-static Pos *pos_of(In *in, const char *name)
-{
-	Pos *p;
-	HASH_FIND_PTR(in->pos, &name, p);
-	return p;
-}
-
-static void pos_set(In *in, const char *name, int64_t pos)
-{
-	Pos *p = pos_of(in, name);
-	if (!p) {
-		p = arena_alloc(in->arena, sizeof *p);
-		*p = (Pos){.name = name, .pos = pos, .def = -1};
-		HASH_ADD_PTR(in->pos, name, p);
-	} else if (pos < p->pos) {
-		p->pos = pos;
-	}
-}
-
-static void read_positions(In *in)
-{
-	int64_t k = 0;
-	for (const Stmt *s = in->m->items.head; s; s = s->next, k += POS_STEP)
-		if (s->kind == S_VAR)
-			pos_set(in, s->var.ds[0].name, k);
-		else if (s->kind == S_FUNC) {
-			pos_set(in, s->func->name, k);
-			if (s->func->has_body)
-				pos_of(in, s->func->name)->def = k;
-		}
-}
-
 /* declare()'s walk: symbols to visit, and ones to place once what they
  * name is placed. */
 typedef struct Need {
@@ -1353,6 +1225,7 @@ typedef struct Need {
 typedef struct Needs {
 	Need *v;
 	uint32_t n, cap;
+	Names seen;                  /* the symbols visited */
 } Needs;
 
 static void need(Needs *w, const char *name, int place)
@@ -1374,7 +1247,7 @@ static void place(Caller *fn, const Symbol *sym)
 {
 	In *in = fn->in;
 	Stmt *s = sym->def ? sym->def : sym->decl;
-	pos_set(in, sym->name, fn->pos - 1);
+	order_put(in->order_of, sym->name, fn->pos - 1);
 	if (s->kind == S_FUNC) {
 		func_declare_before(in->m, s->func, fn->fs);
 	} else if (s->kind == S_VAR) {
@@ -1391,24 +1264,24 @@ static void declare(Caller *fn, const char *name)
 {
 	In *in = fn->in;
 	Needs w = {0};
-	unsigned walk = ++in->walks;
 	need(&w, name, 0);
 	while (w.n) {
 		Need e = w.v[--w.n];
 		const Symbol *sym = symtab_find(in->syms, e.name);
-		Pos *p = pos_of(in, e.name);
+		int64_t first = order_first(in->order_of, e.name);
 		if (e.place) {
 			place(fn, sym);
 			continue;
 		}
-		if (!sym || !p || p->seen == walk || p->pos < fn->pos)
+		if (!sym || first < 0 || first < fn->pos || names_exact(&w.seen, e.name))
 			continue;
-		p->seen = walk;
+		names_add(&w.seen, e.name, NULL);
 		need(&w, e.name, 1);
 		Stmt *s = sym->def ? sym->def : sym->decl;
 		if (s->kind == S_VAR && s->var.ds[0].init)
 			expr_leaves(&s->var.ds[0].init, need_leaf, &w);
 	}
+	names_free(&w.seen);
 	free(w.v);
 }
 
@@ -1421,9 +1294,8 @@ static int declare_leaf(void *ctx, Expr **slot)
 
 static void declare_used(Caller *fn, List *l)
 {
-	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			declare_used(fn, &s->scope);
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		for (uint32_t i = 0; s->kind == S_INS && i < s->ins.nops; i++)
 			expr_leaves(&s->ins.ops[i], declare_leaf, fn);
 		for (uint32_t i = 0; s->kind == S_TARGETS && i < s->list.nitems; i++)
@@ -1437,40 +1309,35 @@ static void declare_used(Caller *fn, List *l)
 typedef struct Found {
 	Caller *fn;
 	int more;
-	const LocInfo *at;
+	const LocInfo *at;           /* the .loc before from, where the walk has seen none */
 	int64_t frame;               /* CallSite.frame */
 } Found;
 
-static void find_sites(Found *fd, List *l, Stmt *block, List *outer, Stmt *from, const Stmt *to);
-
-static void find_in(Found *fd, List *l, Stmt *block, List *outer, Stmt *s)
+static void add_site(Found *fd, const CallSite *st)
 {
 	Caller *fn = fd->fn;
-	if (s->kind == S_SCOPE)
-		find_sites(fd, &s->scope, s, l, s->scope.head, NULL);
-	if (s->kind == S_LOC)
-		fd->at = s->locinfo;
-	CallParts c;
-	const CgFunc *g;
-	if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
-		return;
-	CallSite st = {.call = s, .list = l, .block = block, .outer = outer, .at = fd->at, .callee = g,
-		.frame = fd->frame};
 	if (fd->more) {
 		fn->more = arena_grow(fn->arena, fn->more, fn->nmore, &fn->cmore, sizeof *fn->more);
-		fn->more[fn->nmore++] = st;
+		fn->more[fn->nmore++] = *st;
 	} else {
 		fn->sites = arena_grow(fn->arena, fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
-		fn->sites[fn->nsites++] = st;
+		fn->sites[fn->nsites++] = *st;
 	}
 }
 
 /* The direct calls of l from `from` to `to` (NULL: its end), in
  * scopes nested in it too. */
-static void find_sites(Found *fd, List *l, Stmt *block, List *outer, Stmt *from, const Stmt *to)
+static void find_sites(Found *fd, List *l, Stmt *from, const Stmt *to)
 {
-	for (Stmt *s = from; s; s = s == to ? NULL : s->next)
-		find_in(fd, l, block, outer, s);
+	BodyIt it;
+	CallParts c;
+	const CgFunc *g;
+	for (Stmt *s = body_from(&it, l, from, to); s; s = body_next(&it)) {
+		if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fd->fn->in->cg, c.callee->str)))
+			continue;
+		add_site(fd, &(CallSite){.call = s, .list = it.in, .block = it.block,
+			.outer = body_outer(&it, 0), .at = it.at ? it.at : fd->at, .callee = g, .frame = fd->frame});
+	}
 }
 
 /* ---- a bundle of call sites ------------------------------------------------------ */
@@ -1542,7 +1409,7 @@ static void define_undefined(Caller *fn, CopyPlan *p, const Cfg *cfg)
 		const char *r = live_name(live, i);
 		if (!live_in(live, 0, r) || !names_declared(&p->types, r))
 			continue;
-		int bits = reg_bits(&p->types, name_expr(r));
+		int bits = names_bits(&p->types, name_expr(r));
 		char sp[32];
 		Stmt *z;
 		if (bits) {
@@ -1574,14 +1441,12 @@ static Delta *delta_of(Caller *fn, const CgFunc *c)
 static void count_copied_calls(Caller *fn, const List *l)
 {
 	CallParts cp;
-	for (const Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_SCOPE)
-			count_copied_calls(fn, &s->scope);
-		else if (stmt_is_call(s) && ins_call_parts(&s->ins, &cp) && cp.callee->kind == E_NAME) {
-			const CgFunc *c = cg_find(fn->in->cg, cp.callee->str);
-			if (c)
-				delta_of(fn, c)->n++;
-		}
+	BodyIt it;
+	for (const Stmt *s = body_first_call(l, &it, &cp); s; s = body_next_call(&it, &cp)) {
+		const CgFunc *c = cp.whole && cp.callee->kind == E_NAME ? cg_find(fn->in->cg, cp.callee->str) : NULL;
+		if (c)
+			delta_of(fn, c)->n++;
+	}
 }
 
 /* ---- the judge (--verify) ------------------------------------------------------ */
@@ -1731,7 +1596,7 @@ static void judge(Caller *fn, const CopyPlan *p)
 static uint64_t charge(Caller *fn, const CallSite *st)
 {
 	In *in = fn->in;
-	uint32_t k = cg_index(in, st->callee);
+	uint32_t k = cg_index_of(in->cg, st->callee);
 	if (removable(in, st->callee) && (int)in->callee[k].ncalls + delta_of(fn, st->callee)->n <= 1)
 		return 0;
 	return body_size(&st->callee->def->body);
@@ -1769,7 +1634,7 @@ static void put_in(Caller *fn, CopyPlan *p)
 	/* the call goes, the copy's calls come: so a later caller's call is
 	 * seen to be the last (the decision a second run would make) */
 	delta_of(fn, p->site->callee)->n--;
-	if (!in->callee[cg_index(in, p->site->callee)].deferred)   /* else its calls move here */
+	if (!in->callee[cg_index_of(in->cg, p->site->callee)].deferred)   /* else its calls move here */
 		count_copied_calls(fn, &p->body);
 	splice(fn, p);
 	in->st.inlined++;
@@ -1879,10 +1744,10 @@ static void find_brought(Caller *fn, Bundle *b, List *holder)
 {
 	for (uint32_t i = 0; i < b->n; i++) {
 		CopyPlan *p = &b->plans[i];
-		if (!fn->in->callee[cg_index(fn->in, p->site->callee)].deferred || !p->first)
+		if (!fn->in->callee[cg_index_of(fn->in->cg, p->site->callee)].deferred || !p->first)
 			continue;
 		Found fd = {fn, 1, p->site->at, p->frame_end};
-		find_sites(&fd, holder, NULL, NULL, p->first, p->last);
+		find_sites(&fd, holder, p->first, p->last);
 	}
 }
 
@@ -1915,7 +1780,7 @@ static void inline_bundle(Caller *fn, Bundle *b)
 		find_brought(fn, b, holder);
 	}
 	for (uint32_t i = 0; i < b->n; i++) {   /* a deferred callee that stays: on its own */
-		uint32_t k = cg_index(in, b->sites[i]->callee);
+		uint32_t k = cg_index_of(in->cg, b->sites[i]->callee);
 		if (why[i] >= 0 && in->callee[k].deferred) {
 			in->late = arena_grow(in->arena, in->late, in->nlate, &in->clate, sizeof *in->late);
 			in->late[in->nlate++] = k;
@@ -2051,9 +1916,9 @@ static void count_copies(Caller *fn)
 static void fn_open(Caller *fn, In *in, Stmt *fs, int all)
 {
 	*fn = (Caller){.in = in, .arena = arena_new(), .fs = fs, .f = fs->func,
-		.pos = pos_of(in, fs->func->name)->def};
+		.pos = order_def(in->order_of, fs->func->name)};
 	Found fd = {fn, 0, NULL, 0};
-	find_sites(&fd, &fn->f->body, NULL, NULL, fn->f->body.head, NULL);
+	find_sites(&fd, &fn->f->body, fn->f->body.head, NULL);
 	if (fn->nsites || all) {
 		fn->size = body_size(&fn->f->body);
 		names_in_module(&fn->names, module_names(in), fn->f);
@@ -2090,7 +1955,7 @@ static void inline_into(In *in, Stmt *fs)
 	}
 	/* after the caller, so that its calls of one callee are decided alike */
 	for (Delta *d = fn.delta; d; d = d->hh.next)
-		in->callee[cg_index(in, d->callee)].ncalls += (uint32_t)d->n;
+		in->callee[cg_index_of(in->cg, d->callee)].ncalls += (uint32_t)d->n;
 	fn_close(&fn);
 }
 
@@ -2164,7 +2029,7 @@ static void find_deferred(In *in)
 		const CgFunc *c = cg_func(in->cg, i);
 		const Symbol *sym = c->sym;
 		in->callee[i].deferred = c->def && c->def->has_body && !c->def->is_entry && c->ncallees &&
-			!in->callee[i].cyclic && !calls_itself(c) && !c->address_taken &&
+			!cg_on_cycle(in->cg, i) && !c->address_taken &&
 			(in->o->world.closed || c->def->linkage == LINK_INTERNAL) && (sym->nuses == 0 ||
 			(sym->nuses == 1 && sym->uses[0].how == USE_CALL && sym->uses[0].in &&
 			sym->uses[0].in != c->def));
@@ -2181,8 +2046,8 @@ static void in_open(In *in, Module *m, const StageOptions *o, int mode)
 	in->callee = arena_alloc(in->arena, (cg_count(in->cg) + 1) * sizeof *in->callee);
 	scan_module(in);
 	count_calls(in);
-	read_positions(in);
-	in->order = bottom_up(in);
+	in->order_of = order_build(m);
+	in->order = cg_bottom_up(in->cg);
 	find_deferred(in);
 	for (uint32_t i = 0; i < cg_count(in->cg); i++) {
 		const Func *f = cg_func(in->cg, i)->def;
@@ -2194,7 +2059,7 @@ static void in_open(In *in, Module *m, const StageOptions *o, int mode)
 static void in_close(In *in)
 {
 	HASH_CLEAR(hh, in->strs);
-	HASH_CLEAR(hh, in->pos);
+	order_free(in->order_of);
 	names_free(&in->labels);
 	names_free(&in->module_names);
 	callgraph_free(in->cg);

@@ -28,32 +28,31 @@ typedef struct Bundle Bundle;
 
 /* Every cache of the stage's state is filled the first time it is
  * asked, and then its KNOWN_* bit set in the state's known: one
- * convention for the module's (In), a callee's (Callee, and each of its
+ * convention for the module's (In), a callee's (Inlinee, and each of its
  * parameters' held) and a caller's (Caller). */
 enum {
 	KNOWN_NAMES = 1,             /* In.module_names */
 	KNOWN_STRS = 2,              /* In.strs, In.labels */
-	KNOWN_UNDECLARED = 1,        /* Callee.undeclared */
-	KNOWN_LOOPS = 2,             /* Callee.loop_ins */
-	KNOWN_FOLDS = 4,             /* Callee.folds */
-	KNOWN_HELD = 8,              /* Callee.held made; each element's own KNOWN_HELD once asked */
+	KNOWN_UNDECLARED = 1,        /* Inlinee.undeclared */
+	KNOWN_LOOPS = 2,             /* Inlinee.loop_ins */
+	KNOWN_FOLDS = 4,             /* Inlinee.folds */
+	KNOWN_HELD = 8,              /* Inlinee.held made; each element's own KNOWN_HELD once asked */
 	KNOWN_SHADOWED = 1,          /* Caller.shadowed */
 	KNOWN_DEPOT = 2,             /* Caller.depot .. depot_ok */
 	KNOWN_LOCALS = 4,            /* Caller.locals */
 	KNOWN_OBJS = 8,              /* Caller.mo: cleared when a copy goes in */
 };
 
-/* A call-graph function, as a callee: In.callee[cg_index()]. */
-typedef struct Callee {
+/* A call-graph function, as a callee: In.callee[cg_index_of()]. */
+typedef struct Inlinee {
 	unsigned known;
-	uint8_t cyclic;              /* on a call-graph cycle of more than one function */
 	uint8_t deferred;            /* expanded in its one caller (find_deferred) */
 	uint8_t undeclared;          /* names what nothing declares */
 	int loop_ins;                /* its instructions on a loop */
 	uint8_t *held;               /* per parameter: how it treats an address passed (param_held) */
 	struct Folds *folds;         /* what its copies fold or share (folds_of) */
 	uint32_t ncalls;             /* its direct call sites in the module, as callers finish */
-} Callee;
+} Inlinee;
 
 /* The module's, for the whole stage: made by in_open() on one arena,
  * which everything it allocates lives on, and freed by in_close(). */
@@ -65,14 +64,13 @@ typedef struct In {
 	unsigned known;
 	SymTab *syms;
 	CallGraph *cg;
-	Callee *callee;              /* per call-graph function */
-	uint32_t *order;             /* the call graph's functions, callees first (bottom_up) */
+	Inlinee *callee;             /* per call-graph function */
+	const uint32_t *order;       /* the call graph's functions, callees first (cg_bottom_up) */
 	uint32_t *late, nlate, clate;   /* deferred functions whose call stayed: expanded on their own */
 	int dwarf;                   /* -G: a .debug_info section */
 	int loc_names;               /* .loc may carry function_name/inlined_at */
 	Names module_names;          /* the module's symbols */
-	struct Pos *pos;             /* where each module symbol is declared first (read_positions) */
-	unsigned walks;              /* declare()'s walks so far */
+	DeclOrder *order_of;         /* where each module symbol is declared first */
 	Stmt *debug_str;             /* the .debug_str section, once found or made */
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
 	Names labels;                /* .debug_str's labels */
@@ -155,7 +153,7 @@ typedef struct Caller {
 	struct Frame *frames;        /* the callees' bytes in the depot (merge_depot) */
 	uint32_t nframes, cframes;
 	int depot_ok;                /* caller_depot()'s answer */
-	int64_t pos;                 /* its place in the module (In.pos) */
+	int64_t pos;                 /* its place in the module (In.order_of) */
 	Names locals;                /* registers holding an address of its .local objects */
 	MemObjs *mo;                 /* its objects as they stand, copies in */
 } Caller;
@@ -202,10 +200,8 @@ static inline void *arena_grow(Arena *a, void *v, uint32_t n, uint32_t *cap, siz
 }
 
 /* inline-cost.c: what the rewriting (inline.c) asks of the deciding */
-uint32_t cg_index(const In *in, const CgFunc *c);
 uint32_t body_size(const List *l);
-int reg_bits(const Names *n, const Expr *e);
-int param_access(const Ins *in, const char *name, int64_t *off);
+int param_moves_of(const Ins *in, const char *name, int64_t *off);
 int removable(const In *in, const CgFunc *c);
 void fold_sites(Caller *fn);
 CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p);
