@@ -226,12 +226,11 @@ typedef struct Labeled {
 
 static void index_labels(Df *df, const List *l)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		const char *label = s->kind == S_PROTO ? s->proto->label :
 			s->kind == S_TARGETS ? s->list.label : NULL;
 		Labeled *x;
-		if (s->kind == S_SCOPE)
-			index_labels(df, &s->scope);
 		if (!label)
 			continue;
 		HASH_FIND_PTR(df->labels, &label, x);
@@ -268,16 +267,11 @@ static void add_site(Df *df, Stmt *s, List *l, uint32_t callee)
 
 static void find_sites(Df *df, List *l)
 {
-	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			find_sites(df, &s->scope);
-		if (!stmt_is_call(s))
-			continue;
-		CallParts c;
-		ins_call_parts(&s->ins, &c);
+	BodyIt it;
+	CallParts c;
+	for (Stmt *s = body_first_call(l, &it, &c); s; s = body_next_call(&it, &c))
 		if (c.callee && !cg_find(df->d->cg, c.callee->str))  /* else direct */
-			add_site(df, s, l, c.callee_index);
-	}
+			add_site(df, s, it.in, c.callee_index);
 }
 
 /* ---- choosing the candidates ------------------------------------------ */
@@ -510,7 +504,6 @@ static void by_vtable(Df *df, Icall *st, const Proto *p, const Tracker *t)
 /* ---- candidates of the same code ---------------------------------------- */
 
 static uint32_t cand_index(const Icall *st, const char *f);
-static uint32_t cg_at(const CallGraph *cg, const CgFunc *f);
 
 /* A number per code (ir/samecode.c), the same for functions of the same
  * code, found once per function for every site: 0 for one without a
@@ -520,7 +513,7 @@ static uint32_t code_of(Dv *d, const char *name)
 	const CgFunc *c = cg_find(d->cg, name);
 	if (!c || !c->def)
 		return 0;
-	uint32_t at = cg_at(d->cg, c), n = cg_count(d->cg);
+	uint32_t at = cg_index_of(d->cg, c), n = cg_count(d->cg);
 	if (d->code[at])
 		return d->code[at];
 	uint64_t h = func_code_hash(c->def);
@@ -604,45 +597,52 @@ typedef struct Consts {
 	uint32_t n;
 } Consts;
 
+/* One statement of a body that only moves constants into its return
+ * parameter and returns: the slots filled so far (n, the count after
+ * it), or -1. */
+static int scan_const_stmt(const Func *f, const Stmt *s, Consts *c, RetSlot *out, int n)
+{
+	if (s->kind == S_SCOPE || s->kind == S_LOC || s->kind == S_VAR || s->kind == S_PRAGMA)
+		return n;
+	if (s->kind != S_INS || s->ins.guard)
+		return -1;
+	const Ins *in = &s->ins;
+	int op = in->sp->code;
+	if (op == O_ret && in->nops == 0)
+		return n;
+	if (op == O_ld && ins_space(in) == SPACE_PARAM &&
+	    in->nops == 2 && is_param_of(f->params, f->nparams, in->ops[1]))
+		return n;
+	if (op == O_mov && in->nops == 2 && in->ops[0]->kind == E_NAME &&
+	    in->ops[1]->kind == E_NUM && c->n < 16) {
+		c->reg[c->n] = in->ops[0]->str;
+		c->val[c->n++] = in->ops[1];
+		return n;
+	}
+	int64_t off;
+	if (op != O_st || ins_space(in) != SPACE_PARAM || in->nops != 2 ||
+	    !is_param_of(f->rets, f->nrets, in->ops[0]) || !addr_offset(in->ops[0], &off) ||
+	    n == MAX_RETS)
+		return -1;
+	const Expr *v = in->ops[1];
+	for (uint32_t i = c->n; v->kind == E_NAME && i-- > 0;)
+		if (c->reg[i] == v->str)
+			v = c->val[i];
+	if (v->kind != E_NUM)
+		return -1;
+	out[n++] = (RetSlot){off, in->sp->type_bytes, v};
+	return n;
+}
+
 /* f's body only moves constants into its return parameter and returns:
  * the slots it fills (count), or -1. */
-static int scan_const_body(const Func *f, const List *l, Consts *c, RetSlot *out, int n)
+static int scan_const_body(const Func *f, Consts *c, RetSlot *out)
 {
-	for (const Stmt *s = l->head; s && n >= 0; s = s->next) {
-		if (s->kind == S_SCOPE) {
-			n = scan_const_body(f, &s->scope, c, out, n);
-			continue;
-		}
-		if (s->kind == S_LOC || s->kind == S_VAR || s->kind == S_PRAGMA)
-			continue;
-		if (s->kind != S_INS || s->ins.guard)
-			return -1;
-		const Ins *in = &s->ins;
-		int op = in->sp->code;
-		if (op == O_ret && in->nops == 0)
-			continue;
-		if (op == O_ld && ins_space(in) == SPACE_PARAM &&
-		    in->nops == 2 && is_param_of(f->params, f->nparams, in->ops[1]))
-			continue;
-		if (op == O_mov && in->nops == 2 && in->ops[0]->kind == E_NAME &&
-		    in->ops[1]->kind == E_NUM && c->n < 16) {
-			c->reg[c->n] = in->ops[0]->str;
-			c->val[c->n++] = in->ops[1];
-			continue;
-		}
-		int64_t off;
-		if (op != O_st || ins_space(in) != SPACE_PARAM || in->nops != 2 ||
-		    !is_param_of(f->rets, f->nrets, in->ops[0]) || !addr_offset(in->ops[0], &off) ||
-		    n == MAX_RETS)
-			return -1;
-		const Expr *v = in->ops[1];
-		for (uint32_t i = c->n; v->kind == E_NAME && i-- > 0;)
-			if (c->reg[i] == v->str)
-				v = c->val[i];
-		if (v->kind != E_NUM)
-			return -1;
-		out[n++] = (RetSlot){off, in->sp->type_bytes, v};
-	}
+	BodyIt it;
+	int n = 0;
+	for (const Stmt *s = body_first(&f->body, &it); s && n >= 0; s = body_next(&it))
+		n = scan_const_stmt(f, s, c, out, n);
+	body_end(&it);
 	return n;
 }
 
@@ -663,7 +663,7 @@ static int uniform(Dv *d, Icall *st)
 	for (uint32_t i = 0; i < st->ncands; i++) {
 		const Func *f = func_named(d, st->cands[i]);
 		Consts c = {0};
-		int k = f ? scan_const_body(f, &f->body, &c, r, 0) : -1;
+		int k = f ? scan_const_body(f, &c, r) : -1;
 		if (k < 0 || (n >= 0 && k != n))
 			return 0;
 		for (int j = 0; n >= 0 && j < k; j++)
@@ -823,65 +823,33 @@ static void choose(Df *df, Icall *st, const Tracker *exact)
  * (ptxas inlines no function on a cycle), and a wide funnel pays its call
  * sequences at every site: hence N (--devirt-funnel-max). */
 
-/* Index of f in the call graph (its nodes are one array). */
-static uint32_t cg_at(const CallGraph *cg, const CgFunc *f)
+/* The edges of the call graph with the sites' candidates as callees of
+ * their functions, as scc_find reads them: u's to[first[u] ..
+ * first[u + 1] - 1]; at[u] counts them, then places them. */
+static uint32_t cand_at(const Dv *d, const char *name)
 {
-	return (uint32_t)(f - cg_func(cg, 0));
+	return cg_index_of(d->cg, cg_find(d->cg, name));
 }
 
-/* The callers of each function, direct or through the sites' candidates:
- * rev[v] lists every u with an edge u -> v. */
-typedef struct Callers {
-	uint32_t **of, *n, *cap;
-} Callers;
-
-static void add_caller(Callers *c, uint32_t u, uint32_t v)
+static void edge(uint32_t *at, uint32_t *to, uint32_t u, uint32_t v)
 {
-	c->of[v] = array_grow(c->of[v], c->n[v], &c->cap[v], sizeof **c->of);
-	c->of[v][c->n[v]++] = u;
+	if (to)
+		to[at[u]] = v;
+	at[u]++;
 }
 
-static void callers_build(Dv *d, Callers *c, const Df *fns, uint32_t nfns)
+static void edges(Dv *d, const Df *fns, uint32_t nfns, uint32_t *at, uint32_t *to)
 {
-	uint32_t n = cg_count(d->cg);
-	c->of = xcalloc(n + 1, sizeof *c->of);
-	c->n = xcalloc(n + 1, sizeof *c->n);
-	c->cap = xcalloc(n + 1, sizeof *c->cap);
-	for (uint32_t u = 0; u < n; u++) {
+	for (uint32_t u = 0; u < cg_count(d->cg); u++) {
 		const CgFunc *f = cg_func(d->cg, u);
 		for (uint32_t k = 0; k < f->ncallees; k++)
-			add_caller(c, u, cg_at(d->cg, cg_find(d->cg, f->callees[k])));
+			edge(at, to, u, cand_at(d, f->callees[k]));
 	}
 	for (uint32_t i = 0; i < nfns; i++) {
-		uint32_t u = cg_at(d->cg, cg_find(d->cg, fns[i].f->name));
+		uint32_t u = cand_at(d, fns[i].f->name);
 		for (uint32_t j = 0; j < fns[i].nsites; j++)
 			for (uint32_t k = 0; k < fns[i].sites[j].ncands; k++)
-				add_caller(c, u, cg_at(d->cg, cg_find(d->cg, fns[i].sites[j].cands[k])));
-	}
-}
-
-static void callers_free(Callers *c, uint32_t n)
-{
-	for (uint32_t v = 0; v < n; v++)
-		free(c->of[v]);
-	free(c->of);
-	free(c->n);
-	free(c->cap);
-}
-
-/* reach[u] = 1 for every function that can call f, f's callers first
- * (a depth-first walk up the edges, with its own stack). */
-static void reaching(const Callers *c, uint32_t f, uint8_t *reach, uint32_t *stack)
-{
-	uint32_t sp = 0;
-	stack[sp++] = f;
-	while (sp) {
-		uint32_t v = stack[--sp];
-		for (uint32_t k = 0; k < c->n[v]; k++)
-			if (!reach[c->of[v][k]]) {
-				reach[c->of[v][k]] = 1;
-				stack[sp++] = c->of[v][k];
-			}
+				edge(at, to, u, cand_at(d, fns[i].sites[j].cands[k]));
 	}
 }
 
@@ -890,33 +858,31 @@ static void reaching(const Callers *c, uint32_t f, uint8_t *reach, uint32_t *sta
 static const char *recursive_cand(Dv *d, const Icall *st, const uint8_t *cyclic)
 {
 	for (uint32_t k = 0; k < st->ncands; k++)
-		if (cyclic[cg_at(d->cg, cg_find(d->cg, st->cands[k]))])
+		if (cyclic[cg_index_of(d->cg, cg_find(d->cg, st->cands[k]))])
 			return st->cands[k];
 	return NULL;
 }
 
-/* cyclic[f] for every candidate f: whether f can call itself. */
+/* cyclic[f] for every function: whether it can call itself, directly
+ * or through the sites' candidates (one search for components). */
 static uint8_t *cyclic_cands(Dv *d, const Df *fns, uint32_t nfns)
 {
-	uint32_t n = cg_count(d->cg);
-	Callers c;
-	callers_build(d, &c, fns, nfns);
-	uint8_t *cyclic = xcalloc(n + 1, 1), *done = xcalloc(n + 1, 1), *reach = xmalloc(n + 1);
-	uint32_t *stack = xmalloc((n + 2) * sizeof *stack);  /* each once, f twice */
-	for (uint32_t i = 0; i < nfns; i++)
-		for (uint32_t j = 0; j < fns[i].nsites; j++)
-			for (uint32_t k = 0; k < fns[i].sites[j].ncands; k++) {
-				uint32_t f = cg_at(d->cg, cg_find(d->cg, fns[i].sites[j].cands[k]));
-				if (done[f]++)
-					continue;
-				memset(reach, 0, n + 1);
-				reaching(&c, f, reach, stack);
-				cyclic[f] = reach[f];
-			}
-	free(stack);
-	free(reach);
-	free(done);
-	callers_free(&c, n);
+	uint32_t n = cg_count(d->cg), m = 0;
+	uint32_t *first = xcalloc(n + 2, sizeof *first), *at = xcalloc(n + 1, sizeof *at);
+	edges(d, fns, nfns, at, NULL);
+	for (uint32_t u = 0; u < n; u++)
+		first[u] = m, m += at[u], at[u] = first[u];
+	first[n] = m;
+	uint32_t *to = xcalloc(m + 1, sizeof *to), *comp = xcalloc(n + 1, sizeof *comp);
+	uint32_t *order = xcalloc(n + 1, sizeof *order);
+	uint8_t *cyclic = xcalloc(n + 1, 1);
+	edges(d, fns, nfns, at, to);
+	scc_find(n, first, to, comp, order, cyclic);
+	free(order);
+	free(comp);
+	free(to);
+	free(at);
+	free(first);
 	return cyclic;
 }
 
@@ -1029,7 +995,7 @@ static void count_arms(Dv *d, const Df *df, uint32_t *arms, int add)
 {
 	for (uint32_t j = 0; j < df->nsites; j++)
 		for (uint32_t k = 0; is_funnel(&df->sites[j]) && k < df->sites[j].ncands; k++) {
-			uint32_t f = cg_at(d->cg, cg_find(d->cg, df->sites[j].cands[k]));
+			uint32_t f = cg_index_of(d->cg, cg_find(d->cg, df->sites[j].cands[k]));
 			arms[f] = add ? arms[f] + 1 : 0;
 		}
 }
@@ -1043,7 +1009,7 @@ static void settle_arms(Dv *d, InlineAsk *ask, Df *df, uint32_t *arms)
 			continue;
 		uint32_t more[MAX_CAND], at[MAX_CAND];
 		for (uint32_t k = 0; k < st->ncands; k++) {
-			at[k] = cg_at(d->cg, cg_find(d->cg, st->cands[k]));
+			at[k] = cg_index_of(d->cg, cg_find(d->cg, st->cands[k]));
 			more[k] = arms[at[k]];
 		}
 		char why[128];
@@ -1279,10 +1245,9 @@ static int proto_leaf(void *ctx, Expr **slot)
 
 static void proto_uses(Protos *p, List *l)
 {
-	for (Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_SCOPE)
-			proto_uses(p, &s->scope);
-		else if (s->kind == S_INS)
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (s->kind == S_INS)
 			for (uint32_t i = 0; i < s->ins.nops; i++)
 				expr_leaves(&s->ins.ops[i], proto_leaf, p);
 		else if (s->kind == S_VAR && s->var.nds && s->var.ds[0].init)
@@ -1292,16 +1257,13 @@ static void proto_uses(Protos *p, List *l)
 /* The first prototype of each unused name goes (then it counts as kept). */
 static void drop_protos(Protos *p, List *l)
 {
-	for (Stmt *s = l->head, *next; s; s = next) {
-		next = s->next;
-		if (s->kind == S_SCOPE)
-			drop_protos(p, &s->scope);
-		else if (s->kind == S_PROTO && names_exact(&p->drop, s->proto->label) &&
-			 !names_exact(&p->kept, s->proto->label)) {
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (s->kind == S_PROTO && names_exact(&p->drop, s->proto->label) &&
+		    !names_exact(&p->kept, s->proto->label)) {
 			names_add(&p->kept, s->proto->label, NULL);
-			list_remove(l, s);
+			list_remove(it.in, s);
 		}
-	}
 }
 
 static void drop_unused_protos(Df *df)
@@ -1599,25 +1561,32 @@ static int mentions_func(Dv *d, const Expr *e)
 }
 
 /* Does code still call through a pointer, or take a function's address? */
+static int stmt_uses_pointers(Dv *d, const Stmt *s)
+{
+	if (s->kind == S_TARGETS)
+		return 1;
+	if (s->kind != S_INS)
+		return 0;
+	const Ins *in = &s->ins;
+	CallParts c;
+	int call = stmt_is_call(s);
+	ins_call_parts(in, &c);
+	if (call && (!c.callee || !cg_find(d->cg, c.callee->str)))
+		return 1;
+	for (uint32_t k = call ? c.callee_index + 1 : 0; k < in->nops; k++)
+		if (mentions_func(d, in->ops[k]))
+			return 1;
+	return 0;
+}
+
 static int code_uses_pointers(Dv *d, const List *l)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE && code_uses_pointers(d, &s->scope))
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (stmt_uses_pointers(d, s)) {
+			body_end(&it);
 			return 1;
-		if (s->kind == S_TARGETS)
-			return 1;
-		if (s->kind != S_INS)
-			continue;
-		const Ins *in = &s->ins;
-		CallParts c;
-		int call = stmt_is_call(s);
-		ins_call_parts(in, &c);
-		if (call && (!c.callee || !cg_find(d->cg, c.callee->str)))
-			return 1;
-		for (uint32_t k = call ? c.callee_index + 1 : 0; k < in->nops; k++)
-			if (mentions_func(d, in->ops[k]))
-				return 1;
-	}
+		}
 	return 0;
 }
 
