@@ -144,13 +144,13 @@ typedef struct Vals {
 	Defs *defs;
 	Ranges *rs;
 	At *at, *ats;
-	int made;
+	unsigned known;
 } Vals;
 
 static uint32_t vals_ins(Caller *fn, Vals *vs, const Stmt *s)
 {
-	if (!vs->made) {
-		vs->made = 1;
+	if (!(vs->known & KNOWN_VALS)) {
+		vs->known |= KNOWN_VALS;
 		if ((vs->cfg = cfg_build(fn->f))) {
 			vs->live = live_compute(vs->cfg);
 			vs->defs = defs_compute(vs->cfg, vs->live);

@@ -1348,8 +1348,10 @@ static void remark(Caller *fn, const CallSite *st, int why, int c, int t)
 	const InlineOptions *o = &in->o->inlining;
 	if (why >= 0 ? !o->missed : !o->remarks)
 		return;
-	if (!fn->src)
+	if (!(fn->known & KNOWN_SRC)) {
+		fn->known |= KNOWN_SRC;
 		fn->src = srclines_build(in->m, fn->f);
+	}
 	const char *at = srclines_prefix(fn->src, st->call->loc);
 	const char *callee = quoted_name(st->callee->name), *caller = quoted_name(fn->f->name);
 	if (why == WHY_COST)
@@ -1577,8 +1579,8 @@ static void judge_list(Judge *j, const List *c, const List *p)
  * join them once judged. */
 static void judge(Caller *fn, const CopyPlan *p)
 {
-	if (!fn->judging) {
-		fn->judging = 1;
+	if (!(fn->known & KNOWN_JUDGED)) {
+		fn->known |= KNOWN_JUDGED;
 		names_of_body(&fn->judged, &fn->f->body);
 		names_add_decls(&fn->judged, fn->f->params, fn->f->nparams);
 		names_add_decls(&fn->judged, fn->f->rets, fn->f->nrets);

@@ -29,7 +29,7 @@ typedef struct Bundle Bundle;
 /* Every cache of the stage's state is filled the first time it is
  * asked, and then its KNOWN_* bit set in the state's known: one
  * convention for the module's (In), a callee's (Inlinee, and each of its
- * parameters' held) and a caller's (Caller). */
+ * parameters' held), a caller's (Caller) and a round's (Vals). */
 enum {
 	KNOWN_NAMES = 1,             /* In.module_names */
 	KNOWN_STRS = 2,              /* In.strs, In.labels */
@@ -41,6 +41,9 @@ enum {
 	KNOWN_DEPOT = 2,             /* Caller.depot .. depot_ok */
 	KNOWN_LOCALS = 4,            /* Caller.locals */
 	KNOWN_OBJS = 8,              /* Caller.mo: cleared when a copy goes in */
+	KNOWN_JUDGED = 16,           /* Caller.judged */
+	KNOWN_SRC = 32,              /* Caller.src */
+	KNOWN_VALS = 1,              /* inline-cost.c's Vals: the caller's values before its copies */
 };
 
 /* A call-graph function, as a callee: In.callee[cg_index_of()]. */
@@ -144,7 +147,6 @@ typedef struct Caller {
 	Delta *delta;                /* by callee */
 	int shadowed;                /* a nested scope declares a name again */
 	Names judged;                /* --verify: what it declares, read by judge() itself */
-	int judging;
 	SrcLines *src;
 	unsigned serial;             /* inlined copies so far */
 	Stmt *depot;                 /* its __local_depot, made when a callee needs one */
