@@ -189,14 +189,13 @@ static const char *map_here(const Map *mp, const char *name)
 		return r->to;
 	if (!mp->ranges)
 		return NULL;
-	size_t len = intern_len(name), b = len;
-	while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
-		b--;
-	if (b == len || b == 0 || (name[b] == '0' && b + 1 < len))
+	size_t b;
+	unsigned long long k;
+	if (!reg_split(name, &b, &k))
 		return NULL;
 	const char *base = intern(name, b);
 	HASH_FIND_PTR(mp->ranges, &base, r);
-	if (!r || strtoull(name + b, NULL, 10) >= r->count)
+	if (!r || k >= r->count)
 		return NULL;
 	char buf[256];
 	snprintf(buf, sizeof buf, "%s%s", r->to, name + b);
