@@ -56,6 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "stages.h"
+#include "cost.h"
 #include "ir/ptrhash.h"
 
 enum { MAX_CAND = 64 };
@@ -103,7 +104,7 @@ typedef struct RetSlot {
 	const Expr *value;
 } RetSlot;
 
-typedef struct Site {
+typedef struct Icall {
 	Stmt *call;
 	List *list;                 /* the statement list holding the call */
 	uint32_t callee;            /* index of the pointer operand */
@@ -132,7 +133,7 @@ typedef struct Site {
 	 * pointer still holds theirs, so a .calltargets list names them */
 	const char *all[MAX_CAND];
 	uint32_t nall;
-} Site;
+} Icall;
 
 /* The module's: the analyses every function's work reads, and the
  * counts.  It lives as long as the stage. */
@@ -161,7 +162,7 @@ typedef struct Df {
 	Dv *d;                      /* the module's */
 	Stmt *fs;                   /* the function's statement */
 	Func *f;
-	Site *sites;
+	Icall *sites;
 	uint32_t nsites, cap;
 	SrcLines *src;              /* its source lines, for remarks */
 	Names names;                /* what it declares, and (outer) the module */
@@ -225,12 +226,11 @@ typedef struct Labeled {
 
 static void index_labels(Df *df, const List *l)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		const char *label = s->kind == S_PROTO ? s->proto->label :
 			s->kind == S_TARGETS ? s->list.label : NULL;
 		Labeled *x;
-		if (s->kind == S_SCOPE)
-			index_labels(df, &s->scope);
 		if (!label)
 			continue;
 		HASH_FIND_PTR(df->labels, &label, x);
@@ -262,21 +262,16 @@ static void free_labels(Df *df)
 static void add_site(Df *df, Stmt *s, List *l, uint32_t callee)
 {
 	df->sites = array_grow(df->sites, df->nsites, &df->cap, sizeof *df->sites);
-	df->sites[df->nsites++] = (Site){.call = s, .list = l, .callee = callee, .why = -1};
+	df->sites[df->nsites++] = (Icall){.call = s, .list = l, .callee = callee, .why = -1};
 }
 
 static void find_sites(Df *df, List *l)
 {
-	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			find_sites(df, &s->scope);
-		if (!stmt_is_call(s))
-			continue;
-		CallParts c;
-		ins_call_parts(&s->ins, &c);
+	BodyIt it;
+	CallParts c;
+	for (Stmt *s = body_first_call(l, &it, &c); s; s = body_next_call(&it, &c))
 		if (c.callee && !cg_find(df->d->cg, c.callee->str))  /* else direct */
-			add_site(df, s, l, c.callee_index);
-	}
+			add_site(df, s, it.in, c.callee_index);
 }
 
 /* ---- choosing the candidates ------------------------------------------ */
@@ -341,7 +336,7 @@ static int by_name(const void *a, const void *b)
  * pointer register can hold, else every function whose address is taken;
  * either way only those whose signature fits.  0 (st->why) when there are
  * too many. */
-static int bound(Df *df, Site *st, const Proto *p)
+static int bound(Df *df, Icall *st, const Proto *p)
 {
 	Dv *d = df->d;
 	const Expr *ptr = st->call->ins.ops[st->callee];
@@ -374,7 +369,7 @@ static int bound(Df *df, Site *st, const Proto *p)
 	return 1;
 }
 
-static int has_cand(const Site *st, const char *f)
+static int has_cand(const Icall *st, const char *f)
 {
 	for (uint32_t i = 0; i < st->ncands; i++)
 		if (st->cands[i] == f)
@@ -406,7 +401,7 @@ static const Expr *vtable_pointer(const Cfg *cfg, const Defs *defs, uint32_t at,
 
 /* The call's pointer read at [vptr + K] (vptr the loaded vtable pointer,
  * unchanged up to the call): its load's index, or UINT32_MAX. */
-static uint32_t slot_load(const Site *st, const Cfg *cfg, const Defs *defs, uint32_t call,
+static uint32_t slot_load(const Icall *st, const Cfg *cfg, const Defs *defs, uint32_t call,
 	const Expr **vptr)
 {
 	const Expr *ptr = st->call->ins.ops[st->callee];
@@ -441,7 +436,7 @@ static int loose_fits(Dv *d, const Proto *p)
 	return 0;
 }
 
-static uint32_t points_holding(const Site *st, const char *f)
+static uint32_t points_holding(const Icall *st, const char *f)
 {
 	uint32_t n = 0;
 	for (uint32_t k = 0; k < st->npoints; k++)
@@ -451,7 +446,7 @@ static uint32_t points_holding(const Site *st, const char *f)
 
 /* The address points the call's pointer is read from, of functions that
  * fit p, into st->points: 1 when they hold exactly the candidates. */
-static int points_of(Df *df, Site *st, const Proto *p)
+static int points_of(Df *df, Icall *st, const Proto *p)
 {
 	Dv *d = df->d;
 	FlowPoint pts[MAX_CAND];
@@ -475,7 +470,7 @@ static int points_of(Df *df, Site *st, const Proto *p)
 
 /* The candidate most points hold (the last of equals) goes last, to be
  * the funnel's fall-through: it saves the most tests. */
-static void most_held_last(Site *st)
+static void most_held_last(Icall *st)
 {
 	uint32_t best = st->ncands - 1, most = 0;
 	for (uint32_t i = 0; i < st->ncands; i++) {
@@ -494,7 +489,7 @@ static void most_held_last(Site *st)
  * vtable's entries.  Only when no function whose address sits in memory
  * fits; the points are .global tables, whose generic address is their
  * own. */
-static void by_vtable(Df *df, Site *st, const Proto *p, const Tracker *t)
+static void by_vtable(Df *df, Icall *st, const Proto *p, const Tracker *t)
 {
 	const Expr *vptr;
 	uint32_t load = slot_load(st, t->cfg, t->defs, st->ins, &vptr), use;
@@ -508,8 +503,7 @@ static void by_vtable(Df *df, Site *st, const Proto *p, const Tracker *t)
 
 /* ---- candidates of the same code ---------------------------------------- */
 
-static uint32_t cand_index(const Site *st, const char *f);
-static uint32_t cg_at(const CallGraph *cg, const CgFunc *f);
+static uint32_t cand_index(const Icall *st, const char *f);
 
 /* A number per code (ir/samecode.c), the same for functions of the same
  * code, found once per function for every site: 0 for one without a
@@ -519,7 +513,7 @@ static uint32_t code_of(Dv *d, const char *name)
 	const CgFunc *c = cg_find(d->cg, name);
 	if (!c || !c->def)
 		return 0;
-	uint32_t at = cg_at(d->cg, c), n = cg_count(d->cg);
+	uint32_t at = cg_index_of(d->cg, c), n = cg_count(d->cg);
 	if (d->code[at])
 		return d->code[at];
 	uint64_t h = func_code_hash(c->def);
@@ -537,14 +531,11 @@ static uint32_t code_of(Dv *d, const char *name)
  * others.  A closed set of one code is a direct call; on the vtable
  * pointer each code is one arm, the address points of its candidates all
  * branching to it.  On the function pointer each candidate keeps its test
- * (a funnel compares the pointer with each function).  virtual_shapes' 5
- * deleting destructors (the vptr store and free) are one code: each of
- * its 4 `delete`s was a funnel of 4 tests and 5 inlined copies, 20 calls
- * of free where 4 do (whole-program ptxas makes each call of free, malloc
- * or vprintf a sequence of its own): 22,784 -> 17,792 B of SASS, the same
- * 32 registers and 16 B of stack.  Not with -G, whose DWARF tells the
- * functions apart. */
-static void one_per_code(Dv *d, Site *st)
+ * (a funnel compares the pointer with each function).  C++ deleting
+ * destructors are the usual case: one code, where a funnel of inlined
+ * copies made a call of free per copy (docs/stages.md).  Not with -G,
+ * whose DWARF tells the functions apart. */
+static void one_per_code(Dv *d, Icall *st)
 {
 	uint32_t n = st->ncands, rep[MAX_CAND], code[MAX_CAND], codes = 0;
 	if (d->dwarf || st->open || n < 2)
@@ -606,45 +597,52 @@ typedef struct Consts {
 	uint32_t n;
 } Consts;
 
+/* One statement of a body that only moves constants into its return
+ * parameter and returns: the slots filled so far (n, the count after
+ * it), or -1. */
+static int scan_const_stmt(const Func *f, const Stmt *s, Consts *c, RetSlot *out, int n)
+{
+	if (s->kind == S_SCOPE || s->kind == S_LOC || s->kind == S_VAR || s->kind == S_PRAGMA)
+		return n;
+	if (s->kind != S_INS || s->ins.guard)
+		return -1;
+	const Ins *in = &s->ins;
+	int op = in->sp->code;
+	if (op == O_ret && in->nops == 0)
+		return n;
+	if (op == O_ld && ins_space(in) == SPACE_PARAM &&
+	    in->nops == 2 && is_param_of(f->params, f->nparams, in->ops[1]))
+		return n;
+	if (op == O_mov && in->nops == 2 && in->ops[0]->kind == E_NAME &&
+	    in->ops[1]->kind == E_NUM && c->n < 16) {
+		c->reg[c->n] = in->ops[0]->str;
+		c->val[c->n++] = in->ops[1];
+		return n;
+	}
+	int64_t off;
+	if (op != O_st || ins_space(in) != SPACE_PARAM || in->nops != 2 ||
+	    !is_param_of(f->rets, f->nrets, in->ops[0]) || !addr_offset(in->ops[0], &off) ||
+	    n == MAX_RETS)
+		return -1;
+	const Expr *v = in->ops[1];
+	for (uint32_t i = c->n; v->kind == E_NAME && i-- > 0;)
+		if (c->reg[i] == v->str)
+			v = c->val[i];
+	if (v->kind != E_NUM)
+		return -1;
+	out[n++] = (RetSlot){off, in->sp->type_bytes, v};
+	return n;
+}
+
 /* f's body only moves constants into its return parameter and returns:
  * the slots it fills (count), or -1. */
-static int scan_const_body(const Func *f, const List *l, Consts *c, RetSlot *out, int n)
+static int scan_const_body(const Func *f, Consts *c, RetSlot *out)
 {
-	for (const Stmt *s = l->head; s && n >= 0; s = s->next) {
-		if (s->kind == S_SCOPE) {
-			n = scan_const_body(f, &s->scope, c, out, n);
-			continue;
-		}
-		if (s->kind == S_LOC || s->kind == S_VAR || s->kind == S_PRAGMA)
-			continue;
-		if (s->kind != S_INS || s->ins.guard)
-			return -1;
-		const Ins *in = &s->ins;
-		int op = in->sp->code;
-		if (op == O_ret && in->nops == 0)
-			continue;
-		if (op == O_ld && ins_space(in) == SPACE_PARAM &&
-		    in->nops == 2 && is_param_of(f->params, f->nparams, in->ops[1]))
-			continue;
-		if (op == O_mov && in->nops == 2 && in->ops[0]->kind == E_NAME &&
-		    in->ops[1]->kind == E_NUM && c->n < 16) {
-			c->reg[c->n] = in->ops[0]->str;
-			c->val[c->n++] = in->ops[1];
-			continue;
-		}
-		int64_t off;
-		if (op != O_st || ins_space(in) != SPACE_PARAM || in->nops != 2 ||
-		    !is_param_of(f->rets, f->nrets, in->ops[0]) || !addr_offset(in->ops[0], &off) ||
-		    n == MAX_RETS)
-			return -1;
-		const Expr *v = in->ops[1];
-		for (uint32_t i = c->n; v->kind == E_NAME && i-- > 0;)
-			if (c->reg[i] == v->str)
-				v = c->val[i];
-		if (v->kind != E_NUM)
-			return -1;
-		out[n++] = (RetSlot){off, in->sp->type_bytes, v};
-	}
+	BodyIt it;
+	int n = 0;
+	for (const Stmt *s = body_first(&f->body, &it); s && n >= 0; s = body_next(&it))
+		n = scan_const_stmt(f, s, c, out, n);
+	body_end(&it);
 	return n;
 }
 
@@ -658,14 +656,14 @@ static int same_value(const Expr *a, const Expr *b)
 
 /* Every candidate defined, returning the same constants and doing nothing
  * else: the call is those constants. */
-static int uniform(Dv *d, Site *st)
+static int uniform(Dv *d, Icall *st)
 {
 	RetSlot first[MAX_RETS], r[MAX_RETS];
 	int n = -1;
 	for (uint32_t i = 0; i < st->ncands; i++) {
 		const Func *f = func_named(d, st->cands[i]);
 		Consts c = {0};
-		int k = f ? scan_const_body(f, &f->body, &c, r, 0) : -1;
+		int k = f ? scan_const_body(f, &c, r) : -1;
 		if (k < 0 || (n >= 0 && k != n))
 			return 0;
 		for (int j = 0; n >= 0 && j < k; j++)
@@ -684,7 +682,7 @@ static int uniform(Dv *d, Site *st)
 /* The call's results read back as constants: each ld.param of its return
  * parameter that follows it in its scope becomes a mov.  0 (and no
  * change) when a read is not one of the stored slots. */
-static int fold_uniform(Dv *d, Site *st, int apply)
+static int fold_uniform(Dv *d, Icall *st, int apply)
 {
 	CallParts c;
 	ins_call_parts(&st->call->ins, &c);
@@ -722,7 +720,7 @@ static int fold_uniform(Dv *d, Site *st, int apply)
 
 /* Whether the call can be devirtualized at all: -1 and its prototype in
  * *p, else why not (WHY_*). */
-static int classify(const Df *df, const Site *st, const Proto **p)
+static int classify(const Df *df, const Icall *st, const Proto **p)
 {
 	const Stmt *prev = st->call->prev;
 	if (prev && prev->kind == S_LABEL && !strncmp(prev->label, "$Ldevirt", 8))
@@ -741,7 +739,7 @@ static int classify(const Df *df, const Site *st, const Proto **p)
 /* The one function value tracking finds the pointer to be: 1 (in
  * st->cands), 0 when it finds none, -1 (st->why) when the pointer is
  * null or the function does not fit p. */
-static int track(Dv *d, Site *st, const Proto *p, const Tracker *exact)
+static int track(Dv *d, Icall *st, const Proto *p, const Tracker *exact)
 {
 	const Expr *ptr = st->call->ins.ops[st->callee];
 	Tracker loads = *exact;
@@ -765,7 +763,7 @@ static int track(Dv *d, Site *st, const Proto *p, const Tracker *exact)
 
 /* The rewrite for the candidates bound() found.  A funnel on the vtable
  * pointer and a uniform result need the whole set: closed worlds only. */
-static void pick(Df *df, Site *st, const Proto *p, const Tracker *t)
+static void pick(Df *df, Icall *st, const Proto *p, const Tracker *t)
 {
 	Dv *d = df->d;
 	uint32_t n = st->ncands, max = (uint32_t)d->o->devirt.funnel_max;
@@ -795,7 +793,7 @@ static void pick(Df *df, Site *st, const Proto *p, const Tracker *t)
 }
 
 /* st->why, or the rewrite in st->how with what it needs. */
-static void choose(Df *df, Site *st, const Tracker *exact)
+static void choose(Df *df, Icall *st, const Tracker *exact)
 {
 	const Proto *p = NULL;
 	df->d->st.seen++;
@@ -815,115 +813,80 @@ static void choose(Df *df, Site *st, const Tracker *exact)
 /* A closed set of 2..N candidates: a branch funnel or a .calltargets
  * list, by what tools/bench/lto-bench.sh measured (docs/stages.md).
  * ptxas compiles every direct call of a funnel as a call sequence of its
- * own (its arguments, the ABI's saves, the call; about 128 bytes of SASS
- * on sm_80) unless it inlines the target, and in whole-program mode
- * copies each target into every kernel that calls it.  What the funnel
+ * own (its arguments, the ABI's saves, the call) unless it inlines the
+ * target, and in whole-program mode copies each target into every
+ * kernel that calls it.  What the funnel
  * buys: ptxas knows the callee, so a caller that keeps registers across
  * the call need not save them all, and once no call goes through a
  * pointer the vtables are cleared and the virtual functions become
  * ordinary ones ptxas may inline.  A recursive target gains neither
  * (ptxas inlines no function on a cycle), and a wide funnel pays its call
- * sequences at every site: N's default (8) is where a bytecode
- * interpreter's 10-entry table lost and fnptr's 6 and raytrace's 8 won. */
+ * sequences at every site: hence N (--devirt-funnel-max). */
 
-/* Index of f in the call graph (its nodes are one array). */
-static uint32_t cg_at(const CallGraph *cg, const CgFunc *f)
+/* The edges of the call graph with the sites' candidates as callees of
+ * their functions, as scc_find reads them: u's to[first[u] ..
+ * first[u + 1] - 1]; at[u] counts them, then places them. */
+static uint32_t cand_at(const Dv *d, const char *name)
 {
-	return (uint32_t)(f - cg_func(cg, 0));
+	return cg_index_of(d->cg, cg_find(d->cg, name));
 }
 
-/* The callers of each function, direct or through the sites' candidates:
- * rev[v] lists every u with an edge u -> v. */
-typedef struct Callers {
-	uint32_t **of, *n, *cap;
-} Callers;
-
-static void add_caller(Callers *c, uint32_t u, uint32_t v)
+static void edge(uint32_t *at, uint32_t *to, uint32_t u, uint32_t v)
 {
-	c->of[v] = array_grow(c->of[v], c->n[v], &c->cap[v], sizeof **c->of);
-	c->of[v][c->n[v]++] = u;
+	if (to)
+		to[at[u]] = v;
+	at[u]++;
 }
 
-static void callers_build(Dv *d, Callers *c, const Df *fns, uint32_t nfns)
+static void edges(Dv *d, const Df *fns, uint32_t nfns, uint32_t *at, uint32_t *to)
 {
-	uint32_t n = cg_count(d->cg);
-	c->of = xcalloc(n + 1, sizeof *c->of);
-	c->n = xcalloc(n + 1, sizeof *c->n);
-	c->cap = xcalloc(n + 1, sizeof *c->cap);
-	for (uint32_t u = 0; u < n; u++) {
+	for (uint32_t u = 0; u < cg_count(d->cg); u++) {
 		const CgFunc *f = cg_func(d->cg, u);
 		for (uint32_t k = 0; k < f->ncallees; k++)
-			add_caller(c, u, cg_at(d->cg, cg_find(d->cg, f->callees[k])));
+			edge(at, to, u, cand_at(d, f->callees[k]));
 	}
 	for (uint32_t i = 0; i < nfns; i++) {
-		uint32_t u = cg_at(d->cg, cg_find(d->cg, fns[i].f->name));
+		uint32_t u = cand_at(d, fns[i].f->name);
 		for (uint32_t j = 0; j < fns[i].nsites; j++)
 			for (uint32_t k = 0; k < fns[i].sites[j].ncands; k++)
-				add_caller(c, u, cg_at(d->cg, cg_find(d->cg, fns[i].sites[j].cands[k])));
-	}
-}
-
-static void callers_free(Callers *c, uint32_t n)
-{
-	for (uint32_t v = 0; v < n; v++)
-		free(c->of[v]);
-	free(c->of);
-	free(c->n);
-	free(c->cap);
-}
-
-/* reach[u] = 1 for every function that can call f, f's callers first
- * (a depth-first walk up the edges, with its own stack). */
-static void reaching(const Callers *c, uint32_t f, uint8_t *reach, uint32_t *stack)
-{
-	uint32_t sp = 0;
-	stack[sp++] = f;
-	while (sp) {
-		uint32_t v = stack[--sp];
-		for (uint32_t k = 0; k < c->n[v]; k++)
-			if (!reach[c->of[v][k]]) {
-				reach[c->of[v][k]] = 1;
-				stack[sp++] = c->of[v][k];
-			}
+				edge(at, to, u, cand_at(d, fns[i].sites[j].cands[k]));
 	}
 }
 
 /* The first candidate on a call cycle (cyclic[], computed for every
  * candidate), or NULL. */
-static const char *recursive_cand(Dv *d, const Site *st, const uint8_t *cyclic)
+static const char *recursive_cand(Dv *d, const Icall *st, const uint8_t *cyclic)
 {
 	for (uint32_t k = 0; k < st->ncands; k++)
-		if (cyclic[cg_at(d->cg, cg_find(d->cg, st->cands[k]))])
+		if (cyclic[cg_index_of(d->cg, cg_find(d->cg, st->cands[k]))])
 			return st->cands[k];
 	return NULL;
 }
 
-/* cyclic[f] for every candidate f: whether f can call itself. */
+/* cyclic[f] for every function: whether it can call itself, directly
+ * or through the sites' candidates (one search for components). */
 static uint8_t *cyclic_cands(Dv *d, const Df *fns, uint32_t nfns)
 {
-	uint32_t n = cg_count(d->cg);
-	Callers c;
-	callers_build(d, &c, fns, nfns);
-	uint8_t *cyclic = xcalloc(n + 1, 1), *done = xcalloc(n + 1, 1), *reach = xmalloc(n + 1);
-	uint32_t *stack = xmalloc((n + 2) * sizeof *stack);  /* each once, f twice */
-	for (uint32_t i = 0; i < nfns; i++)
-		for (uint32_t j = 0; j < fns[i].nsites; j++)
-			for (uint32_t k = 0; k < fns[i].sites[j].ncands; k++) {
-				uint32_t f = cg_at(d->cg, cg_find(d->cg, fns[i].sites[j].cands[k]));
-				if (done[f]++)
-					continue;
-				memset(reach, 0, n + 1);
-				reaching(&c, f, reach, stack);
-				cyclic[f] = reach[f];
-			}
-	free(stack);
-	free(reach);
-	free(done);
-	callers_free(&c, n);
+	uint32_t n = cg_count(d->cg), m = 0;
+	uint32_t *first = xcalloc(n + 2, sizeof *first), *at = xcalloc(n + 1, sizeof *at);
+	edges(d, fns, nfns, at, NULL);
+	for (uint32_t u = 0; u < n; u++)
+		first[u] = m, m += at[u], at[u] = first[u];
+	first[n] = m;
+	uint32_t *to = xcalloc(m + 1, sizeof *to), *comp = xcalloc(n + 1, sizeof *comp);
+	uint32_t *order = xcalloc(n + 1, sizeof *order);
+	uint8_t *cyclic = xcalloc(n + 1, 1);
+	edges(d, fns, nfns, at, to);
+	scc_find(n, first, to, comp, order, cyclic);
+	free(order);
+	free(comp);
+	free(to);
+	free(at);
+	free(first);
 	return cyclic;
 }
 
-static void to_targets(Site *st, int rule)
+static void to_targets(Icall *st, int rule)
 {
 	st->how = HOW_TARGETS;
 	st->rule = rule;
@@ -939,7 +902,7 @@ static int pointer_free(const Df *fns, uint32_t nfns)
 {
 	for (uint32_t i = 0; i < nfns; i++)
 		for (uint32_t j = 0; j < fns[i].nsites; j++) {
-			const Site *st = &fns[i].sites[j];
+			const Icall *st = &fns[i].sites[j];
 			if (st->why >= 0 || st->how == HOW_TARGETS ||
 			    (st->how == HOW_FUNNEL && (st->open || !st->vptr)))
 				return 0;
@@ -951,7 +914,7 @@ static int pointer_free(const Df *fns, uint32_t nfns)
  * function on a cycle, so a funnel's direct call to it is a full-ABI call
  * like the indirect one, only repeated; unless funnels everywhere clear
  * the vtables (worth more: raytrace). */
-static void settle(Dv *d, Site *st, const uint8_t *cyclic, int prune)
+static void settle(Dv *d, Icall *st, const uint8_t *cyclic, int prune)
 {
 	if (st->why >= 0 || st->how != HOW_FUNNEL || st->open)
 		return;
@@ -964,19 +927,16 @@ static void settle(Dv *d, Site *st, const uint8_t *cyclic, int prune)
 
 /* A funnel whose arms the inliner would not all take brings nothing but
  * a longer call sequence: each arm left is a full call of its own, and a
- * .calltargets list names the callees to ptxas as well (fnptr, where
- * op_pow and op_hypot stay calls: 23,424 B of SASS with funnels, 16,768
- * with lists there, the same 48 B of stack).  Such a call keeps its
- * pointer: with a .calltargets list when closed, left as it is when
- * open.  An open funnel's arms are never inlined (its fallback call
- * passes the same .params), and measured larger on every program
- * (--allow-undefined: fnptr 36,864 B against 29,312 left alone, raytrace
- * 68,480 against 50,176 with more stack and spills).  Whether the inliner
- * would take an arm is its own cost model's answer (inline_ask), each
- * funnel of the caller that calls a candidate counted as one call of it
- * more; a funnel that goes is one call fewer for those asked after it.
- * And where it takes them all, the funnel as a whole (too_large()). */
-static void keep_pointer(Site *st, const char *back, const char *why)
+ * .calltargets list names the callees to ptxas as well.  Such a call
+ * keeps its pointer: with a .calltargets list when closed, left as it
+ * is when open (an open funnel's arms are never inlined: its fallback
+ * call passes the same .params).  Whether the inliner would take an arm
+ * is its own answer (inline_ask), each funnel of the caller that calls
+ * a candidate counted as one call of it more; a funnel that goes is one
+ * call fewer for those asked after it.  And where it takes them all,
+ * the cost model's funnel rule (too_large()).  docs/stages.md has the
+ * measurements. */
+static void keep_pointer(Icall *st, const char *back, const char *why)
 {
 	st->back = back;
 	snprintf(st->refusal, sizeof st->refusal, "%s", why);
@@ -988,7 +948,7 @@ static void keep_pointer(Site *st, const char *back, const char *why)
 
 enum { TEST_INS = 3 };   /* test(): a mov or cvta, a setp, a bra */
 
-static uint32_t cand_index(const Site *st, const char *f)
+static uint32_t cand_index(const Icall *st, const char *f)
 {
 	uint32_t i = 0;
 	while (i < st->ncands && st->cands[i] != f)
@@ -999,7 +959,7 @@ static uint32_t cand_index(const Site *st, const char *f)
 /* What funnel() adds beside its calls: each test, a bra.uni per
  * tested candidate, the branch over a guarded call's funnel; less the
  * vtable slot's read, which a funnel on the vtable pointer drops. */
-static int funnel_size(const Site *st)
+static int funnel_size(const Icall *st)
 {
 	uint32_t nbr = st->open ? st->ncands : st->ncands - 1, ntests = st->vptr ? 0 : nbr;
 	for (uint32_t j = 0; st->vptr && j < st->npoints; j++)
@@ -1007,34 +967,24 @@ static int funnel_size(const Site *st)
 	return TEST_INS * (int)ntests + (int)nbr + (st->call->ins.guard != NULL) - (st->load != NULL);
 }
 
-/* Every arm inlined is not enough: a funnel of inlined copies can
- * still be larger than the one call it replaces (fnptr's 10 funnels of
- * the 4 u_* arms, which the inliner takes at costs 1, -1, 1 and 0 a
- * copy: interp_kernel 6,528 B of SASS with them against 3,584 with
- * lists, -rdc's; u_sqrt's copy keeps its call to the sqrt slow path).  So the funnel is weighed as a whole, as the
- * inliner weighs one call: what it adds over the indirect call (its
- * tests and branches, each arm's copy less the call it replaces, and the
- * call sequences of the arms beyond the one) against the inline
- * threshold, each figure from the inliner's cost model (InlineCost).
- * fnptr's u_* funnels add 12 + 1 + 3 x 4 = 25 > 20: lists, fnptr 16,768
- * -> 13,824 B, fnptr.sm_90 17,152 -> 14,336, the same stack and spills;
- * no other program of the yardstick moves.  --inline=always asks no
- * cost: funnels.  An open funnel never gets here (its kept call). */
-static int too_large(const Site *st, const InlineCost *ic, char *why, size_t n)
+/* Every arm inlined is not enough: the funnel as a whole is weighed
+ * by the cost model's funnel rule (cost.c: cost_funnel_worth), from the
+ * inliner's facts for each arm (InlineCost). */
+static int too_large(const Icall *st, const InlineCost *ic, char *why, size_t n)
 {
-	if (!ic->weighed || st->open)
-		return 0;
-	int g = funnel_size(st) + (int)(st->ncands - 1) * ic->call;
-	for (uint32_t k = 0; k < st->ncands; k++)
-		g += ic->arm[k];
-	if (g <= ic->threshold)
+	int arm[MAX_CAND], g;
+	for (uint32_t k = 0; ic->weighed && k < st->ncands; k++)
+		arm[k] = cost_weigh(&ic->arm[k]);
+	FunnelFacts f = {.weighed = ic->weighed, .open = st->open, .tests = funnel_size(st),
+		.call = ic->call, .narms = st->ncands, .arm = arm, .threshold = ic->threshold};
+	if (cost_funnel_worth(&f, &g))
 		return 0;
 	snprintf(why, n, "adds %d over the one call, more than the inline threshold %d", g,
 		ic->threshold);
 	return 1;
 }
 
-static int is_funnel(const Site *st)
+static int is_funnel(const Icall *st)
 {
 	return st->why < 0 && st->how == HOW_FUNNEL;
 }
@@ -1045,7 +995,7 @@ static void count_arms(Dv *d, const Df *df, uint32_t *arms, int add)
 {
 	for (uint32_t j = 0; j < df->nsites; j++)
 		for (uint32_t k = 0; is_funnel(&df->sites[j]) && k < df->sites[j].ncands; k++) {
-			uint32_t f = cg_at(d->cg, cg_find(d->cg, df->sites[j].cands[k]));
+			uint32_t f = cg_index_of(d->cg, cg_find(d->cg, df->sites[j].cands[k]));
 			arms[f] = add ? arms[f] + 1 : 0;
 		}
 }
@@ -1054,16 +1004,16 @@ static void settle_arms(Dv *d, InlineAsk *ask, Df *df, uint32_t *arms)
 {
 	count_arms(d, df, arms, 1);
 	for (uint32_t j = 0; j < df->nsites; j++) {
-		Site *st = &df->sites[j];
+		Icall *st = &df->sites[j];
 		if (!is_funnel(st))
 			continue;
 		uint32_t more[MAX_CAND], at[MAX_CAND];
 		for (uint32_t k = 0; k < st->ncands; k++) {
-			at[k] = cg_at(d->cg, cg_find(d->cg, st->cands[k]));
+			at[k] = cg_index_of(d->cg, cg_find(d->cg, st->cands[k]));
 			more[k] = arms[at[k]];
 		}
 		char why[128];
-		int arm[MAX_CAND];
+		CostFacts arm[MAX_CAND];
 		InlineCost ic = {.arm = arm};
 		int r = inline_ask(ask, df->fs, st->call, st->list, st->cands, more, st->ncands, st->open,
 			&ic, why, sizeof why);
@@ -1077,9 +1027,7 @@ static void settle_arms(Dv *d, InlineAsk *ask, Df *df, uint32_t *arms)
 }
 
 /* With --inline=never (no InlineAsk) every arm stays a call, and yet
- * funnels measured smaller than lists (fnptr 24,192 B against 29,696,
- * with 64 B of stack against 112; raytrace and vcall_xfile less stack
- * and spills): the rule is the inliner's modes'. */
+ * funnels measured smaller than lists (docs/stages.md): funnels. */
 static void settle_arms_all(Dv *d, Df *fns, uint32_t nfns)
 {
 	InlineAsk *ask = inline_ask_new(d->m, d->o);
@@ -1109,7 +1057,7 @@ static void settle_all(Dv *d, Df *fns, uint32_t nfns, int all)
 /* ---- rewriting -------------------------------------------------------- */
 
 /* The call with f as callee and no prototype. */
-static Stmt *direct(Dv *d, const Site *st, const char *f)
+static Stmt *direct(Dv *d, const Icall *st, const char *f)
 {
 	const Ins *in = &st->call->ins;
 	Expr *ops[8];
@@ -1170,7 +1118,7 @@ static void put(List *l, Stmt *before, Stmt *s)
 }
 
 /* Before the call: candidate i's test, a branch to lab[i], for i < nbr. */
-static void tests(Df *df, const Site *st, const char *const *lab, uint32_t nbr)
+static void tests(Df *df, const Icall *st, const char *const *lab, uint32_t nbr)
 {
 	Stmt *at = st->call;
 	for (uint32_t i = 0; !st->vptr && i < nbr; i++)
@@ -1211,7 +1159,7 @@ static void tests(Df *df, const Site *st, const char *const *lab, uint32_t nbr)
  * `cvta.global.u64 %devirt_a, _ZTV1A+16;` compared with the vtable
  * pointer, and those of h fall through.  `@p call`: `@!p bra
  * $Ldevirt_0_join;` first, and the calls lose the guard. */
-static void funnel(Df *df, Site *st)
+static void funnel(Df *df, Icall *st)
 {
 	Dv *d = df->d;
 	List *l = st->list;
@@ -1258,7 +1206,7 @@ static void funnel(Df *df, Site *st)
  * form, so ptxas need not assume any function:
  *   $Ldevirt_K_targets: .calltargets f, g, ...;
  *   call (r), %rd9, (args), $Ldevirt_K_targets;   */
-static void calltargets(Df *df, Site *st)
+static void calltargets(Df *df, Icall *st)
 {
 	Dv *d = df->d;
 	Ins *in = &st->call->ins;
@@ -1297,10 +1245,9 @@ static int proto_leaf(void *ctx, Expr **slot)
 
 static void proto_uses(Protos *p, List *l)
 {
-	for (Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_SCOPE)
-			proto_uses(p, &s->scope);
-		else if (s->kind == S_INS)
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (s->kind == S_INS)
 			for (uint32_t i = 0; i < s->ins.nops; i++)
 				expr_leaves(&s->ins.ops[i], proto_leaf, p);
 		else if (s->kind == S_VAR && s->var.nds && s->var.ds[0].init)
@@ -1310,16 +1257,13 @@ static void proto_uses(Protos *p, List *l)
 /* The first prototype of each unused name goes (then it counts as kept). */
 static void drop_protos(Protos *p, List *l)
 {
-	for (Stmt *s = l->head, *next; s; s = next) {
-		next = s->next;
-		if (s->kind == S_SCOPE)
-			drop_protos(p, &s->scope);
-		else if (s->kind == S_PROTO && names_exact(&p->drop, s->proto->label) &&
-			 !names_exact(&p->kept, s->proto->label)) {
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (s->kind == S_PROTO && names_exact(&p->drop, s->proto->label) &&
+		    !names_exact(&p->kept, s->proto->label)) {
 			names_add(&p->kept, s->proto->label, NULL);
-			list_remove(l, s);
+			list_remove(it.in, s);
 		}
-	}
 }
 
 static void drop_unused_protos(Df *df)
@@ -1339,7 +1283,7 @@ static void drop_unused_protos(Df *df)
 /* ---- remarks ---------------------------------------------------------- */
 
 /* Why a funnel or a .calltargets list: ": " and the reason, or "". */
-static void rule_text(const Site *st, char *buf, size_t n)
+static void rule_text(const Icall *st, char *buf, size_t n)
 {
 	switch (st->rule) {
 	case RULE_NARROW:
@@ -1369,7 +1313,7 @@ static void rule_text(const Site *st, char *buf, size_t n)
 }
 
 /* The remark names the source line (.loc) beside the PTX one. */
-static void remark(const Df *df, const Site *st)
+static void remark(const Df *df, const Icall *st)
 {
 	if (!df->d->o->devirt.remarks)
 		return;
@@ -1487,7 +1431,7 @@ static int choose_all(Df *df)
 
 /* The rewrite choose() picked, then what the new calls need: what they
  * name declared before the function. */
-static void rewrite_site(Df *df, Site *st)
+static void rewrite_site(Df *df, Icall *st)
 {
 	Dv *d = df->d;
 	if (st->why >= 0) {
@@ -1617,25 +1561,32 @@ static int mentions_func(Dv *d, const Expr *e)
 }
 
 /* Does code still call through a pointer, or take a function's address? */
+static int stmt_uses_pointers(Dv *d, const Stmt *s)
+{
+	if (s->kind == S_TARGETS)
+		return 1;
+	if (s->kind != S_INS)
+		return 0;
+	const Ins *in = &s->ins;
+	CallParts c;
+	int call = stmt_is_call(s);
+	ins_call_parts(in, &c);
+	if (call && (!c.callee || !cg_find(d->cg, c.callee->str)))
+		return 1;
+	for (uint32_t k = call ? c.callee_index + 1 : 0; k < in->nops; k++)
+		if (mentions_func(d, in->ops[k]))
+			return 1;
+	return 0;
+}
+
 static int code_uses_pointers(Dv *d, const List *l)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE && code_uses_pointers(d, &s->scope))
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (stmt_uses_pointers(d, s)) {
+			body_end(&it);
 			return 1;
-		if (s->kind == S_TARGETS)
-			return 1;
-		if (s->kind != S_INS)
-			continue;
-		const Ins *in = &s->ins;
-		CallParts c;
-		int call = stmt_is_call(s);
-		ins_call_parts(in, &c);
-		if (call && (!c.callee || !cg_find(d->cg, c.callee->str)))
-			return 1;
-		for (uint32_t k = call ? c.callee_index + 1 : 0; k < in->nops; k++)
-			if (mentions_func(d, in->ops[k]))
-				return 1;
-	}
+		}
 	return 0;
 }
 

@@ -1,22 +1,41 @@
-/* inline-cost.c: what decides whether the inline stage copies a call in
- * (issue 24): what a copy folds, or computes once, of constant and shared
- * arguments, the cost model, and devirtualization's question
- * (inline_ask).  inline.c holds the stage: its driver, its contract and
- * the rewriting a call that goes in gets; inline.h what the two share. */
+/* inline-cost.c: the facts that decide whether the inline stage copies a
+ * call in (issue 24): what a copy folds, or computes once, of constant
+ * and shared arguments, what it does with the caller's local arrays, and
+ * the rest the cost model (cost.c) weighs.  inline.c holds the stage: its
+ * driver, its contract, the rewriting a call that goes in gets, and the
+ * question devirtualization asks; it asks this file, never the other way
+ * round.  inline.h holds what the two share. */
 #include <stdlib.h>
 #include <string.h>
 #include "inline.h"
+#include "cost.h"
+
+/* ---- small things --------------------------------------------------------- */
+
+uint32_t body_size(const List *l)
+{
+	uint32_t n = 0;
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		n += s->kind == S_INS;
+	return n;
+}
+
+/* The .param access of name in ins (ld.param d, [name+off]: 1,
+ * st.param [name+off], v: 0) that moves sized elements; -1 for any
+ * other use of name. */
+int param_moves_of(const Ins *ins, const char *name, int64_t *off)
+{
+	const char *n;
+	int k = param_moves(ins, &n, off);
+	return k >= 0 && n == name ? k : -1;
+}
 
 /* ---- constant and shared arguments ----------------------------------------- */
 
-/* NVVM folds stencil_weight(-1, 0) to an immediate; after a link the
- * call's copy folds in ptxas just as well (ir/fold.c), and a call that
- * stays keeps all of it.  Likewise copies whose calls pass the same
- * values: grid_at(g, x - 1, y), grid_at(g, x, y), grid_at(g, x + 1, y)
- * compute g.nx - 1 and the clamp of y once, and smooth3x3's nine calls
- * each clamp of x - 1, x, x + 1 once for three calls (measured in the
- * SASS: 6 IMNMX for 9 copies).  What a copy folds, or computes that an
- * earlier copy computed, weighs against inlining no more. */
+/* What a copy computes from constant arguments alone folds in ptxas
+ * (ir/fold.c), and what copies in one block compute from the same
+ * values ptxas computes once: neither weighs against inlining. */
 
 /* The callee's parameter elements its folding instructions come from,
  * one bit each; the rest share INPUT_OTHER, which no call fills. */
@@ -38,6 +57,7 @@ typedef struct FoldFrom {
 
 /* Once per callee (its body is final: callees are inlined into first). */
 typedef struct Folds {
+	Arena *arena;                /* the module's (In.arena) */
 	const Func *callee;
 	Input in[MAX_INPUTS];
 	uint32_t nin;
@@ -77,8 +97,7 @@ static uint32_t param_read(void *ctx, const Ins *in)
 	Folds *k = ctx;
 	const char *name;
 	int64_t off;
-	if (in->sp->code != O_ld || in->sp->space != SPACE_PARAM || in->nops != 2 ||
-	    !addr_name_off(in->ops[1], &name, &off) || !formal(k->callee, name))
+	if (param_at(in, &name, &off) != 1 || !formal(k->callee, name))
 		return 0;
 	uint32_t from = 0, n = in->sp->vec ? in->sp->vec : 1;
 	for (uint32_t j = 0; j < n; j++)
@@ -94,19 +113,20 @@ static void fold_count(void *ctx, uint32_t from, int shared)
 			k->v[i].n++;
 			return;
 		}
-	k->v = array_grow(k->v, k->n, &k->cap, sizeof *k->v);
+	k->v = arena_grow(k->arena, k->v, k->n, &k->cap, sizeof *k->v);
 	k->v[k->n++] = (FoldFrom){from, 1, shared};
 }
 
 static const Folds *folds_of(In *in, const CgFunc *c)
 {
-	Folds **k = &in->folds[cg_index(in, c)];
-	if (!*k) {
-		*k = xcalloc(1, sizeof **k);
-		(*k)->callee = c->def;
-		fold_given(c->def, param_read, *k, fold_count);
+	Inlinee *e = &in->callee[cg_index_of(in->cg, c)];
+	if (!(e->known & KNOWN_FOLDS)) {
+		e->known |= KNOWN_FOLDS;
+		e->folds = arena_alloc(in->arena, sizeof *e->folds);
+		*e->folds = (Folds){.arena = in->arena, .callee = c->def};
+		fold_given(c->def, param_read, e->folds, fold_count);
 	}
-	return *k;
+	return e->folds;
 }
 
 /* The caller's registers as range.c and defs.c see them before any copy
@@ -124,13 +144,13 @@ typedef struct Vals {
 	Defs *defs;
 	Ranges *rs;
 	At *at, *ats;
-	int made;
+	unsigned known;
 } Vals;
 
-static uint32_t vals_ins(Fn *fn, Vals *vs, const Stmt *s)
+static uint32_t vals_ins(Caller *fn, Vals *vs, const Stmt *s)
 {
-	if (!vs->made) {
-		vs->made = 1;
+	if (!(vs->known & KNOWN_VALS)) {
+		vs->known |= KNOWN_VALS;
 		if ((vs->cfg = cfg_build(fn->f))) {
 			vs->live = live_compute(vs->cfg);
 			vs->defs = defs_compute(vs->cfg, vs->live);
@@ -169,7 +189,7 @@ typedef struct Val {
 	uint64_t kind, p, n;
 } Val;
 
-static Val arg_val(Fn *fn, Vals *vs, const Stmt *s, const Expr *e)
+static Val arg_val(Caller *fn, Vals *vs, const Stmt *s, const Expr *e)
 {
 	int64_t c;
 	if (int_operand(e, &c))
@@ -177,7 +197,7 @@ static Val arg_val(Fn *fn, Vals *vs, const Stmt *s, const Expr *e)
 	if (e->kind == E_NUM)
 		return (Val){VAL_LIT, (uintptr_t)e->str, 0};
 	uint32_t at = vals_ins(fn, vs, s), d;
-	int bits = reg_bits(&fn->names, e);
+	int bits = names_bits(&fn->names, e);
 	if (e->kind != E_NAME || at == UINT32_MAX || !bits)
 		return (Val){VAL_NONE, 0, 0};
 	Range r = range_of(vs->rs, at, e, bits);
@@ -190,7 +210,7 @@ static Val arg_val(Fn *fn, Vals *vs, const Stmt *s, const Expr *e)
 
 /* What the site passes in each input of k (the st.params beside the
  * call); its block in the caller, UINT32_MAX when not known. */
-static uint32_t site_vals(Fn *fn, Vals *vs, const Site *st, const Folds *k, Val *v)
+static uint32_t site_vals(Caller *fn, Vals *vs, const CallSite *st, const Folds *k, Val *v)
 {
 	CallParts cp;
 	memset(v, 0, (k->nin + 1) * sizeof *v);
@@ -199,7 +219,7 @@ static uint32_t site_vals(Fn *fn, Vals *vs, const Site *st, const Folds *k, Val 
 	int64_t off;
 	for (const Stmt *s = st->list->head; s && s != st->call; s = s->next)
 		for (uint32_t i = 0; s->kind == S_INS && !s->ins.guard && i < cp.args->n && i < k->callee->nparams; i++) {
-			if (cp.args->kids[i]->kind != E_NAME || param_access(&s->ins, cp.args->kids[i]->str, &off) != 0)
+			if (cp.args->kids[i]->kind != E_NAME || param_moves_of(&s->ins, cp.args->kids[i]->str, &off) != 0)
 				continue;
 			const Expr *e = s->ins.ops[s->ins.nops - 1];
 			uint32_t n = s->ins.sp->vec ? s->ins.sp->vec : 1;
@@ -278,118 +298,44 @@ static uint32_t callee_folds(const Folds *k, uint32_t n, Val *const *vals, const
 
 /* Every site's folds over the caller's calls of its callee (the cost
  * model weighs them together), before any copy goes in: the calls of
- * one callee chained through next, each chain walked once (linear: no
- * call compared with every other). */
-void fold_sites(Fn *fn)
+ * one callee chained through CallSite.same (count_copies), each chain
+ * walked once from its first call (linear: no call compared with every
+ * other). */
+void fold_sites(Caller *fn)
 {
-	In *in = fn->in;
-	uint32_t n = fn->nsites, none = UINT32_MAX, *head = in->fold_head;
-	uint32_t *next = xmalloc((n + 1) * sizeof *next), *block = xmalloc((n + 1) * sizeof *block);
-	Val **vals = xcalloc(n + 1, sizeof *vals);
+	uint32_t n = fn->nsites, none = UINT32_MAX;
+	uint8_t *later = arena_alloc(fn->arena, n + 1);
+	uint32_t *block = arena_alloc(fn->arena, (n + 1) * sizeof *block);
+	Val **vals = arena_alloc(fn->arena, (n + 1) * sizeof *vals);
 	Vals vs = {0};
-	for (uint32_t i = n; i-- > 0;) {
-		uint32_t *h = &head[cg_index(in, fn->sites[i].callee)];
-		next[i] = *h ? *h - 1 : none;
-		*h = i + 1;
-	}
+	for (uint32_t i = 0; i < n; i++)
+		if (fn->sites[i].same != none)
+			later[fn->sites[i].same] = 1;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t *h = &head[cg_index(in, fn->sites[i].callee)];
-		if (*h != i + 1)
-			continue;
-		*h = 0;
 		const CgFunc *c = fn->sites[i].callee;
-		const Folds *k = c->def && c->def->has_body ? folds_of(in, c) : NULL;
+		const Folds *k = !later[i] && c->def && c->def->has_body ? folds_of(fn->in, c) : NULL;
 		if (!k || !k->n)
 			continue;
 		uint32_t m = 0, folds;
-		for (uint32_t j = i; j != none; j = next[j], m++) {
-			vals[m] = xmalloc((k->nin + 1) * sizeof **vals);
+		for (uint32_t j = i; j != none; j = fn->sites[j].same, m++) {
+			vals[m] = arena_alloc(fn->arena, (k->nin + 1) * sizeof **vals);
 			block[m] = site_vals(fn, &vs, &fn->sites[j], k, vals[m]);
 		}
 		folds = callee_folds(k, m, vals, block);
-		for (uint32_t j = i; j != none; j = next[j])
+		for (uint32_t j = i; j != none; j = fn->sites[j].same)
 			fn->sites[j].folds = folds;
-		for (uint32_t j = 0; j < m; j++)
-			free(vals[j]);
 	}
 	vals_free(&vs);
-	free(vals);
-	free(block);
-	free(next);
-}
-
-/* What folds_of() made, for in_close(). */
-void folds_free(In *in)
-{
-	for (uint32_t i = 0; i < cg_count(in->cg); i++)
-		if (in->folds[i])
-			free(in->folds[i]->v), free(in->folds[i]);
 }
 
 /* ---- the cost model ----------------------------------------------------------- */
 
-/* Measured on tools/bench/lto-bench.sh (docs/lto-benchmark.md): what
- * grows SASS when calls go is not the callee's size alone.
- *  - NVVM unrolls a loop around a call before any link (-rdc cannot see
- *    the callee): vecmath's rotate_chain calls q_mul and three more in a
- *    loop unrolled 4 times plus a remainder, so each callee goes in 5
- *    times.  The cost is every copy the caller gets (Site.copies).
- *  - ptxas turns the ABI's moves into the registers it computes anyway:
- *    a parameter element costs about one instruction, not two.
- *  - Weighing calls on a loop up (threshold doubled) inlined exactly those
- *    unrolled copies; runtime is not measured, size is: loops weigh nothing.
- *  - An address in the caller's depot passed to the callee: once inlined,
- *    ptxas may keep the array in registers, each run-time index a chain
- *    of selects over its elements (depot_lifetimes' escapes: 128 B of
- *    stack gone, SASS 6,272 -> 14,720 B), and a loop bound passed as a
- *    constant has it unroll the callee's loops.  Such a call gets no
- *    discount for a body that goes, and the callee's loops count 3 more
- *    times (ptxas unrolls by 4).  Not where the callee stores into the
- *    array at a run-time index (filters' median9 sorts its window in
- *    place, hist16_add counts into bins[px >> 4]): ptxas keeps it in
- *    memory either way (-dlto's median3x3 keeps its 40 B), and the call
- *    is like any other (filters 14,080 -> 13,312).
- *    But where the callee reaches the array at constant offsets only
- *    (filters' gather3x3 fills win[0..8], convolve9 reads it), the copy
- *    lets the array leave the stack: stack is what the yardstick weighs
- *    first, so such a call weighs HELD_BONUS instructions less
- *    (convolve3x3: 72 B of stack gone, -dlto's 104 B reached).
- *  - Arguments that are constants at the call: what the copy computes
- *    from them alone folds in ptxas (fold_sites, ir/fold.c), so those
- *    instructions weigh nothing (stencil_xfile's 9 calls of
- *    stencil_weight(dx, dy) on immediates: 43 - 63 = -20; smooth3x3
- *    3,200 -> 2,432 SASS bytes, the callee's 176 gone).
- *  - Arguments that several calls in one block pass alike (one register,
- *    one reaching definition): what the copies compute from them alone
- *    ptxas computes once, so it weighs for the first copy only
- *    (stencil_xfile's grid_at(g, x +- 1, y): advect_x 40 -> 19,
- *    smooth3x3 90 -> 20 with the body going; 6,400 -> 5,376 SASS bytes,
- *    -dlto's 5,248).
- *  - The front end's unrolled loops unrolled again in the copy:
- *    inline.c's keep_unrolled().
- *  - Register pressure does not enter.  Weighed as the caller's
- *    registers live across the call (ir/live.c's sets; a 64-bit value 2,
- *    a predicate 0) plus the callee's peak live, the call refused above
- *    a limit: at 64, 96, 128 and 255 nothing moves on the yardstick or on
- *    gen-calls.py seeds 11-16 (the highest call inlined is local_arrays'
- *    mat_mul into transform, 26 + 37 = 63; PTX counts run below ptxas's:
- *    raytrace's render is at most 51 + 4 = 55 where ptxas gives 79); at
- *    48 raytrace goes 79 -> 102 registers (+2,688 B) and local_arrays
- *    32 -> 47, at 32 vcall_xfile's stack 112 -> 176 too.  A call that
- *    stays holds its caller's live values across it in callee-saved
- *    registers or the stack, so the copy costs ptxas fewer registers,
- *    not more (raytrace: 102 registers without inlining). */
-enum { HELD_BONUS = 60 };
-/* A body that goes with its last call is free to inline only up to this
- * size: a chain of functions each calling the next once would otherwise
- * collapse into one, each level copying all below it (quadratic; 2,000
- * levels took minutes), and so large a body is no cheaper inlined. */
-enum { BODY_GOES_MAX = 400 };
-/* CALLER_MAX, which decide() asks too, is in inline.h. */
+/* The facts the cost model weighs (cost.c) gathered for a call; why
+ * each one matters, measured, is in docs/stages.md ("Inlining"). */
 
 /* What a call costs beyond the callee's own instructions: the call, the
  * return, a move per parameter element. */
-static int call_overhead(const Plan *p)
+static int call_overhead(const CopyPlan *p)
 {
 	int n = 2;
 	for (uint32_t i = 0; i < p->ngroups; i++)
@@ -405,23 +351,23 @@ int removable(const In *in, const CgFunc *c)
 }
 
 /* The caller's objects as it stands, the copies put in so far with it. */
-static const MemObjs *caller_objs(Fn *fn)
+static const MemObjs *caller_objs(Caller *fn)
 {
-	if (!fn->mo || fn->mo_put != fn->put) {
+	if (!(fn->known & KNOWN_OBJS)) {
+		fn->known |= KNOWN_OBJS;
 		memobjs_free(fn->mo);
 		fn->mo = memobjs_build(fn->f);
-		fn->mo_put = fn->put;
 	}
 	return fn->mo;
 }
 
 /* The registers holding an address in the caller's .local objects,
  * read once per caller (ir/memobj.c follows them). */
-static const Names *local_addrs(Fn *fn)
+static const Names *local_addrs(Caller *fn)
 {
-	if (fn->locals_read)
+	if (fn->known & KNOWN_LOCALS)
 		return &fn->locals;
-	fn->locals_read = 1;
+	fn->known |= KNOWN_LOCALS;
 	const MemObjs *mo = caller_objs(fn);
 	for (uint32_t i = 0; i < mo->ndefs; i++) {
 		const Stmt *d = mo->defs[i].at;
@@ -432,18 +378,14 @@ static const Names *local_addrs(Fn *fn)
 }
 
 /* Does the call pass such an address (an st.param of one to an
- * argument, beside the call)?  LOCAL_HELD when every such argument's
- * parameter is accessed in the callee at constant offsets only
- * (ir/memobj.c): once inlined the object stays in registers (the depot
- * stage's scalar replacement), no run-time index becomes a chain of
- * selects.  0 where the callee stores through each of the others at a
- * run-time index (filters' median9 sorts its window in place,
- * hist16_add counts into bins[px >> 4]): the array stays in memory as
- * it was, the copy is like any other; 0 too where the caller itself
- * stores into it at a data index (stored_data).  Else LOCAL_PASSED: the callee
- * only reads it at run-time indices (depot_lifetimes' sum_through),
- * ptxas may hold it in registers once inlined. */
-enum { LOCAL_PASSED = 1, LOCAL_HELD = 2 };
+ * argument, beside the call)?  COST_LOCAL_HELD when every such
+ * argument's parameter is accessed in the callee at constant offsets
+ * only (ir/memobj.c): once inlined the depot stage holds the object in
+ * registers.  COST_LOCAL_NONE where the array stays in memory either
+ * way: the callee stores through each of the others at a run-time
+ * index, or the caller itself stores into it at a data index
+ * (stored_data).  Else COST_LOCAL_PASSED: the callee only reads it at
+ * run-time indices, and ptxas may hold it in registers once inlined. */
 
 /* How the callee's parameter i treats an address passed there, once per
  * callee (its body is final: callees are inlined into first). */
@@ -451,16 +393,16 @@ enum { PARAM_HELD = 1, PARAM_STAYS = 2 };
 
 static int param_held(In *in, const CgFunc *c, uint32_t i)
 {
-	int8_t **v = &in->held[cg_index(in, c)];
-	if (!*v) {
-		*v = xmalloc(c->def->nparams);
-		memset(*v, -1, c->def->nparams);
+	Inlinee *e = &in->callee[cg_index_of(in->cg, c)];
+	if (!(e->known & KNOWN_HELD)) {
+		e->known |= KNOWN_HELD;
+		e->held = arena_alloc(in->arena, c->def->nparams + 1);
 	}
 	const char *p = c->def->params[i].ds[0].name;
-	if ((*v)[i] < 0)
-		(*v)[i] = param_offsets_constant(c->def, p) ? PARAM_HELD :
-			param_stored_indexed(c->def, p) ? PARAM_STAYS : 0;
-	return (*v)[i];
+	if (!(e->held[i] & KNOWN_HELD))
+		e->held[i] = KNOWN_HELD | (param_offsets_constant(c->def, p) ? PARAM_HELD :
+			param_stored_indexed(c->def, p) ? PARAM_STAYS : 0);
+	return e->held[i] & ~KNOWN_HELD;
 }
 
 /* Does the caller as it stands (the copies put in so far with it)
@@ -471,7 +413,7 @@ static int param_held(In *in, const CgFunc *c, uint32_t i)
  * stay loads.  A fill loop's counter is no such index (ptxas unrolls a
  * loop of constant trip count and holds the array in registers:
  * clang_depot_lifetimes' escapes fills seen[] so before sum_through). */
-static int stored_data(Fn *fn, const char *reg)
+static int stored_data(Caller *fn, const char *reg)
 {
 	const MemObjs *mo = caller_objs(fn);
 	int found = 0;
@@ -486,7 +428,7 @@ static int stored_data(Fn *fn, const char *reg)
 	return found;
 }
 
-static int passes_local(Fn *fn, const Site *st)
+static int passes_local(Caller *fn, const CallSite *st)
 {
 	const Names *l = local_addrs(fn);
 	const Func *callee = st->callee->def;
@@ -497,146 +439,40 @@ static int passes_local(Fn *fn, const Site *st)
 	int passed = 0, held = 1, read = 0;
 	for (const Stmt *s = st->list->head; s && s != st->call; s = s->next)
 		for (uint32_t i = 0; s->kind == S_INS && i < cp.args->n; i++)
-			if (cp.args->kids[i]->kind == E_NAME && param_access(&s->ins, cp.args->kids[i]->str, &off) == 0 &&
+			if (cp.args->kids[i]->kind == E_NAME && param_moves_of(&s->ins, cp.args->kids[i]->str, &off) == 0 &&
 			    s->ins.ops[1]->kind == E_NAME && names_exact(l, s->ins.ops[1]->str)) {
 				int how = i < callee->nparams ? param_held(fn->in, st->callee, i) : 0;
 				passed = 1;
 				held &= how == PARAM_HELD;
 				read |= how == 0 && !stored_data(fn, s->ins.ops[1]->str);
 			}
-	return !passed ? 0 : held ? LOCAL_HELD : read ? LOCAL_PASSED : 0;
+	return !passed ? COST_LOCAL_NONE : held ? COST_LOCAL_HELD : read ? COST_LOCAL_PASSED : COST_LOCAL_NONE;
 }
 
 /* The callee's instructions on a loop, once per callee. */
 static int loop_size(In *in, const CgFunc *c)
 {
-	uint32_t i = cg_index(in, c);
-	if (in->loop_ins[i] < 0) {
+	Inlinee *e = &in->callee[cg_index_of(in->cg, c)];
+	if (!(e->known & KNOWN_LOOPS)) {
+		e->known |= KNOWN_LOOPS;
 		Cfg *cfg = cfg_build(c->def);
-		in->loop_ins[i] = cfg ? (int)loops_size(cfg) : 0;
+		e->loop_ins = cfg ? (int)loops_size(cfg) : 0;
 		cfg_free(cfg);
 	}
-	return in->loop_ins[i];
+	return e->loop_ins;
 }
 
-/* What inlining the callee into this caller adds, over all of the
- * caller's calls to it: each copy less the call it replaces, less the
- * body when those were its last calls and it goes. */
-int cost(Fn *fn, const Site *st, const Plan *p)
+/* The cost model's facts for the caller's calls of the site's callee
+ * (cost.c): each copy less the call it replaces, less the body when
+ * those were its last calls and it goes. */
+CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p)
 {
 	In *in = fn->in;
 	const CgFunc *c = st->callee;
-	int body = (int)body_size(&c->def->body), k = (int)st->copies;
-	int total = k * (body - call_overhead(p)) - (int)st->folds;
-	int local = passes_local(fn, st);
-	if (local == LOCAL_PASSED)
-		total += 3 * k * loop_size(in, c);
-	else if (removable(in, c) && in->ncalls[cg_index(in, c)] == st->copies && body <= BODY_GOES_MAX)
-		total -= body;
-	if (local == LOCAL_HELD)
-		total -= HELD_BONUS;
-	return total;
-}
-
-/* ---- devirtualization's question ---------------------------------------------- */
-
-/* devirt asks, before it makes an indirect call a funnel, whether this
- * stage would then inline every arm: decide()'s answer on the call as
- * it stands, each candidate in turn its callee, so that the cost model
- * is asked, never copied.  The callees' bodies are as they are before
- * any inlining (this stage inlines into them first). */
-struct InlineAsk {
-	In in;
-	Fn fn;                       /* the last caller asked about */
-};
-
-InlineAsk *inline_ask_new(Module *m, const StageOptions *o)
-{
-	int mode = o->inlining.mode ? o->inlining.mode : INLINE_MODE_DEFAULT;
-	if (mode == INLINE_NEVER)
-		return NULL;
-	InlineAsk *a = xcalloc(1, sizeof *a);
-	in_open(&a->in, m, o, mode);
-	return a;
-}
-
-/* The caller's work as inline_into() begins it, kept while devirt asks
- * about its calls. */
-static Fn *ask_caller(InlineAsk *a, Stmt *fs)
-{
-	if (a->fn.fs != fs) {
-		fn_close(&a->fn);
-		fn_open(&a->fn, &a->in, fs, 1);
-	}
-	return &a->fn;
-}
-
-static uint32_t direct_calls(const Fn *fn, const CgFunc *c)
-{
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < fn->nsites; i++)
-		n += fn->sites[i].callee == c;
-	return n;
-}
-
-/* The figures devirt weighs a whole funnel by, where every callee goes
- * in: each one's copy at this one call less the call, as cost() weighs
- * a single call, and that call's own sequence (call_overhead). */
-static void weigh_arms(Fn *fn, Bundle *b, uint32_t n, InlineCost *ic)
-{
-	ic->weighed = fn->in->mode != INLINE_ALWAYS;
-	ic->threshold = fn->in->o->inlining.threshold;
-	ic->call = call_overhead(&b->plans[0]);
-	for (uint32_t i = 0; ic->weighed && i < n; i++) {
-		Site one = *b->plans[i].site;
-		one.copies = 1;
-		ic->arm[i] = cost(fn, &one, &b->plans[i]);
-	}
-}
-
-int inline_ask(InlineAsk *a, Stmt *caller, Stmt *call, List *l, const char *const *callees,
-	const uint32_t *more, uint32_t n, int kept, InlineCost *ic, char *why, size_t nwhy)
-{
-	Fn *fn = ask_caller(a, caller);
-	uint32_t m = n + (kept != 0);
-	Site sites[m + 1], *v[m + 1];
-	int w[m + 1], c[m + 1], t[m + 1];
-	for (uint32_t i = 0; i < m; i++) {
-		const CgFunc *g = cg_find(a->in.cg, callees[i < n ? i : 0]);
-		if (!g)
-			die("inline: asked about %s, which the call graph does not hold", callees[i < n ? i : 0]);
-		/* the kept call is a site too, one no copy can replace */
-		sites[i] = (Site){.call = call, .list = l, .callee = g,
-			.copies = direct_calls(fn, g) + (i < n ? more[i] : 0), .asked = i < n};
-		v[i] = &sites[i];
-	}
-	Bundle b = {.list = l, .sites = v, .n = m};
-	b.plans = xcalloc(m + 1, sizeof *b.plans);
-	decide(fn, &b, w, c, t);
-	/* the first callee refused for its own reason, else for another's */
-	uint32_t k = 0;
-	while (k < n && (w[k] < 0 || w[k] == WHY_BUNDLE))
-		k++;
-	if (k == n)
-		for (k = 0; k < n && w[k] < 0; k++)
-			;
-	if (k == n && ic)
-		weigh_arms(fn, &b, n, ic);
-	bundle_free(&b);
-	if (k == n)
-		return -1;
-	if (w[k] == WHY_COST)
-		snprintf(why, nwhy, "cost %d over threshold %d", c[k], t[k]);
-	else
-		snprintf(why, nwhy, "%s", why_text[w[k]]);
-	return (int)k;
-}
-
-void inline_ask_free(InlineAsk *a)
-{
-	if (!a)
-		return;
-	fn_close(&a->fn);
-	in_close(&a->in);
-	free(a);
+	CostFacts f = {.body = (int)body_size(&c->def->body), .copies = (int)st->copies,
+		.overhead = call_overhead(p), .folds = (int)st->folds, .local = passes_local(fn, st)};
+	if (f.local == COST_LOCAL_PASSED)
+		f.loop_ins = loop_size(in, c);
+	f.last = removable(in, c) && in->callee[cg_index_of(in->cg, c)].ncalls == st->copies;
+	return f;
 }

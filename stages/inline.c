@@ -1,8 +1,9 @@
 /* inline.c: direct calls to functions the module defines replaced by the
- * callee's body (issues 24, 31).  This file holds the stage's driver and the
- * rewriting; what decides whether a call goes in and what it costs
- * (constant and shared arguments, the cost model, devirtualization's
- * question) is inline-cost.c, and inline.h holds what the two share.
+ * callee's body (issues 24, 31).  This file holds the stage's driver, the
+ * rewriting and devirtualization's question (inline_ask); the facts that
+ * decide whether a call goes in (constant and shared arguments, local
+ * arrays passed) are inline-cost.c's, which this file asks, and the cost
+ * model weighing them cost.c's; inline.h holds what the two share.
  *
  * ptxas never inlines a .func call: it keeps the ABI (parameters through
  * registers it may not allocate freely, a stack frame for the callee's
@@ -73,7 +74,7 @@
  * its caller where every copy is taken, always or a threshold over
  * CALLER_MAX, so that a chain copies each body once, not each level's
  * whole expansion).  --inline=always takes every call it can; auto
- * asks the cost model (cost(), inline-cost.c); never, none.  Either
+ * asks the cost model (cost.c, on inline-cost.c's facts); never, none.  Either
  * within the module's growth budget (--inline-growth; In.budget,
  * in_open()): copies add at most N% of the module's instructions, each
  * charged its callee's body unless the callee goes with it (charge()),
@@ -100,7 +101,7 @@
 #include <string.h>
 #include "inline.h"
 
-const char *const why_text[NWHY] = {
+static const char *const why_text[NWHY] = {
 	"the callee is recursive (on a call cycle)",
 	"the callee is not defined in the module",
 	"the callee is a kernel",
@@ -136,19 +137,6 @@ typedef struct Slot {
 
 /* ---- small things --------------------------------------------------------- */
 
-uint32_t cg_index(const In *in, const CgFunc *c)
-{
-	return (uint32_t)(c - cg_func(in->cg, 0));
-}
-
-uint32_t body_size(const List *l)
-{
-	uint32_t n = 0;
-	for (const Stmt *s = l->head; s; s = s->next)
-		n += s->kind == S_SCOPE ? body_size(&s->scope) : s->kind == S_INS;
-	return n;
-}
-
 static Stmt *mkins(In *in, Loc loc, const char *sp, Expr *a, Expr *b, Expr *c)
 {
 	Expr *ops[3] = {a, b, c};
@@ -160,91 +148,6 @@ static Stmt *mklabel(In *in, Loc loc, const char *name)
 	Stmt *s = stmt_new(in->m, S_LABEL, loc);
 	s->label = name;
 	return s;
-}
-
-static int is_depot_name(const char *name)
-{
-	return !strncmp(name, "__local_depot", 13);
-}
-
-/* A register's width in bits, from its declaration; 0 when not known or
- * a predicate. */
-int reg_bits(const Names *n, const Expr *e)
-{
-	const char *t = e->kind == E_NAME ? names_type(n, e->str) : NULL;
-	return t ? 8 * type_bytes(t) : 0;
-}
-
-/* ---- the call graph's components, callees first ------------------------------ */
-
-typedef struct Tarjan {
-	In *in;
-	uint32_t *index, *low, *stack, n, sp, next, comps;
-	uint8_t *on;
-	uint32_t *order, norder;     /* functions, each after its callees */
-} Tarjan;
-
-static void strong(Tarjan *t, uint32_t v)
-{
-	const CgFunc *c = cg_func(t->in->cg, v);
-	t->index[v] = t->low[v] = ++t->next;
-	t->stack[t->sp++] = v;
-	t->on[v] = 1;
-	for (uint32_t i = 0; i < c->ncallees; i++) {
-		uint32_t w = cg_index(t->in, cg_find(t->in->cg, c->callees[i]));
-		if (!t->index[w]) {
-			strong(t, w);
-			if (t->low[w] < t->low[v])
-				t->low[v] = t->low[w];
-		} else if (t->on[w] && t->index[w] < t->low[v]) {
-			t->low[v] = t->index[w];
-		}
-	}
-	if (t->low[v] != t->index[v])
-		return;
-	uint32_t w, n = 0;
-	do {
-		w = t->stack[--t->sp];
-		t->on[w] = 0;
-		t->in->scc[w] = t->comps;
-		t->order[t->norder++] = w;
-		n++;
-	} while (w != v);
-	t->in->cyclic[t->comps++] = n > 1;
-}
-
-/* Every function in an order where its callees come first (Tarjan's
- * components come out so); in->scc numbers the components. */
-static uint32_t *bottom_up(In *in)
-{
-	uint32_t n = cg_count(in->cg);
-	Tarjan t = {.in = in, .n = n};
-	t.index = xcalloc(n + 1, sizeof *t.index);
-	t.low = xcalloc(n + 1, sizeof *t.low);
-	t.stack = xcalloc(n + 1, sizeof *t.stack);
-	t.on = xcalloc(n + 1, 1);
-	t.order = xcalloc(n + 1, sizeof *t.order);
-	in->scc = xcalloc(n + 1, sizeof *in->scc);
-	in->cyclic = xcalloc(n + 1, 1);
-	in->held = xcalloc(n + 1, sizeof *in->held);
-	in->undeclared = xmalloc(n + 1);
-	memset(in->undeclared, -1, n + 1);
-	for (uint32_t v = 0; v < n; v++)
-		if (!t.index[v])
-			strong(&t, v);
-	free(t.index);
-	free(t.low);
-	free(t.stack);
-	free(t.on);
-	return t.order;
-}
-
-static int calls_itself(const CgFunc *c)
-{
-	for (uint32_t i = 0; i < c->ncallees; i++)
-		if (c->callees[i] == c->name)
-			return 1;
-	return 0;
 }
 
 /* ---- renaming the callee's names -------------------------------------------- */
@@ -286,14 +189,13 @@ static const char *map_here(const Map *mp, const char *name)
 		return r->to;
 	if (!mp->ranges)
 		return NULL;
-	size_t len = intern_len(name), b = len;
-	while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
-		b--;
-	if (b == len || b == 0 || (name[b] == '0' && b + 1 < len))
+	size_t b;
+	unsigned long long k;
+	if (!reg_split(name, &b, &k))
 		return NULL;
 	const char *base = intern(name, b);
 	HASH_FIND_PTR(mp->ranges, &base, r);
-	if (!r || strtoull(name + b, NULL, 10) >= r->count)
+	if (!r || k >= r->count)
 		return NULL;
 	char buf[256];
 	snprintf(buf, sizeof buf, "%s%s", r->to, name + b);
@@ -343,7 +245,7 @@ static const char *fresh_range(Names *n, unsigned k, const char *base, const cha
 	}
 }
 
-static void map_decls(Fn *fn, Map *mp, const Decl *d)
+static void map_decls(Caller *fn, Map *mp, const Decl *d)
 {
 	for (uint32_t j = 0; j < d->nds; j++) {
 		const Declarator *x = &d->ds[j];
@@ -358,7 +260,7 @@ static void map_decls(Fn *fn, Map *mp, const Decl *d)
 /* Every name one scope of the callee's body declares gets a name of its
  * own in the caller (a nested scope's %r1 that shadows the function's
  * gets another than it). */
-static void map_scope(Fn *fn, Map *mp, const List *l)
+static void map_scope(Caller *fn, Map *mp, const List *l)
 {
 	for (const Stmt *s = l->head; s; s = s->next)
 		switch (s->kind) {
@@ -424,7 +326,7 @@ static void map_free(Map *mp)
 }
 
 /* A copy of a scope of the callee's body under the caller's names. */
-static void clone_body(Fn *fn, const Map *up, const List *from, List *to)
+static void clone_body(Caller *fn, const Map *up, const List *from, List *to)
 {
 	In *in = fn->in;
 	Module *m = in->m;
@@ -464,20 +366,6 @@ static void clone_body(Fn *fn, const Map *up, const List *from, List *to)
 
 /* ---- parameters as registers ----------------------------------------------- */
 
-/* ld.param d, [name+off] (1) or st.param [name+off], v (0): the address
- * operand's index; -1 for any other use of name. */
-int param_access(const Ins *in, const char *name, int64_t *off)
-{
-	int k = in->sp->code == O_ld ? 1 : in->sp->code == O_st ? 0 : -1;
-	const char *n;
-	if (k < 0 || in->sp->space != SPACE_PARAM || in->nops != 2 || !in->sp->type ||
-	    in->sp->type_bytes < 1 || in->sp->type_bytes > 8 || !addr_name_off(in->ops[k], &n, off) ||
-	    n != name || (in->sp->vec > 1 && (in->ops[1 - k]->kind != E_BRACE ||
-	    in->ops[1 - k]->n != in->sp->vec)))
-		return -1;
-	return k;
-}
-
 static int slot_bits(int size)
 {
 	return size < 2 ? 16 : 8 * size;
@@ -494,9 +382,9 @@ static int elem_ok(const Names *n, const Expr *v, int load, int ty, int size)
 		return !load;
 	if (v->kind != E_NAME)
 		return 0;
-	if (load && v->str[0] == '_' && !v->str[1])
+	if (load && is_sink(v))
 		return 1;
-	r = reg_bits(n, v);
+	r = names_bits(n, v);
 	if (!r || r < w)
 		return 0;
 	return size == 1 || r == w || !ty_float(ty);
@@ -520,19 +408,19 @@ static Slot *slot_at(Param *g, int64_t off, int size, int add)
 	return &g->slots[g->nslots++];
 }
 
-typedef struct Walk {
-	Fn *fn;
+typedef struct ParamWalk {
+	Caller *fn;
 	Param *g;
 	const char *name;
 	const Bundle *b;             /* the caller's side: skip its calls */
 	const Names *types;
 	int why;                     /* the first reason it cannot, or -1 */
 	int apply;
-} Walk;
+} ParamWalk;
 
 static Stmt *elem_stmt(In *in, const Ins *acc, int load, const Expr *v, const Slot *s, const Names *n)
 {
-	int w = slot_bits(s->size), r = v->kind == E_NAME ? reg_bits(n, v) : w, ty = acc->sp->types[0];
+	int w = slot_bits(s->size), r = v->kind == E_NAME ? names_bits(n, v) : w, ty = acc->sp->types[0];
 	Expr *slot = name_expr(s->reg);
 	char sp[48];
 	if (!load) {
@@ -556,10 +444,10 @@ static Stmt *elem_stmt(In *in, const Ins *acc, int load, const Expr *v, const Sl
 
 /* One access to the group's name: its elements checked and given slots
  * (first walk), or the access replaced by moves (second). */
-static void access(Walk *w, List *l, Stmt *s)
+static void access(ParamWalk *w, List *l, Stmt *s)
 {
 	int64_t off;
-	int k = param_access(&s->ins, w->name, &off);
+	int k = param_moves_of(&s->ins, w->name, &off);
 	if (k < 0) {
 		w->why = WHY_PARAM;
 		return;
@@ -582,7 +470,7 @@ static void access(Walk *w, List *l, Stmt *s)
 			w->why = WHY_PARAM;
 		else if (!w->apply)
 			load ? (sl->read = 1) : (sl->written = 1);
-		else if (!(load && e->kind == E_NAME && e->str[0] == '_' && !e->str[1])) {
+		else if (!(load && is_sink(e))) {
 			Stmt *m = elem_stmt(w->fn->in, in, load, e, sl, w->types);
 			m->loc = s->loc;
 			m->ins.guard = in->guard;
@@ -596,15 +484,13 @@ static void access(Walk *w, List *l, Stmt *s)
 
 static int in_bundle(const Bundle *b, const Stmt *s);
 
-static void walk(Walk *w, List *l)
+static void walk(ParamWalk *w, List *l)
 {
-	for (Stmt *s = l->head, *next; s && w->why < 0; s = next) {
-		next = s->next;
-		if (s->kind == S_SCOPE)
-			walk(w, &s->scope);
-		else if (s->kind == S_INS && !(w->b && in_bundle(w->b, s)) && ins_mentions(&s->ins, w->name))
-			access(w, l, s);
-	}
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s && w->why < 0; s = body_next(&it))
+		if (s->kind == S_INS && !(w->b && in_bundle(w->b, s)) && ins_mentions(&s->ins, w->name))
+			access(w, it.in, s);
+	body_end(&it);
 }
 
 /* ---- a call site: can it be, and how ------------------------------------------- */
@@ -626,20 +512,24 @@ static int pragma_ok(const Stmt *s)
 }
 
 /* What the callee declares and holds that no copy can keep. */
+static int stmt_why(const Stmt *s)
+{
+	if (s->kind == S_VAR) {
+		Space sp = decl_space(&s->var);
+		if (sp != SPACE_REG && sp != SPACE_LOCAL && sp != SPACE_PARAM)
+			return WHY_DECL;
+	}
+	return s->kind == S_PRAGMA && !pragma_ok(s) ? WHY_PRAGMA : -1;
+}
+
 static int body_why(const List *l)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
-		int why = s->kind == S_SCOPE ? body_why(&s->scope) : -1;
-		if (why >= 0)
-			return why;
-		if (s->kind == S_VAR) {
-			Space sp = decl_space(&s->var);
-			if (sp != SPACE_REG && sp != SPACE_LOCAL && sp != SPACE_PARAM)
-				return WHY_DECL;
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (stmt_why(s) >= 0) {
+			body_end(&it);
+			return stmt_why(s);
 		}
-		if (s->kind == S_PRAGMA && !pragma_ok(s))
-			return WHY_PRAGMA;
-	}
 	return -1;
 }
 
@@ -661,39 +551,40 @@ static void check_declared(void *ctx, const char *name, OpRole role)
 
 static void scan_undeclared(Undecl *u, const List *l)
 {
-	for (const Stmt *s = l->head; s && !u->found; s = s->next)
-		if (s->kind == S_SCOPE)
-			scan_undeclared(u, &s->scope);
-		else if (s->kind == S_INS)
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s && !u->found; s = body_next(&it))
+		if (s->kind == S_INS)
 			ins_names(&s->ins, check_declared, u);
+	body_end(&it);
 }
 
 /* The module's symbols, read once for every caller and callee (no stage
  * step here adds one a later caller could clash with). */
 static const Names *module_names(In *in)
 {
-	if (!in->module_named) {
+	if (!(in->known & KNOWN_NAMES)) {
+		in->known |= KNOWN_NAMES;
 		names_of_module(&in->module_names, in->m);
-		in->module_named = 1;
 	}
 	return &in->module_names;
 }
 
 static int names_undeclared(In *in, const CgFunc *c)
 {
-	int8_t *known = &in->undeclared[cg_index(in, c)];
-	if (*known < 0) {
+	Inlinee *e = &in->callee[cg_index_of(in->cg, c)];
+	if (!(e->known & KNOWN_UNDECLARED)) {
+		e->known |= KNOWN_UNDECLARED;
 		Undecl u = {{0}, 0};
 		names_in_module(&u.names, module_names(in), c->def);
 		scan_undeclared(&u, &c->def->body);
 		names_free(&u.names);
-		*known = (int8_t)u.found;
+		e->undeclared = (uint8_t)u.found;
 	}
-	return *known;
+	return e->undeclared;
 }
 
 /* Why the call cannot be inlined whatever the copy looks like, or -1. */
-static int classify(Fn *fn, const Site *st)
+static int classify(Caller *fn, const CallSite *st)
 {
 	In *in = fn->in;
 	const CgFunc *c = st->callee;
@@ -701,14 +592,16 @@ static int classify(Fn *fn, const Site *st)
 		return WHY_UNDEFINED;
 	if (c->def->is_entry)
 		return WHY_ENTRY;
-	if (in->cyclic[in->scc[cg_index(in, c)]] || calls_itself(c))
+	if (cg_on_cycle(in->cg, cg_index_of(in->cg, c)))
 		return WHY_RECURSIVE;
 	if (c->def->linkage == LINK_WEAK && !in->o->world.closed)
 		return WHY_WEAK;
 	if (in->dwarf)
 		return WHY_DWARF;
-	if (fn->shadowed < 0)   /* copies and their fresh names never shadow */
+	if (!(fn->known & KNOWN_SHADOWED)) {   /* copies and their fresh names never shadow */
+		fn->known |= KNOWN_SHADOWED;
 		fn->shadowed = names_shadowed(fn->f);
+	}
 	if (fn->shadowed)   /* its registers' types are read by name */
 		return WHY_SHADOW;
 	if (names_undeclared(in, c))
@@ -736,7 +629,7 @@ static uint32_t param_of(Bundle *b, const char *outer, int ret)
 }
 
 /* The groups: each formal with the call's .param in its place. */
-static int groups(Plan *p, const Site *st, const CallParts *cp)
+static int groups(CopyPlan *p, const CallSite *st, const CallParts *cp)
 {
 	const Func *g = p->callee;
 	uint32_t nrets = cp->rets ? cp->rets->n : 0, nargs = cp->args ? cp->args->n : 0;
@@ -767,11 +660,11 @@ static int groups(Plan *p, const Site *st, const CallParts *cp)
 
 /* The callee's side of each group checked, its slots found (no change
  * yet). */
-static int check_groups(Fn *fn, Plan *p)
+static int check_groups(Caller *fn, CopyPlan *p)
 {
 	for (uint32_t i = 0; i < p->ngroups; i++) {
 		Group *g = &p->groups[i];
-		Walk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 0};
+		ParamWalk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 0};
 		walk(&w, &p->body);
 		if (w.why >= 0)
 			return w.why;
@@ -780,11 +673,11 @@ static int check_groups(Fn *fn, Plan *p)
 }
 
 /* The caller's side of each .param, once for the bundle. */
-static int check_params(Fn *fn, Bundle *b, int apply)
+static int check_params(Caller *fn, Bundle *b, int apply)
 {
 	for (uint32_t i = 0; i < b->nparams; i++) {
 		Param *pa = &b->params[i];
-		Walk w = {fn, pa, pa->outer, b, &fn->names, -1, apply};
+		ParamWalk w = {fn, pa, pa->outer, b, &fn->names, -1, apply};
 		if (pa->outer)
 			walk(&w, b->list);
 		if (w.why >= 0)
@@ -794,10 +687,10 @@ static int check_params(Fn *fn, Bundle *b, int apply)
 }
 
 /* The copy's depot, and the one mov that takes its address. */
-static int find_depot(Plan *p)
+static int find_depot(CopyPlan *p)
 {
 	for (Stmt *s = p->body.head; s; s = s->next)
-		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && is_depot_name(s->var.ds[0].name))
+		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && depot_named(s->var.ds[0].name))
 			p->depot = s;
 	if (!p->depot)
 		return -1;
@@ -822,24 +715,15 @@ static uint32_t writes(const List *l, const char *reg);
 
 /* The caller's depot and the register holding its start, if it has one:
  * 0 when it has a depot whose start is not one mov at its top level. */
-static int caller_depot(Fn *fn)
+static int caller_depot(Caller *fn)
 {
-	if (fn->depot_read)
+	if (fn->known & KNOWN_DEPOT)
 		return fn->depot_ok;
-	fn->depot_read = 1;
-	Stmt *d = NULL;
-	for (Stmt *s = fn->f->body.head; s; s = s->next) {
-		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && is_depot_name(s->var.ds[0].name))
-			d = s;
-		if (!d || s->kind != S_INS || s->ins.guard || s->ins.nops != 2 || s->ins.ops[0]->kind != E_NAME)
-			continue;
-		const Expr *a = s->ins.ops[1];
-		if (s->ins.sp->code == O_mov && a->kind == E_NAME && a->str == d->var.ds[0].name && !fn->spl)
-			fn->spl = s->ins.ops[0]->str;
-		else if (s->ins.sp->code == O_cvta && s->ins.sp->space == SPACE_LOCAL && fn->spl &&
-		    a->kind == E_NAME && a->str == fn->spl && !fn->sp)
-			fn->sp = s->ins.ops[0]->str;
-	}
+	fn->known |= KNOWN_DEPOT;
+	Depot dp = func_depot(&fn->f->body);
+	Stmt *d = dp.decl;
+	fn->spl = dp.spl;
+	fn->sp = dp.sp;
 	fn->depot = d;
 	fn->own = d ? decl_bytes(&d->var, &d->var.ds[0]) : 0;
 	/* a caller that steps its %SPL (hand-written) would put a copy's
@@ -857,7 +741,7 @@ static int caller_depot(Fn *fn)
  * may not set it), starts as 0: its bytes were not set there, any value
  * will do, a defined one keeps every read defined (ptxas drops the move
  * where every path writes). */
-static void make_slots(Fn *fn, Bundle *b, Param *g, Stmt *call)
+static void make_slots(Caller *fn, Bundle *b, Param *g, Stmt *call)
 {
 	In *in = fn->in;
 	Stmt *at = g->decl ? g->decl : call;
@@ -880,11 +764,11 @@ static void make_slots(Fn *fn, Bundle *b, Param *g, Stmt *call)
 		list_remove(b->list, g->decl);
 }
 
-static void rewrite_callee(Fn *fn, Plan *p)
+static void rewrite_callee(Caller *fn, CopyPlan *p)
 {
 	for (uint32_t i = 0; i < p->ngroups; i++) {
 		Group *g = &p->groups[i];
-		Walk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 1};
+		ParamWalk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 1};
 		walk(&w, &p->body);
 		if (w.why >= 0)
 			die("inline: a parameter checked before could not be rewritten");
@@ -893,20 +777,21 @@ static void rewrite_callee(Fn *fn, Plan *p)
 
 static int mentions_other(const List *l, const char *name, const Stmt *except)
 {
-	for (const Stmt *s = l->head; s; s = s->next)
-		if ((s->kind == S_SCOPE && mentions_other(&s->scope, name, except)) ||
-		    (s->kind == S_INS && s != except && ins_mentions(&s->ins, name)))
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (s->kind == S_INS && s != except && ins_mentions(&s->ins, name)) {
+			body_end(&it);
 			return 1;
+		}
 	return 0;
 }
 
 static uint32_t writes(const List *l, const char *reg)
 {
 	uint32_t n = 0;
-	for (const Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_SCOPE)
-			n += writes(&s->scope, reg);
-		else if (s->kind == S_INS) {
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (s->kind == S_INS) {
 			RegAccess a = ins_reg_access(&s->ins, reg);
 			n += a.writes || a.may_write;
 		}
@@ -916,11 +801,10 @@ static uint32_t writes(const List *l, const char *reg)
 /* Addresses from `from` (written once, by def) taken from `to` + off
  * instead: `add d, from, K` and [from+K]; def goes when nothing else
  * reads from. */
-static void rebase(In *in, List *body, List *l, const char *from, const char *to, int64_t off, Stmt *def)
+static void rebase(In *in, List *body, const char *from, const char *to, int64_t off, Stmt *def)
 {
-	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			rebase(in, body, &s->scope, from, to, off, NULL);
+	BodyIt it;
+	for (Stmt *s = body_first(body, &it); s; s = body_next(&it)) {
 		if (s->kind != S_INS || s == def || !ins_mentions(&s->ins, from))
 			continue;
 		Ins *x = &s->ins;
@@ -943,7 +827,7 @@ static void rebase(In *in, List *body, List *l, const char *from, const char *to
 
 /* The generic start of the caller's depot (cvta.local of its %SPL),
  * made after %SPL's mov when it has none. */
-static const char *caller_sp(Fn *fn, const char *type)
+static const char *caller_sp(Caller *fn, const char *type)
 {
 	if (fn->sp)
 		return fn->sp;
@@ -973,7 +857,7 @@ static Stmt *entry_point(List *body)
 }
 
 /* A depot for a caller without one: `mov %SPL, __local_depot` first. */
-static void make_depot(Fn *fn, const Stmt *like)
+static void make_depot(Caller *fn, const Stmt *like)
 {
 	In *in = fn->in;
 	List *body = &fn->f->body;
@@ -1001,14 +885,14 @@ static int64_t align_up(int64_t v, int64_t a)
 
 /* Can the copy's depot join the caller's?  Their start registers must be
  * as wide. */
-static int depot_fits(Fn *fn, const Plan *p)
+static int depot_fits(Caller *fn, const CopyPlan *p)
 {
 	if (!p->depot)
 		return 1;
 	const char *t = p->depot_mov->ins.sp->type;
-	if (!t || reg_bits(&p->types, p->depot_mov->ins.ops[0]) != 8 * type_bytes(t))
+	if (!t || names_bits(&p->types, p->depot_mov->ins.ops[0]) != 8 * type_bytes(t))
 		return 0;
-	return !fn->depot || reg_bits(&fn->names, name_expr(fn->spl)) == 8 * type_bytes(t);
+	return !fn->depot || names_bits(&fn->names, name_expr(fn->spl)) == 8 * type_bytes(t);
 }
 
 /* The copy's depot becomes bytes past the caller's own: its start
@@ -1033,19 +917,19 @@ typedef struct Frame {
 /* Where the copy's size bytes go: its callee's when they lie past the
  * bytes of the copy that brought it (and the callee has not grown since),
  * else new bytes past the depot's. */
-static int64_t frame_of(Fn *fn, Plan *p, int64_t now, int64_t size, int64_t align)
+static int64_t frame_of(Caller *fn, CopyPlan *p, int64_t now, int64_t size, int64_t align)
 {
 	for (uint32_t i = fn->nframes; i-- > 0;) {
 		const Frame *r = &fn->frames[i];
 		if (r->callee == p->site->callee && r->size == size && r->off >= p->site->frame)
 			return r->off;
 	}
-	fn->frames = array_grow(fn->frames, fn->nframes, &fn->cframes, sizeof *fn->frames);
+	fn->frames = arena_grow(fn->arena, fn->frames, fn->nframes, &fn->cframes, sizeof *fn->frames);
 	fn->frames[fn->nframes] = (Frame){p->site->callee, align_up(now, align), size};
 	return fn->frames[fn->nframes++].off;
 }
 
-static void merge_depot(Fn *fn, Plan *p)
+static void merge_depot(Caller *fn, CopyPlan *p)
 {
 	In *in = fn->in;
 	Decl *dv = &p->depot->var;
@@ -1074,11 +958,11 @@ static void merge_depot(Fn *fn, Plan *p)
 		    !s->ins.guard && s->ins.nops == 2 && s->ins.ops[1]->kind == E_NAME &&
 		    s->ins.ops[1]->str == own && s->ins.ops[0]->kind == E_NAME &&
 		    writes(&p->body, s->ins.ops[0]->str) == 1) {
-			rebase(in, &p->body, &p->body, s->ins.ops[0]->str, caller_sp(fn, type), off, s);
+			rebase(in, &p->body, s->ins.ops[0]->str, caller_sp(fn, type), off, s);
 			break;
 		}
 	if (writes(&p->body, own) == 1)
-		rebase(in, &p->body, &p->body, own, fn->spl, off, def);
+		rebase(in, &p->body, own, fn->spl, off, def);
 	for (Stmt *s = p->body.head, *next; s; s = next) {   /* %SP, %SPL, once unused */
 		next = s->next;
 		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_REG && s->var.nds == 1 &&
@@ -1116,7 +1000,7 @@ static const char *name_label(In *in, Str **strs, Names *labels, const char *nam
 			d->list.items[k] = int_expr((unsigned char)name[i + k]);
 		list_append(items, d);
 	}
-	e = xcalloc(1, sizeof *e);
+	e = arena_alloc(in->arena, sizeof *e);
 	e->s = name;
 	e->label = label;
 	HASH_ADD_PTR(*strs, s, e);
@@ -1154,7 +1038,7 @@ static void read_strings(In *in, Str **strs, Names *labels)
 			Str *e;
 			HASH_FIND_PTR(*strs, &str, e);
 			if (!e) {
-				e = xcalloc(1, sizeof *e);
+				e = arena_alloc(in->arena, sizeof *e);
 				e->s = str;
 				e->label = label;
 				HASH_ADD_PTR(*strs, s, e);
@@ -1170,14 +1054,14 @@ static void read_strings(In *in, Str **strs, Names *labels)
  * callee's own .loc now places. */
 static void mark_locs(In *in, List *l, const char *callee, const LocInfo *at)
 {
-	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			mark_locs(in, &s->scope, callee, at);
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		if (s->kind != S_LOC || s->locinfo->function_name)
 			continue;
-		if (!in->strs_read)
+		if (!(in->known & KNOWN_STRS)) {
+			in->known |= KNOWN_STRS;
 			read_strings(in, &in->strs, &in->labels);
-		in->strs_read = 1;
+		}
 		LocInfo *li = s->locinfo;
 		li->function_name = name_label(in, &in->strs, &in->labels, callee);
 		li->has_inlined = 1;
@@ -1194,17 +1078,15 @@ static void mark_locs(In *in, List *l, const char *callee, const LocInfo *at)
 static unsigned lower_rets(In *in, List *l, const char *end)
 {
 	unsigned n = 0;
-	for (Stmt *s = l->head, *next; s; s = next) {
-		next = s->next;
-		if (s->kind == S_SCOPE)
-			n += lower_rets(in, &s->scope, end);
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		if (s->kind != S_INS || s->ins.sp->code != O_ret)
 			continue;
 		Stmt *b = mkins(in, s->loc, s->ins.guard ? "bra" : "bra.uni", name_expr(end), NULL, NULL);
 		b->ins.guard = s->ins.guard;
 		b->ins.guard_neg = s->ins.guard_neg;
-		list_insert_before(l, s, b);
-		list_remove(l, s);
+		list_insert_before(it.in, s, b);
+		list_remove(it.in, s);
 		n++;
 	}
 	return n;
@@ -1235,12 +1117,10 @@ static Stmt *mkpragma(In *in, Loc loc, const char *word)
 /* A loop of the copy that NVVM unrolled already (the remainder it made
  * follows it, marked nounroll) gets .pragma "nounroll" too.  In its
  * caller ptxas sees the loop anew (a pointer now known .local, a bound
- * now constant) and unrolls it once more: filters' tile_modes grew by
- * 2,688 B over hist16_add's loop, solver's jacobi_smooth by 2,304 B over
- * ell_diag's, where -dlto, whose NVVM unrolls after inlining, has ptxas
- * leave that loop alone (tile_modes: 5,248 B either way).  Loops the
- * front end did not unroll are left to ptxas. */
-static void keep_unrolled(In *in, Plan *p, const Cfg *cfg)
+ * now constant) and unrolls it once more, where -dlto, whose NVVM
+ * unrolls after inlining, has ptxas leave it alone (docs/stages.md).
+ * Loops the front end did not unroll are left to ptxas. */
+static void keep_unrolled(In *in, CopyPlan *p, const Cfg *cfg)
 {
 	Loop *v;
 	uint32_t n = loops_find(cfg, &v);
@@ -1259,13 +1139,12 @@ static void keep_unrolled(In *in, Plan *p, const Cfg *cfg)
 /* The type of the copy's first alloca (.u32 or .u64), or NULL. */
 static const char *alloca_type(const List *l)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
-		const char *t = s->kind == S_SCOPE ? alloca_type(&s->scope) : NULL;
-		if (t)
-			return t;
-		if (s->kind == S_INS && s->ins.sp->code == O_alloca)
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (s->kind == S_INS && s->ins.sp->code == O_alloca) {
+			body_end(&it);
 			return s->ins.sp->type;
-	}
+		}
 	return NULL;
 }
 
@@ -1273,7 +1152,7 @@ static const char *alloca_type(const List *l)
  * would not be (a copy in a loop takes new bytes each time round), so
  * the stack pointer is saved before the copy and restored where it
  * returns: the register holding it, or NULL. */
-static const char *save_stack(Fn *fn, Plan *p, const char *type)
+static const char *save_stack(Caller *fn, CopyPlan *p, const char *type)
 {
 	In *in = fn->in;
 	Stmt *call = p->site->call;
@@ -1290,7 +1169,7 @@ static const char *save_stack(Fn *fn, Plan *p, const char *type)
 	return reg;
 }
 
-static void restore_stack(Fn *fn, Plan *p, const char *reg, const char *type)
+static void restore_stack(Caller *fn, CopyPlan *p, const char *reg, const char *type)
 {
 	char sp[32];
 	snprintf(sp, sizeof sp, "stackrestore%s", type);
@@ -1300,10 +1179,10 @@ static void restore_stack(Fn *fn, Plan *p, const char *reg, const char *type)
 
 /* The copy in place of the call: a guarded call skips it when its guard
  * is false, rets branch past it. */
-static void splice(Fn *fn, Plan *p)
+static void splice(Caller *fn, CopyPlan *p)
 {
 	In *in = fn->in;
-	Site *st = p->site;
+	CallSite *st = p->site;
 	Stmt *call = st->call;
 	const char *end = names_fresh(&fn->names, "$L__inline_end");
 	const char *type = alloca_type(&p->body);
@@ -1335,54 +1214,6 @@ static void splice(Fn *fn, Plan *p)
 
 /* ---- what the copy names, declared before the caller ------------------------- */
 
-/* Where each module symbol is first declared, in steps of POS_STEP: a
- * declaration moved or copied before a caller takes the place just under
- * the caller's, so "declared before the caller" is one comparison, not a
- * walk of the module before each caller (a chain of 2,000 callers:
- * quadratic). */
-enum { POS_STEP = 16 };
-
-typedef struct Pos {
-	UT_hash_handle hh;
-	const char *name;
-	int64_t pos;                 /* its first declaration's place */
-	int64_t def;                 /* its definition's (a function with a body), or -1 */
-	unsigned seen;               /* declare()'s walk that visited it last */
-} Pos;
-
-static Pos *pos_of(In *in, const char *name)
-{
-	Pos *p;
-	HASH_FIND_PTR(in->pos, &name, p);
-	return p;
-}
-
-static void pos_set(In *in, const char *name, int64_t pos)
-{
-	Pos *p = pos_of(in, name);
-	if (!p) {
-		p = arena_alloc(in->pos_arena, sizeof *p);
-		*p = (Pos){.name = name, .pos = pos, .def = -1};
-		HASH_ADD_PTR(in->pos, name, p);
-	} else if (pos < p->pos) {
-		p->pos = pos;
-	}
-}
-
-static void read_positions(In *in)
-{
-	int64_t k = 0;
-	in->pos_arena = arena_new();
-	for (const Stmt *s = in->m->items.head; s; s = s->next, k += POS_STEP)
-		if (s->kind == S_VAR)
-			pos_set(in, s->var.ds[0].name, k);
-		else if (s->kind == S_FUNC) {
-			pos_set(in, s->func->name, k);
-			if (s->func->has_body)
-				pos_of(in, s->func->name)->def = k;
-		}
-}
-
 /* declare()'s walk: symbols to visit, and ones to place once what they
  * name is placed. */
 typedef struct Need {
@@ -1393,6 +1224,7 @@ typedef struct Need {
 typedef struct Needs {
 	Need *v;
 	uint32_t n, cap;
+	Names seen;                  /* the symbols visited */
 } Needs;
 
 static void need(Needs *w, const char *name, int place)
@@ -1410,11 +1242,11 @@ static int need_leaf(void *ctx, Expr **slot)
 
 /* A module symbol declared just before the caller: a function by a copy
  * of its header, a variable by moving its statement there. */
-static void place(Fn *fn, const Symbol *sym)
+static void place(Caller *fn, const Symbol *sym)
 {
 	In *in = fn->in;
 	Stmt *s = sym->def ? sym->def : sym->decl;
-	pos_set(in, sym->name, fn->pos - 1);
+	order_put(in->order_of, sym->name, fn->pos - 1);
 	if (s->kind == S_FUNC) {
 		func_declare_before(in->m, s->func, fn->fs);
 	} else if (s->kind == S_VAR) {
@@ -1427,28 +1259,28 @@ static void place(Fn *fn, const Symbol *sym)
  * before it what its initializer names, and so on at any depth (nvcc's
  * static linked list: each node's initializer names the next): a walk
  * that visits each symbol once and places each after what it names. */
-static void declare(Fn *fn, const char *name)
+static void declare(Caller *fn, const char *name)
 {
 	In *in = fn->in;
 	Needs w = {0};
-	unsigned walk = ++in->walks;
 	need(&w, name, 0);
 	while (w.n) {
 		Need e = w.v[--w.n];
 		const Symbol *sym = symtab_find(in->syms, e.name);
-		Pos *p = pos_of(in, e.name);
+		int64_t first = order_first(in->order_of, e.name);
 		if (e.place) {
 			place(fn, sym);
 			continue;
 		}
-		if (!sym || !p || p->seen == walk || p->pos < fn->pos)
+		if (!sym || first < 0 || first < fn->pos || names_exact(&w.seen, e.name))
 			continue;
-		p->seen = walk;
+		names_add(&w.seen, e.name, NULL);
 		need(&w, e.name, 1);
 		Stmt *s = sym->def ? sym->def : sym->decl;
 		if (s->kind == S_VAR && s->var.ds[0].init)
 			expr_leaves(&s->var.ds[0].init, need_leaf, &w);
 	}
+	names_free(&w.seen);
 	free(w.v);
 }
 
@@ -1459,11 +1291,10 @@ static int declare_leaf(void *ctx, Expr **slot)
 	return 0;
 }
 
-static void declare_used(Fn *fn, List *l)
+static void declare_used(Caller *fn, List *l)
 {
-	for (Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			declare_used(fn, &s->scope);
+	BodyIt it;
+	for (Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		for (uint32_t i = 0; s->kind == S_INS && i < s->ins.nops; i++)
 			expr_leaves(&s->ins.ops[i], declare_leaf, fn);
 		for (uint32_t i = 0; s->kind == S_TARGETS && i < s->list.nitems; i++)
@@ -1475,54 +1306,51 @@ static void declare_used(Fn *fn, List *l)
 
 /* Where the next sites go: this round's, or (more) the next one's. */
 typedef struct Found {
-	Fn *fn;
+	Caller *fn;
 	int more;
-	const LocInfo *at;
-	int64_t frame;               /* Site.frame */
+	const LocInfo *at;           /* the .loc before from, where the walk has seen none */
+	int64_t frame;               /* CallSite.frame */
 } Found;
 
-static void find_sites(Found *fd, List *l, Stmt *block, List *outer, Stmt *from, const Stmt *to);
-
-static void find_in(Found *fd, List *l, Stmt *block, List *outer, Stmt *s)
+static void add_site(Found *fd, const CallSite *st)
 {
-	Fn *fn = fd->fn;
-	if (s->kind == S_SCOPE)
-		find_sites(fd, &s->scope, s, l, s->scope.head, NULL);
-	if (s->kind == S_LOC)
-		fd->at = s->locinfo;
-	CallParts c;
-	const CgFunc *g;
-	if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fn->in->cg, c.callee->str)))
-		return;
-	Site st = {.call = s, .list = l, .block = block, .outer = outer, .at = fd->at, .callee = g,
-		.frame = fd->frame};
+	Caller *fn = fd->fn;
 	if (fd->more) {
-		fn->more = array_grow(fn->more, fn->nmore, &fn->cmore, sizeof *fn->more);
-		fn->more[fn->nmore++] = st;
+		fn->more = arena_grow(fn->arena, fn->more, fn->nmore, &fn->cmore, sizeof *fn->more);
+		fn->more[fn->nmore++] = *st;
 	} else {
-		fn->sites = array_grow(fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
-		fn->sites[fn->nsites++] = st;
+		fn->sites = arena_grow(fn->arena, fn->sites, fn->nsites, &fn->cap, sizeof *fn->sites);
+		fn->sites[fn->nsites++] = *st;
 	}
 }
 
 /* The direct calls of l from `from` to `to` (NULL: its end), in
  * scopes nested in it too. */
-static void find_sites(Found *fd, List *l, Stmt *block, List *outer, Stmt *from, const Stmt *to)
+static void find_sites(Found *fd, List *l, Stmt *from, const Stmt *to)
 {
-	for (Stmt *s = from; s; s = s == to ? NULL : s->next)
-		find_in(fd, l, block, outer, s);
+	BodyIt it;
+	CallParts c;
+	const CgFunc *g;
+	for (Stmt *s = body_from(&it, l, from, to); s; s = body_next(&it)) {
+		if (!stmt_is_call(s) || !ins_call_parts(&s->ins, &c) || !(g = cg_find(fd->fn->in->cg, c.callee->str)))
+			continue;
+		add_site(fd, &(CallSite){.call = s, .list = it.in, .block = it.block,
+			.outer = body_outer(&it, 0), .at = it.at ? it.at : fd->at, .callee = g, .frame = fd->frame});
+	}
 }
 
 /* ---- a bundle of call sites ------------------------------------------------------ */
 
-static void remark(Fn *fn, const Site *st, int why, int c, int t)
+static void remark(Caller *fn, const CallSite *st, int why, int c, int t)
 {
 	In *in = fn->in;
 	const InlineOptions *o = &in->o->inlining;
 	if (why >= 0 ? !o->missed : !o->remarks)
 		return;
-	if (!fn->src)
+	if (!(fn->known & KNOWN_SRC)) {
+		fn->known |= KNOWN_SRC;
 		fn->src = srclines_build(in->m, fn->f);
+	}
 	const char *at = srclines_prefix(fn->src, st->call->loc);
 	const char *callee = quoted_name(st->callee->name), *caller = quoted_name(fn->f->name);
 	if (why == WHY_COST)
@@ -1539,7 +1367,7 @@ static void remark(Fn *fn, const Site *st, int why, int c, int t)
 
 /* A name the copy keeps because it is one of the callee's parameters,
  * which the copy binds to the call's arguments. */
-static int is_formal(const Plan *p, const char *name)
+static int is_formal(const CopyPlan *p, const char *name)
 {
 	for (uint32_t i = 0; i < p->ngroups; i++)
 		if (p->groups[i].inner == name)
@@ -1549,9 +1377,9 @@ static int is_formal(const Plan *p, const char *name)
 
 /* The copy made and its side of the parameters checked: -1 when it can
  * go in, else why not. */
-static int prepare(Fn *fn, Plan *p)
+static int prepare(Caller *fn, CopyPlan *p)
 {
-	Site *st = p->site;
+	CallSite *st = p->site;
 	CallParts cp;
 	if (!ins_call_parts(&st->call->ins, &cp) || (cp.proto && !st->asked))
 		return WHY_FORM;
@@ -1572,7 +1400,7 @@ static int prepare(Fn *fn, Plan *p)
 /* A register the callee reads where nothing wrote it (llc and clang
  * leave such reads on paths that never run) starts as 0 in the copy: in
  * the caller the read would be a new one where no definition reaches. */
-static void define_undefined(Fn *fn, Plan *p, const Cfg *cfg)
+static void define_undefined(Caller *fn, CopyPlan *p, const Cfg *cfg)
 {
 	Live *live = live_compute(cfg);
 	Stmt *first = p->body.head;
@@ -1582,7 +1410,7 @@ static void define_undefined(Fn *fn, Plan *p, const Cfg *cfg)
 		const char *r = live_name(live, i);
 		if (!live_in(live, 0, r) || !names_declared(&p->types, r))
 			continue;
-		int bits = reg_bits(&p->types, name_expr(r));
+		int bits = names_bits(&p->types, name_expr(r));
 		char sp[32];
 		Stmt *z;
 		if (bits) {
@@ -1596,29 +1424,30 @@ static void define_undefined(Fn *fn, Plan *p, const Cfg *cfg)
 	live_free(live);
 }
 
-/* The direct calls a copy brings in, counted: the cost model asks
- * whether a call is its callee's last. */
-static void add_calls(In *in, const CgFunc *c, int n)
+/* What the caller's copies so far change in c's call count. */
+static Delta *delta_of(Caller *fn, const CgFunc *c)
 {
-	uint32_t i = cg_index(in, c);
-	if (in->ncalls_delta[i] == 0) {
-		in->touched = array_grow(in->touched, in->ntouched, &in->ctouched, sizeof *in->touched);
-		in->touched[in->ntouched++] = i;
+	Delta *d;
+	HASH_FIND_PTR(fn->delta, &c, d);
+	if (!d) {
+		d = arena_alloc(fn->arena, sizeof *d);
+		d->callee = c;
+		HASH_ADD_PTR(fn->delta, callee, d);
 	}
-	in->ncalls_delta[i] += n;
+	return d;
 }
 
-static void count_copied_calls(In *in, const List *l)
+/* The direct calls a copy brings in, counted: the cost model asks
+ * whether a call is its callee's last. */
+static void count_copied_calls(Caller *fn, const List *l)
 {
 	CallParts cp;
-	for (const Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_SCOPE)
-			count_copied_calls(in, &s->scope);
-		else if (stmt_is_call(s) && ins_call_parts(&s->ins, &cp) && cp.callee->kind == E_NAME) {
-			const CgFunc *c = cg_find(in->cg, cp.callee->str);
-			if (c)
-				add_calls(in, c, 1);
-		}
+	BodyIt it;
+	for (const Stmt *s = body_first_call(l, &it, &cp); s; s = body_next_call(&it, &cp)) {
+		const CgFunc *c = cp.whole && cp.callee->kind == E_NAME ? cg_find(fn->in->cg, cp.callee->str) : NULL;
+		if (c)
+			delta_of(fn, c)->n++;
+	}
 }
 
 /* ---- the judge (--verify) ------------------------------------------------------ */
@@ -1634,8 +1463,8 @@ static void count_copied_calls(In *in, const List *l)
 enum { JUDGE_DEPTH = 64 };
 
 typedef struct Judge {
-	Fn *fn;
-	const Plan *p;
+	Caller *fn;
+	const CopyPlan *p;
 	Names callee[JUDGE_DEPTH], copy[JUDGE_DEPTH];   /* each block's own declarations */
 	uint32_t depth;
 	const char **names[2];       /* one statement's names: the callee's, the copy's */
@@ -1747,10 +1576,10 @@ static void judge_list(Judge *j, const List *c, const List *p)
 
 /* The caller's declarations as the judge reads them, once; each copy's
  * join them once judged. */
-static void judge(Fn *fn, const Plan *p)
+static void judge(Caller *fn, const CopyPlan *p)
 {
-	if (!fn->judging) {
-		fn->judging = 1;
+	if (!(fn->known & KNOWN_JUDGED)) {
+		fn->known |= KNOWN_JUDGED;
 		names_of_body(&fn->judged, &fn->f->body);
 		names_add_decls(&fn->judged, fn->f->params, fn->f->nparams);
 		names_add_decls(&fn->judged, fn->f->rets, fn->f->nrets);
@@ -1765,15 +1594,16 @@ static void judge(Fn *fn, const Plan *p)
 /* What a copy of the site's callee takes from the growth budget: its
  * body, or nothing where the copy is the body moved: the callee's last
  * call, and it goes (a deferred callee's copy is one). */
-static uint64_t charge(const In *in, const Site *st)
+static uint64_t charge(Caller *fn, const CallSite *st)
 {
-	uint32_t k = cg_index(in, st->callee);
-	if (removable(in, st->callee) && (int)in->ncalls[k] + in->ncalls_delta[k] <= 1)
+	In *in = fn->in;
+	uint32_t k = cg_index_of(in->cg, st->callee);
+	if (removable(in, st->callee) && (int)in->callee[k].ncalls + delta_of(fn, st->callee)->n <= 1)
 		return 0;
 	return body_size(&st->callee->def->body);
 }
 
-static void put_in(Fn *fn, Plan *p)
+static void put_in(Caller *fn, CopyPlan *p)
 {
 	In *in = fn->in;
 	if (in->o->verify)
@@ -1799,14 +1629,14 @@ static void put_in(Fn *fn, Plan *p)
 			names_add_decls(&fn->names, &s->var, 1);
 	declare_used(fn, &p->body);
 	in->st.copied += body_size(&p->body);
-	in->grown += charge(in, p->site);
+	in->grown += charge(fn, p->site);
 	fn->size += body_size(&p->body);
-	fn->put++;
+	fn->known &= ~KNOWN_OBJS;
 	/* the call goes, the copy's calls come: so a later caller's call is
 	 * seen to be the last (the decision a second run would make) */
-	add_calls(in, p->site->callee, -1);
-	if (!in->deferred[cg_index(in, p->site->callee)])   /* else its calls move here */
-		count_copied_calls(in, &p->body);
+	delta_of(fn, p->site->callee)->n--;
+	if (!in->callee[cg_index_of(in->cg, p->site->callee)].deferred)   /* else its calls move here */
+		count_copied_calls(fn, &p->body);
 	splice(fn, p);
 	in->st.inlined++;
 }
@@ -1815,36 +1645,37 @@ static void put_in(Fn *fn, Plan *p)
  * not copied: a chain of functions that must all stay (an open world)
  * would otherwise grow each by the whole expansion of the next, n^2/2
  * instructions over n of them. */
-static int too_large(const Fn *fn, const Site *st)
+static int too_large(const Caller *fn, const CallSite *st)
 {
 	return fn->size > CALLER_MAX || (st->callee->def && body_size(&st->callee->def->body) > CALLER_MAX);
 }
 
 /* Why each call of the bundle is not inlined (-1: it is): all go in or
  * none does, since they share their .params. */
-void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
+static void decide(Caller *fn, Bundle *b, int *why, int *c, int *t)
 {
 	In *in = fn->in;
 	int all = -1;
 	uint64_t grown = in->grown;
 	for (uint32_t i = 0; i < b->n; i++) {
-		Plan *p = &b->plans[i];
-		*p = (Plan){.site = b->sites[i], .b = b};
+		CopyPlan *p = &b->plans[i];
+		*p = (CopyPlan){.site = b->sites[i], .b = b};
 		why[i] = too_large(fn, p->site) ? WHY_LARGE : classify(fn, p->site);
 		/* before prepare(), which copies the callee: once the budget is
 		 * spent, each call left costs no copy of its callee */
-		if (why[i] < 0 && grown + charge(in, p->site) > in->budget)
+		if (why[i] < 0 && grown + charge(fn, p->site) > in->budget)
 			why[i] = WHY_GROWTH;
 		if (why[i] < 0)
 			why[i] = prepare(fn, p);
 		if (why[i] < 0 && in->mode != INLINE_ALWAYS) {
-			c[i] = cost(fn, p->site, p);
+			CostFacts f = cost_facts(fn, p->site, p);
+			c[i] = cost_weigh(&f);
 			t[i] = in->o->inlining.threshold;
 			if (c[i] > t[i])
 				why[i] = WHY_COST;
 		}
 		if (why[i] < 0)
-			grown += charge(in, p->site);
+			grown += charge(fn, p->site);
 		if (why[i] >= 0)
 			all = WHY_BUNDLE;
 	}
@@ -1855,7 +1686,7 @@ void decide(Fn *fn, Bundle *b, int *why, int *c, int *t)
 			why[i] = all;
 }
 
-static int plan_uses(const Plan *p, uint32_t param)
+static int plan_uses(const CopyPlan *p, uint32_t param)
 {
 	for (uint32_t i = 0; i < p->ngroups; i++)
 		if (p->groups[i].param == param)
@@ -1863,7 +1694,7 @@ static int plan_uses(const Plan *p, uint32_t param)
 	return 0;
 }
 
-void bundle_free(Bundle *b)
+static void bundle_free(Bundle *b)
 {
 	for (uint32_t i = 0; i < b->n; i++) {
 		free(b->plans[i].groups);
@@ -1910,18 +1741,18 @@ static void dissolve(Stmt *block, List *outer)
 
 /* The calls a deferred callee's copy brought, for the caller's next
  * round (the list holding the copy is where it is now). */
-static void find_brought(Fn *fn, Bundle *b, List *holder)
+static void find_brought(Caller *fn, Bundle *b, List *holder)
 {
 	for (uint32_t i = 0; i < b->n; i++) {
-		Plan *p = &b->plans[i];
-		if (!fn->in->deferred[cg_index(fn->in, p->site->callee)] || !p->first)
+		CopyPlan *p = &b->plans[i];
+		if (!fn->in->callee[cg_index_of(fn->in->cg, p->site->callee)].deferred || !p->first)
 			continue;
 		Found fd = {fn, 1, p->site->at, p->frame_end};
-		find_sites(&fd, holder, NULL, NULL, p->first, p->last);
+		find_sites(&fd, holder, p->first, p->last);
 	}
 }
 
-static void inline_bundle(Fn *fn, Bundle *b)
+static void inline_bundle(Caller *fn, Bundle *b)
 {
 	In *in = fn->in;
 	int why[b->n], c[b->n], t[b->n];
@@ -1950,9 +1781,9 @@ static void inline_bundle(Fn *fn, Bundle *b)
 		find_brought(fn, b, holder);
 	}
 	for (uint32_t i = 0; i < b->n; i++) {   /* a deferred callee that stays: on its own */
-		uint32_t k = cg_index(in, b->sites[i]->callee);
-		if (why[i] >= 0 && in->deferred[k]) {
-			in->late = array_grow(in->late, in->nlate, &in->clate, sizeof *in->late);
+		uint32_t k = cg_index_of(in->cg, b->sites[i]->callee);
+		if (why[i] >= 0 && in->callee[k].deferred) {
+			in->late = arena_grow(in->arena, in->late, in->nlate, &in->clate, sizeof *in->late);
 			in->late[in->nlate++] = k;
 		}
 	}
@@ -1986,7 +1817,7 @@ static uint32_t site_root(uint32_t *up, uint32_t i)
 /* Sites that pass one .param (a funnel's) in one bundle: joined through
  * a table of the .params, not by comparing every pair (20,000 calls in
  * one kernel). */
-static void join_sites(Fn *fn, uint32_t *up)
+static void join_sites(Caller *fn, uint32_t *up)
 {
 	ParamSite *table = NULL, *e, *tmp;
 	Arena *a = arena_new();
@@ -2020,12 +1851,13 @@ static void join_sites(Fn *fn, uint32_t *up)
 
 /* The sites in bundles, each in the order of its first site; a bundle's
  * sites in text order. */
-static void inline_sites(Fn *fn)
+static void inline_sites(Caller *fn)
 {
 	uint32_t n = fn->nsites, none = UINT32_MAX;
-	uint32_t *up = xmalloc((n + 1) * sizeof *up), *first = xmalloc((n + 1) * sizeof *first);
-	uint32_t *last = xmalloc((n + 1) * sizeof *last), *next = xmalloc((n + 1) * sizeof *next);
-	Site **v = xcalloc(n + 1, sizeof *v);
+	size_t words = (n + 1) * sizeof(uint32_t);
+	uint32_t *up = arena_alloc(fn->arena, words), *first = arena_alloc(fn->arena, words);
+	uint32_t *last = arena_alloc(fn->arena, words), *next = arena_alloc(fn->arena, words);
+	CallSite **v = arena_alloc(fn->arena, (n + 1) * sizeof *v);
 	join_sites(fn, up);
 	for (uint32_t i = 0; i < n; i++)
 		first[i] = none;
@@ -2046,56 +1878,69 @@ static void inline_sites(Fn *fn)
 			v[b.n++] = &fn->sites[j];
 		inline_bundle(fn, &b);
 	}
-	free(v);
-	free(next);
-	free(last);
-	free(first);
-	free(up);
 }
 
-/* How many calls of each site's callee the caller makes: NVVM unrolls
- * loops around calls, so one call in the source is often several. */
-static void count_copies(Fn *fn)
+typedef struct ByCallee {
+	const CgFunc *c;
+	uint32_t i;
+} ByCallee;
+
+static int by_callee(const void *x, const void *y)
 {
-	uint32_t *n = fn->in->copies;
-	for (uint32_t i = 0; i < fn->nsites; i++)
-		n[cg_index(fn->in, fn->sites[i].callee)]++;
-	for (uint32_t i = 0; i < fn->nsites; i++)
-		fn->sites[i].copies = n[cg_index(fn->in, fn->sites[i].callee)];
-	for (uint32_t i = 0; i < fn->nsites; i++)
-		n[cg_index(fn->in, fn->sites[i].callee)] = 0;
+	const ByCallee *a = x, *b = y;
+	if (a->c != b->c)
+		return (uintptr_t)a->c < (uintptr_t)b->c ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* How many calls of each site's callee the caller makes (NVVM unrolls
+ * loops around calls, so one call in the source is often several), and
+ * the next of them (CallSite.same): the sites sorted by callee, no
+ * counter per call-graph function. */
+static void count_copies(Caller *fn)
+{
+	uint32_t n = fn->nsites;
+	ByCallee *v = arena_alloc(fn->arena, (n + 1) * sizeof *v);
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = (ByCallee){fn->sites[i].callee, i};
+	qsort(v, n, sizeof *v, by_callee);
+	for (uint32_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && v[j].c == v[i].c; j++)
+			fn->sites[v[j].i].same = j + 1 < n && v[j + 1].c == v[i].c ? v[j + 1].i : UINT32_MAX;
+		for (uint32_t k = i; k < j; k++)
+			fn->sites[v[k].i].copies = j - i;
+	}
 }
 
 /* A caller's work begun: its direct calls and, where it has any (or
  * all: devirt asks about an indirect call), its size and its names. */
-void fn_open(Fn *fn, In *in, Stmt *fs, int all)
+static void fn_open(Caller *fn, In *in, Stmt *fs, int all)
 {
-	*fn = (Fn){.in = in, .fs = fs, .f = fs->func, .pos = pos_of(in, fs->func->name)->def,
-		.shadowed = -1};
+	*fn = (Caller){.in = in, .arena = arena_new(), .fs = fs, .f = fs->func,
+		.pos = order_def(in->order_of, fs->func->name)};
 	Found fd = {fn, 0, NULL, 0};
-	find_sites(&fd, &fn->f->body, NULL, NULL, fn->f->body.head, NULL);
+	find_sites(&fd, &fn->f->body, fn->f->body.head, NULL);
 	if (fn->nsites || all) {
 		fn->size = body_size(&fn->f->body);
 		names_in_module(&fn->names, module_names(in), fn->f);
 	}
 }
 
-void fn_close(Fn *fn)
+static void fn_close(Caller *fn)
 {
-	free(fn->sites);
-	free(fn->frames);
-	free(fn->more);
+	HASH_CLEAR(hh, fn->delta);
 	names_free(&fn->judged);
 	names_free(&fn->names);
 	names_free(&fn->locals);
 	memobjs_free(fn->mo);
 	srclines_free(fn->src);
-	*fn = (Fn){0};
+	arena_free(fn->arena);
+	*fn = (Caller){0};
 }
 
 static void inline_into(In *in, Stmt *fs)
 {
-	Fn fn;
+	Caller fn;
 	fn_open(&fn, in, fs, 0);
 	while (fn.nsites) {
 		count_copies(&fn);
@@ -2103,7 +1948,6 @@ static void inline_into(In *in, Stmt *fs)
 			fold_sites(&fn);
 		inline_sites(&fn);
 		/* the next round: the calls deferred callees' copies brought */
-		free(fn.sites);
 		fn.sites = fn.more;
 		fn.nsites = fn.nmore;
 		fn.cap = fn.cmore;
@@ -2111,12 +1955,8 @@ static void inline_into(In *in, Stmt *fs)
 		fn.nmore = fn.cmore = 0;
 	}
 	/* after the caller, so that its calls of one callee are decided alike */
-	for (uint32_t k = 0; k < in->ntouched; k++) {
-		uint32_t i = in->touched[k];
-		in->ncalls[i] = (uint32_t)((int)in->ncalls[i] + in->ncalls_delta[i]);
-		in->ncalls_delta[i] = 0;
-	}
-	in->ntouched = 0;
+	for (Delta *d = fn.delta; d; d = d->hh.next)
+		in->callee[cg_index_of(in->cg, d->callee)].ncalls += (uint32_t)d->n;
 	fn_close(&fn);
 }
 
@@ -2124,18 +1964,10 @@ static void inline_into(In *in, Stmt *fs)
 
 static void count_calls(In *in)
 {
-	in->ncalls = xcalloc(cg_count(in->cg) + 1, sizeof *in->ncalls);
-	in->ncalls_delta = xcalloc(cg_count(in->cg) + 1, sizeof *in->ncalls_delta);
-	in->copies = xcalloc(cg_count(in->cg) + 1, sizeof *in->copies);
-	in->loop_ins = xmalloc((cg_count(in->cg) + 1) * sizeof *in->loop_ins);
-	in->folds = xcalloc(cg_count(in->cg) + 1, sizeof *in->folds);
-	in->fold_head = xcalloc(cg_count(in->cg) + 1, sizeof *in->fold_head);
-	for (uint32_t i = 0; i <= cg_count(in->cg); i++)
-		in->loop_ins[i] = -1;
 	for (uint32_t i = 0; i < cg_count(in->cg); i++) {
 		const Symbol *s = cg_func(in->cg, i)->sym;
 		for (uint32_t k = 0; k < s->nuses; k++)
-			in->ncalls[i] += (s->uses[k].how & USE_CALL) != 0;
+			in->callee[i].ncalls += (s->uses[k].how & USE_CALL) != 0;
 	}
 }
 
@@ -2189,7 +2021,6 @@ static void print_stats(const In *in)
 static void find_deferred(In *in)
 {
 	uint32_t n = cg_count(in->cg);
-	in->deferred = xcalloc(n + 1, 1);
 	/* only where every copy is taken whatever its callee expands to
 	 * (no callee over CALLER_MAX is copied): the cost model weighs a
 	 * callee as it is after its own calls went in */
@@ -2198,8 +2029,8 @@ static void find_deferred(In *in)
 	for (uint32_t i = 0; i < n; i++) {
 		const CgFunc *c = cg_func(in->cg, i);
 		const Symbol *sym = c->sym;
-		in->deferred[i] = c->def && c->def->has_body && !c->def->is_entry && c->ncallees &&
-			!in->cyclic[in->scc[i]] && !calls_itself(c) && !c->address_taken &&
+		in->callee[i].deferred = c->def && c->def->has_body && !c->def->is_entry && c->ncallees &&
+			!cg_on_cycle(in->cg, i) && !c->address_taken &&
 			(in->o->world.closed || c->def->linkage == LINK_INTERNAL) && (sym->nuses == 0 ||
 			(sym->nuses == 1 && sym->uses[0].how == USE_CALL && sym->uses[0].in &&
 			sym->uses[0].in != c->def));
@@ -2208,15 +2039,16 @@ static void find_deferred(In *in)
 
 /* What every caller's work reads: in->order, callees first, holds every
  * call-graph function. */
-void in_open(In *in, Module *m, const StageOptions *o, int mode)
+static void in_open(In *in, Module *m, const StageOptions *o, int mode)
 {
-	*in = (In){.m = m, .o = o, .mode = mode};
+	*in = (In){.m = m, .o = o, .mode = mode, .arena = arena_new()};
 	in->syms = symtab_build(m);
 	in->cg = callgraph_build(m, in->syms);
+	in->callee = arena_alloc(in->arena, (cg_count(in->cg) + 1) * sizeof *in->callee);
 	scan_module(in);
 	count_calls(in);
-	read_positions(in);
-	in->order = bottom_up(in);
+	in->order_of = order_build(m);
+	in->order = cg_bottom_up(in->cg);
 	find_deferred(in);
 	for (uint32_t i = 0; i < cg_count(in->cg); i++) {
 		const Func *f = cg_func(in->cg, i)->def;
@@ -2225,36 +2057,15 @@ void in_open(In *in, Module *m, const StageOptions *o, int mode)
 	in->budget = (uint64_t)o->inlining.growth * (in->size > CALLER_MAX ? in->size : CALLER_MAX) / 100;
 }
 
-void in_close(In *in)
+static void in_close(In *in)
 {
-	Str *e, *tmp;
-	HASH_ITER(hh, in->strs, e, tmp) {
-		HASH_DEL(in->strs, e);
-		free(e);
-	}
+	HASH_CLEAR(hh, in->strs);
+	order_free(in->order_of);
 	names_free(&in->labels);
-	free(in->order);
-	free(in->deferred);
-	free(in->late);
-	free(in->scc);
-	free(in->cyclic);
-	for (uint32_t i = 0; i < cg_count(in->cg); i++)
-		free(in->held[i]);
-	free(in->held);
-	free(in->undeclared);
 	names_free(&in->module_names);
-	free(in->ncalls);
-	free(in->ncalls_delta);
-	free(in->touched);
-	HASH_CLEAR(hh, in->pos);
-	arena_free(in->pos_arena);
-	free(in->loop_ins);
-	folds_free(in);
-	free(in->folds);
-	free(in->fold_head);
-	free(in->copies);
 	callgraph_free(in->cg);
 	symtab_free(in->syms);
+	arena_free(in->arena);
 }
 
 void inline_calls(Module *m, const StageOptions *o)
@@ -2266,7 +2077,7 @@ void inline_calls(Module *m, const StageOptions *o)
 	in_open(&in, m, o, mode);
 	for (uint32_t i = 0; i < cg_count(in.cg); i++) {
 		const CgFunc *c = cg_func(in.cg, in.order[i]);
-		if (c->def && c->def->has_body && c->ncallees && !in.deferred[in.order[i]])
+		if (c->def && c->def->has_body && c->ncallees && !in.callee[in.order[i]].deferred)
 			inline_into(&in, c->sym->def);
 		while (in.nlate) {
 			c = cg_func(in.cg, in.late[--in.nlate]);
@@ -2276,4 +2087,107 @@ void inline_calls(Module *m, const StageOptions *o)
 	if (o->stats)
 		print_stats(&in);
 	in_close(&in);
+}
+
+/* ---- devirtualization's question ---------------------------------------------- */
+
+/* devirt asks, before it makes an indirect call a funnel, whether this
+ * stage would then inline every arm: decide()'s answer on the call as
+ * it stands, each candidate in turn its callee, so that the cost model
+ * is asked, never copied.  The callees' bodies are as they are before
+ * any inlining (this stage inlines into them first). */
+struct InlineAsk {
+	In in;
+	Caller fn;                   /* the last caller asked about */
+};
+
+InlineAsk *inline_ask_new(Module *m, const StageOptions *o)
+{
+	int mode = o->inlining.mode ? o->inlining.mode : INLINE_MODE_DEFAULT;
+	if (mode == INLINE_NEVER)
+		return NULL;
+	InlineAsk *a = xcalloc(1, sizeof *a);
+	in_open(&a->in, m, o, mode);
+	return a;
+}
+
+/* The caller's work as inline_into() begins it, kept while devirt asks
+ * about its calls. */
+static Caller *ask_caller(InlineAsk *a, Stmt *fs)
+{
+	if (a->fn.fs != fs) {
+		fn_close(&a->fn);
+		fn_open(&a->fn, &a->in, fs, 1);
+	}
+	return &a->fn;
+}
+
+static uint32_t direct_calls(const Caller *fn, const CgFunc *c)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < fn->nsites; i++)
+		n += fn->sites[i].callee == c;
+	return n;
+}
+
+/* The facts devirt weighs a whole funnel by, where every callee goes
+ * in: each one's copy at this one call, as decide() weighs a single
+ * call, and that call's own sequence. */
+static void weigh_arms(Caller *fn, Bundle *b, uint32_t n, InlineCost *ic)
+{
+	ic->weighed = fn->in->mode != INLINE_ALWAYS;
+	ic->threshold = fn->in->o->inlining.threshold;
+	for (uint32_t i = 0; ic->weighed && i < n; i++) {
+		CallSite one = *b->plans[i].site;
+		one.copies = 1;
+		ic->arm[i] = cost_facts(fn, &one, &b->plans[i]);
+	}
+	ic->call = ic->weighed ? ic->arm[0].overhead : 0;
+}
+
+int inline_ask(InlineAsk *a, Stmt *caller, Stmt *call, List *l, const char *const *callees,
+	const uint32_t *more, uint32_t n, int kept, InlineCost *ic, char *why, size_t nwhy)
+{
+	Caller *fn = ask_caller(a, caller);
+	uint32_t m = n + (kept != 0);
+	CallSite sites[m + 1], *v[m + 1];
+	int w[m + 1], c[m + 1], t[m + 1];
+	for (uint32_t i = 0; i < m; i++) {
+		const CgFunc *g = cg_find(a->in.cg, callees[i < n ? i : 0]);
+		if (!g)
+			die("inline: asked about %s, which the call graph does not hold", callees[i < n ? i : 0]);
+		/* the kept call is a site too, one no copy can replace */
+		sites[i] = (CallSite){.call = call, .list = l, .callee = g,
+			.copies = direct_calls(fn, g) + (i < n ? more[i] : 0), .asked = i < n};
+		v[i] = &sites[i];
+	}
+	Bundle b = {.list = l, .sites = v, .n = m};
+	b.plans = xcalloc(m + 1, sizeof *b.plans);
+	decide(fn, &b, w, c, t);
+	/* the first callee refused for its own reason, else for another's */
+	uint32_t k = 0;
+	while (k < n && (w[k] < 0 || w[k] == WHY_BUNDLE))
+		k++;
+	if (k == n)
+		for (k = 0; k < n && w[k] < 0; k++)
+			;
+	if (k == n && ic)
+		weigh_arms(fn, &b, n, ic);
+	bundle_free(&b);
+	if (k == n)
+		return -1;
+	if (w[k] == WHY_COST)
+		snprintf(why, nwhy, "cost %d over threshold %d", c[k], t[k]);
+	else
+		snprintf(why, nwhy, "%s", why_text[w[k]]);
+	return (int)k;
+}
+
+void inline_ask_free(InlineAsk *a)
+{
+	if (!a)
+		return;
+	fn_close(&a->fn);
+	in_close(&a->in);
+	free(a);
 }

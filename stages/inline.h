@@ -1,12 +1,14 @@
 /* inline.h: what the inline stage's two files share, private to stages/
- * (stages.h holds the stage's entries): inline.c, the driver and the
- * rewriting (a call site replaced by a copy of its callee), and
- * inline-cost.c, the deciding (what a copy folds, what it costs,
- * devirtualization's question). */
+ * (stages.h holds the stage's entries): inline.c, the driver, the
+ * rewriting (a call site replaced by a copy of its callee) and
+ * devirtualization's question, asks inline-cost.c, the deciding (what a
+ * copy folds, the facts the cost model weighs). */
 #ifndef PTXLINK_INLINE_H
 #define PTXLINK_INLINE_H
 
+#include <string.h>
 #include "stages.h"
+#include "cost.h"
 #include "ir/ptrhash.h"
 
 enum { /* why a call is not inlined */
@@ -14,7 +16,6 @@ enum { /* why a call is not inlined */
 	WHY_PARAM, WHY_OVERLAP, WHY_DECL, WHY_PRAGMA, WHY_SHADOW, WHY_DEPOT, WHY_BUNDLE, WHY_COST,
 	WHY_UNDECLARED, WHY_LARGE, WHY_GROWTH, NWHY
 };
-extern const char *const why_text[NWHY];
 
 typedef struct Stats {
 	unsigned seen, inlined, left[NWHY];
@@ -25,47 +26,65 @@ typedef struct Str Str;         /* inline.c: .debug_str's strings */
 typedef struct Slot Slot;       /* inline.c: one element of a parameter */
 typedef struct Bundle Bundle;
 
-/* The module's, for the whole stage. */
+/* Every cache of the stage's state is filled the first time it is
+ * asked, and then its KNOWN_* bit set in the state's known: one
+ * convention for the module's (In), a callee's (Inlinee, and each of its
+ * parameters' held), a caller's (Caller) and a round's (Vals). */
+enum {
+	KNOWN_NAMES = 1,             /* In.module_names */
+	KNOWN_STRS = 2,              /* In.strs, In.labels */
+	KNOWN_UNDECLARED = 1,        /* Inlinee.undeclared */
+	KNOWN_LOOPS = 2,             /* Inlinee.loop_ins */
+	KNOWN_FOLDS = 4,             /* Inlinee.folds */
+	KNOWN_HELD = 8,              /* Inlinee.held made; each element's own KNOWN_HELD once asked */
+	KNOWN_SHADOWED = 1,          /* Caller.shadowed */
+	KNOWN_DEPOT = 2,             /* Caller.depot .. depot_ok */
+	KNOWN_LOCALS = 4,            /* Caller.locals */
+	KNOWN_OBJS = 8,              /* Caller.mo: cleared when a copy goes in */
+	KNOWN_JUDGED = 16,           /* Caller.judged */
+	KNOWN_SRC = 32,              /* Caller.src */
+	KNOWN_VALS = 1,              /* inline-cost.c's Vals: the caller's values before its copies */
+};
+
+/* A call-graph function, as a callee: In.callee[cg_index_of()]. */
+typedef struct Inlinee {
+	unsigned known;
+	uint8_t deferred;            /* expanded in its one caller (find_deferred) */
+	uint8_t undeclared;          /* names what nothing declares */
+	int loop_ins;                /* its instructions on a loop */
+	uint8_t *held;               /* per parameter: how it treats an address passed (param_held) */
+	struct Folds *folds;         /* what its copies fold or share (folds_of) */
+	uint32_t ncalls;             /* its direct call sites in the module, as callers finish */
+} Inlinee;
+
+/* The module's, for the whole stage: made by in_open() on one arena,
+ * which everything it allocates lives on, and freed by in_close(). */
 typedef struct In {
 	Module *m;
 	const StageOptions *o;
+	Arena *arena;
 	int mode;                    /* INLINE_AUTO or INLINE_ALWAYS */
+	unsigned known;
 	SymTab *syms;
 	CallGraph *cg;
+	Inlinee *callee;             /* per call-graph function */
+	const uint32_t *order;       /* the call graph's functions, callees first (cg_bottom_up) */
+	uint32_t *late, nlate, clate;   /* deferred functions whose call stayed: expanded on their own */
 	int dwarf;                   /* -G: a .debug_info section */
 	int loc_names;               /* .loc may carry function_name/inlined_at */
+	Names module_names;          /* the module's symbols */
+	DeclOrder *order_of;         /* where each module symbol is declared first */
 	Stmt *debug_str;             /* the .debug_str section, once found or made */
-	uint32_t *scc;               /* per call-graph function: its component */
-	uint8_t *cyclic;             /* per component: more than one function */
-	int8_t **held;               /* per call-graph function, per parameter: param_held, -1 not asked */
-	int8_t *undeclared;          /* per call-graph function: names what nothing declares
-	                                (1), not (0), not yet asked (-1) */
-	Names module_names;          /* the module's symbols, once one is asked for */
-	struct Pos *pos;             /* where each module symbol is declared first (read_positions) */
-	Arena *pos_arena;
-	int module_named;
-	unsigned walks;               /* declare()'s walks so far */
-	uint32_t *ncalls;            /* per call-graph function: direct call sites */
-	int *ncalls_delta;           /* what the current caller's copies change, applied after it */
-	uint32_t *touched, ntouched, ctouched;   /* the functions whose delta is not 0 */
-	int *loop_ins;               /* per call-graph function: instructions on a loop (-1: not yet asked) */
-	struct Folds **folds;        /* per call-graph function: what its copies fold or share (folds_of) */
-	uint32_t *fold_head;         /* per call-graph function: fold_sites' chains, kept 0 */
-	uint32_t *copies;            /* per call-graph function: count_copies' counters, kept 0 */
-	uint32_t *order;             /* the call graph's functions, callees first (bottom_up) */
-	uint8_t *deferred;           /* per call-graph function: expanded in its one caller (deferrable) */
-	uint32_t *late, nlate, clate;   /* deferred functions whose call stayed: expanded on their own */
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
 	Names labels;                /* .debug_str's labels */
-	int strs_read;
 	uint64_t size;               /* the module's instructions before the stage */
 	/* The module's growth budget (--inline-growth=N): copies add at most
 	 * N% of the module's own instructions (of CALLER_MAX, for a smaller
 	 * one), as GCC's inline-unit-growth bounds a unit's.  Without it a
 	 * chain of functions that all stay (an open world) grows each by the
-	 * whole expansion of the next: n^2/2 instructions, up to CALLER_MAX
-	 * each.  A copy that is its callee's last call, the callee going,
-	 * moves a body rather than adds one and costs none (charge()). */
+	 * whole expansion of the next: n^2/2 instructions.  A copy that is its
+	 * callee's last call, the callee going, moves a body rather than adds
+	 * one and costs none (charge()). */
 	uint64_t budget, grown;
 	Stats st;
 } In;
@@ -87,7 +106,7 @@ typedef struct Group {
 	const char *inner;
 } Group;
 
-typedef struct Site {
+typedef struct CallSite {
 	Stmt *call;
 	List *list;                  /* the list holding it */
 	Stmt *block;                 /* the { } whose list that is, or NULL (then outer too) */
@@ -97,25 +116,37 @@ typedef struct Site {
 	const LocInfo *at;           /* the last .loc before it, or NULL */
 	const CgFunc *callee;
 	uint32_t copies;             /* the caller's calls of the same callee */
+	uint32_t same;               /* the next of them in this round's sites, or UINT32_MAX */
 	int asked;                   /* inline_ask's: the call is still indirect, callee one of its targets */
 	uint32_t folds;              /* instructions the caller's copies of the callee fold or compute
 	                                once: constant and shared arguments (fold_sites) */
-} Site;
+} CallSite;
 
-/* One caller's work. */
-typedef struct Fn {
+/* What a caller's copies change in a callee's call count, applied once
+ * the caller is done (so that its calls of one callee are decided alike). */
+typedef struct Delta {
+	UT_hash_handle hh;
+	const CgFunc *callee;
+	int n;
+} Delta;
+
+/* One caller's work: made by fn_open() on an arena of its own, freed by
+ * fn_close(). */
+typedef struct Caller {
 	In *in;
+	Arena *arena;
+	unsigned known;
 	Stmt *fs;
 	Func *f;
 	uint32_t size;               /* its instructions, copies included */
 	Names names;                 /* what it and the module declare, and what it gains */
-	Site *sites;
+	CallSite *sites;
 	uint32_t nsites, cap;
-	Site *more;                  /* the calls copies of deferred callees brought: the next round's */
+	CallSite *more;              /* the calls copies of deferred callees brought: the next round's */
 	uint32_t nmore, cmore;
-	int shadowed;                /* names_shadowed, once asked (-1 not yet) */
+	Delta *delta;                /* by callee */
+	int shadowed;                /* a nested scope declares a name again */
 	Names judged;                /* --verify: what it declares, read by judge() itself */
-	int judging;
 	SrcLines *src;
 	unsigned serial;             /* inlined copies so far */
 	Stmt *depot;                 /* its __local_depot, made when a callee needs one */
@@ -123,17 +154,14 @@ typedef struct Fn {
 	int64_t own;                 /* the depot's bytes before any copy came in */
 	struct Frame *frames;        /* the callees' bytes in the depot (merge_depot) */
 	uint32_t nframes, cframes;
-	int depot_read, depot_ok;    /* caller_depot() has looked; what it found */
-	int64_t pos;                 /* its place in the module (In.pos) */
+	int depot_ok;                /* caller_depot()'s answer */
+	int64_t pos;                 /* its place in the module (In.order_of) */
 	Names locals;                /* registers holding an address of its .local objects */
-	int locals_read;
-	uint32_t put;                /* copies put in so far */
-	MemObjs *mo;                 /* its objects as they were after mo_put copies (caller_objs) */
-	uint32_t mo_put;
-} Fn;
+	MemObjs *mo;                 /* its objects as they stand, copies in */
+} Caller;
 
-typedef struct Plan {
-	Site *site;
+typedef struct CopyPlan {
+	CallSite *site;
 	Bundle *b;
 	const Func *callee;
 	Group *groups;               /* rets first, then params */
@@ -143,14 +171,14 @@ typedef struct Plan {
 	Stmt *depot;                 /* the copy's __local_depot */
 	Stmt *depot_mov;             /* mov %SPL, __local_depot */
 	Stmt *first, *last;          /* the copy's statements, once in place */
-	int64_t frame_end;           /* past its depot bytes in the caller's (Site.frame) */
-} Plan;
+	int64_t frame_end;           /* past its depot bytes in the caller's (CallSite.frame) */
+} CopyPlan;
 
 /* Calls of one list that share a .param. */
 struct Bundle {
 	List *list;
-	Site **sites;
-	Plan *plans;
+	CallSite **sites;
+	CopyPlan *plans;
 	uint32_t n;
 	Param *params;
 	uint32_t nparams, cap;
@@ -162,22 +190,22 @@ struct Bundle {
  * no program of the yardstick comes near it. */
 enum { CALLER_MAX = 5000 };
 
-/* inline.c */
-uint32_t cg_index(const In *in, const CgFunc *c);
-uint32_t body_size(const List *l);
-int reg_bits(const Names *n, const Expr *e);
-int param_access(const Ins *in, const char *name, int64_t *off);
-int removable(const In *in, const CgFunc *c);
-void decide(Fn *fn, Bundle *b, int *why, int *c, int *t);
-void bundle_free(Bundle *b);
-void in_open(In *in, Module *m, const StageOptions *o, int mode);
-void in_close(In *in);
-void fn_open(Fn *fn, In *in, Stmt *fs, int all);
-void fn_close(Fn *fn);
+/* An array on an arena grown as array_grow() grows one on the heap
+ * (the old block stays until the arena goes). */
+static inline void *arena_grow(Arena *a, void *v, uint32_t n, uint32_t *cap, size_t size)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap ? 2 * *cap : 8;
+	void *w = arena_alloc(a, *cap * size);
+	return n ? memcpy(w, v, n * size) : w;
+}
 
-/* inline-cost.c */
-void fold_sites(Fn *fn);
-void folds_free(In *in);
-int cost(Fn *fn, const Site *st, const Plan *p);
+/* inline-cost.c: what the rewriting (inline.c) asks of the deciding */
+uint32_t body_size(const List *l);
+int param_moves_of(const Ins *in, const char *name, int64_t *off);
+int removable(const In *in, const CgFunc *c);
+void fold_sites(Caller *fn);
+CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p);
 
 #endif

@@ -127,14 +127,15 @@ void inline_calls(Module *, const StageOptions *);
  * first it would not, with why.  One InlineAsk serves a module until it changes; NULL
  * with --inline=never (no call is inlined). */
 typedef struct InlineAsk InlineAsk;
-/* Where it would take every one, the cost model's figures for them at
- * this one call (ic, when not NULL): weighed is 0 with --inline=always
- * (no cost asked); else arm[i] (the caller gives n) is callees[i]'s copy
- * less the call it replaces, call that call's sequence, on the scale
- * of threshold (--inline-threshold). */
+/* Where it would take every one, the cost model's facts for them at this
+ * one call (ic, when not NULL; stages/cost.h): weighed is 0 with
+ * --inline=always (no cost asked); else arm[i] (the caller gives n) is
+ * callees[i]'s one copy, call that call's sequence, threshold
+ * --inline-threshold. */
+struct CostFacts;
 typedef struct InlineCost {
 	int weighed, call, threshold;
-	int *arm;
+	struct CostFacts *arm;
 } InlineCost;
 InlineAsk *inline_ask_new(Module *, const StageOptions *);
 int inline_ask(InlineAsk *, Stmt *caller, Stmt *call, List *l, const char *const *callees,

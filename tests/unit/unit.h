@@ -19,6 +19,7 @@ Suite *values_suite(void);
 Suite *demangle_suite(void);
 Suite *leb128_suite(void);
 Suite *scope_suite(void);
+Suite *cost_suite(void);
 Suite *body_suite(void);
 Suite *obj_suite(void);
 Suite *nvtools_suite(void);

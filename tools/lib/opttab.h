@@ -102,18 +102,23 @@ OPT(NO_DEVIRT, V_ON, N("--no-devirt"), FS(no_devirt, devirt.off), 0,
 	"--no-devirt", "leave indirect calls indirect")
 OPT(FUNNEL_MAX, V_COUNT, N("--devirt-funnel-max"), FS(devirt_funnel_max, devirt.funnel_max), 8,
 	"--devirt-funnel-max=N",
-	"funnel at most N candidate targets")
+	"funnel at most N candidate targets, more get a .calltargets\n"
+	"list; a funnel is kept where the inliner would take every arm\n"
+	"and the whole adds at most --inline-threshold instructions")
 OPT(RPASS_DEVIRT, V_BIT, N("-Rpass=devirt"), FS(remarks, devirt.remarks), PTXLINK_REMARK_DEVIRT,
 	"-Rpass=devirt",
 	"a remark for every indirect call site")
 OPT(INLINE, V_INLINE, N("--inline"), FS(inline_mode, inlining.mode), 0, "--inline=never|auto|always",
 	"inline direct calls to functions the module defines: as the\n"
 	"cost model says (auto), all it can (always), none (never);\n"
-	"never a call on a cycle (default: auto)")
+	"never a call on a cycle; also moves devirtualization, whose\n"
+	"funnels need every arm inlined (always: no cost asked; never:\n"
+	"funnels kept) (default: auto)")
 OPT(INLINE_THRESHOLD, V_NUMBER, N("--inline-threshold"), FS(inline_threshold, inlining.threshold), 20,
 	"--inline-threshold=N", "with --inline=auto, inline a callee into a caller when that adds\n"
 	"at most N instructions over all the caller's calls to it\n"
-	"(each copy less the call it replaces, less the body if it goes)")
+	"(each copy less the call it replaces, less the body if it goes);\n"
+	"a devirtualized funnel, weighed whole, is kept within N too")
 OPT(INLINE_GROWTH, V_NUMBER, N("--inline-growth"), FS(inline_growth, inlining.growth), 400,
 	"--inline-growth=N", "with --inline=auto or always, copies add at most N% of the\n"
 	"module's instructions (of 5000 for a smaller one), bottom-up;\n"

@@ -1,0 +1,50 @@
+/* cost.c: the inline cost model (docs/stages.md, "Inlining" and
+ * "Devirtualization", has the measurements behind each rule).  The
+ * inliner asks it whether a callee goes into a caller, devirtualization
+ * whether a funnel whose arms all go in is worth it; each gathers the
+ * facts, neither's state is read here. */
+#include "cost.h"
+
+/* A caller's .local array passed to a callee reached at constant offsets
+ * leaves the stack once inlined, and stack is what the yardstick weighs
+ * first: such a call weighs this many instructions less. */
+enum { HELD_BONUS = 60 };
+/* A body that goes with its last call is free to inline only up to this
+ * size: a chain of functions each calling the next once would otherwise
+ * collapse into one, each level copying all below it (quadratic). */
+enum { BODY_GOES_MAX = 400 };
+
+/* Every copy counts (front ends unroll loops around calls); a parameter
+ * element costs one move; what the copies fold weighs nothing.  An array
+ * read at run-time indices may become registers and its loops unroll
+ * (ptxas by 4): the callee's loops count 3 times more and its body
+ * going earns nothing. */
+int cost_weigh(const CostFacts *f)
+{
+	int total = f->copies * (f->body - f->overhead) - f->folds;
+	if (f->local == COST_LOCAL_PASSED)
+		total += 3 * f->copies * f->loop_ins;
+	else if (f->last && f->body <= BODY_GOES_MAX)
+		total -= f->body;
+	if (f->local == COST_LOCAL_HELD)
+		total -= HELD_BONUS;
+	return total;
+}
+
+/* The rule for a funnel whose every arm the inliner would take: weighed
+ * as the inliner weighs one call, what it adds over the indirect call
+ * (its tests and branches, each arm's copy less the call it replaces,
+ * the call sequences of the arms beyond the one) against the inline
+ * threshold, since a funnel of small copies can still be larger than the
+ * one call.  --inline=always weighs nothing: a funnel.  An open funnel's
+ * arms are never inlined, so it never gets here weighed. */
+int cost_funnel_worth(const FunnelFacts *f, int *added)
+{
+	if (!f->weighed || f->open)
+		return 1;
+	int g = f->tests + (int)(f->narms - 1) * f->call;
+	for (uint32_t k = 0; k < f->narms; k++)
+		g += f->arm[k];
+	*added = g;
+	return g <= f->threshold;
+}
