@@ -473,12 +473,11 @@ static void record_defs(Walker *w)
 	}
 }
 
-static void collect_objs(MemObjs *mo, const List *l)
+static void collect_objs(MemObjs *mo, const List *body)
 {
-	for (Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_SCOPE)
-			collect_objs(mo, &s->scope);
-		else if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL)
+	BodyIt it;
+	for (Stmt *s = body_first(body, &it); s; s = body_next(&it))
+		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL)
 			for (uint32_t i = 0; i < s->var.nds; i++) {
 				mo->objs = array_grow(mo->objs, mo->nobjs, &mo->cobjs, sizeof *mo->objs);
 				mo->objs[mo->nobjs++] = (MemObj){.name = s->var.ds[i].name, .decl = s,
@@ -551,16 +550,15 @@ static int param_uses(const List *l, const char *p, int own, Stmts *stores, Stmt
 }
 
 /* Every .param a scope declares whose stores go to such calls only. */
-static void find_lends(const List *l, Lends *out)
+static void find_lends(const List *body, Lends *out)
 {
-	for (const Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE)
-			find_lends(&s->scope, out);
+	BodyIt it;
+	for (const Stmt *s = body_first(body, &it); s; s = body_next(&it)) {
 		if (s->kind != S_VAR || decl_space(&s->var) != SPACE_PARAM)
 			continue;
 		for (uint32_t i = 0; i < s->var.nds; i++) {
 			Stmts st = {0}, calls = {0};
-			if (param_uses(l, s->var.ds[i].name, 1, &st, &calls))
+			if (param_uses(it.in, s->var.ds[i].name, 1, &st, &calls))
 				for (uint32_t c = 0; c < calls.n; c++)
 					for (uint32_t k = 0; k < st.n; k++) {
 						out->v = array_grow(out->v, out->n, &out->cap, sizeof *out->v);
