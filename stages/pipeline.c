@@ -68,6 +68,7 @@ int run_pipeline(Module *m, const StageOptions *opts)
 	StageOptions with_world = *opts;
 	const StageOptions *o = &with_world;
 	world_decide(&with_world.world, m, opts);
+	alias_resolve(m, o);   /* the stages see one name for each function */
 	int check = !o->verify && !o->no_check_output, broken = 0;
 	Verified *before = o->verify ? ir_verified(m) : check ? ir_checked(m) : NULL;
 	for (size_t i = 0; i < sizeof stages / sizeof *stages; i++) {

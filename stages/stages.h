@@ -169,4 +169,8 @@ void depot(Module *, const StageOptions *);
  * sunk next to their use */
 void addrprep(Module *, const StageOptions *);
 
+/* alias.c: before the stages, in a closed world, each .alias goes and
+ * its uses name the aliasee (whole-program ptxas can trip on an alias) */
+void alias_resolve(Module *, const StageOptions *);
+
 #endif
