@@ -81,7 +81,7 @@
  * so a chain of functions that all stay grows linearly.  A callee's body is
  * never removed here: global optimization drops what no one calls any
  * more, and a function whose address is taken keeps it.  Declined, with
- * why (-Rpass-missed=inline, why_text[]): recursion, an undefined or
+ * why (-Rpass-missed=inline, inlinable_text()): recursion, an undefined or
  * .entry callee, a .weak one in an open world, -G DWARF in the module (it
  * describes the callee as a frame of its own), a parameter used other
  * than by ld.param/st.param at a constant offset or accessed in
@@ -100,27 +100,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "inline.h"
-
-static const char *const why_text[NWHY] = {
-	"the callee is recursive (on a call cycle)",
-	"the callee is not defined in the module",
-	"the callee is a kernel",
-	"the callee is .weak and the world is open (another definition may win)",
-	"the module has -G DWARF, which describes the callee as a frame of its own",
-	"a call form not understood",
-	"an argument or result is not a .param declared beside the call, or the counts differ",
-	"a parameter is used other than by ld.param/st.param at a constant offset",
-	"a parameter is accessed in overlapping pieces of different sizes",
-	"the callee declares .shared, .global or .const data",
-	"the callee has a .pragma other than nounroll and used_bytes_mask",
-	"a nested scope of the caller declares again a name its function declares",
-	"a depot whose address is formed other than by one mov, or a caller that steps its own",
-	"another call passed the same .param (a devirtualized funnel's) is not inlined",
-	"the cost model says no",
-	"the callee names something nothing declares (input the verifier reports)",
-	"the caller or the callee is already large (over 5000 instructions: CALLER_MAX)",
-	"the module's growth budget is spent (--inline-growth)",
-};
 
 typedef struct Str {
 	UT_hash_handle hh;
@@ -449,7 +428,7 @@ static void access(ParamWalk *w, List *l, Stmt *s)
 	int64_t off;
 	int k = param_moves_of(&s->ins, w->name, &off);
 	if (k < 0) {
-		w->why = WHY_PARAM;
+		w->why = INL_PARAM;
 		return;
 	}
 	const Ins *in = &s->ins;
@@ -458,16 +437,16 @@ static void access(ParamWalk *w, List *l, Stmt *s)
 	/* by value: a callee writing its argument, or a caller its result,
 	 * writes a copy the other side never reads */
 	if (!load && (w->b ? w->g->ret : !w->g->ret)) {
-		w->why = WHY_PARAM;
+		w->why = INL_PARAM;
 		return;
 	}
 	for (int i = 0; i < n && w->why < 0; i++) {
 		const Expr *e = n > 1 ? v->kids[i] : v;
 		Slot *sl = slot_at(w->g, off + (int64_t)i * size, size, !w->apply);
 		if (!sl)
-			w->why = WHY_OVERLAP;
+			w->why = INL_OVERLAP;
 		else if (!elem_ok(w->types, e, load, in->sp->types[0], size))
-			w->why = WHY_PARAM;
+			w->why = INL_PARAM;
 		else if (!w->apply)
 			load ? (sl->read = 1) : (sl->written = 1);
 		else if (!(load && is_sink(e))) {
@@ -503,110 +482,15 @@ static Stmt *decl_in(const List *l, const char *name)
 	return NULL;
 }
 
-/* A pragma that speaks of the statements next to it, not of its
- * function: a copy keeps it. */
-static int pragma_ok(const Stmt *s)
-{
-	const char *w = s->strs.nstrs == 1 ? s->strs.strs[0] : "";
-	return !strcmp(w, "\"nounroll\"") || !strncmp(w, "\"used_bytes_mask ", 17);
-}
-
-/* What the callee declares and holds that no copy can keep. */
-static int stmt_why(const Stmt *s)
-{
-	if (s->kind == S_VAR) {
-		Space sp = decl_space(&s->var);
-		if (sp != SPACE_REG && sp != SPACE_LOCAL && sp != SPACE_PARAM)
-			return WHY_DECL;
-	}
-	return s->kind == S_PRAGMA && !pragma_ok(s) ? WHY_PRAGMA : -1;
-}
-
-static int body_why(const List *l)
-{
-	BodyIt it;
-	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
-		if (stmt_why(s) >= 0) {
-			body_end(&it);
-			return stmt_why(s);
-		}
-	return -1;
-}
-
-/* A name in the callee that nothing declares is the input's own fault,
- * which the verifier lets through where it was; copied into another
- * function it would be a new one.  Such a callee stays where it is. */
-typedef struct Undecl {
-	Names names;
-	int found;
-} Undecl;
-
-static void check_declared(void *ctx, const char *name, OpRole role)
-{
-	Undecl *u = ctx;
-	(void)role;
-	if (!names_declared(&u->names, name) && !is_special_reg(name))
-		u->found = 1;
-}
-
-static void scan_undeclared(Undecl *u, const List *l)
-{
-	BodyIt it;
-	for (const Stmt *s = body_first(l, &it); s && !u->found; s = body_next(&it))
-		if (s->kind == S_INS)
-			ins_names(&s->ins, check_declared, u);
-	body_end(&it);
-}
-
-/* The module's symbols, read once for every caller and callee (no stage
- * step here adds one a later caller could clash with). */
-static const Names *module_names(In *in)
-{
-	if (!(in->known & KNOWN_NAMES)) {
-		in->known |= KNOWN_NAMES;
-		names_of_module(&in->module_names, in->m);
-	}
-	return &in->module_names;
-}
-
-static int names_undeclared(In *in, const CgFunc *c)
-{
-	Inlinee *e = &in->callee[cg_index_of(in->cg, c)];
-	if (!(e->known & KNOWN_UNDECLARED)) {
-		e->known |= KNOWN_UNDECLARED;
-		Undecl u = {{0}, 0};
-		names_in_module(&u.names, module_names(in), c->def);
-		scan_undeclared(&u, &c->def->body);
-		names_free(&u.names);
-		e->undeclared = (uint8_t)u.found;
-	}
-	return e->undeclared;
-}
-
 /* Why the call cannot be inlined whatever the copy looks like, or -1. */
 static int classify(Caller *fn, const CallSite *st)
 {
-	In *in = fn->in;
-	const CgFunc *c = st->callee;
-	if (!c->def)
-		return WHY_UNDEFINED;
-	if (c->def->is_entry)
-		return WHY_ENTRY;
-	if (cg_on_cycle(in->cg, cg_index_of(in->cg, c)))
-		return WHY_RECURSIVE;
-	if (c->def->linkage == LINK_WEAK && !in->o->world.closed)
-		return WHY_WEAK;
-	if (in->dwarf)
-		return WHY_DWARF;
-	if (!(fn->known & KNOWN_SHADOWED)) {   /* copies and their fresh names never shadow */
+	/* copies and their fresh names never shadow */
+	if (!(fn->known & KNOWN_SHADOWED)) {
 		fn->known |= KNOWN_SHADOWED;
 		fn->shadowed = names_shadowed(fn->f);
 	}
-	if (fn->shadowed)   /* its registers' types are read by name */
-		return WHY_SHADOW;
-	if (names_undeclared(in, c))
-		return WHY_UNDECLARED;
-	return body_why(&c->def->body);
+	return inlinable_why(fn->in->inl, st->callee, fn->shadowed);
 }
 
 static int in_bundle(const Bundle *b, const Stmt *s)
@@ -634,7 +518,7 @@ static int groups(CopyPlan *p, const CallSite *st, const CallParts *cp)
 	const Func *g = p->callee;
 	uint32_t nrets = cp->rets ? cp->rets->n : 0, nargs = cp->args ? cp->args->n : 0;
 	if (nargs != g->nparams || (nrets && nrets != g->nrets) || g->nrets > 1)
-		return WHY_ARGS;
+		return INL_ARGS;
 	p->ngroups = g->nrets + g->nparams;
 	p->groups = xcalloc(p->ngroups + 1, sizeof *p->groups);
 	for (uint32_t i = 0; i < p->ngroups; i++) {
@@ -643,9 +527,9 @@ static int groups(CopyPlan *p, const CallSite *st, const CallParts *cp)
 		Group *gr = &p->groups[i];
 		gr->inner = d->ds[0].name;
 		if (decl_space(d) != SPACE_PARAM && decl_space(d) != SPACE_NONE)
-			return WHY_ARGS;
+			return INL_ARGS;
 		if (o && o->kind != E_NAME)
-			return WHY_ARGS;
+			return INL_ARGS;
 		gr->param = param_of(p->b, o ? o->str : NULL, i < g->nrets);
 		Param *pa = &p->b->params[gr->param];
 		if (!o)
@@ -653,7 +537,7 @@ static int groups(CopyPlan *p, const CallSite *st, const CallParts *cp)
 		if (!pa->decl)
 			pa->decl = decl_in(st->list, pa->outer);
 		if (!pa->decl || decl_space(&pa->decl->var) != SPACE_PARAM || pa->ret != (i < g->nrets))
-			return WHY_ARGS;
+			return INL_ARGS;
 	}
 	return -1;
 }
@@ -696,19 +580,19 @@ static int find_depot(CopyPlan *p)
 		return -1;
 	const char *name = p->depot->var.ds[0].name;
 	if (decl_bytes(&p->depot->var, &p->depot->var.ds[0]) < 0)
-		return WHY_DEPOT;
+		return INL_DEPOT;
 	for (Stmt *s = p->body.head; s; s = s->next) {
 		if (s->kind != S_INS || !ins_mentions(&s->ins, name))
 			continue;
 		if (p->depot_mov || s->ins.sp->code != O_mov || s->ins.guard || s->ins.nops != 2 ||
 		    s->ins.ops[1]->kind != E_NAME || s->ins.ops[0]->kind != E_NAME)
-			return WHY_DEPOT;
+			return INL_DEPOT;
 		p->depot_mov = s;
 	}
 	for (Stmt *s = p->body.head; s; s = s->next)
 		if (s->kind == S_SCOPE && body_mentions(&s->scope, name))
-			return WHY_DEPOT;
-	return p->depot_mov ? -1 : WHY_DEPOT;
+			return INL_DEPOT;
+	return p->depot_mov ? -1 : INL_DEPOT;
 }
 
 static uint32_t writes(const List *l, const char *reg);
@@ -1353,11 +1237,11 @@ static void remark(Caller *fn, const CallSite *st, int why, int c, int t)
 	}
 	const char *at = srclines_prefix(fn->src, st->call->loc);
 	const char *callee = quoted_name(st->callee->name), *caller = quoted_name(fn->f->name);
-	if (why == WHY_COST)
+	if (why == INL_COST)
 		diag_remark(st->call->loc, "%s%s not inlined into %s: cost %d over threshold %d", at,
 			callee, caller, c, t);
 	else if (why >= 0)
-		diag_remark(st->call->loc, "%s%s not inlined into %s: %s", at, callee, caller, why_text[why]);
+		diag_remark(st->call->loc, "%s%s not inlined into %s: %s", at, callee, caller, inlinable_text(why));
 	else if (in->mode == INLINE_ALWAYS)
 		diag_remark(st->call->loc, "%s%s inlined into %s (--inline=always)", at, callee, caller);
 	else
@@ -1382,7 +1266,7 @@ static int prepare(Caller *fn, CopyPlan *p)
 	CallSite *st = p->site;
 	CallParts cp;
 	if (!ins_call_parts(&st->call->ins, &cp) || (cp.proto && !st->asked))
-		return WHY_FORM;
+		return INL_FORM;
 	p->callee = st->callee->def;
 	int why = groups(p, st, &cp);
 	if (why >= 0)
@@ -1393,7 +1277,7 @@ static int prepare(Caller *fn, CopyPlan *p)
 	if (why < 0)
 		why = find_depot(p);
 	if (why < 0 && (!caller_depot(fn) || !depot_fits(fn, p)))
-		why = WHY_DEPOT;
+		why = INL_DEPOT;
 	return why;
 }
 
@@ -1598,7 +1482,7 @@ static uint64_t charge(Caller *fn, const CallSite *st)
 {
 	In *in = fn->in;
 	uint32_t k = cg_index_of(in->cg, st->callee);
-	if (removable(in, st->callee) && (int)in->callee[k].ncalls + delta_of(fn, st->callee)->n <= 1)
+	if (inlinable_removable(in->inl, st->callee) && (int)in->callee[k].ncalls + delta_of(fn, st->callee)->n <= 1)
 		return 0;
 	return body_size(&st->callee->def->body);
 }
@@ -1660,11 +1544,11 @@ static void decide(Caller *fn, Bundle *b, int *why, int *c, int *t)
 	for (uint32_t i = 0; i < b->n; i++) {
 		CopyPlan *p = &b->plans[i];
 		*p = (CopyPlan){.site = b->sites[i], .b = b};
-		why[i] = too_large(fn, p->site) ? WHY_LARGE : classify(fn, p->site);
+		why[i] = too_large(fn, p->site) ? INL_LARGE : classify(fn, p->site);
 		/* before prepare(), which copies the callee: once the budget is
 		 * spent, each call left costs no copy of its callee */
 		if (why[i] < 0 && grown + charge(fn, p->site) > in->budget)
-			why[i] = WHY_GROWTH;
+			why[i] = INL_GROWTH;
 		if (why[i] < 0)
 			why[i] = prepare(fn, p);
 		if (why[i] < 0 && in->mode != INLINE_ALWAYS) {
@@ -1672,12 +1556,12 @@ static void decide(Caller *fn, Bundle *b, int *why, int *c, int *t)
 			c[i] = cost_weigh(&f);
 			t[i] = in->o->inlining.threshold;
 			if (c[i] > t[i])
-				why[i] = WHY_COST;
+				why[i] = INL_COST;
 		}
 		if (why[i] < 0)
 			grown += charge(fn, p->site);
 		if (why[i] >= 0)
-			all = WHY_BUNDLE;
+			all = INL_BUNDLE;
 	}
 	if (all < 0)
 		all = check_params(fn, b, 0);
@@ -1922,7 +1806,7 @@ static void fn_open(Caller *fn, In *in, Stmt *fs, int all)
 	find_sites(&fd, &fn->f->body, fn->f->body.head, NULL);
 	if (fn->nsites || all) {
 		fn->size = body_size(&fn->f->body);
-		names_in_module(&fn->names, module_names(in), fn->f);
+		names_in_module(&fn->names, inlinable_names(in->inl), fn->f);
 	}
 }
 
@@ -1983,11 +1867,6 @@ static int loc_names_ok(const Module *m)
 	return 0;
 }
 
-static void scan_module(In *in)
-{
-	in->dwarf = mod_has_dwarf(in->m);
-	in->loc_names = loc_names_ok(in->m);
-}
 
 static void print_stats(const In *in)
 {
@@ -1995,13 +1874,13 @@ static void print_stats(const In *in)
 	diag_note("inline: %u direct call sites", s->seen);
 	diag_note("inline:   %u inlined (%llu instructions copied)", s->inlined, s->copied);
 	unsigned left = 0;
-	for (int i = 0; i < NWHY; i++)
+	for (int i = 0; i < NINL; i++)
 		left += s->left[i];
 	diag_note("inline:   %u left", left);
-	for (int i = 0; i < NWHY; i++)
+	for (int i = 0; i < NINL; i++)
 		if (s->left[i])
-			diag_note("inline:     %u: %s", s->left[i], why_text[i]);
-	if (s->left[WHY_GROWTH])
+			diag_note("inline:     %u: %s", s->left[i], inlinable_text(i));
+	if (s->left[INL_GROWTH])
 		diag_note("inline:   copies added %llu instructions to the module's %llu (the budget: %llu)",
 			(unsigned long long)in->grown, (unsigned long long)in->size,
 			(unsigned long long)in->budget);
@@ -2045,7 +1924,8 @@ static void in_open(In *in, Module *m, const StageOptions *o, int mode)
 	in->syms = symtab_build(m);
 	in->cg = callgraph_build(m, in->syms);
 	in->callee = arena_alloc(in->arena, (cg_count(in->cg) + 1) * sizeof *in->callee);
-	scan_module(in);
+	in->inl = inlinable_open(m, o, in->cg);
+	in->loc_names = loc_names_ok(m);
 	count_calls(in);
 	in->order_of = order_build(m);
 	in->order = cg_bottom_up(in->cg);
@@ -2062,7 +1942,7 @@ static void in_close(In *in)
 	HASH_CLEAR(hh, in->strs);
 	order_free(in->order_of);
 	names_free(&in->labels);
-	names_free(&in->module_names);
+	inlinable_close(in->inl);
 	callgraph_free(in->cg);
 	symtab_free(in->syms);
 	arena_free(in->arena);
@@ -2166,7 +2046,7 @@ int inline_ask(InlineAsk *a, Stmt *caller, Stmt *call, List *l, const char *cons
 	decide(fn, &b, w, c, t);
 	/* the first callee refused for its own reason, else for another's */
 	uint32_t k = 0;
-	while (k < n && (w[k] < 0 || w[k] == WHY_BUNDLE))
+	while (k < n && (w[k] < 0 || w[k] == INL_BUNDLE))
 		k++;
 	if (k == n)
 		for (k = 0; k < n && w[k] < 0; k++)
@@ -2176,10 +2056,10 @@ int inline_ask(InlineAsk *a, Stmt *caller, Stmt *call, List *l, const char *cons
 	bundle_free(&b);
 	if (k == n)
 		return -1;
-	if (w[k] == WHY_COST)
+	if (w[k] == INL_COST)
 		snprintf(why, nwhy, "cost %d over threshold %d", c[k], t[k]);
 	else
-		snprintf(why, nwhy, "%s", why_text[w[k]]);
+		snprintf(why, nwhy, "%s", inlinable_text(w[k]));
 	return (int)k;
 }
 

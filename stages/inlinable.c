@@ -1,0 +1,226 @@
+/* inlinable.c: what inlining a call depends on that is about the module
+ * and the callee as it stands, answered once per callee for every stage
+ * that asks (inlinable.h): the inliner, and devirtualization before it
+ * makes an indirect call a funnel of direct ones. */
+#include <stdlib.h>
+#include <string.h>
+#include "inlinable.h"
+
+static const char *const why_text[NINL] = {
+	"the callee is recursive (on a call cycle)",
+	"the callee is not defined in the module",
+	"the callee is a kernel",
+	"the callee is .weak and the world is open (another definition may win)",
+	"the module has -G DWARF, which describes the callee as a frame of its own",
+	"a call form not understood",
+	"an argument or result is not a .param declared beside the call, or the counts differ",
+	"a parameter is used other than by ld.param/st.param at a constant offset",
+	"a parameter is accessed in overlapping pieces of different sizes",
+	"the callee declares .shared, .global or .const data",
+	"the callee has a .pragma other than nounroll and used_bytes_mask",
+	"a nested scope of the caller declares again a name its function declares",
+	"a depot whose address is formed other than by one mov, or a caller that steps its own",
+	"another call passed the same .param (a devirtualized funnel's) is not inlined",
+	"the cost model says no",
+	"the callee names something nothing declares (input the verifier reports)",
+	"the caller or the callee is already large (over 5000 instructions: CALLER_MAX)",
+	"the module's growth budget is spent (--inline-growth)",
+};
+
+const char *inlinable_text(int why)
+{
+	return why_text[why];
+}
+
+/* Each cache is filled the first time it is asked, and then its KNOWN_*
+ * bit set in the struct's known. */
+enum {
+	KNOWN_NAMES = 1,             /* Inlinable.names */
+	KNOWN_UNDECLARED = 1,        /* Facts.undeclared */
+	KNOWN_LOOPS = 2,             /* Facts.loop_ins */
+	KNOWN_HELD = 4,              /* Facts.held made; each element's own KNOWN_HELD once asked */
+};
+
+/* A call-graph function's, as a callee: Inlinable.callee[cg_index_of()]. */
+typedef struct Facts {
+	unsigned known;
+	uint8_t undeclared;          /* names what nothing declares */
+	int loop_ins;                /* its instructions on a loop */
+	uint8_t *held;               /* per parameter: inlinable_held() */
+} Facts;
+
+struct Inlinable {
+	Module *m;
+	const StageOptions *o;
+	const CallGraph *cg;
+	Arena *arena;
+	unsigned known;
+	int dwarf;                   /* -G: a .debug_info section */
+	Names names;                 /* the module's symbols */
+	Facts *callee;               /* per call-graph function */
+};
+
+Inlinable *inlinable_open(Module *m, const StageOptions *o, const CallGraph *cg)
+{
+	Arena *a = arena_new();
+	Inlinable *in = arena_alloc(a, sizeof *in);
+	*in = (Inlinable){.m = m, .o = o, .cg = cg, .arena = a, .dwarf = mod_has_dwarf(m)};
+	in->callee = arena_alloc(a, (cg_count(cg) + 1) * sizeof *in->callee);
+	return in;
+}
+
+void inlinable_close(Inlinable *in)
+{
+	if (!in)
+		return;
+	names_free(&in->names);
+	arena_free(in->arena);
+}
+
+/* Read once for every caller and callee (no stage step adds a symbol a
+ * later caller could clash with). */
+const Names *inlinable_names(Inlinable *in)
+{
+	if (!(in->known & KNOWN_NAMES)) {
+		in->known |= KNOWN_NAMES;
+		names_of_module(&in->names, in->m);
+	}
+	return &in->names;
+}
+
+static Facts *facts(const Inlinable *in, const CgFunc *c)
+{
+	return &in->callee[cg_index_of(in->cg, c)];
+}
+
+uint32_t body_size(const List *l)
+{
+	uint32_t n = 0;
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		n += s->kind == S_INS;
+	return n;
+}
+
+/* ---- legality ----------------------------------------------------------------- */
+
+/* A pragma that speaks of the statements next to it, not of its
+ * function: a copy keeps it. */
+static int pragma_ok(const Stmt *s)
+{
+	const char *w = s->strs.nstrs == 1 ? s->strs.strs[0] : "";
+	return !strcmp(w, "\"nounroll\"") || !strncmp(w, "\"used_bytes_mask ", 17);
+}
+
+/* What the callee declares and holds that no copy can keep. */
+static int stmt_why(const Stmt *s)
+{
+	if (s->kind == S_VAR) {
+		Space sp = decl_space(&s->var);
+		if (sp != SPACE_REG && sp != SPACE_LOCAL && sp != SPACE_PARAM)
+			return INL_DECL;
+	}
+	return s->kind == S_PRAGMA && !pragma_ok(s) ? INL_PRAGMA : -1;
+}
+
+static int body_why(const List *l)
+{
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (stmt_why(s) >= 0) {
+			body_end(&it);
+			return stmt_why(s);
+		}
+	return -1;
+}
+
+/* A name in the callee that nothing declares is the input's own fault,
+ * which the verifier lets through where it was; copied into another
+ * function it would be a new one.  Such a callee stays where it is. */
+typedef struct Undecl {
+	Names names;
+	int found;
+} Undecl;
+
+static void check_declared(void *ctx, const char *name, OpRole role)
+{
+	Undecl *u = ctx;
+	(void)role;
+	if (!names_declared(&u->names, name) && !is_special_reg(name))
+		u->found = 1;
+}
+
+static void scan_undeclared(Undecl *u, const List *l)
+{
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s && !u->found; s = body_next(&it))
+		if (s->kind == S_INS)
+			ins_names(&s->ins, check_declared, u);
+	body_end(&it);
+}
+
+static int names_undeclared(Inlinable *in, const CgFunc *c)
+{
+	Facts *e = facts(in, c);
+	if (!(e->known & KNOWN_UNDECLARED)) {
+		e->known |= KNOWN_UNDECLARED;
+		Undecl u = {{0}, 0};
+		names_in_module(&u.names, inlinable_names(in), c->def);
+		scan_undeclared(&u, &c->def->body);
+		names_free(&u.names);
+		e->undeclared = (uint8_t)u.found;
+	}
+	return e->undeclared;
+}
+
+int inlinable_why(Inlinable *in, const CgFunc *c, int shadowed)
+{
+	if (!c->def)
+		return INL_UNDEFINED;
+	if (c->def->is_entry)
+		return INL_ENTRY;
+	if (cg_on_cycle(in->cg, cg_index_of(in->cg, c)))
+		return INL_RECURSIVE;
+	if (c->def->linkage == LINK_WEAK && !in->o->world.closed)
+		return INL_WEAK;
+	if (in->dwarf)
+		return INL_DWARF;
+	if (shadowed)   /* the caller's registers' types are read by name */
+		return INL_SHADOW;
+	if (names_undeclared(in, c))
+		return INL_UNDECLARED;
+	return body_why(&c->def->body);
+}
+
+/* ---- what the cost model weighs ------------------------------------------------ */
+
+int inlinable_removable(const Inlinable *in, const CgFunc *c)
+{
+	return !c->address_taken && (in->o->world.closed || c->def->linkage == LINK_INTERNAL);
+}
+
+int inlinable_loops(Inlinable *in, const CgFunc *c)
+{
+	Facts *e = facts(in, c);
+	if (!(e->known & KNOWN_LOOPS)) {
+		e->known |= KNOWN_LOOPS;
+		Cfg *cfg = cfg_build(c->def);
+		e->loop_ins = cfg ? (int)loops_size(cfg) : 0;
+		cfg_free(cfg);
+	}
+	return e->loop_ins;
+}
+
+int inlinable_held(Inlinable *in, const CgFunc *c, uint32_t i)
+{
+	Facts *e = facts(in, c);
+	if (!(e->known & KNOWN_HELD)) {
+		e->known |= KNOWN_HELD;
+		e->held = arena_alloc(in->arena, c->def->nparams + 1);
+	}
+	const char *p = c->def->params[i].ds[0].name;
+	if (!(e->held[i] & KNOWN_HELD))
+		e->held[i] = KNOWN_HELD | (param_offsets_constant(c->def, p) ? PARAM_HELD :
+			param_stored_indexed(c->def, p) ? PARAM_STAYS : 0);
+	return e->held[i] & ~KNOWN_HELD;
+}

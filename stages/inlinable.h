@@ -1,0 +1,69 @@
+/* inlinable.h: what inlining a call depends on, private to stages/ and
+ * asked by the inliner (inline.c, inline-cost.c) and by devirtualization
+ * (devirt.c) alike.  inlinable.c answers what is about the module and
+ * each callee as it stands: whether a callee can be copied at all (the
+ * legality why-codes), its size, its loops, how it treats an address
+ * passed to it.  The question devirtualization asks before a funnel
+ * (inline_ask, below) is still answered by inline.c, whose decision
+ * checks each arm's parameters against a renamed copy of the callee. */
+#ifndef PTXLINK_INLINABLE_H
+#define PTXLINK_INLINABLE_H
+
+#include "stages.h"
+#include "cost.h"
+
+enum { /* why a call is not inlined */
+	INL_RECURSIVE, INL_UNDEFINED, INL_ENTRY, INL_WEAK, INL_DWARF, INL_FORM, INL_ARGS,
+	INL_PARAM, INL_OVERLAP, INL_DECL, INL_PRAGMA, INL_SHADOW, INL_DEPOT, INL_BUNDLE, INL_COST,
+	INL_UNDECLARED, INL_LARGE, INL_GROWTH, NINL
+};
+const char *inlinable_text(int why);
+
+/* The module's facts, for a stage's run: made by inlinable_open() on an
+ * arena of its own over the stage's call graph, freed by
+ * inlinable_close().  Each callee's are read the first time they are
+ * asked and kept: the asker asks about a callee once its body is final
+ * (the inliner inlines into callees first). */
+typedef struct Inlinable Inlinable;
+Inlinable *inlinable_open(Module *, const StageOptions *, const CallGraph *);
+void inlinable_close(Inlinable *);
+const Names *inlinable_names(Inlinable *);   /* the module's symbols */
+
+/* Why a call of c cannot be inlined whatever the copy looks like (in
+ * this order: recursion, undefined, kernel, .weak in an open world, -G,
+ * the caller's shadowing, names nothing declares, data or a .pragma the
+ * callee declares), or -1; shadowed: the caller's names_shadowed(). */
+int inlinable_why(Inlinable *, const CgFunc *c, int shadowed);
+/* c's body goes once every call is inlined: nothing else can call it or
+ * take its address. */
+int inlinable_removable(const Inlinable *, const CgFunc *c);
+int inlinable_loops(Inlinable *, const CgFunc *c);   /* its instructions on a loop */
+/* How c's parameter i treats an address passed there: held at constant
+ * offsets only (ir/memobj.c), stored through at a run-time index, or
+ * neither (0). */
+enum { PARAM_HELD = 1, PARAM_STAYS = 2 };
+int inlinable_held(Inlinable *, const CgFunc *c, uint32_t i);
+uint32_t body_size(const List *);   /* instructions, in every scope */
+
+/* inline.c: devirt's question before it builds a funnel at an indirect
+ * call: would inline_calls() take a direct call there to each of
+ * callees[0..n), the caller then calling callees[i] more[i] times more
+ * than it does now, and the call itself staying beside them when kept (an
+ * open funnel's fallback)?  -1 when it would take every one, else the
+ * first it would not, with why.  One InlineAsk serves a module until it
+ * changes; NULL with --inline=never (no call is inlined).  Where it would
+ * take every one, the cost model's facts for them at this one call (ic,
+ * when not NULL): weighed is 0 with --inline=always (no cost asked); else
+ * arm[i] (the caller gives n) is callees[i]'s one copy, call that call's
+ * sequence, threshold --inline-threshold. */
+typedef struct InlineAsk InlineAsk;
+typedef struct InlineCost {
+	int weighed, call, threshold;
+	CostFacts *arm;
+} InlineCost;
+InlineAsk *inline_ask_new(Module *, const StageOptions *);
+int inline_ask(InlineAsk *, Stmt *caller, Stmt *call, List *l, const char *const *callees,
+	const uint32_t *more, uint32_t n, int kept, InlineCost *ic, char *why, size_t nwhy);
+void inline_ask_free(InlineAsk *);
+
+#endif

@@ -1,0 +1,100 @@
+/* stages/inlinable.c: what inlining a callee depends on, each answer
+ * worked out by hand from the callee's text. */
+#include "unit.h"
+#include "stages/inlinable.h"
+
+static const char *const text = HEADER
+	".visible .func (.param .b32 r) leaf(.param .b32 a)\n{\n.reg .b32 %r<3>;\n"
+	"ld.param.b32 %r1, [a];\nadd.s32 %r2, %r1, 1;\nst.param.b32 [r], %r2;\nret;\n}\n"
+	".func rec()\n{\ncall.uni rec, ();\nret;\n}\n"
+	".weak .func wk()\n{\nret;\n}\n"
+	".extern .func ext();\n"
+	".func data()\n{\n.shared .align 4 .b8 buf[4];\nret;\n}\n"
+	".func prag()\n{\n.pragma \"nounroll\";\n{\n.pragma \"maxnreg 32\";\n}\nret;\n}\n"
+	".func loop()\n{\n.reg .pred %p;\n.reg .b32 %r<2>;\nmov.u32 %r1, 0;\n$L:\n"
+	"add.s32 %r1, %r1, 1;\nsetp.lt.s32 %p, %r1, 10;\n@%p bra $L;\nret;\n}\n"
+	".func held(.param .b64 p, .param .b64 q, .param .b32 n)\n{\n.reg .b64 %rd<5>;\n.reg .b32 %r<3>;\n"
+	"ld.param.u64 %rd1, [p];\nld.u32 %r1, [%rd1+4];\n"
+	"ld.param.u64 %rd2, [q];\nld.param.u32 %r2, [n];\nmul.wide.s32 %rd3, %r2, 4;\n"
+	"add.s64 %rd4, %rd2, %rd3;\nld.u32 %r1, [%rd4];\nret;\n}\n"
+	".visible .entry k()\n{\ncall.uni leaf, ();\ncall.uni rec, ();\ncall.uni wk, ();\n"
+	"call.uni ext, ();\ncall.uni data, ();\ncall.uni prag, ();\ncall.uni loop, ();\n"
+	"call.uni held, ();\nret;\n}\n";
+
+typedef struct Fixture {
+	Module *m;
+	SymTab *syms;
+	CallGraph *cg;
+	StageOptions o;
+	Inlinable *in;
+} Fixture;
+
+static void fixture_open(Fixture *x, int closed)
+{
+	x->m = parse_ok(text);
+	x->syms = symtab_build(x->m);
+	x->cg = callgraph_build(x->m, x->syms);
+	x->o = (StageOptions){.world = {.closed = closed}};
+	x->in = inlinable_open(x->m, &x->o, x->cg);
+}
+
+static void fixture_close(Fixture *x)
+{
+	inlinable_close(x->in);
+	callgraph_free(x->cg);
+	symtab_free(x->syms);
+}
+
+static int why(Fixture *x, const char *name, int shadowed)
+{
+	return inlinable_why(x->in, cg_find(x->cg, intern_cstr(name)), shadowed);
+}
+
+START_TEST(legality_in_order)
+{
+	Fixture x;
+	fixture_open(&x, 0);
+	ck_assert_int_eq(why(&x, "leaf", 0), -1);
+	ck_assert_int_eq(why(&x, "leaf", 1), INL_SHADOW);     /* the caller's, after the callee's own */
+	ck_assert_int_eq(why(&x, "rec", 1), INL_RECURSIVE);   /* before the caller's shadowing */
+	ck_assert_int_eq(why(&x, "wk", 0), INL_WEAK);         /* an open world */
+	ck_assert_int_eq(why(&x, "ext", 0), INL_UNDEFINED);
+	ck_assert_int_eq(why(&x, "k", 0), INL_ENTRY);
+	ck_assert_int_eq(why(&x, "data", 0), INL_DECL);
+	ck_assert_int_eq(why(&x, "prag", 0), INL_PRAGMA);     /* nounroll is kept, maxnreg not */
+	fixture_close(&x);
+	fixture_open(&x, 1);
+	ck_assert_int_eq(why(&x, "wk", 0), -1);               /* a closed world: no other definition */
+	fixture_close(&x);
+}
+END_TEST
+
+START_TEST(facts_of_a_callee)
+{
+	Fixture x;
+	fixture_open(&x, 0);
+	const CgFunc *leaf = cg_find(x.cg, intern_cstr("leaf")), *loop = cg_find(x.cg, intern_cstr("loop")),
+		*held = cg_find(x.cg, intern_cstr("held"));
+	ck_assert_uint_eq(body_size(&leaf->def->body), 4);
+	ck_assert_uint_eq(body_size(&loop->def->body), 5);
+	ck_assert_int_eq(inlinable_loops(x.in, loop), 3);     /* add, setp, bra */
+	ck_assert_int_eq(inlinable_loops(x.in, leaf), 0);
+	ck_assert_int_eq(inlinable_removable(x.in, leaf), 0); /* .visible in an open world */
+	ck_assert_int_eq(inlinable_held(x.in, held, 0), PARAM_HELD);   /* [%rd1+4] only */
+	ck_assert_int_eq(inlinable_held(x.in, held, 1), 0);            /* read at a run-time index */
+	fixture_close(&x);
+	fixture_open(&x, 1);
+	ck_assert_int_eq(inlinable_removable(x.in, cg_find(x.cg, intern_cstr("leaf"))), 1);
+	fixture_close(&x);
+}
+END_TEST
+
+Suite *inlinable_suite(void)
+{
+	Suite *s = suite_create("inlinable");
+	TCase *tc = tcase_create("callee");
+	tcase_add_test(tc, legality_in_order);
+	tcase_add_test(tc, facts_of_a_callee);
+	suite_add_tcase(s, tc);
+	return s;
+}
