@@ -224,3 +224,44 @@ int inlinable_held(Inlinable *in, const CgFunc *c, uint32_t i)
 			param_stored_indexed(c->def, p) ? PARAM_STAYS : 0);
 	return e->held[i] & ~KNOWN_HELD;
 }
+
+/* ---- a callee's registers in place ---------------------------------------------- */
+
+/* The type of what name (stem and k: reg_split's, when ranged) means
+ * in list l, or NULL when l declares it not: as itself, the last such
+ * declaration; else as a member of the first range of its stem there,
+ * the type of the last range of it.  So the inliner's renamed copy
+ * reads it (a copy renames a block's names as its first declaration
+ * of each says, and keeps the last type). */
+static const char *type_in(const List *l, const char *name, int ranged, size_t stem,
+	unsigned long long k)
+{
+	const char *exact = NULL, *range = NULL;
+	int first = 1, member = 0;
+	for (const Stmt *s = l->head; s; s = s->next)
+		for (uint32_t j = 0; s->kind == S_VAR && j < s->var.nds; j++) {
+			const Declarator *x = &s->var.ds[j];
+			if (!x->count && x->name == name)
+				exact = decl_type(&s->var);
+			else if (x->count && ranged && strlen(x->name) == stem && !strncmp(x->name, name, stem)) {
+				if (first)
+					member = k < strtoull(x->count, NULL, 0);
+				first = 0;
+				range = decl_type(&s->var);
+			}
+		}
+	return exact ? exact : member ? range : NULL;
+}
+
+int inlinable_bits(const BodyIt *it, const List *l, const Expr *e)
+{
+	if (e->kind != E_NAME)
+		return 0;
+	size_t stem = 0;
+	unsigned long long k = 0;
+	int ranged = reg_split(e->str, &stem, &k);
+	const char *t = type_in(l, e->str, ranged, stem, k);
+	for (uint32_t i = 0; !t && it && i < it->depth; i++)
+		t = type_in(body_outer(it, i), e->str, ranged, stem, k);
+	return t ? 8 * type_bytes(t) : 0;
+}

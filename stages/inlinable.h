@@ -44,6 +44,12 @@ int inlinable_loops(Inlinable *, const CgFunc *c);   /* its instructions on a lo
 enum { PARAM_HELD = 1, PARAM_STAYS = 2 };
 int inlinable_held(Inlinable *, const CgFunc *c, uint32_t i);
 uint32_t body_size(const List *);   /* instructions, in every scope */
+/* The bits of the register e names in list l (the list holding the
+ * statement the walk it gave, or a body's own list and it NULL), by
+ * PTX's scoping rule: its declaration in the innermost block around that
+ * declares it (ir/scope.c), read in place as the inliner's renamed copy
+ * of the callee reads it by its fresh name; 0 when none does. */
+int inlinable_bits(const BodyIt *it, const List *l, const Expr *e);
 
 /* inline.c: devirt's question before it builds a funnel at an indirect
  * call: would inline_calls() take a direct call there to each of

@@ -350,12 +350,12 @@ static int slot_bits(int size)
 	return size < 2 ? 16 : 8 * size;
 }
 
-/* Can element v (of an access of type ty and size bytes) be moved to or
- * from a slot?  Registers as wide as the slot take a mov; a wider one,
+/* Can element v (of an access of type ty and size bytes; a register of
+ * r bits) be moved to or from a slot?  Registers as wide as the slot take a mov; a wider one,
  * as ld and st allow, a cvt (not for floats). */
-static int elem_ok(const Names *n, const Expr *v, int load, int ty, int size)
+static int elem_ok(int r, const Expr *v, int load, int ty, int size)
 {
-	int w = slot_bits(size), r;
+	int w = slot_bits(size);
 	int64_t c;
 	if (v->kind == E_NUM || int_operand(v, &c))   /* st.param [p], -1 too */
 		return !load;
@@ -363,7 +363,6 @@ static int elem_ok(const Names *n, const Expr *v, int load, int ty, int size)
 		return 0;
 	if (load && is_sink(v))
 		return 1;
-	r = names_bits(n, v);
 	if (!r || r < w)
 		return 0;
 	return size == 1 || r == w || !ty_float(ty);
@@ -392,7 +391,7 @@ typedef struct ParamWalk {
 	Param *g;
 	const char *name;
 	const Bundle *b;             /* the caller's side: skip its calls */
-	const Names *types;
+	const Names *types;          /* NULL: the callee in place, its types by scope */
 	int why;                     /* the first reason it cannot, or -1 */
 	int apply;
 } ParamWalk;
@@ -423,8 +422,9 @@ static Stmt *elem_stmt(In *in, const Ins *acc, int load, const Expr *v, const Sl
 
 /* One access to the group's name: its elements checked and given slots
  * (first walk), or the access replaced by moves (second). */
-static void access(ParamWalk *w, List *l, Stmt *s)
+static void access(ParamWalk *w, const BodyIt *it, Stmt *s)
 {
+	List *l = it->in;
 	int64_t off;
 	int k = param_moves_of(&s->ins, w->name, &off);
 	if (k < 0) {
@@ -445,7 +445,8 @@ static void access(ParamWalk *w, List *l, Stmt *s)
 		Slot *sl = slot_at(w->g, off + (int64_t)i * size, size, !w->apply);
 		if (!sl)
 			w->why = INL_OVERLAP;
-		else if (!elem_ok(w->types, e, load, in->sp->types[0], size))
+		else if (!elem_ok(w->types ? names_bits(w->types, e) : inlinable_bits(it, it->in, e), e, load,
+		    in->sp->types[0], size))
 			w->why = INL_PARAM;
 		else if (!w->apply)
 			load ? (sl->read = 1) : (sl->written = 1);
@@ -463,12 +464,12 @@ static void access(ParamWalk *w, List *l, Stmt *s)
 
 static int in_bundle(const Bundle *b, const Stmt *s);
 
-static void walk(ParamWalk *w, List *l)
+static void walk(ParamWalk *w, const List *l)
 {
 	BodyIt it;
 	for (Stmt *s = body_first(l, &it); s && w->why < 0; s = body_next(&it))
 		if (s->kind == S_INS && !(w->b && in_bundle(w->b, s)) && ins_mentions(&s->ins, w->name))
-			access(w, it.in, s);
+			access(w, &it, s);
 	body_end(&it);
 }
 
@@ -542,14 +543,14 @@ static int groups(CopyPlan *p, const CallSite *st, const CallParts *cp)
 	return -1;
 }
 
-/* The callee's side of each group checked, its slots found (no change
- * yet). */
+/* The callee's side of each group checked in the callee as it stands,
+ * its slots found (no change yet). */
 static int check_groups(Caller *fn, CopyPlan *p)
 {
 	for (uint32_t i = 0; i < p->ngroups; i++) {
 		Group *g = &p->groups[i];
-		ParamWalk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 0};
-		walk(&w, &p->body);
+		ParamWalk w = {fn, &p->b->params[g->param], g->inner, NULL, NULL, -1, 0};
+		walk(&w, &p->callee->body);
 		if (w.why >= 0)
 			return w.why;
 	}
@@ -570,29 +571,31 @@ static int check_params(Caller *fn, Bundle *b, int apply)
 	return -1;
 }
 
-/* The copy's depot, and the one mov that takes its address. */
-static int find_depot(CopyPlan *p)
+/* A body's depot and the one mov that takes its address (its top
+ * level: nested blocks may not name it), or why not. */
+static int find_depot(const List *body, Stmt **depot, Stmt **mov)
 {
-	for (Stmt *s = p->body.head; s; s = s->next)
+	*depot = *mov = NULL;
+	for (Stmt *s = body->head; s; s = s->next)
 		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && depot_named(s->var.ds[0].name))
-			p->depot = s;
-	if (!p->depot)
+			*depot = s;
+	if (!*depot)
 		return -1;
-	const char *name = p->depot->var.ds[0].name;
-	if (decl_bytes(&p->depot->var, &p->depot->var.ds[0]) < 0)
+	const char *name = (*depot)->var.ds[0].name;
+	if (decl_bytes(&(*depot)->var, &(*depot)->var.ds[0]) < 0)
 		return INL_DEPOT;
-	for (Stmt *s = p->body.head; s; s = s->next) {
+	for (Stmt *s = body->head; s; s = s->next) {
 		if (s->kind != S_INS || !ins_mentions(&s->ins, name))
 			continue;
-		if (p->depot_mov || s->ins.sp->code != O_mov || s->ins.guard || s->ins.nops != 2 ||
+		if (*mov || s->ins.sp->code != O_mov || s->ins.guard || s->ins.nops != 2 ||
 		    s->ins.ops[1]->kind != E_NAME || s->ins.ops[0]->kind != E_NAME)
 			return INL_DEPOT;
-		p->depot_mov = s;
+		*mov = s;
 	}
-	for (Stmt *s = p->body.head; s; s = s->next)
+	for (Stmt *s = body->head; s; s = s->next)
 		if (s->kind == S_SCOPE && body_mentions(&s->scope, name))
 			return INL_DEPOT;
-	return p->depot_mov ? -1 : INL_DEPOT;
+	return *mov ? -1 : INL_DEPOT;
 }
 
 static uint32_t writes(const List *l, const char *reg);
@@ -767,14 +770,14 @@ static int64_t align_up(int64_t v, int64_t a)
 	return a > 1 ? (v + a - 1) / a * a : v;
 }
 
-/* Can the copy's depot join the caller's?  Their start registers must be
- * as wide. */
-static int depot_fits(Caller *fn, const CopyPlan *p)
+/* Can the depot of body (the callee's: mov takes its address) join the
+ * caller's?  Their start registers must be as wide. */
+static int depot_fits(Caller *fn, const List *body, const Stmt *mov)
 {
-	if (!p->depot)
+	if (!mov)
 		return 1;
-	const char *t = p->depot_mov->ins.sp->type;
-	if (!t || names_bits(&p->types, p->depot_mov->ins.ops[0]) != 8 * type_bytes(t))
+	const char *t = mov->ins.sp->type;
+	if (!t || inlinable_bits(NULL, body, mov->ins.ops[0]) != 8 * type_bytes(t))
 		return 0;
 	return !fn->depot || names_bits(&fn->names, name_expr(fn->spl)) == 8 * type_bytes(t);
 }
@@ -1259,8 +1262,13 @@ static int is_formal(const CopyPlan *p, const char *name)
 	return 0;
 }
 
-/* The copy made and its side of the parameters checked: -1 when it can
- * go in, else why not. */
+/* The callee's side of the parameters and its depot checked in the
+ * callee as it stands, each register's type by the scoping rule as a
+ * renamed copy would read it (inlinable_bits), so that devirtualization's
+ * question (st->asked) copies nothing.  The inliner's copy is made here,
+ * before the checks, whether it goes in or not: the fresh names it takes
+ * are the ones later copies then do not.  -1 when it can go in, else
+ * why not. */
 static int prepare(Caller *fn, CopyPlan *p)
 {
 	CallSite *st = p->site;
@@ -1271,13 +1279,18 @@ static int prepare(Caller *fn, CopyPlan *p)
 	int why = groups(p, st, &cp);
 	if (why >= 0)
 		return why;
-	clone_body(fn, NULL, &p->callee->body, &p->body);
-	names_of_body(&p->types, &p->body);
+	if (!st->asked) {
+		clone_body(fn, NULL, &p->callee->body, &p->body);
+		names_of_body(&p->types, &p->body);
+	}
 	why = check_groups(fn, p);
+	Stmt *depot = NULL, *mov = NULL;
 	if (why < 0)
-		why = find_depot(p);
-	if (why < 0 && (!caller_depot(fn) || !depot_fits(fn, p)))
+		why = find_depot(&p->callee->body, &depot, &mov);
+	if (why < 0 && (!caller_depot(fn) || !depot_fits(fn, &p->callee->body, mov)))
 		why = INL_DEPOT;
+	if (why < 0 && !st->asked)   /* the copy's own, which the rewriting moves */
+		find_depot(&p->body, &p->depot, &p->depot_mov);
 	return why;
 }
 

@@ -89,12 +89,43 @@ START_TEST(facts_of_a_callee)
 }
 END_TEST
 
+/* The bits of name at the n-th instruction of m's function (text order). */
+static int bits_at(const Module *m, int n, const char *name)
+{
+	const Func *f = NULL;
+	for (const Stmt *s = m->items.head; s && !f; s = s->next)
+		f = s->kind == S_FUNC ? s->func : NULL;
+	BodyIt it;
+	for (const Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
+		if (s->kind == S_INS && n-- == 0) {
+			int b = inlinable_bits(&it, it.in, name_expr(intern_cstr(name)));
+			body_end(&it);
+			return b;
+		}
+	return -1;
+}
+
+START_TEST(register_bits_by_scope)
+{
+	Module *m = parse_ok(HEADER ".func f()\n{\n.reg .b64 %rd<3>;\n.reg .b16 %h;\nmov.b64 %rd1, 0;\n"
+		"{\n.reg .b32 %rd<2>;\nmov.b32 %rd1, 0;\nmov.b64 %rd2, 0;\n}\nret;\n}\n");
+	ck_assert_int_eq(bits_at(m, 0, "%rd1"), 64);
+	ck_assert_int_eq(bits_at(m, 0, "%h"), 16);
+	ck_assert_int_eq(bits_at(m, 0, "%q"), 0);      /* nothing declares it */
+	ck_assert_int_eq(bits_at(m, 0, "%rd3"), 0);    /* past the range */
+	ck_assert_int_eq(bits_at(m, 1, "%rd1"), 32);   /* the inner block's range */
+	ck_assert_int_eq(bits_at(m, 2, "%rd2"), 64);   /* past the inner range: the outer one's */
+	ck_assert_int_eq(bits_at(m, 2, "%h"), 16);
+}
+END_TEST
+
 Suite *inlinable_suite(void)
 {
 	Suite *s = suite_create("inlinable");
 	TCase *tc = tcase_create("callee");
 	tcase_add_test(tc, legality_in_order);
 	tcase_add_test(tc, facts_of_a_callee);
+	tcase_add_test(tc, register_bits_by_scope);
 	suite_add_tcase(s, tc);
 	return s;
 }
