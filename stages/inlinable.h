@@ -3,9 +3,11 @@
  * (devirt.c) alike.  inlinable.c answers what is about the module and
  * each callee as it stands: whether a callee can be copied at all (the
  * legality why-codes), its size, its loops, how it treats an address
- * passed to it.  The question devirtualization asks before a funnel
- * (inline_ask, below) is still answered by inline.c, whose decision
- * checks each arm's parameters against a renamed copy of the callee. */
+ * passed to it; the types of a callee's registers in place.  The
+ * question devirtualization asks before a funnel (inline_ask, below) is
+ * still answered by inline.c: its decision on the call, which reads the
+ * inliner's per-caller state (the caller's names, depot and objects), its
+ * growth budget and the .param slots the arms share. */
 #ifndef PTXLINK_INLINABLE_H
 #define PTXLINK_INLINABLE_H
 
