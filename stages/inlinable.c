@@ -265,3 +265,127 @@ int inlinable_bits(const BodyIt *it, const List *l, const Expr *e)
 		t = type_in(body_outer(it, i), e->str, ranged, stem, k);
 	return t ? 8 * type_bytes(t) : 0;
 }
+
+/* ---- parameters as registers ----------------------------------------------- */
+
+/* The .param access of name in ins (ld.param d, [name+off]: 1,
+ * st.param [name+off], v: 0) that moves sized elements; -1 for any
+ * other use of name. */
+int param_moves_of(const Ins *ins, const char *name, int64_t *off)
+{
+	const char *n;
+	int k = param_moves(ins, &n, off);
+	return k >= 0 && n == name ? k : -1;
+}
+
+int slot_bits(int size)
+{
+	return size < 2 ? 16 : 8 * size;
+}
+
+/* Can element v (of an access of type ty and size bytes; a register of
+ * r bits) be moved to or from a slot?  Registers as wide as the slot take a mov; a wider one,
+ * as ld and st allow, a cvt (not for floats). */
+static int elem_ok(int r, const Expr *v, int load, int ty, int size)
+{
+	int w = slot_bits(size);
+	int64_t c;
+	if (v->kind == E_NUM || int_operand(v, &c))   /* st.param [p], -1 too */
+		return !load;
+	if (v->kind != E_NAME)
+		return 0;
+	if (load && is_sink(v))
+		return 1;
+	if (!r || r < w)
+		return 0;
+	return size == 1 || r == w || !ty_float(ty);
+}
+
+/* The slot at [off, off+size) of g, added when new; 0 when it overlaps
+ * another of a different size. */
+static Slot *slot_at(Param *g, int64_t off, int size, int add)
+{
+	for (uint32_t i = 0; i < g->nslots; i++) {
+		Slot *s = &g->slots[i];
+		if (s->off == off && s->size == size)
+			return s;
+		if (off < s->off + s->size && s->off < off + size)
+			return NULL;
+	}
+	if (!add)
+		return NULL;
+	g->slots = array_grow(g->slots, g->nslots, &g->cap, sizeof *g->slots);
+	g->slots[g->nslots] = (Slot){off, size, NULL, 0, 0};
+	return &g->slots[g->nslots++];
+}
+
+/* One access to the walk's name: each element checked and given its
+ * slot, or moved (put) and the access removed; -1, else why not. */
+static int access(const SlotWalk *w, const BodyIt *it, Stmt *s)
+{
+	int64_t off;
+	int k = param_moves_of(&s->ins, w->name, &off);
+	if (k < 0)
+		return INL_PARAM;
+	const Ins *in = &s->ins;
+	int size = in->sp->type_bytes, load = k == 1, n = in->sp->vec;
+	const Expr *v = in->ops[1 - k];
+	/* by value: a callee writing its argument, or a caller its result,
+	 * writes a copy the other side never reads */
+	if (!load && (w->caller ? w->g->ret : !w->g->ret))
+		return INL_PARAM;
+	for (int i = 0; i < n; i++) {
+		const Expr *e = n > 1 ? v->kids[i] : v;
+		Slot *sl = slot_at(w->g, off + (int64_t)i * size, size, !w->put);
+		if (!sl)
+			return INL_OVERLAP;
+		int bits = w->types ? names_bits(w->types, e) : inlinable_bits(it, it->in, e);
+		if (!elem_ok(bits, e, load, in->sp->types[0], size))
+			return INL_PARAM;
+		if (!w->put)
+			load ? (sl->read = 1) : (sl->written = 1);
+		else if (!(load && is_sink(e)))
+			w->put(w->ctx, it->in, s, load, e, sl);
+	}
+	if (w->put)
+		list_remove(it->in, s);
+	return -1;
+}
+
+int slots_walk(const SlotWalk *w, const List *body)
+{
+	BodyIt it;
+	int why = -1;
+	for (Stmt *s = body_first(body, &it); s && why < 0; s = body_next(&it))
+		if (s->kind == S_INS && !(w->skip && w->skip(w->ctx, s)) && ins_mentions(&s->ins, w->name))
+			why = access(w, &it, s);
+	body_end(&it);
+	return why;
+}
+
+/* ---- a callee's depot ------------------------------------------------------------ */
+
+int inlinable_depot(const List *body, Stmt **depot, Stmt **mov)
+{
+	*depot = *mov = NULL;
+	for (Stmt *s = body->head; s; s = s->next)
+		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && depot_named(s->var.ds[0].name))
+			*depot = s;
+	if (!*depot)
+		return -1;
+	const char *name = (*depot)->var.ds[0].name;
+	if (decl_bytes(&(*depot)->var, &(*depot)->var.ds[0]) < 0)
+		return INL_DEPOT;
+	for (Stmt *s = body->head; s; s = s->next) {
+		if (s->kind != S_INS || !ins_mentions(&s->ins, name))
+			continue;
+		if (*mov || s->ins.sp->code != O_mov || s->ins.guard || s->ins.nops != 2 ||
+		    s->ins.ops[1]->kind != E_NAME || s->ins.ops[0]->kind != E_NAME)
+			return INL_DEPOT;
+		*mov = s;
+	}
+	for (Stmt *s = body->head; s; s = s->next)
+		if (s->kind == S_SCOPE && body_mentions(&s->scope, name))
+			return INL_DEPOT;
+	return *mov ? -1 : INL_DEPOT;
+}

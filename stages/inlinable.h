@@ -53,6 +53,53 @@ uint32_t body_size(const List *);   /* instructions, in every scope */
  * of the callee reads it by its fresh name; 0 when none does. */
 int inlinable_bits(const BodyIt *it, const List *l, const Expr *e);
 
+/* Parameters as registers: every access to a .param, on either side of
+ * a call, must be an ld.param/st.param at a constant offset (vector ones
+ * by element) and no two may overlap unless they touch the same bytes;
+ * then each element, a slot, becomes a register. */
+typedef struct Slot {        /* bytes [off, off+size) */
+	int64_t off;
+	int size;
+	const char *reg;             /* its register, once made */
+	uint8_t read, written;
+} Slot;
+
+/* A caller's .param passed to calls (outer; NULL for a result a call
+ * does not take), with its slots: every call passed it is inlined, or
+ * none (devirtualization's funnels pass one set to each candidate). */
+typedef struct Param {
+	const char *outer;
+	Stmt *decl;                  /* its declaration, in the calls' list */
+	int ret;                     /* a result */
+	Slot *slots;
+	uint32_t nslots, cap;
+} Param;
+
+int slot_bits(int size);   /* a slot register's width */
+/* The .param access of name in ins (ld.param d, [name+off]: 1,
+ * st.param [name+off], v: 0) that moves sized elements; -1 for any
+ * other use of name. */
+int param_moves_of(const Ins *ins, const char *name, int64_t *off);
+
+/* A walk over every access to name in a body (g its Param): checking,
+ * each element given its slot in g (put NULL), or, once checked, each
+ * element handed to put and the access removed. */
+typedef struct SlotWalk {
+	Param *g;
+	const char *name;
+	int caller;                  /* the caller's side (a callee writes a result) */
+	const void *ctx;             /* skip's and put's */
+	int (*skip)(const void *ctx, const Stmt *);   /* the caller's side: the calls themselves */
+	const Names *types;          /* the registers' types; NULL: by scope (inlinable_bits) */
+	void (*put)(const void *ctx, List *l, Stmt *acc, int load, const Expr *v, const Slot *);
+} SlotWalk;
+/* -1, else why not: INL_PARAM or INL_OVERLAP. */
+int slots_walk(const SlotWalk *, const List *body);
+
+/* A body's depot and the one mov at its top level that takes its
+ * address (nested blocks may not name it): -1, else INL_DEPOT. */
+int inlinable_depot(const List *body, Stmt **depot, Stmt **mov);
+
 /* inline.c: devirt's question before it builds a funnel at an indirect
  * call: would inline_calls() take a direct call there to each of
  * callees[0..n), the caller then calling callees[i] more[i] times more

@@ -10,18 +10,6 @@
 #include "inline.h"
 #include "cost.h"
 
-/* ---- small things --------------------------------------------------------- */
-
-/* The .param access of name in ins (ld.param d, [name+off]: 1,
- * st.param [name+off], v: 0) that moves sized elements; -1 for any
- * other use of name. */
-int param_moves_of(const Ins *ins, const char *name, int64_t *off)
-{
-	const char *n;
-	int k = param_moves(ins, &n, off);
-	return k >= 0 && n == name ? k : -1;
-}
-
 /* ---- constant and shared arguments ----------------------------------------- */
 
 /* What a copy computes from constant arguments alone folds in ptxas

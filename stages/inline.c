@@ -106,14 +106,6 @@ typedef struct Str {
 	const char *s, *label;
 } Str;
 
-/* One element of a parameter: bytes [off, off+size). */
-typedef struct Slot {
-	int64_t off;
-	int size;
-	const char *reg;             /* its register, once made */
-	uint8_t read, written;
-} Slot;
-
 /* ---- small things --------------------------------------------------------- */
 
 static Stmt *mkins(In *in, Loc loc, const char *sp, Expr *a, Expr *b, Expr *c)
@@ -345,56 +337,14 @@ static void clone_body(Caller *fn, const Map *up, const List *from, List *to)
 
 /* ---- parameters as registers ----------------------------------------------- */
 
-static int slot_bits(int size)
-{
-	return size < 2 ? 16 : 8 * size;
-}
-
-/* Can element v (of an access of type ty and size bytes; a register of
- * r bits) be moved to or from a slot?  Registers as wide as the slot take a mov; a wider one,
- * as ld and st allow, a cvt (not for floats). */
-static int elem_ok(int r, const Expr *v, int load, int ty, int size)
-{
-	int w = slot_bits(size);
-	int64_t c;
-	if (v->kind == E_NUM || int_operand(v, &c))   /* st.param [p], -1 too */
-		return !load;
-	if (v->kind != E_NAME)
-		return 0;
-	if (load && is_sink(v))
-		return 1;
-	if (!r || r < w)
-		return 0;
-	return size == 1 || r == w || !ty_float(ty);
-}
-
-/* The slot at [off, off+size) of g, added when new; 0 when it overlaps
- * another of a different size. */
-static Slot *slot_at(Param *g, int64_t off, int size, int add)
-{
-	for (uint32_t i = 0; i < g->nslots; i++) {
-		Slot *s = &g->slots[i];
-		if (s->off == off && s->size == size)
-			return s;
-		if (off < s->off + s->size && s->off < off + size)
-			return NULL;
-	}
-	if (!add)
-		return NULL;
-	g->slots = array_grow(g->slots, g->nslots, &g->cap, sizeof *g->slots);
-	g->slots[g->nslots] = (Slot){off, size, NULL, 0, 0};
-	return &g->slots[g->nslots++];
-}
-
-typedef struct ParamWalk {
+/* What a walk over a caller's or a copy's accesses (SlotWalk) needs:
+ * the caller, the types of the registers it moves, and on the caller's
+ * side the bundle whose calls it passes over. */
+typedef struct Mover {
 	Caller *fn;
-	Param *g;
-	const char *name;
-	const Bundle *b;             /* the caller's side: skip its calls */
-	const Names *types;          /* NULL: the callee in place, its types by scope */
-	int why;                     /* the first reason it cannot, or -1 */
-	int apply;
-} ParamWalk;
+	const Names *types;
+	const Bundle *b;             /* the caller's side: its calls are no accesses */
+} Mover;
 
 static Stmt *elem_stmt(In *in, const Ins *acc, int load, const Expr *v, const Slot *s, const Names *n)
 {
@@ -420,57 +370,22 @@ static Stmt *elem_stmt(In *in, const Ins *acc, int load, const Expr *v, const Sl
 	return mkins(in, (Loc){0}, sp, (Expr *)v, slot, NULL);
 }
 
-/* One access to the group's name: its elements checked and given slots
- * (first walk), or the access replaced by moves (second). */
-static void access(ParamWalk *w, const BodyIt *it, Stmt *s)
+/* An element of an access moved to or from its slot's register. */
+static void put_elem(const void *ctx, List *l, Stmt *acc, int load, const Expr *v, const Slot *sl)
 {
-	List *l = it->in;
-	int64_t off;
-	int k = param_moves_of(&s->ins, w->name, &off);
-	if (k < 0) {
-		w->why = INL_PARAM;
-		return;
-	}
-	const Ins *in = &s->ins;
-	int size = in->sp->type_bytes, load = k == 1, n = in->sp->vec;
-	const Expr *v = in->ops[1 - k];
-	/* by value: a callee writing its argument, or a caller its result,
-	 * writes a copy the other side never reads */
-	if (!load && (w->b ? w->g->ret : !w->g->ret)) {
-		w->why = INL_PARAM;
-		return;
-	}
-	for (int i = 0; i < n && w->why < 0; i++) {
-		const Expr *e = n > 1 ? v->kids[i] : v;
-		Slot *sl = slot_at(w->g, off + (int64_t)i * size, size, !w->apply);
-		if (!sl)
-			w->why = INL_OVERLAP;
-		else if (!elem_ok(w->types ? names_bits(w->types, e) : inlinable_bits(it, it->in, e), e, load,
-		    in->sp->types[0], size))
-			w->why = INL_PARAM;
-		else if (!w->apply)
-			load ? (sl->read = 1) : (sl->written = 1);
-		else if (!(load && is_sink(e))) {
-			Stmt *m = elem_stmt(w->fn->in, in, load, e, sl, w->types);
-			m->loc = s->loc;
-			m->ins.guard = in->guard;
-			m->ins.guard_neg = in->guard_neg;
-			list_insert_before(l, s, m);
-		}
-	}
-	if (w->apply)
-		list_remove(l, s);
+	const Mover *mv = ctx;
+	Stmt *m = elem_stmt(mv->fn->in, &acc->ins, load, v, sl, mv->types);
+	m->loc = acc->loc;
+	m->ins.guard = acc->ins.guard;
+	m->ins.guard_neg = acc->ins.guard_neg;
+	list_insert_before(l, acc, m);
 }
 
 static int in_bundle(const Bundle *b, const Stmt *s);
 
-static void walk(ParamWalk *w, const List *l)
+static int bundle_call(const void *ctx, const Stmt *s)
 {
-	BodyIt it;
-	for (Stmt *s = body_first(l, &it); s && w->why < 0; s = body_next(&it))
-		if (s->kind == S_INS && !(w->b && in_bundle(w->b, s)) && ins_mentions(&s->ins, w->name))
-			access(w, &it, s);
-	body_end(&it);
+	return in_bundle(((const Mover *)ctx)->b, s);
 }
 
 /* ---- a call site: can it be, and how ------------------------------------------- */
@@ -549,10 +464,10 @@ static int check_groups(Caller *fn, CopyPlan *p)
 {
 	for (uint32_t i = 0; i < p->ngroups; i++) {
 		Group *g = &p->groups[i];
-		ParamWalk w = {fn, &p->b->params[g->param], g->inner, NULL, NULL, -1, 0};
-		walk(&w, &p->callee->body);
-		if (w.why >= 0)
-			return w.why;
+		SlotWalk w = {.g = &p->b->params[g->param], .name = g->inner};
+		int why = slots_walk(&w, &p->callee->body);
+		if (why >= 0)
+			return why;
 	}
 	return -1;
 }
@@ -562,40 +477,14 @@ static int check_params(Caller *fn, Bundle *b, int apply)
 {
 	for (uint32_t i = 0; i < b->nparams; i++) {
 		Param *pa = &b->params[i];
-		ParamWalk w = {fn, pa, pa->outer, b, &fn->names, -1, apply};
-		if (pa->outer)
-			walk(&w, b->list);
-		if (w.why >= 0)
-			return w.why;
+		Mover mv = {fn, &fn->names, b};
+		SlotWalk w = {.g = pa, .name = pa->outer, .caller = 1, .ctx = &mv, .skip = bundle_call,
+			.types = &fn->names, .put = apply ? put_elem : NULL};
+		int why = pa->outer ? slots_walk(&w, b->list) : -1;
+		if (why >= 0)
+			return why;
 	}
 	return -1;
-}
-
-/* A body's depot and the one mov that takes its address (its top
- * level: nested blocks may not name it), or why not. */
-static int find_depot(const List *body, Stmt **depot, Stmt **mov)
-{
-	*depot = *mov = NULL;
-	for (Stmt *s = body->head; s; s = s->next)
-		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && depot_named(s->var.ds[0].name))
-			*depot = s;
-	if (!*depot)
-		return -1;
-	const char *name = (*depot)->var.ds[0].name;
-	if (decl_bytes(&(*depot)->var, &(*depot)->var.ds[0]) < 0)
-		return INL_DEPOT;
-	for (Stmt *s = body->head; s; s = s->next) {
-		if (s->kind != S_INS || !ins_mentions(&s->ins, name))
-			continue;
-		if (*mov || s->ins.sp->code != O_mov || s->ins.guard || s->ins.nops != 2 ||
-		    s->ins.ops[1]->kind != E_NAME || s->ins.ops[0]->kind != E_NAME)
-			return INL_DEPOT;
-		*mov = s;
-	}
-	for (Stmt *s = body->head; s; s = s->next)
-		if (s->kind == S_SCOPE && body_mentions(&s->scope, name))
-			return INL_DEPOT;
-	return *mov ? -1 : INL_DEPOT;
 }
 
 static uint32_t writes(const List *l, const char *reg);
@@ -655,9 +544,10 @@ static void rewrite_callee(Caller *fn, CopyPlan *p)
 {
 	for (uint32_t i = 0; i < p->ngroups; i++) {
 		Group *g = &p->groups[i];
-		ParamWalk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 1};
-		walk(&w, &p->body);
-		if (w.why >= 0)
+		Mover mv = {fn, &p->types, NULL};
+		SlotWalk w = {.g = &p->b->params[g->param], .name = g->inner, .ctx = &mv, .types = &p->types,
+			.put = put_elem};
+		if (slots_walk(&w, &p->body) >= 0)
 			die("inline: a parameter checked before could not be rewritten");
 	}
 }
@@ -1286,11 +1176,11 @@ static int prepare(Caller *fn, CopyPlan *p)
 	why = check_groups(fn, p);
 	Stmt *depot = NULL, *mov = NULL;
 	if (why < 0)
-		why = find_depot(&p->callee->body, &depot, &mov);
+		why = inlinable_depot(&p->callee->body, &depot, &mov);
 	if (why < 0 && (!caller_depot(fn) || !depot_fits(fn, &p->callee->body, mov)))
 		why = INL_DEPOT;
 	if (why < 0 && !st->asked)   /* the copy's own, which the rewriting moves */
-		find_depot(&p->body, &p->depot, &p->depot_mov);
+		inlinable_depot(&p->body, &p->depot, &p->depot_mov);
 	return why;
 }
 

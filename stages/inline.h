@@ -17,7 +17,6 @@ typedef struct Stats {
 } Stats;
 
 typedef struct Str Str;         /* inline.c: .debug_str's strings */
-typedef struct Slot Slot;       /* inline.c: one element of a parameter */
 typedef struct Bundle Bundle;
 
 /* Every cache of the stage's state is filled the first time it is
@@ -74,17 +73,6 @@ typedef struct In {
 	uint64_t budget, grown;
 	Stats st;
 } In;
-
-/* A caller's .param passed to calls (outer; NULL for a result a call
- * does not take), with its slots: every call passed it is inlined, or
- * none (devirtualization's funnels pass one set to each candidate). */
-typedef struct Param {
-	const char *outer;
-	Stmt *decl;                  /* its declaration, in the calls' list */
-	int ret;                     /* a result */
-	Slot *slots;
-	uint32_t nslots, cap;
-} Param;
 
 /* A formal of one call's callee and the Param in its place. */
 typedef struct Group {
@@ -188,7 +176,6 @@ static inline void *arena_grow(Arena *a, void *v, uint32_t n, uint32_t *cap, siz
 }
 
 /* inline-cost.c: what the rewriting (inline.c) asks of the deciding */
-int param_moves_of(const Ins *in, const char *name, int64_t *off);
 void fold_sites(Caller *fn);
 CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p);
 

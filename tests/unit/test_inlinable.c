@@ -1,5 +1,6 @@
 /* stages/inlinable.c: what inlining a callee depends on, each answer
  * worked out by hand from the callee's text. */
+#include <stdlib.h>
 #include "unit.h"
 #include "stages/inlinable.h"
 
@@ -119,6 +120,66 @@ START_TEST(register_bits_by_scope)
 }
 END_TEST
 
+static const Func *func_named(const Module *m, const char *name)
+{
+	for (const Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && !strcmp(s->func->name, name))
+			return s->func;
+	return NULL;
+}
+
+/* The callee's side of parameter name of f, checked in place. */
+static int slots_of(const Module *m, const char *f, const char *name, int ret, Param *g)
+{
+	*g = (Param){.ret = ret};
+	SlotWalk w = {.g = g, .name = intern_cstr(name)};
+	return slots_walk(&w, &func_named(m, f)->body);
+}
+
+START_TEST(slots_in_place)
+{
+	Module *m = parse_ok(HEADER
+		".func (.param .b32 r) f(.param .align 8 .b8 a[8])\n{\n.reg .b32 %r<3>;\n.reg .b16 %h;\n"
+		"ld.param.b32 %r1, [a];\nld.param.v2.b16 {%h, %h}, [a+4];\nst.param.b32 [r], %r1;\nret;\n}\n"
+		".func g(.param .b32 a)\n{\n.reg .b32 %r1;\n.reg .b16 %h;\n"
+		"ld.param.b32 %r1, [a];\nld.param.b16 %h, [a+2];\nret;\n}\n"
+		".func h(.param .b32 a)\n{\n.reg .b16 %h;\nld.param.b32 %h, [a];\nret;\n}\n"
+		".func w(.param .b32 a)\n{\nst.param.b32 [a], 1;\nret;\n}\n");
+	Param g;
+	ck_assert_int_eq(slots_of(m, "f", "a", 0, &g), -1);
+	ck_assert_uint_eq(g.nslots, 3);                  /* [0,4), [4,6), [6,8) */
+	ck_assert(g.slots[0].read && !g.slots[0].written);
+	ck_assert(g.slots[2].off == 6 && g.slots[2].size == 2);
+	free(g.slots);
+	ck_assert_int_eq(slots_of(m, "f", "r", 1, &g), -1);   /* a result the callee writes */
+	ck_assert(g.nslots == 1 && g.slots[0].written);
+	free(g.slots);
+	ck_assert_int_eq(slots_of(m, "g", "a", 0, &g), INL_OVERLAP);   /* [0,4) and [2,4) */
+	free(g.slots);
+	ck_assert_int_eq(slots_of(m, "h", "a", 0, &g), INL_PARAM);     /* 32 bits into a 16-bit register */
+	free(g.slots);
+	ck_assert_int_eq(slots_of(m, "w", "a", 0, &g), INL_PARAM);     /* an argument written */
+	free(g.slots);
+}
+END_TEST
+
+START_TEST(depot_in_place)
+{
+	Module *m = parse_ok(HEADER
+		".func one()\n{\n.local .align 4 .b8 __local_depot0[8];\n.reg .b64 %SPL;\n"
+		"mov.u64 %SPL, __local_depot0;\nret;\n}\n"
+		".func two()\n{\n.local .align 4 .b8 __local_depot1[8];\n.reg .b64 %SPL, %SP;\n"
+		"mov.u64 %SPL, __local_depot1;\nmov.u64 %SP, __local_depot1;\nret;\n}\n"
+		".func none()\n{\nret;\n}\n");
+	Stmt *d, *mov;
+	ck_assert_int_eq(inlinable_depot(&func_named(m, "one")->body, &d, &mov), -1);
+	ck_assert(d && mov && mov->ins.ops[0]->str == intern_cstr("%SPL"));
+	ck_assert_int_eq(inlinable_depot(&func_named(m, "two")->body, &d, &mov), INL_DEPOT);   /* two movs */
+	ck_assert_int_eq(inlinable_depot(&func_named(m, "none")->body, &d, &mov), -1);
+	ck_assert(!d && !mov);
+}
+END_TEST
+
 Suite *inlinable_suite(void)
 {
 	Suite *s = suite_create("inlinable");
@@ -126,6 +187,8 @@ Suite *inlinable_suite(void)
 	tcase_add_test(tc, legality_in_order);
 	tcase_add_test(tc, facts_of_a_callee);
 	tcase_add_test(tc, register_bits_by_scope);
+	tcase_add_test(tc, slots_in_place);
+	tcase_add_test(tc, depot_in_place);
 	suite_add_tcase(s, tc);
 	return s;
 }
