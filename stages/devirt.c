@@ -56,7 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "stages.h"
-#include "cost.h"
+#include "inlinable.h"
 #include "ir/ptrhash.h"
 
 enum { MAX_CAND = 64 };

@@ -10,27 +10,6 @@
 #include "inline.h"
 #include "cost.h"
 
-/* ---- small things --------------------------------------------------------- */
-
-uint32_t body_size(const List *l)
-{
-	uint32_t n = 0;
-	BodyIt it;
-	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
-		n += s->kind == S_INS;
-	return n;
-}
-
-/* The .param access of name in ins (ld.param d, [name+off]: 1,
- * st.param [name+off], v: 0) that moves sized elements; -1 for any
- * other use of name. */
-int param_moves_of(const Ins *ins, const char *name, int64_t *off)
-{
-	const char *n;
-	int k = param_moves(ins, &n, off);
-	return k >= 0 && n == name ? k : -1;
-}
-
 /* ---- constant and shared arguments ----------------------------------------- */
 
 /* What a copy computes from constant arguments alone folds in ptxas
@@ -343,13 +322,6 @@ static int call_overhead(const CopyPlan *p)
 	return n;
 }
 
-/* A body that goes once every call is inlined: no one else can call it
- * or take its address. */
-int removable(const In *in, const CgFunc *c)
-{
-	return !c->address_taken && (in->o->world.closed || c->def->linkage == LINK_INTERNAL);
-}
-
 /* The caller's objects as it stands, the copies put in so far with it. */
 static const MemObjs *caller_objs(Caller *fn)
 {
@@ -387,24 +359,6 @@ static const Names *local_addrs(Caller *fn)
  * (stored_data).  Else COST_LOCAL_PASSED: the callee only reads it at
  * run-time indices, and ptxas may hold it in registers once inlined. */
 
-/* How the callee's parameter i treats an address passed there, once per
- * callee (its body is final: callees are inlined into first). */
-enum { PARAM_HELD = 1, PARAM_STAYS = 2 };
-
-static int param_held(In *in, const CgFunc *c, uint32_t i)
-{
-	Inlinee *e = &in->callee[cg_index_of(in->cg, c)];
-	if (!(e->known & KNOWN_HELD)) {
-		e->known |= KNOWN_HELD;
-		e->held = arena_alloc(in->arena, c->def->nparams + 1);
-	}
-	const char *p = c->def->params[i].ds[0].name;
-	if (!(e->held[i] & KNOWN_HELD))
-		e->held[i] = KNOWN_HELD | (param_offsets_constant(c->def, p) ? PARAM_HELD :
-			param_stored_indexed(c->def, p) ? PARAM_STAYS : 0);
-	return e->held[i] & ~KNOWN_HELD;
-}
-
 /* Does the caller as it stands (the copies put in so far with it)
  * store into the object whose address reg holds at an index that comes
  * from data (ir/memobj.c: memobjs_stored_data)?  Then ptxas keeps that
@@ -441,25 +395,12 @@ static int passes_local(Caller *fn, const CallSite *st)
 		for (uint32_t i = 0; s->kind == S_INS && i < cp.args->n; i++)
 			if (cp.args->kids[i]->kind == E_NAME && param_moves_of(&s->ins, cp.args->kids[i]->str, &off) == 0 &&
 			    s->ins.ops[1]->kind == E_NAME && names_exact(l, s->ins.ops[1]->str)) {
-				int how = i < callee->nparams ? param_held(fn->in, st->callee, i) : 0;
+				int how = i < callee->nparams ? inlinable_held(fn->in->inl, st->callee, i) : 0;
 				passed = 1;
 				held &= how == PARAM_HELD;
 				read |= how == 0 && !stored_data(fn, s->ins.ops[1]->str);
 			}
 	return !passed ? COST_LOCAL_NONE : held ? COST_LOCAL_HELD : read ? COST_LOCAL_PASSED : COST_LOCAL_NONE;
-}
-
-/* The callee's instructions on a loop, once per callee. */
-static int loop_size(In *in, const CgFunc *c)
-{
-	Inlinee *e = &in->callee[cg_index_of(in->cg, c)];
-	if (!(e->known & KNOWN_LOOPS)) {
-		e->known |= KNOWN_LOOPS;
-		Cfg *cfg = cfg_build(c->def);
-		e->loop_ins = cfg ? (int)loops_size(cfg) : 0;
-		cfg_free(cfg);
-	}
-	return e->loop_ins;
 }
 
 /* The cost model's facts for the caller's calls of the site's callee
@@ -472,7 +413,7 @@ CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p)
 	CostFacts f = {.body = (int)body_size(&c->def->body), .copies = (int)st->copies,
 		.overhead = call_overhead(p), .folds = (int)st->folds, .local = passes_local(fn, st)};
 	if (f.local == COST_LOCAL_PASSED)
-		f.loop_ins = loop_size(in, c);
-	f.last = removable(in, c) && in->callee[cg_index_of(in->cg, c)].ncalls == st->copies;
+		f.loop_ins = inlinable_loops(in->inl, c);
+	f.last = inlinable_removable(in->inl, c) && in->callee[cg_index_of(in->cg, c)].ncalls == st->copies;
 	return f;
 }

@@ -81,7 +81,7 @@
  * so a chain of functions that all stay grows linearly.  A callee's body is
  * never removed here: global optimization drops what no one calls any
  * more, and a function whose address is taken keeps it.  Declined, with
- * why (-Rpass-missed=inline, why_text[]): recursion, an undefined or
+ * why (-Rpass-missed=inline, inlinable_text()): recursion, an undefined or
  * .entry callee, a .weak one in an open world, -G DWARF in the module (it
  * describes the callee as a frame of its own), a parameter used other
  * than by ld.param/st.param at a constant offset or accessed in
@@ -101,39 +101,10 @@
 #include <string.h>
 #include "inline.h"
 
-static const char *const why_text[NWHY] = {
-	"the callee is recursive (on a call cycle)",
-	"the callee is not defined in the module",
-	"the callee is a kernel",
-	"the callee is .weak and the world is open (another definition may win)",
-	"the module has -G DWARF, which describes the callee as a frame of its own",
-	"a call form not understood",
-	"an argument or result is not a .param declared beside the call, or the counts differ",
-	"a parameter is used other than by ld.param/st.param at a constant offset",
-	"a parameter is accessed in overlapping pieces of different sizes",
-	"the callee declares .shared, .global or .const data",
-	"the callee has a .pragma other than nounroll and used_bytes_mask",
-	"a nested scope of the caller declares again a name its function declares",
-	"a depot whose address is formed other than by one mov, or a caller that steps its own",
-	"another call passed the same .param (a devirtualized funnel's) is not inlined",
-	"the cost model says no",
-	"the callee names something nothing declares (input the verifier reports)",
-	"the caller or the callee is already large (over 5000 instructions: CALLER_MAX)",
-	"the module's growth budget is spent (--inline-growth)",
-};
-
 typedef struct Str {
 	UT_hash_handle hh;
 	const char *s, *label;
 } Str;
-
-/* One element of a parameter: bytes [off, off+size). */
-typedef struct Slot {
-	int64_t off;
-	int size;
-	const char *reg;             /* its register, once made */
-	uint8_t read, written;
-} Slot;
 
 /* ---- small things --------------------------------------------------------- */
 
@@ -366,57 +337,14 @@ static void clone_body(Caller *fn, const Map *up, const List *from, List *to)
 
 /* ---- parameters as registers ----------------------------------------------- */
 
-static int slot_bits(int size)
-{
-	return size < 2 ? 16 : 8 * size;
-}
-
-/* Can element v (of an access of type ty and size bytes) be moved to or
- * from a slot?  Registers as wide as the slot take a mov; a wider one,
- * as ld and st allow, a cvt (not for floats). */
-static int elem_ok(const Names *n, const Expr *v, int load, int ty, int size)
-{
-	int w = slot_bits(size), r;
-	int64_t c;
-	if (v->kind == E_NUM || int_operand(v, &c))   /* st.param [p], -1 too */
-		return !load;
-	if (v->kind != E_NAME)
-		return 0;
-	if (load && is_sink(v))
-		return 1;
-	r = names_bits(n, v);
-	if (!r || r < w)
-		return 0;
-	return size == 1 || r == w || !ty_float(ty);
-}
-
-/* The slot at [off, off+size) of g, added when new; 0 when it overlaps
- * another of a different size. */
-static Slot *slot_at(Param *g, int64_t off, int size, int add)
-{
-	for (uint32_t i = 0; i < g->nslots; i++) {
-		Slot *s = &g->slots[i];
-		if (s->off == off && s->size == size)
-			return s;
-		if (off < s->off + s->size && s->off < off + size)
-			return NULL;
-	}
-	if (!add)
-		return NULL;
-	g->slots = array_grow(g->slots, g->nslots, &g->cap, sizeof *g->slots);
-	g->slots[g->nslots] = (Slot){off, size, NULL, 0, 0};
-	return &g->slots[g->nslots++];
-}
-
-typedef struct ParamWalk {
+/* What a walk over a caller's or a copy's accesses (SlotWalk) needs:
+ * the caller, the types of the registers it moves, and on the caller's
+ * side the bundle whose calls it passes over. */
+typedef struct Mover {
 	Caller *fn;
-	Param *g;
-	const char *name;
-	const Bundle *b;             /* the caller's side: skip its calls */
 	const Names *types;
-	int why;                     /* the first reason it cannot, or -1 */
-	int apply;
-} ParamWalk;
+	const Bundle *b;             /* the caller's side: its calls are no accesses */
+} Mover;
 
 static Stmt *elem_stmt(In *in, const Ins *acc, int load, const Expr *v, const Slot *s, const Names *n)
 {
@@ -442,55 +370,22 @@ static Stmt *elem_stmt(In *in, const Ins *acc, int load, const Expr *v, const Sl
 	return mkins(in, (Loc){0}, sp, (Expr *)v, slot, NULL);
 }
 
-/* One access to the group's name: its elements checked and given slots
- * (first walk), or the access replaced by moves (second). */
-static void access(ParamWalk *w, List *l, Stmt *s)
+/* An element of an access moved to or from its slot's register. */
+static void put_elem(const void *ctx, List *l, Stmt *acc, int load, const Expr *v, const Slot *sl)
 {
-	int64_t off;
-	int k = param_moves_of(&s->ins, w->name, &off);
-	if (k < 0) {
-		w->why = WHY_PARAM;
-		return;
-	}
-	const Ins *in = &s->ins;
-	int size = in->sp->type_bytes, load = k == 1, n = in->sp->vec;
-	const Expr *v = in->ops[1 - k];
-	/* by value: a callee writing its argument, or a caller its result,
-	 * writes a copy the other side never reads */
-	if (!load && (w->b ? w->g->ret : !w->g->ret)) {
-		w->why = WHY_PARAM;
-		return;
-	}
-	for (int i = 0; i < n && w->why < 0; i++) {
-		const Expr *e = n > 1 ? v->kids[i] : v;
-		Slot *sl = slot_at(w->g, off + (int64_t)i * size, size, !w->apply);
-		if (!sl)
-			w->why = WHY_OVERLAP;
-		else if (!elem_ok(w->types, e, load, in->sp->types[0], size))
-			w->why = WHY_PARAM;
-		else if (!w->apply)
-			load ? (sl->read = 1) : (sl->written = 1);
-		else if (!(load && is_sink(e))) {
-			Stmt *m = elem_stmt(w->fn->in, in, load, e, sl, w->types);
-			m->loc = s->loc;
-			m->ins.guard = in->guard;
-			m->ins.guard_neg = in->guard_neg;
-			list_insert_before(l, s, m);
-		}
-	}
-	if (w->apply)
-		list_remove(l, s);
+	const Mover *mv = ctx;
+	Stmt *m = elem_stmt(mv->fn->in, &acc->ins, load, v, sl, mv->types);
+	m->loc = acc->loc;
+	m->ins.guard = acc->ins.guard;
+	m->ins.guard_neg = acc->ins.guard_neg;
+	list_insert_before(l, acc, m);
 }
 
 static int in_bundle(const Bundle *b, const Stmt *s);
 
-static void walk(ParamWalk *w, List *l)
+static int bundle_call(const void *ctx, const Stmt *s)
 {
-	BodyIt it;
-	for (Stmt *s = body_first(l, &it); s && w->why < 0; s = body_next(&it))
-		if (s->kind == S_INS && !(w->b && in_bundle(w->b, s)) && ins_mentions(&s->ins, w->name))
-			access(w, it.in, s);
-	body_end(&it);
+	return in_bundle(((const Mover *)ctx)->b, s);
 }
 
 /* ---- a call site: can it be, and how ------------------------------------------- */
@@ -503,110 +398,15 @@ static Stmt *decl_in(const List *l, const char *name)
 	return NULL;
 }
 
-/* A pragma that speaks of the statements next to it, not of its
- * function: a copy keeps it. */
-static int pragma_ok(const Stmt *s)
-{
-	const char *w = s->strs.nstrs == 1 ? s->strs.strs[0] : "";
-	return !strcmp(w, "\"nounroll\"") || !strncmp(w, "\"used_bytes_mask ", 17);
-}
-
-/* What the callee declares and holds that no copy can keep. */
-static int stmt_why(const Stmt *s)
-{
-	if (s->kind == S_VAR) {
-		Space sp = decl_space(&s->var);
-		if (sp != SPACE_REG && sp != SPACE_LOCAL && sp != SPACE_PARAM)
-			return WHY_DECL;
-	}
-	return s->kind == S_PRAGMA && !pragma_ok(s) ? WHY_PRAGMA : -1;
-}
-
-static int body_why(const List *l)
-{
-	BodyIt it;
-	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
-		if (stmt_why(s) >= 0) {
-			body_end(&it);
-			return stmt_why(s);
-		}
-	return -1;
-}
-
-/* A name in the callee that nothing declares is the input's own fault,
- * which the verifier lets through where it was; copied into another
- * function it would be a new one.  Such a callee stays where it is. */
-typedef struct Undecl {
-	Names names;
-	int found;
-} Undecl;
-
-static void check_declared(void *ctx, const char *name, OpRole role)
-{
-	Undecl *u = ctx;
-	(void)role;
-	if (!names_declared(&u->names, name) && !is_special_reg(name))
-		u->found = 1;
-}
-
-static void scan_undeclared(Undecl *u, const List *l)
-{
-	BodyIt it;
-	for (const Stmt *s = body_first(l, &it); s && !u->found; s = body_next(&it))
-		if (s->kind == S_INS)
-			ins_names(&s->ins, check_declared, u);
-	body_end(&it);
-}
-
-/* The module's symbols, read once for every caller and callee (no stage
- * step here adds one a later caller could clash with). */
-static const Names *module_names(In *in)
-{
-	if (!(in->known & KNOWN_NAMES)) {
-		in->known |= KNOWN_NAMES;
-		names_of_module(&in->module_names, in->m);
-	}
-	return &in->module_names;
-}
-
-static int names_undeclared(In *in, const CgFunc *c)
-{
-	Inlinee *e = &in->callee[cg_index_of(in->cg, c)];
-	if (!(e->known & KNOWN_UNDECLARED)) {
-		e->known |= KNOWN_UNDECLARED;
-		Undecl u = {{0}, 0};
-		names_in_module(&u.names, module_names(in), c->def);
-		scan_undeclared(&u, &c->def->body);
-		names_free(&u.names);
-		e->undeclared = (uint8_t)u.found;
-	}
-	return e->undeclared;
-}
-
 /* Why the call cannot be inlined whatever the copy looks like, or -1. */
 static int classify(Caller *fn, const CallSite *st)
 {
-	In *in = fn->in;
-	const CgFunc *c = st->callee;
-	if (!c->def)
-		return WHY_UNDEFINED;
-	if (c->def->is_entry)
-		return WHY_ENTRY;
-	if (cg_on_cycle(in->cg, cg_index_of(in->cg, c)))
-		return WHY_RECURSIVE;
-	if (c->def->linkage == LINK_WEAK && !in->o->world.closed)
-		return WHY_WEAK;
-	if (in->dwarf)
-		return WHY_DWARF;
-	if (!(fn->known & KNOWN_SHADOWED)) {   /* copies and their fresh names never shadow */
+	/* copies and their fresh names never shadow */
+	if (!(fn->known & KNOWN_SHADOWED)) {
 		fn->known |= KNOWN_SHADOWED;
 		fn->shadowed = names_shadowed(fn->f);
 	}
-	if (fn->shadowed)   /* its registers' types are read by name */
-		return WHY_SHADOW;
-	if (names_undeclared(in, c))
-		return WHY_UNDECLARED;
-	return body_why(&c->def->body);
+	return inlinable_why(fn->in->inl, st->callee, fn->shadowed);
 }
 
 static int in_bundle(const Bundle *b, const Stmt *s)
@@ -634,7 +434,7 @@ static int groups(CopyPlan *p, const CallSite *st, const CallParts *cp)
 	const Func *g = p->callee;
 	uint32_t nrets = cp->rets ? cp->rets->n : 0, nargs = cp->args ? cp->args->n : 0;
 	if (nargs != g->nparams || (nrets && nrets != g->nrets) || g->nrets > 1)
-		return WHY_ARGS;
+		return INL_ARGS;
 	p->ngroups = g->nrets + g->nparams;
 	p->groups = xcalloc(p->ngroups + 1, sizeof *p->groups);
 	for (uint32_t i = 0; i < p->ngroups; i++) {
@@ -643,9 +443,9 @@ static int groups(CopyPlan *p, const CallSite *st, const CallParts *cp)
 		Group *gr = &p->groups[i];
 		gr->inner = d->ds[0].name;
 		if (decl_space(d) != SPACE_PARAM && decl_space(d) != SPACE_NONE)
-			return WHY_ARGS;
+			return INL_ARGS;
 		if (o && o->kind != E_NAME)
-			return WHY_ARGS;
+			return INL_ARGS;
 		gr->param = param_of(p->b, o ? o->str : NULL, i < g->nrets);
 		Param *pa = &p->b->params[gr->param];
 		if (!o)
@@ -653,21 +453,21 @@ static int groups(CopyPlan *p, const CallSite *st, const CallParts *cp)
 		if (!pa->decl)
 			pa->decl = decl_in(st->list, pa->outer);
 		if (!pa->decl || decl_space(&pa->decl->var) != SPACE_PARAM || pa->ret != (i < g->nrets))
-			return WHY_ARGS;
+			return INL_ARGS;
 	}
 	return -1;
 }
 
-/* The callee's side of each group checked, its slots found (no change
- * yet). */
+/* The callee's side of each group checked in the callee as it stands,
+ * its slots found (no change yet). */
 static int check_groups(Caller *fn, CopyPlan *p)
 {
 	for (uint32_t i = 0; i < p->ngroups; i++) {
 		Group *g = &p->groups[i];
-		ParamWalk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 0};
-		walk(&w, &p->body);
-		if (w.why >= 0)
-			return w.why;
+		SlotWalk w = {.g = &p->b->params[g->param], .name = g->inner};
+		int why = slots_walk(&w, &p->callee->body);
+		if (why >= 0)
+			return why;
 	}
 	return -1;
 }
@@ -677,38 +477,14 @@ static int check_params(Caller *fn, Bundle *b, int apply)
 {
 	for (uint32_t i = 0; i < b->nparams; i++) {
 		Param *pa = &b->params[i];
-		ParamWalk w = {fn, pa, pa->outer, b, &fn->names, -1, apply};
-		if (pa->outer)
-			walk(&w, b->list);
-		if (w.why >= 0)
-			return w.why;
+		Mover mv = {fn, &fn->names, b};
+		SlotWalk w = {.g = pa, .name = pa->outer, .caller = 1, .ctx = &mv, .skip = bundle_call,
+			.types = &fn->names, .put = apply ? put_elem : NULL};
+		int why = pa->outer ? slots_walk(&w, b->list) : -1;
+		if (why >= 0)
+			return why;
 	}
 	return -1;
-}
-
-/* The copy's depot, and the one mov that takes its address. */
-static int find_depot(CopyPlan *p)
-{
-	for (Stmt *s = p->body.head; s; s = s->next)
-		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && depot_named(s->var.ds[0].name))
-			p->depot = s;
-	if (!p->depot)
-		return -1;
-	const char *name = p->depot->var.ds[0].name;
-	if (decl_bytes(&p->depot->var, &p->depot->var.ds[0]) < 0)
-		return WHY_DEPOT;
-	for (Stmt *s = p->body.head; s; s = s->next) {
-		if (s->kind != S_INS || !ins_mentions(&s->ins, name))
-			continue;
-		if (p->depot_mov || s->ins.sp->code != O_mov || s->ins.guard || s->ins.nops != 2 ||
-		    s->ins.ops[1]->kind != E_NAME || s->ins.ops[0]->kind != E_NAME)
-			return WHY_DEPOT;
-		p->depot_mov = s;
-	}
-	for (Stmt *s = p->body.head; s; s = s->next)
-		if (s->kind == S_SCOPE && body_mentions(&s->scope, name))
-			return WHY_DEPOT;
-	return p->depot_mov ? -1 : WHY_DEPOT;
 }
 
 static uint32_t writes(const List *l, const char *reg);
@@ -768,9 +544,10 @@ static void rewrite_callee(Caller *fn, CopyPlan *p)
 {
 	for (uint32_t i = 0; i < p->ngroups; i++) {
 		Group *g = &p->groups[i];
-		ParamWalk w = {fn, &p->b->params[g->param], g->inner, NULL, &p->types, -1, 1};
-		walk(&w, &p->body);
-		if (w.why >= 0)
+		Mover mv = {fn, &p->types, NULL};
+		SlotWalk w = {.g = &p->b->params[g->param], .name = g->inner, .ctx = &mv, .types = &p->types,
+			.put = put_elem};
+		if (slots_walk(&w, &p->body) >= 0)
 			die("inline: a parameter checked before could not be rewritten");
 	}
 }
@@ -883,14 +660,14 @@ static int64_t align_up(int64_t v, int64_t a)
 	return a > 1 ? (v + a - 1) / a * a : v;
 }
 
-/* Can the copy's depot join the caller's?  Their start registers must be
- * as wide. */
-static int depot_fits(Caller *fn, const CopyPlan *p)
+/* Can the depot of body (the callee's: mov takes its address) join the
+ * caller's?  Their start registers must be as wide. */
+static int depot_fits(Caller *fn, const List *body, const Stmt *mov)
 {
-	if (!p->depot)
+	if (!mov)
 		return 1;
-	const char *t = p->depot_mov->ins.sp->type;
-	if (!t || names_bits(&p->types, p->depot_mov->ins.ops[0]) != 8 * type_bytes(t))
+	const char *t = mov->ins.sp->type;
+	if (!t || inlinable_bits(NULL, body, mov->ins.ops[0]) != 8 * type_bytes(t))
 		return 0;
 	return !fn->depot || names_bits(&fn->names, name_expr(fn->spl)) == 8 * type_bytes(t);
 }
@@ -1353,11 +1130,11 @@ static void remark(Caller *fn, const CallSite *st, int why, int c, int t)
 	}
 	const char *at = srclines_prefix(fn->src, st->call->loc);
 	const char *callee = quoted_name(st->callee->name), *caller = quoted_name(fn->f->name);
-	if (why == WHY_COST)
+	if (why == INL_COST)
 		diag_remark(st->call->loc, "%s%s not inlined into %s: cost %d over threshold %d", at,
 			callee, caller, c, t);
 	else if (why >= 0)
-		diag_remark(st->call->loc, "%s%s not inlined into %s: %s", at, callee, caller, why_text[why]);
+		diag_remark(st->call->loc, "%s%s not inlined into %s: %s", at, callee, caller, inlinable_text(why));
 	else if (in->mode == INLINE_ALWAYS)
 		diag_remark(st->call->loc, "%s%s inlined into %s (--inline=always)", at, callee, caller);
 	else
@@ -1375,25 +1152,35 @@ static int is_formal(const CopyPlan *p, const char *name)
 	return 0;
 }
 
-/* The copy made and its side of the parameters checked: -1 when it can
- * go in, else why not. */
+/* The callee's side of the parameters and its depot checked in the
+ * callee as it stands, each register's type by the scoping rule as a
+ * renamed copy would read it (inlinable_bits), so that devirtualization's
+ * question (st->asked) copies nothing.  The inliner's copy is made here,
+ * before the checks, whether it goes in or not: the fresh names it takes
+ * are the ones later copies then do not.  -1 when it can go in, else
+ * why not. */
 static int prepare(Caller *fn, CopyPlan *p)
 {
 	CallSite *st = p->site;
 	CallParts cp;
 	if (!ins_call_parts(&st->call->ins, &cp) || (cp.proto && !st->asked))
-		return WHY_FORM;
+		return INL_FORM;
 	p->callee = st->callee->def;
 	int why = groups(p, st, &cp);
 	if (why >= 0)
 		return why;
-	clone_body(fn, NULL, &p->callee->body, &p->body);
-	names_of_body(&p->types, &p->body);
+	if (!st->asked) {
+		clone_body(fn, NULL, &p->callee->body, &p->body);
+		names_of_body(&p->types, &p->body);
+	}
 	why = check_groups(fn, p);
+	Stmt *depot = NULL, *mov = NULL;
 	if (why < 0)
-		why = find_depot(p);
-	if (why < 0 && (!caller_depot(fn) || !depot_fits(fn, p)))
-		why = WHY_DEPOT;
+		why = inlinable_depot(&p->callee->body, &depot, &mov);
+	if (why < 0 && (!caller_depot(fn) || !depot_fits(fn, &p->callee->body, mov)))
+		why = INL_DEPOT;
+	if (why < 0 && !st->asked)   /* the copy's own, which the rewriting moves */
+		inlinable_depot(&p->body, &p->depot, &p->depot_mov);
 	return why;
 }
 
@@ -1598,7 +1385,7 @@ static uint64_t charge(Caller *fn, const CallSite *st)
 {
 	In *in = fn->in;
 	uint32_t k = cg_index_of(in->cg, st->callee);
-	if (removable(in, st->callee) && (int)in->callee[k].ncalls + delta_of(fn, st->callee)->n <= 1)
+	if (inlinable_removable(in->inl, st->callee) && (int)in->callee[k].ncalls + delta_of(fn, st->callee)->n <= 1)
 		return 0;
 	return body_size(&st->callee->def->body);
 }
@@ -1660,11 +1447,11 @@ static void decide(Caller *fn, Bundle *b, int *why, int *c, int *t)
 	for (uint32_t i = 0; i < b->n; i++) {
 		CopyPlan *p = &b->plans[i];
 		*p = (CopyPlan){.site = b->sites[i], .b = b};
-		why[i] = too_large(fn, p->site) ? WHY_LARGE : classify(fn, p->site);
+		why[i] = too_large(fn, p->site) ? INL_LARGE : classify(fn, p->site);
 		/* before prepare(), which copies the callee: once the budget is
 		 * spent, each call left costs no copy of its callee */
 		if (why[i] < 0 && grown + charge(fn, p->site) > in->budget)
-			why[i] = WHY_GROWTH;
+			why[i] = INL_GROWTH;
 		if (why[i] < 0)
 			why[i] = prepare(fn, p);
 		if (why[i] < 0 && in->mode != INLINE_ALWAYS) {
@@ -1672,12 +1459,12 @@ static void decide(Caller *fn, Bundle *b, int *why, int *c, int *t)
 			c[i] = cost_weigh(&f);
 			t[i] = in->o->inlining.threshold;
 			if (c[i] > t[i])
-				why[i] = WHY_COST;
+				why[i] = INL_COST;
 		}
 		if (why[i] < 0)
 			grown += charge(fn, p->site);
 		if (why[i] >= 0)
-			all = WHY_BUNDLE;
+			all = INL_BUNDLE;
 	}
 	if (all < 0)
 		all = check_params(fn, b, 0);
@@ -1922,7 +1709,7 @@ static void fn_open(Caller *fn, In *in, Stmt *fs, int all)
 	find_sites(&fd, &fn->f->body, fn->f->body.head, NULL);
 	if (fn->nsites || all) {
 		fn->size = body_size(&fn->f->body);
-		names_in_module(&fn->names, module_names(in), fn->f);
+		names_in_module(&fn->names, inlinable_names(in->inl), fn->f);
 	}
 }
 
@@ -1983,11 +1770,6 @@ static int loc_names_ok(const Module *m)
 	return 0;
 }
 
-static void scan_module(In *in)
-{
-	in->dwarf = mod_has_dwarf(in->m);
-	in->loc_names = loc_names_ok(in->m);
-}
 
 static void print_stats(const In *in)
 {
@@ -1995,13 +1777,13 @@ static void print_stats(const In *in)
 	diag_note("inline: %u direct call sites", s->seen);
 	diag_note("inline:   %u inlined (%llu instructions copied)", s->inlined, s->copied);
 	unsigned left = 0;
-	for (int i = 0; i < NWHY; i++)
+	for (int i = 0; i < NINL; i++)
 		left += s->left[i];
 	diag_note("inline:   %u left", left);
-	for (int i = 0; i < NWHY; i++)
+	for (int i = 0; i < NINL; i++)
 		if (s->left[i])
-			diag_note("inline:     %u: %s", s->left[i], why_text[i]);
-	if (s->left[WHY_GROWTH])
+			diag_note("inline:     %u: %s", s->left[i], inlinable_text(i));
+	if (s->left[INL_GROWTH])
 		diag_note("inline:   copies added %llu instructions to the module's %llu (the budget: %llu)",
 			(unsigned long long)in->grown, (unsigned long long)in->size,
 			(unsigned long long)in->budget);
@@ -2045,7 +1827,8 @@ static void in_open(In *in, Module *m, const StageOptions *o, int mode)
 	in->syms = symtab_build(m);
 	in->cg = callgraph_build(m, in->syms);
 	in->callee = arena_alloc(in->arena, (cg_count(in->cg) + 1) * sizeof *in->callee);
-	scan_module(in);
+	in->inl = inlinable_open(m, o, in->cg);
+	in->loc_names = loc_names_ok(m);
 	count_calls(in);
 	in->order_of = order_build(m);
 	in->order = cg_bottom_up(in->cg);
@@ -2062,7 +1845,7 @@ static void in_close(In *in)
 	HASH_CLEAR(hh, in->strs);
 	order_free(in->order_of);
 	names_free(&in->labels);
-	names_free(&in->module_names);
+	inlinable_close(in->inl);
 	callgraph_free(in->cg);
 	symtab_free(in->syms);
 	arena_free(in->arena);
@@ -2166,7 +1949,7 @@ int inline_ask(InlineAsk *a, Stmt *caller, Stmt *call, List *l, const char *cons
 	decide(fn, &b, w, c, t);
 	/* the first callee refused for its own reason, else for another's */
 	uint32_t k = 0;
-	while (k < n && (w[k] < 0 || w[k] == WHY_BUNDLE))
+	while (k < n && (w[k] < 0 || w[k] == INL_BUNDLE))
 		k++;
 	if (k == n)
 		for (k = 0; k < n && w[k] < 0; k++)
@@ -2176,10 +1959,10 @@ int inline_ask(InlineAsk *a, Stmt *caller, Stmt *call, List *l, const char *cons
 	bundle_free(&b);
 	if (k == n)
 		return -1;
-	if (w[k] == WHY_COST)
+	if (w[k] == INL_COST)
 		snprintf(why, nwhy, "cost %d over threshold %d", c[k], t[k]);
 	else
-		snprintf(why, nwhy, "%s", why_text[w[k]]);
+		snprintf(why, nwhy, "%s", inlinable_text(w[k]));
 	return (int)k;
 }
 

@@ -8,22 +8,15 @@
 
 #include <string.h>
 #include "stages.h"
-#include "cost.h"
+#include "inlinable.h"
 #include "ir/ptrhash.h"
 
-enum { /* why a call is not inlined */
-	WHY_RECURSIVE, WHY_UNDEFINED, WHY_ENTRY, WHY_WEAK, WHY_DWARF, WHY_FORM, WHY_ARGS,
-	WHY_PARAM, WHY_OVERLAP, WHY_DECL, WHY_PRAGMA, WHY_SHADOW, WHY_DEPOT, WHY_BUNDLE, WHY_COST,
-	WHY_UNDECLARED, WHY_LARGE, WHY_GROWTH, NWHY
-};
-
 typedef struct Stats {
-	unsigned seen, inlined, left[NWHY];
+	unsigned seen, inlined, left[NINL];
 	unsigned long long copied;   /* instructions copied in */
 } Stats;
 
 typedef struct Str Str;         /* inline.c: .debug_str's strings */
-typedef struct Slot Slot;       /* inline.c: one element of a parameter */
 typedef struct Bundle Bundle;
 
 /* Every cache of the stage's state is filled the first time it is
@@ -31,12 +24,8 @@ typedef struct Bundle Bundle;
  * convention for the module's (In), a callee's (Inlinee, and each of its
  * parameters' held), a caller's (Caller) and a round's (Vals). */
 enum {
-	KNOWN_NAMES = 1,             /* In.module_names */
-	KNOWN_STRS = 2,              /* In.strs, In.labels */
-	KNOWN_UNDECLARED = 1,        /* Inlinee.undeclared */
-	KNOWN_LOOPS = 2,             /* Inlinee.loop_ins */
-	KNOWN_FOLDS = 4,             /* Inlinee.folds */
-	KNOWN_HELD = 8,              /* Inlinee.held made; each element's own KNOWN_HELD once asked */
+	KNOWN_STRS = 1,              /* In.strs, In.labels */
+	KNOWN_FOLDS = 1,             /* Inlinee.folds */
 	KNOWN_SHADOWED = 1,          /* Caller.shadowed */
 	KNOWN_DEPOT = 2,             /* Caller.depot .. depot_ok */
 	KNOWN_LOCALS = 4,            /* Caller.locals */
@@ -50,9 +39,6 @@ enum {
 typedef struct Inlinee {
 	unsigned known;
 	uint8_t deferred;            /* expanded in its one caller (find_deferred) */
-	uint8_t undeclared;          /* names what nothing declares */
-	int loop_ins;                /* its instructions on a loop */
-	uint8_t *held;               /* per parameter: how it treats an address passed (param_held) */
 	struct Folds *folds;         /* what its copies fold or share (folds_of) */
 	uint32_t ncalls;             /* its direct call sites in the module, as callers finish */
 } Inlinee;
@@ -70,9 +56,8 @@ typedef struct In {
 	Inlinee *callee;             /* per call-graph function */
 	const uint32_t *order;       /* the call graph's functions, callees first (cg_bottom_up) */
 	uint32_t *late, nlate, clate;   /* deferred functions whose call stayed: expanded on their own */
-	int dwarf;                   /* -G: a .debug_info section */
+	Inlinable *inl;              /* the module's and its callees' facts (inlinable.c) */
 	int loc_names;               /* .loc may carry function_name/inlined_at */
-	Names module_names;          /* the module's symbols */
 	DeclOrder *order_of;         /* where each module symbol is declared first */
 	Stmt *debug_str;             /* the .debug_str section, once found or made */
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
@@ -88,17 +73,6 @@ typedef struct In {
 	uint64_t budget, grown;
 	Stats st;
 } In;
-
-/* A caller's .param passed to calls (outer; NULL for a result a call
- * does not take), with its slots: every call passed it is inlined, or
- * none (devirtualization's funnels pass one set to each candidate). */
-typedef struct Param {
-	const char *outer;
-	Stmt *decl;                  /* its declaration, in the calls' list */
-	int ret;                     /* a result */
-	Slot *slots;
-	uint32_t nslots, cap;
-} Param;
 
 /* A formal of one call's callee and the Param in its place. */
 typedef struct Group {
@@ -202,9 +176,6 @@ static inline void *arena_grow(Arena *a, void *v, uint32_t n, uint32_t *cap, siz
 }
 
 /* inline-cost.c: what the rewriting (inline.c) asks of the deciding */
-uint32_t body_size(const List *l);
-int param_moves_of(const Ins *in, const char *name, int64_t *off);
-int removable(const In *in, const CgFunc *c);
 void fold_sites(Caller *fn);
 CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p);
 

@@ -119,29 +119,6 @@ void devirt(Module *, const StageOptions *);
  * (bottom-up, never on a call cycle), as the cost model or --inline says */
 void inline_calls(Module *, const StageOptions *);
 
-/* inline-cost.c: devirt's question before it builds a funnel at an
- * indirect call: would inline_calls() take a direct call there to each of
- * callees[0..n), the caller then calling callees[i] more[i] times more
- * than it does now, and the call itself staying beside them when kept (an
- * open funnel's fallback)?  -1 when it would take every one, else the
- * first it would not, with why.  One InlineAsk serves a module until it changes; NULL
- * with --inline=never (no call is inlined). */
-typedef struct InlineAsk InlineAsk;
-/* Where it would take every one, the cost model's facts for them at this
- * one call (ic, when not NULL; stages/cost.h): weighed is 0 with
- * --inline=always (no cost asked); else arm[i] (the caller gives n) is
- * callees[i]'s one copy, call that call's sequence, threshold
- * --inline-threshold. */
-struct CostFacts;
-typedef struct InlineCost {
-	int weighed, call, threshold;
-	struct CostFacts *arm;
-} InlineCost;
-InlineAsk *inline_ask_new(Module *, const StageOptions *);
-int inline_ask(InlineAsk *, Stmt *caller, Stmt *call, List *l, const char *const *callees,
-	const uint32_t *more, uint32_t n, int kept, InlineCost *ic, char *why, size_t nwhy);
-void inline_ask_free(InlineAsk *);
-
 /* printf.c: calls to an undefined printf become vprintf(fmt, buffer) */
 void printf_lower(Module *, const StageOptions *);
 int printf_defines(const char *name);   /* printf: no call is left */

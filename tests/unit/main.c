@@ -72,6 +72,7 @@ int main(void)
 	srunner_add_suite(sr, leb128_suite());
 	srunner_add_suite(sr, scope_suite());
 	srunner_add_suite(sr, cost_suite());
+	srunner_add_suite(sr, inlinable_suite());
 	srunner_add_suite(sr, body_suite());
 	srunner_add_suite(sr, obj_suite());
 	srunner_add_suite(sr, nvtools_suite());

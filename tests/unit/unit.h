@@ -20,6 +20,7 @@ Suite *demangle_suite(void);
 Suite *leb128_suite(void);
 Suite *scope_suite(void);
 Suite *cost_suite(void);
+Suite *inlinable_suite(void);
 Suite *body_suite(void);
 Suite *obj_suite(void);
 Suite *nvtools_suite(void);

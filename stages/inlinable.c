@@ -1,0 +1,391 @@
+/* inlinable.c: what inlining a call depends on that is about the module
+ * and the callee as it stands, answered once per callee for every stage
+ * that asks (inlinable.h): the inliner, and devirtualization before it
+ * makes an indirect call a funnel of direct ones. */
+#include <stdlib.h>
+#include <string.h>
+#include "inlinable.h"
+
+static const char *const why_text[NINL] = {
+	"the callee is recursive (on a call cycle)",
+	"the callee is not defined in the module",
+	"the callee is a kernel",
+	"the callee is .weak and the world is open (another definition may win)",
+	"the module has -G DWARF, which describes the callee as a frame of its own",
+	"a call form not understood",
+	"an argument or result is not a .param declared beside the call, or the counts differ",
+	"a parameter is used other than by ld.param/st.param at a constant offset",
+	"a parameter is accessed in overlapping pieces of different sizes",
+	"the callee declares .shared, .global or .const data",
+	"the callee has a .pragma other than nounroll and used_bytes_mask",
+	"a nested scope of the caller declares again a name its function declares",
+	"a depot whose address is formed other than by one mov, or a caller that steps its own",
+	"another call passed the same .param (a devirtualized funnel's) is not inlined",
+	"the cost model says no",
+	"the callee names something nothing declares (input the verifier reports)",
+	"the caller or the callee is already large (over 5000 instructions: CALLER_MAX)",
+	"the module's growth budget is spent (--inline-growth)",
+};
+
+const char *inlinable_text(int why)
+{
+	return why_text[why];
+}
+
+/* Each cache is filled the first time it is asked, and then its KNOWN_*
+ * bit set in the struct's known. */
+enum {
+	KNOWN_NAMES = 1,             /* Inlinable.names */
+	KNOWN_UNDECLARED = 1,        /* Facts.undeclared */
+	KNOWN_LOOPS = 2,             /* Facts.loop_ins */
+	KNOWN_HELD = 4,              /* Facts.held made; each element's own KNOWN_HELD once asked */
+};
+
+/* A call-graph function's, as a callee: Inlinable.callee[cg_index_of()]. */
+typedef struct Facts {
+	unsigned known;
+	uint8_t undeclared;          /* names what nothing declares */
+	int loop_ins;                /* its instructions on a loop */
+	uint8_t *held;               /* per parameter: inlinable_held() */
+} Facts;
+
+struct Inlinable {
+	Module *m;
+	const StageOptions *o;
+	const CallGraph *cg;
+	Arena *arena;
+	unsigned known;
+	int dwarf;                   /* -G: a .debug_info section */
+	Names names;                 /* the module's symbols */
+	Facts *callee;               /* per call-graph function */
+};
+
+Inlinable *inlinable_open(Module *m, const StageOptions *o, const CallGraph *cg)
+{
+	Arena *a = arena_new();
+	Inlinable *in = arena_alloc(a, sizeof *in);
+	*in = (Inlinable){.m = m, .o = o, .cg = cg, .arena = a, .dwarf = mod_has_dwarf(m)};
+	in->callee = arena_alloc(a, (cg_count(cg) + 1) * sizeof *in->callee);
+	return in;
+}
+
+void inlinable_close(Inlinable *in)
+{
+	if (!in)
+		return;
+	names_free(&in->names);
+	arena_free(in->arena);
+}
+
+/* Read once for every caller and callee (no stage step adds a symbol a
+ * later caller could clash with). */
+const Names *inlinable_names(Inlinable *in)
+{
+	if (!(in->known & KNOWN_NAMES)) {
+		in->known |= KNOWN_NAMES;
+		names_of_module(&in->names, in->m);
+	}
+	return &in->names;
+}
+
+static Facts *facts(const Inlinable *in, const CgFunc *c)
+{
+	return &in->callee[cg_index_of(in->cg, c)];
+}
+
+uint32_t body_size(const List *l)
+{
+	uint32_t n = 0;
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		n += s->kind == S_INS;
+	return n;
+}
+
+/* ---- legality ----------------------------------------------------------------- */
+
+/* A pragma that speaks of the statements next to it, not of its
+ * function: a copy keeps it. */
+static int pragma_ok(const Stmt *s)
+{
+	const char *w = s->strs.nstrs == 1 ? s->strs.strs[0] : "";
+	return !strcmp(w, "\"nounroll\"") || !strncmp(w, "\"used_bytes_mask ", 17);
+}
+
+/* What the callee declares and holds that no copy can keep. */
+static int stmt_why(const Stmt *s)
+{
+	if (s->kind == S_VAR) {
+		Space sp = decl_space(&s->var);
+		if (sp != SPACE_REG && sp != SPACE_LOCAL && sp != SPACE_PARAM)
+			return INL_DECL;
+	}
+	return s->kind == S_PRAGMA && !pragma_ok(s) ? INL_PRAGMA : -1;
+}
+
+static int body_why(const List *l)
+{
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (stmt_why(s) >= 0) {
+			body_end(&it);
+			return stmt_why(s);
+		}
+	return -1;
+}
+
+/* A name in the callee that nothing declares is the input's own fault,
+ * which the verifier lets through where it was; copied into another
+ * function it would be a new one.  Such a callee stays where it is. */
+typedef struct Undecl {
+	Names names;
+	int found;
+} Undecl;
+
+static void check_declared(void *ctx, const char *name, OpRole role)
+{
+	Undecl *u = ctx;
+	(void)role;
+	if (!names_declared(&u->names, name) && !is_special_reg(name))
+		u->found = 1;
+}
+
+static void scan_undeclared(Undecl *u, const List *l)
+{
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s && !u->found; s = body_next(&it))
+		if (s->kind == S_INS)
+			ins_names(&s->ins, check_declared, u);
+	body_end(&it);
+}
+
+static int names_undeclared(Inlinable *in, const CgFunc *c)
+{
+	Facts *e = facts(in, c);
+	if (!(e->known & KNOWN_UNDECLARED)) {
+		e->known |= KNOWN_UNDECLARED;
+		Undecl u = {{0}, 0};
+		names_in_module(&u.names, inlinable_names(in), c->def);
+		scan_undeclared(&u, &c->def->body);
+		names_free(&u.names);
+		e->undeclared = (uint8_t)u.found;
+	}
+	return e->undeclared;
+}
+
+int inlinable_why(Inlinable *in, const CgFunc *c, int shadowed)
+{
+	if (!c->def)
+		return INL_UNDEFINED;
+	if (c->def->is_entry)
+		return INL_ENTRY;
+	if (cg_on_cycle(in->cg, cg_index_of(in->cg, c)))
+		return INL_RECURSIVE;
+	if (c->def->linkage == LINK_WEAK && !in->o->world.closed)
+		return INL_WEAK;
+	if (in->dwarf)
+		return INL_DWARF;
+	if (shadowed)   /* the caller's registers' types are read by name */
+		return INL_SHADOW;
+	if (names_undeclared(in, c))
+		return INL_UNDECLARED;
+	return body_why(&c->def->body);
+}
+
+/* ---- what the cost model weighs ------------------------------------------------ */
+
+int inlinable_removable(const Inlinable *in, const CgFunc *c)
+{
+	return !c->address_taken && (in->o->world.closed || c->def->linkage == LINK_INTERNAL);
+}
+
+int inlinable_loops(Inlinable *in, const CgFunc *c)
+{
+	Facts *e = facts(in, c);
+	if (!(e->known & KNOWN_LOOPS)) {
+		e->known |= KNOWN_LOOPS;
+		Cfg *cfg = cfg_build(c->def);
+		e->loop_ins = cfg ? (int)loops_size(cfg) : 0;
+		cfg_free(cfg);
+	}
+	return e->loop_ins;
+}
+
+int inlinable_held(Inlinable *in, const CgFunc *c, uint32_t i)
+{
+	Facts *e = facts(in, c);
+	if (!(e->known & KNOWN_HELD)) {
+		e->known |= KNOWN_HELD;
+		e->held = arena_alloc(in->arena, c->def->nparams + 1);
+	}
+	const char *p = c->def->params[i].ds[0].name;
+	if (!(e->held[i] & KNOWN_HELD))
+		e->held[i] = KNOWN_HELD | (param_offsets_constant(c->def, p) ? PARAM_HELD :
+			param_stored_indexed(c->def, p) ? PARAM_STAYS : 0);
+	return e->held[i] & ~KNOWN_HELD;
+}
+
+/* ---- a callee's registers in place ---------------------------------------------- */
+
+/* The type of what name (stem and k: reg_split's, when ranged) means
+ * in list l, or NULL when l declares it not: as itself, the last such
+ * declaration; else as a member of the first range of its stem there,
+ * the type of the last range of it.  So the inliner's renamed copy
+ * reads it (a copy renames a block's names as its first declaration
+ * of each says, and keeps the last type). */
+static const char *type_in(const List *l, const char *name, int ranged, size_t stem,
+	unsigned long long k)
+{
+	const char *exact = NULL, *range = NULL;
+	int first = 1, member = 0;
+	for (const Stmt *s = l->head; s; s = s->next)
+		for (uint32_t j = 0; s->kind == S_VAR && j < s->var.nds; j++) {
+			const Declarator *x = &s->var.ds[j];
+			if (!x->count && x->name == name)
+				exact = decl_type(&s->var);
+			else if (x->count && ranged && strlen(x->name) == stem && !strncmp(x->name, name, stem)) {
+				if (first)
+					member = k < strtoull(x->count, NULL, 0);
+				first = 0;
+				range = decl_type(&s->var);
+			}
+		}
+	return exact ? exact : member ? range : NULL;
+}
+
+int inlinable_bits(const BodyIt *it, const List *l, const Expr *e)
+{
+	if (e->kind != E_NAME)
+		return 0;
+	size_t stem = 0;
+	unsigned long long k = 0;
+	int ranged = reg_split(e->str, &stem, &k);
+	const char *t = type_in(l, e->str, ranged, stem, k);
+	for (uint32_t i = 0; !t && it && i < it->depth; i++)
+		t = type_in(body_outer(it, i), e->str, ranged, stem, k);
+	return t ? 8 * type_bytes(t) : 0;
+}
+
+/* ---- parameters as registers ----------------------------------------------- */
+
+/* The .param access of name in ins (ld.param d, [name+off]: 1,
+ * st.param [name+off], v: 0) that moves sized elements; -1 for any
+ * other use of name. */
+int param_moves_of(const Ins *ins, const char *name, int64_t *off)
+{
+	const char *n;
+	int k = param_moves(ins, &n, off);
+	return k >= 0 && n == name ? k : -1;
+}
+
+int slot_bits(int size)
+{
+	return size < 2 ? 16 : 8 * size;
+}
+
+/* Can element v (of an access of type ty and size bytes; a register of
+ * r bits) be moved to or from a slot?  Registers as wide as the slot take a mov; a wider one,
+ * as ld and st allow, a cvt (not for floats). */
+static int elem_ok(int r, const Expr *v, int load, int ty, int size)
+{
+	int w = slot_bits(size);
+	int64_t c;
+	if (v->kind == E_NUM || int_operand(v, &c))   /* st.param [p], -1 too */
+		return !load;
+	if (v->kind != E_NAME)
+		return 0;
+	if (load && is_sink(v))
+		return 1;
+	if (!r || r < w)
+		return 0;
+	return size == 1 || r == w || !ty_float(ty);
+}
+
+/* The slot at [off, off+size) of g, added when new; 0 when it overlaps
+ * another of a different size. */
+static Slot *slot_at(Param *g, int64_t off, int size, int add)
+{
+	for (uint32_t i = 0; i < g->nslots; i++) {
+		Slot *s = &g->slots[i];
+		if (s->off == off && s->size == size)
+			return s;
+		if (off < s->off + s->size && s->off < off + size)
+			return NULL;
+	}
+	if (!add)
+		return NULL;
+	g->slots = array_grow(g->slots, g->nslots, &g->cap, sizeof *g->slots);
+	g->slots[g->nslots] = (Slot){off, size, NULL, 0, 0};
+	return &g->slots[g->nslots++];
+}
+
+/* One access to the walk's name: each element checked and given its
+ * slot, or moved (put) and the access removed; -1, else why not. */
+static int access(const SlotWalk *w, const BodyIt *it, Stmt *s)
+{
+	int64_t off;
+	int k = param_moves_of(&s->ins, w->name, &off);
+	if (k < 0)
+		return INL_PARAM;
+	const Ins *in = &s->ins;
+	int size = in->sp->type_bytes, load = k == 1, n = in->sp->vec;
+	const Expr *v = in->ops[1 - k];
+	/* by value: a callee writing its argument, or a caller its result,
+	 * writes a copy the other side never reads */
+	if (!load && (w->caller ? w->g->ret : !w->g->ret))
+		return INL_PARAM;
+	for (int i = 0; i < n; i++) {
+		const Expr *e = n > 1 ? v->kids[i] : v;
+		Slot *sl = slot_at(w->g, off + (int64_t)i * size, size, !w->put);
+		if (!sl)
+			return INL_OVERLAP;
+		int bits = w->types ? names_bits(w->types, e) : inlinable_bits(it, it->in, e);
+		if (!elem_ok(bits, e, load, in->sp->types[0], size))
+			return INL_PARAM;
+		if (!w->put)
+			load ? (sl->read = 1) : (sl->written = 1);
+		else if (!(load && is_sink(e)))
+			w->put(w->ctx, it->in, s, load, e, sl);
+	}
+	if (w->put)
+		list_remove(it->in, s);
+	return -1;
+}
+
+int slots_walk(const SlotWalk *w, const List *body)
+{
+	BodyIt it;
+	int why = -1;
+	for (Stmt *s = body_first(body, &it); s && why < 0; s = body_next(&it))
+		if (s->kind == S_INS && !(w->skip && w->skip(w->ctx, s)) && ins_mentions(&s->ins, w->name))
+			why = access(w, &it, s);
+	body_end(&it);
+	return why;
+}
+
+/* ---- a callee's depot ------------------------------------------------------------ */
+
+int inlinable_depot(const List *body, Stmt **depot, Stmt **mov)
+{
+	*depot = *mov = NULL;
+	for (Stmt *s = body->head; s; s = s->next)
+		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_LOCAL && depot_named(s->var.ds[0].name))
+			*depot = s;
+	if (!*depot)
+		return -1;
+	const char *name = (*depot)->var.ds[0].name;
+	if (decl_bytes(&(*depot)->var, &(*depot)->var.ds[0]) < 0)
+		return INL_DEPOT;
+	for (Stmt *s = body->head; s; s = s->next) {
+		if (s->kind != S_INS || !ins_mentions(&s->ins, name))
+			continue;
+		if (*mov || s->ins.sp->code != O_mov || s->ins.guard || s->ins.nops != 2 ||
+		    s->ins.ops[1]->kind != E_NAME || s->ins.ops[0]->kind != E_NAME)
+			return INL_DEPOT;
+		*mov = s;
+	}
+	for (Stmt *s = body->head; s; s = s->next)
+		if (s->kind == S_SCOPE && body_mentions(&s->scope, name))
+			return INL_DEPOT;
+	return *mov ? -1 : INL_DEPOT;
+}

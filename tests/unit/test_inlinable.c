@@ -1,0 +1,194 @@
+/* stages/inlinable.c: what inlining a callee depends on, each answer
+ * worked out by hand from the callee's text. */
+#include <stdlib.h>
+#include "unit.h"
+#include "stages/inlinable.h"
+
+static const char *const text = HEADER
+	".visible .func (.param .b32 r) leaf(.param .b32 a)\n{\n.reg .b32 %r<3>;\n"
+	"ld.param.b32 %r1, [a];\nadd.s32 %r2, %r1, 1;\nst.param.b32 [r], %r2;\nret;\n}\n"
+	".func rec()\n{\ncall.uni rec, ();\nret;\n}\n"
+	".weak .func wk()\n{\nret;\n}\n"
+	".extern .func ext();\n"
+	".func data()\n{\n.shared .align 4 .b8 buf[4];\nret;\n}\n"
+	".func prag()\n{\n.pragma \"nounroll\";\n{\n.pragma \"maxnreg 32\";\n}\nret;\n}\n"
+	".func loop()\n{\n.reg .pred %p;\n.reg .b32 %r<2>;\nmov.u32 %r1, 0;\n$L:\n"
+	"add.s32 %r1, %r1, 1;\nsetp.lt.s32 %p, %r1, 10;\n@%p bra $L;\nret;\n}\n"
+	".func held(.param .b64 p, .param .b64 q, .param .b32 n)\n{\n.reg .b64 %rd<5>;\n.reg .b32 %r<3>;\n"
+	"ld.param.u64 %rd1, [p];\nld.u32 %r1, [%rd1+4];\n"
+	"ld.param.u64 %rd2, [q];\nld.param.u32 %r2, [n];\nmul.wide.s32 %rd3, %r2, 4;\n"
+	"add.s64 %rd4, %rd2, %rd3;\nld.u32 %r1, [%rd4];\nret;\n}\n"
+	".visible .entry k()\n{\ncall.uni leaf, ();\ncall.uni rec, ();\ncall.uni wk, ();\n"
+	"call.uni ext, ();\ncall.uni data, ();\ncall.uni prag, ();\ncall.uni loop, ();\n"
+	"call.uni held, ();\nret;\n}\n";
+
+typedef struct Fixture {
+	Module *m;
+	SymTab *syms;
+	CallGraph *cg;
+	StageOptions o;
+	Inlinable *in;
+} Fixture;
+
+static void fixture_open(Fixture *x, int closed)
+{
+	x->m = parse_ok(text);
+	x->syms = symtab_build(x->m);
+	x->cg = callgraph_build(x->m, x->syms);
+	x->o = (StageOptions){.world = {.closed = closed}};
+	x->in = inlinable_open(x->m, &x->o, x->cg);
+}
+
+static void fixture_close(Fixture *x)
+{
+	inlinable_close(x->in);
+	callgraph_free(x->cg);
+	symtab_free(x->syms);
+}
+
+static int why(Fixture *x, const char *name, int shadowed)
+{
+	return inlinable_why(x->in, cg_find(x->cg, intern_cstr(name)), shadowed);
+}
+
+START_TEST(legality_in_order)
+{
+	Fixture x;
+	fixture_open(&x, 0);
+	ck_assert_int_eq(why(&x, "leaf", 0), -1);
+	ck_assert_int_eq(why(&x, "leaf", 1), INL_SHADOW);     /* the caller's, after the callee's own */
+	ck_assert_int_eq(why(&x, "rec", 1), INL_RECURSIVE);   /* before the caller's shadowing */
+	ck_assert_int_eq(why(&x, "wk", 0), INL_WEAK);         /* an open world */
+	ck_assert_int_eq(why(&x, "ext", 0), INL_UNDEFINED);
+	ck_assert_int_eq(why(&x, "k", 0), INL_ENTRY);
+	ck_assert_int_eq(why(&x, "data", 0), INL_DECL);
+	ck_assert_int_eq(why(&x, "prag", 0), INL_PRAGMA);     /* nounroll is kept, maxnreg not */
+	fixture_close(&x);
+	fixture_open(&x, 1);
+	ck_assert_int_eq(why(&x, "wk", 0), -1);               /* a closed world: no other definition */
+	fixture_close(&x);
+}
+END_TEST
+
+START_TEST(facts_of_a_callee)
+{
+	Fixture x;
+	fixture_open(&x, 0);
+	const CgFunc *leaf = cg_find(x.cg, intern_cstr("leaf")), *loop = cg_find(x.cg, intern_cstr("loop")),
+		*held = cg_find(x.cg, intern_cstr("held"));
+	ck_assert_uint_eq(body_size(&leaf->def->body), 4);
+	ck_assert_uint_eq(body_size(&loop->def->body), 5);
+	ck_assert_int_eq(inlinable_loops(x.in, loop), 3);     /* add, setp, bra */
+	ck_assert_int_eq(inlinable_loops(x.in, leaf), 0);
+	ck_assert_int_eq(inlinable_removable(x.in, leaf), 0); /* .visible in an open world */
+	ck_assert_int_eq(inlinable_held(x.in, held, 0), PARAM_HELD);   /* [%rd1+4] only */
+	ck_assert_int_eq(inlinable_held(x.in, held, 1), 0);            /* read at a run-time index */
+	fixture_close(&x);
+	fixture_open(&x, 1);
+	ck_assert_int_eq(inlinable_removable(x.in, cg_find(x.cg, intern_cstr("leaf"))), 1);
+	fixture_close(&x);
+}
+END_TEST
+
+/* The bits of name at the n-th instruction of m's function (text order). */
+static int bits_at(const Module *m, int n, const char *name)
+{
+	const Func *f = NULL;
+	for (const Stmt *s = m->items.head; s && !f; s = s->next)
+		f = s->kind == S_FUNC ? s->func : NULL;
+	BodyIt it;
+	for (const Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
+		if (s->kind == S_INS && n-- == 0) {
+			int b = inlinable_bits(&it, it.in, name_expr(intern_cstr(name)));
+			body_end(&it);
+			return b;
+		}
+	return -1;
+}
+
+START_TEST(register_bits_by_scope)
+{
+	Module *m = parse_ok(HEADER ".func f()\n{\n.reg .b64 %rd<3>;\n.reg .b16 %h;\nmov.b64 %rd1, 0;\n"
+		"{\n.reg .b32 %rd<2>;\nmov.b32 %rd1, 0;\nmov.b64 %rd2, 0;\n}\nret;\n}\n");
+	ck_assert_int_eq(bits_at(m, 0, "%rd1"), 64);
+	ck_assert_int_eq(bits_at(m, 0, "%h"), 16);
+	ck_assert_int_eq(bits_at(m, 0, "%q"), 0);      /* nothing declares it */
+	ck_assert_int_eq(bits_at(m, 0, "%rd3"), 0);    /* past the range */
+	ck_assert_int_eq(bits_at(m, 1, "%rd1"), 32);   /* the inner block's range */
+	ck_assert_int_eq(bits_at(m, 2, "%rd2"), 64);   /* past the inner range: the outer one's */
+	ck_assert_int_eq(bits_at(m, 2, "%h"), 16);
+}
+END_TEST
+
+static const Func *func_named(const Module *m, const char *name)
+{
+	for (const Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && !strcmp(s->func->name, name))
+			return s->func;
+	return NULL;
+}
+
+/* The callee's side of parameter name of f, checked in place. */
+static int slots_of(const Module *m, const char *f, const char *name, int ret, Param *g)
+{
+	*g = (Param){.ret = ret};
+	SlotWalk w = {.g = g, .name = intern_cstr(name)};
+	return slots_walk(&w, &func_named(m, f)->body);
+}
+
+START_TEST(slots_in_place)
+{
+	Module *m = parse_ok(HEADER
+		".func (.param .b32 r) f(.param .align 8 .b8 a[8])\n{\n.reg .b32 %r<3>;\n.reg .b16 %h;\n"
+		"ld.param.b32 %r1, [a];\nld.param.v2.b16 {%h, %h}, [a+4];\nst.param.b32 [r], %r1;\nret;\n}\n"
+		".func g(.param .b32 a)\n{\n.reg .b32 %r1;\n.reg .b16 %h;\n"
+		"ld.param.b32 %r1, [a];\nld.param.b16 %h, [a+2];\nret;\n}\n"
+		".func h(.param .b32 a)\n{\n.reg .b16 %h;\nld.param.b32 %h, [a];\nret;\n}\n"
+		".func w(.param .b32 a)\n{\nst.param.b32 [a], 1;\nret;\n}\n");
+	Param g;
+	ck_assert_int_eq(slots_of(m, "f", "a", 0, &g), -1);
+	ck_assert_uint_eq(g.nslots, 3);                  /* [0,4), [4,6), [6,8) */
+	ck_assert(g.slots[0].read && !g.slots[0].written);
+	ck_assert(g.slots[2].off == 6 && g.slots[2].size == 2);
+	free(g.slots);
+	ck_assert_int_eq(slots_of(m, "f", "r", 1, &g), -1);   /* a result the callee writes */
+	ck_assert(g.nslots == 1 && g.slots[0].written);
+	free(g.slots);
+	ck_assert_int_eq(slots_of(m, "g", "a", 0, &g), INL_OVERLAP);   /* [0,4) and [2,4) */
+	free(g.slots);
+	ck_assert_int_eq(slots_of(m, "h", "a", 0, &g), INL_PARAM);     /* 32 bits into a 16-bit register */
+	free(g.slots);
+	ck_assert_int_eq(slots_of(m, "w", "a", 0, &g), INL_PARAM);     /* an argument written */
+	free(g.slots);
+}
+END_TEST
+
+START_TEST(depot_in_place)
+{
+	Module *m = parse_ok(HEADER
+		".func one()\n{\n.local .align 4 .b8 __local_depot0[8];\n.reg .b64 %SPL;\n"
+		"mov.u64 %SPL, __local_depot0;\nret;\n}\n"
+		".func two()\n{\n.local .align 4 .b8 __local_depot1[8];\n.reg .b64 %SPL, %SP;\n"
+		"mov.u64 %SPL, __local_depot1;\nmov.u64 %SP, __local_depot1;\nret;\n}\n"
+		".func none()\n{\nret;\n}\n");
+	Stmt *d, *mov;
+	ck_assert_int_eq(inlinable_depot(&func_named(m, "one")->body, &d, &mov), -1);
+	ck_assert(d && mov && mov->ins.ops[0]->str == intern_cstr("%SPL"));
+	ck_assert_int_eq(inlinable_depot(&func_named(m, "two")->body, &d, &mov), INL_DEPOT);   /* two movs */
+	ck_assert_int_eq(inlinable_depot(&func_named(m, "none")->body, &d, &mov), -1);
+	ck_assert(!d && !mov);
+}
+END_TEST
+
+Suite *inlinable_suite(void)
+{
+	Suite *s = suite_create("inlinable");
+	TCase *tc = tcase_create("callee");
+	tcase_add_test(tc, legality_in_order);
+	tcase_add_test(tc, facts_of_a_callee);
+	tcase_add_test(tc, register_bits_by_scope);
+	tcase_add_test(tc, slots_in_place);
+	tcase_add_test(tc, depot_in_place);
+	suite_add_tcase(s, tc);
+	return s;
+}
