@@ -21,11 +21,11 @@
  *   every candidate returns the same constants and does nothing else
  *   (closed): the call's result reads become movs of them (uniform)
  *   2..N candidates, closed: a funnel or a .calltargets list, by the
- *   measured rules at settle(), keep_pointer() and too_large() below (a
- *   recursive target, one the inliner would not take in its place, or
- *   arms whose copies together grow the code more than the inliner lets
- *   one call, gets the list, unless funnels everywhere leave no call
- *   through a pointer)
+ *   measured rules at settle(), keep_pointer() and funnel_not_worth()
+ *   below (a recursive target, one the inliner would not take in its
+ *   place, or arms whose copies together grow the code more than the
+ *   inliner lets one call, gets the list, unless funnels everywhere leave
+ *   no call through a pointer)
  *   1..N candidates open, or a funnel: a branch funnel around the call only
  *   (before and after at funnel() below), unless the inliner would not
  *   take every arm (the call is then left alone):
@@ -934,7 +934,7 @@ static void settle(Dv *d, Icall *st, const uint8_t *cyclic, int prune)
  * is its own answer (inline_ask), each funnel of the caller that calls
  * a candidate counted as one call of it more; a funnel that goes is one
  * call fewer for those asked after it.  And where it takes them all,
- * the cost model's funnel rule (too_large()).  docs/stages.md has the
+ * the cost model's funnel rule (funnel_not_worth()).  docs/stages.md has the
  * measurements. */
 static void keep_pointer(Icall *st, const char *back, const char *why)
 {
@@ -970,7 +970,7 @@ static int funnel_size(const Icall *st)
 /* Every arm inlined is not enough: the funnel as a whole is weighed
  * by the cost model's funnel rule (cost.c: cost_funnel_worth), from the
  * inliner's facts for each arm (InlineCost). */
-static int too_large(const Icall *st, const InlineCost *ic, char *why, size_t n)
+static int funnel_not_worth(const Icall *st, const InlineCost *ic, char *why, size_t n)
 {
 	int arm[MAX_CAND], g;
 	for (uint32_t k = 0; ic->weighed && k < st->ncands; k++)
@@ -1017,7 +1017,7 @@ static void settle_arms(Dv *d, InlineAsk *ask, Df *df, uint32_t *arms)
 		InlineCost ic = {.arm = arm};
 		int r = inline_ask(ask, df->fs, st->call, st->list, st->cands, more, st->ncands, st->open,
 			&ic, why, sizeof why);
-		if (r < 0 && !too_large(st, &ic, why, sizeof why))
+		if (r < 0 && !funnel_not_worth(st, &ic, why, sizeof why))
 			continue;
 		for (uint32_t k = 0; k < st->ncands; k++)
 			arms[at[k]]--;

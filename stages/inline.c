@@ -1432,7 +1432,7 @@ static void put_in(Caller *fn, CopyPlan *p)
  * not copied: a chain of functions that must all stay (an open world)
  * would otherwise grow each by the whole expansion of the next, n^2/2
  * instructions over n of them. */
-static int too_large(const Caller *fn, const CallSite *st)
+static int over_caller_max(const Caller *fn, const CallSite *st)
 {
 	return fn->size > CALLER_MAX || (st->callee->def && body_size(&st->callee->def->body) > CALLER_MAX);
 }
@@ -1447,7 +1447,7 @@ static void decide(Caller *fn, Bundle *b, int *why, int *c, int *t)
 	for (uint32_t i = 0; i < b->n; i++) {
 		CopyPlan *p = &b->plans[i];
 		*p = (CopyPlan){.site = b->sites[i], .b = b};
-		why[i] = too_large(fn, p->site) ? INL_LARGE : classify(fn, p->site);
+		why[i] = over_caller_max(fn, p->site) ? INL_LARGE : classify(fn, p->site);
 		/* before prepare(), which copies the callee: once the budget is
 		 * spent, each call left costs no copy of its callee */
 		if (why[i] < 0 && grown + charge(fn, p->site) > in->budget)
