@@ -389,3 +389,142 @@ int inlinable_depot(const List *body, Stmt **depot, Stmt **mov)
 			return INL_DEPOT;
 	return *mov ? -1 : INL_DEPOT;
 }
+
+/* ---- a caller ----------------------------------------------------------------- */
+
+void caller_facts_free(CallerFacts *cf)
+{
+	names_free(&cf->locals);
+	memobjs_free(cf->mo);
+}
+
+/* copies and their fresh names never shadow */
+int caller_shadowed(CallerFacts *cf)
+{
+	if (!(cf->known & CF_SHADOWED)) {
+		cf->known |= CF_SHADOWED;
+		cf->shadowed = names_shadowed(cf->f);
+	}
+	return cf->shadowed;
+}
+
+uint32_t body_writes(const List *l, const char *reg)
+{
+	uint32_t n = 0;
+	BodyIt it;
+	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
+		if (s->kind == S_INS) {
+			RegAccess a = ins_reg_access(&s->ins, reg);
+			n += a.writes || a.may_write;
+		}
+	return n;
+}
+
+int caller_depot(CallerFacts *cf)
+{
+	if (cf->known & CF_DEPOT)
+		return cf->depot_ok;
+	cf->known |= CF_DEPOT;
+	Depot dp = func_depot(&cf->f->body);
+	Stmt *d = dp.decl;
+	cf->spl = dp.spl;
+	cf->sp = dp.sp;
+	cf->depot = d;
+	cf->own = d ? decl_bytes(&d->var, &d->var.ds[0]) : 0;
+	/* a caller that steps its %SPL (hand-written) would put a copy's
+	 * bytes at the stepped place, past its depot's end */
+	cf->depot_ok = !d || (cf->spl && cf->own >= 0 && body_writes(&cf->f->body, cf->spl) == 1 &&
+		(!cf->sp || body_writes(&cf->f->body, cf->sp) == 1));
+	return cf->depot_ok;
+}
+
+/* Their start registers must be as wide. */
+int caller_depot_fits(const CallerFacts *cf, const Names *names, const List *body, const Stmt *mov)
+{
+	if (!mov)
+		return 1;
+	const char *t = mov->ins.sp->type;
+	if (!t || inlinable_bits(NULL, body, mov->ins.ops[0]) != 8 * type_bytes(t))
+		return 0;
+	return !cf->depot || names_bits(names, name_expr(cf->spl)) == 8 * type_bytes(t);
+}
+
+/* The caller's objects as it stands, the copies put in so far with it. */
+static const MemObjs *caller_objs(CallerFacts *cf)
+{
+	if (!(cf->known & CF_OBJS)) {
+		cf->known |= CF_OBJS;
+		memobjs_free(cf->mo);
+		cf->mo = memobjs_build(cf->f);
+	}
+	return cf->mo;
+}
+
+/* The registers holding an address in the caller's .local objects,
+ * read once per caller (ir/memobj.c follows them). */
+static const Names *local_addrs(CallerFacts *cf)
+{
+	if (cf->known & CF_LOCALS)
+		return &cf->locals;
+	cf->known |= CF_LOCALS;
+	const MemObjs *mo = caller_objs(cf);
+	for (uint32_t i = 0; i < mo->ndefs; i++) {
+		const Stmt *d = mo->defs[i].at;
+		if (d->kind == S_INS && d->ins.nops && d->ins.ops[0]->kind == E_NAME)
+			names_add(&cf->locals, d->ins.ops[0]->str, NULL);
+	}
+	return &cf->locals;
+}
+
+/* Does the caller as it stands (the copies put in so far with it)
+ * store into the object whose address reg holds at an index that comes
+ * from data (ir/memobj.c: memobjs_stored_data)?  Then ptxas keeps that
+ * object in memory, inlined or not: tile_modes counts into
+ * bins[px >> 4] once hist16_add is in, so hist16_mode's reads of bins
+ * stay loads.  A fill loop's counter is no such index (ptxas unrolls a
+ * loop of constant trip count and holds the array in registers:
+ * clang_depot_lifetimes' escapes fills seen[] so before sum_through). */
+static int stored_data(CallerFacts *cf, const char *reg)
+{
+	const MemObjs *mo = caller_objs(cf);
+	int found = 0;
+	for (uint32_t i = 0; i < mo->ndefs; i++) {
+		const Stmt *d = mo->defs[i].at;
+		if (d->kind != S_INS || !d->ins.nops || d->ins.ops[0]->kind != E_NAME || d->ins.ops[0]->str != reg)
+			continue;
+		if (!memobjs_stored_data(mo, mo->defs[i].obj))
+			return 0;
+		found = 1;
+	}
+	return found;
+}
+
+/* Does the call pass an address of the caller's .local objects (an
+ * st.param of one to an argument, beside the call)?  COST_LOCAL_HELD when every such
+ * argument's parameter is accessed in the callee at constant offsets
+ * only (ir/memobj.c): once inlined the depot stage holds the object in
+ * registers.  COST_LOCAL_NONE where the array stays in memory either
+ * way: the callee stores through each of the others at a run-time
+ * index, or the caller itself stores into it at a data index
+ * (stored_data).  Else COST_LOCAL_PASSED: the callee only reads it at
+ * run-time indices, and ptxas may hold it in registers once inlined. */
+int caller_passes_local(CallerFacts *cf, Inlinable *inl, const Stmt *call, const List *l, const CgFunc *c)
+{
+	const Names *locals = local_addrs(cf);
+	const Func *callee = c->def;
+	CallParts cp;
+	if (!ins_call_parts(&call->ins, &cp) || !cp.args)
+		return 0;
+	int64_t off;
+	int passed = 0, held = 1, read = 0;
+	for (const Stmt *s = l->head; s && s != call; s = s->next)
+		for (uint32_t i = 0; s->kind == S_INS && i < cp.args->n; i++)
+			if (cp.args->kids[i]->kind == E_NAME && param_moves_of(&s->ins, cp.args->kids[i]->str, &off) == 0 &&
+			    s->ins.ops[1]->kind == E_NAME && names_exact(locals, s->ins.ops[1]->str)) {
+				int how = i < callee->nparams ? inlinable_held(inl, c, i) : 0;
+				passed = 1;
+				held &= how == PARAM_HELD;
+				read |= how == 0 && !stored_data(cf, s->ins.ops[1]->str);
+			}
+	return !passed ? COST_LOCAL_NONE : held ? COST_LOCAL_HELD : read ? COST_LOCAL_PASSED : COST_LOCAL_NONE;
+}

@@ -100,6 +100,34 @@ int slots_walk(const SlotWalk *, const List *body);
  * address (nested blocks may not name it): -1, else INL_DEPOT. */
 int inlinable_depot(const List *body, Stmt **depot, Stmt **mov);
 
+/* A caller's facts, asked by whoever weighs a call in it (the inliner's
+ * Caller holds one): each read the first time it is asked and its
+ * CF_* bit then set in known.  caller_facts_free() frees them. */
+enum { CF_SHADOWED = 1, CF_DEPOT = 2, CF_LOCALS = 4, CF_OBJS = 8 };
+typedef struct CallerFacts {
+	const Func *f;
+	unsigned known;
+	int shadowed;                /* a nested scope declares a name again */
+	Stmt *depot;                 /* its __local_depot (the inliner makes one a callee needs) */
+	const char *spl, *sp;        /* the depot's local and generic start registers */
+	int64_t own;                 /* the depot's bytes before any copy came in */
+	int depot_ok;                /* caller_depot()'s answer */
+	Names locals;                /* registers holding an address of its .local objects */
+	MemObjs *mo;                 /* its objects as they stand: read again once CF_OBJS is cleared */
+} CallerFacts;
+void caller_facts_free(CallerFacts *);
+int caller_shadowed(CallerFacts *);
+/* 0 when it has a depot whose start is not one mov at its top level, or
+ * whose start it steps (depot, spl, sp and own are then read). */
+int caller_depot(CallerFacts *);
+/* Can the depot of body (a callee's: mov takes its address, NULL for
+ * none) join the caller's?  names: the caller's register types. */
+int caller_depot_fits(const CallerFacts *, const Names *names, const List *body, const Stmt *mov);
+/* How call (in l) passes an address of the caller's .local objects to
+ * callee: COST_LOCAL_*. */
+int caller_passes_local(CallerFacts *, Inlinable *, const Stmt *call, const List *l, const CgFunc *callee);
+uint32_t body_writes(const List *, const char *reg);   /* statements that may write reg */
+
 /* inline.c: devirt's question before it builds a funnel at an indirect
  * call: would inline_calls() take a direct call there to each of
  * callees[0..n), the caller then calling callees[i] more[i] times more

@@ -322,87 +322,6 @@ static int call_overhead(const CopyPlan *p)
 	return n;
 }
 
-/* The caller's objects as it stands, the copies put in so far with it. */
-static const MemObjs *caller_objs(Caller *fn)
-{
-	if (!(fn->known & KNOWN_OBJS)) {
-		fn->known |= KNOWN_OBJS;
-		memobjs_free(fn->mo);
-		fn->mo = memobjs_build(fn->f);
-	}
-	return fn->mo;
-}
-
-/* The registers holding an address in the caller's .local objects,
- * read once per caller (ir/memobj.c follows them). */
-static const Names *local_addrs(Caller *fn)
-{
-	if (fn->known & KNOWN_LOCALS)
-		return &fn->locals;
-	fn->known |= KNOWN_LOCALS;
-	const MemObjs *mo = caller_objs(fn);
-	for (uint32_t i = 0; i < mo->ndefs; i++) {
-		const Stmt *d = mo->defs[i].at;
-		if (d->kind == S_INS && d->ins.nops && d->ins.ops[0]->kind == E_NAME)
-			names_add(&fn->locals, d->ins.ops[0]->str, NULL);
-	}
-	return &fn->locals;
-}
-
-/* Does the call pass such an address (an st.param of one to an
- * argument, beside the call)?  COST_LOCAL_HELD when every such
- * argument's parameter is accessed in the callee at constant offsets
- * only (ir/memobj.c): once inlined the depot stage holds the object in
- * registers.  COST_LOCAL_NONE where the array stays in memory either
- * way: the callee stores through each of the others at a run-time
- * index, or the caller itself stores into it at a data index
- * (stored_data).  Else COST_LOCAL_PASSED: the callee only reads it at
- * run-time indices, and ptxas may hold it in registers once inlined. */
-
-/* Does the caller as it stands (the copies put in so far with it)
- * store into the object whose address reg holds at an index that comes
- * from data (ir/memobj.c: memobjs_stored_data)?  Then ptxas keeps that
- * object in memory, inlined or not: tile_modes counts into
- * bins[px >> 4] once hist16_add is in, so hist16_mode's reads of bins
- * stay loads.  A fill loop's counter is no such index (ptxas unrolls a
- * loop of constant trip count and holds the array in registers:
- * clang_depot_lifetimes' escapes fills seen[] so before sum_through). */
-static int stored_data(Caller *fn, const char *reg)
-{
-	const MemObjs *mo = caller_objs(fn);
-	int found = 0;
-	for (uint32_t i = 0; i < mo->ndefs; i++) {
-		const Stmt *d = mo->defs[i].at;
-		if (d->kind != S_INS || !d->ins.nops || d->ins.ops[0]->kind != E_NAME || d->ins.ops[0]->str != reg)
-			continue;
-		if (!memobjs_stored_data(mo, mo->defs[i].obj))
-			return 0;
-		found = 1;
-	}
-	return found;
-}
-
-static int passes_local(Caller *fn, const CallSite *st)
-{
-	const Names *l = local_addrs(fn);
-	const Func *callee = st->callee->def;
-	CallParts cp;
-	if (!ins_call_parts(&st->call->ins, &cp) || !cp.args)
-		return 0;
-	int64_t off;
-	int passed = 0, held = 1, read = 0;
-	for (const Stmt *s = st->list->head; s && s != st->call; s = s->next)
-		for (uint32_t i = 0; s->kind == S_INS && i < cp.args->n; i++)
-			if (cp.args->kids[i]->kind == E_NAME && param_moves_of(&s->ins, cp.args->kids[i]->str, &off) == 0 &&
-			    s->ins.ops[1]->kind == E_NAME && names_exact(l, s->ins.ops[1]->str)) {
-				int how = i < callee->nparams ? inlinable_held(fn->in->inl, st->callee, i) : 0;
-				passed = 1;
-				held &= how == PARAM_HELD;
-				read |= how == 0 && !stored_data(fn, s->ins.ops[1]->str);
-			}
-	return !passed ? COST_LOCAL_NONE : held ? COST_LOCAL_HELD : read ? COST_LOCAL_PASSED : COST_LOCAL_NONE;
-}
-
 /* The cost model's facts for the caller's calls of the site's callee
  * (cost.c): each copy less the call it replaces, less the body when
  * those were its last calls and it goes. */
@@ -411,7 +330,7 @@ CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p)
 	In *in = fn->in;
 	const CgFunc *c = st->callee;
 	CostFacts f = {.body = (int)body_size(&c->def->body), .copies = (int)st->copies,
-		.overhead = call_overhead(p), .folds = (int)st->folds, .local = passes_local(fn, st)};
+		.overhead = call_overhead(p), .folds = (int)st->folds, .local = caller_passes_local(&fn->cf, in->inl, st->call, st->list, c)};
 	if (f.local == COST_LOCAL_PASSED)
 		f.loop_ins = inlinable_loops(in->inl, c);
 	f.last = inlinable_removable(in->inl, c) && in->callee[cg_index_of(in->cg, c)].ncalls == st->copies;

@@ -401,12 +401,7 @@ static Stmt *decl_in(const List *l, const char *name)
 /* Why the call cannot be inlined whatever the copy looks like, or -1. */
 static int classify(Caller *fn, const CallSite *st)
 {
-	/* copies and their fresh names never shadow */
-	if (!(fn->known & KNOWN_SHADOWED)) {
-		fn->known |= KNOWN_SHADOWED;
-		fn->shadowed = names_shadowed(fn->f);
-	}
-	return inlinable_why(fn->in->inl, st->callee, fn->shadowed);
+	return inlinable_why(fn->in->inl, st->callee, caller_shadowed(&fn->cf));
 }
 
 static int in_bundle(const Bundle *b, const Stmt *s)
@@ -487,28 +482,6 @@ static int check_params(Caller *fn, Bundle *b, int apply)
 	return -1;
 }
 
-static uint32_t writes(const List *l, const char *reg);
-
-/* The caller's depot and the register holding its start, if it has one:
- * 0 when it has a depot whose start is not one mov at its top level. */
-static int caller_depot(Caller *fn)
-{
-	if (fn->known & KNOWN_DEPOT)
-		return fn->depot_ok;
-	fn->known |= KNOWN_DEPOT;
-	Depot dp = func_depot(&fn->f->body);
-	Stmt *d = dp.decl;
-	fn->spl = dp.spl;
-	fn->sp = dp.sp;
-	fn->depot = d;
-	fn->own = d ? decl_bytes(&d->var, &d->var.ds[0]) : 0;
-	/* a caller that steps its %SPL (hand-written) would put a copy's
-	 * bytes at the stepped place, past its depot's end */
-	fn->depot_ok = !d || (fn->spl && fn->own >= 0 && writes(&fn->f->body, fn->spl) == 1 &&
-		(!fn->sp || writes(&fn->f->body, fn->sp) == 1));
-	return fn->depot_ok;
-}
-
 /* ---- the copy in place -------------------------------------------------------- */
 
 /* A Param's slot registers, declared where its .param was (or before
@@ -563,18 +536,6 @@ static int mentions_other(const List *l, const char *name, const Stmt *except)
 	return 0;
 }
 
-static uint32_t writes(const List *l, const char *reg)
-{
-	uint32_t n = 0;
-	BodyIt it;
-	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
-		if (s->kind == S_INS) {
-			RegAccess a = ins_reg_access(&s->ins, reg);
-			n += a.writes || a.may_write;
-		}
-	return n;
-}
-
 /* Addresses from `from` (written once, by def) taken from `to` + off
  * instead: `add d, from, K` and [from+K]; def goes when nothing else
  * reads from. */
@@ -606,22 +567,23 @@ static void rebase(In *in, List *body, const char *from, const char *to, int64_t
  * made after %SPL's mov when it has none. */
 static const char *caller_sp(Caller *fn, const char *type)
 {
-	if (fn->sp)
-		return fn->sp;
+	if (fn->cf.sp)
+		return fn->cf.sp;
 	In *in = fn->in;
 	List *body = &fn->f->body;
 	Stmt *mov = body->head;
-	while (!(mov->kind == S_INS && mov->ins.sp->code == O_mov && mov->ins.ops[0]->str == fn->spl))
+	while (!(mov->kind == S_INS && mov->ins.sp->code == O_mov && mov->ins.ops[0]->str == fn->cf.spl))
 		mov = mov->next;
 	char sp[32], decl[32];
-	fn->sp = names_fresh(&fn->names, "%SP");
+	fn->cf.sp = names_fresh(&fn->names, "%SP");
 	snprintf(decl, sizeof decl, ".reg .b%d", 8 * type_bytes(type));
-	Stmt *d = var_new(in->m, mov->loc, decl, fn->sp);
+	Stmt *d = var_new(in->m, mov->loc, decl, fn->cf.sp);
 	names_add_decls(&fn->names, &d->var, 1);
 	list_insert_before(body, body->head, d);
 	snprintf(sp, sizeof sp, "cvta.local%s", type);
-	list_insert_before(body, mov->next, mkins(in, mov->loc, sp, name_expr(fn->sp), name_expr(fn->spl), NULL));
-	return fn->sp;
+	list_insert_before(body, mov->next,
+		mkins(in, mov->loc, sp, name_expr(fn->cf.sp), name_expr(fn->cf.spl), NULL));
+	return fn->cf.sp;
 }
 
 /* The first statement of the caller that runs (or is jumped to). */
@@ -641,35 +603,23 @@ static void make_depot(Caller *fn, const Stmt *like)
 	const char *type = like->ins.sp->type, *name = names_fresh(&fn->names, "__local_depot");
 	char decl[32], arr[160];
 	snprintf(arr, sizeof arr, "%s[1]", name);
-	fn->depot = var_new(in->m, like->loc, ".local .align 1 .b8", arr);
-	fn->spl = names_fresh(&fn->names, "%SPL");
+	fn->cf.depot = var_new(in->m, like->loc, ".local .align 1 .b8", arr);
+	fn->cf.spl = names_fresh(&fn->names, "%SPL");
 	snprintf(decl, sizeof decl, ".reg .b%d", 8 * type_bytes(type));
-	Stmt *r = var_new(in->m, like->loc, decl, fn->spl);
+	Stmt *r = var_new(in->m, like->loc, decl, fn->cf.spl);
 	names_add_decls(&fn->names, &r->var, 1);
-	names_add_decls(&fn->names, &fn->depot->var, 1);
+	names_add_decls(&fn->names, &fn->cf.depot->var, 1);
 	Stmt *first = entry_point(body);
-	list_insert_before(body, body->head, fn->depot);
+	list_insert_before(body, body->head, fn->cf.depot);
 	list_insert_before(body, body->head, r);
-	list_insert_before(body, first, mkins(in, like->loc, like->ins.sp->text, name_expr(fn->spl),
+	list_insert_before(body, first, mkins(in, like->loc, like->ins.sp->text, name_expr(fn->cf.spl),
 		name_expr(name), NULL));
-	fn->depot->var.ds[0].dims[0] = int_expr(0);
+	fn->cf.depot->var.ds[0].dims[0] = int_expr(0);
 }
 
 static int64_t align_up(int64_t v, int64_t a)
 {
 	return a > 1 ? (v + a - 1) / a * a : v;
-}
-
-/* Can the depot of body (the callee's: mov takes its address) join the
- * caller's?  Their start registers must be as wide. */
-static int depot_fits(Caller *fn, const List *body, const Stmt *mov)
-{
-	if (!mov)
-		return 1;
-	const char *t = mov->ins.sp->type;
-	if (!t || inlinable_bits(NULL, body, mov->ins.ops[0]) != 8 * type_bytes(t))
-		return 0;
-	return !fn->depot || names_bits(&fn->names, name_expr(fn->spl)) == 8 * type_bytes(t);
 }
 
 /* The copy's depot becomes bytes past the caller's own: its start
@@ -712,9 +662,9 @@ static void merge_depot(Caller *fn, CopyPlan *p)
 	Decl *dv = &p->depot->var;
 	int64_t size = decl_bytes(dv, &dv->ds[0]), align = var_align(dv);
 	const char *type = p->depot_mov->ins.sp->type, *own = p->depot_mov->ins.ops[0]->str;
-	if (!fn->depot)
+	if (!fn->cf.depot)
 		make_depot(fn, p->depot_mov);
-	Decl *cv = &fn->depot->var;
+	Decl *cv = &fn->cf.depot->var;
 	int64_t now = decl_bytes(cv, &cv->ds[0]), off = frame_of(fn, p, now, size, align);
 	p->frame_end = off + size;
 	Declarator *x = arena_dup(in->m->arena, cv->ds, sizeof *cv->ds);
@@ -725,7 +675,7 @@ static void merge_depot(Caller *fn, CopyPlan *p)
 		decl_set_align(in->m, cv, (uint32_t)align);
 	char sp[32];
 	snprintf(sp, sizeof sp, "add%s", type);
-	Stmt *def = mkins(in, p->depot_mov->loc, sp, name_expr(own), name_expr(fn->spl), int_expr(off));
+	Stmt *def = mkins(in, p->depot_mov->loc, sp, name_expr(own), name_expr(fn->cf.spl), int_expr(off));
 	list_insert_before(&p->body, p->depot_mov, def);
 	list_remove(&p->body, p->depot_mov);
 	list_remove(&p->body, p->depot);
@@ -734,12 +684,12 @@ static void merge_depot(Caller *fn, CopyPlan *p)
 		if (s->kind == S_INS && s->ins.sp->code == O_cvta && s->ins.sp->space == SPACE_LOCAL &&
 		    !s->ins.guard && s->ins.nops == 2 && s->ins.ops[1]->kind == E_NAME &&
 		    s->ins.ops[1]->str == own && s->ins.ops[0]->kind == E_NAME &&
-		    writes(&p->body, s->ins.ops[0]->str) == 1) {
+		    body_writes(&p->body, s->ins.ops[0]->str) == 1) {
 			rebase(in, &p->body, s->ins.ops[0]->str, caller_sp(fn, type), off, s);
 			break;
 		}
-	if (writes(&p->body, own) == 1)
-		rebase(in, &p->body, own, fn->spl, off, def);
+	if (body_writes(&p->body, own) == 1)
+		rebase(in, &p->body, own, fn->cf.spl, off, def);
 	for (Stmt *s = p->body.head, *next; s; s = next) {   /* %SP, %SPL, once unused */
 		next = s->next;
 		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_REG && s->var.nds == 1 &&
@@ -1177,7 +1127,7 @@ static int prepare(Caller *fn, CopyPlan *p)
 	Stmt *depot = NULL, *mov = NULL;
 	if (why < 0)
 		why = inlinable_depot(&p->callee->body, &depot, &mov);
-	if (why < 0 && (!caller_depot(fn) || !depot_fits(fn, &p->callee->body, mov)))
+	if (why < 0 && (!caller_depot(&fn->cf) || !caller_depot_fits(&fn->cf, &fn->names, &p->callee->body, mov)))
 		why = INL_DEPOT;
 	if (why < 0 && !st->asked)   /* the copy's own, which the rewriting moves */
 		inlinable_depot(&p->body, &p->depot, &p->depot_mov);
@@ -1418,7 +1368,7 @@ static void put_in(Caller *fn, CopyPlan *p)
 	in->st.copied += body_size(&p->body);
 	in->grown += charge(fn, p->site);
 	fn->size += body_size(&p->body);
-	fn->known &= ~KNOWN_OBJS;
+	fn->cf.known &= ~CF_OBJS;
 	/* the call goes, the copy's calls come: so a later caller's call is
 	 * seen to be the last (the decision a second run would make) */
 	delta_of(fn, p->site->callee)->n--;
@@ -1704,7 +1654,7 @@ static void count_copies(Caller *fn)
 static void fn_open(Caller *fn, In *in, Stmt *fs, int all)
 {
 	*fn = (Caller){.in = in, .arena = arena_new(), .fs = fs, .f = fs->func,
-		.pos = order_def(in->order_of, fs->func->name)};
+		.cf.f = fs->func, .pos = order_def(in->order_of, fs->func->name)};
 	Found fd = {fn, 0, NULL, 0};
 	find_sites(&fd, &fn->f->body, fn->f->body.head, NULL);
 	if (fn->nsites || all) {
@@ -1718,8 +1668,7 @@ static void fn_close(Caller *fn)
 	HASH_CLEAR(hh, fn->delta);
 	names_free(&fn->judged);
 	names_free(&fn->names);
-	names_free(&fn->locals);
-	memobjs_free(fn->mo);
+	caller_facts_free(&fn->cf);
 	srclines_free(fn->src);
 	arena_free(fn->arena);
 	*fn = (Caller){0};

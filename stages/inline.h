@@ -22,16 +22,13 @@ typedef struct Bundle Bundle;
 /* Every cache of the stage's state is filled the first time it is
  * asked, and then its KNOWN_* bit set in the state's known: one
  * convention for the module's (In), a callee's (Inlinee, and each of its
- * parameters' held), a caller's (Caller) and a round's (Vals). */
+ * parameters' held), a caller's (Caller, and its CallerFacts' CF_* bits)
+ * and a round's (Vals). */
 enum {
 	KNOWN_STRS = 1,              /* In.strs, In.labels */
 	KNOWN_FOLDS = 1,             /* Inlinee.folds */
-	KNOWN_SHADOWED = 1,          /* Caller.shadowed */
-	KNOWN_DEPOT = 2,             /* Caller.depot .. depot_ok */
-	KNOWN_LOCALS = 4,            /* Caller.locals */
-	KNOWN_OBJS = 8,              /* Caller.mo: cleared when a copy goes in */
-	KNOWN_JUDGED = 16,           /* Caller.judged */
-	KNOWN_SRC = 32,              /* Caller.src */
+	KNOWN_JUDGED = 1,            /* Caller.judged */
+	KNOWN_SRC = 2,               /* Caller.src */
 	KNOWN_VALS = 1,              /* inline-cost.c's Vals: the caller's values before its copies */
 };
 
@@ -119,19 +116,13 @@ typedef struct Caller {
 	CallSite *more;              /* the calls copies of deferred callees brought: the next round's */
 	uint32_t nmore, cmore;
 	Delta *delta;                /* by callee */
-	int shadowed;                /* a nested scope declares a name again */
 	Names judged;                /* --verify: what it declares, read by judge() itself */
 	SrcLines *src;
 	unsigned serial;             /* inlined copies so far */
-	Stmt *depot;                 /* its __local_depot, made when a callee needs one */
-	const char *spl, *sp;        /* the depot's local and generic start registers */
-	int64_t own;                 /* the depot's bytes before any copy came in */
+	CallerFacts cf;              /* its depot, objects, shadowing (inlinable.c), copies in */
 	struct Frame *frames;        /* the callees' bytes in the depot (merge_depot) */
 	uint32_t nframes, cframes;
-	int depot_ok;                /* caller_depot()'s answer */
 	int64_t pos;                 /* its place in the module (In.order_of) */
-	Names locals;                /* registers holding an address of its .local objects */
-	MemObjs *mo;                 /* its objects as they stand, copies in */
 } Caller;
 
 typedef struct CopyPlan {

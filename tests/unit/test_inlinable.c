@@ -180,6 +180,66 @@ START_TEST(depot_in_place)
 }
 END_TEST
 
+/* A caller's facts: c passes its depot's address to held's p (read at
+ * [%rd1+4] only) and then to its q (read at a run-time index, nothing
+ * stored into it); d steps its %SPL; e declares %r again in a block. */
+static const char *const callers = HEADER
+	".func held(.param .b64 p, .param .b64 q, .param .b32 n)\n{\n.reg .b64 %rd<5>;\n.reg .b32 %r<3>;\n"
+	"ld.param.u64 %rd1, [p];\nld.u32 %r1, [%rd1+4];\n"
+	"ld.param.u64 %rd2, [q];\nld.param.u32 %r2, [n];\nmul.wide.s32 %rd3, %r2, 4;\n"
+	"add.s64 %rd4, %rd2, %rd3;\nld.u32 %r1, [%rd4];\nret;\n}\n"
+	".func c()\n{\n.local .align 4 .b8 __local_depot0[16];\n.reg .b64 %SPL;\n.reg .b64 %rd<2>;\n"
+	"mov.u64 %SPL, __local_depot0;\nadd.u64 %rd1, %SPL, 0;\n"
+	"{\n.param .b64 a0;\nst.param.b64 [a0], %rd1;\n.param .b64 a1;\nst.param.b64 [a1], 0;\n"
+	".param .b32 a2;\nst.param.b32 [a2], 0;\ncall.uni held, (a0, a1, a2);\n}\n"
+	"{\n.param .b64 b0;\nst.param.b64 [b0], 0;\n.param .b64 b1;\nst.param.b64 [b1], %rd1;\n"
+	".param .b32 b2;\nst.param.b32 [b2], 0;\ncall.uni held, (b0, b1, b2);\n}\nret;\n}\n"
+	".func d()\n{\n.local .align 4 .b8 __local_depot1[8];\n.reg .b64 %SPL;\n"
+	"mov.u64 %SPL, __local_depot1;\nadd.u64 %SPL, %SPL, 8;\nret;\n}\n"
+	".func e()\n{\n.reg .b32 %r;\n{\n.reg .b32 %r;\nmov.u32 %r, 1;\n}\nret;\n}\n";
+
+/* The n-th call of f (text order). */
+static const Stmt *call_at(const Func *f, int n, const List **in)
+{
+	BodyIt it;
+	for (const Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
+		if (stmt_is_call(s) && n-- == 0) {
+			*in = it.in;
+			body_end(&it);
+			return s;
+		}
+	return NULL;
+}
+
+START_TEST(facts_of_a_caller)
+{
+	Module *m = parse_ok(callers);
+	SymTab *syms = symtab_build(m);
+	CallGraph *cg = callgraph_build(m, syms);
+	StageOptions o = {0};
+	Inlinable *inl = inlinable_open(m, &o, cg);
+	const CgFunc *held = cg_find(cg, intern_cstr("held"));
+	CallerFacts c = {.f = func_named(m, "c")}, d = {.f = func_named(m, "d")}, e = {.f = func_named(m, "e")};
+	ck_assert_int_eq(caller_depot(&c), 1);
+	ck_assert(c.spl == intern_cstr("%SPL") && !c.sp && c.own == 16);
+	ck_assert_uint_eq(body_writes(&d.f->body, intern_cstr("%SPL")), 2);
+	ck_assert_int_eq(caller_depot(&d), 0);                /* it steps its start */
+	ck_assert_int_eq(caller_shadowed(&c), 0);
+	ck_assert_int_eq(caller_shadowed(&e), 1);
+	const List *l;
+	const Stmt *call = call_at(c.f, 0, &l);
+	ck_assert_int_eq(caller_passes_local(&c, inl, call, l, held), COST_LOCAL_HELD);
+	call = call_at(c.f, 1, &l);
+	ck_assert_int_eq(caller_passes_local(&c, inl, call, l, held), COST_LOCAL_PASSED);
+	caller_facts_free(&c);
+	caller_facts_free(&d);
+	caller_facts_free(&e);
+	inlinable_close(inl);
+	callgraph_free(cg);
+	symtab_free(syms);
+}
+END_TEST
+
 Suite *inlinable_suite(void)
 {
 	Suite *s = suite_create("inlinable");
@@ -189,6 +249,7 @@ Suite *inlinable_suite(void)
 	tcase_add_test(tc, register_bits_by_scope);
 	tcase_add_test(tc, slots_in_place);
 	tcase_add_test(tc, depot_in_place);
+	tcase_add_test(tc, facts_of_a_caller);
 	suite_add_tcase(s, tc);
 	return s;
 }
