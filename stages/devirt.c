@@ -931,11 +931,11 @@ static void settle(Dv *d, Icall *st, const uint8_t *cyclic, int prune)
  * keeps its pointer: with a .calltargets list when closed, left as it
  * is when open (an open funnel's arms are never inlined: its fallback
  * call passes the same .params).  Whether the inliner would take an arm
- * is its own answer (inline_ask), each funnel of the caller that calls
- * a candidate counted as one call of it more; a funnel that goes is one
- * call fewer for those asked after it.  And where it takes them all,
- * the cost model's funnel rule (funnel_not_worth()).  docs/stages.md has the
- * measurements. */
+ * is asked of what its decision depends on (inlinable.h, ask_arms()),
+ * each funnel of the caller that calls a candidate counted as one call
+ * of it more; a funnel that goes is one call fewer for those asked after
+ * it.  And where it takes them all, the cost model's funnel rule
+ * (funnel_not_worth()).  docs/stages.md has the measurements. */
 static void keep_pointer(Icall *st, const char *back, const char *why)
 {
 	st->back = back;
@@ -967,20 +967,182 @@ static int funnel_size(const Icall *st)
 	return TEST_INS * (int)ntests + (int)nbr + (st->call->ins.guard != NULL) - (st->load != NULL);
 }
 
-/* Every arm inlined is not enough: the funnel as a whole is weighed
- * by the cost model's funnel rule (cost.c: cost_funnel_worth), from the
- * inliner's facts for each arm (InlineCost). */
-static int funnel_not_worth(const Icall *st, const InlineCost *ic, char *why, size_t n)
+/* ---- would the inliner take every arm --------------------------------- */
+
+/* What devirt asks of inlining for one run: the module's facts
+ * (inlinable.c) and, for the function whose funnels it settles, the
+ * caller's: its names, size and depot, its objects (inlinable.h's
+ * CallerFacts), its direct calls of each function.  The callees are as
+ * they are before any inlining (the inliner inlines into them first),
+ * and so is the caller (no funnel is made before every one is settled). */
+typedef struct Ask {
+	Dv *d;
+	Inlinable *inl;
+	int weighed;                 /* not --inline=always: the cost model is asked */
+	CallerFacts cf;
+	Names names;                 /* what the caller and the module declare */
+	uint32_t size;               /* the caller's instructions */
+	uint32_t *direct;            /* per call-graph function: the caller's direct calls of it */
+} Ask;
+
+/* A direct call at the indirect one to a candidate (asked), or the
+ * indirect call itself kept beside them (an open funnel's fallback),
+ * which no copy can replace: its plan, and the inliner's answer. */
+typedef struct Arm {
+	const CgFunc *g;
+	int asked;
+	uint32_t copies;             /* the caller's calls of g, this funnel's and the others' in */
+	Group *groups;
+	uint32_t ngroups;
+	int why, cost;
+} Arm;
+
+static void ask_caller(Ask *a, Df *df)
 {
-	int arm[MAX_CAND], g;
-	for (uint32_t k = 0; ic->weighed && k < st->ncands; k++)
-		arm[k] = cost_weigh(&ic->arm[k]);
-	FunnelFacts f = {.weighed = ic->weighed, .open = st->open, .tests = funnel_size(st),
-		.call = ic->call, .narms = st->ncands, .arm = arm, .threshold = ic->threshold};
+	a->cf = (CallerFacts){.f = df->f};
+	names_in_module(&a->names, inlinable_names(a->inl), df->f);
+	a->size = body_size(&df->f->body);
+	a->direct = xcalloc(cg_count(a->d->cg) + 1, sizeof *a->direct);
+	BodyIt it;
+	CallParts c;
+	const CgFunc *g;
+	for (const Stmt *s = body_first(&df->f->body, &it); s; s = body_next(&it))
+		if (stmt_is_call(s) && ins_call_parts(&s->ins, &c) && (g = cg_find(a->d->cg, c.callee->str)))
+			a->direct[cg_index_of(a->d->cg, g)]++;
+}
+
+static void ask_caller_done(Ask *a)
+{
+	caller_facts_free(&a->cf);
+	names_free(&a->names);
+	free(a->direct);
+}
+
+/* Can the call take a copy of the arm's callee: its parameters and
+ * depot, checked in the callee as it stands. */
+static int arm_fits(Ask *a, CallParams *ps, const Icall *st, Arm *r)
+{
+	CallParts cp;
+	if (!ins_call_parts(&st->call->ins, &cp) || (cp.proto && !r->asked))
+		return INL_FORM;
+	const Func *callee = r->g->def;
+	int why = call_groups(ps, &cp, callee, &r->groups, &r->ngroups);
+	if (why >= 0)
+		return why;
+	why = callee_slots(ps, r->groups, r->ngroups, callee);
+	Stmt *depot = NULL, *mov = NULL;
+	if (why < 0)
+		why = inlinable_depot(&callee->body, &depot, &mov);
+	if (why < 0 && (!caller_depot(&a->cf) || !caller_depot_fits(&a->cf, &a->names, &callee->body, mov)))
+		why = INL_DEPOT;
+	return why;
+}
+
+/* The cost model's facts for the arm's copies, copies of them. */
+static CostFacts arm_facts(Ask *a, const CallParams *ps, const Icall *st, const Arm *r, uint32_t copies)
+{
+	CostFacts f = caller_cost_facts(&a->cf, a->inl, st->call, st->list, r->g, copies,
+		inlinable_calls(a->inl, r->g));
+	f.overhead = call_overhead(ps, r->groups, r->ngroups);
+	return f;
+}
+
+/* The inliner's answer for one arm, in its order: the sizes, the
+ * callee, the growth budget (grown: what the arms before took), the
+ * copy, the cost model. */
+static int arm_why(Ask *a, CallParams *ps, const Icall *st, Arm *r, uint64_t *grown)
+{
+	int why = inlinable_oversize(a->size, r->g) ? INL_LARGE :
+		inlinable_why(a->inl, r->g, caller_shadowed(&a->cf));
+	uint64_t charge = why < 0 ? inlinable_charge(a->inl, r->g, (int)inlinable_calls(a->inl, r->g)) : 0;
+	if (why < 0 && *grown + charge > inlinable_budget(a->inl))
+		why = INL_GROWTH;
+	if (why < 0)
+		why = arm_fits(a, ps, st, r);
+	if (why < 0 && a->weighed) {
+		CostFacts f = arm_facts(a, ps, st, r, r->copies);
+		r->cost = cost_weigh(&f);
+		if (r->cost > a->d->o->inlining.threshold)
+			why = INL_COST;
+	}
+	if (why < 0)
+		*grown += charge;
+	return why;
+}
+
+static int is_call(const void *call, const Stmt *s)
+{
+	return s == call;
+}
+
+/* Every arm goes in, or none does: they share the call's .params. */
+static void arms_why(Ask *a, CallParams *ps, const Icall *st, Arm *r, uint32_t m)
+{
+	uint64_t grown = 0;
+	int all = -1;
+	for (uint32_t i = 0; i < m; i++) {
+		r[i].why = arm_why(a, ps, st, &r[i], &grown);
+		if (r[i].why >= 0)
+			all = INL_BUNDLE;
+	}
+	SlotWalk w = {.ctx = st->call, .skip = is_call, .types = &a->names};
+	if (all < 0)
+		all = caller_slots(ps, &w);
+	for (uint32_t i = 0; all >= 0 && i < m; i++)
+		if (r[i].why < 0)
+			r[i].why = all;
+}
+
+/* Would the inliner take a direct call at st to each candidate, the
+ * caller then calling candidate k more[k] times more than it does now?
+ * -1 when it would take every one, with each one's copy weighed at this
+ * one call (arm, when weighed) and that call's own sequence; else the
+ * first it would not (refused for its own reason, else for another's),
+ * with why. */
+static int ask_arms(Ask *a, const Icall *st, const uint32_t *more, int *arm, int *call, char *why,
+	size_t nwhy)
+{
+	uint32_t n = st->ncands, m = n + (st->open != 0), k = 0;
+	Arm r[MAX_CAND + 1];
+	CallParams ps = {.list = st->list};
+	for (uint32_t i = 0; i < m; i++) {
+		const CgFunc *g = cg_find(a->d->cg, st->cands[i < n ? i : 0]);
+		if (!g)
+			die("devirt: asked about %s, which the call graph does not hold", st->cands[i < n ? i : 0]);
+		r[i] = (Arm){.g = g, .asked = i < n, .copies = a->direct[cg_index_of(a->d->cg, g)] + (i < n ? more[i] : 0)};
+	}
+	arms_why(a, &ps, st, r, m);
+	while (k < n && (r[k].why < 0 || r[k].why == INL_BUNDLE))
+		k++;
+	if (k == n)
+		for (k = 0; k < n && r[k].why < 0; k++)
+			;
+	for (uint32_t i = 0; k == n && a->weighed && i < n; i++) {
+		CostFacts f = arm_facts(a, &ps, st, &r[i], 1);
+		arm[i] = cost_weigh(&f);
+		*call = i ? *call : f.overhead;
+	}
+	if (k < n && r[k].why == INL_COST)
+		snprintf(why, nwhy, "cost %d over threshold %d", r[k].cost, a->d->o->inlining.threshold);
+	else if (k < n)
+		snprintf(why, nwhy, "%s", inlinable_text(r[k].why));
+	for (uint32_t i = 0; i < m; i++)
+		free(r[i].groups);
+	params_free(&ps);
+	return k < n ? (int)k : -1;
+}
+
+/* Every arm inlined is not enough: the funnel as a whole is weighed
+ * by the cost model's funnel rule (cost.c: cost_funnel_worth), from each
+ * arm's cost at this call (arm) and the call's sequence. */
+static int funnel_not_worth(const Ask *a, const Icall *st, const int *arm, int call, char *why, size_t n)
+{
+	int g, threshold = a->d->o->inlining.threshold;
+	FunnelFacts f = {.weighed = a->weighed, .open = st->open, .tests = funnel_size(st),
+		.call = a->weighed ? call : 0, .narms = st->ncands, .arm = arm, .threshold = threshold};
 	if (cost_funnel_worth(&f, &g))
 		return 0;
-	snprintf(why, n, "adds %d over the one call, more than the inline threshold %d", g,
-		ic->threshold);
+	snprintf(why, n, "adds %d over the one call, more than the inline threshold %d", g, threshold);
 	return 1;
 }
 
@@ -1000,8 +1162,10 @@ static void count_arms(Dv *d, const Df *df, uint32_t *arms, int add)
 		}
 }
 
-static void settle_arms(Dv *d, InlineAsk *ask, Df *df, uint32_t *arms)
+static void settle_arms(Ask *a, Df *df, uint32_t *arms)
 {
+	Dv *d = a->d;
+	ask_caller(a, df);
 	count_arms(d, df, arms, 1);
 	for (uint32_t j = 0; j < df->nsites; j++) {
 		Icall *st = &df->sites[j];
@@ -1013,31 +1177,31 @@ static void settle_arms(Dv *d, InlineAsk *ask, Df *df, uint32_t *arms)
 			more[k] = arms[at[k]];
 		}
 		char why[128];
-		CostFacts arm[MAX_CAND];
-		InlineCost ic = {.arm = arm};
-		int r = inline_ask(ask, df->fs, st->call, st->list, st->cands, more, st->ncands, st->open,
-			&ic, why, sizeof why);
-		if (r < 0 && !funnel_not_worth(st, &ic, why, sizeof why))
+		int arm[MAX_CAND], call = 0;
+		int r = ask_arms(a, st, more, arm, &call, why, sizeof why);
+		if (r < 0 && !funnel_not_worth(a, st, arm, call, why, sizeof why))
 			continue;
 		for (uint32_t k = 0; k < st->ncands; k++)
 			arms[at[k]]--;
 		keep_pointer(st, r < 0 ? NULL : st->cands[r], why);
 	}
 	count_arms(d, df, arms, 0);   /* a call kept its pointer: its arms were taken off */
+	ask_caller_done(a);
 }
 
-/* With --inline=never (no InlineAsk) every arm stays a call, and yet
- * funnels measured smaller than lists (docs/stages.md): funnels. */
+/* With --inline=never (no arm is inlined) every arm stays a call, and
+ * yet funnels measured smaller than lists (docs/stages.md): funnels. */
 static void settle_arms_all(Dv *d, Df *fns, uint32_t nfns)
 {
-	InlineAsk *ask = inline_ask_new(d->m, d->o);
-	if (!ask)
+	int mode = d->o->inlining.mode ? d->o->inlining.mode : INLINE_MODE_DEFAULT;
+	if (mode == INLINE_NEVER)
 		return;
+	Ask a = {.d = d, .inl = inlinable_open(d->m, d->o, d->cg), .weighed = mode != INLINE_ALWAYS};
 	uint32_t *arms = xcalloc(cg_count(d->cg) + 1, sizeof *arms);
 	for (uint32_t i = 0; i < nfns; i++)
-		settle_arms(d, ask, &fns[i], arms);
+		settle_arms(&a, &fns[i], arms);
 	free(arms);
-	inline_ask_free(ask);
+	inlinable_close(a.inl);
 }
 
 /* all: fns holds every function with sites.  Where funnels everywhere

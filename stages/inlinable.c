@@ -47,6 +47,7 @@ typedef struct Facts {
 	uint8_t undeclared;          /* names what nothing declares */
 	int loop_ins;                /* its instructions on a loop */
 	uint8_t *held;               /* per parameter: inlinable_held() */
+	uint32_t ncalls;             /* its direct calls at inlinable_open() */
 } Facts;
 
 struct Inlinable {
@@ -58,6 +59,7 @@ struct Inlinable {
 	int dwarf;                   /* -G: a .debug_info section */
 	Names names;                 /* the module's symbols */
 	Facts *callee;               /* per call-graph function */
+	uint64_t size, budget;       /* the module's instructions at inlinable_open(), and --inline-growth's share */
 };
 
 Inlinable *inlinable_open(Module *m, const StageOptions *o, const CallGraph *cg)
@@ -66,7 +68,46 @@ Inlinable *inlinable_open(Module *m, const StageOptions *o, const CallGraph *cg)
 	Inlinable *in = arena_alloc(a, sizeof *in);
 	*in = (Inlinable){.m = m, .o = o, .cg = cg, .arena = a, .dwarf = mod_has_dwarf(m)};
 	in->callee = arena_alloc(a, (cg_count(cg) + 1) * sizeof *in->callee);
+	for (uint32_t i = 0; i < cg_count(cg); i++) {
+		const CgFunc *c = cg_func(cg, i);
+		for (uint32_t k = 0; k < c->sym->nuses; k++)
+			in->callee[i].ncalls += (c->sym->uses[k].how & USE_CALL) != 0;
+		in->size += c->def && c->def->has_body ? body_size(&c->def->body) : 0;
+	}
+	in->budget = (uint64_t)o->inlining.growth * (in->size > CALLER_MAX ? in->size : CALLER_MAX) / 100;
 	return in;
+}
+
+uint64_t inlinable_size(const Inlinable *in)
+{
+	return in->size;
+}
+
+uint64_t inlinable_budget(const Inlinable *in)
+{
+	return in->budget;
+}
+
+uint32_t inlinable_calls(const Inlinable *in, const CgFunc *c)
+{
+	return in->callee[cg_index_of(in->cg, c)].ncalls;
+}
+
+/* A copy that is its callee's last call, the callee going, moves a body
+ * rather than adds one. */
+uint64_t inlinable_charge(const Inlinable *in, const CgFunc *c, int ncalls)
+{
+	if (inlinable_removable(in, c) && ncalls <= 1)
+		return 0;
+	return body_size(&c->def->body);
+}
+
+/* A chain of functions that must all stay (an open world) would
+ * otherwise grow each by the whole expansion of the next, n^2/2
+ * instructions over n of them. */
+int inlinable_oversize(uint32_t caller_size, const CgFunc *c)
+{
+	return caller_size > CALLER_MAX || (c->def && body_size(&c->def->body) > CALLER_MAX);
 }
 
 void inlinable_close(Inlinable *in)
@@ -527,4 +568,106 @@ int caller_passes_local(CallerFacts *cf, Inlinable *inl, const Stmt *call, const
 				read |= how == 0 && !stored_data(cf, s->ins.ops[1]->str);
 			}
 	return !passed ? COST_LOCAL_NONE : held ? COST_LOCAL_HELD : read ? COST_LOCAL_PASSED : COST_LOCAL_NONE;
+}
+
+/* ---- a call's parameters -------------------------------------------------------- */
+
+static Stmt *decl_in(const List *l, const char *name)
+{
+	for (Stmt *s = l->head; s; s = s->next)
+		if (s->kind == S_VAR && s->var.ds[0].name == name)
+			return s;
+	return NULL;
+}
+
+/* The Param for outer (a new one for NULL). */
+static uint32_t param_of(CallParams *ps, const char *outer, int ret)
+{
+	for (uint32_t i = 0; outer && i < ps->n; i++)
+		if (ps->v[i].outer == outer)
+			return i;
+	ps->v = array_grow(ps->v, ps->n, &ps->cap, sizeof *ps->v);
+	ps->v[ps->n] = (Param){.outer = outer, .ret = ret};
+	return ps->n++;
+}
+
+int call_groups(CallParams *ps, const CallParts *cp, const Func *g, Group **groups, uint32_t *ngroups)
+{
+	uint32_t nrets = cp->rets ? cp->rets->n : 0, nargs = cp->args ? cp->args->n : 0;
+	if (nargs != g->nparams || (nrets && nrets != g->nrets) || g->nrets > 1)
+		return INL_ARGS;
+	*ngroups = g->nrets + g->nparams;
+	*groups = xcalloc(*ngroups + 1, sizeof **groups);
+	for (uint32_t i = 0; i < *ngroups; i++) {
+		const Decl *d = i < g->nrets ? &g->rets[i] : &g->params[i - g->nrets];
+		const Expr *o = i < g->nrets ? (nrets ? cp->rets->kids[i] : NULL) : cp->args->kids[i - g->nrets];
+		Group *gr = &(*groups)[i];
+		gr->inner = d->ds[0].name;
+		if (decl_space(d) != SPACE_PARAM && decl_space(d) != SPACE_NONE)
+			return INL_ARGS;
+		if (o && o->kind != E_NAME)
+			return INL_ARGS;
+		gr->param = param_of(ps, o ? o->str : NULL, i < g->nrets);
+		Param *pa = &ps->v[gr->param];
+		if (!o)
+			continue;
+		if (!pa->decl)
+			pa->decl = decl_in(ps->list, pa->outer);
+		if (!pa->decl || decl_space(&pa->decl->var) != SPACE_PARAM || pa->ret != (i < g->nrets))
+			return INL_ARGS;
+	}
+	return -1;
+}
+
+int callee_slots(CallParams *ps, const Group *groups, uint32_t n, const Func *callee)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		SlotWalk w = {.g = &ps->v[groups[i].param], .name = groups[i].inner};
+		int why = slots_walk(&w, &callee->body);
+		if (why >= 0)
+			return why;
+	}
+	return -1;
+}
+
+int caller_slots(CallParams *ps, const SlotWalk *like)
+{
+	for (uint32_t i = 0; i < ps->n; i++) {
+		SlotWalk w = *like;
+		w.g = &ps->v[i];
+		w.name = ps->v[i].outer;
+		w.caller = 1;
+		int why = w.name ? slots_walk(&w, ps->list) : -1;
+		if (why >= 0)
+			return why;
+	}
+	return -1;
+}
+
+int call_overhead(const CallParams *ps, const Group *groups, uint32_t n)
+{
+	int k = 2;
+	for (uint32_t i = 0; i < n; i++)
+		k += (int)ps->v[groups[i].param].nslots;
+	return k;
+}
+
+void params_free(CallParams *ps)
+{
+	for (uint32_t i = 0; i < ps->n; i++)
+		free(ps->v[i].slots);
+	free(ps->v);
+}
+
+/* The facts for copies of c at call (in l), but for what the asker knows
+ * of the copy (overhead) and of the caller's values (folds). */
+CostFacts caller_cost_facts(CallerFacts *cf, Inlinable *inl, const Stmt *call, const List *l,
+	const CgFunc *c, uint32_t copies, uint32_t ncalls)
+{
+	CostFacts f = {.body = (int)body_size(&c->def->body), .copies = (int)copies,
+		.local = caller_passes_local(cf, inl, call, l, c)};
+	if (f.local == COST_LOCAL_PASSED)
+		f.loop_ins = inlinable_loops(inl, c);
+	f.last = inlinable_removable(inl, c) && ncalls == copies;
+	return f;
 }

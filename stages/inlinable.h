@@ -1,13 +1,13 @@
 /* inlinable.h: what inlining a call depends on, private to stages/ and
  * asked by the inliner (inline.c, inline-cost.c) and by devirtualization
- * (devirt.c) alike.  inlinable.c answers what is about the module and
- * each callee as it stands: whether a callee can be copied at all (the
- * legality why-codes), its size, its loops, how it treats an address
- * passed to it; the types of a callee's registers in place.  The
- * question devirtualization asks before a funnel (inline_ask, below) is
- * still answered by inline.c: its decision on the call, which reads the
- * inliner's per-caller state (the caller's names, depot and objects), its
- * growth budget and the .param slots the arms share. */
+ * (devirt.c, before it makes an indirect call a funnel of direct ones)
+ * alike, each with state of its own.  inlinable.c answers what is about
+ * the module and each callee as it stands: whether a callee can be
+ * copied at all (the legality why-codes), its size, its loops, how it
+ * treats an address passed to it, the types of its registers in place,
+ * the growth budget; about a caller (CallerFacts): its depot, its
+ * objects, what a call passes it; and about a call: the .param slots of
+ * its arguments on either side, the cost model's facts (cost.h). */
 #ifndef PTXLINK_INLINABLE_H
 #define PTXLINK_INLINABLE_H
 
@@ -30,6 +30,26 @@ typedef struct Inlinable Inlinable;
 Inlinable *inlinable_open(Module *, const StageOptions *, const CallGraph *);
 void inlinable_close(Inlinable *);
 const Names *inlinable_names(Inlinable *);   /* the module's symbols */
+
+/* No copy goes into a caller this large: each copy's work reads the
+ * whole caller (liveness, names before it), so a caller of N small
+ * callees would cost N times its size (20,000 sites: quadratic), and
+ * no program of the yardstick comes near it.  Nor is a callee this
+ * large copied. */
+enum { CALLER_MAX = 5000 };
+int inlinable_oversize(uint32_t caller_size, const CgFunc *c);
+
+/* The module's growth budget (--inline-growth=N): copies add at most N%
+ * of the module's own instructions at inlinable_open() (of CALLER_MAX,
+ * for a smaller one), as GCC's inline-unit-growth bounds a unit's.
+ * Without it a chain of functions that all stay (an open world) grows
+ * each by the whole expansion of the next: n^2/2 instructions.  A copy
+ * of c, which ncalls calls are left of, takes inlinable_charge(): its
+ * body, or none when that is c's last call and c goes. */
+uint64_t inlinable_size(const Inlinable *);
+uint64_t inlinable_budget(const Inlinable *);
+uint64_t inlinable_charge(const Inlinable *, const CgFunc *c, int ncalls);
+uint32_t inlinable_calls(const Inlinable *, const CgFunc *c);   /* its direct calls at open */
 
 /* Why a call of c cannot be inlined whatever the copy looks like (in
  * this order: recursion, undefined, kernel, .weak in an open world, -G,
@@ -96,6 +116,31 @@ typedef struct SlotWalk {
 /* -1, else why not: INL_PARAM or INL_OVERLAP. */
 int slots_walk(const SlotWalk *, const List *body);
 
+/* A formal of one call's callee and the Param in its place. */
+typedef struct Group {
+	uint32_t param;              /* in the CallParams */
+	const char *inner;
+} Group;
+
+/* The .params that calls of one list pass (calls that share one, a
+ * funnel's, are inlined all or none): each call's groups name them. */
+typedef struct CallParams {
+	List *list;
+	Param *v;
+	uint32_t n, cap;
+} CallParams;
+void params_free(CallParams *);
+/* The groups of a call (cp) of g, on the heap: -1, else INL_ARGS. */
+int call_groups(CallParams *, const CallParts *cp, const Func *g, Group **, uint32_t *ngroups);
+/* The callee's side of each group, checked in callee as it stands and
+ * its slots found: -1, else why not. */
+int callee_slots(CallParams *, const Group *, uint32_t n, const Func *callee);
+/* The caller's side of each .param in the list, walked as like says
+ * (its types, the calls it skips, a put): -1, else why not. */
+int caller_slots(CallParams *, const SlotWalk *like);
+/* One call's sequence: call, return, a move per parameter element. */
+int call_overhead(const CallParams *, const Group *, uint32_t n);
+
 /* A body's depot and the one mov at its top level that takes its
  * address (nested blocks may not name it): -1, else INL_DEPOT. */
 int inlinable_depot(const List *body, Stmt **depot, Stmt **mov);
@@ -127,26 +172,10 @@ int caller_depot_fits(const CallerFacts *, const Names *names, const List *body,
  * callee: COST_LOCAL_*. */
 int caller_passes_local(CallerFacts *, Inlinable *, const Stmt *call, const List *l, const CgFunc *callee);
 uint32_t body_writes(const List *, const char *reg);   /* statements that may write reg */
-
-/* inline.c: devirt's question before it builds a funnel at an indirect
- * call: would inline_calls() take a direct call there to each of
- * callees[0..n), the caller then calling callees[i] more[i] times more
- * than it does now, and the call itself staying beside them when kept (an
- * open funnel's fallback)?  -1 when it would take every one, else the
- * first it would not, with why.  One InlineAsk serves a module until it
- * changes; NULL with --inline=never (no call is inlined).  Where it would
- * take every one, the cost model's facts for them at this one call (ic,
- * when not NULL): weighed is 0 with --inline=always (no cost asked); else
- * arm[i] (the caller gives n) is callees[i]'s one copy, call that call's
- * sequence, threshold --inline-threshold. */
-typedef struct InlineAsk InlineAsk;
-typedef struct InlineCost {
-	int weighed, call, threshold;
-	CostFacts *arm;
-} InlineCost;
-InlineAsk *inline_ask_new(Module *, const StageOptions *);
-int inline_ask(InlineAsk *, Stmt *caller, Stmt *call, List *l, const char *const *callees,
-	const uint32_t *more, uint32_t n, int kept, InlineCost *ic, char *why, size_t nwhy);
-void inline_ask_free(InlineAsk *);
+/* The cost model's facts for copies of c at call (in l), the caller
+ * calling it copies times and the module ncalls times; what the asker
+ * knows (CostFacts.overhead, folds) left 0. */
+CostFacts caller_cost_facts(CallerFacts *, Inlinable *, const Stmt *call, const List *l,
+	const CgFunc *c, uint32_t copies, uint32_t ncalls);
 
 #endif

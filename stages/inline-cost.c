@@ -312,16 +312,6 @@ void fold_sites(Caller *fn)
 /* The facts the cost model weighs (cost.c) gathered for a call; why
  * each one matters, measured, is in docs/stages.md ("Inlining"). */
 
-/* What a call costs beyond the callee's own instructions: the call, the
- * return, a move per parameter element. */
-static int call_overhead(const CopyPlan *p)
-{
-	int n = 2;
-	for (uint32_t i = 0; i < p->ngroups; i++)
-		n += (int)p->b->params[p->groups[i].param].nslots;
-	return n;
-}
-
 /* The cost model's facts for the caller's calls of the site's callee
  * (cost.c): each copy less the call it replaces, less the body when
  * those were its last calls and it goes. */
@@ -329,10 +319,9 @@ CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p)
 {
 	In *in = fn->in;
 	const CgFunc *c = st->callee;
-	CostFacts f = {.body = (int)body_size(&c->def->body), .copies = (int)st->copies,
-		.overhead = call_overhead(p), .folds = (int)st->folds, .local = caller_passes_local(&fn->cf, in->inl, st->call, st->list, c)};
-	if (f.local == COST_LOCAL_PASSED)
-		f.loop_ins = inlinable_loops(in->inl, c);
-	f.last = inlinable_removable(in->inl, c) && in->callee[cg_index_of(in->cg, c)].ncalls == st->copies;
+	CostFacts f = caller_cost_facts(&fn->cf, in->inl, st->call, st->list, c, st->copies,
+		in->callee[cg_index_of(in->cg, c)].ncalls);
+	f.overhead = call_overhead(&p->b->ps, p->groups, p->ngroups);
+	f.folds = (int)st->folds;
 	return f;
 }

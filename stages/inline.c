@@ -1,9 +1,10 @@
 /* inline.c: direct calls to functions the module defines replaced by the
- * callee's body (issues 24, 31).  This file holds the stage's driver, the
- * rewriting and devirtualization's question (inline_ask); the facts that
- * decide whether a call goes in (constant and shared arguments, local
- * arrays passed) are inline-cost.c's, which this file asks, and the cost
- * model weighing them cost.c's; inline.h holds what the two share.
+ * callee's body (issues 24, 31).  This file holds the stage's driver and
+ * the rewriting.  What inlining a call depends on (the legality, the
+ * callee's and the caller's facts, the parameter slots, the growth
+ * budget) is inlinable.c's, which devirtualization asks too; what a
+ * caller's copies fold is inline-cost.c's, and the cost model weighing
+ * it all cost.c's; inline.h holds what this file and inline-cost.c share.
  *
  * ptxas never inlines a .func call: it keeps the ABI (parameters through
  * registers it may not allocate freely, a stack frame for the callee's
@@ -390,14 +391,6 @@ static int bundle_call(const void *ctx, const Stmt *s)
 
 /* ---- a call site: can it be, and how ------------------------------------------- */
 
-static Stmt *decl_in(const List *l, const char *name)
-{
-	for (Stmt *s = l->head; s; s = s->next)
-		if (s->kind == S_VAR && s->var.ds[0].name == name)
-			return s;
-	return NULL;
-}
-
 /* Why the call cannot be inlined whatever the copy looks like, or -1. */
 static int classify(Caller *fn, const CallSite *st)
 {
@@ -412,74 +405,12 @@ static int in_bundle(const Bundle *b, const Stmt *s)
 	return 0;
 }
 
-/* The bundle's Param for outer (a new one for NULL). */
-static uint32_t param_of(Bundle *b, const char *outer, int ret)
-{
-	for (uint32_t i = 0; outer && i < b->nparams; i++)
-		if (b->params[i].outer == outer)
-			return i;
-	b->params = array_grow(b->params, b->nparams, &b->cap, sizeof *b->params);
-	b->params[b->nparams] = (Param){.outer = outer, .ret = ret};
-	return b->nparams++;
-}
-
-/* The groups: each formal with the call's .param in its place. */
-static int groups(CopyPlan *p, const CallSite *st, const CallParts *cp)
-{
-	const Func *g = p->callee;
-	uint32_t nrets = cp->rets ? cp->rets->n : 0, nargs = cp->args ? cp->args->n : 0;
-	if (nargs != g->nparams || (nrets && nrets != g->nrets) || g->nrets > 1)
-		return INL_ARGS;
-	p->ngroups = g->nrets + g->nparams;
-	p->groups = xcalloc(p->ngroups + 1, sizeof *p->groups);
-	for (uint32_t i = 0; i < p->ngroups; i++) {
-		const Decl *d = i < g->nrets ? &g->rets[i] : &g->params[i - g->nrets];
-		const Expr *o = i < g->nrets ? (nrets ? cp->rets->kids[i] : NULL) : cp->args->kids[i - g->nrets];
-		Group *gr = &p->groups[i];
-		gr->inner = d->ds[0].name;
-		if (decl_space(d) != SPACE_PARAM && decl_space(d) != SPACE_NONE)
-			return INL_ARGS;
-		if (o && o->kind != E_NAME)
-			return INL_ARGS;
-		gr->param = param_of(p->b, o ? o->str : NULL, i < g->nrets);
-		Param *pa = &p->b->params[gr->param];
-		if (!o)
-			continue;
-		if (!pa->decl)
-			pa->decl = decl_in(st->list, pa->outer);
-		if (!pa->decl || decl_space(&pa->decl->var) != SPACE_PARAM || pa->ret != (i < g->nrets))
-			return INL_ARGS;
-	}
-	return -1;
-}
-
-/* The callee's side of each group checked in the callee as it stands,
- * its slots found (no change yet). */
-static int check_groups(Caller *fn, CopyPlan *p)
-{
-	for (uint32_t i = 0; i < p->ngroups; i++) {
-		Group *g = &p->groups[i];
-		SlotWalk w = {.g = &p->b->params[g->param], .name = g->inner};
-		int why = slots_walk(&w, &p->callee->body);
-		if (why >= 0)
-			return why;
-	}
-	return -1;
-}
-
 /* The caller's side of each .param, once for the bundle. */
 static int check_params(Caller *fn, Bundle *b, int apply)
 {
-	for (uint32_t i = 0; i < b->nparams; i++) {
-		Param *pa = &b->params[i];
-		Mover mv = {fn, &fn->names, b};
-		SlotWalk w = {.g = pa, .name = pa->outer, .caller = 1, .ctx = &mv, .skip = bundle_call,
-			.types = &fn->names, .put = apply ? put_elem : NULL};
-		int why = pa->outer ? slots_walk(&w, b->list) : -1;
-		if (why >= 0)
-			return why;
-	}
-	return -1;
+	Mover mv = {fn, &fn->names, b};
+	SlotWalk w = {.ctx = &mv, .skip = bundle_call, .types = &fn->names, .put = apply ? put_elem : NULL};
+	return caller_slots(&b->ps, &w);
 }
 
 /* ---- the copy in place -------------------------------------------------------- */
@@ -505,12 +436,12 @@ static void make_slots(Caller *fn, Bundle *b, Param *g, Stmt *call)
 		snprintf(mov, sizeof mov, "mov.b%d", slot_bits(s->size));
 		Stmt *d = var_new(in->m, at->loc, spec, s->reg);
 		names_add_decls(&fn->names, &d->var, 1);
-		list_insert_before(b->list, at, d);
+		list_insert_before(b->ps.list, at, d);
 		if (s->read && (!s->written || g->ret))
-			list_insert_before(b->list, at, mkins(in, at->loc, mov, name_expr(s->reg), int_expr(0), NULL));
+			list_insert_before(b->ps.list, at, mkins(in, at->loc, mov, name_expr(s->reg), int_expr(0), NULL));
 	}
 	if (g->decl)
-		list_remove(b->list, g->decl);
+		list_remove(b->ps.list, g->decl);
 }
 
 static void rewrite_callee(Caller *fn, CopyPlan *p)
@@ -518,7 +449,7 @@ static void rewrite_callee(Caller *fn, CopyPlan *p)
 	for (uint32_t i = 0; i < p->ngroups; i++) {
 		Group *g = &p->groups[i];
 		Mover mv = {fn, &p->types, NULL};
-		SlotWalk w = {.g = &p->b->params[g->param], .name = g->inner, .ctx = &mv, .types = &p->types,
+		SlotWalk w = {.g = &p->b->ps.v[g->param], .name = g->inner, .ctx = &mv, .types = &p->types,
 			.put = put_elem};
 		if (slots_walk(&w, &p->body) >= 0)
 			die("inline: a parameter checked before could not be rewritten");
@@ -1104,32 +1035,29 @@ static int is_formal(const CopyPlan *p, const char *name)
 
 /* The callee's side of the parameters and its depot checked in the
  * callee as it stands, each register's type by the scoping rule as a
- * renamed copy would read it (inlinable_bits), so that devirtualization's
- * question (st->asked) copies nothing.  The inliner's copy is made here,
- * before the checks, whether it goes in or not: the fresh names it takes
- * are the ones later copies then do not.  -1 when it can go in, else
- * why not. */
+ * renamed copy would read it (inlinable_bits), as devirtualization asks
+ * them.  The copy is made here, before the checks, whether it goes in
+ * or not: the fresh names it takes are the ones later copies then do
+ * not.  -1 when it can go in, else why not. */
 static int prepare(Caller *fn, CopyPlan *p)
 {
 	CallSite *st = p->site;
 	CallParts cp;
-	if (!ins_call_parts(&st->call->ins, &cp) || (cp.proto && !st->asked))
+	if (!ins_call_parts(&st->call->ins, &cp) || cp.proto)
 		return INL_FORM;
 	p->callee = st->callee->def;
-	int why = groups(p, st, &cp);
+	int why = call_groups(&p->b->ps, &cp, p->callee, &p->groups, &p->ngroups);
 	if (why >= 0)
 		return why;
-	if (!st->asked) {
-		clone_body(fn, NULL, &p->callee->body, &p->body);
-		names_of_body(&p->types, &p->body);
-	}
-	why = check_groups(fn, p);
+	clone_body(fn, NULL, &p->callee->body, &p->body);
+	names_of_body(&p->types, &p->body);
+	why = callee_slots(&p->b->ps, p->groups, p->ngroups, p->callee);
 	Stmt *depot = NULL, *mov = NULL;
 	if (why < 0)
 		why = inlinable_depot(&p->callee->body, &depot, &mov);
 	if (why < 0 && (!caller_depot(&fn->cf) || !caller_depot_fits(&fn->cf, &fn->names, &p->callee->body, mov)))
 		why = INL_DEPOT;
-	if (why < 0 && !st->asked)   /* the copy's own, which the rewriting moves */
+	if (why < 0)   /* the copy's own, which the rewriting moves */
 		inlinable_depot(&p->body, &p->depot, &p->depot_mov);
 	return why;
 }
@@ -1335,9 +1263,7 @@ static uint64_t charge(Caller *fn, const CallSite *st)
 {
 	In *in = fn->in;
 	uint32_t k = cg_index_of(in->cg, st->callee);
-	if (inlinable_removable(in->inl, st->callee) && (int)in->callee[k].ncalls + delta_of(fn, st->callee)->n <= 1)
-		return 0;
-	return body_size(&st->callee->def->body);
+	return inlinable_charge(in->inl, st->callee, (int)in->callee[k].ncalls + delta_of(fn, st->callee)->n);
 }
 
 static void put_in(Caller *fn, CopyPlan *p)
@@ -1378,15 +1304,6 @@ static void put_in(Caller *fn, CopyPlan *p)
 	in->st.inlined++;
 }
 
-/* A caller this large takes no more copies, and a callee this large is
- * not copied: a chain of functions that must all stay (an open world)
- * would otherwise grow each by the whole expansion of the next, n^2/2
- * instructions over n of them. */
-static int over_caller_max(const Caller *fn, const CallSite *st)
-{
-	return fn->size > CALLER_MAX || (st->callee->def && body_size(&st->callee->def->body) > CALLER_MAX);
-}
-
 /* Why each call of the bundle is not inlined (-1: it is): all go in or
  * none does, since they share their .params. */
 static void decide(Caller *fn, Bundle *b, int *why, int *c, int *t)
@@ -1397,10 +1314,10 @@ static void decide(Caller *fn, Bundle *b, int *why, int *c, int *t)
 	for (uint32_t i = 0; i < b->n; i++) {
 		CopyPlan *p = &b->plans[i];
 		*p = (CopyPlan){.site = b->sites[i], .b = b};
-		why[i] = over_caller_max(fn, p->site) ? INL_LARGE : classify(fn, p->site);
+		why[i] = inlinable_oversize(fn->size, p->site->callee) ? INL_LARGE : classify(fn, p->site);
 		/* before prepare(), which copies the callee: once the budget is
 		 * spent, each call left costs no copy of its callee */
-		if (why[i] < 0 && grown + charge(fn, p->site) > in->budget)
+		if (why[i] < 0 && grown + charge(fn, p->site) > inlinable_budget(in->inl))
 			why[i] = INL_GROWTH;
 		if (why[i] < 0)
 			why[i] = prepare(fn, p);
@@ -1437,16 +1354,14 @@ static void bundle_free(Bundle *b)
 		free(b->plans[i].groups);
 		names_free(&b->plans[i].types);
 	}
-	for (uint32_t i = 0; i < b->nparams; i++)
-		free(b->params[i].slots);
-	free(b->params);
+	params_free(&b->ps);
 	free(b->plans);
 }
 
 static int is_param_decl(const Bundle *b, const Stmt *s)
 {
-	for (uint32_t i = 0; i < b->nparams; i++)
-		if (b->params[i].decl == s)
+	for (uint32_t i = 0; i < b->ps.n; i++)
+		if (b->ps.v[i].decl == s)
 			return 1;
 	return 0;
 }
@@ -1459,7 +1374,7 @@ static int plain_block(const Bundle *b)
 {
 	if (!b->sites[0]->block)
 		return 0;
-	for (const Stmt *s = b->list->head; s; s = s->next)
+	for (const Stmt *s = b->ps.list->head; s; s = s->next)
 		if ((s->kind == S_VAR && !is_param_decl(b, s)) || (stmt_is_call(s) && !in_bundle(b, s)) ||
 		    s->kind == S_LABEL || s->kind == S_PROTO || s->kind == S_TARGETS || s->kind == S_SCOPE)
 			return 0;
@@ -1500,17 +1415,17 @@ static void inline_bundle(Caller *fn, Bundle *b)
 	decide(fn, b, why, c, t);
 	if (why[0] < 0) {
 		int plain = plain_block(b);
-		for (uint32_t i = 0; i < b->nparams; i++) {   /* a private one is one call's */
+		for (uint32_t i = 0; i < b->ps.n; i++) {   /* a private one is one call's */
 			uint32_t k = 0;
 			while (k + 1 < b->n && !plan_uses(&b->plans[k], i))
 				k++;
-			make_slots(fn, b, &b->params[i], b->sites[k]->call);
+			make_slots(fn, b, &b->ps.v[i], b->sites[k]->call);
 		}
 		if (check_params(fn, b, 1) >= 0)
 			die("inline: a parameter checked before could not be rewritten");
 		for (uint32_t i = 0; i < b->n; i++)
 			put_in(fn, &b->plans[i]);
-		List *holder = b->list;
+		List *holder = b->ps.list;
 		if (plain) {
 			holder = b->sites[0]->outer;
 			dissolve(b->sites[0]->block, holder);
@@ -1610,7 +1525,7 @@ static void inline_sites(Caller *fn)
 	for (uint32_t i = 0; i < n; i++) {
 		if (first[site_root(up, i)] != i)
 			continue;
-		Bundle b = {.list = fn->sites[i].list, .sites = v};
+		Bundle b = {.ps.list = fn->sites[i].list, .sites = v};
 		for (uint32_t j = i; j != none; j = next[j])
 			v[b.n++] = &fn->sites[j];
 		inline_bundle(fn, &b);
@@ -1649,15 +1564,15 @@ static void count_copies(Caller *fn)
 	}
 }
 
-/* A caller's work begun: its direct calls and, where it has any (or
- * all: devirt asks about an indirect call), its size and its names. */
-static void fn_open(Caller *fn, In *in, Stmt *fs, int all)
+/* A caller's work begun: its direct calls and, where it has any, its
+ * size and its names. */
+static void fn_open(Caller *fn, In *in, Stmt *fs)
 {
 	*fn = (Caller){.in = in, .arena = arena_new(), .fs = fs, .f = fs->func,
 		.cf.f = fs->func, .pos = order_def(in->order_of, fs->func->name)};
 	Found fd = {fn, 0, NULL, 0};
 	find_sites(&fd, &fn->f->body, fn->f->body.head, NULL);
-	if (fn->nsites || all) {
+	if (fn->nsites) {
 		fn->size = body_size(&fn->f->body);
 		names_in_module(&fn->names, inlinable_names(in->inl), fn->f);
 	}
@@ -1677,7 +1592,7 @@ static void fn_close(Caller *fn)
 static void inline_into(In *in, Stmt *fs)
 {
 	Caller fn;
-	fn_open(&fn, in, fs, 0);
+	fn_open(&fn, in, fs);
 	while (fn.nsites) {
 		count_copies(&fn);
 		if (in->mode == INLINE_AUTO)
@@ -1700,11 +1615,8 @@ static void inline_into(In *in, Stmt *fs)
 
 static void count_calls(In *in)
 {
-	for (uint32_t i = 0; i < cg_count(in->cg); i++) {
-		const Symbol *s = cg_func(in->cg, i)->sym;
-		for (uint32_t k = 0; k < s->nuses; k++)
-			in->callee[i].ncalls += (s->uses[k].how & USE_CALL) != 0;
-	}
+	for (uint32_t i = 0; i < cg_count(in->cg); i++)
+		in->callee[i].ncalls = inlinable_calls(in->inl, cg_func(in->cg, i));
 }
 
 /* PTX ISA 7.2 brought function_name and inlined_at. */
@@ -1734,8 +1646,8 @@ static void print_stats(const In *in)
 			diag_note("inline:     %u: %s", s->left[i], inlinable_text(i));
 	if (s->left[INL_GROWTH])
 		diag_note("inline:   copies added %llu instructions to the module's %llu (the budget: %llu)",
-			(unsigned long long)in->grown, (unsigned long long)in->size,
-			(unsigned long long)in->budget);
+			(unsigned long long)in->grown, (unsigned long long)inlinable_size(in->inl),
+			(unsigned long long)inlinable_budget(in->inl));
 }
 
 /* A function called once, by another, that goes once that call is
@@ -1782,11 +1694,6 @@ static void in_open(In *in, Module *m, const StageOptions *o, int mode)
 	in->order_of = order_build(m);
 	in->order = cg_bottom_up(in->cg);
 	find_deferred(in);
-	for (uint32_t i = 0; i < cg_count(in->cg); i++) {
-		const Func *f = cg_func(in->cg, i)->def;
-		in->size += f && f->has_body ? body_size(&f->body) : 0;
-	}
-	in->budget = (uint64_t)o->inlining.growth * (in->size > CALLER_MAX ? in->size : CALLER_MAX) / 100;
 }
 
 static void in_close(In *in)
@@ -1819,107 +1726,4 @@ void inline_calls(Module *m, const StageOptions *o)
 	if (o->stats)
 		print_stats(&in);
 	in_close(&in);
-}
-
-/* ---- devirtualization's question ---------------------------------------------- */
-
-/* devirt asks, before it makes an indirect call a funnel, whether this
- * stage would then inline every arm: decide()'s answer on the call as
- * it stands, each candidate in turn its callee, so that the cost model
- * is asked, never copied.  The callees' bodies are as they are before
- * any inlining (this stage inlines into them first). */
-struct InlineAsk {
-	In in;
-	Caller fn;                   /* the last caller asked about */
-};
-
-InlineAsk *inline_ask_new(Module *m, const StageOptions *o)
-{
-	int mode = o->inlining.mode ? o->inlining.mode : INLINE_MODE_DEFAULT;
-	if (mode == INLINE_NEVER)
-		return NULL;
-	InlineAsk *a = xcalloc(1, sizeof *a);
-	in_open(&a->in, m, o, mode);
-	return a;
-}
-
-/* The caller's work as inline_into() begins it, kept while devirt asks
- * about its calls. */
-static Caller *ask_caller(InlineAsk *a, Stmt *fs)
-{
-	if (a->fn.fs != fs) {
-		fn_close(&a->fn);
-		fn_open(&a->fn, &a->in, fs, 1);
-	}
-	return &a->fn;
-}
-
-static uint32_t direct_calls(const Caller *fn, const CgFunc *c)
-{
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < fn->nsites; i++)
-		n += fn->sites[i].callee == c;
-	return n;
-}
-
-/* The facts devirt weighs a whole funnel by, where every callee goes
- * in: each one's copy at this one call, as decide() weighs a single
- * call, and that call's own sequence. */
-static void weigh_arms(Caller *fn, Bundle *b, uint32_t n, InlineCost *ic)
-{
-	ic->weighed = fn->in->mode != INLINE_ALWAYS;
-	ic->threshold = fn->in->o->inlining.threshold;
-	for (uint32_t i = 0; ic->weighed && i < n; i++) {
-		CallSite one = *b->plans[i].site;
-		one.copies = 1;
-		ic->arm[i] = cost_facts(fn, &one, &b->plans[i]);
-	}
-	ic->call = ic->weighed ? ic->arm[0].overhead : 0;
-}
-
-int inline_ask(InlineAsk *a, Stmt *caller, Stmt *call, List *l, const char *const *callees,
-	const uint32_t *more, uint32_t n, int kept, InlineCost *ic, char *why, size_t nwhy)
-{
-	Caller *fn = ask_caller(a, caller);
-	uint32_t m = n + (kept != 0);
-	CallSite sites[m + 1], *v[m + 1];
-	int w[m + 1], c[m + 1], t[m + 1];
-	for (uint32_t i = 0; i < m; i++) {
-		const CgFunc *g = cg_find(a->in.cg, callees[i < n ? i : 0]);
-		if (!g)
-			die("inline: asked about %s, which the call graph does not hold", callees[i < n ? i : 0]);
-		/* the kept call is a site too, one no copy can replace */
-		sites[i] = (CallSite){.call = call, .list = l, .callee = g,
-			.copies = direct_calls(fn, g) + (i < n ? more[i] : 0), .asked = i < n};
-		v[i] = &sites[i];
-	}
-	Bundle b = {.list = l, .sites = v, .n = m};
-	b.plans = xcalloc(m + 1, sizeof *b.plans);
-	decide(fn, &b, w, c, t);
-	/* the first callee refused for its own reason, else for another's */
-	uint32_t k = 0;
-	while (k < n && (w[k] < 0 || w[k] == INL_BUNDLE))
-		k++;
-	if (k == n)
-		for (k = 0; k < n && w[k] < 0; k++)
-			;
-	if (k == n && ic)
-		weigh_arms(fn, &b, n, ic);
-	bundle_free(&b);
-	if (k == n)
-		return -1;
-	if (w[k] == INL_COST)
-		snprintf(why, nwhy, "cost %d over threshold %d", c[k], t[k]);
-	else
-		snprintf(why, nwhy, "%s", inlinable_text(w[k]));
-	return (int)k;
-}
-
-void inline_ask_free(InlineAsk *a)
-{
-	if (!a)
-		return;
-	fn_close(&a->fn);
-	in_close(&a->in);
-	free(a);
 }

@@ -1,8 +1,8 @@
 /* inline.h: what the inline stage's two files share, private to stages/
- * (stages.h holds the stage's entries): inline.c, the driver, the
- * rewriting (a call site replaced by a copy of its callee) and
- * devirtualization's question, asks inline-cost.c, the deciding (what a
- * copy folds, the facts the cost model weighs). */
+ * (stages.h holds the stage's entries): inline.c, the driver and the
+ * rewriting (a call site replaced by a copy of its callee), asks
+ * inline-cost.c, the deciding (what a copy folds, the facts the cost
+ * model weighs). */
 #ifndef PTXLINK_INLINE_H
 #define PTXLINK_INLINE_H
 
@@ -59,23 +59,9 @@ typedef struct In {
 	Stmt *debug_str;             /* the .debug_str section, once found or made */
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
 	Names labels;                /* .debug_str's labels */
-	uint64_t size;               /* the module's instructions before the stage */
-	/* The module's growth budget (--inline-growth=N): copies add at most
-	 * N% of the module's own instructions (of CALLER_MAX, for a smaller
-	 * one), as GCC's inline-unit-growth bounds a unit's.  Without it a
-	 * chain of functions that all stay (an open world) grows each by the
-	 * whole expansion of the next: n^2/2 instructions.  A copy that is its
-	 * callee's last call, the callee going, moves a body rather than adds
-	 * one and costs none (charge()). */
-	uint64_t budget, grown;
+	uint64_t grown;              /* what copies took from the growth budget (inlinable.h) */
 	Stats st;
 } In;
-
-/* A formal of one call's callee and the Param in its place. */
-typedef struct Group {
-	uint32_t param;              /* in the bundle */
-	const char *inner;
-} Group;
 
 typedef struct CallSite {
 	Stmt *call;
@@ -88,7 +74,6 @@ typedef struct CallSite {
 	const CgFunc *callee;
 	uint32_t copies;             /* the caller's calls of the same callee */
 	uint32_t same;               /* the next of them in this round's sites, or UINT32_MAX */
-	int asked;                   /* inline_ask's: the call is still indirect, callee one of its targets */
 	uint32_t folds;              /* instructions the caller's copies of the callee fold or compute
 	                                once: constant and shared arguments (fold_sites) */
 } CallSite;
@@ -141,19 +126,11 @@ typedef struct CopyPlan {
 
 /* Calls of one list that share a .param. */
 struct Bundle {
-	List *list;
+	CallParams ps;                   /* in the list holding them */
 	CallSite **sites;
 	CopyPlan *plans;
 	uint32_t n;
-	Param *params;
-	uint32_t nparams, cap;
 };
-
-/* No copy goes into a caller this large: each copy's work reads the
- * whole caller (liveness, names before it), so a caller of N small
- * callees would cost N times its size (20,000 sites: quadratic), and
- * no program of the yardstick comes near it. */
-enum { CALLER_MAX = 5000 };
 
 /* An array on an arena grown as array_grow() grows one on the heap
  * (the old block stays until the arena goes). */

@@ -211,6 +211,11 @@ static const Stmt *call_at(const Func *f, int n, const List **in)
 	return NULL;
 }
 
+static int skip_call(const void *call, const Stmt *s)
+{
+	return s == call;
+}
+
 START_TEST(facts_of_a_caller)
 {
 	Module *m = parse_ok(callers);
@@ -240,6 +245,56 @@ START_TEST(facts_of_a_caller)
 }
 END_TEST
 
+/* c's first call of held: three .params, each one slot on either side
+ * (8, 8 and 4 bytes); the module's 24 instructions (held 8, c 11, d 3,
+ * e 2) and held's two calls. */
+START_TEST(a_call_and_the_budget)
+{
+	Module *m = parse_ok(callers);
+	SymTab *syms = symtab_build(m);
+	CallGraph *cg = callgraph_build(m, syms);
+	StageOptions o = {.inlining = {.growth = 10}};
+	Inlinable *inl = inlinable_open(m, &o, cg);
+	const CgFunc *held = cg_find(cg, intern_cstr("held"));
+	ck_assert_uint_eq(inlinable_size(inl), 24);
+	ck_assert_uint_eq(inlinable_budget(inl), 500);       /* 10% of CALLER_MAX, the module smaller */
+	ck_assert_uint_eq(inlinable_calls(inl, held), 2);
+	ck_assert_uint_eq(inlinable_charge(inl, held, 2), 8);
+	ck_assert_uint_eq(inlinable_charge(inl, held, 1), 0); /* its last call, and it goes */
+	ck_assert_int_eq(inlinable_oversize(CALLER_MAX, held), 0);
+	ck_assert_int_eq(inlinable_oversize(CALLER_MAX + 1, held), 1);
+	CallerFacts c = {.f = func_named(m, "c")};
+	const List *l;
+	const Stmt *call = call_at(c.f, 0, &l);
+	CallParts cp;
+	ck_assert(ins_call_parts(&call->ins, &cp));
+	CallParams ps = {.list = (List *)l};
+	Group *g = NULL;
+	uint32_t ng = 0;
+	ck_assert_int_eq(call_groups(&ps, &cp, held->def, &g, &ng), -1);
+	ck_assert_uint_eq(ng, 3);
+	ck_assert_uint_eq(ps.n, 3);
+	ck_assert(g[1].param == 1 && g[1].inner == intern_cstr("q") && ps.v[1].outer == intern_cstr("a1"));
+	ck_assert_int_eq(callee_slots(&ps, g, ng, held->def), -1);
+	ck_assert(ps.v[0].nslots == 1 && ps.v[0].slots[0].size == 8 && ps.v[2].slots[0].size == 4);
+	ck_assert_int_eq(call_overhead(&ps, g, ng), 5);      /* call, ret, a move per slot */
+	Names types = {0};
+	names_in_module(&types, inlinable_names(inl), c.f);
+	SlotWalk w = {.ctx = call, .skip = skip_call, .types = &types};
+	ck_assert_int_eq(caller_slots(&ps, &w), -1);
+	ck_assert_uint_eq(ps.v[2].nslots, 1);                /* the st.param's bytes are the callee's */
+	CostFacts f = caller_cost_facts(&c, inl, call, l, held, 2, 2);
+	ck_assert(f.body == 8 && f.copies == 2 && f.local == COST_LOCAL_HELD && f.last == 1 && !f.overhead);
+	names_free(&types);
+	free(g);
+	params_free(&ps);
+	caller_facts_free(&c);
+	inlinable_close(inl);
+	callgraph_free(cg);
+	symtab_free(syms);
+}
+END_TEST
+
 Suite *inlinable_suite(void)
 {
 	Suite *s = suite_create("inlinable");
@@ -250,6 +305,7 @@ Suite *inlinable_suite(void)
 	tcase_add_test(tc, slots_in_place);
 	tcase_add_test(tc, depot_in_place);
 	tcase_add_test(tc, facts_of_a_caller);
+	tcase_add_test(tc, a_call_and_the_budget);
 	suite_add_tcase(s, tc);
 	return s;
 }
