@@ -44,6 +44,7 @@ static void fixture_close(Fixture *x)
 	inlinable_close(x->in);
 	callgraph_free(x->cg);
 	symtab_free(x->syms);
+	mod_free(x->m);
 }
 
 static int why(Fixture *x, const char *name, int shadowed)
@@ -117,6 +118,7 @@ START_TEST(register_bits_by_scope)
 	ck_assert_int_eq(bits_at(m, 1, "%rd1"), 32);   /* the inner block's range */
 	ck_assert_int_eq(bits_at(m, 2, "%rd2"), 64);   /* past the inner range: the outer one's */
 	ck_assert_int_eq(bits_at(m, 2, "%h"), 16);
+	mod_free(m);
 }
 END_TEST
 
@@ -160,6 +162,7 @@ START_TEST(slots_in_place)
 	free(g.slots);
 	ck_assert_int_eq(slots_of(m, "w", "a", 0, &g), INL_PARAM);     /* an argument written */
 	free(g.slots);
+	mod_free(m);
 }
 END_TEST
 
@@ -177,6 +180,7 @@ START_TEST(depot_in_place)
 	ck_assert_int_eq(inlinable_depot(&func_named(m, "two")->body, &d, &mov), INL_DEPOT);   /* two movs */
 	ck_assert_int_eq(inlinable_depot(&func_named(m, "none")->body, &d, &mov), -1);
 	ck_assert(!d && !mov);
+	mod_free(m);
 }
 END_TEST
 
@@ -242,6 +246,7 @@ START_TEST(facts_of_a_caller)
 	inlinable_close(inl);
 	callgraph_free(cg);
 	symtab_free(syms);
+	mod_free(m);
 }
 END_TEST
 
@@ -292,6 +297,7 @@ START_TEST(a_call_and_the_budget)
 	inlinable_close(inl);
 	callgraph_free(cg);
 	symtab_free(syms);
+	mod_free(m);
 }
 END_TEST
 
