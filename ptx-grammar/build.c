@@ -179,11 +179,24 @@ static Spec *specs_array(struct ParseState *ps, Vec *v, uint32_t *n)
 	return a;
 }
 
+/* .align.visible, one word: ptxas refuses it, and printed apart it would
+ * read as .align missing its number (a declaration's words say so in
+ * decl_set). */
+static void check_func_specs(struct ParseState *ps, const Vec *specs)
+{
+	for (uint32_t i = 0; specs && i < specs->n; i++) {
+		const SpecAt *s = specs->v[i];
+		if (s->spec.kind == SW_SPEC && s->spec.id == SPEC_align && !s->spec.num)
+			build_error(ps, s->loc, "'%s' without its number", s->spec.word);
+	}
+}
+
 Func *mk_func(struct ParseState *ps, Vec *specs, int entry, Vec *fspecs, Vec *rets,
 	const char *name, Vec *params, Vec *fattrs)
 {
 	Func *f = arena_alloc(ps->m->arena, sizeof *f);
 	uint32_t n;
+	check_func_specs(ps, specs);
 	Spec *words = specs_array(ps, specs, &n);
 	func_set_specs(f, words, n);
 	f->is_entry = entry;
