@@ -2,7 +2,7 @@
 # The yardstick for cross-file optimization: every corpus program built three
 # ways, and what ptxas makes of each.
 #
-# Usage: tools/bench/lto-bench.sh [-o FILE] [--check] [--flags "OPTS"] [PROG...]
+# Usage: tools/bench/lto-bench.sh [-o FILE] [--check] [--flags "OPTS"] [--multi-file] [PROG...]
 #
 #   -o FILE       the report (default docs/lto-benchmark.md; with --check,
 #                 $WORK/check.md)
@@ -12,6 +12,7 @@
 #                 allows the programs it names (with why); the docs are not
 #                 rewritten
 #   --flags OPTS  more ptxlink options for route p (say "--no-devirt")
+#   --multi-file  only the multi-file programs (tools/run-corpus.sh's table)
 #   PROG...       only these programs (names as in the report)
 #
 # Environment: PTXLINK (default build/ptxlink, brought up to date first),
@@ -53,14 +54,16 @@ WORK=${LTOBENCH_WORK:-$ROOT/build/lto-bench}
 BENCH_CACHE=${LTOBENCH_CACHE:-$WORK/cache}
 OUT=
 CHECK=0
+MULTI=0
 PLK_FLAGS=()
 ONLY=()
 while [ $# -gt 0 ]; do
     case "$1" in
     -o) OUT=$2; shift ;;
     --check) CHECK=1 ;;
+    --multi-file) MULTI=1 ;;
     --flags) read -r -a PLK_FLAGS <<<"$2"; shift ;;
-    -h | --help) sed -n '2,42p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,45p' "$0"; exit 0 ;;
     -*) echo "lto-bench: unknown argument: $1" >&2; exit 2 ;;
     *) ONLY+=("$1") ;;
     esac
@@ -107,6 +110,7 @@ programs() {
         grep -qE '^[[:space:]]*\.target[^/]*debug' "$d"*.ptx && continue
         echo "$p"
     done
+    [ "$MULTI" = 1 ] && return
     # one row of the corpus table per single-file source: its plain PTX
     awk '$1 ~ /^(nvcc|clang|llc)$/ && $5 ~ /^ptx\/[^\/]*\.sm_[0-9a-z]*(\.rdc)?\.ptx$/ {
              if (!($4 in pick) || ($5 ~ /\.sm_80\./ && pick[$4] !~ /\.sm_80\./)) pick[$4] = $5
