@@ -55,6 +55,34 @@ kernels() { # prog
 		"$out/kernels.tsv"
 }
 
+# The run-time figure: each completed kernel run again, with the options
+# that completed, from the plain link, ptxlink's output and -dlto's PTX
+# (nvlink -dlto -emit-ptx on lto-bench's objects), ptxlink-run --count.
+# "instructions per thread / calls / local-memory instructions", all threads.
+runtime() { # prog
+	local p=$1 d=$out/runtime/$1 w=build/lto-bench/progs/$1 arch k args f c
+	local files=(corpus/ptx/"$p"/*.ptx)
+	mkdir -p "$d"
+	arch=$(sed -n 's/^[[:space:]]*\.target[[:space:]]\+\([a-z0-9_]*\).*/\1/p' "${files[0]}" | head -1)
+	build/ptxlink --no-stages -arch="$arch" -o "$d/plain.ptx" "${files[@]}" 2>/dev/null
+	build/ptxlink -arch="$arch" -o "$d/ptxlink.ptx" "${files[@]}" 2>/dev/null
+	ls "$w"/c/*.o >/dev/null 2>&1 &&
+		nvlink -arch="$arch" -dlto -nvvmpath=build/lto-bench/nvvm -emit-ptx "$w"/c/*.o \
+			-L/usr/local/cuda/targets/x86_64-linux/lib -lcudadevrt -o "$d/dlto.ptx" >/dev/null 2>&1
+	awk -F'\t' -v l="corpus/ptx/$p/" '$1 == l && $3 == 0 { print $2 "\t" $6 }' "$out/kernels.tsv" |
+	while IFS=$'\t' read -r k args; do
+		printf '%-14s %-30.30s' "$p" "$(echo "$k" | c++filt 2>/dev/null || echo "$k")"
+		for f in plain ptxlink dlto; do
+			c=-
+			# shellcheck disable=SC2086
+			[ -f "$d/$f.ptx" ] && c=$(timeout 300 build/ptxlink-run "$d/$f.ptx" "$k" $args --count 2>&1 >/dev/null |
+				sed -n 's/^count: .*(\([0-9.]*\) per thread), \([0-9]*\) calls, \([0-9]*\) local.*/\1\/\2\/\3/p')
+			printf ' %-22s' "${c:--}"
+		done
+		echo
+	done
+}
+
 {
 	echo "Each build: .text bytes / max registers / stack / spill bytes (ptxas -v, the final cubin;"
 	echo "stack and spills summed over the functions with code)."
@@ -80,6 +108,15 @@ kernels() { # prog
 	echo
 	sed -n 's/^\(Gate\|SASS\): /\1: /p' "$out/builds.md"
 	tail -3 "$out/kernels.log"
+	echo
+	echo "Run time on the interpreter, per kernel: instructions per thread / calls / local-memory"
+	echo "instructions (all threads of the small launch coverage.sh found to complete)."
+	echo
+	printf '%-14s %-30s %-22s %-22s %-22s\n' program kernel "plain link" ptxlink "nvcc -dlto"
+	for p in "${progs[@]}"; do
+		grep -q "^$p"$'\t' "$out/rows.tsv" && runtime "$p"
+	done
+	echo
 	echo "Per function: $out/builds.md; per kernel: $out/kernels.tsv."
 } | tee "$out/table.txt"
 [ "$bench" = 0 ] && [ "$interp" = 0 ] && ! grep -q FAIL "$out/rows.tsv"

@@ -5,7 +5,9 @@
 # corpus/ptx other than handwritten/) are first linked into one module by
 # ptxlink, and their kernels run from that.  Writes the table into
 # docs/interpreter.md (between the coverage markers) and the per-kernel
-# results to $OUT (default build/coverage.tsv).
+# results to $OUT (default build/coverage.tsv: label, kernel, exit status,
+# how it ran, same or DIFFERENT with --diff, and the ptxlink-run options of
+# the run that completed).
 #
 #   tests/difftest/coverage.sh [--diff] [build-dir]          (default build)
 #
@@ -199,7 +201,7 @@ attempt() {  # fill structs int grid file kernel params... -> exit status; the r
 }
 
 one() {  # label file roundtrip kernel params... -> a TSV line
-	local label=$1 f=$2 rt=$3 k=$4 why rc how first= diff=
+	local label=$1 f=$2 rt=$3 k=$4 why rc how first= diff= args=
 	shift 4
 	for how in "pattern=1 zero 16 2" "zero zero 16 2" "zero ptrs 16 2" "pattern=1 ptrs 16 2" \
 		"zero zero 1 2" "zero ptrs 1 2" "zero zero 0 2" "zero ptrs 0 2" "zero ptrs 0 1" \
@@ -216,8 +218,10 @@ one() {  # label file roundtrip kernel params... -> a TSV line
 		read -r fill structs int grid <<< "$how"
 		why="completed (${fill/=/ } buffers, $structs structs, integers $int, $grid blocks)"
 		[ "$rt" = - ] || diff=$(compare $how "$f" "$rt" "$k" "$@")
+		# shellcheck disable=SC2086
+		args=$(args_for $how "$k" "$@")
 	fi
-	printf '%s\t%s\t%d\t%s\t%s\n' "$label" "$k" "$rc" "$why" "$diff"
+	printf '%s\t%s\t%d\t%s\t%s\t%s\n' "$label" "$k" "$rc" "$why" "$diff" "$args"
 }
 # Parameter kinds from demangled C++ signatures (c++filt), one line each:
 # p (pointer or reference), i (integer), f (floating), c (other).  Template

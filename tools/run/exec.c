@@ -1279,6 +1279,7 @@ static int ex_call(Thread *t, const DIns *d)
 {
 	const Opnd *rets = &d->ops[0], *tgt = &d->ops[1], *args = &d->ops[2];
 	DFunc *fn = tgt->kind == O_FUNC ? M->funcs[tgt->reg] : func_at(rd(t, tgt));
+	M->ncalls++;
 	if (!fn)
 		rt_fail(d, RUN_FAULT, "indirect call through 0x%llx, not a function address",
 			(unsigned long long)rd(t, tgt));

@@ -223,6 +223,18 @@ static uint8_t *generic_ptr(Thread *t, uint64_t a, uint32_t size)
 	return NULL;
 }
 
+/* --count: one local-memory instruction a thread executes, however many
+ * bytes or elements it moves (M->steps is new at every warp step). */
+static void count_local(Thread *t, int space, uint64_t a)
+{
+	if (!M->count || t->lstep == M->steps)
+		return;
+	if (space == SP_LOCAL || (space == SP_GENERIC && TAG_OF(a) == TAG_LOCAL)) {
+		t->lstep = M->steps;
+		M->nlocal++;
+	}
+}
+
 uint8_t *mem_ptr(Thread *t, int space, uint64_t a, uint32_t size, const DIns *d)
 {
 	uint8_t *p = NULL;
@@ -249,6 +261,7 @@ uint8_t *mem_ptr(Thread *t, int space, uint64_t a, uint32_t size, const DIns *d)
 	if (!p)
 		rt_fail(d, RUN_FAULT, "invalid %s address 0x%llx (%u bytes)", space_name(space),
 			(unsigned long long)a, size);
+	count_local(t, space, a);
 	return p;
 }
 

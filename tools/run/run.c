@@ -403,7 +403,7 @@ static void cluster_shape(const Func *f, const uint32_t given[3])
 typedef struct Launch {
 	const char *args[256];     /* --arg, one per kernel parameter */
 	int nargs;
-	int dump, globals, list, trace, by_thread;
+	int dump, globals, list, trace, by_thread, count;
 	const char *as;            /* --dump-as */
 	uint32_t cluster[3];       /* --cluster; 0: the kernel's, else 1 */
 } Launch;
@@ -500,6 +500,9 @@ static const Option options[] = {
 		"divergent paths were scheduled"},
 	{"--trace", NULL, NULL, offsetof(Launch, trace),
 		"print every warp step (block, warp, lanes, line) to stderr"},
+	{"--count", NULL, NULL, offsetof(Launch, count),
+		"after the run, print to stderr the thread instructions" MORE "executed, per thread, and the calls and local-memory" MORE
+		"instructions among them (a run-time yardstick)"},
 	{"--list", NULL, NULL, offsetof(Launch, list),
 		"list the kernels and their parameters, one a line" MORE "(ptxlink-run --list file.ptx)"},
 };
@@ -534,6 +537,17 @@ static const Option *option(Launch *l, int argc, char **argv, int *i)
 	return NULL;
 }
 
+/* --count: M->nthreads is one cluster's; the grid ran them all. */
+static void print_count(void)
+{
+	uint64_t n = (uint64_t)M->grid[0] * M->grid[1] * M->grid[2] *
+		M->block[0] * M->block[1] * M->block[2];
+	fprintf(stderr, "count: %llu threads, %llu instructions (%.1f per thread), %llu calls, "
+		"%llu local-memory instructions\n", (unsigned long long)n,
+		(unsigned long long)M->steps, (double)M->steps / (double)n,
+		(unsigned long long)M->ncalls, (unsigned long long)M->nlocal);
+}
+
 int main(int argc, char **argv)
 {
 	Launch l = {0};
@@ -562,6 +576,7 @@ int main(int argc, char **argv)
 	}
 	M->trace = l.trace;
 	M->by_thread = l.by_thread;
+	M->count = l.count;
 	if (l.list && npos == 1) {
 		Module *m = ptx_parse_file(pos[0]);
 		if (!m)
@@ -603,5 +618,7 @@ int main(int argc, char **argv)
 	run_grid(k);
 	report(l.dump, l.as, l.globals);
 	fflush(stdout);
+	if (l.count)
+		print_count();
 	return RUN_OK;
 }

@@ -201,6 +201,7 @@ struct Thread {
 	const DIns *bar_ins;
 	int bar_pred;
 	const DIns *coll;    /* the collective it waits at */
+	uint64_t lstep;      /* --count: the step of its last local-memory access */
 	uint32_t cl_gen;     /* barrier.cluster: the phase it arrived in */
 	int cl_arrived;
 	char *out;           /* --printf-by-thread: its printf text so far */
@@ -247,6 +248,8 @@ typedef struct Machine {
 	uint32_t lstatic;    /* module-level .local bytes */
 	uint8_t *linit;
 	uint64_t steps, max_steps;
+	int count;           /* --count: tally calls and local-memory instructions */
+	uint64_t ncalls, nlocal;
 	uint32_t stack_limit;  /* --stack: a thread's local memory, frames and alloca */
 	Thread *threads;
 	uint32_t nthreads;
