@@ -132,7 +132,8 @@ OPT(NO_GLOBALOPT, V_ON, N("--no-globalopt"), FS(no_globalopt, globalopt.off), 0,
 	"keep every function and variable, linkage as written")
 OPT(INTERNALIZE, V_ON, N("--internalize"), FS(internalize, globalopt.internalize), 0, "--internalize",
 	"the host reaches only kernels and --keep names: other\n"
-	"variables may go, fold or become internal")
+	"variables may go, fold or become internal (without\n"
+	"--keep, a warning names those that went or folded)")
 OPT(KEEP, V_SYMBOL, N("--keep"), L(keep), 0, "--keep=SYM",
 	"with --internalize, SYM stays (repeatable; a warning without)")
 OPT(KEEP_FILE, V_SYMFILE, N("--keep-file"), L(keep), 0, "--keep-file=FILE",
