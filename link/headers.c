@@ -209,6 +209,8 @@ static int min_version(Arch a)
 			v = table[i].version;
 	if (a.suffix == 'a' && a.num == 90 && v < 8000)
 		v = 8000;  /* sm_90a came with PTX 8.0 */
+	if (a.suffix == 'f' && v < 8008)
+		v = 8008;  /* family targets with PTX 8.8 (ptxas 13 refuses .version 8.6 sm_100f) */
 	return v;
 }
 

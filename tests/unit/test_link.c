@@ -1,5 +1,6 @@
-/* link/: which GPUs PTX of a target runs on (link_arch_runs), each answer
- * the one ptxas 13 gave for a kernel of that .target and that -arch. */
+/* link/: which GPUs PTX of a target runs on (link_arch_runs) and the
+ * .version it needs (link_ptx_version), each answer the one ptxas 13 gave
+ * for a kernel of that .target and that -arch. */
 #include "unit.h"
 #include "link/link.h"
 
@@ -26,11 +27,25 @@ START_TEST(arch_runs)
 }
 END_TEST
 
+/* The .version a target needs, each the oldest ptxas 13 took for it. */
+START_TEST(ptx_version)
+{
+	static const struct { const char *arch, *have, *need; } t[] = {
+		{"sm_80", "7.0", "7.0"}, {"sm_90a", "7.8", "8.0"}, {"sm_100", "8.5", "8.6"},
+		{"sm_100f", "8.6", "8.8"}, {"sm_120", "8.0", "8.7"}, {"sm_120f", "8.7", "8.8"},
+		{"sm_110f", "8.8", "9.0"}, {"sm_103f", "9.0", "9.0"},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+		ck_assert_str_eq(link_ptx_version(t[i].arch, t[i].have), t[i].need);
+}
+END_TEST
+
 Suite *link_suite(void)
 {
 	Suite *s = suite_create("link");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, arch_runs);
+	tcase_add_test(tc, ptx_version);
 	suite_add_tcase(s, tc);
 	return s;
 }
