@@ -182,7 +182,7 @@ check "sm_100f input for sm_100 and sm_103 ('$(img)')" "[ $rc = 0 ] && [ \"\$(im
 "$ptxlink" --fatbin -arch=sm_100 -arch=sm_110 fam.ptx -o fam2.fatbin 2>err; rc=$?
 check "sm_100f input for sm_110: refused" "[ $rc = 1 ] && grep -q 'error: the linked PTX is for .target sm_100f (an input.s), which ptxas cannot compile for sm_110' err && [ ! -e fam2.fatbin ] && clean"
 "$ptxlink" --fatbin -arch=sm_90a -arch=sm_100a fam.ptx -o fam3.fatbin 2>err; rc=$?
-check "sm_100f input for sm_90a and sm_100a: refused by the link" "[ $rc = 1 ] && grep -q \"'.target sm_100f' cannot be linked for -arch=sm_90\\\$\" err && clean"
+check "sm_100f input for sm_90a and sm_100a: refused by the link, which says why sm_90" "[ $rc = 1 ] && grep -q \"'.target sm_100f' cannot be linked for -arch=sm_90\\\$\" err && grep -qx 'ptxlink: note: the link is for sm_90, not sm_90a: ptxas compiles sm_90a PTX for no other architecture named' err && clean"
 
 # SIGINT or SIGTERM while ptxas runs: ptxlink ends its tool (and the tool's
 # own children: here a slow fake ptxas and the sleep it waits for), leaves
