@@ -1,6 +1,7 @@
 /* headers.c: step 1 of a link, the module's header: the highest
  * .version (raised to what -arch needs); one .target, the inputs' one
- * architecture or an -arch that runs them all, their one texmode, and
+ * architecture or an -arch that runs them all (family-specific, sm_XXf,
+ * when an input is and -arch is plain), their one texmode, and
  * 'debug' if an input's has it (unless --strip-debug); one .address_size;
  * and which inputs carry -G DWARF. */
 #include <errno.h>
@@ -61,6 +62,27 @@ static int parse_arch(const char *s, Arch *a)
 	return 0;
 }
 
+/* ptxas 13's rule, checked against it for every pair of its -arch values
+ * (PTX ISA, "Target Directive"): PTX for a plain target runs on that GPU
+ * and every later one; for a family-specific one (sm_100f) on the later
+ * members of its family, the same major number (sm_100, sm_103, and
+ * their a and f targets, not sm_110); for an architecture-specific one
+ * (sm_90a) on that GPU alone. */
+static int arch_runs(Arch ptx, Arch gpu)
+{
+	if (ptx.suffix == 'a')
+		return ptx.num == gpu.num && gpu.suffix == 'a';
+	if (ptx.suffix == 'f' && ptx.num / 10 != gpu.num / 10)
+		return 0;
+	return gpu.num >= ptx.num;
+}
+
+int link_arch_runs(const char *ptx, const char *gpu)
+{
+	Arch p, g;
+	return parse_arch(ptx, &p) == 0 && parse_arch(gpu, &g) == 0 && arch_runs(p, g);
+}
+
 static const char *target_flag(const Stmt *t, const char *prefix)
 {
 	for (uint32_t i = 1; i < t->list.nitems; i++)
@@ -79,9 +101,21 @@ static int has_dwarf(Module *m)
 	return 0;
 }
 
+/* -arch=sm_100 for a family-specific input is .target sm_100f: the
+ * plain target would refuse the family's instructions. */
+static const char *with_family(const char *arch, Arch want, int family)
+{
+	if (!family || want.suffix)
+		return intern_cstr(arch);
+	char buf[32];
+	snprintf(buf, sizeof buf, "%sf", arch);
+	return intern_cstr(buf);
+}
+
 static const char *pick_arch(Linker *l, Stmt **targets)
 {
 	Arch want = {0};
+	int family = 0;
 	if (l->o->arch && (strncmp(l->o->arch, "sm_", 3) != 0 || parse_arch(l->o->arch, &want) != 0)) {
 		error((Loc){0}, "-arch=%s is not an architecture such as sm_80", l->o->arch);
 		return NULL;
@@ -93,8 +127,9 @@ static const char *pick_arch(Linker *l, Stmt **targets)
 			error(targets[i]->loc, "unknown target architecture '%s'", name);
 			return NULL;
 		}
+		family |= a.suffix == 'f';
 		if (l->o->arch) {
-			if (a.num > want.num || (a.suffix && (a.num != want.num || a.suffix != want.suffix))) {
+			if (!arch_runs(a, want)) {
 				error(targets[i]->loc, "'.target %s' cannot be linked for -arch=%s", name, l->o->arch);
 				return NULL;
 			}
@@ -106,7 +141,7 @@ static const char *pick_arch(Linker *l, Stmt **targets)
 			return NULL;
 		}
 	}
-	return l->o->arch ? intern_cstr(l->o->arch) : targets[0]->list.items[0]->str;
+	return l->o->arch ? with_family(l->o->arch, want, family) : targets[0]->list.items[0]->str;
 }
 
 static int check_texmode(Linker *l, Stmt **targets)
@@ -174,6 +209,8 @@ static int min_version(Arch a)
 			v = table[i].version;
 	if (a.suffix == 'a' && a.num == 90 && v < 8000)
 		v = 8000;  /* sm_90a came with PTX 8.0 */
+	if (a.suffix == 'f' && v < 8008)
+		v = 8008;  /* family targets with PTX 8.8 (ptxas 13 refuses .version 8.6 sm_100f) */
 	return v;
 }
 

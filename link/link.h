@@ -22,8 +22,11 @@ Module *link_modules(Module **mods, int n, const LinkOptions *);
 /* The symbol checks of a link for one input that is not linked: a name
  * declared as two kinds, a name defined twice.  0, or -1 after errors. */
 int link_check_symbols(Module *);
-/* headers.c: the .version PTX for arch needs, have or newer (interned). */
+/* headers.c: the .version PTX for arch needs, have or newer (interned);
+ * whether ptxas compiles PTX of .target ptx for the GPU gpu (sm_XX[a|f],
+ * or compute_XX...; 0 for anything else). */
 const char *link_ptx_version(const char *arch, const char *have);
+int link_arch_runs(const char *ptx, const char *gpu);
 
 /* dwarf.c: nvcc -G's DWARF sections, for merging them. */
 typedef struct DwarfFileMap {

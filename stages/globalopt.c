@@ -36,6 +36,9 @@
  *              host cannot call them); with --internalize, variables not
  *              kept too.
  * Every change is a remark (-Rpass=globalopt) and counted (--stats).
+ * --internalize without --keep warns once, naming the variables the host
+ * could name that went, folded or split: cudaMemcpyToSymbol and
+ * cudaMemcpyFromSymbol on them no longer reach what the kernels use.
  *
  * requires: normalized IR, the world verdict / maintains: normalized IR /
  * breaks: any symbol table, call graph or analysis built before it. */
@@ -44,7 +47,7 @@
 #include <string.h>
 #include "stages.h"
 
-enum { MAX_FOLD_BYTES = 1 << 20 };
+enum { MAX_FOLD_BYTES = 1 << 20, TOOK_NAMED = 8 };
 
 typedef struct Stats {
 	unsigned funcs, vars, aliases, internal_funcs, internal_vars, folded, constants, deduped, split;
@@ -59,6 +62,13 @@ typedef struct Go {
 	uint8_t *root;      /* per symbol id */
 	uint8_t *reached;
 	int changed;        /* the step changed the module: its table is stale */
+	/* host-nameable variables --internalize let go, fold or split (names
+	 * interned, a name once or more): the warning's; of those the input
+	 * had (hostvars: not split's fields, which no host code names) */
+	const char **took;
+	uint32_t ntook, captook;
+	Names hostvars;
+	int seen;           /* hostvars is filled */
 } Go;
 
 static void remark(const Go *g, Loc at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -96,6 +106,64 @@ static int is_kernel(const Symbol *s)
 	return s->kind == SYM_FUNC && s->def && s->def->kind == S_FUNC && s->def->func->is_entry;
 }
 
+/* s, a variable only --internalize made no root, was removed, folded
+ * or split: the warning names it (none when --keep says what stays). */
+static void took(Go *g, const Symbol *s)
+{
+	if (!host_named(s) || !names_exact(&g->hostvars, s->name))
+		return;
+	if (g->ntook == g->captook) {
+		g->captook = g->captook ? 2 * g->captook : 16;
+		g->took = xrealloc(g->took, g->captook * sizeof *g->took);
+	}
+	g->took[g->ntook++] = s->name;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* One warning for what took() saw: each name once, in order, the first
+ * TOOK_NAMED of them. */
+static void warn_took(Go *g)
+{
+	names_free(&g->hostvars);
+	if (!g->ntook)
+		return;
+	qsort(g->took, g->ntook, sizeof *g->took, by_name);
+	uint32_t n = 0;
+	size_t len = 64;
+	for (uint32_t i = 0; i < g->ntook; i++)
+		if (!n || g->took[i] != g->took[n - 1])
+			g->took[n++] = g->took[i];
+	for (uint32_t i = 0; i < n && i < TOOK_NAMED; i++)
+		len += strlen(quoted_name(g->took[i])) + 2;
+	char *list = xmalloc(len), *p = list;
+	for (uint32_t i = 0; i < n && i < TOOK_NAMED; i++)
+		p += sprintf(p, "%s%s", i ? ", " : "", quoted_name(g->took[i]));
+	if (n > TOOK_NAMED)
+		sprintf(p, " and %u more", n - TOOK_NAMED);
+	warn((Loc){0}, "--internalize: %u variable%s the host could fill or read by name "
+		"(cudaMemcpyToSymbol, cudaMemcpyFromSymbol) removed, folded or split: %s "
+		"(--keep=NAME keeps one)", n, n == 1 ? "" : "s", list);
+	free(list);
+	free(g->took);
+	g->took = NULL;
+	g->ntook = g->captook = 0;
+}
+
+/* The variables the host can name as the stage starts (for the warning
+ * only: none without it). */
+static void find_hostvars(Go *g)
+{
+	int warns = g->o->globalopt.internalize && !g->o->globalopt.nkeep;
+	for (uint32_t i = 0; warns && !g->seen && i < symtab_count(g->t); i++)
+		if (host_named(symtab_at(g->t, i)))
+			names_add(&g->hostvars, symtab_at(g->t, i)->name, NULL);
+	g->seen = 1;
+}
+
 static int is_root(const Go *g, const Symbol *s)
 {
 	if (is_kernel(s) || kept(g, s->name))
@@ -124,6 +192,7 @@ static void find_roots(Go *g)
 		g->root[i] = (uint8_t)(is_root(g, s) || named_in_sections(&named, s));
 	}
 	names_free(&named);
+	find_hostvars(g);
 }
 
 /* ---- what the roots reach ------------------------------------------------- */
@@ -215,8 +284,10 @@ static void remove_dead(Go *g)
 		if (s == sym->def || (!sym->def && s == sym->decl)) {
 			if (s->kind == S_FUNC)
 				g->st.funcs++;
-			else if (s->kind == S_VAR)
+			else if (s->kind == S_VAR) {
 				g->st.vars++, g->st.var_bytes += sym->size > 0 ? (uint64_t)sym->size : 0;
+				took(g, sym);
+			}
 			else
 				g->st.aliases++;
 			remark(g, s->loc, "%s removed: %s", quoted_name(sym->name),
@@ -536,6 +607,7 @@ static int fold_load(Folder *fo, uint32_t i)
 		s->ins = mv[0]->ins;
 	fo->known[i] = s->ins.sp->vec > 1 ? 2 : 1;
 	fo->g->st.folded++;
+	took(fo->g, v);
 	remark(fo->g, s->loc, "load of %s folded: never written, initialized", quoted_name(v->name));
 	return 1;
 }
@@ -837,6 +909,7 @@ static void split(Go *g, const Symbol *v)
 		read += f[i].read;
 	g->st.split++;
 	g->changed = 1;
+	took(g, v);
 	remark(g, v->def->loc, "%s split into %u fields, %u of them read", quoted_name(v->name), n,
 		read);
 	list_remove(&g->m->items, v->def);
@@ -919,6 +992,7 @@ static void dedupe(Go *g)
 		rename_uses(g, v, same[i]->name);
 		g->st.deduped++;
 		g->changed = 1;
+		took(g, v);
 		remark(g, v->def->loc, "%s is the same read-only data as %s: uses name that",
 			quoted_name(v->name), quoted_name(same[i]->name));
 	}
@@ -987,6 +1061,7 @@ void globalopt(Module *m, const StageOptions *o)
 	step(&g, dedupe);
 	step(&g, dead_code);   /* what folding and dedupe left unused */
 	forget_table(&g);
+	warn_took(&g);
 	if (o->stats)
 		print_stats(&g.st);
 }
@@ -998,4 +1073,5 @@ void globalopt_dead(Module *m, const StageOptions *o)
 	Go g = {.m = m, .o = o};
 	step(&g, dead_code);
 	forget_table(&g);
+	warn_took(&g);
 }

@@ -153,6 +153,37 @@ check "-gencode: code= older than arch=" "[ $rc = 2 ] && grep -q 'code= is older
 "$ptxlink" --fatbin -gencode sm_80 main.ptx -o x.fatbin 2>err; rc=$?
 check "-gencode: nvcc's form" "[ $rc = 2 ] && grep -q 'arch=compute_XX,code=sm_XX' err"
 
+# Architecture-specific (a) and family-specific (f) targets: ptxas compiles
+# sm_90a PTX for sm_90a alone and sm_100f PTX for its family (sm_100,
+# sm_103), so a link serving another architecture or family is for the
+# plain target (sm_90, sm_100), and the PTX for the newest is plain (a
+# later GPU JITs no sm_120a PTX).  The images' kinds and targets are read
+# from ptxlink -v's fatbinary line (no cuobjdump on these machines) and
+# from the PTX the wrapper kept.
+img() { sed -n 's/.*running [^ ]*fatbinary -64 --create=[^ ]* \(.*\) (in .*/\1/p' err | sed 's/--image3=kind=\([a-z]*\),sm=\([0-9a-z]*\),file=[^ ]*/\1 \2/g'; }
+target() { sed -n 's/^\.target \([a-z0-9_]*\).*/\1/p' "$1"; }
+for pair in "sm_90a sm_100a sm_90 elf 90a elf 100a ptx 100" "sm_100f sm_110f sm_100 elf 100f elf 110f ptx 110" \
+	"sm_120 sm_120a sm_120 elf 120 elf 120a ptx 120"; do
+	set -- $pair
+	rm -f keep/*
+	PATH=$tmp/wrap:$PATH "$ptxlink" --fatbin -v -arch=$1 -arch=$2 main.ptx sq.ptx -o ab.fatbin 2>err; rc=$?
+	shift 3
+	check "-arch=${pair%% *} -arch=$(echo $pair | cut -d' ' -f2): linked for $(echo $pair | cut -d' ' -f3), images '$(img)'" \
+		"[ $rc = 0 ] && [ \"\$(img)\" = '$*' ] && [ \"\$(target keep/ab.linked.ptx)\" = $(echo $pair | cut -d' ' -f3) ] && [ \"\$(fatbin_images ab.fatbin)\" = '$(echo "$*" | sed 's/\([0-9]\)[af]/\1/g') ' ] && clean"
+done
+check "sm_120 with sm_120a: the PTX image is the plain sm_120" "[ \"\$(ls keep)\" = ab.linked.ptx ] && [ \"\$(target keep/ab.linked.ptx)\" = sm_120 ]"
+# family-specific input: linked for sm_100 it is .target sm_100f, which
+# sm_103 compiles, and the PTX for the newest is sm_103f (the plain one
+# refuses tcgen05); sm_110 is another family
+printf '.version 8.8\n.target sm_100f\n.address_size 64\n.visible .entry fk(.param .u64 p)\n{\ntcgen05.fence::before_thread_sync;\nret;\n}\n' >fam.ptx
+rm -f keep/*
+PATH=$tmp/wrap:$PATH "$ptxlink" --fatbin -v -arch=sm_100 -arch=sm_103 fam.ptx -o fam.fatbin 2>err; rc=$?
+check "sm_100f input for sm_100 and sm_103 ('$(img)')" "[ $rc = 0 ] && [ \"\$(img)\" = 'elf 100 elf 103 ptx 103f' ] && [ \"\$(target keep/fam.sm_103f.ptx)\" = sm_103f ] && ptxas -arch=sm_103 keep/fam.sm_103f.ptx -o /dev/null && clean"
+"$ptxlink" --fatbin -arch=sm_100 -arch=sm_110 fam.ptx -o fam2.fatbin 2>err; rc=$?
+check "sm_100f input for sm_110: refused" "[ $rc = 1 ] && grep -q 'error: the linked PTX is for .target sm_100f (an input.s), which ptxas cannot compile for sm_110' err && [ ! -e fam2.fatbin ] && clean"
+"$ptxlink" --fatbin -arch=sm_90a -arch=sm_100a fam.ptx -o fam3.fatbin 2>err; rc=$?
+check "sm_100f input for sm_90a and sm_100a: refused by the link, which says why sm_90" "[ $rc = 1 ] && grep -q \"'.target sm_100f' cannot be linked for -arch=sm_90\\\$\" err && grep -qx 'ptxlink: note: the link is for sm_90, not sm_90a: ptxas compiles sm_90a PTX for no other architecture named' err && clean"
+
 # SIGINT or SIGTERM while ptxas runs: ptxlink ends its tool (and the tool's
 # own children: here a slow fake ptxas and the sleep it waits for), leaves
 # the old output as it was and no temporaries

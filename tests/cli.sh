@@ -225,5 +225,15 @@ END
 "$ptxlink" --verify --allow-undefined --inline=always -Rpass-missed=inline "$work/undecl.ptx" -o "$work/undecl.out.ptx" 2>"$work/err"; rc=$?
 check "a callee naming what nothing declares stays a call (--inline=always)" "[ $rc = 0 ] && grep -q 'nothing declares' '$work/err' && grep -q 'call.uni' '$work/undecl.out.ptx'"
 
+# -gencode code= with an empty architecture is refused as nvcc refuses it
+# ("Unsupported gpu architecture ''"); code=sm_80, (a trailing comma) nvcc
+# takes, and so does ptxlink.  No ptxas needed: options are checked first.
+for c in '[]' '[sm_80,]' ',sm_80' ','; do
+	"$ptxlink" -gencode "arch=compute_80,code=$c" "$work/ok.ptx" -o "$work/gen.ptx" 2>"$work/err"; rc=$?
+	check "-gencode code=$c is refused" "[ $rc = 2 ] && grep -qF \"ptxlink: error: -gencode 'arch=compute_80,code=$c': code= names an empty architecture (nvcc: \\\"Unsupported gpu architecture ''\\\"); list sm_XX or compute_XX\" '$work/err' && [ ! -e '$work/gen.ptx' ]"
+done
+"$ptxlink" -gencode "arch=compute_80,code=sm_80," "$work/ok.ptx" -o "$work/gen.ptx"; rc=$?
+check "-gencode code=sm_80, is taken" "[ $rc = 0 ] && grep -q '^.target sm_80' '$work/gen.ptx'"
+
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

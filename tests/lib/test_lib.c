@@ -338,6 +338,27 @@ END_TEST
 
 /* inline_mode 0 is the default the header names: auto, as the command's
  * (vcall_xfile has calls auto inlines). */
+/* --internalize without --keep: the variables the host could have filled
+ * that went are named in one warning, through the session's callback. */
+START_TEST(internalize_warns)
+{
+	static const char ptx[] = ".version 8.0\n.target sm_80\n.address_size 64\n"
+		".global .align 4 .u32 table;\n.visible .entry k()\n{\n\tret;\n}\n";
+	Seen seen = {0};
+	ptxlink_options o;
+	options(&o, "sm_80", &seen);
+	o.internalize = 1;
+	ptxlink_session *s = ptxlink_new(&o);
+	ck_assert_int_eq(ptxlink_add_buffer(s, "t.ptx", ptx, strlen(ptx)), 0);
+	ck_assert_int_eq(ptxlink_link(s), 0);
+	ck_assert_int_eq(seen.n[PTXLINK_WARNING], 1);
+	ck_assert_ptr_nonnull(strstr(seen.text, "-:0:0: warning: --internalize: 1 variable the "
+		"host could fill or read by name (cudaMemcpyToSymbol, cudaMemcpyFromSymbol) removed, "
+		"folded or split: 'table' (--keep=NAME keeps one)\n"));
+	ptxlink_free(s);
+}
+END_TEST
+
 START_TEST(inline_mode_default)
 {
 	char *out[3];
@@ -624,6 +645,7 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, stage_options_from_fields);
 	tcase_add_test(tc, null_entries);
 	tcase_add_test(tc, inline_mode_default);
+	tcase_add_test(tc, internalize_warns);
 	tcase_add_test(tc, opt_level_as_command);
 	suite_add_tcase(su, tc);
 	suite_add_tcase(su, sessions_tcase(corpus));

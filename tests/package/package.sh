@@ -2,7 +2,8 @@
 # Installs the build into a scratch prefix and uses it as a user would:
 # the files are there, the CMake example builds a cubin and a fatbinary
 # through find_package(ptxlink) and ptxlink_add_link (and links the same
-# PTX through ptxlink::ptxlink, the library), the Makefile example
+# PTX through ptxlink::ptxlink, the library), so does a project whose only
+# language is CUDA, the Makefile example
 # builds a cubin with the command pkg-config names, and the library's
 # example program compiles against the installed header and library.
 #   package.sh BUILD-DIR SOURCE-DIR
@@ -68,6 +69,21 @@ grep -q "compile mode: relocatable" "$tmp/build.log" || fail "launch.cubin not c
 images=$(fatbin_images "$tmp/cmake/shapes_two.fatbin")
 [ "$images" = "elf 80 elf 90 ptx 90 " ] || fail "shapes_two.fatbin holds '$images'"
 echo "cmake-project: $(wc -c <"$tmp/cmake/shapes.cubin") bytes of cubin, shapes_two.fatbin: $images"
+
+# CUDA the only language, and a caller's own 'old': the link is still for
+# sm_80, the oldest of CMAKE_CUDA_ARCHITECTURES, and the static library links.
+cmake -S "$src/tests/package/cuda-only" -B "$tmp/cuda-only" -DCMAKE_PREFIX_PATH="$prefix" \
+	-DCMAKE_CUDA_COMPILER="$nvcc" >"$tmp/cuda-only.log" 2>&1 \
+	|| { cat "$tmp/cuda-only.log"; fail "cmake configure (LANGUAGES CUDA)"; }
+cmake --build "$tmp/cuda-only" -j2 >"$tmp/cuda-only.log" 2>&1 \
+	|| { cat "$tmp/cuda-only.log"; fail "cmake build (LANGUAGES CUDA)"; }
+for f in $(find "$tmp/cuda-only/CMakeFiles/lights_ptx.dir" -name '*.ptx'); do
+	grep -q '^\.target sm_80$' "$f" \
+		|| fail "$f: $(grep '^\.target' "$f"), not sm_80 (the caller's 'old' leaked)"
+done
+images=$(fatbin_images "$tmp/cuda-only/lights.fatbin")
+[ "$images" = "elf 80 elf 90 ptx 90 " ] || fail "lights.fatbin holds '$images'"
+echo "cuda-only: lights.fatbin: $images"
 
 mkdir "$tmp/make"
 PATH="$prefix/bin:$PATH" make -s -C "$src/tests/package/makefile-project" OUT="$tmp/make" \

@@ -539,6 +539,32 @@ static const char *real_arch(const char *v)
 	return sm;
 }
 
+/* The next word of code='s list at *p (brackets and quotes aside), split
+ * at commas, NULL at the end; *empty: an empty one, which nvcc refuses
+ * ("code=[]", "code=[sm_80,]", "code=,sm_80": "Unsupported gpu
+ * architecture ''") but for a last one after a word, unbracketed
+ * ("code=sm_80,"). */
+static char *code_word(char **p, int bracketed, int *nwords, int *empty)
+{
+	for (char *w = *p, *end; w; w = end) {
+		end = strchr(w, ',');
+		if (end)
+			*end++ = 0;
+		*p = end;
+		w += strspn(w, "[\"");
+		w[strcspn(w, "]\"")] = 0;
+		if (*w) {
+			++*nwords;
+			return w;
+		}
+		if (bracketed || end || !*nwords) {
+			*empty = 1;
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
 /* nvcc's -gencode arch=compute_XX,code=sm_XX: code= may list several
  * (code=[sm_80,compute_80], code="sm_80,compute_80"); sm_ is a cubin,
  * compute_ PTX.  The link is for arch= at newest. */
@@ -553,7 +579,8 @@ static int gencode(Options *o, const char *a, const char *v)
 	const char *base = real_arch(s + 5);
 	if (add_arch(o, NULL, a, base) != 0)
 		return -1;
-	for (char *w = strtok(code, "[]\",\""); w; w = strtok(NULL, "[]\",\"")) {
+	int bracketed = strchr(code, '[') != NULL, nwords = 0, empty = 0;
+	for (char *w; (w = code_word(&code, bracketed, &nwords, &empty));) {
 		const char *sm = real_arch(w);
 		int ptx = sm != w;
 		if (strncmp(w, "sm_", 3) != 0 && !ptx)
@@ -563,18 +590,60 @@ static int gencode(Options *o, const char *a, const char *v)
 		if (arch_rank(sm) < arch_rank(base))
 			return bad("'%s': code= is older than arch=", a);
 	}
+	if (empty)
+		return bad("-gencode '%s': code= names an empty architecture (nvcc: \"Unsupported "
+			"gpu architecture ''\"); list sm_XX or compute_XX", v);
 	return 0;
 }
 
-/* After the command line: the link is for the oldest architecture named,
- * a fatbinary has PTX for the newest; several need --fatbin. */
+static int is_plain(const char *sm)
+{
+	size_t n = strlen(sm);
+	return sm[n - 1] != 'a' && sm[n - 1] != 'f';
+}
+
+/* sm_XX for sm_XX[a|f]: the target whose PTX every later GPU runs. */
+static const char *plain_arch(const char *sm)
+{
+	if (is_plain(sm))
+		return sm;
+	char *p = xstrdup(sm);
+	p[strlen(p) - 1] = 0;
+	keep_alive(p);
+	return p;
+}
+
+static int runs_all(const char *ptx, const Strs *archs)
+{
+	for (int i = 0; i < archs->n; i++)
+		if (!link_arch_runs(ptx, archs->v[i]))
+			return 0;
+	return 1;
+}
+
+/* The link's target: the oldest named, if ptxas compiles its PTX for
+ * every other; else its plain form: architecture-specific PTX (sm_90a)
+ * serves no other GPU, family-specific (sm_100f) no other family. */
+static const char *link_arch(const Options *o)
+{
+	if (runs_all(o->oldest, &o->archs) && runs_all(o->oldest, &o->ptx_archs))
+		return o->oldest;
+	return plain_arch(o->oldest);
+}
+
+/* After the command line: the link is for link_arch; a fatbinary has PTX
+ * for the newest, of the plain target when the link's is (sm_120 for
+ * sm_120a: a later GPU JITs no architecture-specific PTX), else the
+ * newest's own, as nvcc embeds compute_90a for -arch=sm_90a; several
+ * need --fatbin. */
 static int settle_archs(Options *o)
 {
 	if (!o->oldest)
 		return 0;
+	const char *link = link_arch(o);
 	if (o->fatbin)
-		add_arch(o, &o->ptx_archs, "-arch", o->newest);
-	o->lib.arch = o->oldest;   /* after add_arch, which sets it */
+		add_arch(o, &o->ptx_archs, "-arch", is_plain(link) ? plain_arch(o->newest) : o->newest);
+	o->lib.arch = link;   /* after add_arch, which sets it */
 	if (o->ptxas && !o->fatbin && (o->archs.n != 1 || o->ptx_archs.n))
 		return bad("%s: a cubin is for one GPU; --fatbin holds one for each "
 			"architecture, and PTX", o->archs.n > 1 ? "several architectures" : "PTX");

@@ -263,6 +263,15 @@ static int output_is_input(const Options *o)
 	return 0;
 }
 
+/* A failed link for the plain target of the oldest architecture named
+ * (options.c) says why it was not for that one, which the user named. */
+static void say_plain_link(const Options *o)
+{
+	if (o->lib.arch && o->oldest && strcmp(o->lib.arch, o->oldest) != 0)
+		fprintf(stderr, "ptxlink: note: the link is for %s, not %s: ptxas compiles %s PTX "
+			"for no other architecture named\n", o->lib.arch, o->oldest, o->oldest);
+}
+
 /* The inputs (errors in all of them reported), the library members they
  * need, linked and through the stages: libptxlink's session, working in
  * the command's context, or NULL after errors. */
@@ -282,6 +291,8 @@ static ptxlink_session *load(const Options *o, Ctx *ctx)
 	phase_time("parse", t);
 	phase_start = now();
 	if (!ok || ptxlink_link(s) != 0) {
+		if (ok)
+			say_plain_link(o);
 		ptxlink_free(s);
 		return NULL;
 	}

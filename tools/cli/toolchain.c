@@ -2,11 +2,12 @@
  * (tools/nvtools: the commands each compile runs, the compile-mode
  * rule), in a temporary directory that is removed whatever happens.
  *
- * With several architectures the link is for the oldest (app.linked.ptx)
- * and each cubin is ptxas's (and nvlink's) for its own, app.sm_XX.cubin;
- * PTX for a newer one (app.sm_XX.ptx) is the linked module with that
- * .target, and the .version it needs.  --fatbin puts them in one
- * fatbinary.
+ * With several architectures the link is for the oldest, or its plain
+ * target (options.c), app.linked.ptx, and each cubin is ptxas's (and
+ * nvlink's) for its own, app.sm_XX.cubin; PTX for a newer one
+ * (app.sm_XX.ptx) is the linked module with that .target (its family's
+ * when the link's is family-specific), and the .version it needs.
+ * --fatbin puts them in one fatbinary.
  *
  * The tools run in the temporary directory on files named after the
  * output (app.linked.ptx for -o app.cubin), so that what they print names
@@ -132,16 +133,20 @@ static int write_ptx(const Module *m, const char *path)
 	return 0;
 }
 
+/* The module's first statement of that kind (its header's), or NULL. */
+static Stmt *first_of(const Module *m, StmtKind kind)
+{
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == kind)
+			return s;
+	return NULL;
+}
+
 /* The module printed to path for sm: its .target's architecture, and its
  * .version if sm needs a newer one, are sm's while it is printed. */
 static int write_ptx_for(Module *m, const char *sm, const char *path)
 {
-	Stmt *t = NULL, *v = NULL;
-	for (Stmt *s = m->items.head; s; s = s->next)
-		if (s->kind == S_TARGET && !t)
-			t = s;
-		else if (s->kind == S_VERSION && !v)
-			v = s;
+	Stmt *t = first_of(m, S_TARGET), *v = first_of(m, S_VERSION);
 	if (!t || !v || !t->list.nitems)
 		return write_ptx(m, path);
 	Expr *arch = t->list.items[0], retarget = *arch;
@@ -153,6 +158,45 @@ static int write_ptx_for(Module *m, const char *sm, const char *path)
 	t->list.items[0] = arch;
 	v->strs.strs[0] = version;
 	return rc;
+}
+
+/* The linked module's .target architecture (sm_XX[a|f]). */
+static const char *module_target(const Module *m)
+{
+	Stmt *t = first_of(m, S_TARGET);
+	return t && t->list.nitems ? t->list.items[0]->str : "";
+}
+
+/* The .target PTX for sm is printed with: sm's, or its family's when the
+ * link's is family-specific and sm plain (the inputs' family instructions,
+ * which the plain target refuses).  Interned. */
+static const char *ptx_target(const char *linked, const char *sm)
+{
+	size_t n = strlen(linked), k = strlen(sm);
+	int family = n && linked[n - 1] == 'f', plain = k && sm[k - 1] != 'a' && sm[k - 1] != 'f';
+	char buf[32];
+	snprintf(buf, sizeof buf, "%s%s", sm, family && plain ? "f" : "");
+	return intern_cstr(buf);
+}
+
+/* Every architecture asked for runs the linked PTX: the link's target is
+ * one that does (options.c), unless an input's family-specific target
+ * made it its family's (link/headers.c), which another family cannot
+ * compile. */
+static int serves_all(const Module *m, const Options *o)
+{
+	const char *t = module_target(m);
+	for (int k = 0; k < 2; k++) {
+		const Strs *archs = k ? &o->ptx_archs : &o->archs;
+		for (int i = 0; i < archs->n; i++)
+			if (!link_arch_runs(t, archs->v[i])) {
+				fprintf(stderr, "ptxlink: error: the linked PTX is for .target %s (an input's), "
+					"which ptxas cannot compile for %s: link for that architecture "
+					"separately\n", t, archs->v[i]);
+				return 0;
+			}
+	}
+	return 1;
 }
 
 /* What every compile of this run shares: the tools, the options, the
@@ -260,9 +304,10 @@ static int ptx_images(Module *m, const Options *o, const char *base, const char 
 	Strs *images)
 {
 	int rc = 0;
+	const char *linked = module_target(m);
 	for (int i = 0; rc == 0 && i < o->ptx_archs.n; i++) {
-		const char *sm = o->ptx_archs.v[i], *file = ptx;
-		if (strcmp(sm, o->lib.arch) != 0) {
+		const char *sm = ptx_target(linked, o->ptx_archs.v[i]), *file = ptx;
+		if (sm != linked) {
 			file = tmpfile_named(base, sm, ".ptx");
 			rc = write_ptx_for(m, sm, tmpfiles[ntmp - 1]);
 		}
@@ -313,7 +358,7 @@ int compile_module(Module *m, const Options *o, const LibObjects *objects, char 
 {
 	ModeFacts f = {0};
 	int mode = o->archs.n ? nv_mode(m, o->mode, &f) : MODE_WHOLE;
-	if (mode < 0 || make_tmpdir() != 0)
+	if (mode < 0 || !serves_all(m, o) || make_tmpdir() != 0)
 		return -1;
 	return compile_in_tmpdir(m, o, mode, &f, objects, path);
 }

@@ -26,15 +26,18 @@ OPT(OUT, C_GLUED, N("-o", "--output-file"), NONE, 0, "-o FILE, --output-file FIL
 	"write the result to FILE ('-': standard output, the default)")
 OPT(ARCH, V_ARCH, N("-arch", "--arch", "--gpu-name", "--gpu-architecture"), F(arch), 0,
 	"-arch=sm_XX, --arch, --gpu-name",
-	"link for this architecture (one ptxas 13 accepts,\n"
-	"at least as new as every input): -arch=sm_80, -arch sm_90a;\n"
-	"given several, the link is for the oldest and --fatbin holds\n"
-	"a cubin for each and PTX for the newest")
+	"link for this architecture (one ptxas 13 accepts, that runs\n"
+	"every input's .target): -arch=sm_80, -arch sm_90a; given\n"
+	"several, the link is for the oldest (its plain sm_XX when an\n"
+	"a or f target cannot serve the others) and --fatbin holds a\n"
+	"cubin for each and PTX for the newest (plain sm_XX when the\n"
+	"link's is: PTX a later GPU can JIT)")
 OPT(GENCODE, C_VALUE, N("-gencode", "--generate-code"), NONE, 0,
 	"-gencode arch=compute_XX,code=sm_XX",
 	"nvcc's spelling (repeatable): a cubin for each code=sm_XX, PTX\n"
 	"for each code=compute_XX (code=[sm_80,compute_80]: both) and\n"
-	"for the newest, in one --fatbin")
+	"for the newest, in one --fatbin; an empty name (code=[]) is\n"
+	"refused, as nvcc refuses it")
 OPT(OPTF, C_VALUE, N("-optf", "--options-file"), NONE, 0, "-optf FILE, --options-file FILE, @FILE",
 	"read more arguments from FILE, quoted as gcc's @FILE ('' or \"\"\n"
 	"around spaces, \\ before a character), nested 8 deep")
@@ -132,7 +135,8 @@ OPT(NO_GLOBALOPT, V_ON, N("--no-globalopt"), FS(no_globalopt, globalopt.off), 0,
 	"keep every function and variable, linkage as written")
 OPT(INTERNALIZE, V_ON, N("--internalize"), FS(internalize, globalopt.internalize), 0, "--internalize",
 	"the host reaches only kernels and --keep names: other\n"
-	"variables may go, fold or become internal")
+	"variables may go, fold or become internal (without\n"
+	"--keep, a warning names those that went or folded)")
 OPT(KEEP, V_SYMBOL, N("--keep"), L(keep), 0, "--keep=SYM",
 	"with --internalize, SYM stays (repeatable; a warning without)")
 OPT(KEEP_FILE, V_SYMFILE, N("--keep-file"), L(keep), 0, "--keep-file=FILE",

@@ -34,8 +34,11 @@ function(_ptxlink_archs out ncubins oldest arch)
     message(FATAL_ERROR "ptxlink_add_link: give ARCH sm_XX (CMAKE_CUDA_ARCHITECTURES "
       "names no architecture)")
   endif()
+  # Every variable read here is set here first: a function sees its
+  # caller's variables, and a caller's 'old' once made the oldest its.
   set(args "")
   set(n 0)
+  set(old "")
   foreach(a IN LISTS entries)
     if(NOT a MATCHES "^(sm_)?([0-9]+[af]?)(-real|-virtual)?$")
       message(FATAL_ERROR "ptxlink_add_link: ARCH '${a}' is not sm_XX, XX, XX-real or XX-virtual")
