@@ -39,8 +39,10 @@ static int names_ok(Elf *e)
 int elf_open(Elf *e, const unsigned char *d, size_t size)
 {
 	*e = (Elf){.d = d, .size = size};
-	if (size < sizeof(Elf64_Ehdr) || memcmp(d, ELFMAG, SELFMAG) != 0)
+	if (size < SELFMAG || memcmp(d, ELFMAG, SELFMAG) != 0)
 		return bad(e, "not an ELF file", 0);
+	if (size < sizeof(Elf64_Ehdr))
+		return bad(e, "ELF header cut short", size);
 	if (d[EI_CLASS] != ELFCLASS64 || d[EI_DATA] != ELFDATA2LSB)
 		return bad(e, "not a little-endian ELF64 file", EI_CLASS);
 	e->eh = (const Elf64_Ehdr *)d;
