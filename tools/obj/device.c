@@ -57,7 +57,10 @@ static DevObject *new_object(DevObjects *ds, const char *name)
 
 static unsigned char *keep(DevObjects *ds, unsigned char *p)
 {
-	ds->owned = xreallocarray(ds->owned, (size_t)ds->nowned + 1, sizeof *ds->owned);
+	if (ds->nowned == ds->capowned) {
+		ds->capowned = ds->capowned ? 2 * ds->capowned : 8;
+		ds->owned = xreallocarray(ds->owned, (size_t)ds->capowned, sizeof *ds->owned);
+	}
 	return ds->owned[ds->nowned++] = p;
 }
 

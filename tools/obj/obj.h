@@ -187,8 +187,8 @@ typedef struct DevObjects {
 	DevObject *obj;          /* in input order, an archive's in member order */
 	int n, cap;
 	struct Arena *arena;     /* what they hold; decompressed payloads aside */
-	unsigned char **owned;   /* the payloads */
-	int nowned;
+	unsigned char **owned;   /* the payloads, the files read, the members copied */
+	int nowned, capowned;
 } DevObjects;
 /* Reads a host object or an archive of them (by the first bytes) and
  * appends its objects: 0, or -1 after reporting errors (objects read
