@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Fuzz ptxlink with libFuzzer: three harnesses in tests/fuzz/,
+# Fuzz ptxlink with libFuzzer: four harnesses in tests/fuzz/,
 #   parse   parser, verifier and printer (fuzz_parse.c)
 #   link    several modules linked (fuzz_link.c)
 #   stages  the optimization stages on linked or single modules (fuzz_stages.c)
+#   obj     the object reader: host objects, archives, fatbinaries (fuzz_obj.c)
 #
 #   tools/fuzz.sh [SECONDS] [HARNESS...]
 #       each harness for SECONDS (default 30), one after the other; the test
@@ -19,7 +20,10 @@
 # tests/bad; for link and stages also each multi-file corpus program and
 # tests/link/cases case as one input (its files joined by the separator
 # line '//--- next module'), and for stages tests/devirt, tests/printf,
-# tests/depot, tests/globalopt and tests/addrprep.
+# tests/depot, tests/globalopt and tests/addrprep.  For obj: tests/fuzz/seeds/obj
+# (small objects and an archive made by hand, docs/testing.md) and, when
+# nvcc is on PATH, tests/obj/*.cu compiled with -dc at code=[compute_80,sm_80],
+# sm_80 and lto_80, and an archive of them; its dictionary is obj.dict.
 # An input of link starts with one option byte, of stages with two (see
 # the harnesses); a seed's bytes give the options its test uses.
 # Inputs the fuzzer finds interesting accumulate in build-fuzz/corpus/HARNESS
@@ -36,7 +40,7 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-fuzz
-all_harnesses="parse link stages"
+all_harnesses="parse link stages obj"
 usage() {
 	echo "usage: $0 [SECONDS] [HARNESS...]" >&2
 	echo "       $0 --hours N [--workers W] [HARNESS...]   (HARNESS: $all_harnesses)" >&2
@@ -86,7 +90,7 @@ cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang -DPTXLINK_FUZZ=ON \
 # ---- seeds ----
 seeds=$build/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/parse "$seeds"/link "$seeds"/stages
+mkdir -p "$seeds"/parse "$seeds"/link "$seeds"/stages "$seeds"/obj
 sep='//--- next module'
 byte() { printf "\\$(printf %03o "$1")"; }
 # join FILE...: the files as one input, the separator line between them
@@ -189,18 +193,34 @@ for f in "$root"/tests/devirt/*.ptx "$root"/tests/printf/*.ptx "$root"/tests/dep
 	seed "$(id "$f").addrprep" $lb $((sb | 160)) "$f"
 done
 
+# Objects: the hand-made ones, and nvcc's when it is there.
+cp "$root"/tests/fuzz/seeds/obj/* "$seeds/obj/"
+if PATH=/usr/local/cuda/bin:$PATH command -v nvcc >/dev/null 2>&1; then
+	for f in "$root"/tests/obj/*.cu; do
+		b=$(basename "$f" .cu)
+		for code in '[compute_80,sm_80]' sm_80 lto_80; do
+			PATH=/usr/local/cuda/bin:$PATH nvcc -dc -gencode "arch=compute_80,code=$code" "$f" \
+				-o "$seeds/obj/$b.${code//[^a-z0-9_]/}.o" >/dev/null 2>&1
+		done
+	done
+	(cd "$seeds/obj" && ar rcs nvcc.a ./*_80.o) >/dev/null 2>&1
+else
+	echo "fuzz: nvcc not found: obj's seeds are tests/fuzz/seeds/obj only"
+fi
+
 # ---- running ----
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-flags=(-max_len=1048576 -timeout=10 -rss_limit_mb=2048 -dict="$root/tests/fuzz/ptx.dict"
-	-detect_leaks=1 -print_final_stats=1)
+flags=(-max_len=1048576 -timeout=10 -rss_limit_mb=2048 -detect_leaks=1 -print_final_stats=1)
+# dict HARNESS: its libFuzzer dictionary
+dict() { [ "$1" = obj ] && echo "-dict=$root/tests/fuzz/obj.dict" || echo "-dict=$root/tests/fuzz/ptx.dict"; }
 start=$build/.fuzz-start
 touch "$start"
 
 # run HARNESS: the short run, in the foreground
 run() {
 	local h=$1
-	"$build/fuzz-$h" "${flags[@]}" -max_total_time="$secs" -artifact_prefix="$build/artifacts/$h/" \
+	"$build/fuzz-$h" "${flags[@]}" "$(dict "$h")" -max_total_time="$secs" -artifact_prefix="$build/artifacts/$h/" \
 		"$build/corpus/$h" "$seeds/$h" >"$build/fuzz-$h.log" 2>&1
 }
 # run_long HARNESS WORKER: one of a harness's workers in the long run: one
@@ -214,7 +234,7 @@ run_long() {
 	local h=$1 w=$2 round=0 left
 	while left=$(( end - $(date +%s) )) && [ "$left" -gt 0 ]; do
 		round=$((round + 1))
-		"$build/fuzz-$h" "${flags[@]}" -max_total_time="$left" -reload=30 \
+		"$build/fuzz-$h" "${flags[@]}" "$(dict "$h")" -max_total_time="$left" -reload=30 \
 			-artifact_prefix="$build/artifacts/$h/" "$build/corpus/$h" "$seeds/$h" \
 			>"$build/long/$h-$w-$round.log" 2>&1
 	done
@@ -259,7 +279,7 @@ if [ -n "$hours" ]; then
 		echo "fuzz: merging the $h corpus"
 		rm -rf "$build/corpus/$h.merged"
 		mkdir -p "$build/corpus/$h.merged"
-		if "$build/fuzz-$h" -merge=1 "${flags[@]}" "$build/corpus/$h.merged" "$build/corpus/$h" \
+		if "$build/fuzz-$h" -merge=1 "${flags[@]}" "$(dict "$h")" "$build/corpus/$h.merged" "$build/corpus/$h" \
 			>"$build/fuzz-$h.merge.log" 2>&1; then
 			rm -rf "$build/corpus/$h"
 			mv "$build/corpus/$h.merged" "$build/corpus/$h"

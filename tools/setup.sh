@@ -9,6 +9,9 @@ for pair in flex:flex bison:bison cmake:cmake pkg-config:pkg-config clang:clang;
 done
 [ -f /usr/include/uthash.h ] || need+=(uthash-dev)
 pkg-config --exists check 2>/dev/null || need+=(check)
+# fatbinary entries' decompression (tools/obj/unpack.c)
+pkg-config --exists libzstd 2>/dev/null || need+=(libzstd-dev)
+pkg-config --exists liblz4 2>/dev/null || need+=(liblz4-dev)
 # clang's libFuzzer and sanitizer runtimes, for tools/fuzz.sh
 ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 \
 	|| need+=(libclang-rt-14-dev)

@@ -77,6 +77,7 @@ int main(void)
 	srunner_add_suite(sr, obj_suite());
 	srunner_add_suite(sr, nvtools_suite());
 	srunner_add_suite(sr, link_suite());
+	srunner_add_suite(sr, device_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

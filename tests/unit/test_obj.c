@@ -77,6 +77,8 @@ size_t elf_image(unsigned char *buf, const char *names, size_t n, const Elf64_Sh
 	memset(buf, 0, 128 + (size_t)nsh * sizeof *sh);
 	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
 	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
 	eh->e_shoff = 128;
 	eh->e_shnum = (Elf64_Half)nsh;
 	eh->e_shstrndx = 1;

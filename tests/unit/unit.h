@@ -25,6 +25,7 @@ Suite *body_suite(void);
 Suite *obj_suite(void);
 Suite *nvtools_suite(void);
 Suite *link_suite(void);
+Suite *device_suite(void);
 
 /* test_obj.c: an ELF64 file in buf (128 bytes and the section headers):
  * the header, the section names (n bytes) at 64, sh's nsh headers at 128,

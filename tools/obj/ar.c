@@ -48,12 +48,18 @@ int ar_next(Ar *a, ArMember *m)
 	for (;;) {
 		free(a->name);
 		a->name = NULL;
-		if (a->at + 60 > a->n)   /* a->at == n + 1: the last member's padding byte missing */
+		if (a->at + 60 > a->n) {   /* a->at == n + 1: the last member's padding byte missing */
+			a->why = "bytes after the last archive member";
 			return a->at < a->n ? -1 : 0;
+		}
 		const char *h = (const char *)a->buf + a->at;
-		size_t size = strtoul(h + 48, NULL, 10), at = a->at;
+		/* the size's digits end at the "`\n" checked first, not past the buffer */
+		a->why = memcmp(h + 58, "`\n", 2) ? "archive member header malformed" : NULL;
+		size_t size = a->why ? 0 : strtoul(h + 48, NULL, 10), at = a->at;
 		const unsigned char *data = a->buf + at + 60;
-		if (memcmp(h + 58, "`\n", 2) != 0 || size > a->n - at - 60)
+		if (!a->why && size > a->n - at - 60)
+			a->why = "archive member cut short";
+		if (a->why)
 			return -1;
 		a->at += 60 + size + (size & 1);
 		if (!strncmp(h, "// ", 3)) {

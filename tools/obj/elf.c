@@ -2,6 +2,7 @@
  * measured compile mode's SASS bytes, and nvcc's host objects, whose
  * .nv_fatbin section holds the device code. */
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include "obj.h"
 
@@ -15,21 +16,49 @@ int elf_nobits(const Elf64_Shdr *s)
 		s->sh_type == SHT_CUDA_NV_SHARED;
 }
 
+static int bad(Elf *e, const char *why, size_t at)
+{
+	e->why = why;
+	e->at = at;
+	return -1;
+}
+
+/* The section names' table ends with a NUL and holds every name. */
+static int names_ok(Elf *e)
+{
+	const Elf64_Shdr *s = &e->sh[e->eh->e_shstrndx];
+	if (elf_nobits(s) || s->sh_size == 0 || e->d[s->sh_offset + s->sh_size - 1] != 0)
+		return bad(e, "section names' table is empty or unterminated", s->sh_offset);
+	for (int i = 0; i < e->eh->e_shnum; i++)
+		if (e->sh[i].sh_name >= s->sh_size)
+			return bad(e, "section name out of range",
+				e->eh->e_shoff + (size_t)i * sizeof *e->sh);
+	return 0;
+}
+
 int elf_open(Elf *e, const unsigned char *d, size_t size)
 {
 	*e = (Elf){.d = d, .size = size};
-	if (size < sizeof(Elf64_Ehdr) || memcmp(d, ELFMAG, SELFMAG) != 0)
-		return -1;
+	if (size < SELFMAG || memcmp(d, ELFMAG, SELFMAG) != 0)
+		return bad(e, "not an ELF file", 0);
+	if (size < sizeof(Elf64_Ehdr))
+		return bad(e, "ELF header cut short", size);
+	if (d[EI_CLASS] != ELFCLASS64 || d[EI_DATA] != ELFDATA2LSB)
+		return bad(e, "not a little-endian ELF64 file", EI_CLASS);
 	e->eh = (const Elf64_Ehdr *)d;
-	if (e->eh->e_shoff + (size_t)e->eh->e_shnum * sizeof(Elf64_Shdr) > size ||
-	    e->eh->e_shstrndx >= e->eh->e_shnum)
-		return -1;
-	e->sh = (const Elf64_Shdr *)(d + e->eh->e_shoff);
+	uint64_t off = e->eh->e_shoff, n = e->eh->e_shnum;
+	if (off > size || n * sizeof(Elf64_Shdr) > size - off || off % 8)
+		return bad(e, "section headers out of range", offsetof(Elf64_Ehdr, e_shoff));
+	if (e->eh->e_shstrndx >= n)
+		return bad(e, "section names' index out of range", offsetof(Elf64_Ehdr, e_shstrndx));
+	e->sh = (const Elf64_Shdr *)(d + off);
+	for (size_t i = 0; i < n; i++) {
+		const Elf64_Shdr *s = &e->sh[i];
+		if (!elf_nobits(s) && (s->sh_offset > size || s->sh_size > size - s->sh_offset))
+			return bad(e, "section's bytes out of range", off + i * sizeof *s);
+	}
 	e->shstr = (const char *)d + e->sh[e->eh->e_shstrndx].sh_offset;
-	for (int i = 0; i < e->eh->e_shnum; i++)
-		if (!elf_nobits(&e->sh[i]) && e->sh[i].sh_offset + e->sh[i].sh_size > size)
-			return -1;
-	return 0;
+	return names_ok(e);
 }
 
 int elf_load(const char *path, Elf *e)

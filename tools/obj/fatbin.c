@@ -6,13 +6,14 @@
  * An entry's header, little-endian: kind (2 bytes) at 0, its own size
  * (4) at 4, the payload's padded size (8) at 8, the compressed size (4)
  * at 0x10, the architecture (4) at 0x1c, flags (8) at 0x28, the
- * uncompressed size (8) at 0x38. */
+ * uncompressed size (8) at 0x38.  Compressed payloads are unpack.c's. */
 #include <string.h>
 #include "obj.h"
 
 /* Flags of an entry whose payload is compressed: 0x2000 (LZ4, older
- * fatbinary) and 0x8000 (zstd, fatbinary 13's -compress-all and its PTX). */
-enum { FAT_COMPRESSED = 0x2000 | 0x8000, FAT_ENTRY_MIN = 0x40 };
+ * fatbinary, and fatbinary 13's --compress-mode=speed) and 0x8000 (zstd,
+ * fatbinary 13's default for PTX and for -compress-all). */
+enum { FAT_LZ4 = 0x2000, FAT_ZSTD = 0x8000, FAT_ENTRY_MIN = 0x40 };
 
 static uint64_t le(const unsigned char *p, int n)
 {
@@ -22,17 +23,32 @@ static uint64_t le(const unsigned char *p, int n)
 	return v;
 }
 
+static int bad(Fatbin *f, const char *why)
+{
+	f->why = why;
+	return -1;
+}
+
 int fatbin_open(Fatbin *f, const unsigned char *d, size_t size)
 {
 	*f = (Fatbin){.d = d, .size = size};
-	if (size < 16 || le(d, 4) != FATBIN_MAGIC)
-		return -1;
-	size_t head = (size_t)le(d + 6, 2), body = (size_t)le(d + 8, 8);
-	if (head < 16 || head > size || body > size - head)
-		return -1;
-	f->at = head;
-	f->end = head + body;
+	if (size < 16)
+		return bad(f, "fatbinary header cut short");
+	if (le(d, 4) != FATBIN_MAGIC)
+		return bad(f, "not a fatbinary (wrong magic)");
+	uint64_t head = le(d + 6, 2), body = le(d + 8, 8);
+	if (head < 16 || head > size)
+		return bad(f, "fatbinary header size out of range");
+	if (body > size - head)
+		return bad(f, "fatbinary's entries run past the end of its section");
+	f->at = (size_t)head;
+	f->end = (size_t)(head + body);
 	return 0;
+}
+
+static FatZip zip_of(uint64_t flags)
+{
+	return flags & FAT_ZSTD ? FAT_ZIP_ZSTD : flags & FAT_LZ4 ? FAT_ZIP_LZ4 : FAT_ZIP_NONE;
 }
 
 int fatbin_next(Fatbin *f, FatEntry *e)
@@ -42,20 +58,23 @@ int fatbin_next(Fatbin *f, FatEntry *e)
 	const unsigned char *h = f->d + f->at;
 	size_t left = f->end - f->at;
 	if (left < FAT_ENTRY_MIN)
-		return -1;
-	size_t head = (size_t)le(h + 4, 4), padded = (size_t)le(h + 8, 8);
-	if (head < FAT_ENTRY_MIN || head > left || padded > left - head)
-		return -1;
-	uint64_t flags = le(h + 0x28, 8);
+		return bad(f, "fatbinary entry header cut short");
+	uint64_t head = le(h + 4, 4), padded = le(h + 8, 8);
+	if (head < FAT_ENTRY_MIN || head > left)
+		return bad(f, "fatbinary entry header size out of range");
+	if (padded > left - head)
+		return bad(f, "fatbinary entry runs past the end of its container");
+	FatZip zip = zip_of(le(h + 0x28, 8));
 	*e = (FatEntry){.kind = (FatKind)le(h, 2), .arch = (unsigned)le(h + 0x1c, 4),
-		.compressed = (flags & FAT_COMPRESSED) != 0, .data = h + head, .size = padded};
+		.zip = zip, .compressed = zip != FAT_ZIP_NONE, .data = h + head,
+		.size = (size_t)padded, .at = f->at};
 	if (e->compressed) {
 		e->size = (size_t)le(h + 0x10, 4);
-		e->full = (size_t)le(h + 0x38, 8);
+		e->full = le(h + 0x38, 8);
 	}
 	if (e->size > padded)
-		return -1;
-	f->at += head + padded;
+		return bad(f, "fatbinary entry's compressed size exceeds its payload");
+	f->at += (size_t)(head + padded);
 	return 1;
 }
 

@@ -43,9 +43,12 @@ typedef struct Elf {
 	const Elf64_Shdr *sh;
 	const char *shstr;
 	unsigned char *owned;   /* elf_load's copy of the file, else NULL */
+	const char *why;        /* after elf_open's -1: what is wrong, */
+	size_t at;              /* and at which byte */
 } Elf;
-/* 0, or -1 when the bytes are not an ELF64 file whose sections lie
- * inside them.  elf_open keeps d (the caller's); elf_load reads path. */
+/* 0, or -1 when the bytes are not a little-endian ELF64 file whose
+ * sections and their names lie inside them (e->why, e->at).  d must be
+ * 8-byte aligned.  elf_open keeps d (the caller's); elf_load reads path. */
 int elf_open(Elf *, const unsigned char *d, size_t size);
 int elf_load(const char *path, Elf *);
 void elf_free(Elf *);
@@ -78,6 +81,7 @@ typedef struct Ar {
 	const char *longnames;   /* GNU's "//" member */
 	size_t nlong;
 	char *name;              /* the member's name, until the next */
+	const char *why;         /* after ar_next's -1: what is wrong at at */
 } Ar;
 typedef struct ArMember {
 	const char *name;        /* GNU "name/", "/N" and BSD "#1/LEN" resolved */
@@ -95,26 +99,110 @@ size_t ar_trailing(const Ar *);
 void ar_close(Ar *);
 
 /* fatbin.c: a fatbinary's entries (fatbinary --create, nvcc's
- * .nv_fatbin sections): a cubin or PTX each, for one architecture. */
+ * .nv_fatbin and __nv_relfatbin sections): a cubin, PTX or LTO-IR each,
+ * for one architecture, perhaps compressed. */
 enum { FATBIN_MAGIC = 0xba55ed50 };
-typedef enum FatKind { FAT_PTX = 1, FAT_ELF = 2 } FatKind;
+/* An entry's kind, the 2 bytes at its start: 8 is what nvcc -dlto
+ * writes (NVVM IR, for nvlink -dlto; its payload is not a plain zstd
+ * frame although flag 0x8000 is set: ptxlink does not read it). */
+typedef enum FatKind { FAT_PTX = 1, FAT_ELF = 2, FAT_LTO = 8 } FatKind;
+typedef enum FatZip { FAT_ZIP_NONE, FAT_ZIP_LZ4, FAT_ZIP_ZSTD } FatZip;
 typedef struct FatEntry {
 	FatKind kind;
 	unsigned arch;           /* 80 for sm_80 or compute_80 */
-	int compressed;          /* data is compressed (fatbinary -compress) */
+	FatZip zip;              /* how data is compressed (flags 0x2000, 0x8000) */
+	int compressed;          /* zip != FAT_ZIP_NONE */
 	const unsigned char *data;
 	size_t size;             /* of data as it is in the file */
-	size_t full;             /* uncompressed, when compressed */
+	uint64_t full;           /* uncompressed, when compressed (the header's word) */
+	size_t at;               /* the entry header's offset in the container's bytes */
 } FatEntry;
 typedef struct Fatbin {
 	const unsigned char *d;
 	size_t size, at, end;    /* the next entry's offset; the container's end */
+	const char *why;         /* after -1: what is malformed (at f->at) */
 } Fatbin;
-/* 0, or -1 when d does not start with a fatbinary container. */
+/* 0, or -1 when d does not start with a fatbinary container (f->why). */
 int fatbin_open(Fatbin *, const unsigned char *d, size_t size);
-/* 1 and the next entry, 0 after the last, -1 when malformed. */
+/* 1 and the next entry, 0 after the last, -1 when the entry at f->at is
+ * malformed (f->why). */
 int fatbin_next(Fatbin *, FatEntry *);
 /* The bytes after this container (nvcc puts several in one section). */
 size_t fatbin_rest(const Fatbin *);
+
+/* unpack.c (the ptxdevice library, with device.c): */
+/* NULL, or why a compressed entry's uncompressed size (e->full) cannot
+ * be: 0, or past a cap relative to its compressed size.  Ask before
+ * allocating e->full bytes for fatbin_unpack. */
+const char *fatbin_full_size(const FatEntry *);
+/* Decompresses a compressed entry into out (e->full bytes): NULL, or
+ * why not (corrupt data, a size other than the header's). */
+const char *fatbin_unpack(const FatEntry *, unsigned char *out);
+
+/* device.c: the device code in host objects (nvcc -c, nvcc -dc) and ar
+ * archives of them (nvcc -lib, ar rcs): what ptxlink -dlink reads.
+ *
+ *     DevObjects ds = {0};
+ *     if (dev_read(&ds, path) == 0)        (each input in turn)
+ *         for (int i = 0; i < ds.n; i++)
+ *             ... dev_code(&ds.obj[i], FAT_PTX, 80), ds.obj[i].refs ...
+ *     dev_free(&ds);
+ *
+ * Each object with a fatbinary gives its entries, decompressed; its
+ * module id; and the host's view, the names host code refers to.
+ * Errors (a malformed archive, ELF file, fatbinary or compressed entry)
+ * go through the diagnostics (ir/diag.c: the session's callback) as
+ * "FILE: error: WHAT at byte N", N the offset in the file on disk,
+ * FILE "lib.a(member.o)" for an archive's member. */
+typedef enum HostKind { HOST_KERNEL, HOST_DATA, HOST_CONST } HostKind;
+/* A name host code refers to, from the sections .nvHR<K><E|I>: K is
+ * K (kernels), D (__device__ data) or C (__constant__), E external
+ * (.visible in the PTX), I internal (a static's __nv_static_ name).
+ * The name is a pattern: '*' stands for any characters (nvcc writes
+ * "_Z8launched*" for _Z8launchedPi, "_Z2tk*" for every instantiation of
+ * a template kernel); dev_host_match tells whether a PTX name is one. */
+typedef struct HostRef {
+	const char *pattern;   /* interned */
+	HostKind kind;
+	int internal;
+} HostRef;
+typedef struct DevCode {
+	FatKind kind;
+	unsigned arch;
+	FatZip zip;                  /* how it was stored */
+	const unsigned char *data;   /* uncompressed; NULL for FAT_LTO (not read) */
+	size_t size;                 /* PTX: its text's length, up to the first NUL */
+	size_t at;                   /* its entry header's offset in the file */
+} DevCode;
+typedef struct DevObject {
+	const char *name;        /* interned: "a.o" or "lib.a(a.o)" */
+	const char *section;     /* "__nv_relfatbin" (nvcc -dc), ".nv_fatbin" or NULL: no device code */
+	const char *module_id;   /* __nv_module_id's string (nvcc's DEFINE_REGISTER_FUNC), or NULL */
+	DevCode *code;
+	int ncode;
+	HostRef *refs;           /* in section order: KE, KI, DE, DI, CE, CI */
+	int nrefs;
+} DevObject;
+typedef struct DevObjects {
+	DevObject *obj;          /* in input order, an archive's in member order */
+	int n, cap;
+	struct Arena *arena;     /* what they hold; decompressed payloads aside */
+	unsigned char **owned;   /* the payloads, the files read, the members copied */
+	int nowned, capowned;
+} DevObjects;
+/* Reads a host object or an archive of them (by the first bytes) and
+ * appends its objects: 0, or -1 after reporting errors (objects read
+ * before the error stay). */
+int dev_read(DevObjects *, const char *path);
+/* The same of bytes in memory named name (the fuzzer's, the tests'),
+ * which must outlive ds: uncompressed entries point into them. */
+int dev_read_bytes(DevObjects *, const char *name, const unsigned char *d, size_t size);
+void dev_free(DevObjects *);
+/* The object's entry of that kind for that architecture, or NULL. */
+const DevCode *dev_code(const DevObject *, FatKind, unsigned arch);
+/* Whether name (a PTX symbol's) is one pattern stands for. */
+int dev_host_match(const char *pattern, const char *name);
+/* "kernel", "data", "constant" */
+const char *dev_host_kind(HostKind);
 
 #endif
