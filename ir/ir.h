@@ -1000,6 +1000,11 @@ MemObjs *memobjs_build(const Func *);
 MemObjs *memobjs_build_lent(const Func *);
 void memobjs_free(MemObjs *);
 int memobjs_stored_data(const MemObjs *, int obj);   /* a store at a data index */
+/* Why an access needs memory by its form (NULL: a plain ld or st at a
+ * constant offset that registers could take the place of), and whether
+ * an element of its value moves through a register of `bytes` bytes. */
+const char *memacc_why_memory(const MemAccess *);
+int memacc_value_fits(const struct Names *, const Expr *e, int bytes, int store);
 /* Is every access through pointer parameter param (interned) of f at a
  * constant offset, its value going nowhere else? */
 int param_offsets_constant(const Func *f, const char *param);
