@@ -288,7 +288,7 @@ static Stmt *forwarded_mov(Lc *c, const Fwd *f)
 
 typedef struct Read {
 	int obj;
-	int64_t lo, hi;        /* lo > hi: anywhere in the object */
+	int64_t lo, hi;        /* the bytes [lo, hi) */
 } Read;
 
 static int cmp_read(const void *pa, const void *pb)
@@ -299,8 +299,27 @@ static int cmp_read(const void *pa, const void *pb)
 	return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
-/* Every read left once the forwarded loads are movs, sorted; NULL (and
- * *any set) when an access may read any object. */
+/* Sorted by object and start, overlapping ones merged: disjoint, so the
+ * last one starting before a range ends is the only one to ask. */
+static uint32_t merge_reads(Read *r, uint32_t n)
+{
+	if (!n)
+		return 0;
+	qsort(r, n, sizeof *r, cmp_read);
+	uint32_t k = 0;
+	for (uint32_t i = 1; i < n; i++) {
+		if (r[i].obj == r[k].obj && r[i].lo < r[k].hi) {
+			if (r[i].hi > r[k].hi)
+				r[k].hi = r[i].hi;
+		} else
+			r[++k] = r[i];
+	}
+	return k + 1;
+}
+
+/* Every read left once the forwarded loads are movs (one of anywhere in
+ * the object spans all of it), merged; *any set when an access may read
+ * any object. */
 static Read *reads_left(Lc *c, uint32_t *n, int *any)
 {
 	Read *r = arena_alloc(c->arena, (c->mo->nacc + 1) * sizeof *r);
@@ -313,20 +332,26 @@ static Read *reads_left(Lc *c, uint32_t *n, int *any)
 			*any |= ins_space(&a->at->ins) == SPACE_LOCAL;
 			continue;   /* a generic one reaches escaping objects only */
 		}
-		int whole = !a->exact || a->width == 0;
-		r[(*n)++] = (Read){a->obj, whole ? 0 : a->off, whole ? -1 : a->off + a->width};
+		if (!a->exact || a->width == 0)
+			r[(*n)++] = (Read){a->obj, INT64_MIN, INT64_MAX};
+		else
+			r[(*n)++] = (Read){a->obj, a->off, a->off + a->width};
 	}
-	if (*n)
-		qsort(r, *n, sizeof *r, cmp_read);
+	*n = merge_reads(r, *n);
 	return r;
 }
 
 static int is_read(const Read *r, uint32_t n, int obj, int64_t lo, int64_t hi)
 {
-	for (uint32_t i = 0; i < n; i++)   /* sorted: the object's reads are one run */
-		if (r[i].obj == obj && (r[i].lo > r[i].hi || (r[i].lo < hi && lo < r[i].hi)))
-			return 1;
-	return 0;
+	uint32_t a = 0, b = n;   /* the first read after [lo, hi) starts */
+	while (a < b) {
+		uint32_t mid = a + (b - a) / 2;
+		if (r[mid].obj < obj || (r[mid].obj == obj && r[mid].lo < hi))
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a > 0 && r[a - 1].obj == obj && r[a - 1].hi > lo;
 }
 
 /* A plain st (any width, guarded or not, not volatile) at a constant
@@ -345,27 +370,6 @@ static int droppable(const Lc *c, const MemAccess *a)
 	return 1;
 }
 
-static uint32_t first_of(const Read *r, uint32_t n, int obj)
-{
-	uint32_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (r[mid].obj < obj)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static uint32_t count_of(const Read *r, uint32_t n, uint32_t from, int obj)
-{
-	uint32_t k = from;
-	while (k < n && r[k].obj == obj)
-		k++;
-	return k - from;
-}
-
 /* The stores whose bytes nothing reads, removed; returns how many. */
 static unsigned drop_dead(Lc *c, Places *b)
 {
@@ -379,8 +383,7 @@ static unsigned drop_dead(Lc *c, Places *b)
 		const MemAccess *a = &c->mo->acc[i];
 		if (!droppable(c, a))
 			continue;
-		uint32_t from = first_of(r, n, a->obj);
-		if (is_read(r + from, count_of(r, n, from, a->obj), a->obj, a->off, a->off + a->width))
+		if (is_read(r, n, a->obj, a->off, a->off + a->width))
 			continue;
 		place_remove(place_of(b, a->at));
 		dropped++;
