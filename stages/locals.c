@@ -20,14 +20,15 @@
  * alone precedes (an if's arms, what follows a loop's exit): every path
  * to the load then passed the store.  A store to the object at a run-time
  * offset, one through an unknown .local address, a vector or volatile
- * access of the bytes, ends what is known of them.  Only objects whose
- * address never escapes (ir/memobj.c): no call or store through another
- * pointer can touch those.
+ * access of the bytes, ends what is known of them; of an object whose
+ * address escapes (ir/memobj.c), so does any call, any generic store
+ * through an address the walk does not know and any instruction that
+ * writes memory it does not model.
  *
- * Dead stores: a store to bytes no load of the function reads any more
- * (none of the same bytes, none at a run-time offset into the object, no
- * .local load through an unknown address, no call the address is lent
- * to) goes.  After forwarding this is most stores of the copies above;
+ * Dead stores: a store to bytes of an object whose address never escapes
+ * that no load of the function reads any more (none of the same bytes,
+ * none at a run-time offset into the object, no .local load through an
+ * unknown address, no call the address is lent to) goes.  After forwarding this is most stores of the copies above;
  * the depot stage then finds the bytes unused and the frame shrinks.
  *
  * Scalar replacement of whole objects stays the depot stage's (it runs
@@ -98,11 +99,11 @@ typedef struct Lc {
 /* ---- forwarding ---------------------------------------------------------- */
 
 /* A load or store whose value can move through a register: a plain one
- * of one element at a constant offset into an object nothing else sees. */
+ * of one element at a constant offset into an object. */
 static int movable(const Lc *c, const MemAccess *a)
 {
 	const Ins *in = &a->at->ins;
-	if (a->obj < 0 || c->mo->objs[a->obj].escapes || memacc_why_memory(a) || in->sp->vec != 1)
+	if (a->obj < 0 || memacc_why_memory(a) || in->sp->vec != 1)
 		return 0;
 	int st = in->sp->code == O_st;
 	const Expr *v = in->ops[st ? 1 : 0];
@@ -123,6 +124,32 @@ static void forget_bytes(Known *k, int obj, int64_t lo, int64_t hi)
 		if (obj < 0 || (e->obj == obj && (lo > hi || (e->off < hi && lo < e->off + e->width))))
 			forget(k, i);
 	}
+}
+
+/* An escaped object's address may be anywhere: a call may write it, or
+ * an instruction that writes memory the walk does not model (cp.async,
+ * wmma.store, an opaque one), or a generic store ir/memobj.c saw no
+ * object's address in (a pointer loaded from memory may hold it).  A
+ * store with an access of its own (accessed: its object is known, or it
+ * may write any object) is told by its access. */
+static int may_write_escaped(const Ins *in, int accessed)
+{
+	const Opcode *op = in->sp->op;
+	int code = in->sp->code;
+	if (!op || (op->flags & (OF_CALL | OF_OPAQUE)))
+		return 1;
+	if (!(op->flags & OF_STORE))
+		return 0;
+	if (code != O_st && code != O_atom && code != O_red)
+		return 1;
+	return !accessed && ins_space(in) == SPACE_NONE;
+}
+
+static void forget_escaped(const Lc *c, Known *k)
+{
+	for (uint32_t i = k->n; i-- > 0;)
+		if (c->mo->objs[k->v[i].obj].escapes)
+			forget(k, i);
 }
 
 static void forget_reg(void *ctx, const char *name, OpRole role)
@@ -189,6 +216,8 @@ static void forward_load(Lc *c, const Known *k, uint32_t ai)
 static void step(Lc *c, Known *k, uint32_t i)
 {
 	int32_t first = c->acc_at[i];
+	if (may_write_escaped(&c->g->ins[i]->ins, first >= 0))
+		forget_escaped(c, k);
 	if (first < 0) {
 		ins_names(&c->g->ins[i]->ins, forget_reg, k);
 		return;
