@@ -630,14 +630,6 @@ static const Piece *piece_at(const Pieces *p, uint32_t obj, int64_t off)
 	return bsearch(&key, p->v, p->n, sizeof *p->v, cmp_piece);
 }
 
-static Stmt *mov_bits(Dp *d, Loc loc, int bytes, Expr *to, Expr *from)
-{
-	char sp[16];
-	snprintf(sp, sizeof sp, "mov.b%d", bytes * 8);
-	Expr *ops[2] = {to, from};
-	return ins_new(d->m, loc, sp, ops, 2);
-}
-
 /* A register per piece of a replaced object, declared after the body's
  * declarations; those a load reads set to 0 there.  Everything the stage
  * adds goes into b, which later steps ask what mentions a register. */
@@ -660,7 +652,8 @@ static void declare_pieces(Dp *d, Pieces *p, Names *regs, Places *b)
 	for (uint32_t i = 0; i < p->n; i++) {
 		const Piece *q = &p->v[i];
 		if (d->objs[q->obj].scalar && q->read)
-			place_insert(b, body, first, mov_bits(d, d->decl->loc, q->bytes, name_expr(q->reg), int_expr(0)));
+			place_insert(b, body, first,
+				mov_new(d->m, d->decl->loc, q->bytes, name_expr(q->reg), int_expr(0)));
 	}
 }
 
@@ -678,8 +671,8 @@ static void replace_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a
 		if (is_sink(e))
 			continue;
 		Expr *reg = name_expr(q->reg);
-		Stmt *mov = sp->code == O_ld ? mov_bits(d, s->loc, q->bytes, e, reg)
-			: mov_bits(d, s->loc, q->bytes, reg, e);
+		Stmt *mov = sp->code == O_ld ? mov_new(d->m, s->loc, q->bytes, e, reg)
+			: mov_new(d->m, s->loc, q->bytes, reg, e);
 		mov->ins.guard = s->ins.guard;
 		mov->ins.guard_neg = s->ins.guard_neg;
 		place_insert(b, in, s, mov);   /* later steps count what reads e */

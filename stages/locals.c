@@ -28,8 +28,9 @@
  * Dead stores: a store to bytes of an object whose address never escapes
  * that no load of the function reads any more (none of the same bytes,
  * none at a run-time offset into the object, no .local load through an
- * unknown address, no call the address is lent to) goes.  After forwarding this is most stores of the copies above;
- * the depot stage then finds the bytes unused and the frame shrinks.
+ * unknown address, no call the address is lent to) goes.  After
+ * forwarding this is most stores of the copies above; the depot stage
+ * then finds the bytes unused and the frame shrinks.
  *
  * Scalar replacement of whole objects stays the depot stage's (it runs
  * after this one and sees the accesses that are left); both ask
@@ -267,14 +268,6 @@ static void forward(Lc *c)
 	}
 }
 
-static Stmt *mov_bits(Lc *c, Loc loc, int bytes, Expr *to, Expr *from)
-{
-	char sp[16];
-	snprintf(sp, sizeof sp, "mov.b%d", bytes * 8);
-	Expr *ops[2] = {to, from};
-	return ins_new(c->m, loc, sp, ops, 2);
-}
-
 /* A register of the body's own list, set from the value right after the
  * access that left it (unguarded: remember took no other). */
 static const char *carrier(Lc *c, Src *s)
@@ -291,7 +284,7 @@ static const char *carrier(Lc *c, Src *s)
 		first = first->next;
 	place_insert(&c->b, body, first, var_new(c->m, s->at->loc, type, s->carrier));
 	place_insert(&c->b, (List *)s->in, s->at->next,
-		mov_bits(c, s->at->loc, bytes, name_expr(s->carrier), (Expr *)s->value));
+		mov_new(c->m, s->at->loc, bytes, name_expr(s->carrier), (Expr *)s->value));
 	return s->carrier;
 }
 
@@ -301,7 +294,7 @@ static Stmt *forwarded_mov(Lc *c, const Fwd *f)
 	Stmt *s;
 	if (f->from->value->kind == E_NAME) {
 		Expr *v = f->carried ? name_expr(carrier(c, f->from)) : (Expr *)f->from->value;
-		s = mov_bits(c, f->ld->loc, ld->sp->type_bytes, ld->ops[0], v);
+		s = mov_new(c->m, f->ld->loc, ld->sp->type_bytes, ld->ops[0], v);
 	} else {
 		char sp[24];
 		snprintf(sp, sizeof sp, "mov%s", ld->sp->type);
