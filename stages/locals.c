@@ -28,9 +28,11 @@
  * Dead stores: a store to bytes of an object whose address never escapes
  * that no load of the function reads any more (none of the same bytes,
  * none at a run-time offset into the object, no .local load through an
- * unknown address, no call the address is lent to) goes.  After
- * forwarding this is most stores of the copies above; the depot stage
- * then finds the bytes unused and the frame shrinks.
+ * unknown address, no call the address is lent to) goes, and so does one
+ * whose bytes an unguarded store later in its block writes again before
+ * anything may read them.  After forwarding this is most stores of the
+ * copies above; the depot stage then finds the bytes unused and the
+ * frame shrinks.
  *
  * Scalar replacement of whole objects stays the depot stage's (it runs
  * after this one and sees the accesses that are left); both ask
@@ -392,20 +394,72 @@ static int droppable(const Lc *c, const MemAccess *a)
 	return 1;
 }
 
-/* The stores whose bytes nothing reads, removed; returns how many. */
+/* Bytes a store later in the block writes before anything reads them. */
+typedef struct Later {
+	Read v[MAX_KNOWN];
+	uint32_t n;
+} Later;
+
+static void forget_read(Later *l, const MemAccess *a)
+{
+	int64_t lo = a->off, hi = a->off + a->width;
+	for (uint32_t i = l->n; i-- > 0;) {
+		const Read *e = &l->v[i];
+		if (a->obj < 0 || (e->obj == a->obj && (!a->exact || !a->width || (e->lo < hi && lo < e->hi))))
+			l->v[i] = l->v[--l->n];
+	}
+}
+
+static int covered(const Later *l, const MemAccess *a)
+{
+	for (uint32_t i = 0; i < l->n; i++)
+		if (l->v[i].obj == a->obj && l->v[i].lo <= a->off && a->off + a->width <= l->v[i].hi)
+			return 1;
+	return 0;
+}
+
+/* Each block from its end: a store whose bytes an unguarded store after
+ * it writes again, with no read of them between, is dead (dead[access]). */
+static void overwritten(Lc *c, uint8_t *dead)
+{
+	for (uint32_t b = 0; b < c->g->nblocks; b++) {
+		const Block *bb = &c->g->blocks[b];
+		Later l = {.n = 0};
+		for (uint32_t i = bb->end; i-- > bb->first;) {
+			int32_t j = c->acc_at[i];
+			for (; j >= 0 && (uint32_t)j < c->mo->nacc && c->mo->acc[j].ins == i; j++) {
+				const MemAccess *a = &c->mo->acc[j];
+				if ((a->how & USE_READ) && !c->forwarded[j])
+					forget_read(&l, a);
+				if (!droppable(c, a))
+					continue;
+				dead[j] = (uint8_t)covered(&l, a);
+				if (a->at->ins.guard)
+					continue;
+				if (l.n == MAX_KNOWN)
+					l.v[0] = l.v[--l.n];
+				l.v[l.n++] = (Read){a->obj, a->off, a->off + a->width};
+			}
+		}
+	}
+}
+
+/* The stores whose bytes nothing reads, or nothing reads before a later
+ * store writes them again, removed; returns how many. */
 static unsigned drop_dead(Lc *c, Places *b)
 {
 	uint32_t n;
 	int any;
 	Read *r = reads_left(c, &n, &any);
-	if (any)
-		return 0;
+	uint8_t *dead = arena_alloc(c->arena, c->mo->nacc + 1);
+	memset(dead, 0, c->mo->nacc + 1);
+	overwritten(c, dead);
 	unsigned dropped = 0;
 	for (uint32_t i = 0; i < c->mo->nacc; i++) {
 		const MemAccess *a = &c->mo->acc[i];
 		if (!droppable(c, a))
 			continue;
-		if (is_read(r, n, a->obj, a->off, a->off + a->width))
+		if (!dead[i] && (any || is_read(r, n, a->obj, a->off, a->off + a->width)))
 			continue;
 		place_remove(place_of(b, a->at));
 		dropped++;
