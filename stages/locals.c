@@ -403,9 +403,10 @@ typedef struct Later {
 static void forget_read(Later *l, const MemAccess *a)
 {
 	int64_t lo = a->off, hi = a->off + a->width;
+	int anywhere = !a->exact || !a->width;   /* in the object */
 	for (uint32_t i = l->n; i-- > 0;) {
 		const Read *e = &l->v[i];
-		if (a->obj < 0 || (e->obj == a->obj && (!a->exact || !a->width || (e->lo < hi && lo < e->hi))))
+		if (a->obj < 0 || (e->obj == a->obj && (anywhere || (e->lo < hi && lo < e->hi))))
 			l->v[i] = l->v[--l->n];
 	}
 }
