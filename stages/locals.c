@@ -526,11 +526,10 @@ static void locals_func(Module *m, const StageOptions *o, Stmt *fs, Stats *st, N
 	int keep_stores, int lend)
 {
 	Func *f = fs->func;
-	if (names_shadowed(f))  /* a register's width would be one scope's */
-		return;
 	Lc c = {.m = m, .o = o, .f = f, .mo = lend ? memobjs_build_lent(f) : memobjs_build(f),
 		.module = module};
-	if (!c.mo->nacc || c.mo->partial || !(c.g = cfg_build(f))) {
+	/* names_shadowed: a register's width would be one scope's */
+	if (!c.mo->nacc || c.mo->partial || names_shadowed(f) || !(c.g = cfg_build(f))) {
 		memobjs_free(c.mo);
 		return;
 	}
