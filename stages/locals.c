@@ -479,12 +479,13 @@ static void index_accesses(Lc *c)
 		c->acc_at[c->mo->acc[j].ins] = (int32_t)j;
 }
 
-/* Section data (nvcc -G's DWARF) may say where a variable lives: its
- * stores stay for a debugger to read. */
-static int has_sections(const Module *m)
+/* Section data that names one of the function's objects (nvcc -G's
+ * DWARF: where a variable lives) keeps their stores, for a debugger to
+ * read; -lineinfo's names none. */
+static int named_in_sections(const Lc *c, const Names *sections)
 {
-	for (const Stmt *s = m->items.head; s; s = s->next)
-		if (s->kind == S_SECTION)
+	for (uint32_t i = 0; i < c->mo->nobjs; i++)
+		if (names_exact(sections, c->mo->objs[i].name))
 			return 1;
 	return 0;
 }
@@ -523,7 +524,7 @@ static void declared(Lc *c)
 }
 
 static void locals_func(Module *m, const StageOptions *o, Stmt *fs, Stats *st, Names *module,
-	int keep_stores, int lend)
+	const Names *sections, int lend)
 {
 	Func *f = fs->func;
 	Lc c = {.m = m, .o = o, .f = f, .mo = lend ? memobjs_build_lent(f) : memobjs_build(f),
@@ -542,7 +543,7 @@ static void locals_func(Module *m, const StageOptions *o, Stmt *fs, Stats *st, N
 	c.forwarded = arena_alloc(c.arena, c.mo->nacc + 1);
 	memset(c.forwarded, 0, c.mo->nacc + 1);
 	forward(&c);
-	rewrite(&c, st, keep_stores, fs->loc);
+	rewrite(&c, st, named_in_sections(&c, sections), fs->loc);
 	free(c.fwd);
 	places_free(&c.b);
 	names_free(&c.regs);
@@ -557,12 +558,14 @@ void locals(Module *m, const StageOptions *o)
 	if (!o->locals.on)
 		return;
 	Stats st = {0};
-	Names module = {0};
-	int keep_stores = has_sections(m), lend = !defines_runtime(m);
+	Names module = {0}, sections = {0};
+	names_of_sections(&sections, m);
+	int lend = !defines_runtime(m);
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
-			locals_func(m, o, s, &st, &module, keep_stores, lend);
+			locals_func(m, o, s, &st, &module, &sections, lend);
 	names_free(&module);
+	names_free(&sections);
 	if (o->stats)
 		diag_note("locals: %u functions changed: %u loads forwarded, %u stores removed",
 			st.funcs, st.forwarded, st.stores);
