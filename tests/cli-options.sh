@@ -92,6 +92,29 @@ check "-O3 is the default" "cmp -s O3.ptx Odefault.ptx"
 "$ptxlink" -O0 -O2 -arch=sm_80 icall.ptx -o last.ptx
 check "the last -O wins" "cmp -s last.ptx O2.ptx"
 
+# --opt-locals (off by default): the last of it and --no-opt-locals wins,
+# and below -O3 the stage does not run
+printf "$hdr"'.visible .entry k(.param .u64 p)
+{
+.local .align 4 .b8 d[4];
+.reg .b32 %%r<3>;
+.reg .b64 %%rd<2>;
+ld.param.u64 %%rd1, [p];
+mov.u32 %%r1, %%tid.x;
+st.local.u32 [d], %%r1;
+ld.local.u32 %%r2, [d];
+st.global.u32 [%%rd1], %%r2;
+ret;
+}
+' >loc.ptx
+"$ptxlink" -arch=sm_80 --stats loc.ptx -o /dev/null 2>loc.default
+"$ptxlink" -arch=sm_80 --stats --no-opt-locals --opt-locals loc.ptx -o loc.on.ptx 2>loc.on
+"$ptxlink" -arch=sm_80 --stats --opt-locals --no-opt-locals loc.ptx -o /dev/null 2>loc.off
+"$ptxlink" -arch=sm_80 --stats --opt-locals -O2 loc.ptx -o /dev/null 2>loc.O2
+check "--opt-locals: off by default, the last one wins, not below -O3" \
+	"! grep -q '^locals' loc.default && grep -q '^locals: 1 functions changed: 1 loads forwarded, 1 stores removed' loc.on &&
+	! grep -q 'ld.local' loc.on.ptx && ! grep -q '^locals' loc.off && ! grep -q '^locals' loc.O2"
+
 # PTX libraries: a member comes in only if it defines a name still
 # undefined, and then what it needs comes in too
 mkdir -p libs/dir lib2
