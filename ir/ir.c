@@ -192,6 +192,14 @@ Stmt *ins_new(Module *m, Loc loc, const char *spelling, Expr **ops, uint32_t nop
 	return s;
 }
 
+Stmt *mov_new(Module *m, Loc loc, int bytes, Expr *to, Expr *from)
+{
+	char sp[16];
+	snprintf(sp, sizeof sp, "mov.b%d", bytes * 8);
+	Expr *ops[2] = {to, from};
+	return ins_new(m, loc, sp, ops, 2);
+}
+
 /* Words are separated by blanks; a number after .align is its operand. */
 Stmt *var_new(Module *m, Loc loc, const char *specs, const char *declarator)
 {

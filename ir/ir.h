@@ -1000,6 +1000,11 @@ MemObjs *memobjs_build(const Func *);
 MemObjs *memobjs_build_lent(const Func *);
 void memobjs_free(MemObjs *);
 int memobjs_stored_data(const MemObjs *, int obj);   /* a store at a data index */
+/* Why an access needs memory by its form (NULL: a plain ld or st at a
+ * constant offset that registers could take the place of), and whether
+ * an element of its value moves through a register of `bytes` bytes. */
+const char *memacc_why_memory(const MemAccess *);
+int memacc_value_fits(const struct Names *, const Expr *e, int bytes, int store);
 /* Is every access through pointer parameter param (interned) of f at a
  * constant offset, its value going nowhere else? */
 int param_offsets_constant(const Func *f, const char *param);
@@ -1140,6 +1145,7 @@ int func_check(const Func *);       /* and a function's directives' */
  * declarator ("buf", "%r<4>" or "buf[16]").  Both die() on a malformed
  * request: it is the caller's bug, never the user's. */
 Stmt *ins_new(Module *, Loc, const char *spelling, Expr **ops, uint32_t nops);
+Stmt *mov_new(Module *, Loc, int bytes, Expr *to, Expr *from);   /* mov.b<8 bytes> to, from */
 Stmt *var_new(Module *, Loc, const char *specs, const char *declarator);
 Expr *int_expr(int64_t);                          /* interned decimal literal */
 Expr *expr_addr(Module *, Expr *base, int64_t off);  /* [base+off], or [base] */

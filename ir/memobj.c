@@ -794,3 +794,41 @@ int param_stored_indexed(const Func *f, const char *param)
 {
 	return param_walk(f, param).stored_indexed;
 }
+
+/* Why access a needs memory, as far as its form says: registers could
+ * take its place only for a plain ld or st (no volatile or ordered one)
+ * at a constant offset, 2 to 8 bytes an element, as wide as a register. */
+const char *memacc_why_memory(const MemAccess *a)
+{
+	const Spelling *sp = a->at->ins.sp;
+	if (a->lent)
+		return "its address is passed to a call";
+	if (!a->exact)
+		return "an access at a run-time offset";
+	if ((sp->code != O_ld && sp->code != O_st) || a->at->ins.nops != 2 || sp->unknown)
+		return "an access other than a plain load or store";
+	for (uint32_t i = 0; i < sp->nmods; i++) {
+		const ModWord *w = &sp->words[i];
+		if (w->kind == MW_MOD && (mod_group(w->id) == MG_ORDER || mod_group(w->id) == MG_SCOPE))
+			return "a volatile or ordered access";
+	}
+	if (sp->type_bytes < 2 || sp->type_bytes > 8)
+		return "an access narrower than 2 or wider than 8 bytes";
+	return NULL;
+}
+
+/* Whether element e of an access can move to or from a register of
+ * `bytes` bytes: a register declared that wide, a load's sink '_', a
+ * stored constant. */
+int memacc_value_fits(const Names *regs, const Expr *e, int bytes, int store)
+{
+	int64_t k;
+	if (is_sink(e))
+		return !store;
+	if (e->kind == E_NUM || int_operand(e, &k))
+		return store;
+	if (e->kind != E_NAME || e->str[0] != '%' || is_special_reg(e->str))
+		return 0;
+	const char *t = names_type(regs, e->str);
+	return t && type_bytes(t) == bytes;
+}

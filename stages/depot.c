@@ -519,26 +519,6 @@ typedef struct Pieces {
 	uint32_t n, cap;
 } Pieces;
 
-/* Why access a keeps its object in memory, as far as its form says. */
-static const char *access_why(const MemAccess *a)
-{
-	const Spelling *sp = a->at->ins.sp;
-	if (a->lent)
-		return "its address is passed to a call";
-	if (!a->exact)
-		return "an access at a run-time offset";
-	if ((sp->code != O_ld && sp->code != O_st) || a->at->ins.nops != 2 || sp->unknown)
-		return "an access other than a plain load or store";
-	for (uint32_t i = 0; i < sp->nmods; i++) {
-		const ModWord *w = &sp->words[i];
-		if (w->kind == MW_MOD && (mod_group(w->id) == MG_ORDER || mod_group(w->id) == MG_SCOPE))
-			return "a volatile or ordered access";
-	}
-	if (sp->type_bytes < 2 || sp->type_bytes > 8)
-		return "an access narrower than 2 or wider than 8 bytes";
-	return NULL;
-}
-
 /* The operand holding what a load writes or a store reads. */
 static Expr *access_value(const Ins *in)
 {
@@ -550,21 +530,6 @@ static const Expr *element(const Expr *e, uint32_t i)
 	return e->kind == E_BRACE ? e->kids[i] : e;
 }
 
-/* Whether element e can move to or from a register of `bytes` bytes: a
- * register declared that wide, a load's sink '_', a stored constant. */
-static int element_fits(const Names *regs, const Expr *e, int bytes, int store)
-{
-	int64_t k;
-	if (is_sink(e))
-		return !store;
-	if (e->kind == E_NUM || int_operand(e, &k))
-		return store;
-	if (e->kind != E_NAME || e->str[0] != '%' || is_special_reg(e->str))
-		return 0;
-	const char *t = names_type(regs, e->str);
-	return t && type_bytes(t) == bytes;
-}
-
 static const char *value_why(const Names *regs, const Ins *in)
 {
 	const Expr *v = access_value(in);
@@ -572,7 +537,7 @@ static const char *value_why(const Names *regs, const Ins *in)
 	if (n > 1 && (v->kind != E_BRACE || v->n != n))
 		return "a vector access of a form the stage does not read";
 	for (uint32_t i = 0; i < n; i++)
-		if (!element_fits(regs, element(v, i), in->sp->type_bytes, in->sp->code == O_st))
+		if (!memacc_value_fits(regs, element(v, i), in->sp->type_bytes, in->sp->code == O_st))
 			return "a value whose register is not as wide as the access";
 	return NULL;
 }
@@ -589,7 +554,7 @@ static int check_forms(Dp *d)
 		const MemAccess *a = &d->mo->acc[i];
 		Obj *o = depot_access(d, a) ? obj_of_access(d, a) : NULL;
 		if (o && !o->in_memory)
-			o->in_memory = access_why(a);
+			o->in_memory = memacc_why_memory(a);
 	}
 	for (uint32_t i = 0; i < d->nobjs; i++)
 		if (candidate(&d->objs[i]))
@@ -665,14 +630,6 @@ static const Piece *piece_at(const Pieces *p, uint32_t obj, int64_t off)
 	return bsearch(&key, p->v, p->n, sizeof *p->v, cmp_piece);
 }
 
-static Stmt *mov_bits(Dp *d, Loc loc, int bytes, Expr *to, Expr *from)
-{
-	char sp[16];
-	snprintf(sp, sizeof sp, "mov.b%d", bytes * 8);
-	Expr *ops[2] = {to, from};
-	return ins_new(d->m, loc, sp, ops, 2);
-}
-
 /* A register per piece of a replaced object, declared after the body's
  * declarations; those a load reads set to 0 there.  Everything the stage
  * adds goes into b, which later steps ask what mentions a register. */
@@ -695,7 +652,8 @@ static void declare_pieces(Dp *d, Pieces *p, Names *regs, Places *b)
 	for (uint32_t i = 0; i < p->n; i++) {
 		const Piece *q = &p->v[i];
 		if (d->objs[q->obj].scalar && q->read)
-			place_insert(b, body, first, mov_bits(d, d->decl->loc, q->bytes, name_expr(q->reg), int_expr(0)));
+			place_insert(b, body, first,
+				mov_new(d->m, d->decl->loc, q->bytes, name_expr(q->reg), int_expr(0)));
 	}
 }
 
@@ -713,8 +671,8 @@ static void replace_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a
 		if (is_sink(e))
 			continue;
 		Expr *reg = name_expr(q->reg);
-		Stmt *mov = sp->code == O_ld ? mov_bits(d, s->loc, q->bytes, e, reg)
-			: mov_bits(d, s->loc, q->bytes, reg, e);
+		Stmt *mov = sp->code == O_ld ? mov_new(d->m, s->loc, q->bytes, e, reg)
+			: mov_new(d->m, s->loc, q->bytes, reg, e);
 		mov->ins.guard = s->ins.guard;
 		mov->ins.guard_neg = s->ins.guard_neg;
 		place_insert(b, in, s, mov);   /* later steps count what reads e */

@@ -19,6 +19,9 @@ static const Stage stages[] = {
 	/* after globalopt: dead callers are gone (their calls would spoil
 	 * "every call passes"), functions internal, folded loads immediates */
 	{"ipo", ipo},
+	/* after inlining put a caller's stores and its callees' loads in one
+	 * function; before depot, which then sees only the accesses left */
+	{"locals", locals},
 	{"depot", depot},
 	{"addrprep", addrprep},
 };

@@ -46,6 +46,11 @@ typedef struct DepotOptions {
 	int64_t warn_stack_size;  /* N: warn for a depot over N bytes */
 } DepotOptions;
 
+typedef struct LocalsOptions {
+	int on;              /* --opt-locals, --no-opt-locals (the default: tools/lib/opttab.h) */
+	int remarks;         /* -Rpass=locals: a remark per function changed */
+} LocalsOptions;
+
 typedef struct GlobalOptOptions {
 	int off;             /* --no-globalopt */
 	int remarks;         /* -Rpass=globalopt */
@@ -90,6 +95,7 @@ typedef struct StageOptions {
 	InlineOptions inlining;
 	PrintfOptions printf_lowering;
 	DepotOptions depot;
+	LocalsOptions locals;
 	GlobalOptOptions globalopt;
 	IpoOptions ipo;
 	AddrPrepOptions addrprep;
@@ -135,6 +141,10 @@ void globalopt_dead(Module *, const StageOptions *);
  * are the same merged; parameters every call passes one number made that
  * number (--ipo-constants); parameters and results nothing reads removed */
 void ipo(Module *, const StageOptions *);
+
+/* locals.c: loads of local memory a store (or load) of the same bytes
+ * dominates become movs, stores nothing reads any more go */
+void locals(Module *, const StageOptions *);
 
 /* depot.c: each function's __local_depot repacked: objects only loaded and
  * stored at constant offsets become registers, objects with disjoint

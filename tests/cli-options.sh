@@ -34,7 +34,8 @@ for o in -o --output-file -arch --gpu-name -optf --options-file @FILE -v --verbo
 	--fatbin --compile-mode --time --allow-undefined --strip-debug --verify --no-verify \
 	--no-stages --print-after --stats --no-devirt --devirt-funnel-max -Rpass=devirt \
 	--no-globalopt --internalize --keep --keep-file -Rpass=globalopt --no-depot -Rpass=depot \
-	-Rpass-analysis=depot --ipo --no-ipo -Rpass=ipo --warn-stack-size --addrprep --no-addrprep -Rpass=addrprep; do
+	-Rpass-analysis=depot --ipo --no-ipo -Rpass=ipo --warn-stack-size --addrprep --no-addrprep -Rpass=addrprep \
+	--opt-locals --no-opt-locals -Rpass=locals; do
 	grep -q -e "^  $o\b" -e ", $o\b" help || missing="$missing $o"
 done
 check "--help lists every option (missing:$missing)" "[ -z '$missing' ]"
@@ -90,6 +91,29 @@ check "-O2 devirtualizes, then inlines: no call left" "! grep -q 'call' O2.ptx &
 check "-O3 is the default" "cmp -s O3.ptx Odefault.ptx"
 "$ptxlink" -O0 -O2 -arch=sm_80 icall.ptx -o last.ptx
 check "the last -O wins" "cmp -s last.ptx O2.ptx"
+
+# --opt-locals (off by default): the last of it and --no-opt-locals wins,
+# and below -O3 the stage does not run
+printf "$hdr"'.visible .entry k(.param .u64 p)
+{
+.local .align 4 .b8 d[4];
+.reg .b32 %%r<3>;
+.reg .b64 %%rd<2>;
+ld.param.u64 %%rd1, [p];
+mov.u32 %%r1, %%tid.x;
+st.local.u32 [d], %%r1;
+ld.local.u32 %%r2, [d];
+st.global.u32 [%%rd1], %%r2;
+ret;
+}
+' >loc.ptx
+"$ptxlink" -arch=sm_80 --stats loc.ptx -o /dev/null 2>loc.default
+"$ptxlink" -arch=sm_80 --stats --no-opt-locals --opt-locals loc.ptx -o loc.on.ptx 2>loc.on
+"$ptxlink" -arch=sm_80 --stats --opt-locals --no-opt-locals loc.ptx -o /dev/null 2>loc.off
+"$ptxlink" -arch=sm_80 --stats --opt-locals -O2 loc.ptx -o /dev/null 2>loc.O2
+check "--opt-locals: off by default, the last one wins, not below -O3" \
+	"! grep -q '^locals' loc.default && grep -q '^locals: 1 functions changed: 1 loads forwarded, 1 stores removed' loc.on &&
+	! grep -q 'ld.local' loc.on.ptx && ! grep -q '^locals' loc.off && ! grep -q '^locals' loc.O2"
 
 # PTX libraries: a member comes in only if it defines a name still
 # undefined, and then what it needs comes in too
@@ -211,15 +235,15 @@ check "-v: inputs and where their names resolve" "[ $rc = 0 ] && grep -q \"^ptxl
 check "-v: each stage's counts, the time" "grep -q '^devirt: ' err && grep -q '^globalopt: ' err && grep -q '^ptxlink: done in [0-9.]* ms' err"
 "$ptxlink" --verify --time -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
 phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
-check "--time: parse, link, each stage, print ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt ipo depot addrprep print ' ]"
+check "--time: parse, link, each stage, print ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt ipo locals depot addrprep print ' ]"
 # --verify checks after each stage (in its time); without it (a release build's default)
 # the output is checked once, after the stages
 "$ptxlink" --no-verify --time -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
 phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
-check "--no-verify --time: the output check ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt ipo depot addrprep check print ' ]"
+check "--no-verify --time: the output check ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt ipo locals depot addrprep check print ' ]"
 "$ptxlink" --no-verify --no-check-output --time -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
 phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
-check "--no-check-output: none ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt ipo depot addrprep print ' ]"
+check "--no-check-output: none ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt inline printf globalopt ipo locals depot addrprep print ' ]"
 
 # nvlink's and ptxas's other options: passed to ptxas, ignored with a
 # warning, or refused, each saying why

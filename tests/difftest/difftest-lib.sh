@@ -324,7 +324,8 @@ difftest_compare() {
 # the default threshold and funnel limit and --addrprep=sink are the
 # default's.
 DIFFTEST_VARIANTS="default O0 O1 O2 nodevirt fm1 fm2 fm64 never always t0 thuge noglobalopt
-	internalize noipo ipoconst nodepot nosroa addrprep narrow widen fold sink noaddrprep max"
+	internalize noipo ipoconst nodepot nosroa addrprep narrow widen fold sink noaddrprep locals
+	localsalways max"
 difftest_vflags() {
 	case $1 in
 	default | unlinked) ;;
@@ -343,6 +344,8 @@ difftest_vflags() {
 	addrprep) echo --addrprep ;;
 	narrow | widen | fold | sink) echo "--addrprep=$1" ;;
 	noaddrprep) echo --no-addrprep ;;
+	locals) echo --opt-locals ;;
+	localsalways) echo --opt-locals --inline=always ;;
 	max) echo --inline=always --ipo-constants --internalize --addrprep ;;
 	*) echo "difftest: unknown variant $1" >&2; return 1 ;;
 	esac

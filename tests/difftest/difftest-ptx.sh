@@ -87,6 +87,8 @@ VARIANTS=(
 	"addrprep-sink|--addrprep=sink" "no-addrprep|--no-addrprep"
 	"internalize|--internalize" "no-globalopt|--no-globalopt"
 	"strip-debug|--strip-debug"
+	"opt-locals|--opt-locals" "always-locals|--inline=always --opt-locals"
+	"locals-nodepot|--opt-locals --no-depot"
 	"always-constants-internalize|--inline=always --ipo-constants --internalize"
 	"never-noipo-funnel1|--inline=never --no-ipo --devirt-funnel-max=1"
 	"big-threshold-addrprep|--inline-threshold=1000 --addrprep --internalize"

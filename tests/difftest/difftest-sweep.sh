@@ -32,6 +32,7 @@
 #   addrprep     --addrprep (all four)     narrow widen fold sink  --addrprep=X
 #   noaddrprep   --no-addrprep             max  --inline=always --ipo-constants
 #                                               --internalize --addrprep
+#   locals       --opt-locals              localsalways  --opt-locals --inline=always
 #   unlinked     one input without -arch (single-file builds only)
 #
 # A failure is: a kernel whose runs differ (buffers, printf stream, or how

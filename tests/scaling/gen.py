@@ -42,6 +42,12 @@ an input that once took more than n log n time or memory in N:
                     store through N registers made from the pointer, each
                     the last plus 4, the second at a run-time index at the
                     end (ir/memobj.c rescanned the body per register found)
+  locals            a kernel storing N words to its depot, then N if/else
+                    diamonds in a row, each loading a word before it and
+                    again in both arms (blocks only the one before precedes),
+                    one arm storing it over another word (--opt-locals: what
+                    a block knows is copied into each arm, every store asks
+                    what reads its bytes)
 
 The same ROW and N always give the same bytes.
 """
@@ -296,6 +302,23 @@ def param_chain(d, n):
     return ["-arch=sm_80", "--no-ipo", "in.ptx"]
 
 
+def locals_(d, n):
+    stores = "".join("\tst.local.u32 [%%SPL+%d], %%r1;\n" % (4 * i) for i in range(n))
+    steps = "".join("\tld.local.u32 %%r2, [%%SPL+%d];\n\tadd.s32 %%r1, %%r1, %%r2;\n"
+                    "\tsetp.eq.s32 %%p1, %%r2, %d;\n\t@%%p1 bra E%d;\n"
+                    "\tld.local.u32 %%r3, [%%SPL+%d];\n\tst.local.u32 [%%SPL+%d], %%r3;\n"
+                    "\tbra.uni J%d;\nE%d:\n\tld.local.u32 %%r3, [%%SPL+%d];\n"
+                    "\tadd.s32 %%r1, %%r1, %%r3;\nJ%d:\n"
+                    % (4 * i, i, i, 4 * i, 4 * (n - 1 - i), i, i, 4 * i, i) for i in range(n))
+    body = "\tmov.u64 %%SPL, __local_depot0;\n%s%s" % (stores, steps)
+    regs = ("\t.local .align 4 .b8 __local_depot0[%d];\n\t.reg .b64 %%SPL;\n"
+            "\t.reg .pred %%p<2>;\n\t.reg .b32 %%r<4>;\n\t.reg .b64 %%rd<4>;\n" % (4 * n))
+    write(d, "in.ptx", HEAD + kernel("k", body, regs))
+    # the stages alone: the verifier's and the output check's walks of
+    # 4 * N blocks are other rows' business
+    return ["-arch=sm_80", "--opt-locals", "--no-verify", "--no-check-output", "in.ptx"]
+
+
 ROWS = {
     "archive-chain": archive_chain, "archive-empty": archive_empty,
     "inline-always": inline_chain("always"), "inline-auto": inline_chain("auto"),
@@ -307,7 +330,7 @@ ROWS = {
     "vtables": vtables, "indirect-sites": indirect_sites,
     "indirect-kernels": indirect_kernels, "sections": sections, "inputs": inputs,
     "same-shape": same_shape, "same-code": same_code, "merge-chains": merge_chains,
-    "param-chain": param_chain,
+    "param-chain": param_chain, "locals": locals_,
 }
 
 

@@ -47,7 +47,8 @@ inputs 2000
 same-shape 4000
 same-code 4000
 merge-chains 2000
-param-chain 5000"
+param-chain 5000
+locals 4000"
 rows=${*:-$(echo "$sizes" | cut -d' ' -f1)}
 if [ -n "$SCALING_KEEP" ]; then
 	mkdir -p "$SCALING_KEEP" && tmp=$SCALING_KEEP

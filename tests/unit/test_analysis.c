@@ -257,6 +257,50 @@ START_TEST(local_memory_objects)
 }
 END_TEST
 
+/* Which accesses registers could take the place of (memacc_why_memory),
+ * and which values move through a register of the access's width
+ * (memacc_value_fits), for depot_src's accesses and one more kernel. */
+START_TEST(local_access_forms)
+{
+	Module *m = parse_ok(HEADER ".entry k(.param .u64 out)\n{\n"
+		".local .align 8 .b8 __local_depot0[32];\n.reg .b64 %SP;\n.reg .b64 %SPL;\n"
+		".reg .b16 %rs<2>;\n.reg .f32 %f<2>;\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n"
+		"mov.u64 %SPL, __local_depot0;\ncvta.local.u64 %SP, %SPL;\n"
+		"st.local.u32 [%SPL], %r1;\n"              /* 0: plain, 4 bytes */
+		"ld.local.u16 %r2, [%SPL+4];\n"            /* 1: plain, into a wider register */
+		"ld.local.u8 %rs1, [%SPL+6];\n"            /* 2: 1 byte */
+		"ld.volatile.u32 %r2, [%SP+8];\n"          /* 3: volatile */
+		"st.local.f32 [%SPL+12], 0f3F800000;\n"   /* 4: a constant */
+		"atom.local.add.u32 %r2, [%SPL+16], 1;\n"  /* 5: no plain ld or st */
+		"ld.local.u32 _, [%SPL+20];\n"              /* 6: a sink */
+		"ret;\n}\n");
+	const Func *k = m->items.tail->func;
+	MemObjs *mo = memobjs_build(k);
+	Names regs = {0};
+	names_of_body(&regs, &k->body);
+	ck_assert_uint_eq(mo->nacc, 8);   /* the cvta, then the seven */
+	const MemAccess *a = mo->acc + 1;
+	ck_assert_ptr_null(memacc_why_memory(&a[0]));
+	ck_assert_ptr_null(memacc_why_memory(&a[1]));
+	ck_assert_str_eq(memacc_why_memory(&a[2]), "an access narrower than 2 or wider than 8 bytes");
+	ck_assert_str_eq(memacc_why_memory(&a[3]), "a volatile or ordered access");
+	ck_assert_ptr_null(memacc_why_memory(&a[4]));
+	ck_assert_str_eq(memacc_why_memory(&a[5]), "an access other than a plain load or store");
+	ck_assert_ptr_null(memacc_why_memory(&a[6]));
+	const Ins *st = &a[0].at->ins, *ld16 = &a[1].at->ins, *stk = &a[4].at->ins, *sink = &a[6].at->ins;
+	ck_assert(memacc_value_fits(&regs, st->ops[1], 4, 1));     /* %r1: .b32 */
+	ck_assert(!memacc_value_fits(&regs, st->ops[1], 2, 1));
+	ck_assert(!memacc_value_fits(&regs, ld16->ops[0], 2, 0));  /* %r2 is 4 bytes, not 2 */
+	ck_assert(memacc_value_fits(&regs, stk->ops[1], 4, 1));    /* a stored constant */
+	ck_assert(!memacc_value_fits(&regs, stk->ops[1], 4, 0));   /* but no load's */
+	ck_assert(memacc_value_fits(&regs, sink->ops[0], 4, 0));   /* '_' takes a load */
+	ck_assert(!memacc_value_fits(&regs, sink->ops[0], 4, 1));
+	names_free(&regs);
+	memobjs_free(mo);
+	mod_free(m);
+}
+END_TEST
+
 /* Where each depot address is anchored (the add that offsets the depot's
  * start, or the access's own [root+C]), its base, whether it is generic,
  * and at which offset an address escapes. */
@@ -736,6 +780,7 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, spellings_slow_paths);
 	tcase_add_test(tc, symbol_table);
 	tcase_add_test(tc, local_memory_objects);
+	tcase_add_test(tc, local_access_forms);
 	tcase_add_test(tc, local_pointers_in_loops);
 	tcase_add_test(tc, local_anchors_and_bases);
 	tcase_add_test(tc, local_anchor_forms);

@@ -157,6 +157,15 @@ OPT(IPO_CONSTANTS, V_ON, N("--ipo-constants"), FS(ipo_constants, ipo.constants),
 OPT(RPASS_IPO, V_BIT, N("-Rpass=ipo"), FS(remarks, ipo.remarks), PTXLINK_REMARK_IPO, "-Rpass=ipo",
 	"a remark for every function merged, parameter made constant or\n"
 	"removed, result removed, and every one left as it is")
+OPT(OPT_LOCALS, V_ON, N("--opt-locals"), FS(opt_locals, locals.on), 0, "--opt-locals",
+	"after inlining, loads of local memory whose bytes a store or\n"
+	"load before them holds become movs, and stores nothing reads\n"
+	"any more go (default: off)")
+OPT(NO_OPT_LOCALS, V_OFF, N("--no-opt-locals"), FS(opt_locals, locals.on), 0, "--no-opt-locals",
+	"no optimization of local memory after inlining")
+OPT(RPASS_LOCALS, V_BIT, N("-Rpass=locals"), FS(remarks, locals.remarks), PTXLINK_REMARK_LOCALS,
+	"-Rpass=locals",
+	"a remark for every function whose local memory was optimized")
 OPT(NO_DEPOT, V_ON, N("--no-depot"), FS(no_depot, depot.off), 0, "--no-depot",
 	"leave every __local_depot's layout as it is")
 OPT(NO_SROA, V_ON, N("--no-sroa"), FS(no_sroa, depot.no_sroa), 0, "--no-sroa",
