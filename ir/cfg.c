@@ -1,7 +1,7 @@
 /* Control-flow graph of one function: basic blocks over its instructions
  * (nested { } scopes flattened), edges from bra, brx.idx (through its
  * .branchtargets), ret/exit/trap and fallthrough; reverse postorder and
- * dominators (Cooper, Harvey and Kennedy's iterative algorithm). */
+ * dominators (semi-NCA, below). */
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -250,41 +250,115 @@ static void find_cycles(Cfg *g)
 	free(stack);
 }
 
-static uint32_t intersect(const Cfg *g, uint32_t a, uint32_t b)
+/* ---- dominators: semi-NCA (Georgiadis, Tarjan and Werneck) ----------
+ * Semidominators over a depth-first tree with path compression, then each
+ * block's immediate dominator found up the tree from its parent.  Nearly
+ * linear, where the iterative algorithm of Cooper, Harvey and Kennedy is
+ * quadratic on a chain of blocks that all branch to one join.  Arrays
+ * below are indexed by depth-first number. */
+typedef struct Dom {
+	uint32_t *num;     /* block -> its number, NONE when unreachable */
+	uint32_t *vert;    /* number -> block */
+	uint32_t *parent;  /* number -> its parent's number in the tree */
+	uint32_t *semi, *label, *anc, *stack;
+	uint32_t n;
+} Dom;
+
+enum { NONE = UINT32_MAX };
+
+static void dom_number(const Cfg *g, Dom *d, uint32_t entry)
 {
-	while (a != b) {
-		while (g->blocks[a].rpo > g->blocks[b].rpo)
-			a = g->blocks[a].idom;
-		while (g->blocks[b].rpo > g->blocks[a].rpo)
-			b = g->blocks[b].idom;
+	uint32_t *edge = xmalloc((g->nblocks + 1) * sizeof *edge), top = 0;
+	d->num[entry] = 0;
+	d->vert[0] = entry;
+	d->parent[0] = 0;
+	d->n = 1;
+	d->stack[top] = entry;
+	edge[top++] = 0;
+	while (top) {
+		const Block *b = &g->blocks[d->stack[top - 1]];
+		if (edge[top - 1] == b->nsucc) {
+			top--;
+			continue;
+		}
+		uint32_t w = b->succ[edge[top - 1]++];
+		if (d->num[w] != NONE)
+			continue;
+		d->num[w] = d->n;
+		d->vert[d->n] = w;
+		d->parent[d->n++] = d->num[d->stack[top - 1]];
+		d->stack[top] = w;
+		edge[top++] = 0;
 	}
-	return a;
+	free(edge);
+}
+
+/* The number with the least semidominator on the path from v up to the
+ * root of its tree in the forest linked so far (v itself when v is a
+ * root), the path compressed on the way. */
+static uint32_t dom_eval(Dom *d, uint32_t v)
+{
+	uint32_t top = 0, u = v;
+	if (d->anc[v] == NONE)
+		return v;
+	while (d->anc[d->anc[u]] != NONE) {
+		d->stack[top++] = u;
+		u = d->anc[u];
+	}
+	while (top) {
+		u = d->stack[--top];
+		uint32_t a = d->anc[u];
+		if (d->semi[d->label[a]] < d->semi[d->label[u]])
+			d->label[u] = d->label[a];
+		d->anc[u] = d->anc[a];
+	}
+	return d->label[v];
 }
 
 static void dominators(Cfg *g)
 {
+	uint32_t nb = g->nblocks + 1;
 	for (uint32_t k = 0; k < g->nblocks; k++)
-		g->blocks[k].idom = UINT32_MAX;
+		g->blocks[k].idom = NONE;
 	if (!g->norder)
 		return;
-	g->blocks[g->order[0]].idom = g->order[0];
-	for (int changed = 1; changed;) {
-		changed = 0;
-		for (uint32_t i = 1; i < g->norder; i++) {
-			Block *b = &g->blocks[g->order[i]];
-			uint32_t idom = UINT32_MAX;
-			for (uint32_t p = 0; p < b->npred; p++) {
-				uint32_t q = b->pred[p];
-				if (g->blocks[q].idom == UINT32_MAX)
-					continue;
-				idom = idom == UINT32_MAX ? q : intersect(g, q, idom);
-			}
-			if (idom != b->idom) {
-				b->idom = idom;
-				changed = 1;
-			}
-		}
+	Dom d = {.num = xmalloc(nb * sizeof(uint32_t)), .vert = xmalloc(nb * sizeof(uint32_t)),
+		.parent = xmalloc(nb * sizeof(uint32_t)), .semi = xmalloc(nb * sizeof(uint32_t)),
+		.label = xmalloc(nb * sizeof(uint32_t)), .anc = xmalloc(nb * sizeof(uint32_t)),
+		.stack = xmalloc(nb * sizeof(uint32_t))};
+	for (uint32_t k = 0; k < g->nblocks; k++)
+		d.num[k] = NONE;
+	dom_number(g, &d, g->order[0]);
+	for (uint32_t i = 0; i < d.n; i++) {
+		d.semi[i] = d.label[i] = i;
+		d.anc[i] = NONE;
 	}
+	for (uint32_t i = d.n; i-- > 1;) {
+		const Block *w = &g->blocks[d.vert[i]];
+		for (uint32_t p = 0; p < w->npred; p++) {
+			uint32_t v = d.num[w->pred[p]];
+			if (v != NONE && d.semi[dom_eval(&d, v)] < d.semi[i])
+				d.semi[i] = d.semi[dom_eval(&d, v)];
+		}
+		d.anc[i] = d.parent[i];
+	}
+	uint32_t *idom = d.label;  /* reused: number -> its immediate dominator's */
+	idom[0] = 0;
+	for (uint32_t i = 1; i < d.n; i++) {
+		uint32_t up = d.parent[i];
+		while (up > d.semi[i])
+			up = idom[up];
+		idom[i] = up;
+	}
+	for (uint32_t i = 0; i < d.n; i++)
+		g->blocks[d.vert[i]].idom = d.vert[idom[i]];
+	free(d.num);
+	free(d.vert);
+	free(d.parent);
+	free(d.semi);
+	free(d.label);
+	free(d.anc);
+	free(d.stack);
 }
 
 Cfg *cfg_build(const Func *f)

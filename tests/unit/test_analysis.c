@@ -1,5 +1,6 @@
 /* Analyses: operand roles, CFG and dominators, liveness. */
 #include <stdlib.h>
+#include <string.h>
 #include "unit.h"
 
 static Func *first_func(Module *m)
@@ -600,6 +601,94 @@ static const char *loop_src = HEADER ".entry k(.param .u32 n)\n{\n"
 	"{\nadd.u32 %r1, %r1, 1;\n}\nbra.uni $L_loop;\n"
 	"$L_done:\nst.param.u32 [n], %r1;\nret;\n}\n";
 
+/* Dominators against their definition, on random control flow: a
+ * dominates b when b cannot be reached from the entry without a. */
+static uint32_t reach_avoiding(const Cfg *g, uint32_t avoid, uint8_t *seen, uint32_t *stack)
+{
+	uint32_t top = 0, n = 0, entry = g->order[0];
+	memset(seen, 0, g->nblocks);
+	if (entry == avoid)
+		return 0;
+	seen[entry] = 1;
+	stack[top++] = entry;
+	while (top) {
+		const Block *b = &g->blocks[stack[--top]];
+		n++;
+		for (uint32_t e = 0; e < b->nsucc; e++)
+			if (b->succ[e] != avoid && !seen[b->succ[e]]) {
+				seen[b->succ[e]] = 1;
+				stack[top++] = b->succ[e];
+			}
+	}
+	return n;
+}
+
+static char *random_flow(unsigned *seed, uint32_t nlabels)
+{
+	size_t cap = 64 * nlabels + 256, len = 0;
+	char *t = xmalloc(cap);
+	len += (size_t)snprintf(t + len, cap - len, HEADER ".entry k(.param .u32 n)\n{\n"
+		".reg .pred %%p;\n.reg .b32 %%r1;\nld.param.u32 %%r1, [n];\nsetp.eq.u32 %%p, %%r1, 0;\n");
+	for (uint32_t i = 0; i < nlabels; i++) {
+		uint32_t x = (uint32_t)rand_r(seed) % nlabels, y = (uint32_t)rand_r(seed) % nlabels;
+		len += (size_t)snprintf(t + len, cap - len, "$L%u:\n", i);
+		switch (rand_r(seed) % 4) {
+		case 0: len += (size_t)snprintf(t + len, cap - len, "@%%p bra $L%u;\n", x); break;
+		case 1: len += (size_t)snprintf(t + len, cap - len, "@%%p bra $L%u;\nbra $L%u;\n", x, y); break;
+		case 2: len += (size_t)snprintf(t + len, cap - len, "bra $L%u;\n", x); break;
+		default: len += (size_t)snprintf(t + len, cap - len, "@%%p ret;\n"); break;
+		}
+	}
+	snprintf(t + len, cap - len, "ret;\n}\n");
+	return t;
+}
+
+START_TEST(cfg_dominators_by_definition)
+{
+	unsigned seed = 7;
+	for (int round = 0; round < 300; round++) {
+		char *src = random_flow(&seed, 2 + (uint32_t)rand_r(&seed) % 30);
+		Module *m = parse_ok(src);
+		Cfg *g = cfg_build(first_func(m));
+		ck_assert_ptr_nonnull(g);
+		uint32_t n = g->nblocks;
+		uint8_t *seen = xmalloc(n + 1), *dom = xcalloc((size_t)n * n + 1, 1);
+		uint32_t *stack = xmalloc((n + 1) * sizeof *stack), *ndom = xcalloc(n + 1, sizeof *ndom);
+		reach_avoiding(g, UINT32_MAX, seen, stack);
+		uint8_t *live = xmalloc(n + 1);
+		memcpy(live, seen, n);
+		for (uint32_t a = 0; a < n; a++) {
+			reach_avoiding(g, a, seen, stack);
+			for (uint32_t b = 0; b < n; b++)
+				if (live[a] && live[b] && (a == b || !seen[b])) {
+					dom[(size_t)a * n + b] = 1;
+					ndom[b]++;
+				}
+		}
+		for (uint32_t b = 0; b < n; b++) {
+			ck_assert_uint_eq(live[b], g->blocks[b].rpo != UINT32_MAX);
+			if (!live[b]) {
+				ck_assert_uint_eq(g->blocks[b].idom, UINT32_MAX);
+				continue;
+			}
+			/* the immediate one: the strict dominator with most dominators */
+			uint32_t want = b;
+			for (uint32_t a = 0; a < n; a++)
+				if (a != b && dom[(size_t)a * n + b] && (want == b || ndom[a] > ndom[want]))
+					want = a;
+			ck_assert_uint_eq(g->blocks[b].idom, want);
+			for (uint32_t a = 0; a < n; a++)
+				if (live[a])
+					ck_assert_int_eq(cfg_dominates(g, a, b), dom[(size_t)a * n + b]);
+		}
+		free(seen); free(dom); free(stack); free(ndom); free(live);
+		cfg_free(g);
+		mod_free(m);
+		free(src);
+	}
+}
+END_TEST
+
 START_TEST(cfg_of_a_loop)
 {
 	Module *m = parse_ok(loop_src);
@@ -790,6 +879,7 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, pointer_parameter_long_chains);
 	tcase_add_test(tc, pointer_parameter_reverse_chains);
 	tcase_add_test(tc, cfg_of_a_loop);
+	tcase_add_test(tc, cfg_dominators_by_definition);
 	tcase_add_test(tc, cfg_of_brx_and_unreachable_code);
 	tcase_add_test(tc, cfg_rejects_unknown_label);
 	tcase_add_test(tc, liveness_of_a_loop);
