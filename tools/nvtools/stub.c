@@ -1,0 +1,51 @@
+/* nvcc -dlink's last step (nvtools.h), as nvcc 13 runs it (nvcc -dryrun
+ * -dlink):
+ *
+ *   gcc -D__CUDA_ARCH_LIST__=800 -c -x c++ -DFATBINFILE="\"X.fatbin.c\""
+ *       -DREGISTERLINKBINARYFILE="\"X.reg.c\"" -I. -D__NV_EXTRA_INITIALIZATION=
+ *       -D__NV_EXTRA_FINALIZATION= -D__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
+ *       -Wno-psabi -I CUDA/include -m64 CUDA/bin/crt/link.stub -o X.o
+ *
+ * link.stub defines __cudaRegisterLinkedBinary_<id> for each
+ * DEFINE_REGISTER_FUNC(<id>) line, which each object's host code calls,
+ * and registers the embedded fatbinary once all of them have. */
+#define _XOPEN_SOURCE 700
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nvtools.h"
+
+/* -DNAME="\"file\"", to be freed */
+static char *define_file(const char *name, const char *file)
+{
+	size_t n = strlen(name) + strlen(file) + 16;
+	char *s = xmalloc(n);
+	snprintf(s, n, "-D%s=\"%s\"", name, file);
+	return s;
+}
+
+int nv_link_stub(const NvRun *r, const char *cc, const char *archs, const char *fatbin_c,
+	const char *reg_c, const char *out)
+{
+	char *stub = nv_cuda_path("fatbinary", "bin/crt/link.stub");
+	char *inc = nv_cuda_path("fatbinary", "targets/x86_64-linux/include");
+	if (!stub || !inc) {
+		free(stub);
+		free(inc);
+		return -1;
+	}
+	char list[256];
+	snprintf(list, sizeof list, "-D__CUDA_ARCH_LIST__=%s", archs);
+	char *fatbin = define_file("FATBINFILE", fatbin_c);
+	char *reg = define_file("REGISTERLINKBINARYFILE", reg_c);
+	const char *v[] = {cc ? cc : "gcc", list, "-c", "-x", "c++", fatbin, reg, "-I.",
+		"-D__NV_EXTRA_INITIALIZATION=", "-D__NV_EXTRA_FINALIZATION=",
+		"-D__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__", "-Wno-psabi", "-I", inc, "-m64",
+		stub, "-o", out, NULL};
+	int rc = nv_run(r, v, NULL);
+	free(fatbin);
+	free(reg);
+	free(stub);
+	free(inc);
+	return rc;
+}
