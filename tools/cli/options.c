@@ -572,10 +572,10 @@ static int settle_archs(Options *o)
 {
 	if (!o->oldest)
 		return 0;
-	if (o->fatbin)
+	if (o->fatbin && !o->dlink)   /* nvcc -dlink embeds no PTX unasked */
 		add_arch(o, &o->ptx_archs, "-arch", o->newest);
 	o->lib.arch = o->oldest;   /* after add_arch, which sets it */
-	if (o->ptxas && !o->fatbin && (o->archs.n != 1 || o->ptx_archs.n))
+	if (o->ptxas && !o->fatbin && !o->dlink && (o->archs.n != 1 || o->ptx_archs.n))
 		return bad("%s: a cubin is for one GPU; --fatbin holds one for each "
 			"architecture, and PTX", o->archs.n > 1 ? "several architectures" : "PTX");
 	if (o->archs.n + o->ptx_archs.n > MAX_ARCHS)
@@ -597,6 +597,7 @@ static int command_flag(Options *o, const OptRow *r)
 	case OPT_M32: return bad("%s: ptxlink links 64-bit PTX only (.address_size 64)", "-m32");
 	case OPT_PTXAS: o->ptxas = 1; break;
 	case OPT_FATBIN: o->fatbin = o->ptxas = 1; break;
+	case OPT_DLINK: o->dlink = o->ptxas = 1; break;
 	default: die("option %s has no flag action", r->names[0]);
 	}
 	return 0;
@@ -625,6 +626,7 @@ static int command_value(Options *o, const OptRow *r, const char *a, const char 
 			o->foreign_passed = a;
 		break;
 	case OPT_MODE: return set_mode(o, v);
+	case OPT_CCBIN: o->ccbin = v; break;
 	case OPT_GENCODE: return gencode(o, a, v);
 	case OPT_HELP: return help(a, v);
 	default: die("option %s has no value action", r->names[0]);
@@ -684,7 +686,8 @@ int parse_args(int argc, char **argv, Options *o)
 	if (settle_archs(o) != 0)
 		return -1;
 	if (o->ptxas && !o->lib.arch)
-		return bad("%s needs -arch=sm_XX (the GPU to compile for)", o->fatbin ? "--fatbin" : "--ptxas");
+		return bad("%s needs -arch=sm_XX (the GPU to compile for)",
+			o->dlink ? "-dlink" : o->fatbin ? "--fatbin" : "--ptxas");
 	if (o->inputs.n == 0)
 		return bad("%s", "no input files (see --help)");
 	return 0;

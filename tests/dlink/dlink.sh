@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# ptxlink -dlink in place of nvcc -dlink (tools/cli/dlink.c), on a program
+# built as separable compilation builds it: main.cu and lib.cu compiled
+# with nvcc -dc at code=[compute_80,sm_80], lib.o in an archive.  No GPU
+# here: the program is linked, not run, and checked:
+# - the device-link object links into an executable (g++ with
+#   -lcudart_static, and nvcc's final link), in place of nvcc -dlink's;
+# - it defines every __cudaRegisterLinkedBinary_<id> nvcc -dlink's does;
+# - its fatbinary (read by ptxlink-objects) holds an sm_80 cubin whose
+#   .text bytes are at most nvcc -dlink's, and, with code=compute_80, the
+#   linked PTX: the host's __constant__ table (cudaMemcpyToSymbol) still
+#   loaded, not folded to its initializer; the 64 KB table nothing
+#   names gone (nvlink's cubin keeps it);
+# - an object with a cubin only (code=sm_80): nvlink links, one warning
+#   names the object and the setting that gives PTX, and it still links;
+# - a truncated object and a missing -l: an error, exit 1, no output.
+# Skipped without nvcc.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+[ $# -eq 2 ] || { echo "usage: $0 PTXLINK PTXLINK-OBJECTS" >&2; exit 2; }
+ptxlink=$(exe_arg "$1")
+list=$(exe_arg "$2")
+PATH=/usr/local/cuda/bin:$PATH
+if ! command -v nvcc >/dev/null 2>&1 || ! command -v nvlink >/dev/null 2>&1; then
+	echo "SKIPPED: nvcc (and nvlink) not found"
+	exit 77
+fi
+scratch dlink
+cd "$tmp" || exit 2
+fails=0
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+cudalib=$(dirname "$(command -v nvcc)")/../targets/x86_64-linux/lib
+
+both='-gencode arch=compute_80,code=[compute_80,sm_80]'
+nvcc -dc $both "$here/main.cu" -o main.o || fail "nvcc -dc main.cu"
+nvcc -dc $both "$here/lib.cu" -o lib.o || fail "nvcc -dc lib.cu"
+nvcc -dc -gencode arch=compute_80,code=sm_80 "$here/sass.cu" -o sass.o || fail "nvcc -dc sass.cu"
+ar rcs libdev.a lib.o
+
+# registered NM-OUTPUT: the __cudaRegisterLinkedBinary_ symbols defined
+registered() { nm "$1" | awk '$2 == "T" && $3 ~ /^__cudaRegisterLinkedBinary_/ { print $3 }' | sort; }
+# text CUBIN: the bytes of its .text sections
+text() {
+	local s=0 h
+	for h in $(readelf -SW "$1" 2>/dev/null | sed 's/^ *\[ *[0-9]*\]//' | awk '$1 ~ /^\.text\./ { print $5 }'); do
+		s=$((s + 16#$h))
+	done
+	echo $s
+}
+# links OBJ...: an executable of them, g++ and nvcc alike (the device-link
+# object before the archive, as CMake orders them: its registration pulls
+# the archive's members in)
+links() {
+	g++ "$@" -L"$cudalib" -lcudart_static -ldl -lpthread -lrt -o app.gxx ||
+		fail "g++ does not link $*"
+	nvcc -arch=sm_80 "$@" -o app.nvcc || fail "nvcc does not link $*"
+}
+
+nvcc -dlink -arch=sm_80 main.o -L. -ldev -o nv.o || fail "nvcc -dlink"
+"$ptxlink" -dlink -arch=sm_80 main.o -L. -ldev -o pl.o 2>err || { cat err; fail "ptxlink -dlink"; }
+[ -s err ] && { cat err; fail "ptxlink -dlink said something"; }
+[ "$(registered pl.o)" = "$(registered nv.o)" ] && [ -n "$(registered nv.o)" ] ||
+	fail "registration: '$(registered pl.o)' not nvcc's '$(registered nv.o)'"
+links main.o pl.o libdev.a
+
+# the cubins compared
+mkdir -p x-nv x-pl
+"$list" -x x-nv nv.o >/dev/null && "$list" -x x-pl pl.o >/dev/null || fail "ptxlink-objects -x"
+nvtext=$(text x-nv/0.sm_80.cubin) pltext=$(text x-pl/0.sm_80.cubin)
+echo "sm_80 .text bytes: nvcc -dlink $nvtext, ptxlink -dlink $pltext"
+[ "$pltext" -gt 0 ] && [ "$pltext" -le "$nvtext" ] || fail ".text $pltext, nvcc's $nvtext"
+nvsize=$(stat -c %s x-nv/0.sm_80.cubin) plsize=$(stat -c %s x-pl/0.sm_80.cubin)
+echo "sm_80 cubin bytes: nvcc -dlink $nvsize, ptxlink -dlink $plsize"
+[ "$plsize" -lt $((nvsize - 60000)) ] || fail "bigtable stayed: cubin $plsize bytes, nvcc's $nvsize"
+
+# --device-link and -gencode with PTX: the linked PTX embedded
+"$ptxlink" --device-link $both main.o libdev.a -o plx.o || fail "ptxlink --device-link -gencode"
+"$list" -x x-plx plx.o >/dev/null 2>&1 || { mkdir -p x-plx && "$list" -x x-plx plx.o >/dev/null; }
+ptx=x-plx/0.sm_80.ptx
+[ -f "$ptx" ] && [ -f x-plx/0.sm_80.cubin ] || fail "no PTX and cubin in plx.o: $(ls x-plx)"
+grep -q 'ld\.const.*ctable' "$ptx" || fail "ctable's load folded: the host fills it"
+grep -q 'bigtable' "$ptx" && fail "bigtable stayed in the linked PTX"
+grep -q 'ld\.global.*weights' "$ptx" && fail "weights (no host reference) not folded"
+links main.o plx.o libdev.a
+
+# an object without PTX: nvlink, one warning
+"$ptxlink" -dlink -arch=sm_80 main.o sass.o libdev.a -o pls.o 2>err || { cat err; fail "ptxlink -dlink sass.o"; }
+nvcc -dlink -arch=sm_80 main.o sass.o libdev.a -o nvs.o || fail "nvcc -dlink sass.o"
+[ "$(grep -c 'warning' err)" = 1 ] && grep -q "sass.o" err && grep -q 'CUDA_ARCHITECTURES 80 rather than 80-real' err ||
+	fail "the fallback's warning: $(cat err)"
+[ "$(registered pls.o)" = "$(registered nvs.o)" ] || fail "fallback registration differs"
+links main.o sass.o pls.o libdev.a
+
+# bad input: an error naming the file, no output
+head -c 3000 main.o > cut.o
+"$ptxlink" -dlink -arch=sm_80 cut.o lib.o -o bad.o 2>err && fail "a truncated object accepted"
+grep -q '^cut.o: error: .* at byte [0-9]' err || fail "truncated object: $(cat err)"
+"$ptxlink" -dlink -arch=sm_80 main.o -lnosuch -o bad.o 2>err && fail "a missing -l accepted"
+grep -q 'nosuch' err || fail "missing -l: $(cat err)"
+[ -e bad.o ] && fail "output written after an error"
+
+[ $fails -eq 0 ] && echo "dlink: all checks passed"
+[ $fails -eq 0 ]
