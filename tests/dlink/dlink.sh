@@ -8,8 +8,9 @@
 # - it defines every __cudaRegisterLinkedBinary_<id> nvcc -dlink's does;
 # - its fatbinary (read by ptxlink-objects) holds an sm_80 cubin whose
 #   .text bytes are at most nvcc -dlink's, and, with code=compute_80, the
-#   linked PTX: the host's __constant__ table (cudaMemcpyToSymbol) still
-#   loaded, not folded to its initializer; the 64 KB table nothing
+#   linked PTX: the host's __constant__ tables (cudaMemcpyToSymbol, an
+#   external and a static one) still loaded, not folded to their
+#   initializers; the 64 KB table nothing
 #   names gone (nvlink's cubin keeps it);
 # - an object with a cubin only (code=sm_80): nvlink links, one warning
 #   names the object and the setting that gives PTX, and it still links;
@@ -79,6 +80,7 @@ echo "sm_80 cubin bytes: nvcc -dlink $nvsize, ptxlink -dlink $plsize"
 ptx=x-plx/0.sm_80.ptx
 [ -f "$ptx" ] && [ -f x-plx/0.sm_80.cubin ] || fail "no PTX and cubin in plx.o: $(ls x-plx)"
 grep -q 'ld\.const.*ctable' "$ptx" || fail "ctable's load folded: the host fills it"
+grep -q 'ld\.const.*__nv_static_[0-9]*_.*_cstatic' "$ptx" || fail "the static cstatic's load folded: the host fills it"
 grep -q 'bigtable' "$ptx" && fail "bigtable stayed in the linked PTX"
 grep -q 'ld\.global.*weights' "$ptx" && fail "weights (no host reference) not folded"
 links main.o plx.o libdev.a
