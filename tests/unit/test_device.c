@@ -201,6 +201,27 @@ START_TEST(host_patterns)
 }
 END_TEST
 
+START_TEST(ptx_to_link)
+{
+	DevCode code[] = {{.kind = FAT_PTX, .arch = 75}, {.kind = FAT_ELF, .arch = 80},
+		{.kind = FAT_PTX, .arch = 90}, {.kind = FAT_PTX, .arch = 70}, {.kind = FAT_LTO, .arch = 100}};
+	DevObject o = {.name = "a.o", .section = "__nv_relfatbin", .module_id = "_x_4_a_cu_y",
+		.code = code, .ncode = 5};
+	ck_assert_ptr_null(dev_ptx_for(&o, 61));            /* none old enough */
+	ck_assert_ptr_eq(dev_ptx_for(&o, 70), &code[3]);
+	ck_assert_ptr_eq(dev_ptx_for(&o, 80), &code[0]);    /* 75's, not the cubin's 80 */
+	ck_assert_ptr_eq(dev_ptx_for(&o, 90), &code[2]);
+	ck_assert_ptr_eq(dev_ptx_for(&o, 120), &code[2]);   /* LTO-IR is no PTX */
+	ck_assert(dev_relocatable(&o));
+	o.module_id = NULL;
+	ck_assert(!dev_relocatable(&o));
+	o.module_id = "__NV_MODULE_ID", o.section = ".nv_fatbin";   /* nvcc -c's */
+	ck_assert(!dev_relocatable(&o));
+	o.section = NULL;
+	ck_assert(!dev_relocatable(&o));
+}
+END_TEST
+
 Suite *device_suite(void)
 {
 	Suite *s = suite_create("device");
@@ -209,6 +230,7 @@ Suite *device_suite(void)
 	tcase_add_test(tc, host_object_malformed);
 	tcase_add_test(tc, archive_of_objects);
 	tcase_add_test(tc, host_patterns);
+	tcase_add_test(tc, ptx_to_link);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -104,6 +104,40 @@ START_TEST(compile_figures)
 }
 END_TEST
 
+/* A tool found on PATH or by its path; the installation's files beside
+ * it (DIR/bin/tool: DIR/sub). */
+START_TEST(cuda_paths)
+{
+	char dir[] = "/tmp/nvtools-XXXXXX", bin[64], tool[96], want[128];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(bin, sizeof bin, "%s/bin", dir);
+	snprintf(tool, sizeof tool, "%s/faketool", bin);
+	ck_assert_int_eq(mkdir(bin, 0755), 0);
+	FILE *f = fopen(tool, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	chmod(tool, 0755);
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	setenv("PATH", bin, 1);
+	char *found = nv_find("faketool"), *byname = nv_find(tool), *sub = nv_cuda_path("faketool", "bin/crt/link.stub");
+	snprintf(want, sizeof want, "%s/bin/crt/link.stub", dir);
+	ck_assert_str_eq(found, tool);
+	ck_assert_str_eq(byname, tool);   /* a path, as -ccbin gives it */
+	ck_assert_str_eq(sub, want);
+	chmod(tool, 0644);
+	ck_assert_ptr_null(nv_find(tool));   /* not executable: said, NULL */
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+	free(found);
+	free(byname);
+	free(sub);
+	unlink(tool);
+	rmdir(bin);
+	rmdir(dir);
+}
+END_TEST
+
 START_TEST(warps)
 {
 	ck_assert_int_eq(nv_warps("sm_80", 32), 64);   /* 1,024 a warp: 16 each, at most 64 */
@@ -166,6 +200,7 @@ Suite *nvtools_suite(void)
 	Suite *s = suite_create("nvtools");
 	TCase *tc = tcase_create("nvtools");
 	tcase_add_test(tc, compile_figures);
+	tcase_add_test(tc, cuda_paths);
 	tcase_add_test(tc, warps);
 	tcase_add_test(tc, reloc_better);
 	tcase_add_test(tc, mode_rule);

@@ -44,19 +44,6 @@ static unsigned arch_number(const char *sm)
 	return (unsigned)atoi(sm + 3);
 }
 
-/* The object's PTX for arch: its own, else the newest older one (PTX
- * runs on newer GPUs), else NULL. */
-static const DevCode *ptx_for(const DevObject *d, unsigned arch)
-{
-	const DevCode *best = NULL;
-	for (int i = 0; i < d->ncode; i++) {
-		const DevCode *c = &d->code[i];
-		if (c->kind == FAT_PTX && c->arch <= arch && (!best || c->arch > best->arch))
-			best = c;
-	}
-	return best;
-}
-
 static int read_one(Dlink *d, const char *path)
 {
 	char *abs = realpath(path, NULL);
@@ -93,7 +80,7 @@ static int read_inputs(Dlink *d)
 	d->rel = xreallocarray(NULL, (size_t)d->ds.n + 1, sizeof *d->rel);
 	for (int i = 0; i < d->ds.n; i++) {
 		const DevObject *x = &d->ds.obj[i];
-		if (x->section && !strcmp(x->section, "__nv_relfatbin") && x->module_id)
+		if (dev_relocatable(x))
 			d->rel[d->nrel++] = x;
 	}
 	if (rc == 0 && d->nrel == 0)
@@ -116,7 +103,7 @@ static int host_refers(void *user, const char *name)
 static int all_ptx(const Dlink *d, const char *sm)
 {
 	for (int i = 0; i < d->nrel; i++)
-		if (!ptx_for(d->rel[i], arch_number(sm)))
+		if (!dev_ptx_for(d->rel[i], arch_number(sm)))
 			return 0;
 	return 1;
 }
@@ -134,7 +121,7 @@ static void say_fallback(const Dlink *d, const Strs *archs)
 			fprintf(g, "%s%s", any++ ? ", " : "", archs->v[i]);
 	for (int i = 0, k = 0; any && i < d->nrel; i++)
 		for (int a = 0; a < archs->n; a++)
-			if (!ptx_for(d->rel[i], arch_number(archs->v[a]))) {
+			if (!dev_ptx_for(d->rel[i], arch_number(archs->v[a]))) {
 				fprintf(f, "%s%s", k++ ? ", " : "", d->rel[i]->name);
 				break;
 			}
@@ -164,7 +151,7 @@ static int link_arch(Dlink *d, const char *sm, int ptx, Strs *images)
 	session_keep_matching(s, host_refers, d);
 	int rc = 0;
 	for (int i = 0; i < d->nrel; i++) {
-		const DevCode *c = ptx_for(d->rel[i], arch_number(sm));
+		const DevCode *c = dev_ptx_for(d->rel[i], arch_number(sm));
 		rc |= ptxlink_add_buffer(s, d->rel[i]->name, (const char *)c->data, c->size);
 	}
 	if (rc == 0)

@@ -274,6 +274,22 @@ const DevCode *dev_code(const DevObject *o, FatKind kind, unsigned arch)
 	return NULL;
 }
 
+const DevCode *dev_ptx_for(const DevObject *o, unsigned arch)
+{
+	const DevCode *best = NULL;
+	for (int i = 0; i < o->ncode; i++) {
+		const DevCode *c = &o->code[i];
+		if (c->kind == FAT_PTX && c->arch <= arch && (!best || c->arch > best->arch))
+			best = c;
+	}
+	return best;
+}
+
+int dev_relocatable(const DevObject *o)
+{
+	return o->section && !strcmp(o->section, "__nv_relfatbin") && o->module_id;
+}
+
 /* '*' matches any run of characters: the classic two-pointer walk, which
  * goes back only to the last star (linear for nvcc's patterns, whose
  * stars are few). */

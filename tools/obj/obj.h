@@ -200,6 +200,13 @@ int dev_read_bytes(DevObjects *, const char *name, const unsigned char *d, size_
 void dev_free(DevObjects *);
 /* The object's entry of that kind for that architecture, or NULL. */
 const DevCode *dev_code(const DevObject *, FatKind, unsigned arch);
+/* The object's PTX to link for arch: its own, else the newest older
+ * one (PTX runs on newer GPUs, after the link's retargeting), else NULL. */
+const DevCode *dev_ptx_for(const DevObject *, unsigned arch);
+/* Whether it holds relocatable device code (nvcc -dc: __nv_relfatbin and
+ * a module id), which nvcc -dlink links and registers; a whole-program
+ * object's (nvcc -c) is neither. */
+int dev_relocatable(const DevObject *);
 /* Whether name (a PTX symbol's) is one pattern stands for. */
 int dev_host_match(const char *pattern, const char *name);
 /* "kernel", "data", "constant" */
