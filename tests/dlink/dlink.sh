@@ -14,6 +14,7 @@
 #   names gone (nvlink's cubin keeps it);
 # - an object with a cubin only (code=sm_80): nvlink links, one warning
 #   names the object and the setting that gives PTX, and it still links;
+#   one with LTO-IR only: nvlink -dlto, as nvcc -dlink -dlto;
 # - a truncated object and a missing -l: an error, exit 1, no output.
 # Skipped without nvcc.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -92,6 +93,19 @@ nvcc -dlink -arch=sm_80 main.o sass.o libdev.a -o nvs.o || fail "nvcc -dlink sas
 	fail "the fallback's warning: $(cat err)"
 [ "$(registered pls.o)" = "$(registered nvs.o)" ] || fail "fallback registration differs"
 links main.o sass.o pls.o libdev.a
+
+# an object with LTO-IR only: nvlink -dlto, as nvcc -dlink -dlto runs it
+nvcc -dc -gencode arch=compute_80,code=lto_80 "$here/lib.cu" -o liblto.o || fail "nvcc -dc lto_80"
+"$ptxlink" -dlink -arch=sm_80 main.o liblto.o -o pll.o 2>err
+plrc=$?
+grep -q "warning: no PTX for sm_80 in liblto.o" err || fail "LTO-IR: no warning: $(cat err)"
+if nvcc -dlink -dlto -arch=sm_80 main.o liblto.o -o nvl.o >/dev/null 2>&1; then
+	[ $plrc = 0 ] && [ "$(registered pll.o)" = "$(registered nvl.o)" ] || fail "LTO-IR: $(cat err)"
+else
+	echo "SKIPPED (in part): nvcc -dlink -dlto fails here too (nvlink -dlto cannot load libnvvm);" \
+		"checked that ptxlink ran nvlink -dlto and failed with it"
+	[ $plrc = 1 ] && grep -q 'nvlink: .*fatal' err && ! grep -q 'use -dlto' err && [ ! -e pll.o ] || fail "LTO-IR: rc $plrc, $(cat err)"
+fi
 
 # bad input: an error naming the file, no output
 head -c 3000 main.o > cut.o

@@ -108,6 +108,15 @@ static int all_ptx(const Dlink *d, const char *sm)
 	return 1;
 }
 
+/* Whether an object without PTX for sm has LTO-IR for it: nvlink -dlto. */
+static int lto_for(const Dlink *d, const char *sm)
+{
+	for (int i = 0; i < d->nrel; i++)
+		if (!dev_ptx_for(d->rel[i], arch_number(sm)) && dev_code(d->rel[i], FAT_LTO, arch_number(sm)))
+			return 1;
+	return 0;
+}
+
 /* The one warning of nvlink's links: each object without PTX for an
  * architecture it was needed for, and how to give it PTX. */
 static void say_fallback(const Dlink *d, const Strs *archs)
@@ -183,7 +192,8 @@ static int each_arch(Dlink *d, Strs *images, char *list, size_t cap)
 		int ptx = 0;
 		for (int k = 0; k < d->o->ptx_archs.n; k++)
 			ptx |= !strcmp(d->o->ptx_archs.v[k], sm);
-		rc = all_ptx(d, sm) ? link_arch(d, sm, ptx, images) : dlink_nvlink(d->o, sm, &d->paths, images);
+		rc = all_ptx(d, sm) ? link_arch(d, sm, ptx, images)
+			: dlink_nvlink(d->o, sm, &d->paths, lto_for(d, sm), images);
 		size_t k = strlen(list);
 		snprintf(list + k, cap - k, "%s%u", i ? "," : "", arch_number(sm) * 10);
 	}

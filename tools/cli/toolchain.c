@@ -354,7 +354,7 @@ int dlink_compile(Module *m, const Options *o, const char *sm, int ptx, Strs *im
 	return compile_in_tmpdir(m, &one, mode, &f, NULL, images, NULL);
 }
 
-int dlink_nvlink(const Options *o, const char *sm, const Strs *objects, Strs *images)
+int dlink_nvlink(const Options *o, const char *sm, const Strs *objects, int dlto, Strs *images)
 {
 	char base[NAME_MAX - 48];
 	base_name(o, base, sizeof base);
@@ -363,7 +363,7 @@ int dlink_nvlink(const Options *o, const char *sm, const Strs *objects, Strs *im
 	Job j;
 	job_start(&j, o, NULL, NULL);
 	NvCompile c = {.arch = sm, .objects = objects->v, .nobjects = objects->n, .devrt = 1,
-		.cubin = tmpfile_named(base, sm, ".nvlink.cubin")};
+		.dlto = dlto, .cubin = tmpfile_named(base, sm, ".nvlink.cubin")};
 	int rc = nv_link_objects(&j.run, &c);
 	if (rc == 0)
 		strs_push(images, nv_image("elf", sm, c.cubin));

@@ -50,6 +50,7 @@ typedef struct NvCompile {
 	 * whether libcudadevrt.a of nvlink's own CUDA goes in too */
 	const char *const *objects;
 	int nobjects, devrt;
+	int dlto;                         /* objects carry LTO-IR: nvlink -dlto, as nvcc -dlink -dlto */
 } NvCompile;
 /* What ptxas -v says of one function. */
 typedef struct NvFunc {

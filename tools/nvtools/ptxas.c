@@ -68,10 +68,17 @@ static char *devrt_dir(void)
 static int nvlink(const NvRun *r, const NvCompile *c)
 {
 	char arch[64];
-	const char **v = xmalloc(((size_t)c->nobjects + 8) * sizeof *v);
+	const char **v = xmalloc(((size_t)c->nobjects + 10) * sizeof *v);
 	int n = 0;
 	snprintf(arch, sizeof arch, "-arch=%s", c->arch);
 	v[n++] = "nvlink", v[n++] = arch;
+	char *nvvm = c->dlto ? nv_cuda_path("nvlink", "nvvm") : NULL, *nvvmpath = NULL;
+	if (nvvm) {
+		size_t len = strlen(nvvm) + 16;
+		nvvmpath = xmalloc(len);
+		snprintf(nvvmpath, len, "-nvvmpath=%s", nvvm);
+		v[n++] = "-dlto", v[n++] = nvvmpath;
+	}
 	if (c->obj)
 		v[n++] = c->obj;
 	for (int i = 0; i < c->nobjects; i++)
@@ -82,6 +89,8 @@ static int nvlink(const NvRun *r, const NvCompile *c)
 	v[n++] = "-o", v[n++] = c->cubin, v[n] = NULL;
 	int rc = nv_run(r, v, NULL);
 	free(libdir);
+	free(nvvm);
+	free(nvvmpath);
 	free(v);
 	return rc;
 }
