@@ -10,7 +10,9 @@
 #   .text bytes are at most nvcc -dlink's, and, with code=compute_80, the
 #   linked PTX: the host's __constant__ tables (cudaMemcpyToSymbol, an
 #   external and a static one) still loaded, not folded to their
-#   initializers; the 64 KB table nothing
+#   initializers;
+# - two architectures (-gencode twice, -Xptxas), and a kernel launching a
+#   kernel (-lcudadevrt) link too; the 64 KB table nothing
 #   names gone (nvlink's cubin keeps it);
 # - an object with a cubin only (code=sm_80): nvlink links, one warning
 #   names the object and the setting that gives PTX, and it still links;
@@ -85,6 +87,20 @@ grep -q 'ld\.const.*__nv_static_[0-9]*_.*_cstatic' "$ptx" || fail "the static cs
 grep -q 'bigtable' "$ptx" && fail "bigtable stayed in the linked PTX"
 grep -q 'ld\.global.*weights' "$ptx" && fail "weights (no host reference) not folded"
 links main.o plx.o libdev.a
+
+# two architectures, PTX for each; -Xptxas passed on
+two="$both -gencode arch=compute_90,code=[compute_90,sm_90]"
+nvcc -dc $two "$here/main.cu" -o main2.o && nvcc -dc $two "$here/lib.cu" -o lib2.o || fail "nvcc -dc sm_90"
+"$ptxlink" -dlink $two -Xptxas -O3 main2.o lib2.o -o pl2.o || fail "ptxlink -dlink, two architectures"
+got=$("$list" pl2.o | awk '/^  (ptx|cubin) / { printf "%s %s; ", $1, $2 }')
+[ "$got" = "cubin sm_80; ptx sm_80; cubin sm_90; ptx sm_90; " ] || fail "two architectures: $got"
+links main2.o pl2.o lib2.o
+
+# the device runtime: a kernel launching a kernel
+nvcc -dc $both "$here/launch.cu" -o launch.o || fail "nvcc -dc launch.cu"
+"$ptxlink" -dlink -arch=sm_80 launch.o -lcudadevrt -o pld.o || fail "ptxlink -dlink -lcudadevrt"
+g++ launch.o pld.o -L"$cudalib" -lcudadevrt -lcudart_static -ldl -lpthread -lrt -o app.devrt ||
+	fail "the device runtime's program does not link"
 
 # an object without PTX: nvlink, one warning
 "$ptxlink" -dlink -arch=sm_80 main.o sass.o libdev.a -o pls.o 2>err || { cat err; fail "ptxlink -dlink sass.o"; }
