@@ -14,7 +14,8 @@
 
 static const char intro[] =
 	"Reads PTX modules, links them into one (nvlink's symbol rules) and writes\n"
-	"canonical PTX, after the optimization stages; with --ptxas, the cubin.\n"
+	"canonical PTX, after the optimization stages; with --ptxas, the cubin;\n"
+	"with -dlink, from nvcc -dc's objects, nvcc -dlink's device-link object.\n"
 	"One input without -arch or --strip-debug is not linked; with --no-stages\n"
 	"it is the plain round trip.  '-' as input reads standard input.\n";
 
@@ -25,6 +26,7 @@ static const char examples[] =
 	"  ptxlink --ptxas -arch=sm_80 -o app.cubin *.ptx        to machine code\n"
 	"  ptxlink --ptxas --fatbin -arch=sm_80 -o app.fatbin *.ptx  cubin and PTX\n"
 	"  ptxlink --allow-undefined -o part.ptx a.ptx b.ptx     for 'ptxas -c'\n"
+	"  ptxlink -dlink -arch=sm_80 -o dlink.o a.o b.o  in place of nvcc -dlink\n"
 	"  ptxlink -optf args.rsp                         arguments from a file\n";
 
 static const char others[] =
