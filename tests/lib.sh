@@ -22,6 +22,16 @@ need_ptxas() {
 	fi
 }
 
+# need_cuda TOOL...: CUDA's bin on PATH, or the test is reported skipped
+# (exit 77) when a tool is not found.
+need_cuda() {
+	PATH=/usr/local/cuda/bin:$PATH
+	export PATH
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 || { echo "SKIPPED: $t not found"; exit 77; }
+	done
+}
+
 # CUDA's ptxas on PATH if it is there: $have_ptxas is 1, else 0 and the
 # checks that need it are skipped, which the test says.
 find_ptxas() {

@@ -24,11 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ $# -eq 2 ] || { echo "usage: $0 PTXLINK PTXLINK-OBJECTS" >&2; exit 2; }
 ptxlink=$(exe_arg "$1")
 list=$(exe_arg "$2")
-PATH=/usr/local/cuda/bin:$PATH
-if ! command -v nvcc >/dev/null 2>&1 || ! command -v nvlink >/dev/null 2>&1; then
-	echo "SKIPPED: nvcc (and nvlink) not found"
-	exit 77
-fi
+need_cuda nvcc nvlink fatbinary
 scratch dlink
 cd "$tmp" || exit 2
 fails=0

@@ -152,6 +152,7 @@ static int link_arch(Dlink *d, const char *sm, int ptx, Strs *images)
 {
 	ptxlink_options lib = d->o->lib;
 	lib.arch = sm;
+	lib.internalize = 1;   /* before session_new: --keep is then not said to do nothing */
 	lib.libs = lib.libdirs = NULL;   /* read here as objects, not PTX libraries */
 	lib.nlibs = lib.nlibdirs = 0;
 	ptxlink_session *s = session_new(&lib, d->ctx);

@@ -320,6 +320,7 @@ int main(int argc, char **argv)
 	ctx_enter(ctx);
 	int ok = parse_args(argc, argv, &o) == 0 && !output_is_input(&o);
 	if (ok && o.dlink) {
+		timing = o.time;
 		guard_tmp(NULL);   /* a crash removes the tools' temporaries */
 		rc = dlink(&o, ctx);
 	} else if (ok) {

@@ -27,25 +27,18 @@ static char *define_file(const char *name, const char *file)
 int nv_link_stub(const NvRun *r, const char *cc, const char *archs, const char *fatbin_c,
 	const char *reg_c, const char *out)
 {
-	char *stub = nv_cuda_path("fatbinary", "bin/crt/link.stub");
-	char *inc = nv_cuda_path("fatbinary", "targets/x86_64-linux/include");
-	if (!stub || !inc) {
-		free(stub);
-		free(inc);
-		return -1;
-	}
+	enum { STUB, INC, FATBIN, REG, NOWNED };
+	char *own[NOWNED] = {nv_cuda_path("fatbinary", "bin/crt/link.stub"),
+		nv_cuda_path("fatbinary", "targets/x86_64-linux/include"),
+		define_file("FATBINFILE", fatbin_c), define_file("REGISTERLINKBINARYFILE", reg_c)};
 	char list[256];
 	snprintf(list, sizeof list, "-D__CUDA_ARCH_LIST__=%s", archs);
-	char *fatbin = define_file("FATBINFILE", fatbin_c);
-	char *reg = define_file("REGISTERLINKBINARYFILE", reg_c);
-	const char *v[] = {cc ? cc : "gcc", list, "-c", "-x", "c++", fatbin, reg, "-I.",
+	const char *v[] = {cc ? cc : "gcc", list, "-c", "-x", "c++", own[FATBIN], own[REG], "-I.",
 		"-D__NV_EXTRA_INITIALIZATION=", "-D__NV_EXTRA_FINALIZATION=",
-		"-D__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__", "-Wno-psabi", "-I", inc, "-m64",
-		stub, "-o", out, NULL};
-	int rc = nv_run(r, v, NULL);
-	free(fatbin);
-	free(reg);
-	free(stub);
-	free(inc);
+		"-D__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__", "-Wno-psabi", "-I", own[INC], "-m64",
+		own[STUB], "-o", out, NULL};
+	int rc = own[STUB] && own[INC] ? nv_run(r, v, NULL) : -1;
+	for (int i = 0; i < NOWNED; i++)
+		free(own[i]);
 	return rc;
 }
