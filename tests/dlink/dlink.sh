@@ -12,7 +12,8 @@
 #   external and a static one) still loaded, not folded to their
 #   initializers;
 # - two architectures (-gencode twice, -Xptxas), and a kernel launching a
-#   kernel (-lcudadevrt) link too; the 64 KB table nothing
+#   kernel (-lcudadevrt, libcudadevrt's module registered as nvcc's
+#   object registers it) link too; the 64 KB table nothing
 #   names gone (nvlink's cubin keeps it);
 # - an object with a cubin only (code=sm_80): nvlink links, one warning
 #   names the object and the setting that gives PTX, and it still links;
@@ -97,6 +98,9 @@ nvcc -dc $both "$here/launch.cu" -o launch.o || fail "nvcc -dc launch.cu"
 "$ptxlink" -dlink -arch=sm_80 launch.o -lcudadevrt -o pld.o || fail "ptxlink -dlink -lcudadevrt"
 g++ launch.o pld.o -L"$cudalib" -lcudadevrt -lcudart_static -ldl -lpthread -lrt -o app.devrt ||
 	fail "the device runtime's program does not link"
+nvcc -dlink -arch=sm_80 launch.o -o nvd.o || fail "nvcc -dlink launch.o"
+[ "$(registered pld.o)" = "$(registered nvd.o)" ] ||
+	fail "registration with the device runtime: '$(registered pld.o)', nvcc's '$(registered nvd.o)'"
 
 # an object without PTX: nvlink, one warning
 "$ptxlink" -dlink -arch=sm_80 main.o sass.o libdev.a -o pls.o 2>err || { cat err; fail "ptxlink -dlink sass.o"; }

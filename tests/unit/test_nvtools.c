@@ -138,6 +138,30 @@ START_TEST(cuda_paths)
 }
 END_TEST
 
+/* nvlink's --register-link-binaries file: its ids in order. */
+START_TEST(registered)
+{
+	char path[] = "/tmp/nvtools-reg-XXXXXX";
+	int fd = mkstemp(path), n = -1;
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("#define NUM_PRELINKED_OBJECTS 2\nDEFINE_REGISTER_FUNC(_tmp_x_l_o)\n"
+		"// DEFINE_REGISTER_FUNC(no)\nDEFINE_REGISTER_FUNC(_f4510a67_22_cuda_device_runtime_cu_3e)\n"
+		"DEFINE_REGISTER_FUNC(cut short\n", f);
+	fclose(f);
+	char **ids = nv_registered(path, &n);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(ids[0], "_tmp_x_l_o");
+	ck_assert_str_eq(ids[1], "_f4510a67_22_cuda_device_runtime_cu_3e");
+	free(ids[0]);
+	free(ids[1]);
+	free(ids);
+	unlink(path);
+	ck_assert_ptr_null(nv_registered(path, &n));   /* gone: none */
+	ck_assert_int_eq(n, 0);
+}
+END_TEST
+
 START_TEST(warps)
 {
 	ck_assert_int_eq(nv_warps("sm_80", 32), 64);   /* 1,024 a warp: 16 each, at most 64 */
@@ -201,6 +225,7 @@ Suite *nvtools_suite(void)
 	TCase *tc = tcase_create("nvtools");
 	tcase_add_test(tc, compile_figures);
 	tcase_add_test(tc, cuda_paths);
+	tcase_add_test(tc, registered);
 	tcase_add_test(tc, warps);
 	tcase_add_test(tc, reloc_better);
 	tcase_add_test(tc, mode_rule);

@@ -31,6 +31,7 @@
 
 typedef struct Dlink {
 	const Options *o;
+	Strs extra;            /* the modules nvlink linked from libraries (owned) */
 	Ctx *ctx;
 	DevObjects ds;
 	Strs paths;            /* the inputs and -l archives, absolute (nvlink's), owned */
@@ -167,9 +168,17 @@ static int link_arch(Dlink *d, const char *sm, int ptx, Strs *images)
 	if (rc == 0)
 		rc = ptxlink_link(s);
 	if (rc == 0)
-		rc = dlink_compile(session_result(s), d->o, sm, ptx, images);
+		rc = dlink_compile(session_result(s), d->o, sm, ptx, images, &d->extra);
 	ptxlink_free(s);
 	return rc;
+}
+
+static int listed(const Strs *l, const char *s)
+{
+	for (int i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return 1;
+	return 0;
 }
 
 /* Each architecture asked for, a cubin and PTX too where code=compute_XX
@@ -179,22 +188,16 @@ static int each_arch(Dlink *d, Strs *images, char *list, size_t cap)
 	Strs archs = {0};
 	for (int i = 0; i < d->o->archs.n; i++)
 		strs_push(&archs, d->o->archs.v[i]);
-	for (int i = 0; i < d->o->ptx_archs.n; i++) {
-		int seen = 0;
-		for (int k = 0; k < archs.n; k++)
-			seen |= !strcmp(archs.v[k], d->o->ptx_archs.v[i]);
-		if (!seen)
+	for (int i = 0; i < d->o->ptx_archs.n; i++)
+		if (!listed(&archs, d->o->ptx_archs.v[i]))
 			strs_push(&archs, d->o->ptx_archs.v[i]);
-	}
 	say_fallback(d, &archs);
 	int rc = 0;
 	for (int i = 0; rc == 0 && i < archs.n; i++) {
 		const char *sm = archs.v[i];
-		int ptx = 0;
-		for (int k = 0; k < d->o->ptx_archs.n; k++)
-			ptx |= !strcmp(d->o->ptx_archs.v[k], sm);
+		int ptx = listed(&d->o->ptx_archs, sm);
 		rc = all_ptx(d, sm) ? link_arch(d, sm, ptx, images)
-			: dlink_nvlink(d->o, sm, &d->paths, lto_for(d, sm), images);
+			: dlink_nvlink(d->o, sm, &d->paths, lto_for(d, sm), images, &d->extra);
 		size_t k = strlen(list);
 		snprintf(list + k, cap - k, "%s%u", i ? "," : "", arch_number(sm) * 10);
 	}
@@ -212,6 +215,9 @@ int dlink(Options *o, Ctx *ctx)
 		rc = each_arch(&d, &images, list, sizeof list);
 	for (int i = 0; rc == 0 && i < d.nrel; i++)
 		strs_push(&ids, d.rel[i]->module_id);
+	for (int i = 0; rc == 0 && i < d.extra.n; i++)
+		if (!listed(&ids, d.extra.v[i]))
+			strs_push(&ids, d.extra.v[i]);
 	if (rc == 0)
 		rc = dlink_object(o, &images, &ids, list, &made);
 	if (rc == 0)
@@ -220,6 +226,9 @@ int dlink(Options *o, Ctx *ctx)
 	toolchain_done();
 	images_free(&images);
 	free(ids.v);
+	for (int i = 0; i < d.extra.n; i++)
+		free((void *)d.extra.v[i]);
+	free(d.extra.v);
 	for (int i = 0; i < d.paths.n; i++)
 		free((void *)d.paths.v[i]);
 	free(d.paths.v);

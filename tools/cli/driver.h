@@ -58,10 +58,13 @@ void toolchain_done(void);      /* and frees their names */
 /* toolchain.c, for -dlink: the module compiled for sm into a cubin in
  * the temporary directory (made once), its image (and PTX's, when
  * ptx) appended to images (nv_image's); a cubin nvlink made of objects
- * (nv_link_objects; -dlto when dlto) likewise; the images embedded with the registration
+ * (nv_link_objects; -dlto when dlto) likewise, each adding to extra
+ * (owned) the module ids of the libraries nvlink linked (libcudadevrt's,
+ * which nvcc -dlink registers too); the images embedded with the registration
  * of the module ids and compiled by the host compiler into *path. */
-int dlink_compile(Module *, const Options *, const char *sm, int ptx, Strs *images);
-int dlink_nvlink(const Options *, const char *sm, const Strs *objects, int dlto, Strs *images);
+int dlink_compile(Module *, const Options *, const char *sm, int ptx, Strs *images, Strs *extra);
+int dlink_nvlink(const Options *, const char *sm, const Strs *objects, int dlto, Strs *images,
+	Strs *extra);
 void images_free(Strs *);
 int dlink_object(const Options *, const Strs *images, const Strs *ids, const char *archs,
 	char **path);

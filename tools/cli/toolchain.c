@@ -288,6 +288,8 @@ static int compile_in_tmpdir(Module *m, const Options *o, int mode, const ModeFa
 	char measured[256] = "", *said = NULL;
 	const char *reuse = NULL;   /* the measured compile's cubin */
 	job_start(&j, o, objects, ptx);
+	if (o->dlink)   /* which libraries' modules nvlink linked (dlink_compile) */
+		j.c.reg = tmpfile_named(base, NULL, ".nvlink.reg.c");
 	if (mode == MODE_AUTO)
 		mode = measured_mode(&j, o, base, measured, sizeof measured, &reuse, &said);
 	if (o->archs.n && mode >= 0)
@@ -334,9 +336,27 @@ static int dlink_dir(void)
 	return tmpdir[0] ? 0 : make_tmpdir();
 }
 
+/* The module ids of nvlink's registration file name (in the temporary
+ * directory; none when nvlink did not run) after the first skip, into
+ * extra (owned). */
+static void take_registered(const char *name, int skip, Strs *extra)
+{
+	char *path = nv_path(tmpdir, name);
+	int n;
+	char **ids = nv_registered(path, &n);
+	for (int i = 0; i < n; i++)
+		if (i < skip)
+			free(ids[i]);
+		else
+			strs_push(extra, ids[i]);
+	free(ids);
+	free(path);
+}
+
 /* The options of one architecture's compile: its files named
- * BASE.sm_XX.*, a cubin for sm, PTX for it when ptx. */
-int dlink_compile(Module *m, const Options *o, const char *sm, int ptx, Strs *images)
+ * BASE.sm_XX.*, a cubin for sm, PTX for it when ptx.  nvlink's first
+ * module is ptxas -c's object, named after its path. */
+int dlink_compile(Module *m, const Options *o, const char *sm, int ptx, Strs *images, Strs *extra)
 {
 	char base[NAME_MAX - 48], out[NAME_MAX];
 	base_name(o, base, sizeof base);
@@ -349,12 +369,15 @@ int dlink_compile(Module *m, const Options *o, const char *sm, int ptx, Strs *im
 	one.lib.arch = sm;
 	ModeFacts f = {0};
 	int mode = nv_mode(m, o->mode, &f);
-	if (mode < 0 || dlink_dir() != 0)
+	if (mode < 0 || dlink_dir() != 0 || compile_in_tmpdir(m, &one, mode, &f, NULL, images, NULL) != 0)
 		return -1;
-	return compile_in_tmpdir(m, &one, mode, &f, NULL, images, NULL);
+	snprintf(out, sizeof out, "%s.%s.nvlink.reg.c", base, sm);
+	take_registered(out, 1, extra);
+	return 0;
 }
 
-int dlink_nvlink(const Options *o, const char *sm, const Strs *objects, int dlto, Strs *images)
+int dlink_nvlink(const Options *o, const char *sm, const Strs *objects, int dlto, Strs *images,
+	Strs *extra)
 {
 	char base[NAME_MAX - 48];
 	base_name(o, base, sizeof base);
@@ -363,10 +386,13 @@ int dlink_nvlink(const Options *o, const char *sm, const Strs *objects, int dlto
 	Job j;
 	job_start(&j, o, NULL, NULL);
 	NvCompile c = {.arch = sm, .objects = objects->v, .nobjects = objects->n, .devrt = 1,
-		.dlto = dlto, .cubin = tmpfile_named(base, sm, ".nvlink.cubin")};
+		.dlto = dlto, .cubin = tmpfile_named(base, sm, ".nvlink.cubin"),
+		.reg = tmpfile_named(base, sm, ".nvlink.reg.c")};
 	int rc = nv_link_objects(&j.run, &c);
-	if (rc == 0)
+	if (rc == 0) {
 		strs_push(images, nv_image("elf", sm, c.cubin));
+		take_registered(c.reg, 0, extra);
+	}
 	job_end(&j);
 	return rc;
 }

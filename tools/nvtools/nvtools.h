@@ -51,6 +51,7 @@ typedef struct NvCompile {
 	const char *const *objects;
 	int nobjects, devrt;
 	int dlto;                         /* objects carry LTO-IR: nvlink -dlto, as nvcc -dlink -dlto */
+	const char *reg;                  /* nvlink --register-link-binaries=reg, or NULL */
 } NvCompile;
 /* What ptxas -v says of one function. */
 typedef struct NvFunc {
@@ -94,6 +95,10 @@ char *nv_image(const char *kind, const char *sm, const char *file);
  * host compiler cc (gcc when NULL) into out, with the fatbinary's C file
  * and the registration file (DEFINE_REGISTER_FUNC lines), all in the
  * run's dir; archs the __CUDA_ARCH_LIST__ value ("800,900"). */
+/* The module ids of a --register-link-binaries file (its
+ * DEFINE_REGISTER_FUNC(<id>) lines) in order, *n of them, each and the
+ * array to be freed; NULL and 0 when it cannot be read. */
+char **nv_registered(const char *path, int *n);
 int nv_link_stub(const NvRun *, const char *cc, const char *archs, const char *fatbin_c,
 	const char *reg_c, const char *out);
 

@@ -68,7 +68,7 @@ static char *devrt_dir(void)
 static int nvlink(const NvRun *r, const NvCompile *c)
 {
 	char arch[64];
-	const char **v = xmalloc(((size_t)c->nobjects + 10) * sizeof *v);
+	const char **v = xmalloc(((size_t)c->nobjects + 11) * sizeof *v);
 	int n = 0;
 	snprintf(arch, sizeof arch, "-arch=%s", c->arch);
 	v[n++] = "nvlink", v[n++] = arch;
@@ -78,6 +78,13 @@ static int nvlink(const NvRun *r, const NvCompile *c)
 		nvvmpath = xmalloc(len);
 		snprintf(nvvmpath, len, "-nvvmpath=%s", nvvm);
 		v[n++] = "-dlto", v[n++] = nvvmpath;
+	}
+	char *reg = NULL;
+	if (c->reg) {
+		size_t len = strlen(c->reg) + 32;
+		reg = xmalloc(len);
+		snprintf(reg, len, "--register-link-binaries=%s", c->reg);
+		v[n++] = reg;
 	}
 	if (c->obj)
 		v[n++] = c->obj;
@@ -91,6 +98,7 @@ static int nvlink(const NvRun *r, const NvCompile *c)
 	free(libdir);
 	free(nvvm);
 	free(nvvmpath);
+	free(reg);
 	free(v);
 	return rc;
 }

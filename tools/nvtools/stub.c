@@ -24,6 +24,26 @@ static char *define_file(const char *name, const char *file)
 	return s;
 }
 
+char **nv_registered(const char *path, int *n)
+{
+	static const char tag[] = "DEFINE_REGISTER_FUNC(";
+	FILE *f = fopen(path, "r");
+	char **ids = NULL, line[1024];
+	uint32_t cap = 0;
+	*n = 0;
+	while (f && fgets(line, sizeof line, f)) {
+		char *end = strchr(line, ')');
+		if (strncmp(line, tag, sizeof tag - 1) != 0 || !end)
+			continue;
+		*end = 0;
+		ids = array_grow(ids, (uint32_t)*n, &cap, sizeof *ids);
+		ids[(*n)++] = xstrdup(line + sizeof tag - 1);
+	}
+	if (f)
+		fclose(f);
+	return ids;
+}
+
 int nv_link_stub(const NvRun *r, const char *cc, const char *archs, const char *fatbin_c,
 	const char *reg_c, const char *out)
 {
