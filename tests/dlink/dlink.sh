@@ -38,16 +38,6 @@ nvcc -dc $both "$here/lib.cu" -o lib.o || fail "nvcc -dc lib.cu"
 nvcc -dc -gencode arch=compute_80,code=sm_80 "$here/sass.cu" -o sass.o || fail "nvcc -dc sass.cu"
 ar rcs libdev.a lib.o
 
-# registered NM-OUTPUT: the __cudaRegisterLinkedBinary_ symbols defined
-registered() { nm "$1" | awk '$2 == "T" && $3 ~ /^__cudaRegisterLinkedBinary_/ { print $3 }' | sort; }
-# text CUBIN: the bytes of its .text sections
-text() {
-	local s=0 h
-	for h in $(readelf -SW "$1" 2>/dev/null | sed 's/^ *\[ *[0-9]*\]//' | awk '$1 ~ /^\.text\./ { print $5 }'); do
-		s=$((s + 16#$h))
-	done
-	echo $s
-}
 # links OBJ...: an executable of them, g++ and nvcc alike (the device-link
 # object before the archive, as CMake orders them: its registration pulls
 # the archive's members in)
@@ -60,14 +50,14 @@ links() {
 nvcc -dlink -arch=sm_80 main.o -L. -ldev -o nv.o || fail "nvcc -dlink"
 "$ptxlink" -dlink -arch=sm_80 main.o -L. -ldev -o pl.o 2>err || { cat err; fail "ptxlink -dlink"; }
 [ -s err ] && { cat err; fail "ptxlink -dlink said something"; }
-[ "$(registered pl.o)" = "$(registered nv.o)" ] && [ -n "$(registered nv.o)" ] ||
-	fail "registration: '$(registered pl.o)' not nvcc's '$(registered nv.o)'"
+[ "$(dlink_registered pl.o)" = "$(dlink_registered nv.o)" ] && [ -n "$(dlink_registered nv.o)" ] ||
+	fail "registration: '$(dlink_registered pl.o)' not nvcc's '$(dlink_registered nv.o)'"
 links main.o pl.o libdev.a
 
 # the cubins compared
 mkdir -p x-nv x-pl
 "$list" -x x-nv nv.o >/dev/null && "$list" -x x-pl pl.o >/dev/null || fail "ptxlink-objects -x"
-nvtext=$(text x-nv/0.sm_80.cubin) pltext=$(text x-pl/0.sm_80.cubin)
+nvtext=$(cubin_text x-nv/0.sm_80.cubin) pltext=$(cubin_text x-pl/0.sm_80.cubin)
 echo "sm_80 .text bytes: nvcc -dlink $nvtext, ptxlink -dlink $pltext"
 [ "$pltext" -gt 0 ] && [ "$pltext" -le "$nvtext" ] || fail ".text $pltext, nvcc's $nvtext"
 nvsize=$(stat -c %s x-nv/0.sm_80.cubin) plsize=$(stat -c %s x-pl/0.sm_80.cubin)
@@ -99,15 +89,15 @@ nvcc -dc $both "$here/launch.cu" -o launch.o || fail "nvcc -dc launch.cu"
 g++ launch.o pld.o -L"$cudalib" -lcudadevrt -lcudart_static -ldl -lpthread -lrt -o app.devrt ||
 	fail "the device runtime's program does not link"
 nvcc -dlink -arch=sm_80 launch.o -o nvd.o || fail "nvcc -dlink launch.o"
-[ "$(registered pld.o)" = "$(registered nvd.o)" ] ||
-	fail "registration with the device runtime: '$(registered pld.o)', nvcc's '$(registered nvd.o)'"
+[ "$(dlink_registered pld.o)" = "$(dlink_registered nvd.o)" ] ||
+	fail "registration with the device runtime: '$(dlink_registered pld.o)', nvcc's '$(dlink_registered nvd.o)'"
 
 # an object without PTX: nvlink, one warning
 "$ptxlink" -dlink -arch=sm_80 main.o sass.o libdev.a -o pls.o 2>err || { cat err; fail "ptxlink -dlink sass.o"; }
 nvcc -dlink -arch=sm_80 main.o sass.o libdev.a -o nvs.o || fail "nvcc -dlink sass.o"
 [ "$(grep -c 'warning' err)" = 1 ] && grep -q "sass.o" err && grep -q 'CUDA_ARCHITECTURES 80 rather than 80-real' err ||
 	fail "the fallback's warning: $(cat err)"
-[ "$(registered pls.o)" = "$(registered nvs.o)" ] || fail "fallback registration differs"
+[ "$(dlink_registered pls.o)" = "$(dlink_registered nvs.o)" ] || fail "fallback registration differs"
 links main.o sass.o pls.o libdev.a
 
 # an object with LTO-IR only: nvlink -dlto, as nvcc -dlink -dlto runs it
@@ -116,7 +106,7 @@ nvcc -dc -gencode arch=compute_80,code=lto_80 "$here/lib.cu" -o liblto.o || fail
 plrc=$?
 grep -q "warning: no PTX for sm_80 in liblto.o" err || fail "LTO-IR: no warning: $(cat err)"
 if nvcc -dlink -dlto -arch=sm_80 main.o liblto.o -o nvl.o >/dev/null 2>&1; then
-	[ $plrc = 0 ] && [ "$(registered pll.o)" = "$(registered nvl.o)" ] || fail "LTO-IR: $(cat err)"
+	[ $plrc = 0 ] && [ "$(dlink_registered pll.o)" = "$(dlink_registered nvl.o)" ] || fail "LTO-IR: $(cat err)"
 else
 	echo "SKIPPED (in part): nvcc -dlink -dlto fails here too (nvlink -dlto cannot load libnvvm);" \
 		"checked that ptxlink ran nvlink -dlto and failed with it"

@@ -11,6 +11,7 @@
 #   tools/bench/dlink-bench.sh [build-dir] [corpus-dir]     (default build, corpus)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+. tests/lib.sh
 BUILD=${1:-build}
 CORPUS=${2:-corpus}
 export PATH=/usr/local/cuda/bin:$PATH
@@ -21,14 +22,6 @@ src=$(cd "$CORPUS/src" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-text() {
-	local s=0 h
-	for h in $(readelf -SW "$1" 2>/dev/null | sed 's/^ *\[ *[0-9]*\]//' | awk '$1 ~ /^\.text\./ { print $5 }'); do
-		s=$((s + 16#$h))
-	done
-	echo $s
-}
-registered() { nm "$1" | awk '$2 == "T" && $3 ~ /^__cudaRegisterLinkedBinary_/ { print $3 }' | sort; }
 
 echo "| program | .text nvcc -dlink | .text ptxlink -dlink | cubin nvcc | cubin ptxlink | registration |"
 echo "| --- | ---: | ---: | ---: | ---: | --- |"
@@ -47,9 +40,9 @@ for dir in "$src"/*/; do
 	[ $ok = 1 ] && nvcc -dlink -arch=sm_80 $objs -o "$w/nv.dl" 2>/dev/null || { echo "| $p | nvcc fails | | | | |"; continue; }
 	"$link" -dlink -arch=sm_80 $objs -o "$w/pl.dl" 2>/dev/null || { echo "| $p | | ptxlink fails | | | |"; bad=1; continue; }
 	"$list" -x "$w/xn" "$w/nv.dl" >/dev/null && "$list" -x "$w/xp" "$w/pl.dl" >/dev/null
-	n=$(text "$w/xn/0.sm_80.cubin") l=$(text "$w/xp/0.sm_80.cubin")
+	n=$(cubin_text "$w/xn/0.sm_80.cubin") l=$(cubin_text "$w/xp/0.sm_80.cubin")
 	same=same
-	[ "$(registered "$w/pl.dl")" = "$(registered "$w/nv.dl")" ] || { same=DIFFERS; bad=1; }
+	[ "$(dlink_registered "$w/pl.dl")" = "$(dlink_registered "$w/nv.dl")" ] || { same=DIFFERS; bad=1; }
 	[ "$l" -le "$n" ] || bad=1
 	tn=$((tn + n)) tp=$((tp + l))
 	echo "| $p | $n | $l | $(stat -c %s "$w/xn/0.sm_80.cubin") | $(stat -c %s "$w/xp/0.sm_80.cubin") | $same |"

@@ -31,12 +31,12 @@
 
 typedef struct Dlink {
 	const Options *o;
-	Strs extra;            /* the modules nvlink linked from libraries (owned) */
 	Ctx *ctx;
 	DevObjects ds;
 	Strs paths;            /* the inputs and -l archives, absolute (nvlink's), owned */
 	const DevObject **rel; /* the objects with relocatable device code */
 	int nrel;
+	Strs extra;            /* the modules nvlink linked from libraries (owned) */
 } Dlink;
 
 /* "sm_90a" as the fatbinary's 90 */
@@ -126,9 +126,12 @@ static void say_fallback(const Dlink *d, const Strs *archs)
 	size_t n = 0, m = 0;
 	FILE *f = xmemstream(&names, &n), *g = xmemstream(&which, &m);
 	int any = 0;
+	unsigned x = 0;   /* the first such architecture, for the example */
 	for (int i = 0; i < archs->n; i++)
-		if (!all_ptx(d, archs->v[i]))
+		if (!all_ptx(d, archs->v[i])) {
 			fprintf(g, "%s%s", any++ ? ", " : "", archs->v[i]);
+			x = x ? x : arch_number(archs->v[i]);
+		}
 	for (int i = 0, k = 0; any && i < d->nrel; i++)
 		for (int a = 0; a < archs->n; a++)
 			if (!dev_ptx_for(d->rel[i], arch_number(archs->v[a]))) {
@@ -137,13 +140,11 @@ static void say_fallback(const Dlink *d, const Strs *archs)
 			}
 	fclose(f);
 	fclose(g);
-	if (any) {
-		unsigned x = arch_number(archs->v[0]);
-		warn((Loc){0}, "no PTX for %s in %s (a cubin or LTO-IR only): nvlink linked their "
-			"cubins for it as nvcc -dlink does, without ptxlink's optimization; compile them "
+	if (any)
+		warn((Loc){0}, "no PTX for %s in %s (a cubin or LTO-IR only): nvlink linked the "
+			"objects instead, as nvcc -dlink does, without ptxlink's optimization; compile them "
 			"with PTX too (CMake: CUDA_ARCHITECTURES %u rather than %u-real; nvcc: -gencode "
 			"arch=compute_%u,code=[compute_%u,sm_%u])", which, names, x, x, x, x, x);
-	}
 	free(names);
 	free(which);
 }
@@ -224,14 +225,10 @@ int dlink(Options *o, Ctx *ctx)
 		rc = write_output_file(o->out ? o->out : "a_dlink.o", made);
 	free(made);
 	toolchain_done();
-	images_free(&images);
+	strs_free(&images);
+	strs_free(&d.extra);
+	strs_free(&d.paths);
 	free(ids.v);
-	for (int i = 0; i < d.extra.n; i++)
-		free((void *)d.extra.v[i]);
-	free(d.extra.v);
-	for (int i = 0; i < d.paths.n; i++)
-		free((void *)d.paths.v[i]);
-	free(d.paths.v);
 	free(d.rel);
 	dev_free(&d.ds);
 	return rc == 0 && diag_errors() == 0 ? 0 : 1;

@@ -43,6 +43,7 @@ typedef struct Options {
 
 /* options.c: 0, or -1 after saying why (exit status 2) */
 void strs_push(Strs *, const char *);
+void strs_free(Strs *);   /* each string (owned) and the list */
 int parse_args(int argc, char **argv, Options *);
 void options_free(Options *);
 
@@ -65,7 +66,6 @@ void toolchain_done(void);      /* and frees their names */
 int dlink_compile(Module *, const Options *, const char *sm, int ptx, Strs *images, Strs *extra);
 int dlink_nvlink(const Options *, const char *sm, const Strs *objects, int dlto, Strs *images,
 	Strs *extra);
-void images_free(Strs *);
 int dlink_object(const Options *, const Strs *images, const Strs *ids, const char *archs,
 	char **path);
 

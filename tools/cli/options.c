@@ -157,6 +157,13 @@ void strs_push(Strs *l, const char *s)
 	l->v[l->n++] = s;
 }
 
+void strs_free(Strs *l)
+{
+	for (int i = 0; i < l->n; i++)
+		free((void *)l->v[i]);
+	free(l->v);
+}
+
 /* nvlink's and ptxas's other options (their --help, CUDA 13), so that
  * their command lines work or say why not: PASS goes to ptxas under
  * --ptxas, IGNORE is a warning, REFUSE an error; each says why. */

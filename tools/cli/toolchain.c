@@ -310,13 +310,6 @@ static int compile_in_tmpdir(Module *m, const Options *o, int mode, const ModeFa
 	return rc;
 }
 
-void images_free(Strs *images)
-{
-	for (int i = 0; i < images->n; i++)
-		free((void *)images->v[i]);
-	free(images->v);
-}
-
 int compile_module(Module *m, const Options *o, const LibObjects *objects, char **path)
 {
 	ModeFacts f = {0};
@@ -325,7 +318,7 @@ int compile_module(Module *m, const Options *o, const LibObjects *objects, char 
 		return -1;
 	Strs images = {0};
 	int rc = compile_in_tmpdir(m, o, mode, &f, objects, &images, path);
-	images_free(&images);
+	strs_free(&images);
 	return rc;
 }
 
