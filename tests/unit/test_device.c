@@ -222,6 +222,32 @@ START_TEST(ptx_to_link)
 }
 END_TEST
 
+/* The index finds what matching each pattern in turn finds. */
+START_TEST(host_index)
+{
+	HostRef a[] = {{.pattern = "_Z8launched*"}, {.pattern = "dev_used"}, {.pattern = "_Z2tk*"},
+		{.pattern = "_Z2tk*x"}},
+		b[] = {{.pattern = "__nv_static_3__x_*dv"}, {.pattern = "*tail"}, {.pattern = "dev_used"}};
+	DevObject x = {.refs = a, .nrefs = 4}, y = {.refs = b, .nrefs = 3}, none = {0};
+	const DevObject *objs[] = {&x, &none, &y};
+	HostIndex *h = dev_host_index(objs, 3);
+	ck_assert(dev_host_refers(h, "_Z8launchedPi"));
+	ck_assert(dev_host_refers(h, "dev_used"));
+	ck_assert(!dev_host_refers(h, "dev_used2"));       /* exact: no more */
+	ck_assert(!dev_host_refers(h, "dev_use"));
+	ck_assert(dev_host_refers(h, "_Z2tkIfEvPT_"));
+	ck_assert(dev_host_refers(h, "__nv_static_3__x_dv"));
+	ck_assert(!dev_host_refers(h, "__nv_static_3__x_dw"));
+	ck_assert(dev_host_refers(h, "a_tail"));            /* the empty text before '*' */
+	ck_assert(!dev_host_refers(h, "_Z8launche"));
+	ck_assert(!dev_host_refers(h, ""));
+	dev_host_index_free(h);
+	h = dev_host_index(objs, 0);
+	ck_assert(!dev_host_refers(h, "dev_used"));
+	dev_host_index_free(h);
+}
+END_TEST
+
 Suite *device_suite(void)
 {
 	Suite *s = suite_create("device");
@@ -231,6 +257,7 @@ Suite *device_suite(void)
 	tcase_add_test(tc, archive_of_objects);
 	tcase_add_test(tc, host_patterns);
 	tcase_add_test(tc, ptx_to_link);
+	tcase_add_test(tc, host_index);
 	suite_add_tcase(s, tc);
 	return s;
 }

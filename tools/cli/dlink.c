@@ -37,6 +37,7 @@ typedef struct Dlink {
 	const DevObject **rel; /* the objects with relocatable device code */
 	int nrel;
 	Strs extra;            /* the modules nvlink linked from libraries (owned) */
+	HostIndex *host;       /* their host references */
 } Dlink;
 
 /* "sm_90a" as the fatbinary's 90 */
@@ -92,12 +93,7 @@ static int read_inputs(Dlink *d)
 /* The session's test: a name some object's host code refers to. */
 static int host_refers(void *user, const char *name)
 {
-	const Dlink *d = user;
-	for (int i = 0; i < d->nrel; i++)
-		for (int k = 0; k < d->rel[i]->nrefs; k++)
-			if (dev_host_match(d->rel[i]->refs[k].pattern, name))
-				return 1;
-	return 0;
+	return dev_host_refers(user, name);
 }
 
 /* Whether every object has PTX for sm: else nvlink links sm. */
@@ -160,7 +156,7 @@ static int link_arch(Dlink *d, const char *sm, int ptx, Strs *images)
 	ptxlink_session *s = session_new(&lib, d->ctx);
 	if (!s)
 		return -1;
-	session_keep_matching(s, host_refers, d);
+	session_keep_matching(s, host_refers, d->host);
 	int rc = 0;
 	for (int i = 0; i < d->nrel; i++) {
 		const DevCode *c = dev_ptx_for(d->rel[i], arch_number(sm));
@@ -212,6 +208,7 @@ int dlink(Options *o, Ctx *ctx)
 	Strs images = {0}, ids = {0};
 	char list[16 * MAX_ARCHS] = "", *made = NULL;
 	int rc = read_inputs(&d);
+	d.host = dev_host_index(d.rel, d.nrel);
 	if (rc == 0)
 		rc = each_arch(&d, &images, list, sizeof list);
 	for (int i = 0; rc == 0 && i < d.nrel; i++)
@@ -230,6 +227,7 @@ int dlink(Options *o, Ctx *ctx)
 	strs_free(&d.paths);
 	free(ids.v);
 	free(d.rel);
+	dev_host_index_free(d.host);
 	dev_free(&d.ds);
 	return rc == 0 && diag_errors() == 0 ? 0 : 1;
 }
