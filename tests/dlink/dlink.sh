@@ -18,7 +18,8 @@
 # - an object with a cubin only (code=sm_80): nvlink links, one warning
 #   names the object and the setting that gives PTX, and it still links;
 #   one with LTO-IR only: nvlink -dlto, as nvcc -dlink -dlto;
-# - a truncated object and a missing -l: an error, exit 1, no output.
+# - a truncated object, a cut archive and a missing -l: an error, exit 1,
+#   no output.
 # Skipped without nvcc.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
@@ -117,6 +118,9 @@ fi
 head -c 3000 main.o > cut.o
 "$ptxlink" -dlink -arch=sm_80 cut.o lib.o -o bad.o 2>err && fail "a truncated object accepted"
 grep -q '^cut.o: error: .* at byte [0-9]' err || fail "truncated object: $(cat err)"
+{ head -c 200 libdev.a; printf 'garbage'; } > cut.a
+"$ptxlink" -dlink -arch=sm_80 main.o cut.a -o bad.o 2>err && fail "a cut archive accepted"
+grep -q '^cut.a.*: error: .* at byte [0-9]' err || fail "cut archive: $(cat err)"
 "$ptxlink" -dlink -arch=sm_80 main.o -lnosuch -o bad.o 2>err && fail "a missing -l accepted"
 grep -q 'nosuch' err || fail "missing -l: $(cat err)"
 [ -e bad.o ] && fail "output written after an error"
