@@ -61,6 +61,7 @@ typedef struct Go {
 	SymTab *t;
 	uint8_t *root;      /* per symbol id */
 	uint8_t *reached;
+	uint8_t *kept;      /* per symbol id: a --keep name (mark_kept) */
 	int changed;        /* the step changed the module: its table is stale */
 	/* host-nameable variables --internalize let go, fold or split (names
 	 * interned, a name once or more): the warning's; of those the input
@@ -85,12 +86,16 @@ static void remark(const Go *g, Loc at, const char *fmt, ...)
 
 /* ---- roots ---------------------------------------------------------------- */
 
-static int kept(const Go *g, const char *name)
+/* --keep's names marked on the table once: asking the list for each
+ * symbol cost symbols times names (ptxlink -dlink keeps every name host
+ * code refers to). */
+static void mark_kept(Go *g)
 {
-	for (uint32_t i = 0; i < g->o->globalopt.nkeep; i++)
-		if (g->o->globalopt.keep[i] == name)
-			return 1;
-	return 0;
+	for (uint32_t i = 0; i < g->o->globalopt.nkeep; i++) {
+		const Symbol *s = symtab_find(g->t, g->o->globalopt.keep[i]);
+		if (s)
+			g->kept[s->id] = 1;
+	}
 }
 
 /* The host reaches .global and .const variables (and binds .tex ones) by
@@ -166,7 +171,7 @@ static void find_hostvars(Go *g)
 
 static int is_root(const Go *g, const Symbol *s)
 {
-	if (is_kernel(s) || kept(g, s->name))
+	if (is_kernel(s) || g->kept[s->id])
 		return 1;
 	if (!g->o->world.closed && s->linkage != LINK_INTERNAL)
 		return 1;
@@ -186,6 +191,7 @@ static void find_roots(Go *g)
 {
 	Names named = {0};
 	names_of_sections(&named, g->m);
+	mark_kept(g);
 	uint32_t n = symtab_count(g->t);
 	for (uint32_t i = 0; i < n; i++) {
 		const Symbol *s = symtab_at(g->t, i);
@@ -1014,8 +1020,9 @@ static void forget_table(Go *g)
 {
 	free(g->root);
 	free(g->reached);
+	free(g->kept);
 	symtab_free(g->t);
-	g->root = g->reached = NULL;
+	g->root = g->reached = g->kept = NULL;
 	g->t = NULL;
 }
 
@@ -1030,6 +1037,7 @@ static void step(Go *g, void (*fn)(Go *))
 		uint32_t n = symtab_count(g->t);
 		g->root = xcalloc(n + 1, 1);
 		g->reached = xcalloc(n + 1, 1);
+		g->kept = xcalloc(n + 1, 1);
 		find_roots(g);
 	}
 	g->changed = 0;

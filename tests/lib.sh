@@ -22,6 +22,31 @@ need_ptxas() {
 	fi
 }
 
+# need_cuda TOOL...: CUDA's bin on PATH, or the test is reported skipped
+# (exit 77) when a tool is not found.
+need_cuda() {
+	PATH=/usr/local/cuda/bin:$PATH
+	export PATH
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 || { echo "SKIPPED: $t not found"; exit 77; }
+	done
+}
+
+# cubin_text CUBIN: the bytes of its .text sections (its SASS)
+cubin_text() {
+	local s=0 h
+	for h in $(readelf -SW "$1" 2>/dev/null | sed 's/^ *\[ *[0-9]*\]//' | awk '$1 ~ /^\.text\./ { print $5 }'); do
+		s=$((s + 16#$h))
+	done
+	echo $s
+}
+
+# dlink_registered OBJ: the __cudaRegisterLinkedBinary_<id> functions a
+# device-link object defines, sorted
+dlink_registered() {
+	nm "$1" | awk '$2 == "T" && $3 ~ /^__cudaRegisterLinkedBinary_/ { print $3 }' | sort
+}
+
 # CUDA's ptxas on PATH if it is there: $have_ptxas is 1, else 0 and the
 # checks that need it are skipped, which the test says.
 find_ptxas() {

@@ -19,11 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 [ $# -eq 1 ] || { echo "usage: $0 PTXLINK-OBJECTS" >&2; exit 2; }
 list=$(exe_arg "$1")
-PATH=/usr/local/cuda/bin:$PATH
-if ! command -v nvcc >/dev/null 2>&1 || ! command -v fatbinary >/dev/null 2>&1; then
-	echo "SKIPPED: nvcc (and fatbinary) not found"
-	exit 77
-fi
+need_cuda nvcc fatbinary
 scratch objects
 cd "$tmp" || exit 2
 fails=0

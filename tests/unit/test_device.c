@@ -201,6 +201,53 @@ START_TEST(host_patterns)
 }
 END_TEST
 
+START_TEST(ptx_to_link)
+{
+	DevCode code[] = {{.kind = FAT_PTX, .arch = 75}, {.kind = FAT_ELF, .arch = 80},
+		{.kind = FAT_PTX, .arch = 90}, {.kind = FAT_PTX, .arch = 70}, {.kind = FAT_LTO, .arch = 100}};
+	DevObject o = {.name = "a.o", .section = "__nv_relfatbin", .module_id = "_x_4_a_cu_y",
+		.code = code, .ncode = 5};
+	ck_assert_ptr_null(dev_ptx_for(&o, 61));            /* none old enough */
+	ck_assert_ptr_eq(dev_ptx_for(&o, 70), &code[3]);
+	ck_assert_ptr_eq(dev_ptx_for(&o, 80), &code[0]);    /* 75's, not the cubin's 80 */
+	ck_assert_ptr_eq(dev_ptx_for(&o, 90), &code[2]);
+	ck_assert_ptr_eq(dev_ptx_for(&o, 120), &code[2]);   /* LTO-IR is no PTX */
+	ck_assert(dev_relocatable(&o));
+	o.module_id = NULL;
+	ck_assert(!dev_relocatable(&o));
+	o.module_id = "__NV_MODULE_ID", o.section = ".nv_fatbin";   /* nvcc -c's */
+	ck_assert(!dev_relocatable(&o));
+	o.section = NULL;
+	ck_assert(!dev_relocatable(&o));
+}
+END_TEST
+
+/* The index finds what matching each pattern in turn finds. */
+START_TEST(host_index)
+{
+	HostRef a[] = {{.pattern = "_Z8launched*"}, {.pattern = "dev_used"}, {.pattern = "_Z2tk*"},
+		{.pattern = "_Z2tk*x"}},
+		b[] = {{.pattern = "__nv_static_3__x_*dv"}, {.pattern = "*tail"}, {.pattern = "dev_used"}};
+	DevObject x = {.refs = a, .nrefs = 4}, y = {.refs = b, .nrefs = 3}, none = {0};
+	const DevObject *objs[] = {&x, &none, &y};
+	HostIndex *h = dev_host_index(objs, 3);
+	ck_assert(dev_host_refers(h, "_Z8launchedPi"));
+	ck_assert(dev_host_refers(h, "dev_used"));
+	ck_assert(!dev_host_refers(h, "dev_used2"));       /* exact: no more */
+	ck_assert(!dev_host_refers(h, "dev_use"));
+	ck_assert(dev_host_refers(h, "_Z2tkIfEvPT_"));
+	ck_assert(dev_host_refers(h, "__nv_static_3__x_dv"));
+	ck_assert(!dev_host_refers(h, "__nv_static_3__x_dw"));
+	ck_assert(dev_host_refers(h, "a_tail"));            /* the empty text before '*' */
+	ck_assert(!dev_host_refers(h, "_Z8launche"));
+	ck_assert(!dev_host_refers(h, ""));
+	dev_host_index_free(h);
+	h = dev_host_index(objs, 0);
+	ck_assert(!dev_host_refers(h, "dev_used"));
+	dev_host_index_free(h);
+}
+END_TEST
+
 Suite *device_suite(void)
 {
 	Suite *s = suite_create("device");
@@ -209,6 +256,8 @@ Suite *device_suite(void)
 	tcase_add_test(tc, host_object_malformed);
 	tcase_add_test(tc, archive_of_objects);
 	tcase_add_test(tc, host_patterns);
+	tcase_add_test(tc, ptx_to_link);
+	tcase_add_test(tc, host_index);
 	suite_add_tcase(s, tc);
 	return s;
 }

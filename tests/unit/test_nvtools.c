@@ -104,6 +104,64 @@ START_TEST(compile_figures)
 }
 END_TEST
 
+/* A tool found on PATH or by its path; the installation's files beside
+ * it (DIR/bin/tool: DIR/sub). */
+START_TEST(cuda_paths)
+{
+	char dir[] = "/tmp/nvtools-XXXXXX", bin[64], tool[96], want[128];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(bin, sizeof bin, "%s/bin", dir);
+	snprintf(tool, sizeof tool, "%s/faketool", bin);
+	ck_assert_int_eq(mkdir(bin, 0755), 0);
+	FILE *f = fopen(tool, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	chmod(tool, 0755);
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	setenv("PATH", bin, 1);
+	char *found = nv_find("faketool"), *byname = nv_find(tool), *sub = nv_cuda_path("faketool", "bin/crt/link.stub");
+	snprintf(want, sizeof want, "%s/bin/crt/link.stub", dir);
+	ck_assert_str_eq(found, tool);
+	ck_assert_str_eq(byname, tool);   /* a path, as -ccbin gives it */
+	ck_assert_str_eq(sub, want);
+	chmod(tool, 0644);
+	ck_assert_ptr_null(nv_find(tool));   /* not executable: said, NULL */
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+	free(found);
+	free(byname);
+	free(sub);
+	unlink(tool);
+	rmdir(bin);
+	rmdir(dir);
+}
+END_TEST
+
+/* nvlink's --register-link-binaries file: its ids in order. */
+START_TEST(registered)
+{
+	char path[] = "/tmp/nvtools-reg-XXXXXX";
+	int fd = mkstemp(path), n = -1;
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("#define NUM_PRELINKED_OBJECTS 2\nDEFINE_REGISTER_FUNC(_tmp_x_l_o)\n"
+		"// DEFINE_REGISTER_FUNC(no)\nDEFINE_REGISTER_FUNC(_f4510a67_22_cuda_device_runtime_cu_3e)\n"
+		"DEFINE_REGISTER_FUNC(cut short\n", f);
+	fclose(f);
+	char **ids = nv_registered(path, &n);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(ids[0], "_tmp_x_l_o");
+	ck_assert_str_eq(ids[1], "_f4510a67_22_cuda_device_runtime_cu_3e");
+	free(ids[0]);
+	free(ids[1]);
+	free(ids);
+	unlink(path);
+	ck_assert_ptr_null(nv_registered(path, &n));   /* gone: none */
+	ck_assert_int_eq(n, 0);
+}
+END_TEST
+
 START_TEST(warps)
 {
 	ck_assert_int_eq(nv_warps("sm_80", 32), 64);   /* 1,024 a warp: 16 each, at most 64 */
@@ -166,6 +224,8 @@ Suite *nvtools_suite(void)
 	Suite *s = suite_create("nvtools");
 	TCase *tc = tcase_create("nvtools");
 	tcase_add_test(tc, compile_figures);
+	tcase_add_test(tc, cuda_paths);
+	tcase_add_test(tc, registered);
 	tcase_add_test(tc, warps);
 	tcase_add_test(tc, reloc_better);
 	tcase_add_test(tc, mode_rule);

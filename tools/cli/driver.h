@@ -25,6 +25,8 @@ typedef struct Options {
 	Strs inputs;
 	int ptxas;            /* --ptxas: compile the result to a cubin */
 	int fatbin;           /* --fatbin: a fatbinary of the cubin and the PTX */
+	int dlink;            /* -dlink: host objects in, nvcc -dlink's object out */
+	const char *ccbin;    /* -ccbin: the host compiler for -dlink */
 	NvMode mode;          /* --compile-mode */
 	/* the GPUs to compile for (sm_XX): a cubin for each of archs (-arch,
 	 * -gencode code=sm_XX), PTX for each of ptx_archs (code=compute_XX,
@@ -41,6 +43,7 @@ typedef struct Options {
 
 /* options.c: 0, or -1 after saying why (exit status 2) */
 void strs_push(Strs *, const char *);
+void strs_free(Strs *);   /* each string (owned) and the list */
 int parse_args(int argc, char **argv, Options *);
 void options_free(Options *);
 
@@ -52,6 +55,24 @@ struct LibObjects;   /* the archives of objects the link found, for nvlink */
 int compile_module(Module *, const Options *, const struct LibObjects *, char **path);
 void toolchain_cleanup(void);   /* removes the temporaries; signal-safe */
 void toolchain_done(void);      /* and frees their names */
+
+/* toolchain.c, for -dlink: the module compiled for sm into a cubin in
+ * the temporary directory (made once), its image (and PTX's, when
+ * ptx) appended to images (nv_image's); a cubin nvlink made of objects
+ * (nv_link_objects; -dlto when dlto) likewise, each adding to extra
+ * (owned) the module ids of the libraries nvlink linked (libcudadevrt's,
+ * which nvcc -dlink registers too); the images embedded with the registration
+ * of the module ids and compiled by the host compiler into *path. */
+int dlink_compile(Module *, const Options *, const char *sm, int ptx, Strs *images, Strs *extra);
+int dlink_nvlink(const Options *, const char *sm, const Strs *objects, int dlto, Strs *images,
+	Strs *extra);
+int dlink_object(const Options *, const Strs *images, const Strs *ids, const char *archs,
+	char **path);
+
+/* dlink.c: -dlink's run; the exit status. */
+int dlink(Options *, Ctx *);
+/* ptxlink.c, for dlink.c: the output written (atomically) from a file */
+int write_output_file(const char *path, const char *file);
 
 /* ptxlink.c: -v and --time (a phase's time since start, or its ms); the
  * module printed (-1, errno set, after a failed write) */

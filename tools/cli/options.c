@@ -14,7 +14,8 @@
 
 static const char intro[] =
 	"Reads PTX modules, links them into one (nvlink's symbol rules) and writes\n"
-	"canonical PTX, after the optimization stages; with --ptxas, the cubin.\n"
+	"canonical PTX, after the optimization stages; with --ptxas, the cubin;\n"
+	"with -dlink, from nvcc -dc's objects, nvcc -dlink's device-link object.\n"
 	"One input without -arch or --strip-debug is not linked; with --no-stages\n"
 	"it is the plain round trip.  '-' as input reads standard input.\n";
 
@@ -25,6 +26,7 @@ static const char examples[] =
 	"  ptxlink --ptxas -arch=sm_80 -o app.cubin *.ptx        to machine code\n"
 	"  ptxlink --ptxas --fatbin -arch=sm_80 -o app.fatbin *.ptx  cubin and PTX\n"
 	"  ptxlink --allow-undefined -o part.ptx a.ptx b.ptx     for 'ptxas -c'\n"
+	"  ptxlink -dlink -arch=sm_80 -o dlink.o a.o b.o  in place of nvcc -dlink\n"
 	"  ptxlink -optf args.rsp                         arguments from a file\n";
 
 static const char others[] =
@@ -153,6 +155,13 @@ void strs_push(Strs *l, const char *s)
 		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
 	}
 	l->v[l->n++] = s;
+}
+
+void strs_free(Strs *l)
+{
+	for (int i = 0; i < l->n; i++)
+		free((void *)l->v[i]);
+	free(l->v);
 }
 
 /* nvlink's and ptxas's other options (their --help, CUDA 13), so that
@@ -641,10 +650,10 @@ static int settle_archs(Options *o)
 	if (!o->oldest)
 		return 0;
 	const char *link = link_arch(o);
-	if (o->fatbin)
+	if (o->fatbin && !o->dlink)   /* nvcc -dlink embeds no PTX unasked */
 		add_arch(o, &o->ptx_archs, "-arch", is_plain(link) ? plain_arch(o->newest) : o->newest);
 	o->lib.arch = link;   /* after add_arch, which sets it */
-	if (o->ptxas && !o->fatbin && (o->archs.n != 1 || o->ptx_archs.n))
+	if (o->ptxas && !o->fatbin && !o->dlink && (o->archs.n != 1 || o->ptx_archs.n))
 		return bad("%s: a cubin is for one GPU; --fatbin holds one for each "
 			"architecture, and PTX", o->archs.n > 1 ? "several architectures" : "PTX");
 	if (o->archs.n + o->ptx_archs.n > MAX_ARCHS)
@@ -666,6 +675,7 @@ static int command_flag(Options *o, const OptRow *r)
 	case OPT_M32: return bad("%s: ptxlink links 64-bit PTX only (.address_size 64)", "-m32");
 	case OPT_PTXAS: o->ptxas = 1; break;
 	case OPT_FATBIN: o->fatbin = o->ptxas = 1; break;
+	case OPT_DLINK: o->dlink = o->ptxas = 1; break;
 	default: die("option %s has no flag action", r->names[0]);
 	}
 	return 0;
@@ -694,6 +704,7 @@ static int command_value(Options *o, const OptRow *r, const char *a, const char 
 			o->foreign_passed = a;
 		break;
 	case OPT_MODE: return set_mode(o, v);
+	case OPT_CCBIN: o->ccbin = v; break;
 	case OPT_GENCODE: return gencode(o, a, v);
 	case OPT_HELP: return help(a, v);
 	default: die("option %s has no value action", r->names[0]);
@@ -753,7 +764,8 @@ int parse_args(int argc, char **argv, Options *o)
 	if (settle_archs(o) != 0)
 		return -1;
 	if (o->ptxas && !o->lib.arch)
-		return bad("%s needs -arch=sm_XX (the GPU to compile for)", o->fatbin ? "--fatbin" : "--ptxas");
+		return bad("%s needs -arch=sm_XX (the GPU to compile for)",
+			o->dlink ? "-dlink" : o->fatbin ? "--fatbin" : "--ptxas");
 	if (o->inputs.n == 0)
 		return bad("%s", "no input files (see --help)");
 	return 0;

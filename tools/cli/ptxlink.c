@@ -194,6 +194,10 @@ static int write_output(const char *path, const Payload *p)
 	return rc;
 }
 
+int write_output_file(const char *path, const char *file)
+{
+	return write_output(path, &(Payload){.file = file});
+}
 
 /* An input's identity as a file, for given_first. */
 typedef struct Ident {
@@ -325,7 +329,12 @@ int main(int argc, char **argv)
 	double start = now();
 	Ctx *ctx = ctx_new();   /* one for the whole command: -w, the file names, the errors */
 	ctx_enter(ctx);
-	if (parse_args(argc, argv, &o) == 0 && !output_is_input(&o)) {
+	int ok = parse_args(argc, argv, &o) == 0 && !output_is_input(&o);
+	if (ok && o.dlink) {
+		timing = o.time;
+		guard_tmp(NULL);   /* a crash removes the tools' temporaries */
+		rc = dlink(&o, ctx);
+	} else if (ok) {
 		timing = o.time;
 		o.lib.stats |= o.lib.verbose;   /* -v: each stage's counts */
 		o.lib.phase_done = o.time ? phase_done : NULL;

@@ -21,12 +21,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "driver.h"
 #include "tools/lib/core.h"
 
 /* .o, .cubin, .ptx each; the PTX, the fatbinary, three measured (a cubin
- * whole, an object and its cubin relocatable) */
-enum { MAX_TMP = 3 * MAX_ARCHS + 5 };
+ * whole, an object and its cubin relocatable); -dlink: the PTX and those
+ * per architecture, nvlink's cubin, the registration, the fatbinary's C
+ * file and the object */
+enum { MAX_TMP = 6 * MAX_ARCHS + 5 };
 static char tmpdir[PATH_MAX];
 static char *volatile tmpfiles[MAX_TMP];   /* removed by toolchain_cleanup */
 static int ntmp;
@@ -317,7 +320,7 @@ static int ptx_images(Module *m, const Options *o, const char *base, const char 
 }
 
 static int compile_in_tmpdir(Module *m, const Options *o, int mode, const ModeFacts *f,
-	const LibObjects *objects, char **path)
+	const LibObjects *objects, Strs *images, char **path)
 {
 	char base[NAME_MAX - 32];
 	base_name(o, base, sizeof base);
@@ -327,10 +330,11 @@ static int compile_in_tmpdir(Module *m, const Options *o, int mode, const ModeFa
 		return -1;
 	phase_time("print", t);
 	Job j;
-	Strs images = {0};
 	char measured[256] = "", *said = NULL;
 	const char *reuse = NULL;   /* the measured compile's cubin */
 	job_start(&j, o, objects, ptx);
+	if (o->dlink)   /* which libraries' modules nvlink linked (dlink_compile) */
+		j.c.reg = tmpfile_named(base, NULL, ".nvlink.reg.c");
 	if (mode == MODE_AUTO)
 		mode = measured_mode(&j, o, base, measured, sizeof measured, &reuse, &said);
 	if (o->archs.n && mode >= 0)
@@ -338,18 +342,15 @@ static int compile_in_tmpdir(Module *m, const Options *o, int mode, const ModeFa
 	if (reuse && said)
 		nv_pass_on(&j.c, said);
 	free(said);
-	int rc = mode < 0 ? -1 : cubins(&j, o, mode, base, reuse, &images, &out);
+	int rc = mode < 0 ? -1 : cubins(&j, o, mode, base, reuse, images, &out);
 	if (rc == 0)
-		rc = ptx_images(m, o, base, ptx, &images);
+		rc = ptx_images(m, o, base, ptx, images);
 	if (rc == 0 && o->fatbin) {
 		out = tmpfile_named(base, NULL, ".fatbin");
-		rc = nv_fatbin(&j.run, images.v, images.n, out);
+		rc = nv_fatbin(&j.run, images->v, images->n, out);
 	}
 	job_end(&j);
-	for (int i = 0; i < images.n; i++)
-		free((void *)images.v[i]);
-	free(images.v);
-	if (rc == 0)
+	if (rc == 0 && path)
 		*path = nv_path(tmpdir, out);
 	return rc;
 }
@@ -360,5 +361,127 @@ int compile_module(Module *m, const Options *o, const LibObjects *objects, char 
 	int mode = o->archs.n ? nv_mode(m, o->mode, &f) : MODE_WHOLE;
 	if (mode < 0 || !serves_all(m, o) || make_tmpdir() != 0)
 		return -1;
-	return compile_in_tmpdir(m, o, mode, &f, objects, path);
+	Strs images = {0};
+	int rc = compile_in_tmpdir(m, o, mode, &f, objects, &images, path);
+	strs_free(&images);
+	return rc;
+}
+
+/* ---- -dlink: one temporary directory for every architecture ---------- */
+
+static int dlink_dir(void)
+{
+	return tmpdir[0] ? 0 : make_tmpdir();
+}
+
+/* The module ids of nvlink's registration file name (in the temporary
+ * directory; none when nvlink did not run) after the first skip, into
+ * extra (owned). */
+static void take_registered(const char *name, int skip, Strs *extra)
+{
+	char *path = nv_path(tmpdir, name);
+	int n;
+	char **ids = nv_registered(path, &n);
+	for (int i = 0; i < n; i++)
+		if (i < skip)
+			free(ids[i]);
+		else
+			strs_push(extra, ids[i]);
+	free(ids);
+	free(path);
+}
+
+/* The options of one architecture's compile: its files named
+ * BASE.sm_XX.*, a cubin for sm, PTX for it when ptx.  nvlink's first
+ * module is ptxas -c's object, named after its path. */
+int dlink_compile(Module *m, const Options *o, const char *sm, int ptx, Strs *images, Strs *extra)
+{
+	char base[NAME_MAX - 48], out[NAME_MAX];
+	base_name(o, base, sizeof base);
+	snprintf(out, sizeof out, "%s.%s.o", base, sm);
+	Options one = *o;
+	one.out = out;
+	one.archs = (Strs){.v = &sm, .n = 1};
+	one.ptx_archs = (Strs){.v = &sm, .n = ptx ? 1 : 0};
+	one.fatbin = 0;
+	one.lib.arch = sm;
+	ModeFacts f = {0};
+	int mode = nv_mode(m, o->mode, &f);
+	if (mode < 0 || dlink_dir() != 0 || compile_in_tmpdir(m, &one, mode, &f, NULL, images, NULL) != 0)
+		return -1;
+	snprintf(out, sizeof out, "%s.%s.nvlink.reg.c", base, sm);
+	take_registered(out, 1, extra);
+	return 0;
+}
+
+int dlink_nvlink(const Options *o, const char *sm, const Strs *objects, int dlto, Strs *images,
+	Strs *extra)
+{
+	char base[NAME_MAX - 48];
+	base_name(o, base, sizeof base);
+	if (dlink_dir() != 0)
+		return -1;
+	Job j;
+	job_start(&j, o, NULL, NULL);
+	NvCompile c = {.arch = sm, .objects = objects->v, .nobjects = objects->n, .devrt = 1,
+		.dlto = dlto, .cubin = tmpfile_named(base, sm, ".nvlink.cubin"),
+		.reg = tmpfile_named(base, sm, ".nvlink.reg.c")};
+	int rc = nv_link_objects(&j.run, &c);
+	if (rc == 0) {
+		strs_push(images, nv_image("elf", sm, c.cubin));
+		take_registered(c.reg, 0, extra);
+	}
+	job_end(&j);
+	return rc;
+}
+
+/* nvcc -dlink's registration file: a line for each module id */
+static int write_reg(const char *path, const Strs *ids)
+{
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "#define NUM_PRELINKED_OBJECTS %d\n", ids->n);
+		for (int i = 0; i < ids->n; i++)
+			fprintf(f, "DEFINE_REGISTER_FUNC(%s)\n", ids->v[i]);
+	}
+	if (!f || ferror(f) | fclose(f)) {
+		fprintf(stderr, "ptxlink: error: cannot write '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* -ccbin names the compiler or, as nvcc takes it, its directory */
+static char *host_compiler(const Options *o)
+{
+	struct stat st;
+	if (o->ccbin && stat(o->ccbin, &st) == 0 && S_ISDIR(st.st_mode))
+		return nv_path(o->ccbin, "gcc");
+	return xstrdup(o->ccbin ? o->ccbin : "gcc");
+}
+
+int dlink_object(const Options *o, const Strs *images, const Strs *ids, const char *archs,
+	char **path)
+{
+	char base[NAME_MAX - 48];
+	base_name(o, base, sizeof base);
+	if (dlink_dir() != 0)
+		return -1;
+	tmpfile_named(base, NULL, ".reg.c");
+	const char *reg = tmpfiles[ntmp - 1];
+	tmpfile_named(base, NULL, ".fatbin.c");
+	const char *fatbin = tmpfiles[ntmp - 1], *obj = tmpfile_named(base, NULL, ".dlink.o");
+	Job j;
+	job_start(&j, o, NULL, NULL);
+	char *cc = host_compiler(o);
+	int rc = write_reg(reg, ids);
+	if (rc == 0)
+		rc = nv_fatbin_embedded(&j.run, images->v, images->n, fatbin);
+	if (rc == 0)
+		rc = nv_link_stub(&j.run, cc, archs, fatbin, reg, obj);
+	if (rc == 0)
+		*path = nv_path(tmpdir, obj);
+	free(cc);
+	job_end(&j);
+	return rc;
 }

@@ -120,5 +120,9 @@ struct ptxlink_session *session_new(const struct ptxlink_options *, Ctx *ctx);
  * --ptxas), not refused; after the link, those found. */
 void session_take_objects(struct ptxlink_session *);
 const LibObjects *session_objects(const struct ptxlink_session *);
+/* The command's -dlink: internalize, keeping (as --keep does) each name of
+ * the linked module match says yes to (the host's references). */
+void session_keep_matching(struct ptxlink_session *, int (*match)(void *user, const char *name),
+	void *user);
 
 #endif

@@ -44,6 +44,9 @@ struct ptxlink_session {
 	LibSearch libs;       /* -L, -l, and the NAME.a inputs (archives, owned) */
 	LibObjects objects;   /* archives of objects found, when the command takes them */
 	void (*phase_done)(void *user, const char *phase);
+	int (*keep_match)(void *user, const char *name);   /* session_keep_matching's */
+	void *keep_user;
+	uint32_t keep_cap;
 };
 
 static void stage_done(void *ctx, const char *name)
@@ -316,6 +319,25 @@ int ptxlink_add_buffer(ptxlink_session *s, const char *name, const char *data, s
 
 /* ---- link and stages -------------------------------------------------- */
 
+/* The linked module's names that session_keep_matching's test takes are
+ * kept, as --keep's are: a name's first statement adds it. */
+static void keep_matched(ptxlink_session *s, const Module *m)
+{
+	GlobalOptOptions *g = &s->stages.globalopt;
+	if (!s->keep_match)
+		return;
+	g->internalize = 1;
+	s->keep_cap = g->nkeep;
+	for (const Stmt *st = m->items.head; st; st = st->next) {
+		const char *name = st->kind == S_FUNC ? st->func->name
+			: st->kind == S_VAR && st->var.nds ? st->var.ds[0].name : NULL;
+		if (!name || !s->keep_match(s->keep_user, name))
+			continue;
+		g->keep = array_grow((void *)g->keep, g->nkeep, &s->keep_cap, sizeof *g->keep);
+		g->keep[g->nkeep++] = name;
+	}
+}
+
 int ptxlink_link(ptxlink_session *s)
 {
 	if (!s)
@@ -340,6 +362,8 @@ int ptxlink_link(ptxlink_session *s)
 	core_settle(&s->link, &s->stages, s->given, s->no_stages);
 	Module *m = core_combine(s->inputs, s->ninputs, &s->link, s->verify);
 	s->ninputs = 0;  /* consumed, linked or not */
+	if (m)
+		keep_matched(s, m);
 	if (s->phase_done)
 		s->phase_done(s->user, "link");
 	if (m && !s->no_stages && run_pipeline(m, &s->stages) != 0) {
@@ -432,6 +456,13 @@ void ptxlink_free(ptxlink_session *s)
 	if (s->own_ctx)
 		ctx_free(s->ctx);
 	free(s);
+}
+
+void session_keep_matching(ptxlink_session *s, int (*match)(void *user, const char *name),
+	void *user)
+{
+	s->keep_match = match;
+	s->keep_user = user;
 }
 
 void session_take_objects(ptxlink_session *s)

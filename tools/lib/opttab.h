@@ -80,6 +80,14 @@ OPT(XPTXAS, C_VALUE, N("-Xptxas", "--Xptxas"), NONE, 0, "-Xptxas OPT[,OPT]",
 	"pass OPT to ptxas (repeatable): -Xptxas -v -Xptxas -maxrregcount=64")
 OPT(FATBIN, C_FLAG, N("--fatbin"), NONE, 0, "--fatbin",
 	"with --ptxas, write a fatbinary holding the cubin and the PTX")
+OPT(DLINK, C_FLAG, N("-dlink", "--device-link"), NONE, 0, "-dlink, --device-link",
+	"in place of nvcc -dlink: the inputs are host objects (nvcc -dc)\n"
+	"and archives of them; each -arch's PTX in them linked, kept\n"
+	"where host code refers to it, compiled, and written as the\n"
+	"device-link object the host program links (docs/usage.md)")
+OPT(CCBIN, C_VALUE, N("-ccbin", "--compiler-bindir"), NONE, 0, "-ccbin CC, --compiler-bindir CC",
+	"with -dlink, the host compiler (or its directory) that\n"
+	"compiles the device-link object (default: gcc)")
 OPT(MODE, C_VALUE, N("--compile-mode"), NONE, 0, "--compile-mode=whole|relocatable|auto",
 	"ptxas whole-program, or ptxas -c and nvlink\n"
 	"(default: auto, docs/usage.md says how it picks)")

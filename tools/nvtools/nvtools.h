@@ -26,6 +26,10 @@ char *nv_path(const char *dir, const char *name);
  * bin ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda); NULL after saying where
  * it was looked for. */
 char *nv_find(const char *name);
+/* The path sub (a file or directory) in the CUDA installation whose
+ * bin holds tool (bin/..), to be freed; NULL after saying the tool was
+ * not found. */
+char *nv_cuda_path(const char *tool, const char *sub);
 /* Runs argv (NULL-terminated, argv[0] the tool's name) in r->dir; 0 if
  * it exits 0, else -1 after saying how it ended.  Its output is passed
  * on to stderr a line at a time ("ptxlink: TOOL: "), or kept in
@@ -46,6 +50,8 @@ typedef struct NvCompile {
 	 * whether libcudadevrt.a of nvlink's own CUDA goes in too */
 	const char *const *objects;
 	int nobjects, devrt;
+	int dlto;                         /* objects carry LTO-IR: nvlink -dlto, as nvcc -dlink -dlto */
+	const char *reg;                  /* nvlink --register-link-binaries=reg, or NULL */
 } NvCompile;
 /* What ptxas -v says of one function. */
 typedef struct NvFunc {
@@ -74,9 +80,27 @@ void nv_figures_free(NvFigures *);
 void nv_pass_on(const NvCompile *, const char *said);
 /* The warps an SM of architecture sm holds at regs registers a thread. */
 int nv_warps(const char *sm, int regs);
+/* nvlink alone, as nvcc -dlink runs it: c's objects (host objects and
+ * archives of them, absolute paths) and the device runtime for c->arch
+ * into c->cubin; c->obj NULL, c->ptx unused. */
+int nv_link_objects(const NvRun *, const NvCompile *c);
 /* fatbinary -64 --create=out with the images (nv_image's, to be freed). */
 int nv_fatbin(const NvRun *, const char *const *images, int nimages, const char *out);
+/* fatbinary -64 -link --embedded-fatbin=out: the images as the C file
+ * crt/link.stub includes (nvcc -dlink's). */
+int nv_fatbin_embedded(const NvRun *, const char *const *images, int nimages, const char *out);
 char *nv_image(const char *kind, const char *sm, const char *file);
+
+/* stub.c: nvcc -dlink's last step, CUDA's crt/link.stub compiled by the
+ * host compiler cc (gcc when NULL) into out, with the fatbinary's C file
+ * and the registration file (DEFINE_REGISTER_FUNC lines), all in the
+ * run's dir; archs the __CUDA_ARCH_LIST__ value ("800,900"). */
+/* The module ids of a --register-link-binaries file (its
+ * DEFINE_REGISTER_FUNC(<id>) lines) in order, *n of them, each and the
+ * array to be freed; NULL and 0 when it cannot be read. */
+char **nv_registered(const char *path, int *n);
+int nv_link_stub(const NvRun *, const char *cc, const char *archs, const char *fatbin_c,
+	const char *reg_c, const char *out);
 
 /* mode.c: whole program (ptxas) or relocatable (ptxas -c, nvlink). */
 typedef enum NvMode { MODE_AUTO, MODE_WHOLE, MODE_RELOCATABLE } NvMode;

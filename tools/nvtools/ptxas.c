@@ -51,36 +51,43 @@ static int ptxas(const NvRun *r, const NvCompile *c, const char *out, char **sai
  * NULL if it has none. */
 static char *devrt_dir(void)
 {
-	char *nv = nv_find("nvlink");
-	char *slash = nv ? strrchr(nv, '/') : NULL;
-	if (slash)
-		*slash = 0;
-	slash = nv ? strrchr(nv, '/') : NULL;
-	if (!slash) {
-		free(nv);
-		return NULL;
-	}
-	*slash = 0;
-	size_t n = strlen(nv) + 64;
-	char *dir = xmalloc(n);
-	snprintf(dir, n, "-L%s/targets/x86_64-linux/lib", nv);
-	char *lib = nv_path(dir + 2, "libcudadevrt.a");
-	int ok = access(lib, R_OK) == 0;
+	char *dir = nv_cuda_path("nvlink", "targets/x86_64-linux/lib");
+	char *lib = dir ? nv_path(dir, "libcudadevrt.a") : NULL;
+	int ok = lib && access(lib, R_OK) == 0;
+	size_t n = dir ? strlen(dir) + 3 : 0;
+	char *opt = ok ? xmalloc(n) : NULL;
+	if (ok)
+		snprintf(opt, n, "-L%s", dir);
 	free(lib);
-	free(nv);
-	if (!ok)
-		free(dir);
-	return ok ? dir : NULL;
+	free(dir);
+	return opt;
 }
 
-/* nvlink: ptxas -c's object, the archives given, the device runtime. */
+/* nvlink: ptxas -c's object (none: nv_link_objects), the archives or
+ * objects given, the device runtime. */
 static int nvlink(const NvRun *r, const NvCompile *c)
 {
 	char arch[64];
-	const char **v = xmalloc(((size_t)c->nobjects + 8) * sizeof *v);
+	const char **v = xmalloc(((size_t)c->nobjects + 11) * sizeof *v);
 	int n = 0;
 	snprintf(arch, sizeof arch, "-arch=%s", c->arch);
-	v[n++] = "nvlink", v[n++] = arch, v[n++] = c->obj;
+	v[n++] = "nvlink", v[n++] = arch;
+	char *nvvm = c->dlto ? nv_cuda_path("nvlink", "nvvm") : NULL, *nvvmpath = NULL;
+	if (nvvm) {
+		size_t len = strlen(nvvm) + 16;
+		nvvmpath = xmalloc(len);
+		snprintf(nvvmpath, len, "-nvvmpath=%s", nvvm);
+		v[n++] = "-dlto", v[n++] = nvvmpath;
+	}
+	char *reg = NULL;
+	if (c->reg) {
+		size_t len = strlen(c->reg) + 32;
+		reg = xmalloc(len);
+		snprintf(reg, len, "--register-link-binaries=%s", c->reg);
+		v[n++] = reg;
+	}
+	if (c->obj)
+		v[n++] = c->obj;
 	for (int i = 0; i < c->nobjects; i++)
 		v[n++] = c->objects[i];
 	char *libdir = c->devrt ? devrt_dir() : NULL;
@@ -89,18 +96,31 @@ static int nvlink(const NvRun *r, const NvCompile *c)
 	v[n++] = "-o", v[n++] = c->cubin, v[n] = NULL;
 	int rc = nv_run(r, v, NULL);
 	free(libdir);
+	free(nvvm);
+	free(nvvmpath);
+	free(reg);
 	free(v);
 	return rc;
 }
 
-int nv_fatbin(const NvRun *r, const char *const *images, int nimages, const char *out)
+int nv_link_objects(const NvRun *r, const NvCompile *c)
 {
-	size_t len = strlen(out) + 16;
+	return nvlink(r, c);
+}
+
+/* fatbinary -64 [-link] OUTOPT=out IMAGES */
+static int fatbinary(const NvRun *r, const char *const *images, int nimages, const char *outopt,
+	const char *out)
+{
+	size_t len = strlen(out) + strlen(outopt) + 2;
 	char *create = xmalloc(len);
-	const char **v = xmalloc(((size_t)nimages + 4) * sizeof *v);
+	const char **v = xmalloc(((size_t)nimages + 5) * sizeof *v);
 	int n = 0;
-	snprintf(create, len, "--create=%s", out);
-	v[n++] = "fatbinary", v[n++] = "-64", v[n++] = create;
+	snprintf(create, len, "%s=%s", outopt, out);
+	v[n++] = "fatbinary", v[n++] = "-64";
+	if (strcmp(outopt, "--create") != 0)
+		v[n++] = "-link";   /* linked code: what nvcc -dlink embeds */
+	v[n++] = create;
 	for (int i = 0; i < nimages; i++)
 		v[n++] = images[i];
 	v[n] = NULL;
@@ -108,6 +128,16 @@ int nv_fatbin(const NvRun *r, const char *const *images, int nimages, const char
 	free(v);
 	free(create);
 	return rc;
+}
+
+int nv_fatbin(const NvRun *r, const char *const *images, int nimages, const char *out)
+{
+	return fatbinary(r, images, nimages, "--create", out);
+}
+
+int nv_fatbin_embedded(const NvRun *r, const char *const *images, int nimages, const char *out)
+{
+	return fatbinary(r, images, nimages, "--embedded-fatbin", out);
 }
 
 char *nv_image(const char *kind, const char *sm, const char *file)

@@ -56,6 +56,12 @@ static const char *cuda_root(void)
 
 char *nv_find(const char *name)
 {
+	if (strchr(name, '/')) {   /* a path given (-ccbin /usr/bin/g++) */
+		if (executable(name))
+			return xstrdup(name);
+		fprintf(stderr, "ptxlink: error: cannot run %s: not an executable file\n", name);
+		return NULL;
+	}
 	const char *path = getenv("PATH");
 	char *copy = xstrdup(path ? path : "");
 	for (char *save, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
@@ -194,6 +200,23 @@ static double seconds(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+char *nv_cuda_path(const char *tool, const char *sub)
+{
+	char *exe = nv_find(tool);
+	char *slash = exe ? strrchr(exe, '/') : NULL;
+	if (slash)
+		*slash = 0;
+	slash = exe ? strrchr(exe, '/') : NULL;
+	if (!slash) {
+		free(exe);
+		return NULL;
+	}
+	*slash = 0;
+	char *p = nv_path(exe, sub);
+	free(exe);
+	return p;
 }
 
 int nv_run(const NvRun *r, const char *const *argv, char **captured)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uthash.h>
 #include "ir/ir.h"
 #include "obj.h"
 
@@ -277,6 +278,22 @@ const DevCode *dev_code(const DevObject *o, FatKind kind, unsigned arch)
 	return NULL;
 }
 
+const DevCode *dev_ptx_for(const DevObject *o, unsigned arch)
+{
+	const DevCode *best = NULL;
+	for (int i = 0; i < o->ncode; i++) {
+		const DevCode *c = &o->code[i];
+		if (c->kind == FAT_PTX && c->arch <= arch && (!best || c->arch > best->arch))
+			best = c;
+	}
+	return best;
+}
+
+int dev_relocatable(const DevObject *o)
+{
+	return o->section && !strcmp(o->section, "__nv_relfatbin") && o->module_id;
+}
+
 /* '*' matches any run of characters: the classic two-pointer walk, which
  * goes back only to the last star (linear for nvcc's patterns, whose
  * stars are few). */
@@ -302,4 +319,79 @@ const char *dev_host_kind(HostKind k)
 {
 	static const char *const names[] = {"kernel", "data", "constant"};
 	return names[k];
+}
+
+/* ---- the host's references, indexed -------------------------------------- */
+
+typedef struct HostKey {
+	const char *key;         /* a pattern's text before its first '*' */
+	size_t len;
+	const char **patterns;   /* the patterns with that text first */
+	uint32_t n, cap;
+	UT_hash_handle hh;
+} HostKey;
+
+struct HostIndex {
+	HostKey *keys;
+	size_t *lens;            /* the keys' lengths, each once */
+	uint32_t nlens, caplens;
+};
+
+static void index_pattern(HostIndex *h, const char *p)
+{
+	size_t len = strcspn(p, "*");
+	HostKey *k;
+	HASH_FIND(hh, h->keys, p, len, k);
+	if (!k) {
+		k = xcalloc(1, sizeof *k);
+		k->key = p, k->len = len;
+		HASH_ADD_KEYPTR(hh, h->keys, k->key, len, k);
+		uint32_t i = 0;
+		while (i < h->nlens && h->lens[i] != len)
+			i++;
+		if (i == h->nlens) {
+			h->lens = array_grow(h->lens, h->nlens, &h->caplens, sizeof *h->lens);
+			h->lens[h->nlens++] = len;
+		}
+	}
+	k->patterns = array_grow(k->patterns, k->n, &k->cap, sizeof *k->patterns);
+	k->patterns[k->n++] = p;
+}
+
+HostIndex *dev_host_index(const DevObject *const *objs, int n)
+{
+	HostIndex *h = xcalloc(1, sizeof *h);
+	for (int i = 0; i < n; i++)
+		for (int r = 0; r < objs[i]->nrefs; r++)
+			index_pattern(h, objs[i]->refs[r].pattern);
+	return h;
+}
+
+int dev_host_refers(const HostIndex *h, const char *name)
+{
+	size_t len = strlen(name);
+	for (uint32_t i = 0; i < h->nlens; i++) {
+		HostKey *k;
+		if (h->lens[i] > len)
+			continue;
+		HASH_FIND(hh, h->keys, name, h->lens[i], k);
+		for (uint32_t j = 0; k && j < k->n; j++)
+			if (dev_host_match(k->patterns[j], name))
+				return 1;
+	}
+	return 0;
+}
+
+void dev_host_index_free(HostIndex *h)
+{
+	HostKey *k, *tmp;
+	if (!h)
+		return;
+	HASH_ITER(hh, h->keys, k, tmp) {
+		HASH_DEL(h->keys, k);
+		free(k->patterns);
+		free(k);
+	}
+	free(h->lens);
+	free(h);
 }

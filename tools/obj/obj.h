@@ -200,8 +200,31 @@ int dev_read_bytes(DevObjects *, const char *name, const unsigned char *d, size_
 void dev_free(DevObjects *);
 /* The object's entry of that kind for that architecture, or NULL. */
 const DevCode *dev_code(const DevObject *, FatKind, unsigned arch);
+/* The object's PTX to link for arch: its own, else the newest older
+ * one (PTX runs on newer GPUs, after the link's retargeting), else NULL. */
+const DevCode *dev_ptx_for(const DevObject *, unsigned arch);
+/* Whether it holds relocatable device code (nvcc -dc: __nv_relfatbin and
+ * a module id), which nvcc -dlink links and registers; a whole-program
+ * object's (nvcc -c) is neither. */
+int dev_relocatable(const DevObject *);
 /* Whether name (a PTX symbol's) is one pattern stands for. */
 int dev_host_match(const char *pattern, const char *name);
+/* The host references of many objects, asked of every name of a linked
+ * module: each pattern under its text before the first '*' (all of it
+ * when it has none), so that a name is tried against the patterns whose
+ * text it starts with, looked up once for each such length the patterns
+ * have, instead of against every pattern.
+ *
+ *     HostIndex *h = dev_host_index(objs, n);
+ *     ... dev_host_refers(h, name) ...
+ *     dev_host_index_free(h);
+ */
+typedef struct HostIndex HostIndex;
+HostIndex *dev_host_index(const DevObject *const *objs, int n);
+/* Whether host code refers to name (a PTX symbol's): some pattern of the
+ * objects' stands for it. */
+int dev_host_refers(const HostIndex *, const char *name);
+void dev_host_index_free(HostIndex *);
 /* "kernel", "data", "constant" */
 const char *dev_host_kind(HostKind);
 
