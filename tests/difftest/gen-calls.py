@@ -490,13 +490,14 @@ def write_program(g, kernels, out, tool):
             f.write(k + "\n")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(gen=Gen, tool="gen-calls.py", doc=__doc__):
+    """SEED -o DIR for generator class gen (gen-yard.py's too)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("seed", type=int)
     ap.add_argument("-o", dest="out", required=True, help="the directory to write")
     a = ap.parse_args()
-    g = Gen(a.seed)
-    write_program(g, g.run(), a.out, "gen-calls.py")
+    g = gen(a.seed)
+    write_program(g, g.run(), a.out, tool)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,6 @@ of an argument far from where an ulp would change them.  Nothing depends
 on the order of threads.  The kernels, the manifest and the files are
 as gen-calls.py writes them; the same seed always gives the same files.
 """
-import argparse
 import importlib.util
 import os
 
@@ -285,14 +284,5 @@ class Yard(gc.Gen):
         return kernels
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("seed", type=int)
-    ap.add_argument("-o", dest="out", required=True, help="the directory to write")
-    a = ap.parse_args()
-    g = Yard(a.seed)
-    gc.write_program(g, g.run(), a.out, "gen-yard.py")
-
-
 if __name__ == "__main__":
-    main()
+    gc.main(Yard, "gen-yard.py", __doc__)

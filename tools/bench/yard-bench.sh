@@ -56,6 +56,11 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+for v in "$N" "$SEED" "$JOBS"; do
+    [[ $v =~ ^[0-9]+$ ]] && [ "$v" -ge 0 ] && [ "${#v}" -le 9 ] ||
+        { echo "yard-bench: -n, --seed and -j take a number, not '$v'" >&2; exit 2; }
+done
+[ "$JOBS" -ge 1 ] && [ "$N" -ge 1 ] || { echo "yard-bench: -n and -j must be at least 1" >&2; exit 2; }
 for t in "$PTXAS" "$NVLINK" "$NVCC" readelf sha256sum python3; do
     command -v "$t" >/dev/null 2>&1 || { echo "SKIPPED: $t not found"; exit 77; }
 done
