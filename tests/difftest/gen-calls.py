@@ -383,8 +383,13 @@ class Gen:
             b = Fn("odd%d" % len(self.fns), 1, (a.file + 1) % self.nfiles)
             a.rec, b.rec = b, a
             out += [a, b]
+        # a leaf every file sees; when all are static, no recursion (checked
+        # after the draws, so that other seeds keep their programs)
+        public = [G for G in leaves if not G.static]
+        if not public:
+            out = []
         for F in out:
-            leaf = r.choice([G for G in leaves if not G.static])
+            leaf = r.choice(public)
             partner = F if F.rec == "self" else F.rec
             F.params = [("val", U), ("val", U)]
             F.ret = U

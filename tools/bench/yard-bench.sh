@@ -25,7 +25,8 @@
 # Every kernel then runs on the interpreter (grid 2, block 48, n = 8) from
 # the plain link (ptxlink --no-stages) and from ptxlink's output (default
 # stages), compared by tests/difftest/difftest.sh: a difference is a
-# FAILURE, printed and in the report, and the exit status is 1.  The run-time
+# FAILURE, printed and in the report, and the exit status is 1 (as it is
+# when a program cannot be generated or built with nvcc -rdc).  The run-time
 # figure is ptxlink-run --count on the plain link, ptxlink's output and
 # -dlto's PTX: instructions, calls and local-memory instructions per thread,
 # summed over the kernels.
@@ -51,7 +52,7 @@ while [ $# -gt 0 ]; do
     -j) JOBS=$2; shift ;;
     -o) OUT=$2; shift ;;
     --report) REPORT_ONLY=1 ;;
-    -h | --help) sed -n '2,37p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,38p' "$0"; exit 0 ;;
     *) echo "yard-bench: unknown argument: $1" >&2; exit 2 ;;
     esac
     shift
@@ -360,4 +361,5 @@ yard_report() {
 
 yard_report >"$OUT.tmp" && mv -f "$OUT.tmp" "$OUT"
 echo "yard-bench: wrote $OUT" >&2
-! grep -q DIFFERENT "$WORK"/progs/y*/kernels.tsv 2>/dev/null
+# a difference, or a program the generator or nvcc -rdc did not make, fails
+! grep -q DIFFERENT "$WORK"/progs/y*/kernels.tsv 2>/dev/null && ! grep -q $'\tfailed$' "$WORK/rows.tsv"
