@@ -332,3 +332,49 @@ route_totals() { # dir
     END { tb = "–"; if ((getline l < sumf) > 0) { split(l, a, " "); tb = a[5] }
           printf "%s %s %d %d %d\n", tb, (mr == "" ? "–" : mr), stk, sst, sld }' "$1/stats.tsv"
 }
+
+# Route p: ptxlink -v --ptxas on the PTX files, in the compile mode it picks
+# (PLK_FLAGS: more options); a failure is a finding (die_ptxlink).
+route_ptxas() { # prog dir arch files...
+    local prog=$1 d=$2 arch=$3 t0
+    shift 3
+    mkdir -p "$d"
+    t0=$(now_ns)
+    "$PTXLINK" -v --ptxas -Xptxas -v -arch="$arch" ${PLK_FLAGS[@]+"${PLK_FLAGS[@]}"} -o "$d/final.cubin" "$@" >"$d/ptxlink.log" 2>&1 ||
+        die_ptxlink "ptxlink --ptxas on $prog" "$d/ptxlink.log" \
+            "$PTXLINK" -v --ptxas -Xptxas -v -arch="$arch" ${PLK_FLAGS[@]+"${PLK_FLAGS[@]}"} -o "$d/final.cubin" "$@"
+    sed -n 's/^ptxlink: ptxas: //p' "$d/ptxlink.log" >"$d/ptxas.v"
+    echo "$(ms_since "$t0")" >"$d/ms"
+    echo "ptxlink --ptxas${PLK_FLAGS[*]:+ ${PLK_FLAGS[*]}}: $(sed -n 's/^ptxlink: compile mode: \([a-z -]*[a-z]\).*/\1/p' "$d/ptxlink.log")" >"$d/mode"
+}
+
+# "text regs stack spill" of a route, spill = stores + loads; "" when it failed.
+totals() { # dir
+    [ -f "$1/summary" ] || return 0
+    local t mr sk ss sl
+    read -r t mr sk ss sl < <(route_totals "$1")
+    echo "$t $mr $sk $((ss + sl))"
+}
+
+# The better peer's "text stack spill", each the lower of the two routes'
+# (a: -rdc, c: -dlto); "" when neither ran.
+peer_best() { # prog-dir
+    local r t best=()
+    for r in a c; do
+        t=$(totals "$1/$r")
+        [ -n "$t" ] || continue
+        set -- "$1" $t
+        if [ ${#best[@]} = 0 ]; then best=("$2" "$4" "$5"); continue; fi
+        [ "$2" -lt "${best[0]}" ] && best[0]=$2
+        [ "$4" -lt "${best[1]}" ] && best[1]=$4
+        [ "$5" -lt "${best[2]}" ] && best[2]=$5
+    done
+    echo "${best[@]}"
+}
+
+cell() { # "text regs stack spill"
+    [ -n "$1" ] || { echo "n/a"; return; }
+    set -- $1
+    echo "$1 · $2 · $3 · $4"
+}
+

@@ -137,19 +137,6 @@ route_rdc_src() { # prog dir arch src flags
     sed -i 's/^/nvcc -rdc=true --ptx, /' "$d/mode"
 }
 
-route_ptxas() { # prog dir arch files...
-    local prog=$1 d=$2 arch=$3 t0
-    shift 3
-    mkdir -p "$d"
-    t0=$(now_ns)
-    "$PTXLINK" -v --ptxas -Xptxas -v -arch="$arch" "${PLK_FLAGS[@]}" -o "$d/final.cubin" "$@" >"$d/ptxlink.log" 2>&1 ||
-        die_ptxlink "ptxlink --ptxas on $prog" "$d/ptxlink.log" \
-            "$PTXLINK" -v --ptxas -Xptxas -v -arch="$arch" "${PLK_FLAGS[@]}" -o "$d/final.cubin" "$@"
-    sed -n 's/^ptxlink: ptxas: //p' "$d/ptxlink.log" >"$d/ptxas.v"
-    echo "$(ms_since "$t0")" >"$d/ms"
-    echo "ptxlink --ptxas${PLK_FLAGS[*]:+ ${PLK_FLAGS[*]}}: $(sed -n 's/^ptxlink: compile mode: \([a-z -]*[a-z]\).*/\1/p' "$d/ptxlink.log")" >"$d/mode"
-}
-
 # One program: the three routes into $WORK/progs/<prog>/{a,c,p}, their stats.
 run_program() { # prog
     local p=$1 W=$WORK/progs/$1 row prod flags src r
@@ -174,30 +161,6 @@ run_program() { # prog
     fi
     route_ptxas "$p" "$W/p" "$P_ARCH" "${P_FILES[@]}"
     routes_stats "$W" a c p
-}
-
-# "text regs stack spill" of a route, spill = stores + loads; "" when it failed.
-totals() { # dir
-    [ -f "$1/summary" ] || return 0
-    local t mr sk ss sl
-    read -r t mr sk ss sl < <(route_totals "$1")
-    echo "$t $mr $sk $((ss + sl))"
-}
-
-# The better peer's "text stack spill", each the lower of the two routes'
-# (a: -rdc, c: -dlto); "" when neither ran.
-peer_best() { # prog-dir
-    local r t best=()
-    for r in a c; do
-        t=$(totals "$1/$r")
-        [ -n "$t" ] || continue
-        set -- "$1" $t
-        if [ ${#best[@]} = 0 ]; then best=("$2" "$4" "$5"); continue; fi
-        [ "$2" -lt "${best[0]}" ] && best[0]=$2
-        [ "$4" -lt "${best[1]}" ] && best[1]=$4
-        [ "$5" -lt "${best[2]}" ] && best[2]=$5
-    done
-    echo "${best[@]}"
 }
 
 # The gate's verdict on one program: "ok", "no peer", or what ptxlink exceeds.
@@ -225,12 +188,6 @@ sass_vs() { # prog-dir
     read -r -a p <<<"$(totals "$W/p")"
     [ -n "$best" ] && [ -n "${p[0]:-}" ] || { echo "n/a"; return; }
     awk -v p="${p[0]}" -v b="$best" 'BEGIN { printf "%+.1f%%", (p - b) * 100 / b }'
-}
-
-cell() { # "text regs stack spill"
-    [ -n "$1" ] || { echo "n/a"; return; }
-    set -- $1
-    echo "$1 · $2 · $3 · $4"
 }
 
 progs=()
