@@ -48,6 +48,9 @@ an input that once took more than n log n time or memory in N:
                     one arm storing it over another word (--opt-locals: what
                     a block knows is copied into each arm, every store asks
                     what reads its bytes)
+  join-chain        a kernel of N blocks in a row, each branching to one
+                    join at its end, the whole default pipeline (the
+                    iterative dominators walked each branch up the chain)
 
 The same ROW and N always give the same bytes.
 """
@@ -319,6 +322,14 @@ def locals_(d, n):
     return ["-arch=sm_80", "--opt-locals", "--no-verify", "--no-check-output", "in.ptx"]
 
 
+def join_chain(d, n):
+    steps = "".join("\tadd.s32 %%r1, %%r1, %d;\n\tsetp.eq.s32 %%p1, %%r1, %d;\n\t@%%p1 bra J;\n"
+                    % (i + 1, 3 * i) for i in range(n))
+    regs = "\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+    write(d, "in.ptx", HEAD + kernel("k", steps + "J:\n", regs))
+    return ["-arch=sm_80", "in.ptx"]
+
+
 ROWS = {
     "archive-chain": archive_chain, "archive-empty": archive_empty,
     "inline-always": inline_chain("always"), "inline-auto": inline_chain("auto"),
@@ -330,7 +341,7 @@ ROWS = {
     "vtables": vtables, "indirect-sites": indirect_sites,
     "indirect-kernels": indirect_kernels, "sections": sections, "inputs": inputs,
     "same-shape": same_shape, "same-code": same_code, "merge-chains": merge_chains,
-    "param-chain": param_chain, "locals": locals_,
+    "param-chain": param_chain, "locals": locals_, "join-chain": join_chain,
 }
 
 

@@ -48,7 +48,8 @@ same-shape 4000
 same-code 4000
 merge-chains 2000
 param-chain 5000
-locals 4000"
+locals 4000
+join-chain 8000"
 rows=${*:-$(echo "$sizes" | cut -d' ' -f1)}
 if [ -n "$SCALING_KEEP" ]; then
 	mkdir -p "$SCALING_KEEP" && tmp=$SCALING_KEEP
