@@ -12,6 +12,7 @@
 #   every __cudaRegisterLinkedBinary_* nvcc's object defines, ours too;
 # - with ptxlink_device_link(TARGETS app): app's device link is ptxlink's
 #   (its .text as the directory form's), the shared library's nvcc's;
+#   with the Makefile and the Ninja generators;
 # - dlink-makefile (nvcc -dc, ptxlink -dlink, g++) builds with make.
 #   dlink.sh BUILD-DIR SOURCE-DIR PTXLINK-OBJECTS
 # Skipped without nvcc.
@@ -27,11 +28,11 @@ fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 prefix=$tmp/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null || { echo "FAIL cmake --install"; exit 1; }
 
-# project DIR PTXLINK: configure and build dlink-project in $tmp/DIR
+# project DIR PTXLINK [GENERATOR]: configure and build dlink-project in $tmp/DIR
 project() {
-	cmake -S "$here/dlink-project" -B "$tmp/$1" -DCMAKE_PREFIX_PATH="$prefix" -DPTXLINK=$2 \
-		-DCMAKE_CUDA_COMPILER="$(command -v nvcc)" >"$tmp/$1.log" 2>&1 &&
-		cmake --build "$tmp/$1" -j2 -- VERBOSE=1 >>"$tmp/$1.log" 2>&1 || { cat "$tmp/$1.log"; return 1; }
+	cmake -S "$here/dlink-project" -B "$tmp/$1" -G "${3:-Unix Makefiles}" -DCMAKE_PREFIX_PATH="$prefix" \
+		-DPTXLINK=$2 -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" >"$tmp/$1.log" 2>&1 &&
+		VERBOSE=1 cmake --build "$tmp/$1" -j2 >>"$tmp/$1.log" 2>&1 || { cat "$tmp/$1.log"; return 1; }
 }
 # cubin DIR TARGET: the target's device-link object's images in $tmp/x-DIR-TARGET
 cubin() {
@@ -70,6 +71,14 @@ cubin one app && cubin one appshared || fail "ptxlink-objects -x (TARGETS)"
 grep -q 'ptxlink-dlink-launcher" .*/bin/ptxlink"' "$tmp/one/CMakeFiles/app.dir/dlink.txt" ||
 	fail "TARGETS app: app's device link is not launched by ptxlink-dlink-launcher"
 grep -q ptxlink "$tmp/one/CMakeFiles/appshared.dir/dlink.txt" && fail "TARGETS app: appshared's rule runs ptxlink"
+# and with Ninja, whose link lines take the launcher too
+if command -v ninja >/dev/null; then
+	project ninja TARGET Ninja || fail "dlink-project with ptxlink_device_link(TARGETS app), Ninja"
+	cubin ninja app || fail "ptxlink-objects -x (Ninja)"
+	[ "$(text ninja app)" = "$(text pl app)" ] || fail "TARGETS app, Ninja: .text $(text ninja app)"
+else
+	echo "SKIPPED (in part): ninja not found, the Ninja generator not tried"
+fi
 
 # the Makefile example
 mkdir "$tmp/make"
