@@ -257,6 +257,12 @@ for a in "-cpu-arch X86_64" "--cpu-arch=X86_64" -emit-ptx -use-host-info "-ghls 
 	"$ptxlink" -w $a -arch=sm_80 ok.ptx -o a.ptx 2>err; rc=$?
 	check "'$a' with -w: silent" "[ $rc = 0 ] && [ ! -s err ]"
 done
+# nvcc's, on CMake's device-link line: accepted without a word
+for a in "-Xcompiler=-fPIC" "-Xcompiler -O1,-g" -shared -forward-unknown-to-host-compiler \
+	-Wno-deprecated-gpu-targets; do
+	"$ptxlink" $a -arch=sm_80 ok.ptx -o a.ptx 2>err; rc=$?
+	check "nvcc's '$a' accepted" "[ $rc = 0 ] && cmp -s a.ptx ref.ptx && [ ! -s err ]"
+done
 for a in -c -r -dlto -lto "-Xnvvm x" "-kernels-used k" "-time t.csv" "-e k" -report-arch; do
 	rm -f x.ptx; "$ptxlink" $a -arch=sm_80 ok.ptx -o x.ptx 2>err; rc=$?
 	check "'$a' refused, saying why" "[ $rc = 2 ] && [ ! -e x.ptx ] && grep -q \"^ptxlink: error: '${a%% *}': [a-zA-Z']\" err"

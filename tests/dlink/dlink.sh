@@ -18,8 +18,9 @@
 # - an object with a cubin only (code=sm_80): nvlink links, one warning
 #   names the object and the setting that gives PTX, and it still links;
 #   one with LTO-IR only: nvlink -dlto, as nvcc -dlink -dlto;
-# - a truncated object, a cut archive and a missing -l: an error, exit 1,
-#   no output.
+# - a truncated object and a cut archive: an error, exit 1, no output;
+# - CMake's device-link line: its nvcc options taken as nvcc takes them,
+#   its host libraries (-lrt) skipped.
 # Skipped without nvcc.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
@@ -121,9 +122,20 @@ grep -q '^cut.o: error: .* at byte [0-9]' err || fail "truncated object: $(cat e
 { head -c 200 libdev.a; printf 'garbage'; } > cut.a
 "$ptxlink" -dlink -arch=sm_80 main.o cut.a -o bad.o 2>err && fail "a cut archive accepted"
 grep -q '^cut.a.*: error: .* at byte [0-9]' err || fail "cut archive: $(cat err)"
-"$ptxlink" -dlink -arch=sm_80 main.o -lnosuch -o bad.o 2>err && fail "a missing -l accepted"
-grep -q 'nosuch' err || fail "missing -l: $(cat err)"
 [ -e bad.o ] && fail "output written after an error"
+
+# CMake's device-link line (make VERBOSE=1): nvcc's options for the host
+# compiler taken as nvcc -dlink takes them (-Xcompiler's and, for -shared,
+# -fPIC to the compiler of link.stub), -lNAME found in CUDA's library
+# directory or nowhere (-lrt: the host's) skipped, as nvlink skips it
+echo "libdev.a -lcudadevrt -lcudart_static -lrt -lpthread -ldl -lnosuch" > libs.rsp
+"$ptxlink" -forward-unknown-to-host-compiler --generate-code=arch=compute_80,code=[compute_80,sm_80] \
+	-Xcompiler=-fPIC,-O1 -Wno-deprecated-gpu-targets -shared -dlink main.o -o cm.o --options-file libs.rsp \
+	-v 2>err || { cat err; fail "CMake's device-link line"; }
+grep -q 'warning\|error' err && fail "CMake's device-link line: $(grep 'warning\|error' err)"
+grep -q 'gcc .*__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__ -fPIC -O1 -fPIC -Wno-psabi' err ||
+	fail "-Xcompiler and -shared not passed to the host compiler: $(grep gcc err)"
+[ "$(dlink_registered cm.o)" = "$(dlink_registered nv.o)" ] || fail "CMake's line: registration differs"
 
 [ $fails -eq 0 ] && echo "dlink: all checks passed"
 [ $fails -eq 0 ]

@@ -35,7 +35,7 @@ for f in bin/ptxlink bin/ptxlink-run share/man/man1/ptxlink.1 share/man/man1/ptx
 done
 cmakedir=$(dirname "$(find "$prefix" -name ptxlinkConfig.cmake)")
 for f in "$libdir/libptxlink.a" "$libdir/libptxlink.so" "$cmakedir/ptxlinkConfigVersion.cmake" \
-	"$cmakedir/ptxlinkTargets.cmake" "$cmakedir/ptxlinkLink.cmake"; do
+	"$cmakedir/ptxlinkTargets.cmake" "$cmakedir/ptxlinkLink.cmake" "$cmakedir/ptxlink-dlink-launcher"; do
 	[ -s "$f" ] || fail "$f not installed"
 done
 readelf -d "$libdir/libptxlink.so" | grep -q 'SONAME.*libptxlink\.so\.' || fail "no SONAME"

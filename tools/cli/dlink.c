@@ -53,23 +53,39 @@ static int read_one(Dlink *d, const char *path)
 	return dev_read(&d->ds, path);
 }
 
-/* -lNAME: libNAME.a in the first -L directory holding one; cudadevrt is
- * the device runtime, which every compile here links. */
+/* The path of file in dir, if it is there (to be freed), else NULL. */
+static char *found_in(const char *dir, const char *file)
+{
+	char *p = dir ? nv_path(dir, file) : NULL;
+	if (p && access(p, F_OK) != 0) {
+		free(p);
+		p = NULL;
+	}
+	return p;
+}
+
+/* -lNAME: libNAME.a in the first -L directory holding one, else in CUDA's
+ * library directory (where nvcc -dlink points nvlink); cudadevrt is the
+ * device runtime, which every compile here links.  A library found
+ * nowhere is skipped, as nvlink skips it: CMake's device-link line names
+ * the host's (-lrt -lpthread -ldl), which hold no device code. */
 static int read_lib(Dlink *d, const char *name)
 {
 	if (!strcmp(name, "cudadevrt"))
 		return 0;
 	char file[NAME_MAX + 1];
 	snprintf(file, sizeof file, "lib%s.a", name);
-	for (size_t i = 0; i < d->o->lib.nlibdirs; i++) {
-		char *p = nv_path(d->o->lib.libdirs[i], file);
-		int found = access(p, F_OK) == 0, rc = found ? read_one(d, p) : 0;
-		free(p);
-		if (found)
-			return rc;
+	char *p = NULL;
+	for (size_t i = 0; !p && i < d->o->lib.nlibdirs; i++)
+		p = found_in(d->o->lib.libdirs[i], file);
+	if (!p) {
+		char *cuda = nv_cuda_path("fatbinary", "targets/x86_64-linux/lib");
+		p = found_in(cuda, file);
+		free(cuda);
 	}
-	error((Loc){0}, "-l%s: no %s in the -L directories", name, file);
-	return -1;
+	int rc = p ? read_one(d, p) : 0;
+	free(p);
+	return rc;
 }
 
 static int read_inputs(Dlink *d)

@@ -27,6 +27,7 @@ typedef struct Options {
 	int fatbin;           /* --fatbin: a fatbinary of the cubin and the PTX */
 	int dlink;            /* -dlink: host objects in, nvcc -dlink's object out */
 	const char *ccbin;    /* -ccbin: the host compiler for -dlink */
+	Strs host_opts;       /* -Xcompiler's (and -shared's -fPIC): its options, owned */
 	NvMode mode;          /* --compile-mode */
 	/* the GPUs to compile for (sm_XX): a cubin for each of archs (-arch,
 	 * -gencode code=sm_XX), PTX for each of ptx_archs (code=compute_XX,

@@ -32,7 +32,8 @@ static const char examples[] =
 static const char others[] =
 	"nvlink's and ptxas's other options are passed to ptxas under --ptxas (-fmad,\n"
 	"-Ofc, ...), ignored with a warning (-cpu-arch, ...) or refused with a reason\n"
-	"(-dlto, -r, ...)";
+	"(-dlto, -r, ...); nvcc's on CMake's device-link line (-Xcompiler, -shared,\n"
+	"...) are accepted as nvcc -dlink takes them";
 
 /* A row's help, its line breaks as in --help or joined with spaces, and
  * its default where it has a number for one. */
@@ -166,8 +167,10 @@ void strs_free(Strs *l)
 
 /* nvlink's and ptxas's other options (their --help, CUDA 13), so that
  * their command lines work or say why not: PASS goes to ptxas under
- * --ptxas, IGNORE is a warning, REFUSE an error; each says why. */
-enum { PASS, IGNORE, REFUSE };
+ * --ptxas, IGNORE is a warning, REFUSE an error; each says why.  HOST is
+ * nvcc's, on CMake's device-link line: taken without a word, as nvcc
+ * -dlink takes it (host_arg). */
+enum { PASS, IGNORE, REFUSE, HOST };
 typedef struct Foreign {
 	const char *names[2];
 	int value;   /* takes one: NAME=V or NAME V */
@@ -214,6 +217,12 @@ static const Foreign foreign[] = {
 	{{"-warn-double-usage", "--warn-on-double-precision-use"}, 0, PASS, NULL},
 	{{"-warn-lmem-usage", "--warn-on-local-memory-usage"}, 0, PASS, NULL},
 	{{"-warn-spills", "--warn-on-spills"}, 0, PASS, NULL},
+	{{"-Xcompiler", "--compiler-options"}, 1, HOST,
+	 "with -dlink, passed to the host compiler (nvcc's: comma-separated)"},
+	{{"-shared", "--shared"}, 0, HOST, "with -dlink, the host compiler gets -fPIC, as from nvcc"},
+	{{"-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler"}, 0, HOST,
+	 "nvcc's; ptxlink has no unknown options to forward"},
+	{{"-Wno-deprecated-gpu-targets", NULL}, 0, HOST, "nvcc's; ptxlink gives no such warning"},
 	{{"-cpu-arch", "--cpu-arch"}, 1, IGNORE, "host code is not ptxlink's"},
 	{{"-ghls", "--gen-host-linker-script"}, 1, IGNORE, "host code is not ptxlink's"},
 	{{"-register-link-binaries", "--register-link-binaries"}, 1, IGNORE, "host code is not ptxlink's"},
@@ -285,6 +294,26 @@ static void flush_warnings(void)
 	pending_warnings = (Strs){0};
 }
 
+/* nvcc's options for the host compiler that compiles the device-link
+ * object: -Xcompiler=A,B gives it A and B, -shared -fPIC (nvcc -dlink's
+ * own, CUDA 13); the others change nothing here. */
+static int host_arg(Options *o, const Foreign *f, const char *v)
+{
+	if (!strcmp(f->names[0], "-shared"))
+		strs_push(&o->host_opts, xstrdup("-fPIC"));
+	for (const char *p = f->value ? v : ""; *p; p += *p == ',') {
+		size_t n = strcspn(p, ",");
+		if (n) {
+			char *w = xmalloc(n + 1);
+			memcpy(w, p, n);
+			w[n] = 0;
+			strs_push(&o->host_opts, w);
+		}
+		p += n;
+	}
+	return 0;
+}
+
 static int foreign_arg(Options *o, const Foreign *f, const char *a, const char *v,
 	const char *next, int *used)
 {
@@ -302,6 +331,8 @@ static int foreign_arg(Options *o, const Foreign *f, const char *a, const char *
 		warn_later(a, f->why);
 		return 0;
 	}
+	if (f->action == HOST)
+		return host_arg(o, f, v);
 	strs_push(&o->ptxas_opts, f->names[0]);
 	if (v)
 		strs_push(&o->ptxas_opts, v);
@@ -332,8 +363,10 @@ static void markdown(FILE *f)
 			x->names[1] ? ", `" : "", x->names[1] ? x->names[1] : "", x->names[1] ? "`" : "");
 		if (x->action == PASS)
 			fputs("passed to ptxas under --ptxas |\n", f);
-		else
+		else if (x->action != HOST)
 			fprintf(f, "%s: ", x->action == IGNORE ? "ignored with a warning" : "refused");
+		else
+			fputs("accepted: ", f);
 		if (x->action != PASS) {
 			put_md(f, x->why, strlen(x->why));
 			fputs(" |\n", f);
@@ -777,5 +810,6 @@ void options_free(Options *o)
 	free(o->ptxas_opts.v);
 	free(o->archs.v);
 	free(o->ptx_archs.v);
+	strs_free(&o->host_opts);
 	ptxlink_options_free(&o->lib);
 }

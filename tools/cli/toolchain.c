@@ -478,7 +478,7 @@ int dlink_object(const Options *o, const Strs *images, const Strs *ids, const ch
 	if (rc == 0)
 		rc = nv_fatbin_embedded(&j.run, images->v, images->n, fatbin);
 	if (rc == 0)
-		rc = nv_link_stub(&j.run, cc, archs, fatbin, reg, obj);
+		rc = nv_link_stub(&j.run, cc, o->host_opts.v, o->host_opts.n, archs, fatbin, reg, obj);
 	if (rc == 0)
 		*path = nv_path(tmpdir, obj);
 	free(cc);

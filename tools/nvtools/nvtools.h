@@ -94,13 +94,14 @@ char *nv_image(const char *kind, const char *sm, const char *file);
 /* stub.c: nvcc -dlink's last step, CUDA's crt/link.stub compiled by the
  * host compiler cc (gcc when NULL) into out, with the fatbinary's C file
  * and the registration file (DEFINE_REGISTER_FUNC lines), all in the
- * run's dir; archs the __CUDA_ARCH_LIST__ value ("800,900"). */
+ * run's dir, with cc_opts (nvcc's -Xcompiler) after nvcc's own; archs the
+ * __CUDA_ARCH_LIST__ value ("800,900"). */
 /* The module ids of a --register-link-binaries file (its
  * DEFINE_REGISTER_FUNC(<id>) lines) in order, *n of them, each and the
  * array to be freed; NULL and 0 when it cannot be read. */
 char **nv_registered(const char *path, int *n);
-int nv_link_stub(const NvRun *, const char *cc, const char *archs, const char *fatbin_c,
-	const char *reg_c, const char *out);
+int nv_link_stub(const NvRun *, const char *cc, const char *const *cc_opts, int ncc_opts,
+	const char *archs, const char *fatbin_c, const char *reg_c, const char *out);
 
 /* mode.c: whole program (ptxas) or relocatable (ptxas -c, nvlink). */
 typedef enum NvMode { MODE_AUTO, MODE_WHOLE, MODE_RELOCATABLE } NvMode;

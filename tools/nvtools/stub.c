@@ -4,7 +4,8 @@
  *   gcc -D__CUDA_ARCH_LIST__=800 -c -x c++ -DFATBINFILE="\"X.fatbin.c\""
  *       -DREGISTERLINKBINARYFILE="\"X.reg.c\"" -I. -D__NV_EXTRA_INITIALIZATION=
  *       -D__NV_EXTRA_FINALIZATION= -D__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
- *       -Wno-psabi -I CUDA/include -m64 CUDA/bin/crt/link.stub -o X.o
+ *       [-Xcompiler's, -fPIC for -shared] -Wno-psabi -I CUDA/include -m64
+ *       CUDA/bin/crt/link.stub -o X.o
  *
  * link.stub defines __cudaRegisterLinkedBinary_<id> for each
  * DEFINE_REGISTER_FUNC(<id>) line, which each object's host code calls,
@@ -44,8 +45,8 @@ char **nv_registered(const char *path, int *n)
 	return ids;
 }
 
-int nv_link_stub(const NvRun *r, const char *cc, const char *archs, const char *fatbin_c,
-	const char *reg_c, const char *out)
+int nv_link_stub(const NvRun *r, const char *cc, const char *const *cc_opts, int ncc_opts,
+	const char *archs, const char *fatbin_c, const char *reg_c, const char *out)
 {
 	enum { STUB, INC, FATBIN, REG, NOWNED };
 	char *own[NOWNED] = {nv_cuda_path("fatbinary", "bin/crt/link.stub"),
@@ -53,12 +54,18 @@ int nv_link_stub(const NvRun *r, const char *cc, const char *archs, const char *
 		define_file("FATBINFILE", fatbin_c), define_file("REGISTERLINKBINARYFILE", reg_c)};
 	char list[256];
 	snprintf(list, sizeof list, "-D__CUDA_ARCH_LIST__=%s", archs);
-	const char *v[] = {cc ? cc : "gcc", list, "-c", "-x", "c++", own[FATBIN], own[REG], "-I.",
+	const char *head[] = {cc ? cc : "gcc", list, "-c", "-x", "c++", own[FATBIN], own[REG], "-I.",
 		"-D__NV_EXTRA_INITIALIZATION=", "-D__NV_EXTRA_FINALIZATION=",
-		"-D__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__", "-Wno-psabi", "-I", own[INC], "-m64",
-		own[STUB], "-o", out, NULL};
+		"-D__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__"};
+	const char *tail[] = {"-Wno-psabi", "-I", own[INC], "-m64", own[STUB], "-o", out, NULL};
+	enum { NHEAD = sizeof head / sizeof *head, NTAIL = sizeof tail / sizeof *tail };
+	const char **v = xmalloc((NHEAD + (size_t)ncc_opts + NTAIL) * sizeof *v);
+	memcpy(v, head, sizeof head);
+	memcpy(v + NHEAD, cc_opts, (size_t)ncc_opts * sizeof *v);
+	memcpy(v + NHEAD + ncc_opts, tail, sizeof tail);
 	int rc = own[STUB] && own[INC] ? nv_run(r, v, NULL) : -1;
 	for (int i = 0; i < NOWNED; i++)
 		free(own[i]);
+	free(v);
 	return rc;
 }

@@ -74,7 +74,7 @@ function(_ptxlink_cuda_bin var)
     find_program(PTXLINK_PTXAS ptxas HINTS ${hints})
   endif()
   if(NOT PTXLINK_PTXAS)
-    message(FATAL_ERROR "ptxlink_add_link: ptxas not found (set PTXLINK_PTXAS)")
+    message(FATAL_ERROR "ptxlink: ptxas not found (set PTXLINK_PTXAS)")
   endif()
   get_filename_component(dir "${PTXLINK_PTXAS}" DIRECTORY)
   set(${var} "${dir}" PARENT_SCOPE)
@@ -150,4 +150,49 @@ function(ptxlink_add_link name)
   if(arg_OUTPUT_VARIABLE)
     set(${arg_OUTPUT_VARIABLE} "${out}" PARENT_SCOPE)
   endif()
+endfunction()
+
+# ptxlink_device_link([TARGETS <target>...] [OPTIONS <ptxlink options>...]):
+# ptxlink -dlink, in place of nvcc -dlink, makes the device-link object of
+# targets with CUDA_SEPARABLE_COMPILATION (or CUDA_RESOLVE_DEVICE_SYMBOLS),
+# on CMake's own command line with ptxlink for nvcc: ptxlink -dlink takes
+# the nvcc options CMake puts there (docs/usage.md).
+#
+# Without TARGETS, for every such target of the calling directory and of
+# the directories it adds after the call: CMake's device-link rules are
+# variables of the CUDA language (CMAKE_CUDA_DEVICE_LINK_EXECUTABLE and
+# _LIBRARY), read for each directory when the build is generated, so they
+# are set here in the caller's scope, whenever its targets were added.
+# With TARGETS, for those only: CMake has no rule of a target's own, so
+# their RULE_LAUNCH_LINK (Makefile and Ninja generators) runs
+# ptxlink-dlink-launcher, which hands the device link to ptxlink and the
+# other link lines back unchanged; it replaces a launcher set before.
+function(ptxlink_device_link)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "" "TARGETS;OPTIONS")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "ptxlink_device_link: unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT CMAKE_CUDA_DEVICE_LINK_EXECUTABLE)
+    message(FATAL_ERROR "ptxlink_device_link: CUDA is not enabled (project(... CUDA) first)")
+  endif()
+  get_target_property(imported ptxlink::ptxlink-exe IMPORTED)
+  if(NOT imported)
+    message(FATAL_ERROR "ptxlink_device_link: needs an installed ptxlink (find_package(ptxlink)), "
+      "not one built in this project")
+  endif()
+  _ptxlink_cuda_bin(bin)
+  get_target_property(exe ptxlink::ptxlink-exe LOCATION)
+  list(JOIN arg_OPTIONS " " opts)
+  set(env "\"${CMAKE_COMMAND}\" -E env --modify PATH=path_list_prepend:${bin}")
+  if(arg_TARGETS)
+    set(launcher "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ptxlink-dlink-launcher")
+    set_target_properties(${arg_TARGETS} PROPERTIES
+      RULE_LAUNCH_LINK "${env} \"${launcher}\" \"${exe}\" \"${opts}\"")
+    return()
+  endif()
+  foreach(kind EXECUTABLE LIBRARY)
+    string(REPLACE "<CMAKE_CUDA_COMPILER>" "${env} \"${exe}\" ${opts}" rule
+      "${CMAKE_CUDA_DEVICE_LINK_${kind}}")
+    set(CMAKE_CUDA_DEVICE_LINK_${kind} "${rule}" PARENT_SCOPE)
+  endforeach()
 endfunction()
