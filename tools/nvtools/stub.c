@@ -61,7 +61,8 @@ int nv_link_stub(const NvRun *r, const char *cc, const char *const *cc_opts, int
 	enum { NHEAD = sizeof head / sizeof *head, NTAIL = sizeof tail / sizeof *tail };
 	const char **v = xmalloc((NHEAD + (size_t)ncc_opts + NTAIL) * sizeof *v);
 	memcpy(v, head, sizeof head);
-	memcpy(v + NHEAD, cc_opts, (size_t)ncc_opts * sizeof *v);
+	if (ncc_opts)   /* memcpy's source may not be NULL, even for no bytes */
+		memcpy(v + NHEAD, cc_opts, (size_t)ncc_opts * sizeof *v);
 	memcpy(v + NHEAD + ncc_opts, tail, sizeof tail);
 	int rc = own[STUB] && own[INC] ? nv_run(r, v, NULL) : -1;
 	for (int i = 0; i < NOWNED; i++)
