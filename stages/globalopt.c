@@ -117,10 +117,7 @@ static void took(Go *g, const Symbol *s)
 {
 	if (!host_named(s) || !names_exact(&g->hostvars, s->name))
 		return;
-	if (g->ntook == g->captook) {
-		g->captook = g->captook ? 2 * g->captook : 16;
-		g->took = xrealloc(g->took, g->captook * sizeof *g->took);
-	}
+	g->took = array_grow(g->took, g->ntook, &g->captook, sizeof *g->took);
 	g->took[g->ntook++] = s->name;
 }
 
