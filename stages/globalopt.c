@@ -645,10 +645,8 @@ static int fold_op(Folder *fo, uint32_t i)
 	Range r = bits >= 16 && !ty_floats(ty) ? range_of_def(fo->rs, i) : (Range){0, 1};
 	if (r.lo != r.hi)
 		return 0;
-	char spelling[16];
-	snprintf(spelling, sizeof spelling, "mov.b%d", bits);
-	Expr *ops[2] = {in->ops[0], num_expr(int_immediate(r.lo, bits, 1))};
-	Stmt *mv = ins_new(fo->g->m, s->loc, spelling, ops, 2);
+	Stmt *mv = mov_new(fo->g->m, s->loc, bits / 8, in->ops[0],
+		num_expr(int_immediate(r.lo, bits, 1)));
 	mv->ins.guard = in->guard;
 	mv->ins.guard_neg = in->guard_neg;
 	s->ins = mv->ins;
