@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((r != 0) != (diag_errors() != 0))
 		fuzz_fail("fuzz_obj", "read returned %d after %d errors", r, diag_errors());
 	volatile unsigned sum = 0;
-	for (int i = 0; i < ds.n; i++)
+	for (uint32_t i = 0; i < ds.n; i++)
 		sum += touch(&ds.obj[i]);
 	(void)sum;
 	dev_free(&ds);

@@ -96,7 +96,7 @@ static int read_inputs(Dlink *d)
 	for (size_t i = 0; i < d->o->lib.nlibs; i++)
 		rc |= read_lib(d, d->o->lib.libs[i]);
 	d->rel = xreallocarray(NULL, (size_t)d->ds.n + 1, sizeof *d->rel);
-	for (int i = 0; i < d->ds.n; i++) {
+	for (uint32_t i = 0; i < d->ds.n; i++) {
 		const DevObject *x = &d->ds.obj[i];
 		if (dev_relocatable(x))
 			d->rel[d->nrel++] = x;

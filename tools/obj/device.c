@@ -47,10 +47,7 @@ static void *grow(Arena *a, void *items, int *n, int *cap, size_t size)
 
 static DevObject *new_object(DevObjects *ds, const char *name)
 {
-	if (ds->n == ds->cap) {
-		ds->cap = ds->cap ? 2 * ds->cap : 8;
-		ds->obj = xreallocarray(ds->obj, (size_t)ds->cap, sizeof *ds->obj);
-	}
+	ds->obj = array_grow(ds->obj, ds->n, &ds->cap, sizeof *ds->obj);
 	DevObject *o = &ds->obj[ds->n++];
 	*o = (DevObject){.name = intern_cstr(name)};
 	return o;
@@ -58,10 +55,7 @@ static DevObject *new_object(DevObjects *ds, const char *name)
 
 static unsigned char *keep(DevObjects *ds, unsigned char *p)
 {
-	if (ds->nowned == ds->capowned) {
-		ds->capowned = ds->capowned ? 2 * ds->capowned : 8;
-		ds->owned = xreallocarray(ds->owned, (size_t)ds->capowned, sizeof *ds->owned);
-	}
+	ds->owned = array_grow(ds->owned, ds->nowned, &ds->capowned, sizeof *ds->owned);
 	return ds->owned[ds->nowned++] = p;
 }
 
@@ -261,7 +255,7 @@ int dev_read(DevObjects *ds, const char *path)
 
 void dev_free(DevObjects *ds)
 {
-	for (int i = 0; i < ds->nowned; i++)
+	for (uint32_t i = 0; i < ds->nowned; i++)
 		free(ds->owned[i]);
 	free(ds->owned);
 	free(ds->obj);

@@ -144,7 +144,7 @@ const char *fatbin_unpack(const FatEntry *, unsigned char *out);
  *
  *     DevObjects ds = {0};
  *     if (dev_read(&ds, path) == 0)        (each input in turn)
- *         for (int i = 0; i < ds.n; i++)
+ *         for (uint32_t i = 0; i < ds.n; i++)
  *             ... dev_code(&ds.obj[i], FAT_PTX, 80), ds.obj[i].refs ...
  *     dev_free(&ds);
  *
@@ -185,10 +185,10 @@ typedef struct DevObject {
 } DevObject;
 typedef struct DevObjects {
 	DevObject *obj;          /* in input order, an archive's in member order */
-	int n, cap;
+	uint32_t n, cap;
 	struct Arena *arena;     /* what they hold; decompressed payloads aside */
 	unsigned char **owned;   /* the payloads, the files read, the members copied */
-	int nowned, capowned;
+	uint32_t nowned, capowned;
 } DevObjects;
 /* Reads a host object or an archive of them (by the first bytes) and
  * appends its objects: 0, or -1 after reporting errors (objects read

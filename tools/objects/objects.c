@@ -73,7 +73,7 @@ int main(int argc, char **argv)
 	DevObjects ds = {0};
 	for (; i < argc; i++)
 		dev_read(&ds, argv[i]);
-	for (int k = 0; k < ds.n; k++)
+	for (uint32_t k = 0; k < ds.n; k++)
 		bad |= list(&ds.obj[k], k, dir);
 	dev_free(&ds);
 	bad |= diag_errors() > 0;
