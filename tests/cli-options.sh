@@ -4,6 +4,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 ptxlink=$(exe_arg "$1")
+top=$(cd "$(dirname "$0")/.." && pwd)
 scratch cli-options
 cd "$tmp"
 hdr='.version 8.5\n.target sm_80\n.address_size 64\n'
@@ -41,7 +42,6 @@ done
 check "--help lists every option (missing:$missing)" "[ -z '$missing' ]"
 # the man page's OPTIONS and docs/command-line.md are the option table's
 # (tools/lib/opttab.h), as tools/cli/gen-docs.sh writes them
-top=$(cd "$(dirname "$0")/.." && pwd)
 "$ptxlink" --help=man >man.gen
 sed -n '/^\.SH OPTIONS$/,/^\.SH /p' "$top/tools/cli/ptxlink.1" | sed '$d' >man.have
 check "ptxlink.1's OPTIONS are the table's (run tools/cli/gen-docs.sh)" "cmp -s man.gen man.have"

@@ -2,7 +2,8 @@
 # The ptxlink command line: stdin/stdout, -o, --version/--help, exit
 # codes, and that a failed run never leaves an output file behind.
 set -u
-ptxlink=$1
+. "$(dirname "$0")/lib.sh"
+ptxlink=$(exe_arg "$1")
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 pass=0 fail=0
 check() { # name, condition (as a command)
