@@ -270,6 +270,15 @@ route_lto() { # prog dir arch debug src... (directories of .cu files, or source 
     echo "nvcc -dlto -c ×${#objs[@]} + nvlink -dlto" >"$d/mode"
 }
 
+# route_lto, and the PTX NVIDIA's link-time optimizer makes of the objects
+# (DIR/dlto.ptx, nvlink -dlto -emit-ptx; none when it fails): the third
+# column of the run-time figure.
+route_lto_ptx() { # prog dir arch src...
+    route_lto "$1" "$2" "$3" 0 "${@:4}" || return 1
+    "$NVLINK" -arch="$3" -dlto -nvvmpath="$NVVM" -emit-ptx "$2"/*.o "${DEVRT[@]}" \
+        -o "$2/dlto.ptx" >"$2/emit.log" 2>&1 || rm -f "$2/dlto.ptx"
+}
+
 # The inputs of one corpus program: a directory corpus/ptx/<prog>/ (linked
 # together) or one file corpus/ptx/<prog>.ptx.  Sets P_FILES (array), P_ARCH,
 # P_DBG (1 for -G PTX) and P_SRC (the CUDA source(s) for route c: a

@@ -211,12 +211,13 @@ run_public() { # name
     for f in "${NVCC_FLAGS[@]}"; do [[ $f == -I* ]] && inc+=("$src/${f#-I}"); done
     key=$(src_key "$flags" sm_80 "$src" ${inc[@]+"${inc[@]}"})
     cached "pubrdc-$key" "$W/a" route_rdc_src "$p" "$W/a" sm_80 "$flags" "${files[@]}"
-    cached "publto-$key" "$W/c" route_lto "$p" "$W/c" sm_80 0 "${files[@]}"
+    cached "pubdlto-$key" "$W/c" route_lto_ptx "$p" "$W/c" sm_80 "${files[@]}"
     NVCC_FLAGS=()
     if [ -d "$W/a/ptx" ]; then
         route_ptxas "$p" "$W/p" sm_80 "$W"/a/ptx/*.ptx
-        "$PTXLINK" -arch=sm_80 -Rpass-missed=inline -Rpass-analysis=depot -o "$W/p/remarks.ptx" \
+        "$PTXLINK" -arch=sm_80 -Rpass-missed=inline -Rpass-analysis=depot -o "$W/p/ptxlink.ptx" \
             "$W"/a/ptx/*.ptx 2>"$W/p/remarks.txt" >/dev/null
+        "$PTXLINK" --no-stages -arch=sm_80 -o "$W/plain.ptx" "$W"/a/ptx/*.ptx >/dev/null 2>&1
     else
         mkdir -p "$W/p"
         echo "n/a: no -rdc PTX" >"$W/p/mode"
@@ -242,11 +243,33 @@ public_kernels() {
     PUB_FAIL=1
 }
 
-# A public program's kernels on the interpreter: one cell per kernel.
+# Instructions, calls and local-memory instructions per thread of one run
+# (ptxlink-run --count): "548.2 / 0.0 / 0.0", or "–" when it stops.
+per_thread() { # ptx kernel options...
+    [ -f "$1" ] || { echo "–"; return; }
+    timeout 300 "$(dirname "$PTXLINK_SRC")/ptxlink-run" "$@" --count 2>&1 >/dev/null </dev/null |
+        awk '/^count: / { t = $2; sub(/.*\(/, ""); printf "%s / %.1f / %.1f\n", $1, $4 / t, $6 / t; ok = 1 }
+             END { if (!ok) print "–" }'
+}
+
+# A public program's kernels on the interpreter, a row each: how it ran, and
+# a kernel that completed run again from the plain link, ptxlink's output
+# and -dlto's PTX with the same options, counted.
 kernel_cells() { # prog
-    awk -F'\t' -v l="$WORK/progs/$1/a/ptx/" '$1 == l {
-        r = ($3 == 0) ? "runs, " ($5 == "" ? "not compared" : $5) : "stops: " $4
-        printf "| %s | `%s` | %s |\n", p, $2, r }' p="$1" "$WORK/public-kernels.tsv"
+    local W=$WORK/progs/$1 l k st how cmp args f c
+    while IFS=$'\t' read -r l k st how cmp args; do
+        [ "$l" = "$W/a/ptx/" ] || continue
+        if [ "$st" != 0 ]; then
+            echo "| $1 | \`$k\` | stops: $how | – | – | – |"
+            continue
+        fi
+        c=()
+        for f in "$W/plain.ptx" "$W/p/ptxlink.ptx" "$W/c/dlto.ptx"; do
+            # shellcheck disable=SC2086
+            c+=("$(per_thread "$f" "$k" $args)")
+        done
+        echo "| $1 | \`$k\` | runs ${how#completed }, ${cmp:-not compared} | ${c[0]} | ${c[1]} | ${c[2]} |"
+    done <"$WORK/public-kernels.tsv"
 }
 
 kernel_summary() { # prog
@@ -347,10 +370,10 @@ public_section() {
     echo
     for p in "${pubs[@]}"; do public_misses "$p"; done | grep . || echo "- none."
     echo
-    echo "Kernels on the interpreter (a kernel that stops could not be run with made-up arguments: a pointer read from a buffer, a struct of pointers, an unsupported instruction):"
+    echo "Kernels on the interpreter, with the arguments \`coverage.sh\` made up (the first set that completes: a kernel given zero-filled buffers or integers 0 may do little), or what stopped every attempt; then the run-time figure of that run from the plain link, ptxlink's output and -dlto's PTX (\`nvlink -dlto -emit-ptx\`): **instructions / calls / local-memory instructions per thread** (\`ptxlink-run --count\`; – where it stops or the kernel has another name):"
     echo
-    echo "| program | kernel | interpreter |"
-    echo "|---|---|---|"
+    echo "| program | kernel | interpreter | plain link | ptxlink | -dlto |"
+    echo "|---|---|---|---:|---:|---:|"
     for p in "${pubs[@]}"; do kernel_cells "$p"; done
     echo
 }

@@ -87,12 +87,6 @@ route_rdc() { # prog dir src
     route_sep "$1" "$d" "$ARCH" 0 "$d"/ptx/*.ptx
 }
 
-route_dlto() { # prog dir src
-    route_lto "$1" "$2" "$ARCH" 0 "$3" || return 1
-    "$NVLINK" -arch="$ARCH" -dlto -nvvmpath="$NVVM" -emit-ptx "$2"/*.o "${DEVRT[@]}" \
-        -o "$2/dlto.ptx" >"$2/emit.log" 2>&1 || rm -f "$2/dlto.ptx"
-}
-
 # "instructions calls local" per thread of one run, "- - -" if it stopped
 count() { # ptx kernel words
     # shellcheck disable=SC2086
@@ -135,7 +129,7 @@ one() { # seed
         { echo "yard-bench: FAILURE: gen-yard.py $1" >&2; return 1; }
     cached "yrdc-$(src_key rdc "$ARCH" "$W/src")" "$W/a" route_rdc "$p" "$W/a" "$W/src" ||
         { echo "yard-bench: $p: $(cat "$W/a/mode")" >&2; return 1; }
-    cached "ydlto-$(src_key lto "$ARCH" "$W/src")" "$W/c" route_dlto "$p" "$W/c" "$W/src"
+    cached "ydlto-$(src_key lto "$ARCH" "$W/src")" "$W/c" route_lto_ptx "$p" "$W/c" "$ARCH" "$W/src"
     route_ptxas "$p" "$W/p" "$ARCH" "$W"/a/ptx/*.ptx
     routes_stats "$W" a c p
     interp "$p" "$W"
