@@ -298,8 +298,10 @@ miss_reason() { # prog-dir function
         /not inlined into/ && index($0, "into \047" f "\047") && !/\047vprintf\047/ && !caller {
             c = $0; sub(/.*remark: \047/, "", c); sub(/\047.*/, "", c); caller = "calls `" c "` out of line: " why($0) }
         /depot of/ && index($0, "remark: " f " ") && !dep { dep = why($0) }
+        / stay: / && index($0, "remark: " f " ") { stay++; if (!first) first = why($0) }
         END { r = callee ? callee : caller
               if (dep) r = r (r ? "; " : "") dep
+              if (stay) r = r "; " stay " object(s) stay, first " first
               print r ? r : "no remark" }' "$1/p/remarks.txt"
 }
 
