@@ -208,11 +208,12 @@ route_sep() { # prog dir arch debug files...
 # the inputs and the toolkit: with BENCH_CACHE set, cached keeps a route's
 # directory there under such a key, and a rerun copies it back.
 src_key() { # route arch src... (directories, or .cu files with the headers beside them)
-    local files=() s
+    local files=() s f
     for s in "${@:3}"; do
         case "$s" in
         *.cu) files+=("$s" "$(dirname "$s")"/*.h) ;;
-        *) files+=("$s"/*) ;;
+        *) files+=("$s"/*)
+           while IFS= read -r f; do files+=("$f"); done < <(find "$s" -mindepth 2 -type f | LC_ALL=C sort) ;;
         esac
     done
     { echo "$1 $2"; "$NVCC" --version | tail -2; cat "${files[@]}" 2>/dev/null; } | sha256sum | cut -c1-16

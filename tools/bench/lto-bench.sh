@@ -183,15 +183,17 @@ run_program() { # prog
 }
 
 # The public programs, all for sm_80: nvcc's options (comma-separated, - for
-# none; the upstream build's, plus what nvcc 13 needs: see corpus/README.md)
-# and the sources with device code, in corpus/src/<name>/.
+# none; the upstream build's device options, plus what nvcc 13 needs: see
+# corpus/README.md; -I directories relative to the program's) and the
+# sources with device code, in corpus/src/<name>/.
 read -r -d '' PUBLIC <<'EOF' || true
 # name                 upstream                                        flags                          sources
 quicksilver            LLNL/Quicksilver@eb68bb8                        -x,cu,-DHAVE_CUDA,-std=c++11   main.cc CollisionEvent.cc CycleTracking.cc MCT.cc MC_Adjacent_Facet.cc MC_Facet_Crossing_Event.cc MC_Load_Particle.cc MC_Location.cc MC_RNG_State.cc MC_Segment_Outcome.cc MacroscopicCrossSection.cc NuclearData.cc ParticleVaultContainer.cc SendQueue.cc cudaFunctions.cc
-cdp_quicksort          NVIDIA/cuda-samples@c94ff36                     -I../cuda-samples-common       cdpAdvancedQuicksort.cu cdpBitonicSort.cu
+cdp_quicksort          NVIDIA/cuda-samples@c94ff36                     -I../cuda-samples-common,-std=c++17,--extended-lambda,-lineinfo  cdpAdvancedQuicksort.cu cdpBitonicSort.cu
 separate_compilation   NVIDIA/cuda-samples@53a02af                     -I../cuda-samples-common       simpleDeviceLibrary.cu simpleSeparateCompilation.cu
-eigenvalues            NVIDIA/cuda-samples@c94ff36                     -I../cuda-samples-common       bisect_large.cu bisect_small.cu bisect_util.cu
+eigenvalues            NVIDIA/cuda-samples@c94ff36                     -I../cuda-samples-common,-std=c++17,--extended-lambda,-lineinfo  bisect_large.cu bisect_small.cu bisect_util.cu
 rt_optimized           voxel-tracer/cuda-raytracing-optimized@3e20bc1  -include,cfloat                kernels.cu
+lbm                    brunoyanjos/lbm@4c63126                         -Isrc,-std=c++17,-lineinfo,--restrict,-O3,-DLBM_STENCIL_D2Q9  src/lbm/domain/cavity_quare_tags.cu src/lbm/lbm_init_state.cu src/lbm/lbm_mom_step.cu
 EOF
 
 public_row() { # name -> "upstream flags sources..." ("" for none)
@@ -208,9 +210,15 @@ run_public() { # name
     echo "lto-bench: $p (public, sm_80)" >&2
     NVCC_FLAGS=()
     [ "$flags" = - ] || IFS=, read -r -a NVCC_FLAGS <<<"$flags"
-    # the cache key: the program's files and those of the -I directories
-    for f in "${NVCC_FLAGS[@]}"; do [[ $f == -I* ]] && inc+=("$src/${f#-I}"); done
+    # -I from the program's directory (nvcc runs in each source's); the
+    # cache key: the program's files and those of the -I directories
+    for f in "${!NVCC_FLAGS[@]}"; do
+        [[ ${NVCC_FLAGS[f]} == -I* ]] || continue
+        inc+=("$src/${NVCC_FLAGS[f]#-I}")
+        NVCC_FLAGS[f]=-I${inc[-1]}
+    done
     key=$(src_key "$flags" sm_80 "$src" ${inc[@]+"${inc[@]}"})
+    flags=$(IFS=,; echo "${NVCC_FLAGS[*]:--}")
     cached "pubrdc-$key" "$W/a" route_rdc_src "$p" "$W/a" sm_80 "$flags" "${files[@]}"
     cached "pubdlto-$key" "$W/c" route_lto_ptx "$p" "$W/c" sm_80 "${files[@]}"
     NVCC_FLAGS=()
