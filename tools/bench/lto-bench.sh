@@ -77,7 +77,7 @@ while [ $# -gt 0 ]; do
     --multi-file) MULTI=1 ;;
     --public) PUB=1 ;;
     --flags) read -r -a PLK_FLAGS <<<"$2"; shift ;;
-    -h | --help) sed -n '2,54p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,56p' "$0"; exit 0 ;;
     -*) echo "lto-bench: unknown argument: $1" >&2; exit 2 ;;
     *) ONLY+=("$1") ;;
     esac
