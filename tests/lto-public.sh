@@ -26,6 +26,9 @@ check "a row per program in the public table" "[ \$(echo \"\$rows\" | wc -l) = 2
 check "every route built both" "! echo \"\$rows\" | cut -d'|' -f5-7 | grep -q 'n/a'"
 check "neither is in the gate's table" \
 	"! sed -n '/^| program | ptxlink.s mode |/,/^\$/p' $tmp/r.md | grep -qE '^\\| (separate_compilation|cdp_quicksort) \\|'"
+# the Σ row's ptxlink .text and stack are its rows' sums
+sum=$(echo "$rows" | awk -F'|' '{ split($7, c, "·"); t += c[1]; st += c[3] } END { printf "%d · – · %d ·", t, st }')
+check "the Σ row adds up ($sum)" "echo \"\$pub\" | grep -F '| **Σ** ' | cut -d'|' -f7 | grep -qF \"\$sum\""
 # the kernels: as many rows as the -rdc PTX has entries, none different
 for p in $progs; do
 	n=$(grep -hoE '^\.(visible |weak )?\.entry [^(]+' "$2"/progs/$p/a/ptx/*.ptx | sort -u | wc -l)

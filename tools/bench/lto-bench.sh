@@ -362,6 +362,17 @@ sass_vs() { # prog-dir
     awk -v p="${p[0]}" -v b="$best" 'BEGIN { printf "%+.1f%%", (p - b) * 100 / b }'
 }
 
+# One route's totals summed over the public programs ("n/a" if one failed).
+public_sum() { # route
+    local p t
+    for p in "${pubs[@]}"; do
+        t=$(totals "$WORK/progs/$p/$1")
+        [ -n "$t" ] || { echo "n/a"; return; }
+        echo "$t"
+    done | awk '$1 == "n/a" { na = 1 } { t += $1; st += $3; sp += $4 }
+        END { if (na) print "n/a"; else printf "%d · – · %d · %d\n", t, st, sp }'
+}
+
 # The public programs' part of the report.
 public_section() {
     local p W up
@@ -376,6 +387,7 @@ public_section() {
         read -r up _ <<<"$(public_row "$p")"
         echo "| $p | $up | $(sed 's/^[^:]*: //' "$W/p/mode") | $(cell "$(totals "$W/a")") | $(cell "$(totals "$W/c")") | $(cell "$(totals "$W/p")") | $(public_vs "$W") | $(kernel_summary "$p") |"
     done
+    echo "| **Σ** (.text · – · stack · spill) | | | $(public_sum a) | $(public_sum c) | $(public_sum p) | | |"
     echo
     echo "Where ptxlink misses (spills or stack above the winning peer's, SASS more than 5% above), the function that exceeds most and ptxlink's own reason (\`-Rpass-missed=inline -Rpass-analysis=depot\`):"
     echo
