@@ -11,8 +11,11 @@
 #     ptxlink's optimized output and compares buffers and printf output
 #     (tests/difftest/coverage.sh --diff with the default stages);
 # and prints one table: stack, spills, registers and SASS per build, and
-# whether the kernels gave the same results.  A few minutes on 2 CPUs
-# (the nvcc builds are cached in build/lto-bench/cache for the next run).
+# whether the kernels gave the same results; then the same for the public
+# programs (code nobody here wrote, built from corpus/src/: lto-bench.sh
+# --public), which the gate does not judge, with where ptxlink misses.
+# A few minutes on 2 CPUs (the nvcc builds are cached in
+# build/lto-bench/cache for the next run).
 # Exits 1 when a kernel differs, a link fails, or ptxlink stacks or spills
 # more than the better of the two NVIDIA builds beyond what
 # tools/bench/lto-known.txt records.  Reports are kept in build/corpus/.
@@ -36,7 +39,7 @@ for d in corpus/ptx/*/; do
 done
 
 echo "run-corpus: ${#progs[@]} multi-file programs: ptxlink, nvcc -rdc and nvcc -dlto through ptxas" >&2
-tools/bench/lto-bench.sh --multi-file -o "$out/builds.md" 2>"$out/builds.log"
+tools/bench/lto-bench.sh --multi-file --public -o "$out/builds.md" 2>"$out/builds.log"
 bench=$?
 [ -f "$out/builds.md" ] || { tail -20 "$out/builds.log" >&2; exit 1; }
 
@@ -116,6 +119,11 @@ runtime() { # prog
 	for p in "${progs[@]}"; do
 		grep -q "^$p"$'\t' "$out/rows.tsv" && runtime "$p"
 	done
+	echo
+	echo "Public programs (not judged by the gate; each kernel in $out/builds.md):"
+	echo
+	sed -n '/^| program | upstream |/,/^$/p' "$out/builds.md" | grep -v '^|---'
+	sed -n '/^Where ptxlink misses/,/^Kernels on/p' "$out/builds.md" | grep '^- '
 	echo
 	echo "Per function: $out/builds.md; per kernel: $out/kernels.tsv."
 } | tee "$out/table.txt"

@@ -29,6 +29,9 @@
 # run.  A ptxlink failure, an "ir_verify" line in its messages or a ptxas
 # rejection fails the script too; the end counts the runs compared.
 # ONLY=ERE keeps the modules whose label matches (the small ctest).
+# DIRS="DIR..." runs the multi-file programs in those directories of PTX
+# files instead of the corpus (tools/bench/lto-bench.sh's public programs,
+# whose PTX it builds); a label is the directory's path.
 #
 # Arguments come from the kernel's signature (ptxlink-run --list, and the
 # demangled name where c++filt is there): pointer parameters (64-bit ones
@@ -290,15 +293,24 @@ annotate() {
 export -f one attempt args_for compare sweep difftest_vflags
 export RUN STEPS BUF tmp
 
-{
-	find corpus/ptx -maxdepth 1 -name '*.ptx' | sort | while read -r f; do
-		echo "$f $f"
-	done
-	find corpus/ptx/handwritten -name '*.ptx' | sort | while read -r f; do
-		echo "$f $f"
-	done
-	for d in $(find corpus/ptx -mindepth 1 -maxdepth 1 -type d ! -name handwritten | sort); do
-		linked=$tmp/$(basename "$d").ptx
+# "label file" per module: corpus files, then each multi-file program linked
+# (DIRS: those directories of PTX files instead of the corpus)
+inputs() {
+	local d dirs
+	if [ -n "${DIRS:-}" ]; then
+		dirs=$DIRS
+	else
+		find corpus/ptx -maxdepth 1 -name '*.ptx' | sort | while read -r f; do
+			echo "$f $f"
+		done
+		find corpus/ptx/handwritten -name '*.ptx' | sort | while read -r f; do
+			echo "$f $f"
+		done
+		dirs=$(find corpus/ptx -mindepth 1 -maxdepth 1 -type d ! -name handwritten | sort)
+	fi
+	for d in $dirs; do
+		d=${d%/}
+		linked=$tmp/$(echo "$d" | tr / _).ptx
 		# linked without stages, so that --diff compares them before and after
 		if "$LINK" $NOSTAGES -o "$linked" "$d"/*.ptx 2> "$tmp/link.err" ||
 		   "$LINK" $NOSTAGES --strip-debug -o "$linked" "$d"/*.ptx 2> "$tmp/link.err"; then
@@ -307,7 +319,9 @@ export RUN STEPS BUF tmp
 			echo "coverage: cannot link $d: $(head -1 "$tmp/link.err")" >&2
 		fi
 	done
-} | while read -r label f; do
+}
+
+inputs | while read -r label f; do
 	[ -z "$ONLY" ] || [[ $label =~ $ONLY ]] || continue
 	rt=-
 	if [ -n "$DIFF" ] && [ -n "$VARIANTS" ]; then

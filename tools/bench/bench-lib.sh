@@ -207,12 +207,15 @@ route_sep() { # prog dir arch debug files...
 # Routes that compile CUDA sources are slow (nvcc, NVVM) and depend only on
 # the inputs and the toolkit: with BENCH_CACHE set, cached keeps a route's
 # directory there under such a key, and a rerun copies it back.
-src_key() { # route arch src (a directory, or a .cu file with the headers beside it)
-    local files=()
-    case "$3" in
-    *.cu) files=("$3" "$(dirname "$3")"/*.h) ;;
-    *) files=("$3"/*) ;;
-    esac
+src_key() { # route arch src... (directories, or .cu files with the headers beside them)
+    local files=() s f
+    for s in "${@:3}"; do
+        case "$s" in
+        *.cu) files+=("$s" "$(dirname "$s")"/*.h) ;;
+        *) files+=("$s"/*)
+           while IFS= read -r f; do files+=("$f"); done < <(find "$s" -mindepth 2 -type f | LC_ALL=C sort) ;;
+        esac
+    done
     { echo "$1 $2"; "$NVCC" --version | tail -2; cat "${files[@]}" 2>/dev/null; } | sha256sum | cut -c1-16
 }
 
@@ -236,23 +239,28 @@ cached() { # key dir command... (the command writes dir)
     return "$rc"
 }
 
-route_lto() { # prog dir arch debug src (a directory of .cu files, or one .cu file)
-    local prog=$1 d=$2 arch=$3 dbg=$4 src=$5 f objs=() t0 srcs=()
+# NVCC_FLAGS (an array): more nvcc options for route_lto, say -x cu for
+# CUDA sources named .cc.
+route_lto() { # prog dir arch debug src... (directories of .cu files, or source files)
+    local prog=$1 d=$2 arch=$3 dbg=$4 f s objs=() t0 srcs=()
+    shift 4
     mkdir -p "$d"
     if [ "$dbg" = 1 ]; then echo "n/a: -dlto cannot be combined with -G" >"$d/mode"; return 1; fi
-    case "$src" in
-    *.cu) [ -f "$src" ] && srcs=("$src") ;;
-    *) for f in "$src"/*.cu; do [ -f "$f" ] && srcs+=("$f"); done ;;
-    esac
-    if [ ${#srcs[@]} = 0 ]; then echo "n/a: no CUDA sources in ${src#"$ROOT"/}" >"$d/mode"; return 1; fi
+    for s in "$@"; do
+        if [ -d "$s" ]; then
+            for f in "$s"/*.cu; do [ -f "$f" ] && srcs+=("$f"); done
+        elif [ -f "$s" ]; then srcs+=("$s"); fi
+    done
+    if [ ${#srcs[@]} = 0 ]; then echo "n/a: no CUDA sources in ${1#"$ROOT"/}" >"$d/mode"; return 1; fi
     t0=$(now_ns)
     for f in "${srcs[@]}"; do
-        if ! (cd "$(dirname "$f")" && "$NVCC" -arch="$arch" -rdc=true -dlto -c "$(basename "$f")" \
-            -o "$d/$(basename "$f" .cu).o") >"$d/nvcc.log" 2>&1; then
+        s=$(basename "$f") && s=${s%.*}
+        if ! (cd "$(dirname "$f")" && "$NVCC" -arch="$arch" -rdc=true -dlto -c ${NVCC_FLAGS[@]+"${NVCC_FLAGS[@]}"} \
+            "$(basename "$f")" -o "$d/$s.o") >"$d/nvcc.log" 2>&1; then
             echo "n/a: nvcc -dlto fails on $(basename "$f"): $(grep -m1 -E 'error|fatal' "$d/nvcc.log" | sed 's/^.*\/\([^/]*:\)/\1/' | cut -c1-110)" >"$d/mode"
             return 1
         fi
-        objs+=("$d/$(basename "$f" .cu).o")
+        objs+=("$d/$s.o")
     done
     if ! "$NVLINK" -arch="$arch" -dlto -nvvmpath="$NVVM" "${DEVRT[0]}" "${objs[@]}" -lcudadevrt \
         -o "$d/final.cubin" -Xptxas -v >"$d/ptxas.v" 2>&1; then
@@ -261,6 +269,15 @@ route_lto() { # prog dir arch debug src (a directory of .cu files, or one .cu fi
     fi
     echo "$(ms_since "$t0")" >"$d/ms"
     echo "nvcc -dlto -c ×${#objs[@]} + nvlink -dlto" >"$d/mode"
+}
+
+# route_lto, and the PTX NVIDIA's link-time optimizer makes of the objects
+# (DIR/dlto.ptx, nvlink -dlto -emit-ptx; none when it fails): the third
+# column of the run-time figure.
+route_lto_ptx() { # prog dir arch src...
+    route_lto "$1" "$2" "$3" 0 "${@:4}" || return 1
+    "$NVLINK" -arch="$3" -dlto -nvvmpath="$NVVM" -emit-ptx "$2"/*.o "${DEVRT[@]}" \
+        -o "$2/dlto.ptx" >"$2/emit.log" 2>&1 || rm -f "$2/dlto.ptx"
 }
 
 # The inputs of one corpus program: a directory corpus/ptx/<prog>/ (linked
@@ -378,3 +395,38 @@ cell() { # "text regs stack spill"
     echo "$1 · $2 · $3 · $4"
 }
 
+# The route (a or c) with the lower figure F (1 text, 3 stack, 4 spill of
+# totals) and that figure.
+winner() { # prog-dir F
+    local r t best= br=
+    for r in a c; do
+        t=$(totals "$1/$r")
+        [ -n "$t" ] || continue
+        t=$(echo "$t" | cut -d' ' -f"$2")
+        if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t br=$r; fi
+    done
+    echo "$br $best"
+}
+
+rname() { case $1 in a) echo -rdc ;; c) echo -dlto ;; p) echo ptxlink ;; esac; }
+
+# The function where ptxlink's figure exceeds route R's most (stats.tsv
+# column: 4 stack, 5 spill stores + loads, 7 SASS; a function inlined or
+# absent counts 0, n×B copies n·B): "`name` (ptxlink X, -rdc Y)".
+worst_fn() { # prog-dir R what
+    awk -F'\t' -v what="$3" -v rn="$(rname "$2")" '
+    function val(   v, a) {
+        if ($8 != "sec" && $8 != "clone") return 0
+        if (what == "stack") return $4 + 0
+        if (what == "spill") return $5 + $6
+        v = $7
+        if (v ~ /×/) { split(v, a, "×"); sub(/–.*/, "", a[2]); return a[1] * a[2] }
+        return v + 0
+    }
+    { h = "[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]"
+      gsub("_INTERNAL_" h "_", "_INTERNAL_<h>_", $1)
+      if (FILENAME ~ /\/p\/stats.tsv$/) pv[$1] += val(); else rv[$1] += val()
+      seen[$1] = 1 }
+    END { for (n in seen) if (best == "" || pv[n] - rv[n] > bd) { best = n; bd = pv[n] - rv[n] }
+          printf "`%s` (ptxlink %d, %s %d)", best, pv[best], rn, rv[best] }' "$1/p/stats.tsv" "$1/$2/stats.tsv"
+}

@@ -87,12 +87,6 @@ route_rdc() { # prog dir src
     route_sep "$1" "$d" "$ARCH" 0 "$d"/ptx/*.ptx
 }
 
-route_dlto() { # prog dir src
-    route_lto "$1" "$2" "$ARCH" 0 "$3" || return 1
-    "$NVLINK" -arch="$ARCH" -dlto -nvvmpath="$NVVM" -emit-ptx "$2"/*.o "${DEVRT[@]}" \
-        -o "$2/dlto.ptx" >"$2/emit.log" 2>&1 || rm -f "$2/dlto.ptx"
-}
-
 # "instructions calls local" per thread of one run, "- - -" if it stopped
 count() { # ptx kernel words
     # shellcheck disable=SC2086
@@ -135,7 +129,7 @@ one() { # seed
         { echo "yard-bench: FAILURE: gen-yard.py $1" >&2; return 1; }
     cached "yrdc-$(src_key rdc "$ARCH" "$W/src")" "$W/a" route_rdc "$p" "$W/a" "$W/src" ||
         { echo "yard-bench: $p: $(cat "$W/a/mode")" >&2; return 1; }
-    cached "ydlto-$(src_key lto "$ARCH" "$W/src")" "$W/c" route_dlto "$p" "$W/c" "$W/src"
+    cached "ydlto-$(src_key lto "$ARCH" "$W/src")" "$W/c" route_lto_ptx "$p" "$W/c" "$ARCH" "$W/src"
     route_ptxas "$p" "$W/p" "$ARCH" "$W"/a/ptx/*.ptx
     routes_stats "$W" a c p
     interp "$p" "$W"
@@ -151,42 +145,6 @@ if [ "$REPORT_ONLY" = 0 ]; then
     wait
     echo "$(( ($(now_ns) - t_start) / 1000000000 )) s at -j $JOBS" >"$WORK/timing"
 fi
-
-# The route (a or c) with the lower figure F (1 text, 3 stack, 4 spill of
-# totals) and that figure.
-winner() { # prog-dir F
-    local r t best= br=
-    for r in a c; do
-        t=$(totals "$1/$r")
-        [ -n "$t" ] || continue
-        t=$(echo "$t" | cut -d' ' -f"$2")
-        if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t br=$r; fi
-    done
-    echo "$br $best"
-}
-
-rname() { case $1 in a) echo -rdc ;; c) echo -dlto ;; p) echo ptxlink ;; esac; }
-
-# The function where ptxlink's figure exceeds route R's most (stats.tsv
-# column: 4 stack, 5 spill stores + loads, 7 SASS; a function inlined or
-# absent counts 0, n×B copies n·B): "`name` (ptxlink X, -rdc Y)".
-worst_fn() { # prog-dir R what
-    awk -F'\t' -v what="$3" -v rn="$(rname "$2")" '
-    function val(   v, a) {
-        if ($8 != "sec" && $8 != "clone") return 0
-        if (what == "stack") return $4 + 0
-        if (what == "spill") return $5 + $6
-        v = $7
-        if (v ~ /×/) { split(v, a, "×"); sub(/–.*/, "", a[2]); return a[1] * a[2] }
-        return v + 0
-    }
-    { h = "[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]"
-      gsub("_INTERNAL_" h "_", "_INTERNAL_<h>_", $1)
-      if (FILENAME ~ /\/p\/stats.tsv$/) pv[$1] += val(); else rv[$1] += val()
-      seen[$1] = 1 }
-    END { for (n in seen) if (best == "" || pv[n] - rv[n] > bd) { best = n; bd = pv[n] - rv[n] }
-          printf "`%s` (ptxlink %d, %s %d)", best, pv[best], rn, rv[best] }' "$1/p/stats.tsv" "$1/$2/stats.tsv"
-}
 
 # One program's verdicts: "ok|miss ok|miss reason..."; the reason names
 # each figure ptxlink misses, the route that wins it and the function.

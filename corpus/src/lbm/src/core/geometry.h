@@ -1,0 +1,5 @@
+#pragma once
+#include <cstddef>
+
+constexpr int NX = 512;
+constexpr int NY = 512;

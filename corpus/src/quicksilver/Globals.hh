@@ -1,0 +1,7 @@
+#ifndef GLOBALS_HH
+#define GLOBALS_HH
+
+class MonteCarlo;
+extern MonteCarlo* mcco;
+
+#endif

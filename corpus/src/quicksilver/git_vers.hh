@@ -1,0 +1,1 @@
+#define GIT_VERS "eb68bb8" 

@@ -1,0 +1,3 @@
+#if defined(HAVE_OPENMP)
+#pragma omp critical
+#endif
