@@ -885,6 +885,11 @@ static int dec_name(Ctx *c, const char *name, Opnd *o)
 	}
 	if (dec_sel(c, name, o))
 		return 1;
+	if (strcmp(name, "WARP_SZ") == 0) {  /* the ISA's run-time constant: a warp's threads */
+		o->kind = O_IMM;
+		o->val = 32;
+		return 1;
+	}
 	why_name = name;
 	return 0;
 }
