@@ -256,7 +256,7 @@ static void say_figures(char *buf, size_t n, const NvFigures *c, const char *way
 }
 
 /* The mode the facts leave open, by compiling the first architecture
- * both ways (nv_reloc_better); why gets what was measured.  The chosen
+ * both ways (nv_better); why gets what was measured.  The chosen
  * compile is the output's for that architecture: its cubin in *cubin
  * (NULL when both failed: the output's own compile says why), what its
  * ptxas said in *said (to be freed).  -1 without ptxas (said once, not
@@ -272,7 +272,7 @@ static int measured_mode(Job *j, const Options *o, const char *base, char *why, 
 	NvFigures w, r;
 	compile_for(j, o->archs.v[0], 0, base, "whole", &wc, &w);
 	compile_for(j, o->archs.v[0], 1, base, "relocatable", &rc, &r);
-	int reloc = nv_reloc_better(&r, &w);
+	int reloc = nv_better(&r, &w);
 	snprintf(why, n, "measured for %s: spill bytes, stack, registers and .text bytes ", o->archs.v[0]);
 	say_figures(why, n, &w, "whole; ");
 	say_figures(why, n, &r, "relocatable");
