@@ -7,13 +7,9 @@ set -u
 . "$(dirname "$0")/lib.sh"
 ptxlink=$(exe_arg "$1")
 need_ptxas
-root=$(cd "$(dirname "$0")/.." && pwd)
-scratch cli-ptxas
-cd "$tmp"
-mkdir t; export TMPDIR=$tmp/t   # the tools' temporaries go here: none may stay
+tools_scratch cli-ptxas   # the tools' temporaries in t/: none may stay (clean)
 hdr='.version 8.5\n.target sm_80\n.address_size 64\n'
 elf() { [ -s "$1" ] && [ "$(head -c 4 "$1" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]; }
-clean() { [ -z "$(ls t)" ]; }
 # a whole program: a kernel calling a function in another file
 printf "$hdr"'.extern .func (.param .b32 r) sq(.param .b32 a);\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %%r<3>;\n.reg .b64 %%rd<2>;\nld.param.u64 %%rd1, [p];\nld.global.u32 %%r1, [%%rd1];\n{\n.param .b32 a;\n.param .b32 r;\nst.param.b32 [a], %%r1;\ncall (r), sq, (a);\nld.param.b32 %%r2, [r];\n}\nst.global.u32 [%%rd1], %%r2;\nret;\n}\n' >main.ptx
 printf "$hdr"'.visible .func (.param .b32 r) sq(.param .b32 a)\n{\n.reg .b32 %%r<3>;\nld.param.b32 %%r1, [a];\nmul.lo.s32 %%r2, %%r1, %%r1;\nst.param.b32 [r], %%r2;\nret;\n}\n' >sq.ptx

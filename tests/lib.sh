@@ -67,6 +67,18 @@ scratch() {
 	trap 'exit 130' INT TERM
 }
 
+# A scratch directory (scratch NAME) to work in, whose t/ is $TMPDIR: the
+# tools' temporaries go there, and clean says none stayed; $root, the
+# source tree.
+tools_scratch() {
+	root=$(cd "$(dirname "$0")/.." && pwd)
+	scratch "$1"
+	cd "$tmp" || exit 2
+	mkdir t
+	export TMPDIR=$tmp/t
+}
+clean() { [ -z "$(ls t)" ]; }
+
 # $limit and $ptxas_limit: command prefixes bounding ptxlink and ptxas runs.
 limits() {
 	limit= ptxas_limit=

@@ -4,6 +4,7 @@
  * modules; which of two measured compiles wins. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include "unit.h"
@@ -174,19 +175,127 @@ END_TEST
 START_TEST(reloc_better)
 {
 	NvFigures w = {.spill = 8, .stack = 16, .warps = 32, .text = 1000}, r = w;
-	ck_assert_int_eq(nv_reloc_better(&r, &w), 0);   /* a tie is whole */
+	ck_assert_int_eq(nv_better(&r, &w), 0);   /* a tie is whole */
 	r.text = 900;
-	ck_assert_int_eq(nv_reloc_better(&r, &w), 1);
+	ck_assert_int_eq(nv_better(&r, &w), 1);
 	r.warps = 24;   /* warps before SASS */
-	ck_assert_int_eq(nv_reloc_better(&r, &w), 0);
+	ck_assert_int_eq(nv_better(&r, &w), 0);
 	r.stack = 8;    /* frames before warps */
-	ck_assert_int_eq(nv_reloc_better(&r, &w), 1);
+	ck_assert_int_eq(nv_better(&r, &w), 1);
 	r.spill = 12;   /* spills first */
-	ck_assert_int_eq(nv_reloc_better(&r, &w), 0);
+	ck_assert_int_eq(nv_better(&r, &w), 0);
 	w.spill = -1;   /* whole failed */
-	ck_assert_int_eq(nv_reloc_better(&r, &w), 1);
+	ck_assert_int_eq(nv_better(&r, &w), 1);
 	r.spill = -1;
-	ck_assert_int_eq(nv_reloc_better(&r, &w), 0);
+	ck_assert_int_eq(nv_better(&r, &w), 0);
+}
+END_TEST
+
+/* --tune's choice: the plan given's best compile (here of two modes)
+ * unless a later one beats it by the yardstick's order, no worse in
+ * spills and stack and within 110% of its SASS; the earlier of equals. */
+START_TEST(tune_best)
+{
+	NvBatch v[7] = {
+		{.f = {.spill = 0, .stack = 32, .warps = 48, .text = 4096}},   /* given, whole */
+		{.f = {.spill = 0, .stack = 32, .warps = 40, .text = 3500}},   /* given, fewer warps */
+		{.f = {.spill = 0, .stack = 32, .warps = 48, .text = 4096}},   /* equal: not chosen */
+		{.f = {.spill = 0, .stack = 16, .warps = 48, .text = 4400}},   /* a smaller frame */
+		{.f = {.spill = 0, .stack = 8, .warps = 64, .text = 4600}},    /* 4,600 > 4,505.6 */
+		{.f = {.spill = 0, .stack = 8, .warps = 48, .text = 4500}},    /* within 110% */
+		{.f = {.spill = -1}},                                          /* failed */
+	};
+	ck_assert_int_eq(nv_best(v, 2, 2), 0);
+	ck_assert_int_eq(nv_best(v, 3, 2), 0);
+	ck_assert_int_eq(nv_best(v, 4, 2), 3);
+	ck_assert_int_eq(nv_best(v, 5, 2), 3);
+	ck_assert_int_eq(nv_best(v, 7, 2), 5);
+	ck_assert_int_eq(nv_best(v, 7, 1), 5);
+	v[5].f.stack = 16;   /* equal to v[3]: the earlier */
+	ck_assert_int_eq(nv_best(v, 7, 2), 3);
+	/* fewer spills for a larger frame than the given's: refused */
+	NvBatch w[3] = {
+		{.f = {.spill = 8, .stack = 32, .warps = 48, .text = 4096}},
+		{.f = {.spill = 0, .stack = 48, .warps = 48, .text = 4096}},
+		{.f = {.spill = 4, .stack = 32, .warps = 32, .text = 4000}},   /* fewer spills, fewer warps */
+	};
+	ck_assert_int_eq(nv_best(w, 2, 1), 0);
+	ck_assert_int_eq(nv_best(w, 3, 1), 2);
+	w[0].f.spill = -1;   /* the given failed: any compile beats it */
+	ck_assert_int_eq(nv_best(w, 3, 1), 1);
+	w[1].f.spill = w[2].f.spill = -1;
+	ck_assert_int_eq(nv_best(w, 3, 1), 0);   /* all failed: the given */
+}
+END_TEST
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int exists(const char *dir, const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	return access(path, F_OK) == 0;
+}
+
+/* Compiles of one batch: the same PTX compiled once, a second batch
+ * from the cache (no ptxas run), a failing ptxas's compile failed. */
+START_TEST(batch_cache)
+{
+	char dir[] = "/tmp/nvtools-XXXXXX", cache[64], path[512];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	fake_ptxas(dir);
+	snprintf(cache, sizeof cache, "%s/cache/tune", dir);
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL, path_var[600];
+	snprintf(path_var, sizeof path_var, "%s:/usr/bin:/bin", dir);
+	setenv("PATH", path_var, 1);
+	write_text(dir, "a.ptx", "// a\n");
+	write_text(dir, "b.ptx", "// b\n");
+	NvRun r = {.dir = dir};
+	volatile pid_t workers[2] = {0};
+	NvBatch v[3] = {
+		{.c = {.arch = "sm_80", .ptx = "a.ptx", .cubin = "a1.cubin"}},
+		{.c = {.arch = "sm_80", .ptx = "a.ptx", .cubin = "a2.cubin"}},
+		{.c = {.arch = "sm_80", .ptx = "b.ptx", .cubin = "b.cubin"}},
+	};
+	nv_compile_batch(&r, v, 3, 2, cache, workers);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(v[i].f.spill, 8);
+		ck_assert_int_eq(v[i].f.text, 384);
+		ck_assert_int_eq(v[i].f.regs, 40);
+		ck_assert_int_eq(v[i].cached, i == 1);   /* a2 is a1's */
+		nv_figures_free(&v[i].f);
+	}
+	ck_assert(exists(dir, "a2.cubin") && exists(dir, "args"));
+	snprintf(path, sizeof path, "%s/args", dir);
+	unlink(path);
+	nv_compile_batch(&r, v, 3, 2, cache, workers);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(v[i].cached, 1);
+		ck_assert_int_eq(v[i].f.stack, 24);
+		nv_figures_free(&v[i].f);
+	}
+	ck_assert(!exists(dir, "args"));   /* ptxas did not run */
+	write_text(dir, "ptxas", "#!/bin/sh\necho 'ptxas fatal : no'\nexit 1\n");
+	write_text(dir, "c.ptx", "// c\n");
+	v[0].c.ptx = "c.ptx";
+	nv_compile_batch(&r, v, 1, 2, NULL, workers);
+	ck_assert_int_eq(v[0].f.spill, -1);
+	ck_assert_ptr_nonnull(strstr(v[0].f.said, "ptxas fatal : no"));
+	nv_figures_free(&v[0].f);
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
 
@@ -228,6 +337,8 @@ Suite *nvtools_suite(void)
 	tcase_add_test(tc, registered);
 	tcase_add_test(tc, warps);
 	tcase_add_test(tc, reloc_better);
+	tcase_add_test(tc, tune_best);
+	tcase_add_test(tc, batch_cache);
 	tcase_add_test(tc, mode_rule);
 	suite_add_tcase(s, tc);
 	return s;

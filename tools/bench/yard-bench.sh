@@ -3,13 +3,18 @@
 # (tests/difftest/gen-yard.py), each built three ways, in two halves: one
 # that ptxlink's constants may be fitted on, one held out to judge them.
 #
-# Usage: tools/bench/yard-bench.sh [-n N] [--seed S] [-j J] [-o FILE]
+# Usage: tools/bench/yard-bench.sh [-n N] [--seed S] [-j J] [-o FILE] [--half H]
+#                                   [--flags "OPTS"]
 #
 #   -n N       programs (default 120): seeds S .. S+N-1
 #   --seed S   the first seed (default 1)
 #   -j J       programs built at once (default 1; the nvcc builds dominate)
 #   -o FILE    the report (default docs/yard-benchmark.md)
 #   --report   only write the report again from the last run's results
+#   --half H   only the seeds of half H: fit (even) or held-out (odd)
+#   --flags OPTS  more ptxlink options for route p and the interpreter's
+#              ptxlink output (say "--tune": then PTXLINK_TUNE_CACHE
+#              defaults to $YARDBENCH_WORK/tune-cache)
 #
 # Halves: an even seed is in the FIT half (what later work may tune
 # ptxlink's constants on), an odd one in the HELD-OUT half (reported apart,
@@ -21,7 +26,7 @@
 #   c  -dlto    route_lto (nvcc -rdc=true -dlto -c per file, nvlink -dlto
 #               -Xptxas -v), and nvlink -dlto -emit-ptx on its objects: the
 #               PTX NVIDIA's link-time optimizer makes, for the run-time figure
-#   p  ptxlink  route_ptxas: ptxlink -v --ptxas on route a's PTX
+#   p  ptxlink  route_ptxas: ptxlink -v --ptxas on route a's PTX (and --flags)
 # Every kernel then runs on the interpreter (grid 2, block 48, n = 8) from
 # the plain link (ptxlink --no-stages) and from ptxlink's output (default
 # stages), compared by tests/difftest/difftest.sh: a difference is a
@@ -44,7 +49,8 @@ BENCH=yard-bench
 . "$ROOT/tools/bench/bench-lib.sh"
 WORK=${YARDBENCH_WORK:-$ROOT/build/yard-bench}
 BENCH_CACHE=${YARDBENCH_CACHE:-$WORK/cache}
-N=120 SEED=1 JOBS=1 OUT= ARCH=sm_80 REPORT_ONLY=0
+N=120 SEED=1 JOBS=1 OUT= ARCH=sm_80 REPORT_ONLY=0 HALF=
+PLK_FLAGS=()
 while [ $# -gt 0 ]; do
     case "$1" in
     -n) N=$2; shift ;;
@@ -52,7 +58,9 @@ while [ $# -gt 0 ]; do
     -j) JOBS=$2; shift ;;
     -o) OUT=$2; shift ;;
     --report) REPORT_ONLY=1 ;;
-    -h | --help) sed -n '2,38p' "$0"; exit 0 ;;
+    --half) HALF=$2; shift ;;
+    --flags) read -r -a PLK_FLAGS <<<"$2"; shift ;;
+    -h | --help) sed -n '2,43p' "$0"; exit 0 ;;
     *) echo "yard-bench: unknown argument: $1" >&2; exit 2 ;;
     esac
     shift
@@ -62,11 +70,15 @@ for v in "$N" "$SEED" "$JOBS"; do
         { echo "yard-bench: -n, --seed and -j take a number, not '$v'" >&2; exit 2; }
 done
 [ "$JOBS" -ge 1 ] && [ "$N" -ge 1 ] || { echo "yard-bench: -n and -j must be at least 1" >&2; exit 2; }
+case "$HALF" in "" | fit | held-out) ;; *) echo "yard-bench: --half is fit or held-out, not '$HALF'" >&2; exit 2 ;; esac
+# Whether seed $1 is in the half asked for (every seed without --half).
+in_half() { [ -z "$HALF" ] || [ $(($1 % 2)) = "$([ "$HALF" = fit ] && echo 0 || echo 1)" ]; }
 for t in "$PTXAS" "$NVLINK" "$NVCC" readelf sha256sum python3; do
     command -v "$t" >/dev/null 2>&1 || { echo "SKIPPED: $t not found"; exit 77; }
 done
 mkdir -p "$WORK"
 case "$WORK" in /*) ;; *) WORK=$PWD/$WORK ;; esac
+export PTXLINK_TUNE_CACHE=${PTXLINK_TUNE_CACHE:-$WORK/tune-cache}
 OUT=${OUT:-$ROOT/docs/yard-benchmark.md}
 case "$OUT" in /*) ;; *) OUT=$PWD/$OUT ;; esac
 bench_setup
@@ -99,10 +111,13 @@ count() { # ptx kernel words
 # "name same|DIFFERENT|stopped plain(3) ptxlink(3) dlto(3)".
 interp() { # prog dir
     local W=$2 k w rc v f
+    # route p's ptxas options, so that --tune's compiles come from the cache
+    local -a flags=(${PLK_FLAGS[@]+"${PLK_FLAGS[@]}"})
+    [[ " ${PLK_FLAGS[*]} " == *" --tune"* ]] && flags+=(-Xptxas -v)
     "$PTXLINK" --no-stages -arch="$ARCH" -o "$W/plain.ptx" "$W"/a/ptx/*.ptx >"$W/plain.log" 2>&1 ||
         die_ptxlink "the plain link of $1" "$W/plain.log" "$PTXLINK" --no-stages -arch="$ARCH" -o "$W/plain.ptx"
-    "$PTXLINK" -arch="$ARCH" -o "$W/ptxlink.ptx" "$W"/a/ptx/*.ptx >"$W/ptxlink.log" 2>&1 ||
-        die_ptxlink "ptxlink on $1" "$W/ptxlink.log" "$PTXLINK" -arch="$ARCH" -o "$W/ptxlink.ptx"
+    "$PTXLINK" -arch="$ARCH" ${flags[@]+"${flags[@]}"} -o "$W/ptxlink.ptx" "$W"/a/ptx/*.ptx >"$W/ptxlink.log" 2>&1 ||
+        die_ptxlink "ptxlink on $1" "$W/ptxlink.log" "$PTXLINK" -arch="$ARCH" ${flags[@]+"${flags[@]}"} -o "$W/ptxlink.ptx"
     : >"$W/kernels.tsv"
     while read -r k w; do
         # shellcheck disable=SC2086
@@ -139,6 +154,7 @@ one() { # seed
 t_start=$(now_ns)
 if [ "$REPORT_ONLY" = 0 ]; then
     for ((s = SEED; s < SEED + N; s++)); do
+        in_half "$s" || continue
         while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
         one "$s" &
     done
@@ -177,6 +193,7 @@ tot() { local t; t=$(totals "$1"); echo "${t:--}"; }
 collect() {
     local s W half j
     for ((s = SEED; s < SEED + N; s++)); do
+        in_half "$s" || continue
         W=$WORK/progs/y$s
         half=FIT; [ $((s % 2)) = 1 ] && half=HELD-OUT
         if [ ! -f "$W/p/summary" ] || [ ! -f "$W/a/summary" ]; then
@@ -277,7 +294,7 @@ yard_report() {
     echo
     echo "<!-- generated by tools/bench/yard-bench.sh; do not edit by hand -->"
     echo "Generated by \`tools/bench/yard-bench.sh -n $N --seed $SEED\` ($(cat "$WORK/timing" 2>/dev/null || echo 'time not recorded') on 2 shared CPUs; a rerun with the nvcc builds cached in \`build/yard-bench/cache\` redoes only ptxlink's route and the interpreter runs; \`--report\` only rewrites this page; \`-h\` for options)."
-    echo "ptxlink $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null)$(cd "$ROOT" && git diff --quiet HEAD -- . ':!*.md' 2>/dev/null || echo ' (with uncommitted changes)'),"
+    echo "ptxlink $(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null)$(cd "$ROOT" && git diff --quiet HEAD -- . ':!*.md' 2>/dev/null || echo ' (with uncommitted changes)')${PLK_FLAGS[*]:+ with \`${PLK_FLAGS[*]}\`}${HALF:+, the $HALF half only},"
     echo "$("$PTXAS" --version | grep -o 'release [0-9.]*, V[0-9.]*' | head -1 | sed 's/^/CUDA /'); $N programs from \`tests/difftest/gen-yard.py\`, seeds $SEED to $((SEED + N - 1)), sm_80."
     echo
     echo "This is the yardstick later work is fitted on and judged on: ptxlink's constants may be tuned on the **FIT** half (even seeds) only; the **HELD-OUT** half (odd seeds) is reported apart and never used for fitting. Each program is 2 to 4 files of layered \`__device__\` functions (gen-calls.py's: structs by value and by reference, recursion, \`__noinline__\`, calls in loops and divergent branches) plus a device library file, with at least two of: calls in constant-trip loops NVVM unrolls (2 to 16, and 3x3 neighbour loops), float3/float4 library helpers by value, a large single-caller function whose local objects go by address into library calls, virtual dispatch on objects built on the device, a table of function pointers, math calls (the *shapes* column)."

@@ -17,6 +17,7 @@ typedef struct Strs {
 } Strs;
 
 enum { MAX_ARCHS = 16 };   /* cubins and PTX in one fatbinary */
+enum { MAX_PLANS = 8, DEFAULT_TUNE = 4 };   /* --tune's ladder, its budget (docs/usage.md) */
 
 /* The command's own options; the library's are set in lib through the
  * option table (tools/lib/opttab.h), as ptxlink_set_option sets them. */
@@ -36,6 +37,10 @@ typedef struct Options {
 	const char *oldest, *newest;   /* of every architecture named */
 	Strs ptxas_opts;      /* --ptxas=OPTS, -Xptxas, and -g, -w, -Werror, ... */
 	int time;             /* --time: per-phase timings */
+	int tune;             /* --tune[=N]: at most N compiles of plans measured; 0: off */
+	int tune_remarks;     /* -Rpass=tune */
+	int jobs;             /* -j N: compiles at once under --tune */
+	const char *tune_cache;   /* --tune-cache=DIR, $PTXLINK_TUNE_CACHE, or the user's cache */
 	const char *foreign_passed;   /* the first ptxas option given (-Xptxas, -fmad...) */
 	int rsp_depth;        /* response files being read (@FILE, -optf) */
 	size_t rsp_files, rsp_words, rsp_bytes;   /* read so far (their limits: options.c) */
@@ -53,7 +58,15 @@ void options_free(Options *);
  * temporary the caller unlinks) or -1 after saying why.  The module's
  * .target is changed while PTX for another architecture is printed. */
 struct LibObjects;   /* the archives of objects the link found, for nvlink */
-int compile_module(Module *, const Options *, const struct LibObjects *, char **path);
+/* What --tune chose: the mode and the first architecture's cubin (a
+ * temporary's name) and what its ptxas said. */
+typedef struct Tuned {
+	int mode;
+	const char *cubin;
+	char *said;
+} Tuned;
+int compile_module(Module *, const Options *, const struct LibObjects *, const Tuned *,
+	char **path);
 void toolchain_cleanup(void);   /* removes the temporaries; signal-safe */
 void toolchain_done(void);      /* and frees their names */
 
@@ -70,11 +83,27 @@ int dlink_nvlink(const Options *, const char *sm, const Strs *objects, int dlto,
 int dlink_object(const Options *, const Strs *images, const Strs *ids, const char *archs,
 	char **path);
 
+/* toolchain.c, for --tune: a temporary named after the output, tag and
+ * ext: its name in the temporary directory (made once), its path in
+ * *path; NULL after saying why.  The module printed to path (0, or -1
+ * after saying why: write_ptx).  Each of v compiled with figures for the first
+ * architecture (their files named by the caller), -j at once. */
+const char *tune_file(const Options *, const char *tag, const char *ext, char **path);
+char *tune_path(const char *name, const char *ext);   /* the temporary name+ext's path, to be freed */
+int write_ptx(const Module *, const char *path);
+void tune_compile(const Options *, const struct LibObjects *, NvBatch *v, int n);
+/* tune.c: --tune: the plans' modules compiled, the best kept: *s is
+ * its session (the others freed), *t its compile; -1 after saying why. */
+int tune(const Options *, Ctx *, ptxlink_session **s, Tuned *t);
+
 /* dlink.c: -dlink's run; the exit status. */
 int dlink(Options *, Ctx *);
 /* ptxlink.c, for dlink.c: the output written (atomically) from a file */
 int write_output_file(const char *path, const char *file);
 
+/* ptxlink.c: the inputs loaded, linked and through the stages at lib's
+ * options (NULL after errors) */
+ptxlink_session *load(const Options *, const ptxlink_options *lib, Ctx *);
 /* ptxlink.c: -v and --time (a phase's time since start, or its ms); the
  * module printed (-1, errno set, after a failed write) */
 int print_close(FILE *, const Module *);

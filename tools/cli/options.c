@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "driver.h"
 #include "tools/lib/core.h"
 
@@ -694,6 +695,42 @@ static int settle_archs(Options *o)
 	return 0;
 }
 
+/* $PTXLINK_TUNE_CACHE, else ptxlink/tune in the user's cache directory
+ * (XDG's), NULL when there is none. */
+static const char *user_cache(void)
+{
+	const char *env = getenv("PTXLINK_TUNE_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	if (env)
+		return env;
+	if (!(xdg && *xdg) && !(home && *home))
+		return NULL;
+	size_t n = strlen(xdg && *xdg ? xdg : home) + 32;
+	char *p = xmalloc(n);
+	snprintf(p, n, "%s%s/ptxlink/tune", xdg && *xdg ? xdg : home, xdg && *xdg ? "" : "/.cache");
+	keep_alive(p);
+	return p;
+}
+
+/* --tune's: it needs an architecture and is no -dlink's; -j is the CPUs
+ * online unless given, the cache the user's unless given. */
+static int settle_tune(Options *o)
+{
+	if (!o->tune)
+		return 0;
+	if (o->dlink)
+		return bad("%s", "--tune is not for -dlink: each architecture's link is compiled once");
+	if (!o->lib.arch)
+		return bad("%s", "--tune needs -arch=sm_XX (the GPU to measure the plans for)");
+	if (!o->jobs) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		o->jobs = cpus < 1 ? 1 : cpus > NV_MAX_JOBS ? NV_MAX_JOBS : (int)cpus;
+	}
+	if (!o->tune_cache)
+		o->tune_cache = user_cache();
+	return 0;
+}
+
 /* The command's own options (C_* rows). */
 static int command_flag(Options *o, const OptRow *r)
 {
@@ -709,6 +746,9 @@ static int command_flag(Options *o, const OptRow *r)
 	case OPT_PTXAS: o->ptxas = 1; break;
 	case OPT_FATBIN: o->fatbin = o->ptxas = 1; break;
 	case OPT_DLINK: o->dlink = o->ptxas = 1; break;
+	case OPT_TUNE: o->tune = DEFAULT_TUNE; break;
+	case OPT_NO_TUNE: o->tune = 0; break;
+	case OPT_RPASS_TUNE: o->tune_remarks = 1; break;
 	default: die("option %s has no flag action", r->names[0]);
 	}
 	return 0;
@@ -737,6 +777,17 @@ static int command_value(Options *o, const OptRow *r, const char *a, const char 
 			o->foreign_passed = a;
 		break;
 	case OPT_MODE: return set_mode(o, v);
+	case OPT_TUNE:
+		if (opt_number(v, 1, 2 * MAX_PLANS, &n) != 0)
+			return bad("'%s' needs a number of compiles from 1 to 16", a);
+		o->tune = (int)n;
+		break;
+	case OPT_JOBS:
+		if (opt_number(v, 1, NV_MAX_JOBS, &n) != 0)
+			return bad("'%s' needs a number of compiles at once from 1 to 64", a);
+		o->jobs = (int)n;
+		break;
+	case OPT_TUNE_CACHE: o->tune_cache = v; break;
 	case OPT_CCBIN: o->ccbin = v; break;
 	case OPT_GENCODE: return gencode(o, a, v);
 	case OPT_HELP: return help(a, v);
@@ -791,7 +842,7 @@ int parse_args(int argc, char **argv, Options *o)
 			return -1;
 		i += used;
 	}
-	if (o->foreign_passed && !o->ptxas)
+	if (o->foreign_passed && !o->ptxas && !o->tune)
 		warn_later(o->foreign_passed, "a ptxas option, and without --ptxas no ptxas runs");
 	flush_warnings();
 	if (settle_archs(o) != 0)
@@ -801,7 +852,7 @@ int parse_args(int argc, char **argv, Options *o)
 			o->dlink ? "-dlink" : o->fatbin ? "--fatbin" : "--ptxas");
 	if (o->inputs.n == 0)
 		return bad("%s", "no input files (see --help)");
-	return 0;
+	return settle_tune(o);
 }
 
 void options_free(Options *o)

@@ -277,11 +277,11 @@ static void say_plain_link(const Options *o)
 }
 
 /* The inputs (errors in all of them reported), the library members they
- * need, linked and through the stages: libptxlink's session, working in
- * the command's context, or NULL after errors. */
-static ptxlink_session *load(const Options *o, Ctx *ctx)
+ * need, linked and through the stages at lib's options: libptxlink's
+ * session, working in the command's context, or NULL after errors. */
+ptxlink_session *load(const Options *o, const ptxlink_options *lib, Ctx *ctx)
 {
-	ptxlink_session *s = session_new(&o->lib, ctx);
+	ptxlink_session *s = session_new(lib, ctx);
 	if (!s)
 		return NULL;
 	if (o->ptxas)
@@ -303,8 +303,9 @@ static ptxlink_session *load(const Options *o, Ctx *ctx)
 	return s;
 }
 
-/* The module printed, or (--ptxas) compiled; no output after a failure. */
-static int output(const Options *o, Module *m, const LibObjects *objects)
+/* The module printed, or (--ptxas) compiled, its first architecture's
+ * compile tuned's when not NULL; no output after a failure. */
+static int output(const Options *o, Module *m, const LibObjects *objects, const Tuned *tuned)
 {
 	double t = now();
 	if (!o->ptxas) {
@@ -314,7 +315,7 @@ static int output(const Options *o, Module *m, const LibObjects *objects)
 	}
 	char *made = NULL;
 	guard_tmp(NULL);   /* a crash removes the tools' temporaries too */
-	int rc = compile_module(m, o, objects, &made);
+	int rc = compile_module(m, o, objects, tuned, &made);
 	if (rc == 0)
 		rc = write_output(o->out, &(Payload){.file = made});
 	free(made);
@@ -338,8 +339,18 @@ int main(int argc, char **argv)
 		timing = o.time;
 		o.lib.stats |= o.lib.verbose;   /* -v: each stage's counts */
 		o.lib.phase_done = o.time ? phase_done : NULL;
-		ptxlink_session *s = load(&o, ctx);
-		rc = s && diag_errors() == 0 && output(&o, session_result(s), session_objects(s)) == 0 ? 0 : 1;
+		ptxlink_session *s = load(&o, &o.lib, ctx);
+		Tuned tuned = {0};
+		int loaded = s && diag_errors() == 0;
+		if (loaded && o.tune) {
+			guard_tmp(NULL);   /* a crash removes the plans' temporaries */
+			loaded = tune(&o, ctx, &s, &tuned) == 0;
+		}
+		rc = loaded && output(&o, session_result(s), session_objects(s), o.tune ? &tuned : NULL) == 0
+			? 0 : 1;
+		free(tuned.said);
+		if (o.tune)
+			toolchain_done();   /* the plans' temporaries, after a failure too */
 		ptxlink_free(s);
 		if (o.lib.verbose)
 			fprintf(stderr, "ptxlink: %s in %.1f ms\n", rc ? "failed" : "done", (now() - start) * 1e3);

@@ -28,19 +28,21 @@
 /* .o, .cubin, .ptx each; the PTX, the fatbinary, three measured (a cubin
  * whole, an object and its cubin relocatable); -dlink: the PTX and those
  * per architecture, nvlink's cubin, the registration, the fatbinary's C
- * file and the object */
-enum { MAX_TMP = 6 * MAX_ARCHS + 5 };
+ * file and the object; --tune: each plan's PTX and, each way, its
+ * cubin, object and what ptxas said */
+enum { MAX_TMP = 6 * MAX_ARCHS + 5 + 7 * MAX_PLANS };
 static char tmpdir[PATH_MAX];
 static char *volatile tmpfiles[MAX_TMP];   /* removed by toolchain_cleanup */
 static int ntmp;
 
-/* The tool running now (nvtools.h, NvRun.running). */
-static volatile pid_t running;
+/* The tool running now (nvtools.h, NvRun.running), and --tune's workers. */
+static volatile pid_t running, workers[NV_MAX_JOBS];
 
 /* Signal-safe (kill, waitpid, unlink): ptxlink.c's crash handler calls
  * it too. */
 void toolchain_cleanup(void)
 {
+	nv_stop_workers(workers, NV_MAX_JOBS);
 	nv_kill(&running);
 	for (int i = 0; i < MAX_TMP; i++)
 		if (tmpfiles[i])
@@ -62,6 +64,8 @@ void toolchain_done(void)
 
 static int make_tmpdir(void)
 {
+	if (tmpdir[0])   /* made once for the run: -dlink's architectures, --tune's plans */
+		return 0;
 	const char *t = getenv("TMPDIR");
 	int n = snprintf(tmpdir, sizeof tmpdir, "%s/ptxlink-XXXXXX", t && *t ? t : "/tmp");
 	if (n >= (int)sizeof tmpdir)
@@ -126,7 +130,7 @@ static void base_name(const Options *o, char *buf, size_t n)
 		snprintf(buf, n, "a");
 }
 
-static int write_ptx(const Module *m, const char *path)
+int write_ptx(const Module *m, const char *path)
 {
 	FILE *f = fopen(path, "w");
 	if (!f || print_close(f, m) != 0) {
@@ -256,7 +260,7 @@ static void say_figures(char *buf, size_t n, const NvFigures *c, const char *way
 }
 
 /* The mode the facts leave open, by compiling the first architecture
- * both ways (nv_reloc_better); why gets what was measured.  The chosen
+ * both ways (nv_better); why gets what was measured.  The chosen
  * compile is the output's for that architecture: its cubin in *cubin
  * (NULL when both failed: the output's own compile says why), what its
  * ptxas said in *said (to be freed).  -1 without ptxas (said once, not
@@ -272,7 +276,7 @@ static int measured_mode(Job *j, const Options *o, const char *base, char *why, 
 	NvFigures w, r;
 	compile_for(j, o->archs.v[0], 0, base, "whole", &wc, &w);
 	compile_for(j, o->archs.v[0], 1, base, "relocatable", &rc, &r);
-	int reloc = nv_reloc_better(&r, &w);
+	int reloc = nv_better(&r, &w);
 	snprintf(why, n, "measured for %s: spill bytes, stack, registers and .text bytes ", o->archs.v[0]);
 	say_figures(why, n, &w, "whole; ");
 	say_figures(why, n, &r, "relocatable");
@@ -319,8 +323,10 @@ static int ptx_images(Module *m, const Options *o, const char *base, const char 
 	return rc;
 }
 
+/* The output's compiles; the first architecture's is tuned's when not
+ * NULL (--tune measured it), or the measured mode's. */
 static int compile_in_tmpdir(Module *m, const Options *o, int mode, const ModeFacts *f,
-	const LibObjects *objects, Strs *images, char **path)
+	const LibObjects *objects, const Tuned *tuned, Strs *images, char **path)
 {
 	char base[NAME_MAX - 32];
 	base_name(o, base, sizeof base);
@@ -331,16 +337,18 @@ static int compile_in_tmpdir(Module *m, const Options *o, int mode, const ModeFa
 	phase_time("print", t);
 	Job j;
 	char measured[256] = "", *said = NULL;
-	const char *reuse = NULL;   /* the measured compile's cubin */
+	const char *reuse = tuned ? tuned->cubin : NULL;   /* the measured compile's cubin */
 	job_start(&j, o, objects, ptx);
 	if (o->dlink)   /* which libraries' modules nvlink linked (dlink_compile) */
 		j.c.reg = tmpfile_named(base, NULL, ".nvlink.reg.c");
-	if (mode == MODE_AUTO)
+	if (tuned)
+		mode = tuned->mode;
+	else if (mode == MODE_AUTO)
 		mode = measured_mode(&j, o, base, measured, sizeof measured, &reuse, &said);
 	if (o->archs.n && mode >= 0)
-		say_mode(o, f, mode, *measured ? measured : NULL);
-	if (reuse && said)
-		nv_pass_on(&j.c, said);
+		say_mode(o, f, mode, tuned ? "--tune's plan" : *measured ? measured : NULL);
+	if (reuse && (said || tuned))
+		nv_pass_on(&j.c, tuned ? tuned->said : said);
 	free(said);
 	int rc = mode < 0 ? -1 : cubins(&j, o, mode, base, reuse, images, &out);
 	if (rc == 0)
@@ -355,24 +363,57 @@ static int compile_in_tmpdir(Module *m, const Options *o, int mode, const ModeFa
 	return rc;
 }
 
-int compile_module(Module *m, const Options *o, const LibObjects *objects, char **path)
+int compile_module(Module *m, const Options *o, const LibObjects *objects, const Tuned *tuned,
+	char **path)
 {
 	ModeFacts f = {0};
 	int mode = o->archs.n ? nv_mode(m, o->mode, &f) : MODE_WHOLE;
 	if (mode < 0 || !serves_all(m, o) || make_tmpdir() != 0)
 		return -1;
 	Strs images = {0};
-	int rc = compile_in_tmpdir(m, o, mode, &f, objects, &images, path);
+	int rc = compile_in_tmpdir(m, o, mode, &f, objects, tuned, &images, path);
 	strs_free(&images);
 	return rc;
 }
 
-/* ---- -dlink: one temporary directory for every architecture ---------- */
+/* ---- --tune: the plans' files and their compiles ---------------------- */
 
-static int dlink_dir(void)
+const char *tune_file(const Options *o, const char *tag, const char *ext, char **path)
 {
-	return tmpdir[0] ? 0 : make_tmpdir();
+	char base[NAME_MAX - 48];
+	base_name(o, base, sizeof base);
+	if (make_tmpdir() != 0)
+		return NULL;
+	const char *name = tmpfile_named(base, tag, ext);
+	if (path)
+		*path = tmpfiles[ntmp - 1];
+	return name;
 }
+
+char *tune_path(const char *name, const char *ext)
+{
+	return nv_path_ext(tmpdir, name, ext);
+}
+
+void tune_compile(const Options *o, const LibObjects *objects, NvBatch *v, int n)
+{
+	Job j;
+	job_start(&j, o, objects, NULL);
+	j.run.verbose = 0;
+	j.run.timed = NULL;
+	for (int i = 0; i < n; i++) {
+		NvCompile c = j.c;
+		c.arch = o->archs.n ? o->archs.v[0] : o->lib.arch;
+		c.ptx = v[i].c.ptx, c.reloc = v[i].c.reloc, c.cubin = v[i].c.cubin, c.obj = v[i].c.obj;
+		v[i].c = c;
+	}
+	double t = now();
+	nv_compile_batch(&j.run, v, n, o->jobs, o->tune_cache, workers);
+	phase_time("tune", t);
+	job_end(&j);
+}
+
+/* ---- -dlink: one temporary directory for every architecture ---------- */
 
 /* The module ids of nvlink's registration file name (in the temporary
  * directory; none when nvlink did not run) after the first skip, into
@@ -407,7 +448,7 @@ int dlink_compile(Module *m, const Options *o, const char *sm, int ptx, Strs *im
 	one.lib.arch = sm;
 	ModeFacts f = {0};
 	int mode = nv_mode(m, o->mode, &f);
-	if (mode < 0 || dlink_dir() != 0 || compile_in_tmpdir(m, &one, mode, &f, NULL, images, NULL) != 0)
+	if (mode < 0 || make_tmpdir() != 0 || compile_in_tmpdir(m, &one, mode, &f, NULL, NULL, images, NULL) != 0)
 		return -1;
 	snprintf(out, sizeof out, "%s.%s.nvlink.reg.c", base, sm);
 	take_registered(out, 1, extra);
@@ -419,7 +460,7 @@ int dlink_nvlink(const Options *o, const char *sm, const Strs *objects, int dlto
 {
 	char base[NAME_MAX - 48];
 	base_name(o, base, sizeof base);
-	if (dlink_dir() != 0)
+	if (make_tmpdir() != 0)
 		return -1;
 	Job j;
 	job_start(&j, o, NULL, NULL);
@@ -465,7 +506,7 @@ int dlink_object(const Options *o, const Strs *images, const Strs *ids, const ch
 {
 	char base[NAME_MAX - 48];
 	base_name(o, base, sizeof base);
-	if (dlink_dir() != 0)
+	if (make_tmpdir() != 0)
 		return -1;
 	tmpfile_named(base, NULL, ".reg.c");
 	const char *reg = tmpfiles[ntmp - 1];

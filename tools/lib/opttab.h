@@ -80,6 +80,23 @@ OPT(XPTXAS, C_VALUE, N("-Xptxas", "--Xptxas"), NONE, 0, "-Xptxas OPT[,OPT]",
 	"pass OPT to ptxas (repeatable): -Xptxas -v -Xptxas -maxrregcount=64")
 OPT(FATBIN, C_FLAG, N("--fatbin"), NONE, 0, "--fatbin",
 	"with --ptxas, write a fatbinary holding the cubin and the PTX")
+OPT(TUNE, C_OPTIONAL, N("--tune"), NONE, 0, "--tune, --tune=N",
+	"measure plans of the options (inlining at 100, local memory\n"
+	"after inlining, never, always, .calltargets; whole or\n"
+	"relocatable) on the program: ptxas -v compiles at most N of\n"
+	"them (default 4, at most 16) and one better in spills, stack,\n"
+	"warps, SASS than the options given replaces them (PTX too,\n"
+	"with ptxas on PATH); needs -arch (docs/usage.md)")
+OPT(NO_TUNE, C_FLAG, N("--no-tune"), NONE, 0, "--no-tune", "do not (the default)")
+OPT(JOBS, C_GLUED, N("-j", "--jobs"), NONE, 0, "-j N, --jobs N",
+	"with --tune, N compiles at once (default: the CPUs online)")
+OPT(TUNE_CACHE, C_VALUE, N("--tune-cache"), NONE, 0, "--tune-cache=DIR",
+	"with --tune, keep compiles in DIR by content ('': none;\n"
+	"default $PTXLINK_TUNE_CACHE, else $XDG_CACHE_HOME/ptxlink/tune\n"
+	"or ~/.cache/ptxlink/tune)")
+OPT(RPASS_TUNE, C_FLAG, N("-Rpass=tune"), NONE, 0, "-Rpass=tune",
+	"with --tune, a remark for every plan compiled, its figures,\n"
+	"and the one chosen")
 OPT(DLINK, C_FLAG, N("-dlink", "--device-link"), NONE, 0, "-dlink, --device-link",
 	"in place of nvcc -dlink: the inputs are host objects (nvcc -dc)\n"
 	"and archives of them; each -arch's PTX in them linked, kept\n"

@@ -6,9 +6,11 @@
  * taken and no call is left and no division or square root ptxas makes
  * a subroutine of is in two kernels; where the facts tell nothing, the
  * caller compiles the first architecture both ways with figures
- * (nv_compile) and nv_reloc_better picks: the fewer spill bytes, then
- * the smaller frames, then the more warps the registers let an SM hold,
- * then the fewer SASS bytes (the cubin's .text sections). */
+ * (nv_compile) and nv_better picks (a tie is whole: it needs no
+ * nvlink): the fewer spill bytes, then the smaller frames, then the more
+ * warps the registers let an SM hold, then the fewer SASS bytes (the
+ * cubin's .text sections).  --tune picks among its plans' compiles by
+ * the same order (nv_best). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,19 +150,42 @@ static int mode_by_facts(const ModeFacts *f)
 	return f->taken || f->calling || f->slowpath ? MODE_AUTO : MODE_WHOLE;
 }
 
-/* Fewer spill bytes, then smaller frames, then more warps resident
- * (registers cost occupancy: relocatable's full-ABI calls took
- * vcall_xfile from 46 registers to 70 and solver from 32 to 53, for 2 KB
- * less SASS each), then less SASS; a tie is whole (it needs no nvlink). */
-int nv_reloc_better(const NvFigures *r, const NvFigures *w)
+/* The yardstick's order (tools/bench/lto-bench.sh): fewer spill bytes,
+ * then smaller frames, then more warps resident (registers cost
+ * occupancy: relocatable's full-ABI calls took vcall_xfile from 46
+ * registers to 70 and solver from 32 to 53, for 2 KB less SASS each),
+ * then less SASS; a failed compile is worse than any other. */
+int nv_better(const NvFigures *a, const NvFigures *b)
 {
-	if (r->spill < 0 || w->spill < 0)
-		return w->spill < 0 && r->spill >= 0;
-	if (r->spill != w->spill)
-		return r->spill < w->spill;
-	if (r->stack != w->stack)
-		return r->stack < w->stack;
-	return r->warps != w->warps ? r->warps > w->warps : r->text < w->text;
+	if (a->spill < 0 || b->spill < 0)
+		return b->spill < 0 && a->spill >= 0;
+	if (a->spill != b->spill)
+		return a->spill < b->spill;
+	if (a->stack != b->stack)
+		return a->stack < b->stack;
+	return a->warps != b->warps ? a->warps > b->warps : a->text < b->text;
+}
+
+/* Whether c is no worse than the plan given's g in spills and stack,
+ * and its SASS at most NV_TUNE_SASS percent of g's (any compile is, when
+ * g failed). */
+static int guarded(const NvFigures *c, const NvFigures *g)
+{
+	return g->spill < 0 || (c->spill >= 0 && c->spill <= g->spill && c->stack <= g->stack &&
+		c->text * 100 <= g->text * NV_TUNE_SASS);
+}
+
+int nv_best(const NvBatch *v, int n, int given)
+{
+	int g = 0, best;
+	for (int k = 1; k < given; k++)
+		if (nv_better(&v[k].f, &v[g].f))
+			g = k;
+	best = g;
+	for (int k = given; k < n; k++)
+		if (guarded(&v[k].f, &v[g].f) && nv_better(&v[k].f, &v[best].f))
+			best = k;
+	return best;
 }
 
 int nv_mode(const Module *m, NvMode asked, ModeFacts *f)

@@ -7,6 +7,7 @@
 #ifndef PTXLINK_NVTOOLS_H
 #define PTXLINK_NVTOOLS_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include "ir/ir.h"
@@ -22,6 +23,7 @@ typedef struct NvRun {
 } NvRun;
 /* dir/name, to be freed. */
 char *nv_path(const char *dir, const char *name);
+char *nv_path_ext(const char *dir, const char *name, const char *ext);   /* dir/name+ext */
 /* The tool's path (to be freed): name on PATH, else in the CUDA root's
  * bin ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda); NULL after saying where
  * it was looked for. */
@@ -38,6 +40,10 @@ char *nv_cuda_path(const char *tool, const char *sub);
 int nv_run(const NvRun *, const char *const *argv, char **captured);
 /* Ends the tool *running (its process group) and waits: signal-safe. */
 void nv_kill(volatile pid_t *running);
+double nv_seconds(void);   /* a monotonic clock */
+/* fork() with the signals that end ptxlink blocked, the mask before in
+ * *old: parent and child restore it once the child's pid is kept. */
+pid_t nv_fork(sigset_t *old);
 
 /* ptxas.c: one compile for one architecture. */
 typedef struct NvCompile {
@@ -75,6 +81,9 @@ typedef struct NvFigures {
  * passes it on), and the figures are read (nv_figures_free). */
 int nv_compile(const NvRun *, const NvCompile *, NvFigures *figures);
 void nv_figures_free(NvFigures *);
+/* The figures of c's compile (rc: how it ended) from f->said, set, and
+ * its cubin. */
+void nv_figures_read(const NvRun *, const NvCompile *c, int rc, NvFigures *f);
 /* What a compile with figures had ptxas say, passed on as a compile's
  * without them is: the -v lines only when c's options ask for -v. */
 void nv_pass_on(const NvCompile *, const char *said);
@@ -103,6 +112,24 @@ char **nv_registered(const char *path, int *n);
 int nv_link_stub(const NvRun *, const char *cc, const char *const *cc_opts, int ncc_opts,
 	const char *archs, const char *fatbin_c, const char *reg_c, const char *out);
 
+/* batch.c: many compiles with figures at once (--tune). */
+enum { NV_MAX_JOBS = 64 };
+typedef struct NvBatch {
+	NvCompile c;      /* the compile: its files named apart from the others' */
+	NvFigures f;      /* its figures (nv_figures_free) */
+	int cached;       /* from the cache, or another of the batch with its key */
+	double ms;        /* how long its tools ran, ms (0 when cached) */
+} NvBatch;
+/* Compiles each of v (n of them) with figures, at most jobs at a time
+ * (1 to NV_MAX_JOBS), each in a worker process whose pid is in
+ * workers[jobs] (zeroed by the caller) while it runs; results by content
+ * in the directory cache (made if missing; NULL or unusable: none).  A
+ * compile that fails has f.spill -1 and what ptxas said in f.said. */
+void nv_compile_batch(const NvRun *, NvBatch *v, int n, int jobs, const char *cache,
+	volatile pid_t *workers);
+/* Stops the workers running (their tools too) and waits: signal-safe. */
+void nv_stop_workers(volatile pid_t *workers, int jobs);
+
 /* mode.c: whole program (ptxas) or relocatable (ptxas -c, nvlink). */
 typedef enum NvMode { MODE_AUTO, MODE_WHOLE, MODE_RELOCATABLE } NvMode;
 /* What decides the mode (see mode.c). */
@@ -121,7 +148,18 @@ typedef struct ModeFacts {
  * mode, MODE_AUTO when only measuring tells, or -1 when whole program is
  * asked for and cannot be (said why). */
 int nv_mode(const Module *, NvMode asked, ModeFacts *);
-/* Whether relocatable's figures r beat whole's w (a tie is whole). */
-int nv_reloc_better(const NvFigures *r, const NvFigures *w);
+/* Whether a's figures beat b's by the yardstick's order: spill bytes,
+ * stack, warps by registers, SASS bytes (a tie is not). */
+int nv_better(const NvFigures *a, const NvFigures *b);
+/* --tune's choice among n compiles, the first given of them (at least
+ * one) the plan given's: the best of those by that order (the mode
+ * rule's measuring), unless a later one beats it by that order with no
+ * more spill bytes, no larger stack and at most NV_TUNE_SASS percent of
+ * its SASS; the best such.  The first of equals: the ladder's order
+ * breaks ties.  (The order alone, fitted on nothing, took every
+ * program's lowest spills at any price: on the yard benchmark's FIT half
+ * twice the SASS and half again the stack; docs/usage.md, "Tuning".) */
+enum { NV_TUNE_SASS = 110 };
+int nv_best(const NvBatch *v, int n, int given);
 
 #endif

@@ -211,7 +211,7 @@ static void read_said(NvFigures *f)
 		f->spill += f->funcs[i].spill, f->stack += f->funcs[i].stack;
 }
 
-static void figures(const NvRun *r, const NvCompile *c, int rc, NvFigures *f)
+void nv_figures_read(const NvRun *r, const NvCompile *c, int rc, NvFigures *f)
 {
 	char *path = nv_path(r->dir, c->cubin);
 	f->owned = xstrdup(f->said ? f->said : "");
@@ -230,7 +230,7 @@ int nv_compile(const NvRun *r, const NvCompile *c, NvFigures *f)
 	if (rc == 0 && c->reloc)
 		rc = nvlink(r, c);
 	if (f)
-		figures(r, c, rc, f);
+		nv_figures_read(r, c, rc, f);
 	return rc;
 }
 

@@ -40,6 +40,16 @@ char *nv_path(const char *dir, const char *name)
 	return p;
 }
 
+char *nv_path_ext(const char *dir, const char *name, const char *ext)
+{
+	size_t n = strlen(name) + strlen(ext) + 1;
+	char *file = xmalloc(n), *p;
+	snprintf(file, n, "%s%s", name, ext);
+	p = nv_path(dir, file);
+	free(file);
+	return p;
+}
+
 static int executable(const char *path)
 {
 	struct stat st;
@@ -143,16 +153,22 @@ static void take_output(FILE *from, const char *tool, char **captured)
 	fclose(to);
 }
 
-/* Forks with the fatal signals blocked until the child's pid is kept. */
-static pid_t start(const NvRun *r, const char *exe, char *const *argv, int fds[2])
+pid_t nv_fork(sigset_t *old)
 {
 	fflush(NULL);
-	sigset_t block, old;
+	sigset_t block;
 	sigemptyset(&block);
 	for (size_t i = 0; i < sizeof fatal_sigs / sizeof *fatal_sigs; i++)
 		sigaddset(&block, fatal_sigs[i]);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	pid_t pid = fork();
+	sigprocmask(SIG_BLOCK, &block, old);
+	return fork();
+}
+
+/* Forks with the fatal signals blocked until the child's pid is kept. */
+static pid_t start(const NvRun *r, const char *exe, char *const *argv, int fds[2])
+{
+	sigset_t old;
+	pid_t pid = nv_fork(&old);
 	if (pid == 0)
 		child(r, fds[1], exe, argv, &old);
 	int err = errno;
@@ -195,7 +211,7 @@ static int spawn(const NvRun *r, const char *exe, const char *tool, char *const 
 	return exit_status(tool, pid, status);
 }
 
-static double seconds(void)
+double nv_seconds(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -231,10 +247,10 @@ int nv_run(const NvRun *r, const char *const *argv, char **captured)
 			fprintf(stderr, " %s", i ? argv[i] : exe);
 		fprintf(stderr, " (in %s)\n", r->dir);
 	}
-	double t = seconds();
+	double t = nv_seconds();
 	int rc = spawn(r, exe, tool, (char *const *)argv, captured);
 	if (r->timed)
-		r->timed(tool, (seconds() - t) * 1e3);
+		r->timed(tool, (nv_seconds() - t) * 1e3);
 	free(exe);
 	return rc;
 }
