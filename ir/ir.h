@@ -720,6 +720,10 @@ Defs *defs_compute(const Cfg *, const Live *);
 void defs_free(Defs *);
 uint32_t defs_reaching(const Defs *, uint32_t ins, const char *reg, uint32_t *out, uint32_t max);
 uint32_t defs_uses(const Defs *, uint32_t def_ins, const char *reg, uint32_t *out, uint32_t max);
+/* loops.c, needing Defs: the most times one-block loop b (its last
+ * instruction a guarded branch back to itself) runs per entry, counted by
+ * a constant counter and test; 0 unknown or over limit. */
+uint32_t loop_trips(const Cfg *, const Defs *, uint32_t b, uint32_t limit);
 
 /* value.c: "is this operand symbol + offset (or a constant)?" at an
  * instruction.  The symbol table says which variables are constant data
@@ -965,6 +969,9 @@ typedef struct MemAccess {
 	                         * parameter, a special register (bins[px >> 4]), not only
 	                         * from constants stepped around loops (a[i] in a loop that
 	                         * ptxas may unroll, each index a constant then) */
+	uint8_t bounded;        /* not exact, but proven to touch only off .. off+spread+width
+	                         * (a pointer stepped around a counted loop) */
+	int64_t spread;
 } MemAccess;
 typedef struct MemEscape {  /* an object's address escaping */
 	int obj;

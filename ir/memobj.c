@@ -53,6 +53,9 @@ typedef struct Addr {
 	int data;       /* with var: the amount comes from data (see MemAccess) */
 	int indexed;    /* with var: a value not constant was added (a[j]), not
 	                 * only constants stepped around a loop */
+	int bounded;    /* with var: the run-time amount is 0 .. spread, proven
+	                 * (a pointer stepped around a counted loop: stepped()) */
+	int64_t spread;
 } Addr;
 
 /* Offsets wrap as the machine's addresses do; C's signed overflow would not. */
@@ -136,6 +139,15 @@ static int base_known(Addr a)
 	return a.root || !a.var || a.base_known;
 }
 
+/* Where only C's promise (an address stays inside its array) places a
+ * stepped pointer, forget where it started: as before stepped(). */
+static Addr unbound(Addr a)
+{
+	if (a.bounded)
+		a.bounded = 0, a.base_known = 0;
+	return a;
+}
+
 static int64_t base_of(Addr a)
 {
 	return a.root ? 0 : a.var ? a.base : a.off;
@@ -145,6 +157,7 @@ static void escape(Walker *w, Addr a)
 {
 	if (a.kind != A_OBJ)
 		return;
+	a = unbound(a);
 	MemObjs *mo = w->mo;
 	mo->objs[a.obj].escapes = 1;
 	mo->esc = array_grow(mo->esc, mo->nesc, &mo->cesc, sizeof *mo->esc);
@@ -206,7 +219,7 @@ static Addr merge(Walker *w, const Addr *a, uint32_t n)
 		if (!f)
 			f = &a[i], anchor = f->anchor;
 		same_exact &= !a[i].var && !a[i].root && !f->var && !f->root && a[i].off == f->off;
-		same_base &= base_known(a[i]) && base_known(*f) && base_of(a[i]) == base_of(*f);
+		same_base &= base_known(unbound(a[i])) && base_known(unbound(*f)) && base_of(a[i]) == base_of(*f);
 		all_root &= a[i].root;
 		if (a[i].anchor != anchor)
 			anchor = ANCHOR_MANY;
@@ -222,6 +235,85 @@ static Addr merge(Walker *w, const Addr *a, uint32_t n)
 	else if (same_base)
 		r.off = r.base;
 	return r;
+}
+
+enum { TRIPS_MAX = 4096 };
+
+/* Instruction s is "add p, p, C" (or sub), unguarded, in a block it
+ * alone writes p in: C (negated for sub) in *c. */
+static int loop_step(const Cfg *g, uint32_t s, const char *p, int64_t *c)
+{
+	const Ins *in = &g->ins[s]->ins;
+	int op = in->sp->code;
+	if ((op != O_add && op != O_sub) || in->guard || in->nops != 3 || in->ops[0]->kind != E_NAME ||
+	    in->ops[0]->str != p || in->ops[1]->kind != E_NAME || in->ops[1]->str != p ||
+	    !int_operand(in->ops[2], c))
+		return 0;
+	if (op == O_sub)
+		*c = wrap_neg(*c);
+	const Block *b = &g->blocks[g->block_of[s]];
+	for (uint32_t k = b->first; k < b->end; k++) {
+		RegAccess a = ins_reg_access(&g->ins[k]->ins, p);
+		if (k != s && (a.writes || a.may_write))
+			return 0;
+	}
+	return 1;
+}
+
+/* Is def the last write of p on every way into block b from outside? */
+static int sole_way_in(const Walker *w, uint32_t b, const char *p, uint32_t def)
+{
+	const Cfg *g = w->cfg;
+	const Block *lb = &g->blocks[b];
+	for (uint32_t e = 0; e < lb->npred; e++) {
+		const Block *pb = &g->blocks[lb->pred[e]];
+		if (lb->pred[e] == b)
+			continue;
+		if (pb->first >= pb->end)
+			return 0;
+		uint32_t last = pb->end - 1, d[2];
+		RegAccess a = ins_reg_access(&g->ins[last]->ins, p);
+		if (a.may_write)
+			return 0;
+		if (a.writes ? last != def : defs_reaching(w->defs, last, p, d, 2) != 1 || d[0] != def)
+			return 0;
+	}
+	return 1;
+}
+
+/* Register p read at `at`, reached by defs d[0], d[1]: one "add p, p, C"
+ * in a one-block loop that a counted test closes (loop_trips: at most T
+ * trips an entry), the other an object's exact address, the last write of
+ * p on every way into the loop.  Each entry starts p there, and the add
+ * runs once a trip: p is that address plus C times 0 .. T (0 .. T-1 read
+ * in the loop up to the add), which *r gets as a bounded amount.  What
+ * the PTX says, nothing C promises: the pointer may step out of the
+ * object, and the stage that uses the bounds (depot.c) sees where. */
+static int stepped(Walker *w, uint32_t at, const char *p, const uint32_t *d, Addr *r, int depth)
+{
+	const Cfg *g = w->cfg;
+	int64_t c;
+	for (int k = 0; k < 2; k++) {
+		uint32_t s = d[k], i = d[1 - k];
+		if (s == DEF_ENTRY || i == DEF_ENTRY || !loop_step(g, s, p, &c))
+			continue;
+		uint32_t b = g->block_of[s];
+		if (g->block_of[i] == b || !sole_way_in(w, b, p, i))
+			return 0;
+		uint32_t trips = loop_trips(g, w->defs, b, TRIPS_MAX);
+		if (!trips || c > (1 << 20) || c < -(1 << 20))
+			return 0;
+		Addr a = value_of_def(w, i, depth + 1);
+		if (a.kind != A_OBJ || a.var || a.root)
+			return 0;
+		int64_t most = c * (int64_t)(g->block_of[at] == b && at <= s ? trips - 1 : trips);
+		a.var = a.bounded = a.base_known = 1;
+		a.base = a.off = wrap_add(a.off, most < 0 ? most : 0);
+		a.spread = most < 0 ? -most : most;
+		*r = a;
+		return 1;
+	}
+	return 0;
 }
 
 /* The value of a register or symbol or constant where instruction at reads it. */
@@ -242,6 +334,8 @@ static Addr leaf(Walker *w, uint32_t at, const Expr *e, int depth)
 	if (n == 0 || n > 8)
 		return unknown();
 	Addr a[8];
+	if (n == 2 && stepped(w, at, e->str, defs, &a[0], depth))
+		return a[0];
 	for (uint32_t i = 0; i < n; i++)
 		a[i] = defs[i] == DEF_ENTRY ? data() : value_of_def(w, defs[i], depth + 1);
 	return n == 1 ? a[0] : merge(w, a, n);
@@ -279,6 +373,7 @@ static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t o
 		r.root = 0;
 	}
 	if (other->var) {
+		r = unbound(r);
 		if (!r.var)
 			r.base = r.off, r.base_known = 1;
 		r.var = 1;
@@ -378,7 +473,8 @@ static void add_access(Walker *w, uint32_t ins, Addr a, int width, unsigned how)
 		.off = obj ? a.off : 0, .exact = obj && !a.var, .width = width, .how = (uint8_t)how,
 		.generic = (uint8_t)(obj && a.generic), .base_known = (uint8_t)(obj && base_known(a)),
 		.base = obj ? base_of(a) : 0, .anchor = obj ? a.anchor : ANCHOR_NONE,
-		.data = (uint8_t)(obj && a.var && a.data)};
+		.data = (uint8_t)(obj && a.var && a.data), .bounded = (uint8_t)(obj && a.bounded),
+		.spread = obj && a.bounded ? a.spread : 0};
 }
 
 /* Call ins reads what the stores of its lends put into its .params: an
@@ -403,6 +499,7 @@ static void lend_reads(Walker *w, uint32_t ins)
 		Addr a = expr_value(w, l->store_ins, 1, l->store->ins.ops[1], 0);
 		if (a.kind != A_OBJ)
 			continue;
+		a = unbound(a);
 		a.base = base_of(a), a.base_known = base_known(a), a.var = 1;
 		add_access(w, ins, a, 0, USE_READ);
 		w->mo->acc[w->mo->nacc - 1].lent = 1;

@@ -96,6 +96,7 @@ typedef struct Dp {
 	Obj *objs;
 	uint32_t nobjs;
 	const char *fixed;    /* why nothing may move, or NULL */
+	const Stmt *fixed_at; /* the instruction that says so, when one does */
 	uint64_t *conflict;   /* nobjs rows of words: objects that may not share */
 	uint32_t words;
 	struct DebugRef *refs;  /* where DWARF names the depot (array_grow) */
@@ -144,14 +145,24 @@ static int depot_access(const Dp *d, const MemAccess *a)
 	return a->obj == d->dobj && a->how != USE_ADDR;
 }
 
-/* Why no byte may move, or NULL: some access could touch any object. */
-static const char *why_fixed(const Dp *d)
+/* The bytes an access is known to touch, [lo, lo + n) (n 0: from its
+ * base to the next object's start, as C promises of an indexed array). */
+static int64_t acc_bytes(const MemAccess *a, int64_t *lo)
+{
+	*lo = a->exact || a->bounded ? a->off : a->base;
+	return a->exact ? a->width : a->bounded ? a->spread + a->width : 0;
+}
+
+/* Why no byte may move, or NULL: some access could touch any object
+ * (*at: that access). */
+static const char *why_fixed(const Dp *d, const Stmt **at)
 {
 	const MemObjs *mo = d->mo;
 	if (mo->partial)  /* an escape or an access the walk did not reach */
 		return "an address formed by a chain longer than the analysis follows";
 	for (uint32_t i = 0; i < mo->nacc; i++) {
 		const MemAccess *a = &mo->acc[i];
+		*at = a->at;
 		if (a->obj < 0 && ins_space(&a->at->ins) == SPACE_LOCAL)
 			return "a .local access through an unknown pointer";
 		if (a->obj != d->dobj)
@@ -160,11 +171,13 @@ static const char *why_fixed(const Dp *d)
 			return "an address formed in more than one place";
 		if (!a->base_known)
 			return "a pointer stepped around a loop or merged from several offsets";
-		if (a->how != USE_ADDR && (!in_depot(d, a->base) || (a->exact && a->off + a->width > d->size)))
+		int64_t lo, n = acc_bytes(a, &lo);
+		if (a->how != USE_ADDR && (!in_depot(d, lo) || lo + n > d->size))
 			return "an access outside the depot";
 		if (a->how != USE_ADDR && a->width <= 0 && !a->lent)
 			return "an access of unknown width";
 	}
+	*at = NULL;
 	for (uint32_t i = 0; i < mo->nesc; i++)
 		if (mo->esc[i].obj == d->dobj && (!mo->esc[i].base_known || !in_depot(d, mo->esc[i].base)))
 			return "its address escapes at an unknown offset";
@@ -180,7 +193,7 @@ static void make_atoms(Dp *d)
 	int64_t *starts = arena_alloc(d->arena, (mo->nacc + mo->nesc + 1) * sizeof *starts);
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < mo->nacc; i++)
-		if (depot_access(d, &mo->acc[i]) && !mo->acc[i].exact)
+		if (depot_access(d, &mo->acc[i]) && !mo->acc[i].exact && !mo->acc[i].bounded)
 			starts[n++] = mo->acc[i].base;
 	for (uint32_t i = 0; i < mo->nesc; i++)
 		if (mo->esc[i].obj == d->dobj)
@@ -204,10 +217,11 @@ static void make_atoms(Dp *d)
 	}
 	for (uint32_t i = 0; i < mo->nacc; i++) {
 		const MemAccess *a = &mo->acc[i];
-		if (!depot_access(d, a) || !a->exact)
+		int64_t lo, len = acc_bytes(a, &lo);
+		if (!depot_access(d, a) || !len)
 			continue;
 		int32_t at = atom_new(d);
-		for (int64_t b = a->off; b < a->off + a->width; b++)
+		for (int64_t b = lo; b < lo + len; b++)
 			if (d->atom[b] < 0)
 				d->atom[b] = at;
 			else
@@ -239,7 +253,9 @@ static void join_by_anchors(Dp *d)
 		if (!depot_access(d, a))
 			continue;
 		/* a[i-1] of an array at 160 is base 160, off 156: the base says */
-		join_anchor(d, a->anchor, d->atom[a->exact ? a->off : a->base]);
+		int64_t lo;
+		acc_bytes(a, &lo);
+		join_anchor(d, a->anchor, d->atom[lo]);
 	}
 	for (uint32_t i = 0; i < mo->nesc; i++)
 		if (mo->esc[i].obj == d->dobj)
@@ -263,7 +279,9 @@ static Obj *obj_at(Dp *d, int64_t byte)
 
 static Obj *obj_of_access(Dp *d, const MemAccess *a)
 {
-	return obj_at(d, a->exact ? a->off : a->base);
+	int64_t lo;
+	acc_bytes(a, &lo);
+	return obj_at(d, lo);
 }
 
 static void make_objects(Dp *d)
@@ -1439,7 +1457,10 @@ static int repack(Dp *d, Stats *st, Places *b, int64_t *size)
 	analyse(d);
 	if (d->fixed) {
 		st->fixed++;
-		remark(d, "depot of %lld bytes kept whole: %s", (long long)d->size, d->fixed);
+		char where[64] = "";
+		if (d->fixed_at)
+			snprintf(where, sizeof where, " (at line %u)", d->fixed_at->loc.line);
+		remark(d, "depot of %lld bytes kept whole: %s%s", (long long)d->size, d->fixed, where);
 		return 0;
 	}
 	/* before layout: what registers hold takes no bytes */
@@ -1485,7 +1506,7 @@ static void rewrite(Dp *d, Stats *st)
 		d->src = srclines_build(d->m, d->f);
 	d->size = d->mo->objs[d->dobj].size;
 	st->funcs++;
-	d->fixed = d->size > MAX_DEPOT ? "larger than the stage handles" : why_fixed(d);
+	d->fixed = d->size > MAX_DEPOT ? "larger than the stage handles" : why_fixed(d, &d->fixed_at);
 	const char *debug = find_debug_refs(d);
 	if (!d->fixed)
 		d->fixed = debug;

@@ -390,6 +390,43 @@ START_TEST(local_pointers_in_loops)
 }
 END_TEST
 
+/* A pointer stepped around a counted one-block loop (ir/memobj.c:
+ * stepped) is bounded: from a[4] by 4 for 6 trips it stores at 16 .. 36
+ * (off 16, spread 20) and the add's value, read after the loop, is
+ * 20 .. 40; down from 64 by -8 for 3 trips, [p+-8] stores at 40 .. 56.
+ * Not where the loop is entered again with the pointer where it left
+ * off (an outer loop around it): no base, as before. */
+START_TEST(local_stepped_bounds)
+{
+	Module *m = parse_ok(HEADER ".entry k(.param .u32 n)\n{\n"
+		".local .align 4 .b8 a[64];\n"
+		".reg .pred %p<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+		"ld.param.u32 %r1, [n];\nmov.u64 %rd1, a;\nadd.s64 %rd2, %rd1, 16;\nmov.u32 %r2, 0;\n"
+		"L:\nst.local.u32 [%rd2], %r2;\nadd.s64 %rd2, %rd2, 4;\nadd.s32 %r2, %r2, 1;\n"
+		"setp.ne.u32 %p1, %r2, 6;\n@%p1 bra L;\n"
+		"ld.local.u32 %r3, [%rd2];\n"
+		"add.s64 %rd3, %rd1, 64;\nmov.u32 %r4, 3;\n"
+		"M:\nst.local.u32 [%rd3+-8], %r4;\nsub.s64 %rd3, %rd3, 8;\nadd.s32 %r4, %r4, -1;\n"
+		"setp.ne.u32 %p1, %r4, 0;\n@%p1 bra M;\n"
+		"add.s64 %rd4, %rd1, 0;\nmov.u32 %r6, 0;\n"
+		"O:\nmov.u32 %r5, 0;\n"
+		"I:\nst.local.u32 [%rd4], %r5;\nadd.s64 %rd4, %rd4, 4;\nadd.s32 %r5, %r5, 1;\n"
+		"setp.ne.u32 %p1, %r5, 2;\n@%p1 bra I;\n"
+		"add.s32 %r6, %r6, 1;\nsetp.ne.u32 %p2, %r6, 2;\n@%p2 bra O;\n"
+		"ret;\n}\n");
+	MemObjs *mo = memobjs_build(m->items.tail->func);
+	ck_assert_uint_eq(mo->nacc, 4);
+	const MemAccess *x = mo->acc;
+	ck_assert(!x[0].exact && x[0].bounded && x[0].base_known && x[0].off == 16 && x[0].spread == 20);
+	ck_assert(!x[1].exact && x[1].bounded && x[1].off == 20 && x[1].spread == 20);
+	ck_assert(x[2].bounded && x[2].off == 40 && x[2].spread == 16 && x[2].width == 4);
+	ck_assert(!x[3].bounded && !x[3].base_known);
+	ck_assert(!mo->objs[0].escapes);
+	memobjs_free(mo);
+	mod_free(m);
+}
+END_TEST
+
 /* Which run-time indices come from data (MemAccess.data): a loaded value
  * (bins[px >> 4]), a special register, a parameter, a counter that adds
  * one; not a loop's counter or a pointer stepped by constants, which
@@ -871,6 +908,7 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, local_memory_objects);
 	tcase_add_test(tc, local_access_forms);
 	tcase_add_test(tc, local_pointers_in_loops);
+	tcase_add_test(tc, local_stepped_bounds);
 	tcase_add_test(tc, local_anchors_and_bases);
 	tcase_add_test(tc, local_anchor_forms);
 	tcase_add_test(tc, local_data_indices);
@@ -1130,6 +1168,56 @@ START_TEST(value_ranges_of_counters)
 	ck_assert_uint_eq(range_of_def(rs, 21).lo, 3);
 	ck_assert_uint_eq(range_of_def(rs, 21).hi, 33);
 	ranges_release(&ro);
+	release(&a);
+}
+END_TEST
+
+/* loop_trips: one-block loops closed by a constant counter and test,
+ * counted by hand: up to ne 6 (6); the test before the step (lt 9 read
+ * before adding: 10); down from 4 while 0 < it (4); a negated guard
+ * (@!p, eq 10 by 2: 5); a 16-bit counter that wraps (65534 + 1 ... until
+ * 2: 65535, 0, 1, 2: 4); and 0 where it is no such loop: a bound that is
+ * a parameter, a step that never meets the bound (over the limit), two
+ * ways in with different starts, a body of two blocks. */
+START_TEST(loop_trip_counts)
+{
+	Analysed a = analyse(HEADER
+		".entry k(.param .u32 n)\n{\n"
+		".reg .b16 %rs<4>;\n.reg .b32 %r<12>;\n.reg .pred %p<4>;\n"
+		"ld.param.u32 %r1, [n];\n"                                 /* 0 */
+		"mov.u32 %r2, 0;\n"                                        /* 1 */
+		"L1:\nadd.s32 %r2, %r2, 1;\nsetp.ne.s32 %p1, %r2, 6;\n@%p1 bra L1;\n"   /* 2-4 */
+		"mov.u32 %r3, 0;\n"                                        /* 5 */
+		"L2:\nsetp.lt.u32 %p1, %r3, 9;\nadd.s32 %r3, %r3, 1;\n@%p1 bra L2;\n"   /* 6-8 */
+		"mov.u32 %r4, 4;\n"                                        /* 9 */
+		"L3:\nadd.s32 %r4, %r4, -1;\nsetp.lt.s32 %p1, 0, %r4;\n@%p1 bra L3;\n"  /* 10-12 */
+		"mov.u32 %r5, 0;\n"                                        /* 13 */
+		"L4:\nadd.s32 %r5, %r5, 2;\nsetp.eq.u32 %p1, %r5, 10;\n@!%p1 bra L4;\n" /* 14-16 */
+		"mov.u16 %rs1, 65534;\n"                                   /* 17 */
+		"L5:\nadd.u16 %rs1, %rs1, 1;\nsetp.ne.u16 %p1, %rs1, 2;\n@%p1 bra L5;\n" /* 18-20 */
+		"mov.u32 %r6, 0;\n"                                        /* 21 */
+		"L6:\nadd.s32 %r6, %r6, 1;\nsetp.lt.u32 %p1, %r6, %r1;\n@%p1 bra L6;\n" /* 22-24 */
+		"mov.u32 %r7, 0;\n"                                        /* 25 */
+		"L7:\nadd.s32 %r7, %r7, 2;\nsetp.ne.u32 %p1, %r7, 7;\n@%p1 bra L7;\n"   /* 26-28 */
+		"mov.u32 %r8, 0;\n"                                        /* 29 */
+		"setp.eq.u32 %p2, %r1, 0;\n@%p2 bra L8;\nmov.u32 %r8, 1;\n" /* 30-32 */
+		"L8:\nadd.s32 %r8, %r8, 1;\nsetp.lt.u32 %p1, %r8, 4;\n@%p1 bra L8;\n"   /* 33-35 */
+		"mov.u32 %r9, 0;\n"                                        /* 36 */
+		"L9:\nadd.s32 %r9, %r9, 1;\n@%p2 bra L10;\n"               /* 37-38 */
+		"L10:\nsetp.lt.u32 %p1, %r9, 4;\n@%p1 bra L9;\n"           /* 39-40 */
+		"ret;\n}\n");
+	const Cfg *g = a.cfg;
+	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[2], 4096), 6);
+	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[6], 4096), 10);
+	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[10], 4096), 4);
+	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[14], 4096), 5);
+	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[18], 4096), 4);
+	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[10], 3), 0);   /* over the limit */
+	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[22], 4096), 0);
+	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[26], 4096), 0);
+	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[33], 4096), 0);
+	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[37], 4096), 0);
+	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[39], 4096), 0);
 	release(&a);
 }
 END_TEST
@@ -1424,6 +1512,7 @@ Suite *values_suite(void)
 	tcase_add_test(tc, value_ranges);
 	tcase_add_test(tc, value_ranges_reqntid);
 	tcase_add_test(tc, value_ranges_of_counters);
+	tcase_add_test(tc, loop_trip_counts);
 	tcase_add_test(tc, value_ranges_of_constants);
 	tcase_add_test(tc, folds_and_their_inputs);
 	tcase_add_test(tc, register_uses);
