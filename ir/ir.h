@@ -964,7 +964,9 @@ typedef struct MemAccess {
 	int64_t base;           /* see above; off when exact */
 	int anchor;             /* index in anchors, ANCHOR_NONE (a root), ANCHOR_MANY */
 	uint8_t lent;           /* a call that keeps nothing reads the object from base on
-	                         * (memobjs_build_lent): how USE_READ, width 0, never exact */
+	                         * (memobjs_build_lent): how USE_READ, width 0, never exact;
+	                         * or, bounded, a module function's that reads (and may
+	                         * write: how) off .. off+width, base the address lent */
 	uint8_t data;           /* its run-time index comes from data: a value loaded, a
 	                         * parameter, a special register (bins[px >> 4]), not only
 	                         * from constants stepped around loops (a[i] in a loop that
@@ -1004,7 +1006,15 @@ MemObjs *memobjs_build(const Func *);
 /* The same, but an address stored only into .params of calls that keep
  * nothing (runtime_reads_only) is a lent access at each call, not an
  * escape; only for a module that does not define them (defines_runtime). */
-MemObjs *memobjs_build_lent(const Func *);
+/* Which arguments of a call only lend an object, the callee keeping
+ * nothing of its address (borrowers_args): the toolchain's (vprintf,
+ * reads) and, asked once per function, the module's own (reads and
+ * writes at constant offsets). */
+typedef struct Borrowers Borrowers;
+Borrowers *borrowers_build(const Module *);
+uint32_t borrowers_args(Borrowers *, const char *callee);
+void borrowers_free(Borrowers *);
+MemObjs *memobjs_build_lent(const Func *, Borrowers *);
 void memobjs_free(MemObjs *);
 int memobjs_stored_data(const MemObjs *, int obj);   /* a store at a data index */
 /* Why an access needs memory by its form (NULL: a plain ld or st at a

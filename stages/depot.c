@@ -193,8 +193,8 @@ static void make_atoms(Dp *d)
 	int64_t *starts = arena_alloc(d->arena, (mo->nacc + mo->nesc + 1) * sizeof *starts);
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < mo->nacc; i++)
-		if (depot_access(d, &mo->acc[i]) && !mo->acc[i].exact && !mo->acc[i].bounded)
-			starts[n++] = mo->acc[i].base;
+		if (depot_access(d, &mo->acc[i]) && !mo->acc[i].exact && (!mo->acc[i].bounded || mo->acc[i].lent))
+			starts[n++] = mo->acc[i].base;   /* an array indexed, an address lent */
 	for (uint32_t i = 0; i < mo->nesc; i++)
 		if (mo->esc[i].obj == d->dobj)
 			starts[n++] = mo->esc[i].base;
@@ -308,8 +308,9 @@ static void make_objects(Dp *d)
 		if (!depot_access(d, a))
 			continue;
 		Obj *o = obj_of_access(d, a);
-		if (a->width > 0 && pow2_floor(a->width) > o->align)
-			o->align = pow2_floor(a->width);
+		int64_t al = pow2_floor(a->width);   /* a call's reads: none wider than 16 */
+		if (a->width > 0 && (a->lent && al > 16 ? 16 : al) > o->align)
+			o->align = a->lent && al > 16 ? 16 : al;
 		o->loaded |= (a->how & USE_READ) != 0;
 		o->stored |= (a->how & USE_WRITE) != 0;
 		if (a->lent && a->anchor < 0) {  /* %SP itself, or from several places */
@@ -1368,7 +1369,7 @@ static void analyse(Dp *d)
 	Arena *a = d->arena;
 	d->atom = arena_alloc(a, (size_t)d->size * sizeof *d->atom);
 	/* an atom per indexed access's or escape's start, per exact access */
-	d->catoms = mo->nacc + mo->nesc;
+	d->catoms = 2 * mo->nacc + mo->nesc;   /* a lent access: a start and its bytes */
 	d->parent = arena_alloc(a, (d->catoms + 1) * sizeof *d->parent);
 	make_atoms(d);
 	d->first_atom = arena_alloc(a, (mo->nanchors + 1) * sizeof *d->first_atom);
@@ -1530,10 +1531,9 @@ static void rewrite(Dp *d, Stats *st)
 	places_free(&b);
 }
 
-static void depot_func(Module *m, const StageOptions *o, Func *f, Stats *st, Names *module, int lend)
+static void depot_func(Module *m, const StageOptions *o, Func *f, Stats *st, Names *module, Borrowers *rd)
 {
-	Dp d = {.m = m, .o = o, .f = f, .arena = arena_new(),
-		.mo = lend ? memobjs_build_lent(f) : memobjs_build(f), .module = module};
+	Dp d = {.m = m, .o = o, .f = f, .arena = arena_new(), .mo = memobjs_build_lent(f, rd), .module = module};
 	d.dobj = find_depot(d.mo);
 	if (d.dobj >= 0)
 		rewrite(&d, st);
@@ -1549,10 +1549,11 @@ void depot(Module *m, const StageOptions *o)
 		return;
 	Stats st = {0};
 	Names module = {0};   /* made when scalar replacement first needs it */
-	int lend = !defines_runtime(m);   /* its calls of vprintf are the toolchain's */
+	Borrowers *rd = borrowers_build(m);   /* calls that only borrow an object lent them */
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
-			depot_func(m, o, s->func, &st, &module, lend);
+			depot_func(m, o, s->func, &st, &module, rd);
+	borrowers_free(rd);
 	names_free(&module);
 	if (o->stats && st.funcs)
 		print_stats(&st);

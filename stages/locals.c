@@ -524,11 +524,10 @@ static void declared(Lc *c)
 }
 
 static void locals_func(Module *m, const StageOptions *o, Stmt *fs, Stats *st, Names *module,
-	const Names *sections, int lend)
+	const Names *sections, Borrowers *rd)
 {
 	Func *f = fs->func;
-	Lc c = {.m = m, .o = o, .f = f, .mo = lend ? memobjs_build_lent(f) : memobjs_build(f),
-		.module = module};
+	Lc c = {.m = m, .o = o, .f = f, .mo = memobjs_build_lent(f, rd), .module = module};
 	/* names_shadowed: a register's width would be one scope's */
 	if (!c.mo->nacc || c.mo->partial || names_shadowed(f) || !(c.g = cfg_build(f))) {
 		memobjs_free(c.mo);
@@ -560,10 +559,11 @@ void locals(Module *m, const StageOptions *o)
 	Stats st = {0};
 	Names module = {0}, sections = {0};
 	names_of_sections(&sections, m);
-	int lend = !defines_runtime(m);
+	Borrowers *rd = borrowers_build(m);
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
-			locals_func(m, o, s, &st, &module, &sections, lend);
+			locals_func(m, o, s, &st, &module, &sections, rd);
+	borrowers_free(rd);
 	names_free(&module);
 	names_free(&sections);
 	if (o->stats)

@@ -499,7 +499,7 @@ static const char lent_src[] = HEADER
 START_TEST(local_addresses_lent_to_vprintf)
 {
 	Module *m = parse_ok(lent_src);
-	MemObjs *mo = memobjs_build_lent(m->items.tail->func);
+	MemObjs *mo = memobjs_build_lent(m->items.tail->func, NULL);
 	ck_assert_int_eq(mo->objs[0].escapes, 0);
 	ck_assert_int_eq(mo->objs[1].escapes, 1);   /* kept: passed to use() too */
 	ck_assert_uint_eq(mo->nacc, 6);
@@ -519,6 +519,65 @@ START_TEST(local_addresses_lent_to_vprintf)
 	ck_assert_int_eq(mo->objs[0].escapes, 1);
 	ck_assert_uint_eq(mo->nacc, 3);
 	memobjs_free(mo);
+	mod_free(m);
+}
+END_TEST
+
+/* borrowers_args: a module function's pointer arguments that it only
+ * loads and stores through at constant offsets, keeping nothing: rd reads
+ * p+4 .. p+12 (arg 1; arg 0 an integer it adds), wr stores p+0 and reads
+ * p+4; keep stores the pointer, idx reads at a run-time offset, wk is
+ * .weak, ext has no body, vprintf is the toolchain's.  A call of rd with
+ * the depot's address + 16 is a lent read of bytes 20 .. 28 (base 16), of
+ * wr a read and write of 0 .. 8; keep's argument escapes. */
+START_TEST(local_addresses_lent_to_module_functions)
+{
+	Module *m = parse_ok(HEADER
+		".global .align 8 .u64 g;\n"
+		".extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 b);\n"
+		".extern .func ext(.param .b64 p);\n"
+		".func (.param .b32 r) rd(.param .b32 n, .param .b64 p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n"
+		"ld.param.u64 %rd1, [p];\nld.param.u32 %r3, [n];\nld.u32 %r1, [%rd1+4];\nld.u32 %r2, [%rd1+8];\n"
+		"add.u32 %r1, %r1, %r2;\nadd.u32 %r1, %r1, %r3;\nst.param.b32 [r], %r1;\nret;\n}\n"
+		".func wr(.param .b64 p)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+		"ld.param.u64 %rd1, [p];\nld.u32 %r1, [%rd1+4];\nst.u32 [%rd1], %r1;\nret;\n}\n"
+		".func keep(.param .b64 p)\n{\n.reg .b64 %rd<2>;\n"
+		"ld.param.u64 %rd1, [p];\nst.global.u64 [g], %rd1;\nret;\n}\n"
+		".func (.param .b32 r) idx(.param .b64 p, .param .b32 k)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<4>;\n"
+		"ld.param.u64 %rd1, [p];\nld.param.u32 %r1, [k];\nmul.wide.u32 %rd2, %r1, 4;\n"
+		"add.s64 %rd3, %rd1, %rd2;\nld.u32 %r2, [%rd3];\nst.param.b32 [r], %r2;\nret;\n}\n"
+		".weak .func wk(.param .b64 p)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+		"ld.param.u64 %rd1, [p];\nld.u32 %r1, [%rd1];\nret;\n}\n"
+		".entry k(.param .u32 n)\n{\n"
+		".local .align 8 .b8 __local_depot0[32];\n"
+		".reg .b64 %SP;\n.reg .b64 %SPL;\n.reg .b32 %r<4>;\n.reg .b64 %rd<8>;\n"
+		"mov.u64 %SPL, __local_depot0;\ncvta.local.u64 %SP, %SPL;\nld.param.u32 %r1, [n];\n"
+		"add.u64 %rd1, %SP, 16;\nadd.u64 %rd2, %SP, 0;\n"
+		"{\n.param .b32 param0;\nst.param.b32 [param0], %r1;\n.param .b64 param1;\n"
+		"st.param.b64 [param1], %rd1;\n.param .b32 retval0;\n"
+		"call.uni (retval0), rd, (param0, param1);\n}\n"
+		"{\n.param .b64 param0;\nst.param.b64 [param0], %rd2;\ncall.uni wr, (param0);\n}\n"
+		"ret;\n}\n");
+	Borrowers *b = borrowers_build(m);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("rd")), 2);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wr")), 1);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("keep")), 0);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("idx")), 0);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wk")), 0);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("ext")), 0);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("vprintf")), 3);
+	MemObjs *mo = memobjs_build_lent(m->items.tail->func, b);
+	ck_assert_int_eq(mo->objs[0].escapes, 0);
+	const MemAccess *a = NULL, *w = NULL;
+	for (uint32_t i = 0; i < mo->nacc; i++)
+		if (mo->acc[i].lent)
+			*(a ? &w : &a) = &mo->acc[i];
+	ck_assert(a && w);
+	ck_assert(a->bounded && !a->exact && a->base == 16 && a->off == 20 && a->width == 8 && a->spread == 0);
+	ck_assert_int_eq(a->how, USE_READ);
+	ck_assert(w->bounded && w->base == 0 && w->off == 0 && w->width == 8 && w->how == (USE_READ | USE_WRITE));
+	memobjs_free(mo);
+	borrowers_free(b);
 	mod_free(m);
 }
 END_TEST
@@ -913,6 +972,7 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, local_anchor_forms);
 	tcase_add_test(tc, local_data_indices);
 	tcase_add_test(tc, local_addresses_lent_to_vprintf);
+	tcase_add_test(tc, local_addresses_lent_to_module_functions);
 	tcase_add_test(tc, pointer_parameter_offsets);
 	tcase_add_test(tc, pointer_parameter_long_chains);
 	tcase_add_test(tc, pointer_parameter_reverse_chains);
