@@ -1024,7 +1024,7 @@ const char *memacc_why_memory(const MemAccess *);
 int memacc_value_fits(const struct Names *, const Expr *e, int bytes, int store);
 /* Is every access through pointer parameter param (interned) of f at a
  * constant offset, its value going nowhere else? */
-int param_offsets_constant(const Func *f, const char *param);
+int param_offsets_constant(const Func *f, const char *param, int64_t *bytes);
 /* Does f store through it at a run-time offset (a[j] = x)?  Then the
  * caller's object passed there stays in memory once the call is inlined. */
 int param_stored_indexed(const Func *f, const char *param);

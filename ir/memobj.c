@@ -911,11 +911,15 @@ static ParamUse param_walk(const Func *f, const char *param)
  * passed, compared or indexed)?  Then an object of the caller's whose
  * address is passed there is, once the call is inlined, accessed at
  * constant offsets only, which the depot stage's scalar replacement
- * holds in registers. */
-int param_offsets_constant(const Func *f, const char *param)
+ * holds in registers: *bytes of it (those the accesses touch; bytes may
+ * be NULL). */
+int param_offsets_constant(const Func *f, const char *param, int64_t *bytes)
 {
 	ParamUse u = param_walk(f, param);
-	return u.loads > 0 && !u.inexact && !u.not_ldst && !u.other;
+	int held = u.loads > 0 && !u.inexact && !u.not_ldst && !u.other;
+	if (bytes)
+		*bytes = held && u.lo < u.hi ? u.hi - u.lo : 0;
+	return held;
 }
 
 /* Does f store through pointer parameter param at a run-time offset:

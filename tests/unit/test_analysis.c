@@ -609,7 +609,7 @@ static int param_facts(const char *body)
 	Module *m = parse_ok(src);
 	const Func *f = m->items.tail->func;
 	const char *p = f->params[0].ds[0].name;
-	int r = param_offsets_constant(f, p) + 2 * param_stored_indexed(f, p);
+	int r = param_offsets_constant(f, p, NULL) + 2 * param_stored_indexed(f, p);
 	mod_free(m);
 	return r;
 }
