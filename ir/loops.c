@@ -81,35 +81,56 @@ static int64_t sole_writer(const Cfg *g, const Block *b, const char *reg)
 	return w;
 }
 
-/* The constant K every way into one-block loop b from outside gives reg
- * ("mov reg, K" the last write on each); 0 when there is none. */
-static int entry_constant(const Cfg *g, const Defs *defs, uint32_t b, const char *reg, int64_t *k)
+/* Adds d to the set out (n of at most max); 0 when it is full. */
+static int add_def(uint32_t *out, uint32_t *n, uint32_t max, uint32_t d)
+{
+	for (uint32_t j = 0; j < *n; j++)
+		if (out[j] == d)
+			return 1;
+	if (*n == max)
+		return 0;
+	out[(*n)++] = d;
+	return 1;
+}
+
+uint32_t loop_entry_defs(const Cfg *g, const Defs *defs, uint32_t b, const char *reg, uint32_t *out, uint32_t max)
 {
 	const Block *lb = &g->blocks[b];
-	int seen = 0;
+	uint32_t n = 0;
 	for (uint32_t e = 0; e < lb->npred; e++) {
 		const Block *p = &g->blocks[lb->pred[e]];
 		if (lb->pred[e] == b)
 			continue;
 		if (p->first >= p->end)
 			return 0;
-		uint32_t d[4], n, last = p->end - 1;
+		uint32_t d[4], k, last = p->end - 1;
 		RegAccess a = ins_reg_access(&g->ins[last]->ins, reg);
 		if (a.may_write)
 			return 0;
-		n = a.writes ? (d[0] = last, 1) : defs_reaching(defs, last, reg, d, 4);
-		if (n == 0 || n > 4)
+		k = a.writes ? (d[0] = last, 1) : defs_reaching(defs, last, reg, d, 4);
+		if (k == 0 || k > 4)
 			return 0;
-		for (uint32_t i = 0; i < n; i++) {
-			const Ins *in = d[i] == DEF_ENTRY ? NULL : &g->ins[d[i]]->ins;
-			int64_t v;
-			if (!in || in->sp->code != O_mov || in->guard || in->nops != 2 || !int_operand(in->ops[1], &v) ||
-			    (seen && v != *k))
+		for (uint32_t i = 0; i < k; i++)
+			if (!add_def(out, &n, max, d[i]))
 				return 0;
-			*k = v, seen = 1;
-		}
 	}
-	return seen;
+	return n;
+}
+
+/* The constant K every way into one-block loop b from outside gives reg
+ * ("mov reg, K" the last write on each); 0 when there is none. */
+static int entry_constant(const Cfg *g, const Defs *defs, uint32_t b, const char *reg, int64_t *k)
+{
+	uint32_t d[4], n = loop_entry_defs(g, defs, b, reg, d, 4);
+	for (uint32_t i = 0; i < n; i++) {
+		const Ins *in = d[i] == DEF_ENTRY ? NULL : &g->ins[d[i]]->ins;
+		int64_t v;
+		if (!in || in->sp->code != O_mov || in->guard || in->nops != 2 || !int_operand(in->ops[1], &v) ||
+		    (i && v != *k))
+			return 0;
+		*k = v;
+	}
+	return n > 0;
 }
 
 /* "add i, i, s" (or sub, or add i, s, i) with s a constant: s, negated

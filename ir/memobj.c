@@ -267,22 +267,8 @@ static int loop_step(const Cfg *g, uint32_t s, const char *p, int64_t *c)
 /* Is def the last write of p on every way into block b from outside? */
 static int sole_way_in(const Walker *w, uint32_t b, const char *p, uint32_t def)
 {
-	const Cfg *g = w->cfg;
-	const Block *lb = &g->blocks[b];
-	for (uint32_t e = 0; e < lb->npred; e++) {
-		const Block *pb = &g->blocks[lb->pred[e]];
-		if (lb->pred[e] == b)
-			continue;
-		if (pb->first >= pb->end)
-			return 0;
-		uint32_t last = pb->end - 1, d[2];
-		RegAccess a = ins_reg_access(&g->ins[last]->ins, p);
-		if (a.may_write)
-			return 0;
-		if (a.writes ? last != def : defs_reaching(w->defs, last, p, d, 2) != 1 || d[0] != def)
-			return 0;
-	}
-	return 1;
+	uint32_t d[2];
+	return loop_entry_defs(w->cfg, w->defs, b, p, d, 2) == 1 && d[0] == def;
 }
 
 /* Register p read at `at`, reached by defs d[0], d[1]: one "add p, p, C"
@@ -1029,10 +1015,9 @@ static int borrowers_reach(Borrowers *rd, const char *callee, uint32_t k, Lend *
 
 void borrowers_free(Borrowers *rd)
 {
-	if (!rd)
-		return;
-	HASH_CLEAR(hh, rd->by_name);
-	free(rd->v);
+	if (rd)
+		HASH_CLEAR(hh, rd->by_name);
+	free(rd ? rd->v : NULL);
 	free(rd);
 }
 

@@ -1266,18 +1266,16 @@ START_TEST(loop_trip_counts)
 		"L9:\nadd.s32 %r9, %r9, 1;\n@%p2 bra L10;\n"               /* 37-38 */
 		"L10:\nsetp.lt.u32 %p1, %r9, 4;\n@%p1 bra L9;\n"           /* 39-40 */
 		"ret;\n}\n");
-	const Cfg *g = a.cfg;
-	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[2], 4096), 6);
-	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[6], 4096), 10);
-	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[10], 4096), 4);
-	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[14], 4096), 5);
-	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[18], 4096), 4);
-	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[10], 3), 0);   /* over the limit */
-	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[22], 4096), 0);
-	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[26], 4096), 0);
-	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[33], 4096), 0);
-	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[37], 4096), 0);
-	ck_assert_uint_eq(loop_trips(g, a.defs, g->block_of[39], 4096), 0);
+	/* a loop's first instruction, the limit, its trips */
+	static const uint32_t want[][3] = {{2, 4096, 6}, {6, 4096, 10}, {10, 4096, 4}, {14, 4096, 5},
+		{18, 4096, 4}, {10, 3, 0}, {22, 4096, 0}, {26, 4096, 0}, {33, 4096, 0}, {37, 4096, 0},
+		{39, 4096, 0}};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		ck_assert_uint_eq(loop_trips(a.cfg, a.defs, a.cfg->block_of[want[i][0]], want[i][1]), want[i][2]);
+	uint32_t d[2];   /* %r8's ways into L8: mov 0 (29), mov 1 (32) */
+	ck_assert_uint_eq(loop_entry_defs(a.cfg, a.defs, a.cfg->block_of[33], intern_cstr("%r8"), d, 2), 2);
+	ck_assert(d[0] + d[1] == 29 + 32 && d[0] != d[1]);
+	ck_assert_uint_eq(loop_entry_defs(a.cfg, a.defs, a.cfg->block_of[33], intern_cstr("%r8"), d, 1), 0);
 	release(&a);
 }
 END_TEST
