@@ -77,7 +77,7 @@ typedef struct Fwd {
 
 /* --stats, summed over the module: counted, never read to decide */
 typedef struct Stats {
-	unsigned funcs, forwarded, stores;
+	unsigned seen, funcs, forwarded, stores;   /* seen: functions with local accesses */
 } Stats;
 
 /* One function's work; its arrays are on arena, freed in one call. */
@@ -533,6 +533,7 @@ static void locals_func(Module *m, const StageOptions *o, Stmt *fs, Stats *st, N
 		memobjs_free(c.mo);
 		return;
 	}
+	st->seen++;
 	c.arena = arena_new();
 	declared(&c);
 	places_of(&c.b, &f->body);
@@ -566,7 +567,7 @@ void locals(Module *m, const StageOptions *o)
 	borrowers_free(rd);
 	names_free(&module);
 	names_free(&sections);
-	if (o->stats)
+	if (o->stats && st.seen)  /* as the depot stage's: only where there is local memory */
 		diag_note("locals: %u functions changed: %u loads forwarded, %u stores removed",
 			st.funcs, st.forwarded, st.stores);
 }
