@@ -724,6 +724,7 @@ uint32_t defs_uses(const Defs *, uint32_t def_ins, const char *reg, uint32_t *ou
  * instruction a guarded branch back to itself) runs per entry, counted by
  * a constant counter and test; 0 unknown or over limit. */
 uint32_t loop_trips(const Cfg *, const Defs *, uint32_t b, uint32_t limit);
+int loop_step_of(const struct Ins *, const char *reg, int64_t *step);   /* add reg, reg, C */
 /* The writes of reg reaching one-block loop b from outside, the last on
  * each way in (a set, at most max); 0 when a way in has none known. */
 uint32_t loop_entry_defs(const Cfg *, const Defs *, uint32_t b, const char *reg, uint32_t *out, uint32_t max);

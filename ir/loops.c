@@ -133,13 +133,15 @@ static int entry_constant(const Cfg *g, const Defs *defs, uint32_t b, const char
 	return n > 0;
 }
 
-/* "add i, i, s" (or sub, or add i, s, i) with s a constant: s, negated
- * for sub, in *s. */
-static int step_of(const Ins *in, const char *i, int64_t *s)
+/* Is in "add i, i, s" (or sub, or add i, s, i), unguarded, s a constant:
+ * s, negated for sub, in *s?  A plain integer add: no .sat or .cc, which
+ * would not step i by s modulo its width. */
+int loop_step_of(const Ins *in, const char *i, int64_t *s)
 {
 	int op = in->sp->code;
+	const Spelling *sp = in->sp;
 	if ((op != O_add && op != O_sub) || in->guard || in->nops != 3 || in->ops[0]->kind != E_NAME ||
-	    in->ops[0]->str != i)
+	    in->ops[0]->str != i || sp->ntypes != 1 || sp->nmods != 1 || sp->unknown || ty_floats(sp->types[0]))
 		return 0;
 	int k = in->ops[1]->kind == E_NAME && in->ops[1]->str == i ? 2 :
 		op == O_add && in->ops[2]->kind == E_NAME && in->ops[2]->str == i ? 1 : 0;
@@ -206,11 +208,12 @@ uint32_t loop_trips(const Cfg *g, const Defs *defs, uint32_t b, uint32_t limit)
 	int64_t n, c0, s;
 	int cmp;
 	int64_t t = closing_test(g, lb, &i, &n, &cmp), st = t >= 0 ? sole_writer(g, lb, i) : -1;
-	if (st < 0 || !step_of(&g->ins[st]->ins, i, &s) || !entry_constant(g, defs, b, i, &c0))
+	if (st < 0 || !loop_step_of(&g->ins[st]->ins, i, &s) || !entry_constant(g, defs, b, i, &c0))
 		return 0;
 	const Ins *setp = &g->ins[t]->ins;
 	int bits = ty_bits(setp->sp->types[0]), sign = ty_signed(setp->sp->types[0]);
-	if (bits < 8 || bits > 64 || ty_bits(g->ins[st]->ins.sp->types[0]) != bits)
+	if (bits < 8 || bits > 64 || ty_bits(g->ins[st]->ins.sp->types[0]) != bits ||
+	    setp->sp->ntypes != 1 || setp->sp->unknown || ty_floats(setp->sp->types[0]))
 		return 0;
 	uint64_t mask = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1, v = (uint64_t)c0;
 	int neg = g->ins[lb->end - 1]->ins.guard_neg;

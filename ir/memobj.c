@@ -241,20 +241,15 @@ static Addr merge(Walker *w, const Addr *a, uint32_t n)
 	return r;
 }
 
-enum { TRIPS_MAX = 4096 };
+/* Past these a pointer's steps are not followed: no depot is that large. */
+enum { TRIPS_MAX = 4096, MAX_SPREAD = 1 << 24 };
 
-/* Instruction s is "add p, p, C" (or sub), unguarded, in a block it
+/* Instruction s is "add p, p, C" (or sub: loop_step_of), in a block it
  * alone writes p in: C (negated for sub) in *c. */
 static int loop_step(const Cfg *g, uint32_t s, const char *p, int64_t *c)
 {
-	const Ins *in = &g->ins[s]->ins;
-	int op = in->sp->code;
-	if ((op != O_add && op != O_sub) || in->guard || in->nops != 3 || in->ops[0]->kind != E_NAME ||
-	    in->ops[0]->str != p || in->ops[1]->kind != E_NAME || in->ops[1]->str != p ||
-	    !int_operand(in->ops[2], c))
+	if (!loop_step_of(&g->ins[s]->ins, p, c))
 		return 0;
-	if (op == O_sub)
-		*c = wrap_neg(*c);
 	const Block *b = &g->blocks[g->block_of[s]];
 	for (uint32_t k = b->first; k < b->end; k++) {
 		RegAccess a = ins_reg_access(&g->ins[k]->ins, p);
@@ -291,7 +286,7 @@ static int stepped(Walker *w, uint32_t at, const char *p, const uint32_t *d, Add
 		if (g->block_of[i] == b || !sole_way_in(w, b, p, i))
 			return 0;
 		uint32_t trips = loop_trips(g, w->defs, b, TRIPS_MAX);
-		if (!trips || c > (1 << 20) || c < -(1 << 20))
+		if (!trips || c > (1 << 20) || c < -(1 << 20) || (c < 0 ? -c : c) * (int64_t)trips > MAX_SPREAD)
 			return 0;
 		Addr a = value_of_def(w, i, depth + 1);
 		if (a.kind != A_OBJ || a.var || a.root)

@@ -1238,12 +1238,13 @@ END_TEST
  * (@!p, eq 10 by 2: 5); a 16-bit counter that wraps (65534 + 1 ... until
  * 2: 65535, 0, 1, 2: 4); and 0 where it is no such loop: a bound that is
  * a parameter, a step that never meets the bound (over the limit), two
- * ways in with different starts, a body of two blocks. */
+ * ways in with different starts, a body of two blocks, a saturating add
+ * (wrapping, it would meet the bound on the second trip; it stays at the top), a float counter. */
 START_TEST(loop_trip_counts)
 {
 	Analysed a = analyse(HEADER
 		".entry k(.param .u32 n)\n{\n"
-		".reg .b16 %rs<4>;\n.reg .b32 %r<12>;\n.reg .pred %p<4>;\n"
+		".reg .b16 %rs<4>;\n.reg .b32 %r<12>;\n.reg .f32 %f<2>;\n.reg .pred %p<4>;\n"
 		"ld.param.u32 %r1, [n];\n"                                 /* 0 */
 		"mov.u32 %r2, 0;\n"                                        /* 1 */
 		"L1:\nadd.s32 %r2, %r2, 1;\nsetp.ne.s32 %p1, %r2, 6;\n@%p1 bra L1;\n"   /* 2-4 */
@@ -1265,11 +1266,15 @@ START_TEST(loop_trip_counts)
 		"mov.u32 %r9, 0;\n"                                        /* 36 */
 		"L9:\nadd.s32 %r9, %r9, 1;\n@%p2 bra L10;\n"               /* 37-38 */
 		"L10:\nsetp.lt.u32 %p1, %r9, 4;\n@%p1 bra L9;\n"           /* 39-40 */
+		"mov.u32 %r10, 2147483640;\n"                              /* 41 */
+		"L11:\nadd.sat.s32 %r10, %r10, 4;\nsetp.ne.s32 %p1, %r10, -2147483648;\n@%p1 bra L11;\n" /* 42-44 */
+		"mov.f32 %f1, 0f00000000;\n"                               /* 45 */
+		"L12:\nadd.f32 %f1, %f1, 0f3F800000;\nsetp.lt.f32 %p1, %f1, 0f40C00000;\n@%p1 bra L12;\n" /* 46-48 */
 		"ret;\n}\n");
 	/* a loop's first instruction, the limit, its trips */
 	static const uint32_t want[][3] = {{2, 4096, 6}, {6, 4096, 10}, {10, 4096, 4}, {14, 4096, 5},
 		{18, 4096, 4}, {10, 3, 0}, {22, 4096, 0}, {26, 4096, 0}, {33, 4096, 0}, {37, 4096, 0},
-		{39, 4096, 0}};
+		{39, 4096, 0}, {42, 4096, 0}, {46, 4096, 0}};
 	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
 		ck_assert_uint_eq(loop_trips(a.cfg, a.defs, a.cfg->block_of[want[i][0]], want[i][1]), want[i][2]);
 	uint32_t d[2];   /* %r8's ways into L8: mov 0 (29), mov 1 (32) */
