@@ -644,15 +644,27 @@ static int param_uses(const List *l, const char *p, int own, Stmts *stores, Stmt
 
 static int borrowers_reach(Borrowers *rd, const char *callee, uint32_t k, Lend *l);
 
-/* The bytes the call of l reads through .param p, where its callee says. */
+/* The bytes the call of l touches through .param p, where its callee
+ * says: for a .param passed as several arguments, every one's. */
 static void lend_reach(Lend *l, const char *p, Borrowers *rd)
 {
 	CallParts c;
-	if (!ins_call_parts(&l->call->ins, &c))
+	Lend one;
+	if (!ins_call_parts(&l->call->ins, &c) || !c.args)
 		return;
-	for (uint32_t k = 0; k < c.args->n; k++)
-		if (c.args->kids[k]->kind == E_NAME && c.args->kids[k]->str == p)
-			l->reach = borrowers_reach(rd, c.callee->str, k, l);
+	int first = 1;
+	for (uint32_t k = 0; k < c.args->n; k++) {
+		if (c.args->kids[k]->kind != E_NAME || c.args->kids[k]->str != p)
+			continue;
+		if (!borrowers_reach(rd, c.callee->str, k, &one)) {
+			l->reach = 0;   /* the toolchain's: from the address on */
+			return;
+		}
+		l->lo = first || one.lo < l->lo ? one.lo : l->lo;
+		l->hi = first || one.hi > l->hi ? one.hi : l->hi;
+		l->how |= one.how;
+		l->reach = 1, first = 0;
+	}
 }
 
 /* Every .param a scope declares whose stores go to such calls only. */

@@ -524,7 +524,8 @@ START_TEST(local_addresses_lent_to_vprintf)
 END_TEST
 
 /* borrowers_args: a module function's pointer arguments that it only
- * loads and stores through at constant offsets, keeping nothing: rd reads
+ * loads and stores through at constant offsets, keeping nothing (two: a
+ * .param passed as both its arguments lends what both read): rd reads
  * p+4 .. p+12 (arg 1; arg 0 an integer it adds), wr stores p+0 and reads
  * p+4; keep stores the pointer, idx reads at a run-time offset, wk is
  * .weak, ext has no body, vprintf is the toolchain's.  A call of rd with
@@ -548,6 +549,9 @@ START_TEST(local_addresses_lent_to_module_functions)
 		"add.s64 %rd3, %rd1, %rd2;\nld.u32 %r2, [%rd3];\nst.param.b32 [r], %r2;\nret;\n}\n"
 		".weak .func wk(.param .b64 p)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
 		"ld.param.u64 %rd1, [p];\nld.u32 %r1, [%rd1];\nret;\n}\n"
+		".func two(.param .b64 a, .param .b64 b)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n"
+		"ld.param.u64 %rd1, [a];\nld.param.u64 %rd2, [b];\nld.u32 %r1, [%rd1];\n"
+		"ld.v2.u32 {%r1, %r2}, [%rd2+8];\nret;\n}\n"
 		".entry k(.param .u32 n)\n{\n"
 		".local .align 8 .b8 __local_depot0[32];\n"
 		".reg .b64 %SP;\n.reg .b64 %SPL;\n.reg .b32 %r<4>;\n.reg .b64 %rd<8>;\n"
@@ -557,6 +561,7 @@ START_TEST(local_addresses_lent_to_module_functions)
 		"st.param.b64 [param1], %rd1;\n.param .b32 retval0;\n"
 		"call.uni (retval0), rd, (param0, param1);\n}\n"
 		"{\n.param .b64 param0;\nst.param.b64 [param0], %rd2;\ncall.uni wr, (param0);\n}\n"
+		"{\n.param .b64 param0;\nst.param.b64 [param0], %rd1;\ncall.uni two, (param0, param0);\n}\n"
 		"ret;\n}\n");
 	Borrowers *b = borrowers_build(m);
 	ck_assert_uint_eq(borrowers_args(b, intern_cstr("rd")), 2);
@@ -568,14 +573,18 @@ START_TEST(local_addresses_lent_to_module_functions)
 	ck_assert_uint_eq(borrowers_args(b, intern_cstr("vprintf")), 3);
 	MemObjs *mo = memobjs_build_lent(m->items.tail->func, b);
 	ck_assert_int_eq(mo->objs[0].escapes, 0);
-	const MemAccess *a = NULL, *w = NULL;
+	const MemAccess *lent[3] = {0};
+	uint32_t n = 0;
 	for (uint32_t i = 0; i < mo->nacc; i++)
-		if (mo->acc[i].lent)
-			*(a ? &w : &a) = &mo->acc[i];
-	ck_assert(a && w);
+		if (mo->acc[i].lent && n < 3)
+			lent[n++] = &mo->acc[i];
+	ck_assert_uint_eq(n, 3);
+	const MemAccess *a = lent[0], *w = lent[1], *t = lent[2];
 	ck_assert(a->bounded && !a->exact && a->base == 16 && a->off == 20 && a->width == 8 && a->spread == 0);
 	ck_assert_int_eq(a->how, USE_READ);
 	ck_assert(w->bounded && w->base == 0 && w->off == 0 && w->width == 8 && w->how == (USE_READ | USE_WRITE));
+	/* one .param as both of two's arguments: [a] and [b+8 .. 16], from 16 */
+	ck_assert(t->bounded && t->base == 16 && t->off == 16 && t->width == 16 && t->how == USE_READ);
 	memobjs_free(mo);
 	borrowers_free(b);
 	mod_free(m);
