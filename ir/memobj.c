@@ -437,7 +437,11 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 			if (role != OPND_USE)
 				continue;  /* a load's value is no object's address */
 			Addr a = expr_value(w, ins, i, in->ops[i], depth);
-			if (a.kind != A_NONE) {
+			if (a.kind == A_CYCLE && r.kind != A_UNKNOWN) {
+				int dat = r.data;   /* the loop's own value, as in sum(): neutral */
+				r = cycle();
+				r.data = dat;
+			} else if (a.kind != A_NONE) {
 				escape(w, a);
 				r = unknown();
 			}

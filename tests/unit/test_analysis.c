@@ -427,6 +427,31 @@ START_TEST(local_stepped_bounds)
 }
 END_TEST
 
+/* A value carried around a loop and computed there by other arithmetic
+ * than add (mad), reaching the loop's exit beside its value from before:
+ * no address, so the index it makes is an index into a, not an unknown
+ * pointer (the mad, evaluated while the add before it is, sees that
+ * add's value as the loop's own, and stays neutral where they merge). */
+START_TEST(local_index_carried_by_mad)
+{
+	Module *m = parse_ok(HEADER ".entry k(.param .u32 n)\n{\n"
+		".local .align 4 .b8 a[64];\n"
+		".reg .pred %p<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+		"ld.param.u32 %r1, [n];\nmov.u32 %r2, 0;\nmov.u32 %r3, 7;\n"
+		"setp.eq.u32 %p2, %r1, 0;\n@%p2 bra E;\n"
+		"L:\nadd.s32 %r4, %r2, %r3;\nmad.lo.s32 %r3, %r4, 23, %r1;\nadd.s32 %r2, %r2, 1;\n"
+		"setp.lt.u32 %p1, %r2, %r1;\n@%p1 bra L;\n"
+		"E:\nand.b32 %r5, %r3, 15;\nmul.wide.u32 %rd1, %r5, 4;\nmov.u64 %rd2, a;\n"
+		"add.s64 %rd3, %rd2, %rd1;\nld.local.u32 %r6, [%rd3];\nret;\n}\n");
+	MemObjs *mo = memobjs_build(m->items.tail->func);
+	ck_assert_uint_eq(mo->nacc, 1);
+	ck_assert(mo->acc[0].obj == 0 && !mo->acc[0].exact && mo->acc[0].base_known && mo->acc[0].base == 0);
+	ck_assert(!mo->objs[0].escapes);
+	memobjs_free(mo);
+	mod_free(m);
+}
+END_TEST
+
 /* Which run-time indices come from data (MemAccess.data): a loaded value
  * (bins[px >> 4]), a special register, a parameter, a counter that adds
  * one; not a loop's counter or a pointer stepped by constants, which
@@ -977,6 +1002,7 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, local_access_forms);
 	tcase_add_test(tc, local_pointers_in_loops);
 	tcase_add_test(tc, local_stepped_bounds);
+	tcase_add_test(tc, local_index_carried_by_mad);
 	tcase_add_test(tc, local_anchors_and_bases);
 	tcase_add_test(tc, local_anchor_forms);
 	tcase_add_test(tc, local_data_indices);
