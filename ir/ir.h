@@ -720,6 +720,14 @@ Defs *defs_compute(const Cfg *, const Live *);
 void defs_free(Defs *);
 uint32_t defs_reaching(const Defs *, uint32_t ins, const char *reg, uint32_t *out, uint32_t max);
 uint32_t defs_uses(const Defs *, uint32_t def_ins, const char *reg, uint32_t *out, uint32_t max);
+/* loops.c, needing Defs: the most times one-block loop b (its last
+ * instruction a guarded branch back to itself) runs per entry, counted by
+ * a constant counter and test; 0 unknown or over limit. */
+uint32_t loop_trips(const Cfg *, const Defs *, uint32_t b, uint32_t limit);
+int loop_step_of(const struct Ins *, const char *reg, int64_t *step);   /* add reg, reg, C */
+/* The writes of reg reaching one-block loop b from outside, the last on
+ * each way in (a set, at most max); 0 when a way in has none known. */
+uint32_t loop_entry_defs(const Cfg *, const Defs *, uint32_t b, const char *reg, uint32_t *out, uint32_t max);
 
 /* value.c: "is this operand symbol + offset (or a constant)?" at an
  * instruction.  The symbol table says which variables are constant data
@@ -960,11 +968,16 @@ typedef struct MemAccess {
 	int64_t base;           /* see above; off when exact */
 	int anchor;             /* index in anchors, ANCHOR_NONE (a root), ANCHOR_MANY */
 	uint8_t lent;           /* a call that keeps nothing reads the object from base on
-	                         * (memobjs_build_lent): how USE_READ, width 0, never exact */
+	                         * (memobjs_build_lent): how USE_READ, width 0, never exact;
+	                         * or, bounded, a module function's that reads (and may
+	                         * write: how) off .. off+width, base the address lent */
 	uint8_t data;           /* its run-time index comes from data: a value loaded, a
 	                         * parameter, a special register (bins[px >> 4]), not only
 	                         * from constants stepped around loops (a[i] in a loop that
 	                         * ptxas may unroll, each index a constant then) */
+	uint8_t bounded;        /* not exact, but proven to touch only off .. off+spread+width
+	                         * (a pointer stepped around a counted loop) */
+	int64_t spread;
 } MemAccess;
 typedef struct MemEscape {  /* an object's address escaping */
 	int obj;
@@ -997,7 +1010,15 @@ MemObjs *memobjs_build(const Func *);
 /* The same, but an address stored only into .params of calls that keep
  * nothing (runtime_reads_only) is a lent access at each call, not an
  * escape; only for a module that does not define them (defines_runtime). */
-MemObjs *memobjs_build_lent(const Func *);
+/* Which arguments of a call only lend an object, the callee keeping
+ * nothing of its address (borrowers_args): the toolchain's (vprintf,
+ * reads) and, asked once per function, the module's own (reads and
+ * writes at constant offsets). */
+typedef struct Borrowers Borrowers;
+Borrowers *borrowers_build(const Module *);
+uint32_t borrowers_args(Borrowers *, const char *callee);
+void borrowers_free(Borrowers *);
+MemObjs *memobjs_build_lent(const Func *, Borrowers *);
 void memobjs_free(MemObjs *);
 int memobjs_stored_data(const MemObjs *, int obj);   /* a store at a data index */
 /* Why an access needs memory by its form (NULL: a plain ld or st at a
@@ -1007,7 +1028,7 @@ const char *memacc_why_memory(const MemAccess *);
 int memacc_value_fits(const struct Names *, const Expr *e, int bytes, int store);
 /* Is every access through pointer parameter param (interned) of f at a
  * constant offset, its value going nowhere else? */
-int param_offsets_constant(const Func *f, const char *param);
+int param_offsets_constant(const Func *f, const char *param, int64_t *bytes);
 /* Does f store through it at a run-time offset (a[j] = x)?  Then the
  * caller's object passed there stays in memory once the call is inlined. */
 int param_stored_indexed(const Func *f, const char *param);

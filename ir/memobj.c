@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ir.h"
+#include "ptrhash.h"
 
 /* What an operand's value is.  A_CYCLE: the definition being evaluated,
  * reached again around a loop; neutral where definitions merge, so that a
@@ -53,6 +54,9 @@ typedef struct Addr {
 	int data;       /* with var: the amount comes from data (see MemAccess) */
 	int indexed;    /* with var: a value not constant was added (a[j]), not
 	                 * only constants stepped around a loop */
+	int bounded;    /* with var: the run-time amount is 0 .. spread, proven
+	                 * (a pointer stepped around a counted loop: stepped()) */
+	int64_t spread;
 } Addr;
 
 /* Offsets wrap as the machine's addresses do; C's signed overflow would not. */
@@ -102,6 +106,9 @@ static Addr root(int obj)
 typedef struct Lend {
 	const Stmt *store, *call;
 	uint32_t store_ins, call_ins;
+	int reach;          /* the callee touches lo .. hi from the address, no more */
+	int64_t lo, hi;
+	unsigned how;       /* with reach: USE_READ, and USE_WRITE if it may store */
 } Lend;
 
 /* The lends of a function, by call_ins once placed. */
@@ -136,6 +143,15 @@ static int base_known(Addr a)
 	return a.root || !a.var || a.base_known;
 }
 
+/* Where only C's promise (an address stays inside its array) places a
+ * stepped pointer, forget where it started: as before stepped(). */
+static Addr unbound(Addr a)
+{
+	if (a.bounded)
+		a.bounded = 0, a.base_known = 0;
+	return a;
+}
+
 static int64_t base_of(Addr a)
 {
 	return a.root ? 0 : a.var ? a.base : a.off;
@@ -145,6 +161,7 @@ static void escape(Walker *w, Addr a)
 {
 	if (a.kind != A_OBJ)
 		return;
+	a = unbound(a);
 	MemObjs *mo = w->mo;
 	mo->objs[a.obj].escapes = 1;
 	mo->esc = array_grow(mo->esc, mo->nesc, &mo->cesc, sizeof *mo->esc);
@@ -206,7 +223,7 @@ static Addr merge(Walker *w, const Addr *a, uint32_t n)
 		if (!f)
 			f = &a[i], anchor = f->anchor;
 		same_exact &= !a[i].var && !a[i].root && !f->var && !f->root && a[i].off == f->off;
-		same_base &= base_known(a[i]) && base_known(*f) && base_of(a[i]) == base_of(*f);
+		same_base &= base_known(unbound(a[i])) && base_known(unbound(*f)) && base_of(a[i]) == base_of(*f);
 		all_root &= a[i].root;
 		if (a[i].anchor != anchor)
 			anchor = ANCHOR_MANY;
@@ -222,6 +239,66 @@ static Addr merge(Walker *w, const Addr *a, uint32_t n)
 	else if (same_base)
 		r.off = r.base;
 	return r;
+}
+
+/* Past these a pointer's steps are not followed: no depot is that large. */
+enum { TRIPS_MAX = 4096, MAX_SPREAD = 1 << 24 };
+
+/* Instruction s is "add p, p, C" (or sub: loop_step_of), in a block it
+ * alone writes p in: C (negated for sub) in *c. */
+static int loop_step(const Cfg *g, uint32_t s, const char *p, int64_t *c)
+{
+	if (!loop_step_of(&g->ins[s]->ins, p, c))
+		return 0;
+	const Block *b = &g->blocks[g->block_of[s]];
+	for (uint32_t k = b->first; k < b->end; k++) {
+		RegAccess a = ins_reg_access(&g->ins[k]->ins, p);
+		if (k != s && (a.writes || a.may_write))
+			return 0;
+	}
+	return 1;
+}
+
+/* Is def the last write of p on every way into block b from outside? */
+static int sole_way_in(const Walker *w, uint32_t b, const char *p, uint32_t def)
+{
+	uint32_t d[2];
+	return loop_entry_defs(w->cfg, w->defs, b, p, d, 2) == 1 && d[0] == def;
+}
+
+/* Register p read at `at`, reached by defs d[0], d[1]: one "add p, p, C"
+ * in a one-block loop that a counted test closes (loop_trips: at most T
+ * trips an entry), the other an object's exact address, the last write of
+ * p on every way into the loop.  Each entry starts p there, and the add
+ * runs once a trip: p is that address plus C times 0 .. T (0 .. T-1 read
+ * in the loop up to the add), which *r gets as a bounded amount.  What
+ * the PTX says, nothing C promises: the pointer may step out of the
+ * object, and the stage that uses the bounds (depot.c) sees where. */
+static int stepped(Walker *w, uint32_t at, const char *p, const uint32_t *d, Addr *r, int depth)
+{
+	const Cfg *g = w->cfg;
+	int64_t c;
+	for (int k = 0; k < 2; k++) {
+		uint32_t s = d[k], i = d[1 - k];
+		if (s == DEF_ENTRY || i == DEF_ENTRY || !loop_step(g, s, p, &c))
+			continue;
+		uint32_t b = g->block_of[s];
+		if (g->block_of[i] == b || !sole_way_in(w, b, p, i))
+			return 0;
+		uint32_t trips = loop_trips(g, w->defs, b, TRIPS_MAX);
+		if (!trips || c > (1 << 20) || c < -(1 << 20) || (c < 0 ? -c : c) * (int64_t)trips > MAX_SPREAD)
+			return 0;
+		Addr a = value_of_def(w, i, depth + 1);
+		if (a.kind != A_OBJ || a.var || a.root)
+			return 0;
+		int64_t most = c * (int64_t)(g->block_of[at] == b && at <= s ? trips - 1 : trips);
+		a.var = a.bounded = a.base_known = 1;
+		a.base = a.off = wrap_add(a.off, most < 0 ? most : 0);
+		a.spread = most < 0 ? -most : most;
+		*r = a;
+		return 1;
+	}
+	return 0;
 }
 
 /* The value of a register or symbol or constant where instruction at reads it. */
@@ -242,6 +319,8 @@ static Addr leaf(Walker *w, uint32_t at, const Expr *e, int depth)
 	if (n == 0 || n > 8)
 		return unknown();
 	Addr a[8];
+	if (n == 2 && stepped(w, at, e->str, defs, &a[0], depth))
+		return a[0];
 	for (uint32_t i = 0; i < n; i++)
 		a[i] = defs[i] == DEF_ENTRY ? data() : value_of_def(w, defs[i], depth + 1);
 	return n == 1 ? a[0] : merge(w, a, n);
@@ -279,6 +358,7 @@ static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t o
 		r.root = 0;
 	}
 	if (other->var) {
+		r = unbound(r);
 		if (!r.var)
 			r.base = r.off, r.base_known = 1;
 		r.var = 1;
@@ -357,7 +437,11 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 			if (role != OPND_USE)
 				continue;  /* a load's value is no object's address */
 			Addr a = expr_value(w, ins, i, in->ops[i], depth);
-			if (a.kind != A_NONE) {
+			if (a.kind == A_CYCLE && r.kind != A_UNKNOWN) {
+				int dat = r.data;   /* the loop's own value, as in sum(): neutral */
+				r = cycle();
+				r.data = dat;
+			} else if (a.kind != A_NONE) {
 				escape(w, a);
 				r = unknown();
 			}
@@ -378,7 +462,8 @@ static void add_access(Walker *w, uint32_t ins, Addr a, int width, unsigned how)
 		.off = obj ? a.off : 0, .exact = obj && !a.var, .width = width, .how = (uint8_t)how,
 		.generic = (uint8_t)(obj && a.generic), .base_known = (uint8_t)(obj && base_known(a)),
 		.base = obj ? base_of(a) : 0, .anchor = obj ? a.anchor : ANCHOR_NONE,
-		.data = (uint8_t)(obj && a.var && a.data)};
+		.data = (uint8_t)(obj && a.var && a.data), .bounded = (uint8_t)(obj && a.bounded),
+		.spread = obj && a.bounded ? a.spread : 0};
 }
 
 /* Call ins reads what the stores of its lends put into its .params: an
@@ -403,6 +488,18 @@ static void lend_reads(Walker *w, uint32_t ins)
 		Addr a = expr_value(w, l->store_ins, 1, l->store->ins.ops[1], 0);
 		if (a.kind != A_OBJ)
 			continue;
+		if (l->reach) {   /* those bytes exactly, or an escape as before */
+			if (a.var || a.root) {
+				escape(w, a);
+				continue;
+			}
+			a.var = a.bounded = a.base_known = 1, a.spread = 0;
+			a.base = a.off, a.off = wrap_add(a.off, l->lo);
+			add_access(w, ins, a, (int)(l->hi - l->lo), l->how);
+			w->mo->acc[w->mo->nacc - 1].lent = 1;
+			continue;
+		}
+		a = unbound(a);
 		a.base = base_of(a), a.base_known = base_known(a), a.var = 1;
 		add_access(w, ins, a, 0, USE_READ);
 		w->mo->acc[w->mo->nacc - 1].lent = 1;
@@ -499,9 +596,9 @@ static void stmts_push(Stmts *l, const Stmt *s)
 }
 
 /* What in does with .param p: 1 stores one value into it, 2 passes it as
- * a whole argument that the callee only reads through (runtime_reads_only),
+ * a whole argument that the callee only reads through (borrowers_args),
  * 0 anything else (loads it, passes it elsewhere, takes its address). */
-static int param_use(const Ins *in, const char *p)
+static int param_use(const Ins *in, const char *p, Borrowers *rd)
 {
 	const char *name;
 	int64_t off;
@@ -512,7 +609,7 @@ static int param_use(const Ins *in, const char *p)
 		return 1;
 	if (!ins_call_parts(in, &c) || c.proto || !c.args || (c.rets && expr_mentions(c.rets, p)))
 		return 0;
-	uint32_t reads = runtime_reads_only(c.callee->str);
+	uint32_t reads = borrowers_args(rd, c.callee->str);
 	for (uint32_t k = 0; k < c.args->n; k++)
 		if (expr_mentions(c.args->kids[k], p) &&
 		    (k >= 32 || !(reads >> k & 1) || c.args->kids[k]->kind != E_NAME))
@@ -532,16 +629,16 @@ static int declares(const List *l, const char *p)
 /* The uses of the .param p that list l declares, in l and in the scopes
  * inside that do not declare a p of their own (nvcc names every call's
  * .params alike): 0 when one is neither a store nor such a call. */
-static int param_uses(const List *l, const char *p, int own, Stmts *stores, Stmts *calls)
+static int param_uses(const List *l, const char *p, int own, Stmts *stores, Stmts *calls, Borrowers *rd)
 {
 	if (!own && declares(l, p))
 		return 1;
 	for (const Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE && !param_uses(&s->scope, p, 0, stores, calls))
+		if (s->kind == S_SCOPE && !param_uses(&s->scope, p, 0, stores, calls, rd))
 			return 0;
 		if (s->kind != S_INS || !ins_mentions(&s->ins, p))
 			continue;
-		int u = param_use(&s->ins, p);
+		int u = param_use(&s->ins, p, rd);
 		if (!u)
 			return 0;
 		stmts_push(u == 1 ? stores : calls, s);
@@ -549,8 +646,33 @@ static int param_uses(const List *l, const char *p, int own, Stmts *stores, Stmt
 	return 1;
 }
 
+static int borrowers_reach(Borrowers *rd, const char *callee, uint32_t k, Lend *l);
+
+/* The bytes the call of l touches through .param p, where its callee
+ * says: for a .param passed as several arguments, every one's. */
+static void lend_reach(Lend *l, const char *p, Borrowers *rd)
+{
+	CallParts c;
+	Lend one;
+	if (!ins_call_parts(&l->call->ins, &c) || !c.args)
+		return;
+	int first = 1;
+	for (uint32_t k = 0; k < c.args->n; k++) {
+		if (c.args->kids[k]->kind != E_NAME || c.args->kids[k]->str != p)
+			continue;
+		if (!borrowers_reach(rd, c.callee->str, k, &one)) {
+			l->reach = 0;   /* the toolchain's: from the address on */
+			return;
+		}
+		l->lo = first || one.lo < l->lo ? one.lo : l->lo;
+		l->hi = first || one.hi > l->hi ? one.hi : l->hi;
+		l->how |= one.how;
+		l->reach = 1, first = 0;
+	}
+}
+
 /* Every .param a scope declares whose stores go to such calls only. */
-static void find_lends(const List *body, Lends *out)
+static void find_lends(const List *body, Lends *out, Borrowers *rd)
 {
 	BodyIt it;
 	for (const Stmt *s = body_first(body, &it); s; s = body_next(&it)) {
@@ -558,12 +680,14 @@ static void find_lends(const List *body, Lends *out)
 			continue;
 		for (uint32_t i = 0; i < s->var.nds; i++) {
 			Stmts st = {0}, calls = {0};
-			if (param_uses(it.in, s->var.ds[i].name, 1, &st, &calls))
+			if (param_uses(it.in, s->var.ds[i].name, 1, &st, &calls, rd))
 				for (uint32_t c = 0; c < calls.n; c++)
 					for (uint32_t k = 0; k < st.n; k++) {
 						out->v = array_grow(out->v, out->n, &out->cap, sizeof *out->v);
-						out->v[out->n++] = (Lend){.store = st.v[k], .call = calls.v[c],
+						Lend *l = &out->v[out->n++];
+						*l = (Lend){.store = st.v[k], .call = calls.v[c],
 							.store_ins = UINT32_MAX, .call_ins = UINT32_MAX};
+						lend_reach(l, s->var.ds[i].name, rd);
 					}
 			free(st.v);
 			free(calls.v);
@@ -630,7 +754,7 @@ static void walker_free(Walker *w)
 	live_free((Live *)w->live);
 }
 
-static MemObjs *build(const Func *f, int lend)
+static MemObjs *build(const Func *f, int lend, Borrowers *rd)
 {
 	MemObjs *mo = xcalloc(1, sizeof *mo);
 	collect_objs(mo, &f->body);
@@ -646,7 +770,7 @@ static MemObjs *build(const Func *f, int lend)
 	walker_init(&w, mo, g, NULL);
 	Lends lends = {0};
 	if (lend)
-		find_lends(&f->body, &lends);
+		find_lends(&f->body, &lends, rd);
 	if (lends.n)
 		place_lends(&w, &lends);
 	for (uint32_t i = 0; i < g->nins; i++)
@@ -662,12 +786,12 @@ static MemObjs *build(const Func *f, int lend)
 
 MemObjs *memobjs_build(const Func *f)
 {
-	return build(f, 0);
+	return build(f, 0, NULL);
 }
 
-MemObjs *memobjs_build_lent(const Func *f)
+MemObjs *memobjs_build_lent(const Func *f, Borrowers *rd)
 {
-	return build(f, 1);
+	return build(f, 1, rd);
 }
 
 void memobjs_free(MemObjs *mo)
@@ -703,6 +827,8 @@ typedef struct ParamUse {
 	int inexact;        /* an address of it at a run-time or merged offset */
 	int not_ldst;       /* an access other than a load or a store (atom, prefetch) */
 	int stored_indexed; /* a store (or atomic) at an offset a value not constant adds */
+	int stored;         /* a store (or atomic) through it at all */
+	int64_t lo, hi;     /* the bytes its constant-offset accesses touch (lo < hi: any) */
 	int other;          /* param named otherwise (its address taken, a piece of it
 	                     * read), or the pointer going where it is not followed */
 } ParamUse;
@@ -747,6 +873,12 @@ static void scan_param(Walker *w, uint32_t i, ParamUse *u)
 		u->inexact |= a.var;
 		u->not_ldst |= role != OPND_LOAD && role != OPND_STORE;
 		u->stored_indexed |= (role == OPND_STORE || role == OPND_UPDATE) && a.indexed;
+		u->stored |= role == OPND_STORE || role == OPND_UPDATE;
+		int64_t end = a.off + (int64_t)in->sp->type_bytes * in->sp->vec;
+		if (!a.var && (u->lo >= u->hi || a.off < u->lo))
+			u->lo = a.off;
+		if (!a.var && end > u->hi)
+			u->hi = end;
 	}
 }
 
@@ -776,11 +908,15 @@ static ParamUse param_walk(const Func *f, const char *param)
  * passed, compared or indexed)?  Then an object of the caller's whose
  * address is passed there is, once the call is inlined, accessed at
  * constant offsets only, which the depot stage's scalar replacement
- * holds in registers. */
-int param_offsets_constant(const Func *f, const char *param)
+ * holds in registers: *bytes of it (those the accesses touch; bytes may
+ * be NULL). */
+int param_offsets_constant(const Func *f, const char *param, int64_t *bytes)
 {
 	ParamUse u = param_walk(f, param);
-	return u.loads > 0 && !u.inexact && !u.not_ldst && !u.other;
+	int held = u.loads > 0 && !u.inexact && !u.not_ldst && !u.other;
+	if (bytes)
+		*bytes = held && u.lo < u.hi ? u.hi - u.lo : 0;
+	return held;
 }
 
 /* Does f store through pointer parameter param at a run-time offset:
@@ -793,6 +929,107 @@ int param_offsets_constant(const Func *f, const char *param)
 int param_stored_indexed(const Func *f, const char *param)
 {
 	return param_walk(f, param).stored_indexed;
+}
+
+/* ---- functions that only read through a pointer argument ---------------- */
+
+/* A module function's arguments that borrowers_args says of, found the
+ * first time a call of it is asked about. */
+typedef struct Borrower {
+	const char *name;
+	const Func *f;
+	int known;
+	uint32_t args, writes;      /* writes: those args it may also store through */
+	int64_t lo[32], hi[32];   /* per argument in args: the bytes it touches */
+	UT_hash_handle hh;
+} Borrower;
+
+struct Borrowers {
+	Borrower *v, *by_name;
+	uint32_t n;
+	int runtime;   /* the toolchain's vprintf is the one the module calls */
+};
+
+/* Does f only load and store through what pointer parameter param
+ * points to, at constant offsets (the bytes in *lo .. *hi; *stored if it
+ * may store), keeping nothing of it (the pointer not stored, passed on,
+ * returned, compared)?  Then a call lends it an object: reads (and may
+ * write) those bytes during the call, as vprintf reads its buffer, and
+ * the object is the caller's alone again after it. */
+static int param_borrowed(const Func *f, const char *param, int64_t *lo, int64_t *hi, int *stored)
+{
+	ParamUse u = param_walk(f, param);
+	*lo = u.lo, *hi = u.hi, *stored = u.stored;
+	return u.loads && !u.inexact && !u.not_ldst && !u.other && u.lo < u.hi;
+}
+
+Borrowers *borrowers_build(const Module *m)
+{
+	Borrowers *rd = xcalloc(1, sizeof *rd);
+	rd->runtime = !defines_runtime(m);
+	for (const Stmt *s = m->items.head; s; s = s->next)
+		rd->n += s->kind == S_FUNC && s->func->has_body;
+	rd->v = xcalloc(rd->n + 1, sizeof *rd->v);
+	uint32_t i = 0;
+	for (const Stmt *s = m->items.head; s; s = s->next) {
+		Borrower *r, *old;
+		/* a .weak body may give way to another at a later link */
+		if (s->kind != S_FUNC || !s->func->has_body || s->func->linkage == LINK_WEAK)
+			continue;
+		r = &rd->v[i++];
+		*r = (Borrower){.name = s->func->name, .f = s->func};
+		HASH_FIND_PTR(rd->by_name, &r->name, old);
+		if (!old)
+			HASH_ADD_PTR(rd->by_name, name, r);
+	}
+	return rd;
+}
+
+/* The arguments (bit k: the k-th) whose pointer a call of callee only
+ * reads through and keeps nothing of: the toolchain's (runtime_reads_only)
+ * where the module calls the toolchain's, a module function's as its body
+ * says (param_only_read).  NULL rd: the toolchain's only. */
+uint32_t borrowers_args(Borrowers *rd, const char *callee)
+{
+	if (!rd)
+		return runtime_reads_only(callee);
+	Borrower *r;
+	HASH_FIND_PTR(rd->by_name, &callee, r);
+	if (!r)
+		return rd->runtime ? runtime_reads_only(callee) : 0;
+	if (!r->known) {
+		r->known = 1;
+		for (uint32_t k = 0; k < r->f->nparams && k < 32; k++) {
+			int st;
+			if (decl_space(&r->f->params[k]) == SPACE_PARAM &&
+			    param_borrowed(r->f, r->f->params[k].ds[0].name, &r->lo[k], &r->hi[k], &st))
+				r->args |= 1u << k, r->writes |= (uint32_t)st << k;
+		}
+	}
+	return r->args;
+}
+
+/* The bytes argument k of a call of callee reads from the address lent
+ * there: 1 for a module function's (borrowers_args first), 0 for the
+ * toolchain's, which may read any bytes of the object from it on. */
+static int borrowers_reach(Borrowers *rd, const char *callee, uint32_t k, Lend *l)
+{
+	Borrower *r = NULL;
+	if (rd)
+		HASH_FIND_PTR(rd->by_name, &callee, r);
+	if (!r || k >= 32 || !(borrowers_args(rd, callee) >> k & 1))
+		return 0;
+	l->lo = r->lo[k], l->hi = r->hi[k];
+	l->how = USE_READ | (r->writes >> k & 1 ? USE_WRITE : 0);
+	return 1;
+}
+
+void borrowers_free(Borrowers *rd)
+{
+	if (rd)
+		HASH_CLEAR(hh, rd->by_name);
+	free(rd ? rd->v : NULL);
+	free(rd);
 }
 
 /* Why access a needs memory, as far as its form says: registers could

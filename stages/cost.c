@@ -9,6 +9,9 @@
  * leaves the stack once inlined, and stack is what the yardstick weighs
  * first: such a call weighs this many instructions less. */
 enum { HELD_BONUS = 60 };
+/* And each copy frees the bytes of those objects it reaches, which the
+ * caller's frame held otherwise: this many instructions less per byte. */
+enum { HELD_BYTE = 2 };
 /* A body that goes with its last call is free to inline only up to this
  * size: a chain of functions each calling the next once would otherwise
  * collapse into one, each level copying all below it (quadratic). */
@@ -27,7 +30,7 @@ int cost_weigh(const CostFacts *f)
 	else if (f->last && f->body <= BODY_GOES_MAX)
 		total -= f->body;
 	if (f->local == COST_LOCAL_HELD)
-		total -= HELD_BONUS;
+		total -= HELD_BONUS + HELD_BYTE * f->copies * f->held_bytes;
 	return total;
 }
 

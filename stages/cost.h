@@ -21,6 +21,7 @@ typedef struct CostFacts {
 	int overhead;        /* one call's sequence: call, return, a move per parameter element */
 	int folds;           /* instructions the copies fold or compute once */
 	int local;           /* COST_LOCAL_* */
+	int held_bytes;      /* COST_LOCAL_HELD: the bytes of those objects a copy reaches */
 	int loop_ins;        /* the callee's instructions on a loop (asked for COST_LOCAL_PASSED) */
 	int last;            /* these are its last calls, and nothing else keeps its body */
 } CostFacts;

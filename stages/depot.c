@@ -96,6 +96,7 @@ typedef struct Dp {
 	Obj *objs;
 	uint32_t nobjs;
 	const char *fixed;    /* why nothing may move, or NULL */
+	const Stmt *fixed_at; /* the instruction that says so, when one does */
 	uint64_t *conflict;   /* nobjs rows of words: objects that may not share */
 	uint32_t words;
 	struct DebugRef *refs;  /* where DWARF names the depot (array_grow) */
@@ -144,14 +145,24 @@ static int depot_access(const Dp *d, const MemAccess *a)
 	return a->obj == d->dobj && a->how != USE_ADDR;
 }
 
-/* Why no byte may move, or NULL: some access could touch any object. */
-static const char *why_fixed(const Dp *d)
+/* The bytes an access is known to touch, [lo, lo + n) (n 0: from its
+ * base to the next object's start, as C promises of an indexed array). */
+static int64_t acc_bytes(const MemAccess *a, int64_t *lo)
+{
+	*lo = a->exact || a->bounded ? a->off : a->base;
+	return a->exact ? a->width : a->bounded ? a->spread + a->width : 0;
+}
+
+/* Why no byte may move, or NULL: some access could touch any object
+ * (*at: that access). */
+static const char *why_fixed(const Dp *d, const Stmt **at)
 {
 	const MemObjs *mo = d->mo;
 	if (mo->partial)  /* an escape or an access the walk did not reach */
 		return "an address formed by a chain longer than the analysis follows";
 	for (uint32_t i = 0; i < mo->nacc; i++) {
 		const MemAccess *a = &mo->acc[i];
+		*at = a->at;
 		if (a->obj < 0 && ins_space(&a->at->ins) == SPACE_LOCAL)
 			return "a .local access through an unknown pointer";
 		if (a->obj != d->dobj)
@@ -160,11 +171,13 @@ static const char *why_fixed(const Dp *d)
 			return "an address formed in more than one place";
 		if (!a->base_known)
 			return "a pointer stepped around a loop or merged from several offsets";
-		if (a->how != USE_ADDR && (!in_depot(d, a->base) || (a->exact && a->off + a->width > d->size)))
+		int64_t lo, n = acc_bytes(a, &lo);
+		if (a->how != USE_ADDR && (!in_depot(d, lo) || lo + n > d->size))
 			return "an access outside the depot";
 		if (a->how != USE_ADDR && a->width <= 0 && !a->lent)
 			return "an access of unknown width";
 	}
+	*at = NULL;
 	for (uint32_t i = 0; i < mo->nesc; i++)
 		if (mo->esc[i].obj == d->dobj && (!mo->esc[i].base_known || !in_depot(d, mo->esc[i].base)))
 			return "its address escapes at an unknown offset";
@@ -180,8 +193,8 @@ static void make_atoms(Dp *d)
 	int64_t *starts = arena_alloc(d->arena, (mo->nacc + mo->nesc + 1) * sizeof *starts);
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < mo->nacc; i++)
-		if (depot_access(d, &mo->acc[i]) && !mo->acc[i].exact)
-			starts[n++] = mo->acc[i].base;
+		if (depot_access(d, &mo->acc[i]) && !mo->acc[i].exact && (!mo->acc[i].bounded || mo->acc[i].lent))
+			starts[n++] = mo->acc[i].base;   /* an array indexed, an address lent */
 	for (uint32_t i = 0; i < mo->nesc; i++)
 		if (mo->esc[i].obj == d->dobj)
 			starts[n++] = mo->esc[i].base;
@@ -204,10 +217,11 @@ static void make_atoms(Dp *d)
 	}
 	for (uint32_t i = 0; i < mo->nacc; i++) {
 		const MemAccess *a = &mo->acc[i];
-		if (!depot_access(d, a) || !a->exact)
+		int64_t lo, len = acc_bytes(a, &lo);
+		if (!depot_access(d, a) || !len)
 			continue;
 		int32_t at = atom_new(d);
-		for (int64_t b = a->off; b < a->off + a->width; b++)
+		for (int64_t b = lo; b < lo + len; b++)
 			if (d->atom[b] < 0)
 				d->atom[b] = at;
 			else
@@ -239,7 +253,9 @@ static void join_by_anchors(Dp *d)
 		if (!depot_access(d, a))
 			continue;
 		/* a[i-1] of an array at 160 is base 160, off 156: the base says */
-		join_anchor(d, a->anchor, d->atom[a->exact ? a->off : a->base]);
+		int64_t lo;
+		acc_bytes(a, &lo);
+		join_anchor(d, a->anchor, d->atom[lo]);
 	}
 	for (uint32_t i = 0; i < mo->nesc; i++)
 		if (mo->esc[i].obj == d->dobj)
@@ -263,7 +279,9 @@ static Obj *obj_at(Dp *d, int64_t byte)
 
 static Obj *obj_of_access(Dp *d, const MemAccess *a)
 {
-	return obj_at(d, a->exact ? a->off : a->base);
+	int64_t lo;
+	acc_bytes(a, &lo);
+	return obj_at(d, lo);
 }
 
 static void make_objects(Dp *d)
@@ -290,8 +308,9 @@ static void make_objects(Dp *d)
 		if (!depot_access(d, a))
 			continue;
 		Obj *o = obj_of_access(d, a);
-		if (a->width > 0 && pow2_floor(a->width) > o->align)
-			o->align = pow2_floor(a->width);
+		int64_t al = pow2_floor(a->width);   /* a call's reads: none wider than 16 */
+		if (a->width > 0 && (a->lent && al > 16 ? 16 : al) > o->align)
+			o->align = a->lent && al > 16 ? 16 : al;
 		o->loaded |= (a->how & USE_READ) != 0;
 		o->stored |= (a->how & USE_WRITE) != 0;
 		if (a->lent && a->anchor < 0) {  /* %SP itself, or from several places */
@@ -1350,7 +1369,7 @@ static void analyse(Dp *d)
 	Arena *a = d->arena;
 	d->atom = arena_alloc(a, (size_t)d->size * sizeof *d->atom);
 	/* an atom per indexed access's or escape's start, per exact access */
-	d->catoms = mo->nacc + mo->nesc;
+	d->catoms = 2 * mo->nacc + mo->nesc;   /* a lent access: a start and its bytes */
 	d->parent = arena_alloc(a, (d->catoms + 1) * sizeof *d->parent);
 	make_atoms(d);
 	d->first_atom = arena_alloc(a, (mo->nanchors + 1) * sizeof *d->first_atom);
@@ -1439,7 +1458,10 @@ static int repack(Dp *d, Stats *st, Places *b, int64_t *size)
 	analyse(d);
 	if (d->fixed) {
 		st->fixed++;
-		remark(d, "depot of %lld bytes kept whole: %s", (long long)d->size, d->fixed);
+		char where[64] = "";
+		if (d->fixed_at)
+			snprintf(where, sizeof where, " (at line %u)", d->fixed_at->loc.line);
+		remark(d, "depot of %lld bytes kept whole: %s%s", (long long)d->size, d->fixed, where);
 		return 0;
 	}
 	/* before layout: what registers hold takes no bytes */
@@ -1485,7 +1507,7 @@ static void rewrite(Dp *d, Stats *st)
 		d->src = srclines_build(d->m, d->f);
 	d->size = d->mo->objs[d->dobj].size;
 	st->funcs++;
-	d->fixed = d->size > MAX_DEPOT ? "larger than the stage handles" : why_fixed(d);
+	d->fixed = d->size > MAX_DEPOT ? "larger than the stage handles" : why_fixed(d, &d->fixed_at);
 	const char *debug = find_debug_refs(d);
 	if (!d->fixed)
 		d->fixed = debug;
@@ -1509,10 +1531,9 @@ static void rewrite(Dp *d, Stats *st)
 	places_free(&b);
 }
 
-static void depot_func(Module *m, const StageOptions *o, Func *f, Stats *st, Names *module, int lend)
+static void depot_func(Module *m, const StageOptions *o, Func *f, Stats *st, Names *module, Borrowers *rd)
 {
-	Dp d = {.m = m, .o = o, .f = f, .arena = arena_new(),
-		.mo = lend ? memobjs_build_lent(f) : memobjs_build(f), .module = module};
+	Dp d = {.m = m, .o = o, .f = f, .arena = arena_new(), .mo = memobjs_build_lent(f, rd), .module = module};
 	d.dobj = find_depot(d.mo);
 	if (d.dobj >= 0)
 		rewrite(&d, st);
@@ -1528,10 +1549,11 @@ void depot(Module *m, const StageOptions *o)
 		return;
 	Stats st = {0};
 	Names module = {0};   /* made when scalar replacement first needs it */
-	int lend = !defines_runtime(m);   /* its calls of vprintf are the toolchain's */
+	Borrowers *rd = borrowers_build(m);   /* calls that only borrow an object lent them */
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
-			depot_func(m, o, s->func, &st, &module, lend);
+			depot_func(m, o, s->func, &st, &module, rd);
+	borrowers_free(rd);
 	names_free(&module);
 	if (o->stats && st.funcs)
 		print_stats(&st);

@@ -47,6 +47,7 @@ typedef struct Facts {
 	uint8_t undeclared;          /* names what nothing declares */
 	int loop_ins;                /* its instructions on a loop */
 	uint8_t *held;               /* per parameter: inlinable_held() */
+	int32_t *held_bytes;         /* per parameter held: the bytes it reaches */
 	uint32_t ncalls;             /* its direct calls at inlinable_open() */
 } Facts;
 
@@ -258,12 +259,21 @@ int inlinable_held(Inlinable *in, const CgFunc *c, uint32_t i)
 	if (!(e->known & KNOWN_HELD)) {
 		e->known |= KNOWN_HELD;
 		e->held = arena_alloc(in->arena, c->def->nparams + 1);
+		e->held_bytes = arena_alloc(in->arena, (c->def->nparams + 1) * sizeof *e->held_bytes);
 	}
 	const char *p = c->def->params[i].ds[0].name;
-	if (!(e->held[i] & KNOWN_HELD))
-		e->held[i] = KNOWN_HELD | (param_offsets_constant(c->def, p) ? PARAM_HELD :
+	int64_t bytes = 0;
+	if (!(e->held[i] & KNOWN_HELD)) {
+		e->held[i] = KNOWN_HELD | (param_offsets_constant(c->def, p, &bytes) ? PARAM_HELD :
 			param_stored_indexed(c->def, p) ? PARAM_STAYS : 0);
+		e->held_bytes[i] = bytes < INT32_MAX ? (int32_t)bytes : INT32_MAX;
+	}
 	return e->held[i] & ~KNOWN_HELD;
+}
+
+int inlinable_held_bytes(Inlinable *in, const CgFunc *c, uint32_t i)
+{
+	return inlinable_held(in, c, i) == PARAM_HELD ? facts(in, c)->held_bytes[i] : 0;
 }
 
 /* ---- a callee's registers in place ---------------------------------------------- */
@@ -549,7 +559,8 @@ static int stored_data(CallerFacts *cf, const char *reg)
  * index, or the caller itself stores into it at a data index
  * (stored_data).  Else COST_LOCAL_PASSED: the callee only reads it at
  * run-time indices, and ptxas may hold it in registers once inlined. */
-int caller_passes_local(CallerFacts *cf, Inlinable *inl, const Stmt *call, const List *l, const CgFunc *c)
+int caller_passes_local(CallerFacts *cf, Inlinable *inl, const Stmt *call, const List *l, const CgFunc *c,
+	int *bytes)
 {
 	const Names *locals = local_addrs(cf);
 	const Func *callee = c->def;
@@ -565,6 +576,8 @@ int caller_passes_local(CallerFacts *cf, Inlinable *inl, const Stmt *call, const
 				int how = i < callee->nparams ? inlinable_held(inl, c, i) : 0;
 				passed = 1;
 				held &= how == PARAM_HELD;
+				if (bytes && how == PARAM_HELD)
+					*bytes += inlinable_held_bytes(inl, c, i);
 				read |= how == 0 && !stored_data(cf, s->ins.ops[1]->str);
 			}
 	return !passed ? COST_LOCAL_NONE : held ? COST_LOCAL_HELD : read ? COST_LOCAL_PASSED : COST_LOCAL_NONE;
@@ -664,8 +677,9 @@ void params_free(CallParams *ps)
 CostFacts caller_cost_facts(CallerFacts *cf, Inlinable *inl, const Stmt *call, const List *l,
 	const CgFunc *c, uint32_t copies, uint32_t ncalls)
 {
-	CostFacts f = {.body = (int)body_size(&c->def->body), .copies = (int)copies,
-		.local = caller_passes_local(cf, inl, call, l, c)};
+	int bytes = 0, local = caller_passes_local(cf, inl, call, l, c, &bytes);
+	CostFacts f = {.body = (int)body_size(&c->def->body), .copies = (int)copies, .local = local,
+		.held_bytes = bytes};
 	if (f.local == COST_LOCAL_PASSED)
 		f.loop_ins = inlinable_loops(inl, c);
 	f.last = inlinable_removable(inl, c) && ncalls == copies;

@@ -65,6 +65,7 @@ int inlinable_loops(Inlinable *, const CgFunc *c);   /* its instructions on a lo
  * neither (0). */
 enum { PARAM_HELD = 1, PARAM_STAYS = 2 };
 int inlinable_held(Inlinable *, const CgFunc *c, uint32_t i);
+int inlinable_held_bytes(Inlinable *, const CgFunc *c, uint32_t i);   /* held: bytes it reaches */
 uint32_t body_size(const List *);   /* instructions, in every scope */
 /* The bits of the register e names in list l (the list holding the
  * statement the walk it gave, or a body's own list and it NULL), by
@@ -170,7 +171,8 @@ int caller_depot(CallerFacts *);
 int caller_depot_fits(const CallerFacts *, const Names *names, const List *body, const Stmt *mov);
 /* How call (in l) passes an address of the caller's .local objects to
  * callee: COST_LOCAL_*. */
-int caller_passes_local(CallerFacts *, Inlinable *, const Stmt *call, const List *l, const CgFunc *callee);
+int caller_passes_local(CallerFacts *, Inlinable *, const Stmt *call, const List *l, const CgFunc *callee,
+	int *bytes);
 uint32_t body_writes(const List *, const char *reg);   /* statements that may write reg */
 /* The cost model's facts for copies of c at call (in l), the caller
  * calling it copies times and the module ncalls times; what the asker

@@ -77,7 +77,7 @@ typedef struct Fwd {
 
 /* --stats, summed over the module: counted, never read to decide */
 typedef struct Stats {
-	unsigned funcs, forwarded, stores;
+	unsigned seen, funcs, forwarded, stores;   /* seen: functions with local accesses */
 } Stats;
 
 /* One function's work; its arrays are on arena, freed in one call. */
@@ -524,16 +524,16 @@ static void declared(Lc *c)
 }
 
 static void locals_func(Module *m, const StageOptions *o, Stmt *fs, Stats *st, Names *module,
-	const Names *sections, int lend)
+	const Names *sections, Borrowers *rd)
 {
 	Func *f = fs->func;
-	Lc c = {.m = m, .o = o, .f = f, .mo = lend ? memobjs_build_lent(f) : memobjs_build(f),
-		.module = module};
+	Lc c = {.m = m, .o = o, .f = f, .mo = memobjs_build_lent(f, rd), .module = module};
 	/* names_shadowed: a register's width would be one scope's */
 	if (!c.mo->nacc || c.mo->partial || names_shadowed(f) || !(c.g = cfg_build(f))) {
 		memobjs_free(c.mo);
 		return;
 	}
+	st->seen++;
 	c.arena = arena_new();
 	declared(&c);
 	places_of(&c.b, &f->body);
@@ -560,13 +560,14 @@ void locals(Module *m, const StageOptions *o)
 	Stats st = {0};
 	Names module = {0}, sections = {0};
 	names_of_sections(&sections, m);
-	int lend = !defines_runtime(m);
+	Borrowers *rd = borrowers_build(m);
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
-			locals_func(m, o, s, &st, &module, &sections, lend);
+			locals_func(m, o, s, &st, &module, &sections, rd);
+	borrowers_free(rd);
 	names_free(&module);
 	names_free(&sections);
-	if (o->stats)
+	if (o->stats && st.seen)  /* as the depot stage's: only where there is local memory */
 		diag_note("locals: %u functions changed: %u loads forwarded, %u stores removed",
 			st.funcs, st.forwarded, st.stores);
 }

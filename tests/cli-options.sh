@@ -72,13 +72,13 @@ for a in -m64 "--machine 64" -g -lineinfo -maxrregcount=64 -O3 "--opt-level 3"; 
 done
 
 # -w and -Werror: a depot over --warn-stack-size is a warning (--no-sroa: its
-# two words would go to registers)
+# two words would go to registers; --no-opt-locals: its loads would be moves)
 printf "$hdr"'.visible .entry k(.param .u64 p)\n{\n.local .align 4 .b8 __local_depot0[64];\n.reg .b64 %%SPL;\n.reg .b32 %%r<3>;\n.reg .b64 %%rd<3>;\nmov.u64 %%SPL, __local_depot0;\nld.param.u64 %%rd1, [p];\nld.global.u32 %%r1, [%%rd1];\nst.local.u32 [%%SPL], %%r1;\nst.local.u32 [%%SPL+60], %%r1;\nld.local.u32 %%r2, [%%SPL+60];\nld.local.u32 %%r1, [%%SPL];\nadd.s32 %%r1, %%r1, %%r2;\nst.global.u32 [%%rd1], %%r1;\nret;\n}\n' >depot.ptx
-"$ptxlink" --no-sroa --warn-stack-size=4 depot.ptx -o d.ptx 2>err; rc=$?
+"$ptxlink" --no-sroa --no-opt-locals --warn-stack-size=4 depot.ptx -o d.ptx 2>err; rc=$?
 check "a warning" "[ $rc = 0 ] && grep -q 'depot.ptx:.*warning: stack frame size' err"
-"$ptxlink" --no-sroa -w --warn-stack-size=4 depot.ptx -o d.ptx 2>err; rc=$?
+"$ptxlink" --no-sroa --no-opt-locals -w --warn-stack-size=4 depot.ptx -o d.ptx 2>err; rc=$?
 check "-w: no warning" "[ $rc = 0 ] && [ ! -s err ]"
-rm -f d.ptx; "$ptxlink" --no-sroa -Werror --warn-stack-size=4 depot.ptx -o d.ptx 2>err; rc=$?
+rm -f d.ptx; "$ptxlink" --no-sroa --no-opt-locals -Werror --warn-stack-size=4 depot.ptx -o d.ptx 2>err; rc=$?
 check "-Werror: the warning is an error" "[ $rc = 1 ] && grep -q 'depot.ptx:.*error: stack frame size' err && [ ! -e d.ptx ]"
 
 # -O: -O0 printf lowering only, -O1 + globalopt, -O2 + devirt, -O3 + depot
@@ -92,7 +92,7 @@ check "-O3 is the default" "cmp -s O3.ptx Odefault.ptx"
 "$ptxlink" -O0 -O2 -arch=sm_80 icall.ptx -o last.ptx
 check "the last -O wins" "cmp -s last.ptx O2.ptx"
 
-# --opt-locals (off by default): the last of it and --no-opt-locals wins,
+# --opt-locals (on by default): the last of it and --no-opt-locals wins,
 # and below -O3 the stage does not run
 printf "$hdr"'.visible .entry k(.param .u64 p)
 {
@@ -111,8 +111,8 @@ ret;
 "$ptxlink" -arch=sm_80 --stats --no-opt-locals --opt-locals loc.ptx -o loc.on.ptx 2>loc.on
 "$ptxlink" -arch=sm_80 --stats --opt-locals --no-opt-locals loc.ptx -o /dev/null 2>loc.off
 "$ptxlink" -arch=sm_80 --stats --opt-locals -O2 loc.ptx -o /dev/null 2>loc.O2
-check "--opt-locals: off by default, the last one wins, not below -O3" \
-	"! grep -q '^locals' loc.default && grep -q '^locals: 1 functions changed: 1 loads forwarded, 1 stores removed' loc.on &&
+check "--opt-locals: on by default, the last one wins, not below -O3" \
+	"grep -q '^locals: 1 functions changed' loc.default && grep -q '^locals: 1 functions changed: 1 loads forwarded, 1 stores removed' loc.on &&
 	! grep -q 'ld.local' loc.on.ptx && ! grep -q '^locals' loc.off && ! grep -q '^locals' loc.O2"
 
 # PTX libraries: a member comes in only if it defines a name still

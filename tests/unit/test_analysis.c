@@ -390,6 +390,68 @@ START_TEST(local_pointers_in_loops)
 }
 END_TEST
 
+/* A pointer stepped around a counted one-block loop (ir/memobj.c:
+ * stepped) is bounded: from a[4] by 4 for 6 trips it stores at 16 .. 36
+ * (off 16, spread 20) and the add's value, read after the loop, is
+ * 20 .. 40; down from 64 by -8 for 3 trips, [p+-8] stores at 40 .. 56.
+ * Not where the loop is entered again with the pointer where it left
+ * off (an outer loop around it): no base, as before. */
+START_TEST(local_stepped_bounds)
+{
+	Module *m = parse_ok(HEADER ".entry k(.param .u32 n)\n{\n"
+		".local .align 4 .b8 a[64];\n"
+		".reg .pred %p<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+		"ld.param.u32 %r1, [n];\nmov.u64 %rd1, a;\nadd.s64 %rd2, %rd1, 16;\nmov.u32 %r2, 0;\n"
+		"L:\nst.local.u32 [%rd2], %r2;\nadd.s64 %rd2, %rd2, 4;\nadd.s32 %r2, %r2, 1;\n"
+		"setp.ne.u32 %p1, %r2, 6;\n@%p1 bra L;\n"
+		"ld.local.u32 %r3, [%rd2];\n"
+		"add.s64 %rd3, %rd1, 64;\nmov.u32 %r4, 3;\n"
+		"M:\nst.local.u32 [%rd3+-8], %r4;\nsub.s64 %rd3, %rd3, 8;\nadd.s32 %r4, %r4, -1;\n"
+		"setp.ne.u32 %p1, %r4, 0;\n@%p1 bra M;\n"
+		"add.s64 %rd4, %rd1, 0;\nmov.u32 %r6, 0;\n"
+		"O:\nmov.u32 %r5, 0;\n"
+		"I:\nst.local.u32 [%rd4], %r5;\nadd.s64 %rd4, %rd4, 4;\nadd.s32 %r5, %r5, 1;\n"
+		"setp.ne.u32 %p1, %r5, 2;\n@%p1 bra I;\n"
+		"add.s32 %r6, %r6, 1;\nsetp.ne.u32 %p2, %r6, 2;\n@%p2 bra O;\n"
+		"ret;\n}\n");
+	MemObjs *mo = memobjs_build(m->items.tail->func);
+	ck_assert_uint_eq(mo->nacc, 4);
+	const MemAccess *x = mo->acc;
+	ck_assert(!x[0].exact && x[0].bounded && x[0].base_known && x[0].off == 16 && x[0].spread == 20);
+	ck_assert(!x[1].exact && x[1].bounded && x[1].off == 20 && x[1].spread == 20);
+	ck_assert(x[2].bounded && x[2].off == 40 && x[2].spread == 16 && x[2].width == 4);
+	ck_assert(!x[3].bounded && !x[3].base_known);
+	ck_assert(!mo->objs[0].escapes);
+	memobjs_free(mo);
+	mod_free(m);
+}
+END_TEST
+
+/* A value carried around a loop and computed there by other arithmetic
+ * than add (mad), reaching the loop's exit beside its value from before:
+ * no address, so the index it makes is an index into a, not an unknown
+ * pointer (the mad, evaluated while the add before it is, sees that
+ * add's value as the loop's own, and stays neutral where they merge). */
+START_TEST(local_index_carried_by_mad)
+{
+	Module *m = parse_ok(HEADER ".entry k(.param .u32 n)\n{\n"
+		".local .align 4 .b8 a[64];\n"
+		".reg .pred %p<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+		"ld.param.u32 %r1, [n];\nmov.u32 %r2, 0;\nmov.u32 %r3, 7;\n"
+		"setp.eq.u32 %p2, %r1, 0;\n@%p2 bra E;\n"
+		"L:\nadd.s32 %r4, %r2, %r3;\nmad.lo.s32 %r3, %r4, 23, %r1;\nadd.s32 %r2, %r2, 1;\n"
+		"setp.lt.u32 %p1, %r2, %r1;\n@%p1 bra L;\n"
+		"E:\nand.b32 %r5, %r3, 15;\nmul.wide.u32 %rd1, %r5, 4;\nmov.u64 %rd2, a;\n"
+		"add.s64 %rd3, %rd2, %rd1;\nld.local.u32 %r6, [%rd3];\nret;\n}\n");
+	MemObjs *mo = memobjs_build(m->items.tail->func);
+	ck_assert_uint_eq(mo->nacc, 1);
+	ck_assert(mo->acc[0].obj == 0 && !mo->acc[0].exact && mo->acc[0].base_known && mo->acc[0].base == 0);
+	ck_assert(!mo->objs[0].escapes);
+	memobjs_free(mo);
+	mod_free(m);
+}
+END_TEST
+
 /* Which run-time indices come from data (MemAccess.data): a loaded value
  * (bins[px >> 4]), a special register, a parameter, a counter that adds
  * one; not a loop's counter or a pointer stepped by constants, which
@@ -462,7 +524,7 @@ static const char lent_src[] = HEADER
 START_TEST(local_addresses_lent_to_vprintf)
 {
 	Module *m = parse_ok(lent_src);
-	MemObjs *mo = memobjs_build_lent(m->items.tail->func);
+	MemObjs *mo = memobjs_build_lent(m->items.tail->func, NULL);
 	ck_assert_int_eq(mo->objs[0].escapes, 0);
 	ck_assert_int_eq(mo->objs[1].escapes, 1);   /* kept: passed to use() too */
 	ck_assert_uint_eq(mo->nacc, 6);
@@ -482,6 +544,74 @@ START_TEST(local_addresses_lent_to_vprintf)
 	ck_assert_int_eq(mo->objs[0].escapes, 1);
 	ck_assert_uint_eq(mo->nacc, 3);
 	memobjs_free(mo);
+	mod_free(m);
+}
+END_TEST
+
+/* borrowers_args: a module function's pointer arguments that it only
+ * loads and stores through at constant offsets, keeping nothing (two: a
+ * .param passed as both its arguments lends what both read): rd reads
+ * p+4 .. p+12 (arg 1; arg 0 an integer it adds), wr stores p+0 and reads
+ * p+4; keep stores the pointer, idx reads at a run-time offset, wk is
+ * .weak, ext has no body, vprintf is the toolchain's.  A call of rd with
+ * the depot's address + 16 is a lent read of bytes 20 .. 28 (base 16), of
+ * wr a read and write of 0 .. 8; keep's argument escapes. */
+START_TEST(local_addresses_lent_to_module_functions)
+{
+	Module *m = parse_ok(HEADER
+		".global .align 8 .u64 g;\n"
+		".extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 b);\n"
+		".extern .func ext(.param .b64 p);\n"
+		".func (.param .b32 r) rd(.param .b32 n, .param .b64 p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n"
+		"ld.param.u64 %rd1, [p];\nld.param.u32 %r3, [n];\nld.u32 %r1, [%rd1+4];\nld.u32 %r2, [%rd1+8];\n"
+		"add.u32 %r1, %r1, %r2;\nadd.u32 %r1, %r1, %r3;\nst.param.b32 [r], %r1;\nret;\n}\n"
+		".func wr(.param .b64 p)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+		"ld.param.u64 %rd1, [p];\nld.u32 %r1, [%rd1+4];\nst.u32 [%rd1], %r1;\nret;\n}\n"
+		".func keep(.param .b64 p)\n{\n.reg .b64 %rd<2>;\n"
+		"ld.param.u64 %rd1, [p];\nst.global.u64 [g], %rd1;\nret;\n}\n"
+		".func (.param .b32 r) idx(.param .b64 p, .param .b32 k)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<4>;\n"
+		"ld.param.u64 %rd1, [p];\nld.param.u32 %r1, [k];\nmul.wide.u32 %rd2, %r1, 4;\n"
+		"add.s64 %rd3, %rd1, %rd2;\nld.u32 %r2, [%rd3];\nst.param.b32 [r], %r2;\nret;\n}\n"
+		".weak .func wk(.param .b64 p)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+		"ld.param.u64 %rd1, [p];\nld.u32 %r1, [%rd1];\nret;\n}\n"
+		".func two(.param .b64 a, .param .b64 b)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n"
+		"ld.param.u64 %rd1, [a];\nld.param.u64 %rd2, [b];\nld.u32 %r1, [%rd1];\n"
+		"ld.v2.u32 {%r1, %r2}, [%rd2+8];\nret;\n}\n"
+		".entry k(.param .u32 n)\n{\n"
+		".local .align 8 .b8 __local_depot0[32];\n"
+		".reg .b64 %SP;\n.reg .b64 %SPL;\n.reg .b32 %r<4>;\n.reg .b64 %rd<8>;\n"
+		"mov.u64 %SPL, __local_depot0;\ncvta.local.u64 %SP, %SPL;\nld.param.u32 %r1, [n];\n"
+		"add.u64 %rd1, %SP, 16;\nadd.u64 %rd2, %SP, 0;\n"
+		"{\n.param .b32 param0;\nst.param.b32 [param0], %r1;\n.param .b64 param1;\n"
+		"st.param.b64 [param1], %rd1;\n.param .b32 retval0;\n"
+		"call.uni (retval0), rd, (param0, param1);\n}\n"
+		"{\n.param .b64 param0;\nst.param.b64 [param0], %rd2;\ncall.uni wr, (param0);\n}\n"
+		"{\n.param .b64 param0;\nst.param.b64 [param0], %rd1;\ncall.uni two, (param0, param0);\n}\n"
+		"ret;\n}\n");
+	Borrowers *b = borrowers_build(m);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("rd")), 2);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wr")), 1);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("keep")), 0);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("idx")), 0);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wk")), 0);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("ext")), 0);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("vprintf")), 3);
+	MemObjs *mo = memobjs_build_lent(m->items.tail->func, b);
+	ck_assert_int_eq(mo->objs[0].escapes, 0);
+	const MemAccess *lent[3] = {0};
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < mo->nacc; i++)
+		if (mo->acc[i].lent && n < 3)
+			lent[n++] = &mo->acc[i];
+	ck_assert_uint_eq(n, 3);
+	const MemAccess *a = lent[0], *w = lent[1], *t = lent[2];
+	ck_assert(a->bounded && !a->exact && a->base == 16 && a->off == 20 && a->width == 8 && a->spread == 0);
+	ck_assert_int_eq(a->how, USE_READ);
+	ck_assert(w->bounded && w->base == 0 && w->off == 0 && w->width == 8 && w->how == (USE_READ | USE_WRITE));
+	/* one .param as both of two's arguments: [a] and [b+8 .. 16], from 16 */
+	ck_assert(t->bounded && t->base == 16 && t->off == 16 && t->width == 16 && t->how == USE_READ);
+	memobjs_free(mo);
+	borrowers_free(b);
 	mod_free(m);
 }
 END_TEST
@@ -513,7 +643,7 @@ static int param_facts(const char *body)
 	Module *m = parse_ok(src);
 	const Func *f = m->items.tail->func;
 	const char *p = f->params[0].ds[0].name;
-	int r = param_offsets_constant(f, p) + 2 * param_stored_indexed(f, p);
+	int r = param_offsets_constant(f, p, NULL) + 2 * param_stored_indexed(f, p);
 	mod_free(m);
 	return r;
 }
@@ -871,10 +1001,13 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, local_memory_objects);
 	tcase_add_test(tc, local_access_forms);
 	tcase_add_test(tc, local_pointers_in_loops);
+	tcase_add_test(tc, local_stepped_bounds);
+	tcase_add_test(tc, local_index_carried_by_mad);
 	tcase_add_test(tc, local_anchors_and_bases);
 	tcase_add_test(tc, local_anchor_forms);
 	tcase_add_test(tc, local_data_indices);
 	tcase_add_test(tc, local_addresses_lent_to_vprintf);
+	tcase_add_test(tc, local_addresses_lent_to_module_functions);
 	tcase_add_test(tc, pointer_parameter_offsets);
 	tcase_add_test(tc, pointer_parameter_long_chains);
 	tcase_add_test(tc, pointer_parameter_reverse_chains);
@@ -1130,6 +1263,59 @@ START_TEST(value_ranges_of_counters)
 	ck_assert_uint_eq(range_of_def(rs, 21).lo, 3);
 	ck_assert_uint_eq(range_of_def(rs, 21).hi, 33);
 	ranges_release(&ro);
+	release(&a);
+}
+END_TEST
+
+/* loop_trips: one-block loops closed by a constant counter and test,
+ * counted by hand: up to ne 6 (6); the test before the step (lt 9 read
+ * before adding: 10); down from 4 while 0 < it (4); a negated guard
+ * (@!p, eq 10 by 2: 5); a 16-bit counter that wraps (65534 + 1 ... until
+ * 2: 65535, 0, 1, 2: 4); and 0 where it is no such loop: a bound that is
+ * a parameter, a step that never meets the bound (over the limit), two
+ * ways in with different starts, a body of two blocks, a saturating add
+ * (wrapping, it would meet the bound on the second trip; it stays at the top), a float counter. */
+START_TEST(loop_trip_counts)
+{
+	Analysed a = analyse(HEADER
+		".entry k(.param .u32 n)\n{\n"
+		".reg .b16 %rs<4>;\n.reg .b32 %r<12>;\n.reg .f32 %f<2>;\n.reg .pred %p<4>;\n"
+		"ld.param.u32 %r1, [n];\n"                                 /* 0 */
+		"mov.u32 %r2, 0;\n"                                        /* 1 */
+		"L1:\nadd.s32 %r2, %r2, 1;\nsetp.ne.s32 %p1, %r2, 6;\n@%p1 bra L1;\n"   /* 2-4 */
+		"mov.u32 %r3, 0;\n"                                        /* 5 */
+		"L2:\nsetp.lt.u32 %p1, %r3, 9;\nadd.s32 %r3, %r3, 1;\n@%p1 bra L2;\n"   /* 6-8 */
+		"mov.u32 %r4, 4;\n"                                        /* 9 */
+		"L3:\nadd.s32 %r4, %r4, -1;\nsetp.lt.s32 %p1, 0, %r4;\n@%p1 bra L3;\n"  /* 10-12 */
+		"mov.u32 %r5, 0;\n"                                        /* 13 */
+		"L4:\nadd.s32 %r5, %r5, 2;\nsetp.eq.u32 %p1, %r5, 10;\n@!%p1 bra L4;\n" /* 14-16 */
+		"mov.u16 %rs1, 65534;\n"                                   /* 17 */
+		"L5:\nadd.u16 %rs1, %rs1, 1;\nsetp.ne.u16 %p1, %rs1, 2;\n@%p1 bra L5;\n" /* 18-20 */
+		"mov.u32 %r6, 0;\n"                                        /* 21 */
+		"L6:\nadd.s32 %r6, %r6, 1;\nsetp.lt.u32 %p1, %r6, %r1;\n@%p1 bra L6;\n" /* 22-24 */
+		"mov.u32 %r7, 0;\n"                                        /* 25 */
+		"L7:\nadd.s32 %r7, %r7, 2;\nsetp.ne.u32 %p1, %r7, 7;\n@%p1 bra L7;\n"   /* 26-28 */
+		"mov.u32 %r8, 0;\n"                                        /* 29 */
+		"setp.eq.u32 %p2, %r1, 0;\n@%p2 bra L8;\nmov.u32 %r8, 1;\n" /* 30-32 */
+		"L8:\nadd.s32 %r8, %r8, 1;\nsetp.lt.u32 %p1, %r8, 4;\n@%p1 bra L8;\n"   /* 33-35 */
+		"mov.u32 %r9, 0;\n"                                        /* 36 */
+		"L9:\nadd.s32 %r9, %r9, 1;\n@%p2 bra L10;\n"               /* 37-38 */
+		"L10:\nsetp.lt.u32 %p1, %r9, 4;\n@%p1 bra L9;\n"           /* 39-40 */
+		"mov.u32 %r10, 2147483640;\n"                              /* 41 */
+		"L11:\nadd.sat.s32 %r10, %r10, 4;\nsetp.ne.s32 %p1, %r10, -2147483648;\n@%p1 bra L11;\n" /* 42-44 */
+		"mov.f32 %f1, 0f00000000;\n"                               /* 45 */
+		"L12:\nadd.f32 %f1, %f1, 0f3F800000;\nsetp.lt.f32 %p1, %f1, 0f40C00000;\n@%p1 bra L12;\n" /* 46-48 */
+		"ret;\n}\n");
+	/* a loop's first instruction, the limit, its trips */
+	static const uint32_t want[][3] = {{2, 4096, 6}, {6, 4096, 10}, {10, 4096, 4}, {14, 4096, 5},
+		{18, 4096, 4}, {10, 3, 0}, {22, 4096, 0}, {26, 4096, 0}, {33, 4096, 0}, {37, 4096, 0},
+		{39, 4096, 0}, {42, 4096, 0}, {46, 4096, 0}};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		ck_assert_uint_eq(loop_trips(a.cfg, a.defs, a.cfg->block_of[want[i][0]], want[i][1]), want[i][2]);
+	uint32_t d[2];   /* %r8's ways into L8: mov 0 (29), mov 1 (32) */
+	ck_assert_uint_eq(loop_entry_defs(a.cfg, a.defs, a.cfg->block_of[33], intern_cstr("%r8"), d, 2), 2);
+	ck_assert(d[0] + d[1] == 29 + 32 && d[0] != d[1]);
+	ck_assert_uint_eq(loop_entry_defs(a.cfg, a.defs, a.cfg->block_of[33], intern_cstr("%r8"), d, 1), 0);
 	release(&a);
 }
 END_TEST
@@ -1424,6 +1610,7 @@ Suite *values_suite(void)
 	tcase_add_test(tc, value_ranges);
 	tcase_add_test(tc, value_ranges_reqntid);
 	tcase_add_test(tc, value_ranges_of_counters);
+	tcase_add_test(tc, loop_trip_counts);
 	tcase_add_test(tc, value_ranges_of_constants);
 	tcase_add_test(tc, folds_and_their_inputs);
 	tcase_add_test(tc, register_uses);

@@ -25,6 +25,8 @@ START_TEST(weighs_a_local_array_passed)
 	ck_assert_int_eq(cost_weigh(&f), 34 - 20 - 60);
 	f.last = 0;
 	ck_assert_int_eq(cost_weigh(&f), 34 - 60);
+	f.held_bytes = 16;   /* each of the 2 copies frees 16 bytes: 2 each less */
+	ck_assert_int_eq(cost_weigh(&f), 34 - 60 - 2 * 2 * 16);
 }
 END_TEST
 

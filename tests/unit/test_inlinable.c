@@ -84,6 +84,8 @@ START_TEST(facts_of_a_callee)
 	ck_assert_int_eq(inlinable_removable(x.in, leaf), 0); /* .visible in an open world */
 	ck_assert_int_eq(inlinable_held(x.in, held, 0), PARAM_HELD);   /* [%rd1+4] only */
 	ck_assert_int_eq(inlinable_held(x.in, held, 1), 0);            /* read at a run-time index */
+	ck_assert_int_eq(inlinable_held_bytes(x.in, held, 0), 4);      /* bytes 4 .. 8 */
+	ck_assert_int_eq(inlinable_held_bytes(x.in, held, 1), 0);
 	fixture_close(&x);
 	fixture_open(&x, 1);
 	ck_assert_int_eq(inlinable_removable(x.in, cg_find(x.cg, intern_cstr("leaf"))), 1);
@@ -237,9 +239,13 @@ START_TEST(facts_of_a_caller)
 	ck_assert_int_eq(caller_shadowed(&e), 1);
 	const List *l;
 	const Stmt *call = call_at(c.f, 0, &l);
-	ck_assert_int_eq(caller_passes_local(&c, inl, call, l, held), COST_LOCAL_HELD);
+	int bytes = 0;
+	ck_assert_int_eq(caller_passes_local(&c, inl, call, l, held, &bytes), COST_LOCAL_HELD);
+	ck_assert_int_eq(bytes, 4);   /* the depot's address to p: held reads 4 of its bytes */
 	call = call_at(c.f, 1, &l);
-	ck_assert_int_eq(caller_passes_local(&c, inl, call, l, held), COST_LOCAL_PASSED);
+	bytes = 0;
+	ck_assert_int_eq(caller_passes_local(&c, inl, call, l, held, &bytes), COST_LOCAL_PASSED);
+	ck_assert_int_eq(bytes, 0);
 	caller_facts_free(&c);
 	caller_facts_free(&d);
 	caller_facts_free(&e);

@@ -55,8 +55,8 @@ OPT(WERROR_FORMAT, V_ON, N("-Werror=format"), FS(werror_format, printf_lowering.
 	"printf format mismatches are errors, not warnings")
 OPT(OLEVEL, V_LEVEL, N("-O", "--opt-level"), F(opt_level), 3, "-O0 .. -O3, --opt-level N",
 	"which stages run: -O0 printf lowering only, -O1 and globalopt,\n"
-	"-O2 and devirt, -O3 (default) and depot and addrprep; ptxas\n"
-	"keeps its own -O3")
+	"-O2 and devirt, -O3 (default) and locals, depot and addrprep;\n"
+	"ptxas keeps its own -O3")
 OPT(DEBUG, C_FLAG, N("-g", "--device-debug", "--debug"), NONE, 0, "-g, --device-debug",
 	"ptxas -g under --ptxas (the PTX's DWARF is kept either way)")
 OPT(LINEINFO, C_FLAG, N("-lineinfo", "--generate-line-info"), NONE, 0, "-lineinfo",
@@ -182,10 +182,10 @@ OPT(IPO_CONSTANTS, V_ON, N("--ipo-constants"), FS(ipo_constants, ipo.constants),
 OPT(RPASS_IPO, V_BIT, N("-Rpass=ipo"), FS(remarks, ipo.remarks), PTXLINK_REMARK_IPO, "-Rpass=ipo",
 	"a remark for every function merged, parameter made constant or\n"
 	"removed, result removed, and every one left as it is")
-OPT(OPT_LOCALS, V_ON, N("--opt-locals"), FS(opt_locals, locals.on), 0, "--opt-locals",
+OPT(OPT_LOCALS, V_ON, N("--opt-locals"), FS(opt_locals, locals.on), 1, "--opt-locals",
 	"after inlining, loads of local memory whose bytes a store or\n"
 	"load before them holds become movs, and stores nothing reads\n"
-	"any more go (default: off)")
+	"any more go (default: on)")
 OPT(NO_OPT_LOCALS, V_OFF, N("--no-opt-locals"), FS(opt_locals, locals.on), 0, "--no-opt-locals",
 	"no optimization of local memory after inlining")
 OPT(RPASS_LOCALS, V_BIT, N("-Rpass=locals"), FS(remarks, locals.remarks), PTXLINK_REMARK_LOCALS,
