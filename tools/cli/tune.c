@@ -23,7 +23,7 @@
 /* What a plan changes in the options given (0: as given). */
 typedef struct Plan {
 	const char *name;   /* its options, as -Rpass=tune says them */
-	int inline_mode, threshold, opt_locals, funnel_max;
+	int inline_mode, threshold, opt_locals, funnel_max;  /* opt_locals -1: off */
 } Plan;
 
 /* The ladder, the plans chosen most often first (on the FIT half of
@@ -31,12 +31,12 @@ typedef struct Plan {
 static const Plan ladder[MAX_PLANS] = {
 	{"as given", 0, 0, 0, 0},
 	{"--inline-threshold=100", PTXLINK_INLINE_AUTO, 100, 0, 0},
-	{"--opt-locals", 0, 0, 1, 0},
-	{"--inline-threshold=100 --opt-locals", PTXLINK_INLINE_AUTO, 100, 1, 0},
+	{"--no-opt-locals", 0, 0, -1, 0},
+	{"--inline-threshold=100 --no-opt-locals", PTXLINK_INLINE_AUTO, 100, -1, 0},
 	{"--inline=never", PTXLINK_INLINE_NEVER, 0, 0, 0},
 	{"--devirt-funnel-max=1", 0, 0, 0, 1},
 	{"--inline=always", PTXLINK_INLINE_ALWAYS, 0, 0, 0},
-	{"--inline=always --opt-locals", PTXLINK_INLINE_ALWAYS, 0, 1, 0},
+	{"--inline=always --no-opt-locals", PTXLINK_INLINE_ALWAYS, 0, -1, 0},
 };
 
 /* One plan tried: its session, its PTX (path and bytes), the plan whose
@@ -75,7 +75,7 @@ static ptxlink_session *load_plan(const Options *o, Ctx *ctx, const Plan *p)
 	if (p->threshold)
 		lib.inline_threshold = p->threshold;
 	if (p->opt_locals)
-		lib.opt_locals = 1;
+		lib.opt_locals = p->opt_locals > 0;
 	if (p->funnel_max)
 		lib.devirt_funnel_max = p->funnel_max;
 	return load(o, &lib, ctx);
