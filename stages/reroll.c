@@ -952,6 +952,6 @@ void reroll(Module *m, const StageOptions *o)
 	free(r->st);
 	free(r->scoped);
 	free(r);
-	if (o->stats)
+	if (o->stats && st.loops)   /* as addrprep: a line only where it acted */
 		diag_note("reroll: %u loops rolled back, %u copies removed", st.loops, st.copies);
 }

@@ -174,10 +174,10 @@ OPT(NO_OPT_LOCALS, V_OFF, N("--no-opt-locals"), FS(opt_locals, locals.on), 0, "-
 OPT(RPASS_LOCALS, V_BIT, N("-Rpass=locals"), FS(remarks, locals.remarks), PTXLINK_REMARK_LOCALS,
 	"-Rpass=locals",
 	"a remark for every function whose local memory was optimized")
-OPT(REROLL, V_ON, N("--reroll"), FS(reroll, reroll.on), 0, "--reroll",
+OPT(REROLL, V_ON, N("--reroll"), FS(reroll, reroll.on), 1, "--reroll",
 	"before inlining, a loop NVVM fully unrolled around a call (k\n"
 	"copies differing in constants that step evenly) becomes one\n"
-	"loop again, so that the callee can go in once (default: off)")
+	"loop again, so that the callee can go in once (default: on)")
 OPT(NO_REROLL, V_OFF, N("--no-reroll"), FS(reroll, reroll.on), 0, "--no-reroll",
 	"leave unrolled loops around calls as they are")
 OPT(REROLL_ANY, V_ON, N("--reroll-any"), FS(reroll_any, reroll.any), 0, "--reroll-any",
