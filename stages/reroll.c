@@ -609,8 +609,8 @@ static int has_call(const Copy *c)
 /* Copies st[start + j*len ..) for j < k: whether they roll. */
 static int match(Rr *r, uint32_t start, uint32_t len, uint32_t k)
 {
+	HASH_CLEAR(hh, r->defs);   /* before the arena its entries live in */
 	arena_reset(r->arena);
-	HASH_CLEAR(hh, r->defs);
 	for (uint32_t j = 0; j < k; j++)
 		if (!flatten(r, &r->cp[j], start + j * len, len))
 			return 0;
