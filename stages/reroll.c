@@ -847,7 +847,8 @@ typedef struct Seen {
 } Seen;
 
 /* Tries a run of n anchors gap apart from st[first]: each place its
- * copies may start, all of them, then without the first or the last. */
+ * copies may start, all of them, then without the first, the last or
+ * both. */
 static uint32_t try_run(Rr *r, uint32_t first, uint32_t gap, uint32_t n, uint32_t done)
 {
 	if (gap > MAX_LEN || n < 2)
@@ -860,9 +861,13 @@ static uint32_t try_run(Rr *r, uint32_t first, uint32_t gap, uint32_t n, uint32_
 			break;
 		if (start + n * gap > r->nst)
 			continue;
-		for (uint32_t v = 0; v < 3; v++) {
-			uint32_t s = start + (v == 1 ? gap : 0), k = v ? n - 1 : n;
-			if (k >= 2 && match(r, s, gap, k)) {
+		/* all n; without the first (NVVM's first copy often reads the
+		 * loop's start as it is); without the last (merged with what
+		 * follows); without both.  A part is at least 3 copies: any two
+		 * make a progression, loop or not. */
+		for (uint32_t v = 0; v < 4; v++) {
+			uint32_t s = start + (v & 1 ? gap : 0), k = n - (v & 1) - (v >> 1);
+			if (k >= 2 + (v != 0) && k <= n && match(r, s, gap, k)) {
 				roll(r, s, gap, k);
 				return s + k * gap;
 			}
