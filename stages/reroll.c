@@ -9,14 +9,15 @@
  *
  *     { st.param.b32 [param0+0], 1;            mov.b32 %rrv, 1;
  *       call (retval0), f, (param0);           mov.b32 %rrc, 0;
- *       ld.param.b32 %r2, [retval0+0]; }       mov.b32 %r4, 0;
+ *       ld.param.b32 %r2, [retval0+0]; }       mov.b32 %r5, 0;
  *     add.s32 %r3, %r2, 0;                $L__reroll:
  *     { st.param.b32 [param0+0], 4;            { st.param.b32 [param0+0], %rrv;
  *       call (retval0), f, (param0);     ->      call (retval0), f, (param0);
  *       ld.param.b32 %r4, [retval0+0]; }          ld.param.b32 %r4, [retval0+0]; }
- *     add.s32 %r5, %r3, %r4;                   add.s32 %r5, %r3, %r4;
- *                                              add.s32 %rrv, %rrv, 3; ...
+ *     add.s32 %r5, %r3, %r4;                   add.s32 %r5, %r5, %r4;
+ *     ... (copies 3 to k)                      add.s32 %rrv, %rrv, 3; ...
  *                                              @%rrp bra $L__reroll;
+ *                                              mov.b32 %r9, %r5;  (the last copy's sum)
  *
  * What matches, exactly or not at all: k >= 2 consecutive runs of the
  * function body's own statements (a callseq's { } block compared
@@ -36,8 +37,10 @@
  *
  * Runs are found by their calls: calls to one function (or, with
  * --reroll-any, instructions of one spelling) at equal distances; each
- * is tried at each place its copies may start.  Copies and their length
- * are bounded, so the cost grows linearly with the body.
+ * is tried at each place its copies may start, whole and without its
+ * first or last copy or both (NVVM's first and last copies often differ).
+ * Copies and their length are bounded, so the cost grows linearly with
+ * the body.
  *
  * requires: normalized IR / maintains: the module's symbols, every
  * depot / breaks: any CFG or analysis of the functions it changes. */
