@@ -858,22 +858,18 @@ static uint32_t try_run(Rr *r, uint32_t first, uint32_t gap, uint32_t n, uint32_
 		return done;
 	if (n > MAX_COPIES)
 		n = MAX_COPIES;
-	/* the whole run at each place its copies may start, then without its
-	 * first copy (NVVM's first often reads the loop's start as it is),
-	 * its last (merged with what follows), both.  A part is at least 3
+	/* at each place the copies may start: all n, then without the first
+	 * copy (NVVM's first often reads the loop's start as it is), the
+	 * last (merged with what follows), both.  A part is at least 3
 	 * copies: any two make a progression, loop or not. */
-	for (uint32_t v = 0; v < 4; v++) {
-		uint32_t k = n - (v & 1) - (v >> 1);
-		if (k < 2 + (v != 0) || k > n)
-			continue;
-		for (uint32_t o = 0; o < gap && o <= first && first - o >= done; o++) {
-			uint32_t s = first - o + (v & 1 ? gap : 0);
-			if (s + k * gap <= r->nst && match(r, s, gap, k)) {
+	for (uint32_t o = 0; o < gap && o <= first && first - o >= done; o++)
+		for (uint32_t v = 0; v < 4; v++) {
+			uint32_t s = first - o + (v & 1 ? gap : 0), k = n - (v & 1) - (v >> 1);
+			if (k >= 2 + (v != 0) && k <= n && s + k * gap <= r->nst && match(r, s, gap, k)) {
 				roll(r, s, gap, k);
 				return s + k * gap;
 			}
 		}
-	}
 	return done;
 }
 
