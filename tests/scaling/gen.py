@@ -53,8 +53,10 @@ an input that once took more than n log n time or memory in N:
                     iterative dominators walked each branch up the chain)
   reroll            a kernel of N/4 runs of 4 copies of s = f(s, c), c
                     stepping evenly in every other run and as squares in
-                    the rest (--reroll --inline=never: each run tried at
-                    every place its copies may start, half of them rolled)
+                    the rest (--reroll --inline=never --no-addrprep: each
+                    run tried at every place its copies may start, half of
+                    them rolled; address preparation is quadratic in the
+                    calls of one body, a row of its own to come)
   reroll-any        the same with --reroll-any: every instruction's
                     spelling marks a run
 
@@ -349,7 +351,7 @@ def reroll_(any_):
         body += "\tmov.b32 %%r1, %s;\n" % acc
         regs = "\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<4>;\n" % (2 * n + 4)
         write(d, "in.ptx", HEAD + func("f0") + func("f1") + kernel("k", body, regs))
-        return (["-arch=sm_80", "--reroll", "--inline=never"] + (["--reroll-any"] if any_ else []) +
+        return (["-arch=sm_80", "--reroll", "--inline=never", "--no-addrprep"] + (["--reroll-any"] if any_ else []) +
                 ["--no-verify", "--no-check-output", "in.ptx"])
     return gen
 
