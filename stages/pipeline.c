@@ -9,6 +9,8 @@ typedef struct Stage {
 
 static const Stage stages[] = {
 	{"devirt", devirt},
+	/* before inlining: the callee of a loop rolled back goes in once */
+	{"reroll", reroll},
 	/* after devirt: the calls it made direct inline too; before printf
 	 * lowering, so that an inlined callee's printf gets its buffer in
 	 * the function it ends in, one per function as the stage makes them;

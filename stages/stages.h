@@ -65,6 +65,12 @@ typedef struct IpoOptions {
 	int remarks;         /* -Rpass=ipo: a remark per change, and per refusal */
 } IpoOptions;
 
+typedef struct RerollOptions {
+	int on;              /* --reroll, --no-reroll (the default: tools/lib/opttab.h) */
+	int any;             /* --reroll-any: copies without a call too (for tests) */
+	int remarks;         /* -Rpass=reroll: a remark per loop rolled back */
+} RerollOptions;
+
 /* address preparation's rewrites, by bit */
 enum { ADDRPREP_NARROW = 1, ADDRPREP_WIDEN = 2, ADDRPREP_FOLD = 4, ADDRPREP_SINK = 8, ADDRPREP_ALL = 15 };
 /* the rewrites that made no corpus function worse (tools/bench/addrprep-bench.sh) */
@@ -99,6 +105,7 @@ typedef struct StageOptions {
 	GlobalOptOptions globalopt;
 	IpoOptions ipo;
 	AddrPrepOptions addrprep;
+	RerollOptions reroll;
 } StageOptions;
 
 /* pipeline.c: runs every stage in order; returns 0, or -1 after errors.
@@ -120,6 +127,10 @@ void world_decide(World *, const Module *, const StageOptions *);
 
 /* devirt.c: indirect calls with known targets become direct calls or funnels */
 void devirt(Module *, const StageOptions *);
+
+/* reroll.c: NVVM's fully unrolled copies of a loop around a call
+ * rolled back into one loop, before inlining */
+void reroll(Module *, const StageOptions *);
 
 /* inline.c: direct calls to defined functions replaced by their bodies
  * (bottom-up, never on a call cycle), as the cost model or --inline says */

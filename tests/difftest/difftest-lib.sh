@@ -325,7 +325,7 @@ difftest_compare() {
 # default's.
 DIFFTEST_VARIANTS="default O0 O1 O2 nodevirt fm1 fm2 fm64 never always t0 thuge noglobalopt
 	internalize noipo ipoconst nodepot nosroa addrprep narrow widen fold sink noaddrprep locals
-	localsalways max"
+	localsalways noreroll rerollany max"
 difftest_vflags() {
 	case $1 in
 	default | unlinked) ;;
@@ -346,6 +346,8 @@ difftest_vflags() {
 	noaddrprep) echo --no-addrprep ;;
 	locals) echo --opt-locals ;;
 	localsalways) echo --opt-locals --inline=always ;;
+	noreroll) echo --no-reroll ;;
+	rerollany) echo --reroll --reroll-any ;;
 	max) echo --inline=always --ipo-constants --internalize --addrprep ;;
 	*) echo "difftest: unknown variant $1" >&2; return 1 ;;
 	esac

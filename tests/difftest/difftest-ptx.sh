@@ -89,6 +89,8 @@ VARIANTS=(
 	"strip-debug|--strip-debug"
 	"opt-locals|--opt-locals" "always-locals|--inline=always --opt-locals"
 	"locals-nodepot|--opt-locals --no-depot"
+	"no-reroll|--no-reroll" "reroll-any|--reroll-any"
+	"reroll-any-always|--reroll-any --inline=always"
 	"always-constants-internalize|--inline=always --ipo-constants --internalize"
 	"never-noipo-funnel1|--inline=never --no-ipo --devirt-funnel-max=1"
 	"big-threshold-addrprep|--inline-threshold=1000 --addrprep --internalize"

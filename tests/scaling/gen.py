@@ -51,6 +51,14 @@ an input that once took more than n log n time or memory in N:
   join-chain        a kernel of N blocks in a row, each branching to one
                     join at its end, the whole default pipeline (the
                     iterative dominators walked each branch up the chain)
+  reroll            a kernel of N/4 runs of 4 copies of s = f(s, c), c
+                    stepping evenly in every other run and as squares in
+                    the rest (--reroll --inline=never --no-addrprep: each
+                    run tried at every place its copies may start, half of
+                    them rolled; address preparation is quadratic in the
+                    calls of one body, a row of its own to come)
+  reroll-any        the same with --reroll-any: every instruction's
+                    spelling marks a run
 
 The same ROW and N always give the same bytes.
 """
@@ -330,6 +338,24 @@ def join_chain(d, n):
     return ["-arch=sm_80", "in.ptx"]
 
 
+def reroll_(any_):
+    def gen(d, n):
+        body, acc = "", "%r1"
+        for g in range(n // 4):
+            for j in range(4):
+                t = 4 * g + j
+                c = g + (j if g % 2 == 0 else j * j)
+                body += call("f%d" % (g % 2), str(c), "%%r%d" % (2 * t + 2))
+                body += "\tadd.s32 %%r%d, %%r%d, %s;\n" % (2 * t + 3, 2 * t + 2, acc)
+                acc = "%%r%d" % (2 * t + 3)
+        body += "\tmov.b32 %%r1, %s;\n" % acc
+        regs = "\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<4>;\n" % (2 * n + 4)
+        write(d, "in.ptx", HEAD + func("f0") + func("f1") + kernel("k", body, regs))
+        return (["-arch=sm_80", "--reroll", "--inline=never", "--no-addrprep"] + (["--reroll-any"] if any_ else []) +
+                ["--no-verify", "--no-check-output", "in.ptx"])
+    return gen
+
+
 ROWS = {
     "archive-chain": archive_chain, "archive-empty": archive_empty,
     "inline-always": inline_chain("always"), "inline-auto": inline_chain("auto"),
@@ -342,6 +368,7 @@ ROWS = {
     "indirect-kernels": indirect_kernels, "sections": sections, "inputs": inputs,
     "same-shape": same_shape, "same-code": same_code, "merge-chains": merge_chains,
     "param-chain": param_chain, "locals": locals_, "join-chain": join_chain,
+    "reroll": reroll_(0), "reroll-any": reroll_(1),
 }
 
 

@@ -133,6 +133,7 @@ static void opt_level(StageOptions *st, int level)
 		st->devirt.off = 1;
 		st->inlining.mode = PTXLINK_INLINE_NEVER;
 		st->ipo.on = 0;
+		st->reroll.on = 0;
 	}
 	if (level < 1)
 		st->globalopt.off = 1;

@@ -191,6 +191,17 @@ OPT(NO_OPT_LOCALS, V_OFF, N("--no-opt-locals"), FS(opt_locals, locals.on), 0, "-
 OPT(RPASS_LOCALS, V_BIT, N("-Rpass=locals"), FS(remarks, locals.remarks), PTXLINK_REMARK_LOCALS,
 	"-Rpass=locals",
 	"a remark for every function whose local memory was optimized")
+OPT(REROLL, V_ON, N("--reroll"), FS(reroll, reroll.on), 1, "--reroll",
+	"before inlining, a loop NVVM fully unrolled around a call (k\n"
+	"copies differing in constants that step evenly) becomes one\n"
+	"loop again, so that the callee can go in once (default: on)")
+OPT(NO_REROLL, V_OFF, N("--no-reroll"), FS(reroll, reroll.on), 0, "--no-reroll",
+	"leave unrolled loops around calls as they are")
+OPT(REROLL_ANY, V_ON, N("--reroll-any"), FS(reroll_any, reroll.any), 0, "--reroll-any",
+	"with --reroll, copies that call nothing too (for tests)")
+OPT(RPASS_REROLL, V_BIT, N("-Rpass=reroll"), FS(remarks, reroll.remarks), PTXLINK_REMARK_REROLL,
+	"-Rpass=reroll",
+	"a remark for every unrolled loop rolled back")
 OPT(NO_DEPOT, V_ON, N("--no-depot"), FS(no_depot, depot.off), 0, "--no-depot",
 	"leave every __local_depot's layout as it is")
 OPT(NO_SROA, V_ON, N("--no-sroa"), FS(no_sroa, depot.no_sroa), 0, "--no-sroa",

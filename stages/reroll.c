@@ -1,0 +1,959 @@
+/* reroll.c: NVVM's fully unrolled loops around calls rolled back (issue 33).
+ *
+ * NVVM unrolls a constant-trip loop before any link, so a loop around a
+ * call to a function in another file reaches ptxlink as k copies of its
+ * body, each with a call: the inliner then copies the callee k times or
+ * leaves k calls.  nvcc -dlto inlines first and unrolls after.  This
+ * stage, before inlining, turns such copies back into one loop, so that
+ * the callee goes in once; ptxas unrolls again as it sees fit:
+ *
+ *     { st.param.b32 [param0+0], 1;            mov.b32 %rrv, 1;
+ *       call (retval0), f, (param0);           mov.b32 %rrc, 0;
+ *       ld.param.b32 %r2, [retval0+0]; }       mov.b32 %r5, 0;
+ *     add.s32 %r3, %r2, 0;                $L__reroll:
+ *     { st.param.b32 [param0+0], 4;            { st.param.b32 [param0+0], %rrv;
+ *       call (retval0), f, (param0);     ->      call (retval0), f, (param0);
+ *       ld.param.b32 %r4, [retval0+0]; }          ld.param.b32 %r4, [retval0+0]; }
+ *     add.s32 %r5, %r3, %r4;                   add.s32 %r5, %r5, %r4;
+ *     ... (copies 3 to k)                      add.s32 %rrv, %rrv, 3; ...
+ *                                              @%rrp bra $L__reroll;
+ *                                              mov.b32 %r9, %r5;  (the last copy's sum)
+ *
+ * What matches, exactly or not at all: k >= 2 consecutive runs of the
+ * function body's own statements (a callseq's { } block compared
+ * statement by statement), the same instructions and operand shapes, one
+ * copy's order of a commutative instruction's two sources allowed to
+ * differ.  The second copy is the body; against it, every operand of
+ * every copy is one of: a register the copy itself wrote before; a
+ * register the previous copy wrote at the same place (carried: the first
+ * copy reads the initial value there instead, a literal or a register no
+ * copy writes); the same name or literal in every copy (no copy writes
+ * it); an integer operand that is c0 + j*d in copy j (a progression: a
+ * register stepping by d).  Each register a copy writes is written once
+ * in the run and by no other copy, and only the last copy's are read
+ * after it (they get the loop's final values).  No guard, no branch, no
+ * label, no opaque instruction; at least one call (--reroll-any: without
+ * one too, for tests).  What fails any of it stays as it is.
+ *
+ * Runs are found by their calls: calls to one function (or, with
+ * --reroll-any, instructions of one spelling) at equal distances; each
+ * is tried at each place its copies may start, whole and without its
+ * first or last copy or both (NVVM's first and last copies often differ).
+ * Copies and their length are bounded, so the cost grows linearly with
+ * the body.
+ *
+ * requires: normalized IR / maintains: the module's symbols, every
+ * depot / breaks: any CFG or analysis of the functions it changes. */
+#include <stdlib.h>
+#include <string.h>
+#include "stages.h"
+#include "ir/ptrhash.h"
+
+/* bounds on a run: statements per copy and copies (a 3x3 stencil is 9,
+ * NVVM's full unroll of a 16-trip loop 16) */
+enum { MAX_LEN = 96, MAX_COPIES = 32 };
+
+/* What an operand of the template (the second copy) is across the copies */
+enum { R_DEF, R_SAME, R_LOCAL, R_CARRIED, R_PROG };
+
+/* A leaf: a name or literal an operand holds, or a whole operand that is
+ * an integer literal (top). */
+typedef struct Leaf {
+	Expr **slot;
+	const char *name;      /* a name, else NULL */
+	const char *num;       /* a nested literal's spelling */
+	int64_t val;
+	uint16_t item;         /* the copy's item (instruction) holding it */
+	uint8_t def, top, k;   /* written; a whole integer operand; its operand */
+} Leaf;
+
+/* A copy flattened: its instructions and declarations, scopes marked */
+typedef struct Copy {
+	Stmt *item[MAX_LEN * 4];
+	uint32_t nitem;
+	Leaf *leaf;
+	uint32_t nleaf, capleaf;
+	uint32_t *first;       /* per item: its first leaf */
+} Copy;
+
+typedef struct Role {
+	uint8_t kind;
+	uint32_t q;            /* R_LOCAL, R_CARRIED: the defining leaf */
+	int64_t c0, d;         /* R_PROG: copy 0's value and the step */
+	uint8_t known, bits;   /* R_PROG: d known; the register's width */
+	const Expr *init;      /* R_CARRIED: what the first copy reads */
+} Role;
+
+typedef struct DefName {
+	const char *name;
+	uint32_t copy, leaf;
+	int64_t in;            /* mentions in the run */
+	UT_hash_handle hh;
+} DefName;
+
+typedef struct Count {
+	const char *name;
+	int64_t n;
+	UT_hash_handle hh;
+} Count;
+
+typedef struct Stats {
+	unsigned loops, copies;
+} Stats;
+
+typedef struct Rr {
+	Module *m;
+	const StageOptions *o;
+	Func *f;
+	Stmt **st;             /* the body's own statements, .loc left out */
+	uint32_t nst;
+	Count *counts;         /* mentions of each name in the function */
+	Arena *arena;          /* one attempt's */
+	Copy cp[MAX_COPIES];
+	DefName *defs;
+	Role *role;
+	const char **scoped;   /* names the template's blocks declare */
+	uint32_t nscoped, capscoped;
+	Names names;
+	int named;
+	Stats *stats;
+} Rr;
+
+/* ---- mentions ------------------------------------------------------------ */
+
+static void count_name(Rr *r, const char *name, int delta)
+{
+	Count *c;
+	HASH_FIND_PTR(r->counts, &name, c);
+	if (!c) {
+		c = xcalloc(1, sizeof *c);
+		c->name = name;
+		HASH_ADD_PTR(r->counts, name, c);
+	}
+	c->n += delta;
+}
+
+static int count_leaf(void *ctx, Expr **slot)
+{
+	const int *delta = ((void **)ctx)[1];
+	if ((*slot)->kind == E_NAME)
+		count_name(((void **)ctx)[0], (*slot)->str, *delta);
+	return 0;
+}
+
+static void count_ins(Rr *r, Ins *in, int delta)
+{
+	void *ctx[2] = {r, &delta};
+	for (uint32_t k = 0; k < in->nops; k++)
+		expr_leaves(&in->ops[k], count_leaf, ctx);
+	if (in->guard)
+		count_name(r, in->guard, delta);
+}
+
+/* Each name an instruction (or every instruction of a block) mentions,
+ * counted delta times. */
+static void count_stmt(Rr *r, Stmt *s, int delta)
+{
+	if (s->kind == S_INS)
+		count_ins(r, &s->ins, delta);
+	if (s->kind != S_SCOPE)
+		return;
+	BodyIt it;
+	for (Stmt *x = body_first(&s->scope, &it); x; x = body_next(&it))
+		if (x->kind == S_INS)
+			count_ins(r, &x->ins, delta);
+	body_end(&it);
+}
+
+static int64_t mentions(const Rr *r, const char *name)
+{
+	Count *c;
+	HASH_FIND_PTR(r->counts, &name, c);
+	return c ? c->n : 0;
+}
+
+/* ---- a copy's items and leaves ---------------------------------------------- */
+
+static int plain_ins(const Ins *in)
+{
+	const Opcode *op = in->sp->op;
+	if (!op || in->guard || (op->flags & (OF_BRANCH | OF_TERM | OF_OPAQUE)))
+		return 0;
+	for (uint32_t k = 0; k < in->nops; k++)
+		if (ins_operand(in, k) == OPND_MAYDEF)
+			return 0;
+	return 1;
+}
+
+static Leaf *leaf_new(Rr *r, Copy *c, const Leaf *proto, Expr **slot)
+{
+	if (c->nleaf == c->capleaf) {
+		uint32_t cap = c->capleaf ? 2 * c->capleaf : 64;
+		Leaf *l = arena_alloc(r->arena, cap * sizeof *l);
+		if (c->nleaf)
+			memcpy(l, c->leaf, c->nleaf * sizeof *l);
+		c->leaf = l, c->capleaf = cap;
+	}
+	Leaf *l = &c->leaf[c->nleaf++];
+	*l = *proto;
+	l->slot = slot;
+	return l;
+}
+
+static int add_leaf(void *ctx, Expr **slot)
+{
+	Leaf *l = leaf_new(((void **)ctx)[0], ((void **)ctx)[1], ((void **)ctx)[2], slot);
+	if ((*slot)->kind == E_NAME)
+		l->name = is_sink(*slot) ? NULL : (*slot)->str;
+	else
+		l->num = (*slot)->str;
+	return 0;
+}
+
+/* An instruction's leaves in operand order; a whole integer operand
+ * (5, -1) is one. */
+static void leaves_of(Rr *r, Copy *c, Stmt *s)
+{
+	Ins *in = &s->ins;
+	for (uint32_t k = 0; k < in->nops; k++) {
+		Leaf proto = {.item = (uint16_t)(c->nitem - 1), .k = (uint8_t)k,
+			.def = ins_operand(in, k) == OPND_DEF};
+		int64_t v;
+		if (int_operand(in->ops[k], &v)) {
+			Leaf *l = leaf_new(r, c, &proto, &in->ops[k]);
+			l->val = v, l->top = 1;
+			continue;
+		}
+		void *ctx[3] = {r, c, &proto};
+		expr_leaves(&in->ops[k], add_leaf, ctx);
+	}
+}
+
+/* One statement of a copy into its items: instructions, declarations,
+ * and each block as its S_SCOPE and a NULL at its end. */
+static int flatten_stmt(Rr *r, Copy *c, Stmt *s)
+{
+	Stmt *stack[16];
+	uint32_t depth = 0;
+	for (;;) {
+		if (c->nitem + 2 > sizeof c->item / sizeof *c->item)
+			return 0;
+		if (!s) {
+			if (!depth)
+				return 1;
+			c->item[c->nitem++] = NULL;
+			s = stack[--depth];
+			continue;
+		}
+		Stmt *next = depth ? s->next : NULL;
+		if (s->kind == S_SCOPE) {
+			if (depth == 16)
+				return 0;
+			c->item[c->nitem++] = s;
+			stack[depth++] = next;
+			s = s->scope.head;
+			continue;
+		}
+		if (s->kind == S_INS) {
+			if (!plain_ins(&s->ins))
+				return 0;
+			c->item[c->nitem++] = s;
+			leaves_of(r, c, s);
+		} else if (s->kind == S_VAR && depth) {
+			c->item[c->nitem++] = s;
+		} else if (s->kind != S_LOC) {
+			return 0;
+		}
+		s = next;
+	}
+}
+
+/* A copy's statements, st[from .. from+len), flattened, and where each
+ * item's leaves start. */
+static int flatten(Rr *r, Copy *c, uint32_t from, uint32_t len)
+{
+	c->nitem = c->nleaf = c->capleaf = 0;
+	c->leaf = NULL;
+	for (uint32_t i = from; i < from + len; i++)
+		if (!flatten_stmt(r, c, r->st[i]))
+			return 0;
+	c->first = arena_alloc(r->arena, (c->nitem + 1) * sizeof *c->first);
+	for (uint32_t i = 0, l = 0; i <= c->nitem; i++) {
+		while (l < c->nleaf && c->leaf[l].item < i)
+			l++;
+		c->first[i] = l;
+	}
+	return 1;
+}
+
+/* ---- comparing a copy with the template ------------------------------------- */
+
+/* A block's declarations: a callseq's .param arguments, byte arrays
+ * too (param2[8]); no initializers. */
+static int same_decl(const Decl *a, const Decl *b)
+{
+	if (a->nds != b->nds || a->type != b->type || a->space != b->space || a->vec != b->vec ||
+	    a->align != b->align)
+		return 0;
+	for (uint32_t i = 0; i < a->nds; i++) {
+		const Declarator *x = &a->ds[i], *y = &b->ds[i];
+		if (x->name != y->name || x->count != y->count || x->ndims != y->ndims || x->init || y->init)
+			return 0;
+		for (uint32_t d = 0; d < x->ndims; d++)
+			if (!x->dims[d] || !y->dims[d] || x->dims[d]->kind != E_NUM ||
+			    y->dims[d]->kind != E_NUM || x->dims[d]->str != y->dims[d]->str)
+				return 0;
+	}
+	return 1;
+}
+
+/* The same tree but for its leaves (a leaf may be a name in one and a
+ * literal in the other: the roles decide); a whole integer operand (top)
+ * is a leaf. */
+static int same_shape(const Expr *a, const Expr *b, int top)
+{
+	int64_t v;
+	int la = a->kind == E_NAME || a->kind == E_NUM || (top && int_operand(a, &v));
+	int lb = b->kind == E_NAME || b->kind == E_NUM || (top && int_operand(b, &v));
+	if (la || lb)
+		return la && lb;
+	if (a->kind != b->kind || a->op != b->op || a->n != b->n)
+		return 0;
+	for (uint32_t i = 0; i < a->n; i++)
+		if (!same_shape(a->kids[i], b->kids[i], 0))
+			return 0;
+	return 1;
+}
+
+/* Two initial values the same: a name, a literal, an integer's value */
+static int same_value(const Expr *a, const Expr *b)
+{
+	int64_t x, y;
+	if (int_operand(a, &x) && int_operand(b, &y))
+		return x == y;
+	return a->kind == b->kind && (a->kind == E_NAME || a->kind == E_NUM) && a->str == b->str;
+}
+
+static int commutes(const Ins *in)
+{
+	switch (in->sp->code) {
+	case O_add: case O_mul: case O_and: case O_or: case O_xor: case O_min: case O_max:
+		return in->nops == 3 && !spelling_has(in->sp, MOD_cc);
+	default:
+		return 0;
+	}
+}
+
+static int same_item(const Stmt *a, const Stmt *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind)
+		return 0;
+	if (a->kind == S_VAR)
+		return same_decl(&a->var, &b->var);
+	if (a->kind == S_SCOPE)
+		return 1;
+	const Ins *x = &a->ins, *y = &b->ins;
+	if (x->sp != y->sp || x->nops != y->nops)
+		return 0;
+	for (uint32_t k = 0; k < x->nops; k++)
+		if (!same_shape(x->ops[k], y->ops[k], 1))
+			return 0;
+	return 1;
+}
+
+/* ---- roles --------------------------------------------------------------- */
+
+static int scoped(const Rr *r, const char *name)
+{
+	for (uint32_t i = 0; i < r->nscoped; i++)
+		if (r->scoped[i] == name)
+			return 1;
+	return 0;
+}
+
+static void collect_scoped(Rr *r, const Copy *t)
+{
+	r->nscoped = 0;
+	for (uint32_t i = 0; i < t->nitem; i++) {
+		const Stmt *s = t->item[i];
+		if (!s || s->kind != S_VAR)
+			continue;
+		for (uint32_t d = 0; d < s->var.nds; d++) {
+			r->scoped = array_grow(r->scoped, r->nscoped, &r->capscoped, sizeof *r->scoped);
+			r->scoped[r->nscoped++] = s->var.ds[d].name;
+		}
+	}
+}
+
+/* Every register a copy writes, once in the run. */
+static int index_defs(Rr *r, uint32_t k)
+{
+	for (uint32_t j = 0; j < k; j++)
+		for (uint32_t l = 0; l < r->cp[j].nleaf; l++) {
+			const Leaf *x = &r->cp[j].leaf[l];
+			if (!x->def || !x->name || scoped(r, x->name))
+				continue;
+			DefName *d;
+			HASH_FIND_PTR(r->defs, &x->name, d);
+			if (d)
+				return 0;
+			d = arena_alloc(r->arena, sizeof *d);
+			d->name = x->name, d->copy = j, d->leaf = l;
+			HASH_ADD_PTR(r->defs, name, d);
+		}
+	return 1;
+}
+
+/* The width of a progression's register at operand k: integer operands
+ * of the instruction's one type; 0 where not known. */
+static int prog_bits(const Ins *in, uint32_t k)
+{
+	const Spelling *sp = in->sp;
+	if (sp->ntypes != 1 || ty_floats(sp->types[0]) || sp->vec != 1)
+		return 0;
+	int bits = ty_bits(sp->types[0]);
+	if (bits != 16 && bits != 32 && bits != 64)
+		return 0;
+	switch (sp->code) {
+	case O_add: case O_sub: case O_mul: case O_min: case O_max: case O_and: case O_or:
+	case O_xor: case O_setp: case O_selp:
+		return k == 1 || k == 2 ? bits : 0;
+	case O_mad:
+		return k == 1 || k == 2 ? bits : 0;
+	case O_shl: case O_shr:
+		return k == 1 ? bits : k == 2 ? 32 : 0;
+	case O_mov: case O_st:
+		return k == 1 ? bits : 0;
+	default:
+		return 0;
+	}
+}
+
+/* Each template leaf's role, from the template and the first copy's
+ * writes. */
+static int assign_roles(Rr *r)
+{
+	const Copy *t = &r->cp[1];
+	r->role = arena_alloc(r->arena, (t->nleaf + 1) * sizeof *r->role);
+	memset(r->role, 0, (t->nleaf + 1) * sizeof *r->role);
+	for (uint32_t l = 0; l < t->nleaf; l++) {
+		const Leaf *x = &t->leaf[l];
+		Role *ro = &r->role[l];
+		ro->kind = R_SAME;
+		if (x->def && x->name && !scoped(r, x->name)) {
+			ro->kind = R_DEF;
+			continue;
+		}
+		if (x->top) {
+			ro->bits = (uint8_t)prog_bits(&t->item[x->item]->ins, x->k);
+			ro->kind = ro->bits ? R_PROG : R_SAME;
+			continue;
+		}
+		if (!x->name || scoped(r, x->name))
+			continue;
+		DefName *d;
+		HASH_FIND_PTR(r->defs, &x->name, d);
+		if (!d)
+			continue;
+		uint32_t at = r->cp[d->copy].leaf[d->leaf].item;
+		if (d->copy == 1 && at < x->item)
+			ro->kind = R_LOCAL;
+		else if (d->copy == 0 && at >= x->item)
+			ro->kind = R_CARRIED;
+		else
+			return 0;
+		ro->q = d->leaf;
+	}
+	return 1;
+}
+
+/* Whether leaf y of copy j is what role ro says; commit records the
+ * first copy's initial values and the progressions' steps. */
+static int leaf_fits(Rr *r, uint32_t j, uint32_t l, const Leaf *y, int commit)
+{
+	const Leaf *x = &r->cp[1].leaf[l];
+	Role *ro = &r->role[l];
+	DefName *d = NULL;
+	switch (ro->kind) {
+	case R_DEF:
+		return y->name && y->def;
+	case R_SAME:
+		if (x->top)
+			return y->top && y->val == x->val;
+		return !y->top && y->name == x->name && y->num == x->num;
+	case R_LOCAL:
+		return y->name && y->name == r->cp[j].leaf[ro->q].name;
+	case R_CARRIED:
+		if (j)
+			return y->name && y->name == r->cp[j - 1].leaf[ro->q].name;
+		if (y->name)
+			HASH_FIND_PTR(r->defs, &y->name, d);
+		if (d || (y->name && scoped(r, y->name)) || (!y->name && !y->top && !y->num))
+			return 0;
+		/* every read of one carried register starts from one value */
+		for (uint32_t o = 0; o < l; o++)
+			if (r->role[o].kind == R_CARRIED && r->role[o].q == ro->q && r->role[o].init &&
+			    !same_value(r->role[o].init, *y->slot))
+				return 0;
+		if (commit)
+			ro->init = *y->slot;
+		return 1;
+	case R_PROG:
+		if (!y->top)
+			return 0;
+		if (!j) {
+			if (commit)
+				ro->c0 = y->val, ro->d = (int64_t)((uint64_t)x->val - (uint64_t)y->val), ro->known = 1;
+			return 1;
+		}
+		return ro->known && (uint64_t)y->val ==
+			(uint64_t)ro->c0 + (uint64_t)j * (uint64_t)ro->d;
+	}
+	return 0;
+}
+
+/* Item i of copy j against the template's, its sources in the
+ * template's order or (swap) with the commutative two exchanged. */
+static int item_fits(Rr *r, uint32_t j, uint32_t i, int swap, int commit)
+{
+	const Copy *c = &r->cp[j], *t = &r->cp[1];
+	uint32_t a = c->first[i], n = c->first[i + 1] - a;
+	if (n != t->first[i + 1] - t->first[i])
+		return 0;
+	for (uint32_t o = 0; o < n; o++) {
+		const Leaf *y = &c->leaf[a + o];
+		if (swap && (y->k == 1 || y->k == 2)) {
+			/* operands 1 and 2 are one leaf each (single_leaf_sources) */
+			uint32_t want = y->k == 1 ? 2 : 1;
+			for (uint32_t p = 0; p < n; p++)
+				if (c->leaf[a + p].k == want)
+					y = &c->leaf[a + p];
+		}
+		if (!leaf_fits(r, j, t->first[i] + o, y, commit))
+			return 0;
+	}
+	return 1;
+}
+
+static int single_leaf_sources(const Copy *c, uint32_t i)
+{
+	uint32_t n1 = 0, n2 = 0;
+	for (uint32_t l = c->first[i]; l < c->first[i + 1]; l++)
+		n1 += c->leaf[l].k == 1, n2 += c->leaf[l].k == 2;
+	return n1 == 1 && n2 == 1;
+}
+
+static int copy_fits(Rr *r, uint32_t j)
+{
+	const Copy *c = &r->cp[j];
+	for (uint32_t i = 0; i < c->nitem; i++) {
+		const Stmt *s = c->item[i];
+		if (!s || s->kind != S_INS)
+			continue;
+		if (item_fits(r, j, i, 0, 0)) {
+			item_fits(r, j, i, 0, 1);
+			continue;
+		}
+		if (!commutes(&s->ins) || !single_leaf_sources(c, i) || !single_leaf_sources(&r->cp[1], i) ||
+		    !item_fits(r, j, i, 1, 0) || !item_fits(r, j, i, 1, 1))
+			return 0;
+	}
+	return 1;
+}
+
+/* ---- a run --------------------------------------------------------------- */
+
+/* Only the last copy's registers are read outside the run, and what
+ * the loop's movs write has a type. */
+static int outside_reads_last(Rr *r, uint32_t k)
+{
+	DefName *d, *tmp;
+	for (uint32_t j = 0; j < k; j++)
+		for (uint32_t l = 0; l < r->cp[j].nleaf; l++)
+			if (r->cp[j].leaf[l].name) {
+				HASH_FIND_PTR(r->defs, &r->cp[j].leaf[l].name, d);
+				if (d)
+					d->in++;
+			}
+	HASH_ITER(hh, r->defs, d, tmp)
+		if (d->copy != k - 1 && mentions(r, d->name) != d->in)
+			return 0;
+	for (uint32_t l = 0; l < r->cp[1].nleaf; l++)
+		if (r->role[l].kind == R_DEF && !names_type(&r->names, r->cp[1].leaf[l].name))
+			return 0;
+	return 1;
+}
+
+/* A last copy's register read after the run */
+static int read_after(const Rr *r, const char *name)
+{
+	DefName *d;
+	HASH_FIND_PTR(r->defs, &name, d);
+	return d && mentions(r, name) != d->in;
+}
+
+static void names_ready(Rr *r)
+{
+	if (!r->named)
+		names_of_func(&r->names, r->m, r->f);
+	r->named = 1;
+}
+
+static int has_call(const Copy *c)
+{
+	for (uint32_t i = 0; i < c->nitem; i++)
+		if (c->item[i] && c->item[i]->kind == S_INS && c->item[i]->ins.sp->code == O_call)
+			return 1;
+	return 0;
+}
+
+/* Copies st[start + j*len ..) for j < k: whether they roll. */
+static int match(Rr *r, uint32_t start, uint32_t len, uint32_t k)
+{
+	HASH_CLEAR(hh, r->defs);   /* before the arena its entries live in */
+	arena_reset(r->arena);
+	for (uint32_t j = 0; j < k; j++)
+		if (!flatten(r, &r->cp[j], start + j * len, len))
+			return 0;
+	const Copy *t = &r->cp[1];
+	if (!r->o->reroll.any && !has_call(t))
+		return 0;
+	for (uint32_t j = 0; j < k; j++) {
+		if (r->cp[j].nitem != t->nitem)
+			return 0;
+		for (uint32_t i = 0; i < t->nitem; i++)
+			if (!same_item(r->cp[j].item[i], t->item[i]))
+				return 0;
+	}
+	collect_scoped(r, t);
+	if (!index_defs(r, k) || !assign_roles(r))
+		return 0;
+	for (uint32_t j = 0; j < k; j++)
+		if (j != 1 && !copy_fits(r, j))
+			return 0;
+	names_ready(r);
+	return outside_reads_last(r, k);
+}
+
+/* ---- the rewrite ----------------------------------------------------------- */
+
+static const char *fresh_reg(Rr *r, const char *base, const char *type)
+{
+	names_ready(r);
+	const char *name = names_fresh(&r->names, base);
+	Stmt *decl = var_new(r->m, r->f->body.head->loc, type, name);
+	list_insert_before(&r->f->body, r->f->body.head, decl);
+	return name;
+}
+
+static Stmt *ins2(Rr *r, Loc loc, const char *sp, Expr *a, Expr *b, Expr *c)
+{
+	Expr *ops[3] = {a, b, c};
+	Stmt *s = ins_new(r->m, loc, sp, ops, c ? 3 : b ? 2 : 1);
+	count_stmt(r, s, 1);
+	return s;
+}
+
+static const char *spell(const char *op, const char *type)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%s%s", op, type);
+	return intern_cstr(buf);
+}
+
+static const char *bits_type(int bits)
+{
+	return bits == 16 ? ".b16" : bits == 32 ? ".b32" : ".b64";
+}
+
+/* One register per progression (width, start, step), shared. */
+static const char **prog_regs(Rr *r, Stmt *at, List *in)
+{
+	const Copy *t = &r->cp[1];
+	const char **reg = arena_alloc(r->arena, (t->nleaf + 1) * sizeof *reg);
+	for (uint32_t l = 0; l < t->nleaf; l++) {
+		const Role *ro = &r->role[l];
+		reg[l] = NULL;
+		if (ro->kind != R_PROG || !ro->d)
+			continue;
+		for (uint32_t o = 0; o < l && !reg[l]; o++)
+			if (reg[o] && r->role[o].bits == ro->bits && r->role[o].c0 == ro->c0 &&
+			    r->role[o].d == ro->d)
+				reg[l] = reg[o];
+		if (reg[l])
+			continue;
+		reg[l] = fresh_reg(r, "%rrv", spell(".reg ", bits_type(ro->bits)));
+		list_insert_before(in, at, ins2(r, at->loc, spell("mov", bits_type(ro->bits)),
+			name_expr(reg[l]), int_expr(ro->c0), NULL));
+	}
+	return reg;
+}
+
+/* The template's operand slot, in a copy of its operand array. */
+static Expr **slot_in(Rr *r, Stmt *s, const Leaf *x, Expr ***ops)
+{
+	if (!*ops) {
+		*ops = arena_dup(r->m->arena, s->ins.ops, s->ins.nops * sizeof **ops);
+		s->ins.ops = *ops;
+	}
+	return &(*ops)[x->k];
+}
+
+/* The template becomes the body: progressions read their registers,
+ * carried reads the template's own writes. */
+static void rewrite_body(Rr *r, const char **reg)
+{
+	Copy *t = &r->cp[1];
+	for (uint32_t i = 0; i < t->nitem; i++) {
+		Stmt *s = t->item[i];
+		if (!s || s->kind != S_INS)
+			continue;
+		Expr **ops = NULL;
+		count_stmt(r, s, -1);
+		for (uint32_t l = t->first[i]; l < t->first[i + 1]; l++) {
+			const Leaf *x = &t->leaf[l];
+			const Role *ro = &r->role[l];
+			if (ro->kind == R_PROG && reg[l]) {
+				*slot_in(r, s, x, &ops) = name_expr(reg[l]);
+			} else if (ro->kind == R_CARRIED) {
+				Expr **e = slot_in(r, s, x, &ops);
+				*e = expr_renamed(r->m, *e, x->name, t->leaf[ro->q].name);
+			}
+		}
+		count_stmt(r, s, 1);
+	}
+}
+
+/* Before the loop, each carried register takes its initial value. */
+static void init_carried(Rr *r, Stmt *at, List *in)
+{
+	const Copy *t = &r->cp[1];
+	for (uint32_t l = 0; l < t->nleaf; l++) {
+		const Role *ro = &r->role[l];
+		if (ro->kind != R_CARRIED || !ro->init)
+			continue;
+		int first = 1;
+		for (uint32_t o = 0; o < l; o++)
+			first &= !(r->role[o].kind == R_CARRIED && r->role[o].q == ro->q);
+		if (!first)
+			continue;
+		const char *to = t->leaf[ro->q].name;
+		list_insert_before(in, at, ins2(r, at->loc, spell("mov", names_type(&r->names, to)),
+			name_expr(to), (Expr *)ro->init, NULL));
+	}
+}
+
+/* After the template: the steps, the count, the branch back, and the
+ * last copy's registers that are read later. */
+static void latch(Rr *r, uint32_t k, const char **reg, const char *counter, const char *label,
+	Stmt *after, List *in)
+{
+	const Copy *t = &r->cp[1], *last = &r->cp[k - 1];
+	Stmt *next = after->next;
+	Loc loc = after->loc;
+	for (uint32_t l = 0; l < t->nleaf; l++) {
+		int owner = reg[l] != NULL;
+		for (uint32_t o = 0; o < l && owner; o++)
+			owner = reg[o] != reg[l];
+		if (owner)
+			list_insert_before(in, next, ins2(r, loc, spell("add.s", bits_type(r->role[l].bits) + 2),
+				name_expr(reg[l]), name_expr(reg[l]), int_expr(r->role[l].d)));
+	}
+	const char *p = fresh_reg(r, "%rrp", ".reg .pred");
+	list_insert_before(in, next, ins2(r, loc, "add.s32", name_expr(counter), name_expr(counter),
+		int_expr(1)));
+	list_insert_before(in, next, ins2(r, loc, "setp.lt.u32", name_expr(p), name_expr(counter),
+		int_expr(k)));
+	Stmt *br = ins2(r, loc, "bra", name_expr(label), NULL, NULL);
+	count_stmt(r, br, -1);
+	br->ins.guard = p;
+	count_stmt(r, br, 1);
+	list_insert_before(in, next, br);
+	if (k == 2)
+		return;
+	for (uint32_t l = 0; l < t->nleaf; l++)
+		if (r->role[l].kind == R_DEF && read_after(r, last->leaf[l].name))
+			list_insert_before(in, next, ins2(r, loc,
+				spell("mov", names_type(&r->names, t->leaf[l].name)),
+				name_expr(last->leaf[l].name), name_expr(t->leaf[l].name), NULL));
+}
+
+static void drop(Rr *r, List *in, Stmt *from, Stmt *to)
+{
+	for (Stmt *s = from, *next; ; s = next) {
+		next = s->next;
+		count_stmt(r, s, -1);
+		list_remove(in, s);
+		if (s == to)
+			break;
+	}
+}
+
+static void roll(Rr *r, uint32_t start, uint32_t len, uint32_t k)
+{
+	List *in = &r->f->body;
+	Stmt *first = r->st[start], *tfirst = r->st[start + len];
+	Stmt *tlast = r->st[start + 2 * len - 1], *last = r->st[start + k * len - 1];
+	const char **reg = prog_regs(r, first, in);
+	const char *counter = fresh_reg(r, "%rrc", ".reg .b32");
+	list_insert_before(in, first, ins2(r, first->loc, "mov.b32", name_expr(counter), int_expr(0), NULL));
+	init_carried(r, first, in);
+	Stmt *lab = stmt_new(r->m, S_LABEL, tfirst->loc);
+	lab->label = names_fresh(&r->names, "$L__reroll");
+	list_insert_before(in, first, lab);
+	rewrite_body(r, reg);
+	latch(r, k, reg, counter, lab->label, tlast, in);
+	if (k > 2)
+		drop(r, in, r->st[start + 2 * len], last);
+	drop(r, in, first, r->st[start + len - 1]);
+	r->stats->loops++;
+	r->stats->copies += k - 1;
+	if (r->o->reroll.remarks) {
+		const char *callee = NULL;
+		for (uint32_t i = 0; i < r->cp[1].nitem && !callee; i++) {
+			CallParts cp;
+			Stmt *s = r->cp[1].item[i];
+			if (s && s->kind == S_INS && ins_call_parts(&s->ins, &cp) && cp.callee->kind == E_NAME)
+				callee = cp.callee->str;
+		}
+		diag_remark(tfirst->loc, "%s: %u copies of an unrolled loop%s%s rolled back into one",
+			quoted_name(r->f->name), k, callee ? " calling " : "", callee ? quoted_name(callee) : "");
+	}
+}
+
+/* ---- finding runs -------------------------------------------------------- */
+
+/* What marks a copy: the function a statement calls (its callseq block's
+ * call), or with --reroll-any an instruction's spelling. */
+static const void *anchor(const Rr *r, const Stmt *s)
+{
+	if (s->kind == S_SCOPE)
+		for (const Stmt *x = s->scope.head; x; x = x->next) {
+			CallParts c;
+			if (x->kind == S_INS && ins_call_parts(&x->ins, &c) && c.callee->kind == E_NAME)
+				return c.callee->str;
+		}
+	if (s->kind != S_INS)
+		return NULL;
+	CallParts c;
+	if (ins_call_parts(&s->ins, &c) && c.callee->kind == E_NAME)
+		return c.callee->str;
+	return r->o->reroll.any ? (const void *)s->ins.sp : NULL;
+}
+
+typedef struct Seen {
+	const void *key;
+	uint32_t at, gap, first, n;   /* the last anchor, the run's gap, first and count */
+	UT_hash_handle hh;
+} Seen;
+
+/* Tries a run of n anchors gap apart from st[first]: each place its
+ * copies may start, all of them, then without the first, the last or
+ * both. */
+static uint32_t try_run(Rr *r, uint32_t first, uint32_t gap, uint32_t n, uint32_t done)
+{
+	if (gap > MAX_LEN || n < 2)
+		return done;
+	if (n > MAX_COPIES)
+		n = MAX_COPIES;
+	/* at each place the copies may start: all n, then without the first
+	 * copy (NVVM's first often reads the loop's start as it is), the
+	 * last (merged with what follows), both.  A part is at least 3
+	 * copies: any two make a progression, loop or not. */
+	for (uint32_t o = 0; o < gap && o <= first && first - o >= done; o++)
+		for (uint32_t v = 0; v < 4; v++) {
+			uint32_t s = first - o + (v & 1 ? gap : 0), k = n - (v & 1) - (v >> 1);
+			if (k >= 2 + (v != 0) && k <= n && s + k * gap <= r->nst && match(r, s, gap, k)) {
+				roll(r, s, gap, k);
+				return s + k * gap;
+			}
+		}
+	return done;
+}
+
+static void find_runs(Rr *r)
+{
+	Seen *seen = NULL, *x, *tmp;
+	uint32_t done = 0;
+	for (uint32_t i = 0; i < r->nst; i++) {
+		const void *key = anchor(r, r->st[i]);
+		if (!key)
+			continue;
+		HASH_FIND_PTR(seen, &key, x);
+		if (!x) {
+			x = xcalloc(1, sizeof *x);
+			x->key = key, x->at = x->first = i, x->n = 1;
+			HASH_ADD_PTR(seen, key, x);
+			continue;
+		}
+		if (x->n >= 2 && i - x->at != x->gap) {
+			done = try_run(r, x->first, x->gap, x->n, done);
+			x->first = x->at, x->n = 1;
+		}
+		x->gap = i - x->at, x->at = i, x->n++;
+	}
+	/* the runs still open, in the order they started */
+	for (uint32_t i = 0; i < r->nst; i++) {
+		const void *key = anchor(r, r->st[i]);
+		if (!key)
+			continue;
+		HASH_FIND_PTR(seen, &key, x);
+		if (x && x->first == i)
+			done = try_run(r, x->first, x->gap, x->n, done);
+	}
+	HASH_ITER(hh, seen, x, tmp) {
+		HASH_DEL(seen, x);
+		free(x);
+	}
+}
+
+/* ---- the stage ----------------------------------------------------------- */
+
+static void reroll_func(Rr *r, Func *f)
+{
+	r->f = f, r->nst = 0, r->named = 0;
+	uint32_t cap = 0, anchors = 0;
+	for (Stmt *s = f->body.head; s; s = s->next) {
+		if (s->kind == S_LOC)
+			continue;
+		r->st = array_grow(r->st, r->nst, &cap, sizeof *r->st);
+		r->st[r->nst++] = s;
+		anchors += anchor(r, s) != NULL;
+	}
+	if (anchors < 2 || names_shadowed(f))
+		return;
+	BodyIt it;
+	for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
+		if (s->kind == S_INS)
+			count_ins(r, &s->ins, 1);
+	body_end(&it);
+	find_runs(r);
+	Count *c, *tmp;
+	HASH_ITER(hh, r->counts, c, tmp) {
+		HASH_DEL(r->counts, c);
+		free(c);
+	}
+	names_free(&r->names);
+	memset(&r->names, 0, sizeof r->names);
+}
+
+void reroll(Module *m, const StageOptions *o)
+{
+	if (!o->reroll.on || mod_has_dwarf(m))
+		return;
+	Stats st = {0};
+	Rr *r = xcalloc(1, sizeof *r);
+	r->m = m, r->o = o, r->stats = &st, r->arena = arena_new();
+	for (Stmt *s = m->items.head; s; s = s->next)
+		if (s->kind == S_FUNC && s->func->has_body)
+			reroll_func(r, s->func);
+	HASH_CLEAR(hh, r->defs);
+	arena_free(r->arena);
+	free(r->st);
+	free(r->scoped);
+	free(r);
+	if (o->stats && st.loops)   /* as addrprep: a line only where it acted */
+		diag_note("reroll: %u loops rolled back, %u copies removed", st.loops, st.copies);
+}
