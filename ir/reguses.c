@@ -76,6 +76,7 @@ static uint32_t number(RegUses *u, const char *name)
 	}
 	r = u->nregs++;
 	u->nwrites[r] = 0;
+	u->last_write[r] = UINT32_MAX;  /* what reguses_writes says of a register never written */
 	u->last_read[r] = UINT32_MAX;
 	u->key[i] = name;
 	u->num[i] = r;

@@ -566,16 +566,46 @@ static int costly_between(const Ap *a, uint32_t i, uint32_t first)
 	return 0;
 }
 
+/* The first of reads (ascending, n of them) at or after at; n if none. */
+static uint32_t first_from(const uint32_t *reads, uint32_t n, uint32_t at)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (reads[mid] < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Whether reg is read at or after instruction at before it is written:
- * moving a computation of it there keeps it alive no longer. */
+ * moving a computation of it there keeps it alive no longer.  The first
+ * access in at's block is asked of the register's reads and its one write
+ * (or none), not found by walking the block: a block of n calls would be
+ * walked once for each of its n computations. */
 static int live_at(Ap *a, const char *reg, uint32_t at)
 {
 	const Block *b = &a->g->blocks[a->g->block_of[at]];
-	for (uint32_t i = at; i < b->end; i++) {
-		RegAccess t = ins_reg_access(ins_at(a, i), reg);
-		if (t.reads || t.writes || t.may_write)
-			return t.reads;
+	uint32_t n, def = UINT32_MAX;
+	const uint32_t *reads = reguses_reads(a->uses, reg, &n);
+	uint32_t nw = reguses_writes(a->uses, reg, &def);
+	if (nw == 0)
+		def = UINT32_MAX;
+	if (nw > 1) {
+		for (uint32_t i = at; i < b->end; i++) {
+			RegAccess t = ins_reg_access(ins_at(a, i), reg);
+			if (t.reads || t.writes || t.may_write)
+				return t.reads;
+		}
+		return live_out(liveness(a), a->g->block_of[at], reg);
 	}
+	uint32_t k = first_from(reads, n, at), r = k < n ? reads[k] : UINT32_MAX;
+	if (r < b->end && (def < at || r <= def))
+		return 1;      /* read first (an instruction reading and writing it reads) */
+	if (def >= at && def < b->end)
+		return 0;      /* written first */
 	return live_out(liveness(a), a->g->block_of[at], reg);
 }
 

@@ -55,10 +55,12 @@ an input that once took more than n log n time or memory in N:
                     stepping evenly in every other run and as squares in
                     the rest (--reroll --inline=never --no-addrprep: each
                     run tried at every place its copies may start, half of
-                    them rolled; address preparation is quadratic in the
-                    calls of one body, a row of its own to come)
+                    them rolled)
   reroll-any        the same with --reroll-any: every instruction's
                     spelling marks a run
+  addrprep-calls    the reroll kernel with --no-reroll and address
+                    preparation on (its sink walked the rest of the block
+                    from each computation's use to see what it reads there)
 
 The same ROW and N always give the same bytes.
 """
@@ -338,7 +340,7 @@ def join_chain(d, n):
     return ["-arch=sm_80", "in.ptx"]
 
 
-def reroll_(any_):
+def reroll_(any_, addrprep=False):
     def gen(d, n):
         body, acc = "", "%r1"
         for g in range(n // 4):
@@ -351,6 +353,8 @@ def reroll_(any_):
         body += "\tmov.b32 %%r1, %s;\n" % acc
         regs = "\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<4>;\n" % (2 * n + 4)
         write(d, "in.ptx", HEAD + func("f0") + func("f1") + kernel("k", body, regs))
+        if addrprep:
+            return ["-arch=sm_80", "--no-reroll", "--inline=never", "--no-verify", "--no-check-output", "in.ptx"]
         return (["-arch=sm_80", "--reroll", "--inline=never", "--no-addrprep"] + (["--reroll-any"] if any_ else []) +
                 ["--no-verify", "--no-check-output", "in.ptx"])
     return gen
@@ -368,7 +372,7 @@ ROWS = {
     "indirect-kernels": indirect_kernels, "sections": sections, "inputs": inputs,
     "same-shape": same_shape, "same-code": same_code, "merge-chains": merge_chains,
     "param-chain": param_chain, "locals": locals_, "join-chain": join_chain,
-    "reroll": reroll_(0), "reroll-any": reroll_(1),
+    "reroll": reroll_(0), "reroll-any": reroll_(1), "addrprep-calls": reroll_(0, True),
 }
 
 

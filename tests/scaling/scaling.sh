@@ -51,7 +51,8 @@ param-chain 5000
 locals 4000
 join-chain 8000
 reroll 8000
-reroll-any 8000"
+reroll-any 8000
+addrprep-calls 8000"
 rows=${*:-$(echo "$sizes" | cut -d' ' -f1)}
 if [ -n "$SCALING_KEEP" ]; then
 	mkdir -p "$SCALING_KEEP" && tmp=$SCALING_KEEP
