@@ -553,7 +553,10 @@ static int copy_fits(Rr *r, uint32_t j)
 		if (!s || s->kind != S_INS)
 			continue;
 		if (item_fits(r, j, i, 0, 0)) {
-			item_fits(r, j, i, 0, 1);
+			/* committing checks what checking could not: two reads of
+			 * one carried register in this item starting from one value */
+			if (!item_fits(r, j, i, 0, 1))
+				return 0;
 			continue;
 		}
 		if (!commutes(&s->ins) || !single_leaf_sources(c, i) || !single_leaf_sources(&r->cp[1], i) ||
