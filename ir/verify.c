@@ -84,12 +84,14 @@ static const char *known_key(const Verifier *v, const char *what)
 	return intern_cstr(buf);
 }
 
-/* A violation of the code rules: recorded, excused by the baseline, or
- * reported. */
-static void fail_code(Verifier *v, Loc loc, const char *what)
+/* A violation of the code rules: recorded, excused by the baseline (one
+ * of the same kind in the function in the input), or reported.  kind is
+ * what names it: the message, or for the windows the message less the
+ * register, which a stage may rightly change. */
+static void fail_kind(Verifier *v, Loc loc, const char *kind, const char *what)
 {
 	Known *k;
-	const char *key = known_key(v, what);
+	const char *key = known_key(v, kind);
 	if (v->record) {
 		HASH_FIND_PTR(v->record->set, &key, k);
 		if (!k) {
@@ -105,6 +107,11 @@ static void fail_code(Verifier *v, Loc loc, const char *what)
 			return;
 	}
 	fail(v, loc, what);
+}
+
+static void fail_code(Verifier *v, Loc loc, const char *what)
+{
+	fail_kind(v, loc, what, what);
 }
 
 /* The first kid by a loop: a chain a+b+c+... is as deep as it is long. */
@@ -255,16 +262,21 @@ static void verify_windows(Verifier *v, const Func *f, const Cfg *g, const Live 
 				a = addrspace_compute(&v->mlocals, f, g, *d);
 			}
 			Window w = addrspace_at(a, i, reg);
-			if (space == SPACE_NONE && w == WINDOW_LOCAL)
+			const char *kind;
+			if (space == SPACE_NONE && w == WINDOW_LOCAL) {
+				kind = "a .local window address used by a generic access";
 				snprintf(what, sizeof what, "'%.80s' holds a .local window address, used by the "
 					"generic '%.60s' (a generic address of .local memory comes from cvta.local)",
 					reg, in->sp->text);
-			else if (space == SPACE_LOCAL && w == WINDOW_GENERIC)
+			} else if (space == SPACE_LOCAL && w == WINDOW_GENERIC) {
+				kind = "a generic address used by a .local access";
 				snprintf(what, sizeof what, "'%.80s' holds a generic address, used by '%.60s' "
 					"(a .local window address comes from cvta.to.local)", reg, in->sp->text);
-			else
+			} else
 				continue;
-			fail_code(v, g->ins[i]->loc, what);
+			/* by kind: folding %rd4 = %SPL+16 into [%SPL+16] names another
+			 * register for the input's own misuse */
+			fail_kind(v, g->ins[i]->loc, kind, what);
 		}
 	}
 	addrspace_free(a);

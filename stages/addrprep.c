@@ -466,6 +466,8 @@ static int base_plus(const Ins *in, const char **b, int64_t *c)
  * K + c fits the instruction's signed 32-bit offset. */
 static int folds_into(const Ins *use, const char *d, int64_t c)
 {
+	if (use->sp->unknown)   /* a spelling ptxlink does not read passes through as it is */
+		return 0;
 	for (uint32_t k = 0; k < use->nops; k++) {
 		const char *name;
 		int64_t off;
