@@ -607,7 +607,7 @@ static void names_ready(Rr *r)
 static int has_call(const Copy *c)
 {
 	for (uint32_t i = 0; i < c->nitem; i++)
-		if (c->item[i] && c->item[i]->kind == S_INS && c->item[i]->ins.sp->code == O_call)
+		if (c->item[i] && stmt_is_call(c->item[i]))
 			return 1;
 	return 0;
 }
