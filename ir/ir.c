@@ -240,6 +240,15 @@ Stmt *var_new(Module *m, Loc loc, const char *specs, const char *declarator)
 	return s;
 }
 
+/* A register named afresh from base among names (the function's), declared
+ * with type in body before at: what a stage that makes registers needs. */
+const char *reg_new(Module *m, List *body, Names *names, Stmt *at, const char *base, const char *type)
+{
+	const char *name = names_fresh(names, base);
+	list_insert_before(body, at, var_new(m, at->loc, type, name));
+	return name;
+}
+
 Expr *int_expr(int64_t v)
 {
 	char buf[32];

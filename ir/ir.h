@@ -1168,6 +1168,7 @@ int func_check(const Func *);       /* and a function's directives' */
 Stmt *ins_new(Module *, Loc, const char *spelling, Expr **ops, uint32_t nops);
 Stmt *mov_new(Module *, Loc, int bytes, Expr *to, Expr *from);   /* mov.b<8 bytes> to, from */
 Stmt *var_new(Module *, Loc, const char *specs, const char *declarator);
+const char *reg_new(Module *, List *body, Names *, Stmt *at, const char *base, const char *type);
 Expr *int_expr(int64_t);                          /* interned decimal literal */
 Expr *expr_addr(Module *, Expr *base, int64_t off);  /* [base+off], or [base] */
 

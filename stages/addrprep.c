@@ -206,10 +206,7 @@ static int plain64(const Ins *in, int op, int extra_mod)
  * when the stage began (so the declarations keep their order). */
 static const char *fresh_reg(Ap *a, const char *base, const char *type)
 {
-	const char *name = names_fresh(&a->names, base);
-	Stmt *decl = var_new(a->m, a->first->loc, type, name);
-	list_insert_before(&a->f->body, a->first, decl);
-	return name;
+	return reg_new(a->m, &a->f->body, &a->names, a->first, base, type);
 }
 
 /* ---- narrow --------------------------------------------------------------- */

@@ -645,10 +645,7 @@ static int match(Rr *r, uint32_t start, uint32_t len, uint32_t k)
 static const char *fresh_reg(Rr *r, const char *base, const char *type)
 {
 	names_ready(r);
-	const char *name = names_fresh(&r->names, base);
-	Stmt *decl = var_new(r->m, r->f->body.head->loc, type, name);
-	list_insert_before(&r->f->body, r->f->body.head, decl);
-	return name;
+	return reg_new(r->m, &r->f->body, &r->names, r->f->body.head, base, type);
 }
 
 static Stmt *ins2(Rr *r, Loc loc, const char *sp, Expr *a, Expr *b, Expr *c)
