@@ -7,7 +7,7 @@
  * it returns lies in memory it owns or in the input (every payload byte
  * and every name is read here, for AddressSanitizer to check).  Seeds:
  * tests/fuzz/seeds/obj and, when nvcc is there, objects tools/fuzz.sh
- * compiles from tests/obj/*.cu. */
+ * compiles from tests/obj/ (its .cu files). */
 #include <stdint.h>
 #include <string.h>
 #include "fuzz.h"

@@ -118,6 +118,14 @@ START_TEST(elf_sections)
 	ck_assert_int_eq(elf_open(&e, buf, n - 1), -1);   /* headers cut short */
 	((Elf64_Shdr *)(buf + 128))[2].sh_size = 400;   /* bytes past the end */
 	ck_assert_int_eq(elf_open(&e, buf, n), -1);
+	/* A NOBITS names' table whose offset lies before the file: refused
+	 * before any pointer is formed from it (the sanitizer builds see
+	 * the overflow the obj fuzzer found). */
+	n = small_elf(buf);
+	Elf64_Shdr *names = &((Elf64_Shdr *)(buf + 128))[1];
+	names->sh_type = SHT_NOBITS;
+	names->sh_offset = UINT64_MAX;
+	ck_assert_int_eq(elf_open(&e, buf, n), -1);
 }
 END_TEST
 

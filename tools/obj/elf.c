@@ -23,7 +23,9 @@ static int bad(Elf *e, const char *why, size_t at)
 	return -1;
 }
 
-/* The section names' table ends with a NUL and holds every name. */
+/* The section names' table has bytes in the file, ends with a NUL and
+ * holds every name; only then does shstr point into it (a NOBITS
+ * table's offset may lie anywhere). */
 static int names_ok(Elf *e)
 {
 	const Elf64_Shdr *s = &e->sh[e->eh->e_shstrndx];
@@ -33,6 +35,7 @@ static int names_ok(Elf *e)
 		if (e->sh[i].sh_name >= s->sh_size)
 			return bad(e, "section name out of range",
 				e->eh->e_shoff + (size_t)i * sizeof *e->sh);
+	e->shstr = (const char *)e->d + s->sh_offset;
 	return 0;
 }
 
@@ -57,7 +60,6 @@ int elf_open(Elf *e, const unsigned char *d, size_t size)
 		if (!elf_nobits(s) && (s->sh_offset > size || s->sh_size > size - s->sh_offset))
 			return bad(e, "section's bytes out of range", off + i * sizeof *s);
 	}
-	e->shstr = (const char *)d + e->sh[e->eh->e_shstrndx].sh_offset;
 	return names_ok(e);
 }
 
