@@ -319,6 +319,7 @@ enum {
 };
 int sreg_find(const char *name, int *index);
 int is_special_reg(const char *name);   /* %tid.x, %laneid, %envreg3, ... */
+int is_predefined(const char *name);    /* a special register, or WARP_SZ */
 
 /* ir.c: statements and modules */
 typedef enum {
@@ -1131,6 +1132,10 @@ int ir_verify_since(const Module *, const Verified *, const char *stage);
 Verified *ir_checked(const Module *);
 int ir_check_output(const Module *, const Verified *);
 void ir_verified_free(Verified *);
+/* What no valid PTX has, as the user's errors (ir_normalize runs it): a
+ * name used that no block around the use declares, a call passing more or
+ * fewer parameters than its callee or prototype declares.  How many. */
+int ir_check_input(const Module *);
 
 
 /* decl.c: the words of declarations and function headers (decls.h).

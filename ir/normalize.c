@@ -43,5 +43,6 @@ void ir_normalize(Module *m)
 		return;
 	split_vars(m);
 	scope_unshare(m);
+	ir_check_input(m);   /* errors: callers stop on them, as on scope_unshare's */
 	m->normalized = 1;
 }

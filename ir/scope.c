@@ -46,6 +46,7 @@ typedef struct Rec {        /* one declaration in a function */
 	uint8_t label;          /* cfg.c's table holds every label, used or not */
 	uint8_t used;           /* a use resolves to it */
 	uint8_t clash;          /* 1: another block declares it too; 2: the module does */
+	uint8_t call_param;     /* an inner block's .param: resolved, never clashes */
 	const char *to;         /* its new name (a range's new base), or NULL */
 } Rec;
 
@@ -69,6 +70,7 @@ typedef struct Scan {
 	uint8_t *need;         /* per block: walk the uses in it and in its blocks (NULL: all) */
 	ScopeReport *report;   /* scope_check's */
 	void *rctx;
+	int call_params;       /* scope_check: record inner blocks' .params too */
 } Scan;
 
 /* A name as a base (its length) and a number: %r15 is %r and 15; a name
@@ -97,10 +99,12 @@ static Group *group_of(Scan *sc, const char *base, uint32_t blen, int add)
 	return g;
 }
 
-static void add_rec(Scan *sc, const char *name, const char *count, Stmt *s, int label)
+static void add_rec(Scan *sc, const char *name, const char *count, Stmt *s, int label,
+	int call_param)
 {
 	Rec r = {.name = name, .count = count, .s = s, .label = (uint8_t)label,
-		.scope = sc->stack[sc->nstack - 1], .depth = sc->nstack - 1};
+		.call_param = (uint8_t)call_param, .scope = sc->stack[sc->nstack - 1],
+		.depth = sc->nstack - 1};
 	if (count) {
 		unsigned long long c = strtoull(count, NULL, 0);
 		r.blen = (uint32_t)intern_len(name), r.lo = 0;
@@ -116,21 +120,30 @@ static void add_rec(Scan *sc, const char *name, const char *count, Stmt *s, int 
 	g->v[g->n++] = sc->n++;
 }
 
+/* An inner block's .param: a call's arguments, which nvcc and clang
+ * declare again in the block of each call.  Stages find them beside their
+ * call (list_var), never in a table, so they are never renamed; the check
+ * still resolves them, since a call block's param0 means nothing in the
+ * next block (ptxas: "Unknown symbol"). */
+static int call_param(const Scan *sc, const Decl *d)
+{
+	return d->space == SPACE_PARAM && sc->nstack > 1;
+}
+
 /* What a block's variable statement declares of its own: not what an
- * .extern names (the module's symbol), nor an inner block's .param (a
- * call's arguments, which nvcc and clang declare again in the block of
- * each call: stages find them beside their call, list_var, never in a
- * table). */
+ * .extern names (the module's symbol), nor an inner block's .param. */
 static int own_decl(const Scan *sc, const Decl *d)
 {
-	return d->linkage != LINK_EXTERN && !(d->space == SPACE_PARAM && sc->nstack > 1);
+	return d->linkage != LINK_EXTERN && !call_param(sc, d);
 }
 
 static void add_decls(Scan *sc, Decl *d, uint32_t n, Stmt *s)
 {
-	for (uint32_t i = 0; i < n; i++)
-		for (uint32_t j = 0; j < d[i].nds && own_decl(sc, &d[i]); j++)
-			add_rec(sc, d[i].ds[j].name, d[i].ds[j].count, s, 0);
+	for (uint32_t i = 0; i < n; i++) {
+		int cp = sc->call_params && d[i].linkage != LINK_EXTERN && call_param(sc, &d[i]);
+		for (uint32_t j = 0; j < d[i].nds && (cp || own_decl(sc, &d[i])); j++)
+			add_rec(sc, d[i].ds[j].name, d[i].ds[j].count, s, 0, cp);
+	}
 }
 
 static void push(Scan *sc)
@@ -151,9 +164,9 @@ static void collect(Scan *sc, List *l)
 	for (Stmt *s = l->head; s; s = s->next)
 		switch (s->kind) {
 		case S_VAR: add_decls(sc, &s->var, 1, s); break;
-		case S_LABEL: add_rec(sc, s->label, NULL, s, 1); break;
-		case S_PROTO: add_rec(sc, s->proto->label, NULL, s, 1); break;
-		case S_TARGETS: add_rec(sc, s->list.label, NULL, s, 1); break;
+		case S_LABEL: add_rec(sc, s->label, NULL, s, 1, 0); break;
+		case S_PROTO: add_rec(sc, s->proto->label, NULL, s, 1, 0); break;
+		case S_TARGETS: add_rec(sc, s->list.label, NULL, s, 1, 0); break;
 		case S_SCOPE:   /* recursive: the stack of blocks is the nesting */
 			push(sc);
 			collect(sc, &s->scope);
@@ -211,7 +224,7 @@ static int declared_in_func(Scan *sc, const char *name)
  * uses are anywhere, and not walked for. */
 static int counts(const Rec *r, int used_only)
 {
-	return !used_only || r->label || r->used || r->depth == 0;
+	return !r->call_param && (!used_only || r->label || r->used || r->depth == 0);
 }
 
 static int overlap(const Rec *a, const Rec *b)
@@ -660,7 +673,7 @@ static void check_use(Scan *sc, const Stmt *s, const char *name)
 void scope_check(const Module *m, const Stmt *fs, const Names *module, ScopeReport *report, void *ctx)
 {
 	Func *f = fs->func;
-	Scan sc = {.m = (Module *)m, .report = report, .rctx = ctx};
+	Scan sc = {.m = (Module *)m, .report = report, .rctx = ctx, .call_params = 1};
 	uint32_t clashes = scan(&sc, f, m->normalized ? module : NULL);
 	if (!clashes)
 		sort_groups(&sc);   /* scan did not need to */

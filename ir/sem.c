@@ -297,6 +297,13 @@ int is_special_reg(const char *name)
 	return sreg_find(name, &index) >= 0;
 }
 
+/* What PTX declares for every program (ISA, "Predefined Identifiers"):
+ * the special registers and WARP_SZ, a warp's threads as a constant. */
+int is_predefined(const char *name)
+{
+	return is_special_reg(name) || strcmp(name, "WARP_SZ") == 0;
+}
+
 int param_at(const Ins *in, const char **name, int64_t *off)
 {
 	int k = in->sp->code == O_ld ? 1 : in->sp->code == O_st ? 0 : -1;

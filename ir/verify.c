@@ -21,7 +21,13 @@
  * ir_verify_since reports only what a stage added, as errors naming it.
  * Release builds check the output once instead (ir_checked before the
  * stages, ir_check_output after): the code rules but the windows, in the
- * functions the stages changed. */
+ * functions the stages changed.
+ * Input: what no valid PTX does, ptxas refusing it, is the user's error
+ * (ir_check_input, when a module is normalized): a name used that nothing
+ * declares, or declared only in a block not around the use (a call
+ * block's param0 in the next call's), and a call passing more or fewer
+ * parameters than its callee or prototype declares.  The stages assume
+ * neither: inlining such a call once read a .param nothing wrote. */
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -52,6 +58,10 @@ typedef struct Verifier {
 	int bad;
 	int shape_only;
 	int output;                 /* the release check: code only, findings as errors */
+	int input;                  /* ir_check_input: names and calls, findings the user's */
+	struct Callee *callees;     /* input: the module's functions */
+	struct Callee *protos;      /* input: the function's prototypes */
+	Arena *carena;
 	const Verified *base;       /* violations excused */
 	int module_kept;            /* the output check: every module name of the input stays */
 	Verified *record;           /* collect violations instead of reporting */
@@ -67,7 +77,9 @@ typedef struct Verifier {
  * warning, for whoever asked. */
 static void fail(Verifier *v, Loc loc, const char *what)
 {
-	if (v->output)
+	if (v->input)
+		error(loc, "%s", what);
+	else if (v->output)
 		error(loc, "the output check: in '%s': %s", v->f ? v->f->name : "", what);
 	else if (v->after)
 		error(loc, "ir_verify: after stage '%s'%s%s%s: %s", v->after, v->f ? ", in '" : "",
@@ -183,7 +195,7 @@ static void check_name(void *ctx, const char *name, OpRole role)
 	Verifier *v = c[0];
 	const Stmt *s = c[1];
 	if (names_declared(&v->func, name) || names_exact(&v->module, name) ||
-	    is_special_reg(name))
+	    is_predefined(name))
 		return;
 	char what[160];
 	snprintf(what, sizeof what, "'%.100s' is used but nothing declares it", name);
@@ -206,12 +218,87 @@ static void check_inits(Verifier *v, const Stmt *s)
 			expr_leaves((Expr **)&s->var.ds[i].init, check_init_leaf, (void *[]){v, (void *)s});
 }
 
+/* ---- calls' parameter counts (input) ------------------------------- */
+
+/* What a call may name: a module function, or a prototype of the body
+ * (its label, which normalization made one declaration's). */
+typedef struct Callee {
+	UT_hash_handle hh;
+	const char *name;
+	const Decl *rets, *params;
+	uint32_t nrets, nparams;
+	uint8_t defined;        /* a function with a body here (prototypes: 1) */
+} Callee;
+
+static void add_callee(Verifier *v, Callee **set, const char *name, const Decl *rets,
+	uint32_t nrets, const Decl *params, uint32_t nparams, int defined)
+{
+	Callee *c;
+	HASH_FIND_PTR(*set, &name, c);
+	if (c || !name) {   /* a function's first declaration: the linker checks the others agree */
+		if (c)
+			c->defined |= (uint8_t)defined;
+		return;
+	}
+	c = arena_alloc(v->carena, sizeof *c);
+	*c = (Callee){.name = name, .rets = rets, .params = params, .nrets = nrets,
+		.nparams = nparams, .defined = (uint8_t)defined};
+	HASH_ADD_PTR(*set, name, c);
+}
+
+static void add_protos(Verifier *v, const List *body)
+{
+	BodyIt it;
+	for (const Stmt *s = body_first(body, &it); s; s = body_next(&it))
+		if (s->kind == S_PROTO)
+			add_callee(v, &v->protos, s->proto->label, s->proto->rets, s->proto->nrets,
+				s->proto->params, s->proto->nparams, 1);
+}
+
+static uint32_t decl_names(const Decl *d, uint32_t n)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++)
+		k += d[i].nds;
+	return k;
+}
+
+/* ptxas: "Call has wrong number of parameters".  A direct call is held to
+ * its callee where the module defines it (the stages read that body's
+ * parameters; a call of an undefined one passes through: clang's variadic
+ * printf is the printf stage's to rewrite), one through a register to its
+ * prototype; a .calltargets list names no parameters. */
+static void check_call(Verifier *v, const Stmt *s)
+{
+	CallParts c;
+	if (!ins_call_parts(&s->ins, &c))
+		return;
+	const char *key = c.callee->str[0] == '%' ? (c.proto ? c.proto->str : NULL) : c.callee->str;
+	Callee *t = NULL;
+	if (key)
+		HASH_FIND_PTR(key == c.callee->str ? v->callees : v->protos, &key, t);
+	if (!t || !t->defined)
+		return;
+	uint32_t nrets = c.rets ? c.rets->n : 0, nargs = c.args ? c.args->n : 0;
+	uint32_t want_rets = decl_names(t->rets, t->nrets), want_args = decl_names(t->params, t->nparams);
+	if (nrets == want_rets && nargs == want_args)
+		return;
+	char what[320];
+	snprintf(what, sizeof what, "this call passes %u return parameter%s and %u argument%s, "
+		"but %s '%.100s' declares %u and %u", nrets, nrets == 1 ? "" : "s", nargs,
+		nargs == 1 ? "" : "s", key == c.callee->str ? "its callee" : "its prototype", key,
+		want_rets, want_args);
+	fail(v, s->loc, what);
+}
+
 static void verify_ins(Verifier *v, const Stmt *s)
 {
 	const Ins *in = &s->ins;
 	if (v->output) {   /* the stages' IR has its shape: ask only what the code says */
 		if (in->sp && in->sp->op)
 			ins_names(in, check_name, (void *[]){v, (void *)s});
+		if (v->input && in->sp && in->sp->op)
+			check_call(v, s);
 		return;
 	}
 	for (uint32_t i = 0; i < in->nops; i++)
@@ -570,15 +657,18 @@ static void verify_func(Verifier *v, const Stmt *s)
 	names_add_decls(&v->func, f->params, f->nparams);
 	names_add_decls(&v->func, f->rets, f->nrets);
 	names_of_body(&v->func, &f->body);
+	if (v->input)
+		add_protos(v, &f->body);
 	v->f = f;
 	int before = v->bad;
 	verify_list(v, &f->body, 1);
 	if (v->bad == before && f->has_body)
 		scope_check(v->m, s, &v->module, scope_problem, v);
-	if (!same && !v->shape_only && v->bad == before && f->has_body)
+	if (!same && !v->shape_only && !v->input && v->bad == before && f->has_body)
 		verify_dataflow(v, f, s);  /* its labels resolve: the CFG can be built */
 	v->f = NULL;
 	names_free(&v->func);
+	HASH_CLEAR(hh, v->protos);   /* their memory is the arena's */
 }
 
 static void verify_stmt(Verifier *v, const Stmt *s, int in_body)
@@ -645,8 +735,12 @@ static int verify(Verifier *v)
 			names_add_decls(&v->module, &s->var, 1);
 			if (decl_space(&s->var) == SPACE_LOCAL)
 				names_add_decls(&v->mlocals, &s->var, 1);
-		} else if (s->kind == S_FUNC && s->func->name)
+		} else if (s->kind == S_FUNC && s->func->name) {
 			names_add(&v->module, s->func->name, NULL);
+			if (v->input)
+				add_callee(v, &v->callees, s->func->name, s->func->rets, s->func->nrets,
+					s->func->params, s->func->nparams, s->func->has_body);
+		}
 		else if (s->kind == S_ALIAS)
 			for (uint32_t i = 0; i < s->list.nitems; i++)
 				if (s->list.items[i]->kind == E_NAME)
@@ -656,12 +750,19 @@ static int verify(Verifier *v)
 	verify_list(v, &v->m->items, 0);
 	names_free(&v->module);
 	names_free(&v->mlocals);
+	HASH_CLEAR(hh, v->callees);
+	arena_free(v->carena);
 	return v->bad;
 }
 
 int ir_verify(const Module *m)
 {
 	return verify(&(Verifier){.m = m});
+}
+
+int ir_check_input(const Module *m)
+{
+	return verify(&(Verifier){.m = m, .output = 1, .input = 1, .carena = arena_new()});
 }
 
 int ir_verify_shape(const Module *m)

@@ -147,6 +147,8 @@ Module *link_modules(Module **mods, int n, const LinkOptions *o)
 		if (diag_errors() == errors)
 			build_output(&l);
 		report_unresolved(&l);
+		if (diag_errors() == errors)
+			ir_normalize(l.out);   /* a call's callee, another input's, is checked here */
 	}
 	free_linker(&l);
 	if (diag_errors() != errors) {

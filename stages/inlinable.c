@@ -22,7 +22,6 @@ static const char *const why_text[NINL] = {
 	"a depot whose address is formed other than by one mov, or a caller that steps its own",
 	"another call passed the same .param (a devirtualized funnel's) is not inlined",
 	"the cost model says no",
-	"the callee names something nothing declares (input the verifier reports)",
 	"the caller or the callee is already large (over 5000 instructions: CALLER_MAX)",
 	"the module's growth budget is spent (--inline-growth)",
 };
@@ -36,7 +35,6 @@ const char *inlinable_text(int why)
  * bit set in the struct's known. */
 enum {
 	KNOWN_NAMES = 1,             /* Inlinable.names */
-	KNOWN_UNDECLARED = 1,        /* Facts.undeclared */
 	KNOWN_LOOPS = 2,             /* Facts.loop_ins */
 	KNOWN_HELD = 4,              /* Facts.held made; each element's own KNOWN_HELD once asked */
 };
@@ -44,7 +42,6 @@ enum {
 /* A call-graph function's, as a callee: Inlinable.callee[cg_index_of()]. */
 typedef struct Facts {
 	unsigned known;
-	uint8_t undeclared;          /* names what nothing declares */
 	int loop_ins;                /* its instructions on a loop */
 	uint8_t *held;               /* per parameter: inlinable_held() */
 	int32_t *held_bytes;         /* per parameter held: the bytes it reaches */
@@ -176,45 +173,6 @@ static int body_why(const List *l)
 	return -1;
 }
 
-/* A name in the callee that nothing declares is the input's own fault,
- * which the verifier lets through where it was; copied into another
- * function it would be a new one.  Such a callee stays where it is. */
-typedef struct Undecl {
-	Names names;
-	int found;
-} Undecl;
-
-static void check_declared(void *ctx, const char *name, OpRole role)
-{
-	Undecl *u = ctx;
-	(void)role;
-	if (!names_declared(&u->names, name) && !is_special_reg(name))
-		u->found = 1;
-}
-
-static void scan_undeclared(Undecl *u, const List *l)
-{
-	BodyIt it;
-	for (const Stmt *s = body_first(l, &it); s && !u->found; s = body_next(&it))
-		if (s->kind == S_INS)
-			ins_names(&s->ins, check_declared, u);
-	body_end(&it);
-}
-
-static int names_undeclared(Inlinable *in, const CgFunc *c)
-{
-	Facts *e = facts(in, c);
-	if (!(e->known & KNOWN_UNDECLARED)) {
-		e->known |= KNOWN_UNDECLARED;
-		Undecl u = {{0}, 0};
-		names_in_module(&u.names, inlinable_names(in), c->def);
-		scan_undeclared(&u, &c->def->body);
-		names_free(&u.names);
-		e->undeclared = (uint8_t)u.found;
-	}
-	return e->undeclared;
-}
-
 int inlinable_why(Inlinable *in, const CgFunc *c, int shadowed)
 {
 	if (!c->def)
@@ -229,8 +187,6 @@ int inlinable_why(Inlinable *in, const CgFunc *c, int shadowed)
 		return INL_DWARF;
 	if (shadowed)   /* the caller's registers' types are read by name */
 		return INL_SHADOW;
-	if (names_undeclared(in, c))
-		return INL_UNDECLARED;
 	return body_why(&c->def->body);
 }
 

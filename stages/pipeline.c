@@ -70,6 +70,8 @@ int run_pipeline(Module *m, const StageOptions *opts)
 {
 	int errors = diag_errors();
 	ir_normalize(m);
+	if (diag_errors() != errors)
+		return -1;   /* input no stage may read (ir_check_input) */
 	StageOptions with_world = *opts;
 	const StageOptions *o = &with_world;
 	world_decide(&with_world.world, m, opts);

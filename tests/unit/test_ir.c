@@ -222,6 +222,9 @@ START_TEST(special_registers_are_one_table)
 	ck_assert_int_eq(sreg_find("%envreg", &k), -1);
 	ck_assert(is_special_reg("%cluster_nctaid.z"));
 	ck_assert(!is_special_reg("%r1"));
+	/* WARP_SZ is declared for every program, but is no register */
+	ck_assert(is_predefined("WARP_SZ") && !is_special_reg("WARP_SZ"));
+	ck_assert(is_predefined("%laneid") && !is_predefined("WARP_SZE") && !is_predefined("%r1"));
 }
 END_TEST
 
