@@ -145,6 +145,10 @@ check "a malformed archive" "[ $rc = 1 ] && grep -q 'libs/libbad.a: error: malfo
 printf "$hdr"'.visible .func f()\n{\nbogus;\n}\n' >f.ptx && ar rc libs/libsyn.a f.ptx
 "$ptxlink" -arch=sm_80 main.ptx -Llibs -lsyn -o l8.ptx 2>err; rc=$?
 check "an error in a member names archive(member)" "[ $rc = 1 ] && grep -q '^libs/libsyn.a(f.ptx):6:1: error' err"
+# a member that parses but uses what nothing declares: once, and the run stops
+printf "$hdr"'.visible .func f()\n{\nmov.u32 %%r1, 1;\nret;\n}\n' >f.ptx && ar rc libs/libund.a f.ptx
+"$ptxlink" -arch=sm_80 main.ptx -Llibs -lund -o l9.ptx 2>err; rc=$?
+check "a member naming what nothing declares" "[ $rc = 1 ] && [ \"\$(cat err)\" = \"libs/libund.a(f.ptx):6:1: error: '%r1' is used but nothing declares it\" ] && [ ! -e l9.ptx ]"
 cp libs/libfg.a libs/libtail.a && printf 'junk\n' >>libs/libtail.a
 "$ptxlink" -arch=sm_80 main.ptx -Llibs -ltail -o l10.ptx 2>err; rc=$?
 check "bytes after an archive's last member" "[ $rc = 1 ] && grep -q 'libs/libtail.a: error: malformed ar archive (5 bytes after the last member)' err && [ ! -e l10.ptx ]"

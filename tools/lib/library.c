@@ -83,7 +83,10 @@ static void add_member(Members *ms, Module *m, const char *name, int in)
 		ms->cap = ms->cap ? 2 * ms->cap : 16;
 		ms->v = xreallocarray(ms->v, ms->cap, sizeof *ms->v);
 	}
+	int errors = diag_errors();
 	ir_normalize(m);  /* what symtab_build and the linker take */
+	if (diag_errors() != errors)
+		ms->errors++;   /* what no stage may read (ir_check_input), as a parse error */
 	Member *b = &ms->v[ms->n++];
 	*b = (Member){.m = m, .name = intern_cstr(name), .in = in};
 	SymTab *t = symtab_build(m);
