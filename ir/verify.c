@@ -210,9 +210,13 @@ static int check_init_leaf(void *ctx, Expr **slot)
 }
 
 /* The symbols an initializer names ({0, d1b}: a vtable's functions) must
- * stay declared: ptxas refuses "Invalid initial value symbol". */
+ * stay declared: ptxas refuses "Invalid initial value symbol".  A handle's
+ * ({filter_mode = linear} of a .texref) names its fields and their values. */
 static void check_inits(Verifier *v, const Stmt *s)
 {
+	const char *ty = decl_type(&s->var);
+	if (ty && (ty_flags(type_of(ty)) & TF_HANDLE))
+		return;
 	for (uint32_t i = 0; !v->shape_only && i < s->var.nds; i++)
 		if (s->var.ds[i].init)
 			expr_leaves((Expr **)&s->var.ds[i].init, check_init_leaf, (void *[]){v, (void *)s});
