@@ -27,7 +27,7 @@ int cost_weigh(const CostFacts *f)
 	int total = f->copies * (f->body - f->overhead) - f->folds;
 	if (f->local == COST_LOCAL_PASSED)
 		total += 3 * f->copies * f->loop_ins;
-	else if (f->last && f->body <= BODY_GOES_MAX)
+	else if (f->last && (f->body <= BODY_GOES_MAX || f->body <= f->move_room))
 		total -= f->body;
 	if (f->local == COST_LOCAL_HELD)
 		total -= HELD_BONUS + HELD_BYTE * f->copies * f->held_bytes;

@@ -1292,7 +1292,10 @@ static void put_in(Caller *fn, CopyPlan *p)
 			names_add_decls(&fn->names, &s->var, 1);
 	declare_used(fn, &p->body);
 	in->st.copied += body_size(&p->body);
-	in->grown += charge(fn, p->site);
+	uint64_t charged = charge(fn, p->site);
+	in->grown += charged;
+	if (!charged)
+		in->moved += body_size(&p->body);
 	fn->size += body_size(&p->body);
 	fn->cf.known &= ~CF_OBJS;
 	/* the call goes, the copy's calls come: so a later caller's call is
