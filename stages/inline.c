@@ -1663,7 +1663,8 @@ static void print_stats(const In *in)
  * caller (in->late).  One that nothing calls goes as it is: a deferred
  * callee's body, left behind where its copy went in, is one, and a
  * second run must not inline into it either.  Under auto's usual thresholds the bodies that
- * go free with their last call are bounded (BODY_GOES_MAX) instead. */
+ * go free with their last call are bounded instead: up to BODY_GOES_MAX
+ * each, past it all together by the growth budget (in->moved). */
 static void find_deferred(In *in)
 {
 	uint32_t n = cg_count(in->cg);
