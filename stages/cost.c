@@ -12,9 +12,13 @@ enum { HELD_BONUS = 60 };
 /* And each copy frees the bytes of those objects it reaches, which the
  * caller's frame held otherwise: this many instructions less per byte. */
 enum { HELD_BYTE = 2 };
-/* A body that goes with its last call is free to inline only up to this
- * size: a chain of functions each calling the next once would otherwise
- * collapse into one, each level copying all below it (quadratic). */
+/* A body that goes with its last call is free to inline up to this size,
+ * and past it while the instructions so moved fit the growth budget
+ * (CostFacts.move_room): a chain of functions each calling the next once
+ * would otherwise collapse into one, each level copying all below it.  A
+ * large function a kernel calls once (the generated yardstick's big<N>)
+ * is what -dlto inlines; taking it on the FIT half put 2 more programs at
+ * or below the better peer, Σ spills -18% (docs/stages.md). */
 enum { BODY_GOES_MAX = 400 };
 
 /* Every copy counts (front ends unroll loops around calls); a parameter
@@ -27,7 +31,7 @@ int cost_weigh(const CostFacts *f)
 	int total = f->copies * (f->body - f->overhead) - f->folds;
 	if (f->local == COST_LOCAL_PASSED)
 		total += 3 * f->copies * f->loop_ins;
-	else if (f->last && f->body <= BODY_GOES_MAX)
+	else if (f->last && (f->body <= BODY_GOES_MAX || f->body <= f->move_room))
 		total -= f->body;
 	if (f->local == COST_LOCAL_HELD)
 		total -= HELD_BONUS + HELD_BYTE * f->copies * f->held_bytes;

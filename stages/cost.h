@@ -24,6 +24,7 @@ typedef struct CostFacts {
 	int held_bytes;      /* COST_LOCAL_HELD: the bytes of those objects a copy reaches */
 	int loop_ins;        /* the callee's instructions on a loop (asked for COST_LOCAL_PASSED) */
 	int last;            /* these are its last calls, and nothing else keeps its body */
+	int move_room;       /* instructions bodies going with their last call may still move (0: none) */
 } CostFacts;
 
 /* What the copies add to the caller: inlined when at most the threshold. */

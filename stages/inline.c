@@ -1292,7 +1292,10 @@ static void put_in(Caller *fn, CopyPlan *p)
 			names_add_decls(&fn->names, &s->var, 1);
 	declare_used(fn, &p->body);
 	in->st.copied += body_size(&p->body);
-	in->grown += charge(fn, p->site);
+	uint64_t charged = charge(fn, p->site);
+	in->grown += charged;
+	if (!charged)
+		in->moved += body_size(&p->body);
 	fn->size += body_size(&p->body);
 	fn->cf.known &= ~CF_OBJS;
 	/* the call goes, the copy's calls come: so a later caller's call is
@@ -1660,7 +1663,8 @@ static void print_stats(const In *in)
  * caller (in->late).  One that nothing calls goes as it is: a deferred
  * callee's body, left behind where its copy went in, is one, and a
  * second run must not inline into it either.  Under auto's usual thresholds the bodies that
- * go free with their last call are bounded (BODY_GOES_MAX) instead. */
+ * go free with their last call are bounded instead: up to BODY_GOES_MAX
+ * each, past it all together by the growth budget (in->moved). */
 static void find_deferred(In *in)
 {
 	uint32_t n = cg_count(in->cg);

@@ -60,6 +60,8 @@ typedef struct In {
 	Str *strs;                   /* .debug_str's strings, read on the first inlined .loc */
 	Names labels;                /* .debug_str's labels */
 	uint64_t grown;              /* what copies took from the growth budget (inlinable.h) */
+	uint64_t moved;              /* the bodies that went with their last call: bounded by
+	                                the same budget (cost.h, CostFacts.move_room) */
 	Stats st;
 } In;
 

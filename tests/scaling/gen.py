@@ -48,6 +48,11 @@ an input that once took more than n log n time or memory in N:
                     one arm storing it over another word (--opt-locals: what
                     a block knows is copied into each arm, every store asks
                     what reads its bytes)
+  move-chain        a chain of N internal functions of 450 instructions each,
+                    f<i> calling f<i+1> once (--inline=auto: each body goes
+                    with its last call, bottom-up; moved free past 400 only
+                    within the growth budget, else each level moves all
+                    below it)
   join-chain        a kernel of N blocks in a row, each branching to one
                     join at its end, the whole default pipeline (the
                     iterative dominators walked each branch up the chain)
@@ -332,6 +337,16 @@ def locals_(d, n):
     return ["-arch=sm_80", "--opt-locals", "--no-verify", "--no-check-output", "in.ptx"]
 
 
+def move_chain(d, n):
+    text = HEAD
+    for i in reversed(range(n)):
+        body = "\tadd.s32 %r1, %r1, 3;\n" * 448
+        body += ("\tmov.b32 %r2, %r1;\n" if i == n - 1 else call("f%d" % (i + 1), "%r1", "%r2"))
+        text += func("f%d" % i, body, linkage="")
+    write(d, "in.ptx", text + kernel("k", call("f0", "%r1", "%r1")))
+    return ["-arch=sm_80", "--no-ipo", "--inline=auto", "in.ptx"]
+
+
 def join_chain(d, n):
     steps = "".join("\tadd.s32 %%r1, %%r1, %d;\n\tsetp.eq.s32 %%p1, %%r1, %d;\n\t@%%p1 bra J;\n"
                     % (i + 1, 3 * i) for i in range(n))
@@ -372,6 +387,7 @@ ROWS = {
     "indirect-kernels": indirect_kernels, "sections": sections, "inputs": inputs,
     "same-shape": same_shape, "same-code": same_code, "merge-chains": merge_chains,
     "param-chain": param_chain, "locals": locals_, "join-chain": join_chain,
+    "move-chain": move_chain,
     "reroll": reroll_(0), "reroll-any": reroll_(1), "addrprep-calls": reroll_(0, True),
 }
 

@@ -50,6 +50,7 @@ merge-chains 2000
 param-chain 5000
 locals 4000
 join-chain 8000
+move-chain 60
 reroll 8000
 reroll-any 8000
 addrprep-calls 8000"

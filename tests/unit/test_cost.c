@@ -12,6 +12,14 @@ START_TEST(weighs_copies_and_folds)
 	ck_assert_int_eq(cost_weigh(&f), 13 - 10);
 	f.body = 401;        /* past BODY_GOES_MAX: no discount */
 	ck_assert_int_eq(cost_weigh(&f), 3 * (401 - 4) - 5);
+	f.move_room = 401;   /* unless the moves' budget still holds it */
+	ck_assert_int_eq(cost_weigh(&f), 3 * (401 - 4) - 5 - 401);
+	f.move_room = 400;   /* one short: no discount */
+	ck_assert_int_eq(cost_weigh(&f), 3 * (401 - 4) - 5);
+	f.copies = 1;        /* the one copy is the body moved: only its call's 4 */
+	f.folds = 0;
+	f.move_room = 5000;
+	ck_assert_int_eq(cost_weigh(&f), -4);
 }
 END_TEST
 

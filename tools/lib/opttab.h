@@ -150,7 +150,8 @@ OPT(INLINE_THRESHOLD, V_NUMBER, N("--inline-threshold"), FS(inline_threshold, in
 OPT(INLINE_GROWTH, V_NUMBER, N("--inline-growth"), FS(inline_growth, inlining.growth), 400,
 	"--inline-growth=N", "with --inline=auto or always, copies add at most N% of the\n"
 	"module's instructions (of 5000 for a smaller one), bottom-up;\n"
-	"a copy of a callee that goes with its one call adds none")
+	"a copy of a callee that goes with its one call adds none,\n"
+	"but under auto such moves past 400 instructions fit it too")
 OPT(RPASS_INLINE, V_BIT, N("-Rpass=inline"), FS(remarks, inlining.remarks), PTXLINK_REMARK_INLINE, "-Rpass=inline",
 	"a remark for every call inlined")
 OPT(RPASS_MISSED_INLINE, V_BIT, N("-Rpass-missed=inline"), FS(remarks, inlining.missed),
