@@ -969,9 +969,12 @@ typedef struct MemAccess {
 	int64_t base;           /* see above; off when exact */
 	int anchor;             /* index in anchors, ANCHOR_NONE (a root), ANCHOR_MANY */
 	uint8_t lent;           /* a call that keeps nothing reads the object from base on
-	                         * (memobjs_build_lent): how USE_READ, width 0, never exact;
-	                         * or, bounded, a module function's that reads (and may
-	                         * write: how) off .. off+width, base the address lent */
+	                         * (memobjs_build_lent): never exact, how USE_READ and
+	                         * width 0 for the toolchain's, and for a module function
+	                         * that indexes it how USE_READ (USE_WRITE too if it may
+	                         * store), width its widest access; or, bounded, a module
+	                         * function's that reads (and may write: how) at constant
+	                         * offsets off .. off+width, base the address lent */
 	uint8_t data;           /* its run-time index comes from data: a value loaded, a
 	                         * parameter, a special register (bins[px >> 4]), not only
 	                         * from constants stepped around loops (a[i] in a loop that
@@ -1014,7 +1017,8 @@ MemObjs *memobjs_build(const Func *);
 /* Which arguments of a call only lend an object, the callee keeping
  * nothing of its address (borrowers_args): the toolchain's (vprintf,
  * reads) and, asked once per function, the module's own (reads and
- * writes at constant offsets). */
+ * writes at constant offsets: those bytes; at run-time offsets too: the
+ * object from the address on). */
 typedef struct Borrowers Borrowers;
 Borrowers *borrowers_build(const Module *);
 uint32_t borrowers_args(Borrowers *, const char *callee);

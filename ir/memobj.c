@@ -17,8 +17,10 @@
  * (MemObjs.partial), for a stage to move nothing.  With
  * memobjs_build_lent, an address stored only into .params that calls of
  * the toolchain's reading functions take (vprintf's format and buffer,
- * ir/runtime.c) does not escape: each such call reads the object (a lent
- * access), and nothing holds the address after it.
+ * ir/runtime.c), or of the module's functions that only load and store
+ * through it (borrowers_args), does not escape: each such call reads
+ * (and may write) the object (a lent access), and nothing holds the
+ * address after it.
  *
  * Along the way each address remembers its anchor (where a constant was
  * first added to the object's start), whether it went through cvta.local
@@ -108,7 +110,9 @@ typedef struct Lend {
 	uint32_t store_ins, call_ins;
 	int reach;          /* the callee touches lo .. hi from the address, no more */
 	int64_t lo, hi;
-	unsigned how;       /* with reach: USE_READ, and USE_WRITE if it may store */
+	unsigned how;       /* USE_READ, and USE_WRITE if it may store; 0: the toolchain's */
+	int widest;         /* without reach: the callee's widest access through it, and
+	                     * lo .. hi the bytes it surely touches (none: lo == hi) */
 } Lend;
 
 /* The lends of a function, by call_ins once placed. */
@@ -466,10 +470,24 @@ static void add_access(Walker *w, uint32_t ins, Addr a, int width, unsigned how)
 		.spread = obj && a.bounded ? a.spread : 0};
 }
 
+/* The bytes lo .. hi from address a, exact, that a module function's call
+ * lends: all it touches, or, where it indexes the pointer too, those it
+ * is known to reach at least, which then belong to the object lent even
+ * where another object's start lies before them. */
+static void lend_bytes(Walker *w, uint32_t ins, Addr a, const Lend *l)
+{
+	a.var = a.bounded = a.base_known = 1, a.spread = 0;
+	a.base = a.off, a.off = wrap_add(a.off, l->lo);
+	add_access(w, ins, a, (int)(l->hi - l->lo), l->how);
+	w->mo->acc[w->mo->nacc - 1].lent = 1;
+}
+
 /* Call ins reads what the stores of its lends put into its .params: an
- * object's address there is a read of the object from that address on,
- * of no width the call tells (the base is where it was passed: an index
- * added to it stays inside, as for an escape). */
+ * object's address there is a read of the object from that address on
+ * (and a write, if a module callee that indexes it may store), of no
+ * width the call tells (the base is where it was passed: an index added
+ * to it stays inside, as for an escape); the access's width is then the
+ * callee's widest, which the object's alignment keeps. */
 static void lend_reads(Walker *w, uint32_t ins)
 {
 	const Lends *ls = w->lends;
@@ -488,20 +506,17 @@ static void lend_reads(Walker *w, uint32_t ins)
 		Addr a = expr_value(w, l->store_ins, 1, l->store->ins.ops[1], 0);
 		if (a.kind != A_OBJ)
 			continue;
-		if (l->reach) {   /* those bytes exactly, or an escape as before */
-			if (a.var || a.root) {
-				escape(w, a);
-				continue;
-			}
-			a.var = a.bounded = a.base_known = 1, a.spread = 0;
-			a.base = a.off, a.off = wrap_add(a.off, l->lo);
-			add_access(w, ins, a, (int)(l->hi - l->lo), l->how);
-			w->mo->acc[w->mo->nacc - 1].lent = 1;
+		if (l->reach && (a.var || a.root)) {
+			escape(w, a);   /* those bytes exactly, or an escape as before */
 			continue;
 		}
+		if (l->hi > l->lo && !a.var)
+			lend_bytes(w, ins, a, l);
+		if (l->reach)
+			continue;
 		a = unbound(a);
 		a.base = base_of(a), a.base_known = base_known(a), a.var = 1;
-		add_access(w, ins, a, 0, USE_READ);
+		add_access(w, ins, a, l->widest, l->how ? l->how : USE_READ);
 		w->mo->acc[w->mo->nacc - 1].lent = 1;
 	}
 }
@@ -656,19 +671,22 @@ static void lend_reach(Lend *l, const char *p, Borrowers *rd)
 	Lend one;
 	if (!ins_call_parts(&l->call->ins, &c) || !c.args)
 		return;
-	int first = 1;
+	int first = 1, whole = 0;
 	for (uint32_t k = 0; k < c.args->n; k++) {
 		if (c.args->kids[k]->kind != E_NAME || c.args->kids[k]->str != p)
 			continue;
 		if (!borrowers_reach(rd, c.callee->str, k, &one)) {
-			l->reach = 0;   /* the toolchain's: from the address on */
+			*l = (Lend){.store = l->store, .call = l->call, .store_ins = l->store_ins,
+				.call_ins = l->call_ins};   /* the toolchain's: reads from the address on */
 			return;
 		}
 		l->lo = first || one.lo < l->lo ? one.lo : l->lo;
 		l->hi = first || one.hi > l->hi ? one.hi : l->hi;
 		l->how |= one.how;
-		l->reach = 1, first = 0;
+		l->widest = one.widest > l->widest ? one.widest : l->widest;
+		whole |= !one.reach, first = 0;
 	}
+	l->reach = !first && !whole;
 }
 
 /* Every .param a scope declares whose stores go to such calls only. */
@@ -829,6 +847,11 @@ typedef struct ParamUse {
 	int stored_indexed; /* a store (or atomic) at an offset a value not constant adds */
 	int stored;         /* a store (or atomic) through it at all */
 	int64_t lo, hi;     /* the bytes its constant-offset accesses touch (lo < hi: any) */
+	int widest;         /* the widest access (bytes) */
+	int64_t reach;      /* the end of the bytes it surely touches, from the pointer: a
+	                     * constant offset's, a stepped pointer's, an index's base's */
+	int below;          /* an access known to start before the pointer: an offset or
+	                     * an index's base under 0 (p[-1], not p[i-1]) */
 	int other;          /* param named otherwise (its address taken, a piece of it
 	                     * read), or the pointer going where it is not followed */
 } ParamUse;
@@ -875,6 +898,11 @@ static void scan_param(Walker *w, uint32_t i, ParamUse *u)
 		u->stored_indexed |= (role == OPND_STORE || role == OPND_UPDATE) && a.indexed;
 		u->stored |= role == OPND_STORE || role == OPND_UPDATE;
 		int64_t end = a.off + (int64_t)in->sp->type_bytes * in->sp->vec;
+		if (end - a.off > u->widest)
+			u->widest = (int)(end - a.off);
+		int64_t reach = !a.var ? end : a.bounded ? end + a.spread : base_known(a) ? base_of(a) + end - a.off : 0;
+		u->reach = reach > u->reach ? reach : u->reach;
+		u->below |= a.var ? base_known(a) && base_of(a) < 0 : a.off < 0;
 		if (!a.var && (u->lo >= u->hi || a.off < u->lo))
 			u->lo = a.off;
 		if (!a.var && end > u->hi)
@@ -940,7 +968,9 @@ typedef struct Borrower {
 	const Func *f;
 	int known;
 	uint32_t args, writes;      /* writes: those args it may also store through */
-	int64_t lo[32], hi[32];   /* per argument in args: the bytes it touches */
+	uint32_t whole;             /* those it reaches at run-time offsets too */
+	int64_t lo[32], hi[32];   /* per argument in args: the bytes it touches (whole: at least) */
+	int widest[32];           /* per whole argument: its widest access */
 	UT_hash_handle hh;
 } Borrower;
 
@@ -951,16 +981,27 @@ struct Borrowers {
 };
 
 /* Does f only load and store through what pointer parameter param
- * points to, at constant offsets (the bytes in *lo .. *hi; *stored if it
- * may store), keeping nothing of it (the pointer not stored, passed on,
+ * points to, keeping nothing of it (the pointer not stored, passed on,
  * returned, compared)?  Then a call lends it an object: reads (and may
- * write) those bytes during the call, as vprintf reads its buffer, and
- * the object is the caller's alone again after it. */
-static int param_borrowed(const Func *f, const char *param, int64_t *lo, int64_t *hi, int *stored)
+ * write: *stored) it during the call, as vprintf reads its buffer, and
+ * the object is the caller's alone again after it.  1: at constant
+ * offsets only, the bytes in *lo .. *hi.  2: at run-time offsets too,
+ * so the whole object from the address on (C's promise, which depot.c
+ * trusts: an address computed from an array stays inside it), each
+ * access at most *widest bytes, the object at least 0 .. *hi; not when an access is known to start
+ * before the address, which the object would not hold, nor wider than
+ * 16 bytes, past what a lent object's alignment keeps. */
+static int param_borrowed(const Func *f, const char *param, int64_t *lo, int64_t *hi, int *widest,
+	int *stored)
 {
 	ParamUse u = param_walk(f, param);
-	*lo = u.lo, *hi = u.hi, *stored = u.stored;
-	return u.loads && !u.inexact && !u.not_ldst && !u.other && u.lo < u.hi;
+	*lo = u.lo, *hi = u.hi, *stored = u.stored, *widest = u.widest;
+	if (!u.loads || u.not_ldst || u.other)
+		return 0;
+	if (!u.inexact)
+		return u.lo < u.hi;
+	*lo = 0, *hi = u.reach;
+	return u.widest > 0 && u.widest <= 16 && !u.below ? 2 : 0;
 }
 
 Borrowers *borrowers_build(const Module *m)
@@ -986,9 +1027,10 @@ Borrowers *borrowers_build(const Module *m)
 }
 
 /* The arguments (bit k: the k-th) whose pointer a call of callee only
- * reads through and keeps nothing of: the toolchain's (runtime_reads_only)
- * where the module calls the toolchain's, a module function's as its body
- * says (param_only_read).  NULL rd: the toolchain's only. */
+ * reads (or writes) through and keeps nothing of: the toolchain's
+ * (runtime_reads_only) where the module calls the toolchain's, a module
+ * function's as its body says (param_borrowed), asked once per function.
+ * NULL rd: the toolchain's only. */
 uint32_t borrowers_args(Borrowers *rd, const char *callee)
 {
 	if (!rd)
@@ -1000,10 +1042,12 @@ uint32_t borrowers_args(Borrowers *rd, const char *callee)
 	if (!r->known) {
 		r->known = 1;
 		for (uint32_t k = 0; k < r->f->nparams && k < 32; k++) {
-			int st;
-			if (decl_space(&r->f->params[k]) == SPACE_PARAM &&
-			    param_borrowed(r->f, r->f->params[k].ds[0].name, &r->lo[k], &r->hi[k], &st))
+			int st, how = decl_space(&r->f->params[k]) != SPACE_PARAM ? 0 :
+				param_borrowed(r->f, r->f->params[k].ds[0].name, &r->lo[k], &r->hi[k],
+					&r->widest[k], &st);
+			if (how)
 				r->args |= 1u << k, r->writes |= (uint32_t)st << k;
+			r->whole |= (uint32_t)(how == 2) << k;
 		}
 	}
 	return r->args;
@@ -1011,7 +1055,9 @@ uint32_t borrowers_args(Borrowers *rd, const char *callee)
 
 /* The bytes argument k of a call of callee reads from the address lent
  * there: 1 for a module function's (borrowers_args first), 0 for the
- * toolchain's, which may read any bytes of the object from it on. */
+ * toolchain's, which may read any bytes of the object from it on.  A
+ * module function that indexes it reaches the object from the address
+ * on too: no reach, but how and its widest access. */
 static int borrowers_reach(Borrowers *rd, const char *callee, uint32_t k, Lend *l)
 {
 	Borrower *r = NULL;
@@ -1021,6 +1067,8 @@ static int borrowers_reach(Borrowers *rd, const char *callee, uint32_t k, Lend *
 		return 0;
 	l->lo = r->lo[k], l->hi = r->hi[k];
 	l->how = USE_READ | (r->writes >> k & 1 ? USE_WRITE : 0);
+	l->reach = !(r->whole >> k & 1);
+	l->widest = l->reach ? 0 : r->widest[k];
 	return 1;
 }
 

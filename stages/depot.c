@@ -35,6 +35,13 @@
  * format and buffer: ir/runtime.c) is no escape but a load of the object
  * at the call, so a printf buffer lives from the stores that fill it to
  * its vprintf, and two buffers, or a buffer and another object, may share.
+ * So is one passed to a module function that only loads and stores
+ * through it (ir/memobj.c: borrowers_args): a load (and a store) at the
+ * call of the bytes it reaches, or, where it indexes the pointer, of the
+ * whole object from the address on, which C's promise above bounds by the
+ * next object's start; with no start after it, by the depot's end, which
+ * only merges bytes into it that the call may then also touch: larger,
+ * never wrong.
  *
  * Scalar replacement: an object not pinned whose every access is a plain
  * ld or st at a constant offset, the same bytes each time, gets a register

@@ -552,8 +552,9 @@ END_TEST
  * loads and stores through at constant offsets, keeping nothing (two: a
  * .param passed as both its arguments lends what both read): rd reads
  * p+4 .. p+12 (arg 1; arg 0 an integer it adds), wr stores p+0 and reads
- * p+4; keep stores the pointer, idx reads at a run-time offset, wk is
- * .weak, ext has no body, vprintf is the toolchain's.  A call of rd with
+ * p+4; keep stores the pointer, wk is .weak, ext has no body, vprintf is
+ * the toolchain's; idx reads at a run-time offset, which lends the whole
+ * object (local_addresses_lent_whole).  A call of rd with
  * the depot's address + 16 is a lent read of bytes 20 .. 28 (base 16), of
  * wr a read and write of 0 .. 8; keep's argument escapes. */
 START_TEST(local_addresses_lent_to_module_functions)
@@ -592,7 +593,7 @@ START_TEST(local_addresses_lent_to_module_functions)
 	ck_assert_uint_eq(borrowers_args(b, intern_cstr("rd")), 2);
 	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wr")), 1);
 	ck_assert_uint_eq(borrowers_args(b, intern_cstr("keep")), 0);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("idx")), 0);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("idx")), 1);
 	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wk")), 0);
 	ck_assert_uint_eq(borrowers_args(b, intern_cstr("ext")), 0);
 	ck_assert_uint_eq(borrowers_args(b, intern_cstr("vprintf")), 3);
@@ -610,6 +611,101 @@ START_TEST(local_addresses_lent_to_module_functions)
 	ck_assert(w->bounded && w->base == 0 && w->off == 0 && w->width == 8 && w->how == (USE_READ | USE_WRITE));
 	/* one .param as both of two's arguments: [a] and [b+8 .. 16], from 16 */
 	ck_assert(t->bounded && t->base == 16 && t->off == 16 && t->width == 16 && t->how == USE_READ);
+	memobjs_free(mo);
+	borrowers_free(b);
+	mod_free(m);
+}
+END_TEST
+
+/* Lent whole: a module function that loads and stores through a pointer
+ * argument at run-time offsets too, keeping nothing of it, borrows the
+ * object from the address on: rk reads p[k] (4 bytes wide), wk2 stores
+ * p[k] as a .v2 (8 bytes) and reads p[1], rd2 reads p[k] of its second
+ * argument and p+4 .. p+12 of its first, at constant offsets.  Not lent: keep
+ * stores the pointer, ret returns p+4k, pass passes it on (to rk), below
+ * reads p[-1] beside p[k] (before the address the object starts at), wide
+ * reads p[k] 32 bytes wide (past a lent object's alignment), wk is .weak.
+ * In k (a 64-byte depot), each call lends twice: the bytes the callee
+ * surely touches (bounded: constant offsets, an index's base and width),
+ * then the object from the address on (neither exact nor bounded, as wide
+ * as the callee's widest access).  rk's call with depot+16 reads 16 .. 20
+ * and from 16 (width 4); wk2's with depot+0 reads and writes 0 .. 8 (p[1]
+ * and the .v2 at p[k]'s base) and from 0 (width 8); rd2's with depot+32 in
+ * both arguments reads 32 .. 44 (the first's 36 .. 44, the second's index
+ * from 32) and from 32 (width 4, the second's; the first's accesses are
+ * bytes of their own); keep's argument, depot+48, escapes. */
+START_TEST(local_addresses_lent_whole)
+{
+	const char *idx = "ld.param.u32 %r1, [k];\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n";
+	static char src[8192];
+	snprintf(src, sizeof src, HEADER
+		".global .align 8 .u64 g;\n"
+		".func (.param .b32 r) rk(.param .b64 p, .param .b32 k)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n"
+		"ld.param.u64 %%rd1, [p];\n%sld.u32 %%r2, [%%rd3];\nst.param.b32 [r], %%r2;\nret;\n}\n"
+		".func wk2(.param .b64 p, .param .b32 k)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n"
+		"ld.param.u64 %%rd1, [p];\n%sld.u32 %%r2, [%%rd1+4];\nst.v2.u32 [%%rd3], {%%r2, %%r2};\nret;\n}\n"
+		".func rd2(.param .b64 q, .param .b64 p, .param .b32 k)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<5>;\n"
+		"ld.param.u64 %%rd1, [p];\nld.param.u64 %%rd4, [q];\n%sld.u32 %%r2, [%%rd3];\n"
+		"ld.v2.u32 {%%r2, %%r3}, [%%rd4+4];\nret;\n}\n"
+		".func keep(.param .b64 p, .param .b32 k)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n"
+		"ld.param.u64 %%rd1, [p];\n%sld.u32 %%r2, [%%rd3];\nst.global.u64 [g], %%rd1;\nret;\n}\n"
+		".func (.param .b64 r) ret(.param .b64 p, .param .b32 k)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n"
+		"ld.param.u64 %%rd1, [p];\n%sld.u32 %%r2, [%%rd3];\nst.param.b64 [r], %%rd3;\nret;\n}\n"
+		".func pass(.param .b64 p, .param .b32 k)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n"
+		"ld.param.u64 %%rd1, [p];\n%s{\n.param .b64 a0;\nst.param.b64 [a0], %%rd1;\n"
+		".param .b32 a1;\nst.param.b32 [a1], %%r1;\n.param .b32 r0;\ncall.uni (r0), rk, (a0, a1);\n}\nret;\n}\n"
+		".func below(.param .b64 p, .param .b32 k)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n"
+		"ld.param.u64 %%rd1, [p];\n%sld.u32 %%r2, [%%rd3];\nld.u32 %%r3, [%%rd1+-4];\nret;\n}\n"
+		".func wide(.param .b64 p, .param .b32 k)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n.reg .b64 %%x<5>;\n"
+		"ld.param.u64 %%rd1, [p];\n%sld.v4.u64 {%%x1, %%x2, %%x3, %%x4}, [%%rd3];\nret;\n}\n"
+		".weak .func wk(.param .b64 p, .param .b32 k)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n"
+		"ld.param.u64 %%rd1, [p];\n%sld.u32 %%r2, [%%rd3];\nret;\n}\n"
+		".entry k(.param .u32 n)\n{\n"
+		".local .align 16 .b8 __local_depot0[64];\n"
+		".reg .b64 %%SP;\n.reg .b64 %%SPL;\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<8>;\n"
+		"mov.u64 %%SPL, __local_depot0;\ncvta.local.u64 %%SP, %%SPL;\nld.param.u32 %%r1, [n];\n"
+		"add.u64 %%rd1, %%SP, 16;\nadd.u64 %%rd2, %%SP, 0;\nadd.u64 %%rd3, %%SP, 32;\nadd.u64 %%rd4, %%SP, 48;\n"
+		"{\n.param .b64 param0;\nst.param.b64 [param0], %%rd1;\n.param .b32 param1;\n"
+		"st.param.b32 [param1], %%r1;\n.param .b32 retval0;\ncall.uni (retval0), rk, (param0, param1);\n}\n"
+		"{\n.param .b64 param0;\nst.param.b64 [param0], %%rd2;\n.param .b32 param1;\n"
+		"st.param.b32 [param1], %%r1;\ncall.uni wk2, (param0, param1);\n}\n"
+		"{\n.param .b64 param0;\nst.param.b64 [param0], %%rd3;\n.param .b32 param1;\n"
+		"st.param.b32 [param1], %%r1;\ncall.uni rd2, (param0, param0, param1);\n}\n"
+		"{\n.param .b64 param0;\nst.param.b64 [param0], %%rd4;\n.param .b32 param1;\n"
+		"st.param.b32 [param1], %%r1;\ncall.uni keep, (param0, param1);\n}\n"
+		"ret;\n}\n", idx, idx, idx, idx, idx, idx, idx, idx, idx);
+	Module *m = parse_ok(src);
+	Borrowers *b = borrowers_build(m);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("rk")), 1);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wk2")), 1);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("rd2")), 3);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("keep")), 0);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("ret")), 0);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("pass")), 0);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("below")), 0);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wide")), 0);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wk")), 0);
+	MemObjs *mo = memobjs_build_lent(m->items.tail->func, b);
+	ck_assert_int_eq(mo->objs[0].escapes, 1);
+	const MemAccess *lent[6] = {0};
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < mo->nacc; i++)
+		if (mo->acc[i].lent && n < 6)
+			lent[n++] = &mo->acc[i];
+	ck_assert_uint_eq(n, 6);
+	for (uint32_t i = 0; i < n; i++) {
+		ck_assert(!lent[i]->exact && lent[i]->bounded == (i % 2 == 0));
+		ck_assert(lent[i]->base_known && lent[i]->generic && lent[i]->spread == 0);
+	}
+	ck_assert(lent[0]->base == 16 && lent[0]->off == 16 && lent[0]->width == 4 && lent[0]->how == USE_READ);
+	ck_assert(lent[1]->base == 16 && lent[1]->width == 4 && lent[1]->how == USE_READ);
+	ck_assert(lent[2]->base == 0 && lent[2]->off == 0 && lent[2]->width == 8);
+	ck_assert(lent[3]->base == 0 && lent[3]->width == 8);
+	ck_assert(lent[2]->how == (USE_READ | USE_WRITE) && lent[3]->how == (USE_READ | USE_WRITE));
+	ck_assert(lent[4]->base == 32 && lent[4]->off == 32 && lent[4]->width == 12 && lent[4]->how == USE_READ);
+	ck_assert(lent[5]->base == 32 && lent[5]->width == 4 && lent[5]->how == USE_READ);
+	ck_assert_uint_eq(mo->nesc, 1);
+	ck_assert(mo->esc[0].base_known && mo->esc[0].base == 48);
 	memobjs_free(mo);
 	borrowers_free(b);
 	mod_free(m);
@@ -1008,6 +1104,7 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, local_data_indices);
 	tcase_add_test(tc, local_addresses_lent_to_vprintf);
 	tcase_add_test(tc, local_addresses_lent_to_module_functions);
+	tcase_add_test(tc, local_addresses_lent_whole);
 	tcase_add_test(tc, pointer_parameter_offsets);
 	tcase_add_test(tc, pointer_parameter_long_chains);
 	tcase_add_test(tc, pointer_parameter_reverse_chains);
