@@ -110,6 +110,7 @@ typedef struct Dp {
 	uint32_t nrefs, crefs;
 	int named_in_data;    /* some section names it: it may not go */
 	Names *module;        /* the module's names, for fresh ones (the stage's, made once) */
+	const struct Elems *sections;  /* the sections' elements (the stage's, found once) */
 } Dp;
 
 /* ---- atoms: byte ranges that belong to one object -------------------- */
@@ -1178,6 +1179,11 @@ typedef struct Elem {   /* one data element of a section */
 	Expr **slot;
 } Elem;
 
+typedef struct Elems {
+	Elem *v;
+	uint32_t n;
+} Elems;
+
 typedef struct DebugRef {
 	Expr **bytes[ULEB_MAX];
 	uint32_t nbytes;
@@ -1189,27 +1195,28 @@ static int elem_value(const Elem *e, int64_t *v)
 	return (*e->slot)->kind == E_NUM && int_literal((*e->slot)->str, v);
 }
 
-/* The elements of every section, in order (comma lists split). */
-static Elem *section_elems(const Module *m, uint32_t *n)
+/* The elements of every section, in order (comma lists split): found
+ * once for the module, as every function's depot asks (the stage moves
+ * what a slot holds, never the slots). */
+static Elems section_elems(const Module *m)
 {
-	Elem *v = NULL;
+	Elems e = {0};
 	uint32_t cap = 0;
-	*n = 0;
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_SECTION)
 			for (Stmt *x = s->section.items.head; x; x = x->next)
 				for (uint32_t i = 0; x->kind == S_DATA && i < x->list.nitems; i++) {
-					v = array_grow(v, *n, &cap, sizeof *v);
-					v[(*n)++] = (Elem){&x->list.items[i]};
+					e.v = array_grow(e.v, e.n, &cap, sizeof *e.v);
+					e.v[e.n++] = (Elem){&x->list.items[i]};
 				}
-	return v;
+	return e;
 }
 
 /* Finds the references to the depot; NULL, or why they cannot follow. */
 static const char *find_debug_refs(Dp *d)
 {
-	uint32_t n;
-	Elem *e = section_elems(d->m, &n);
+	uint32_t n = d->sections->n;
+	const Elem *e = d->sections->v;
 	const char *name = d->decl->var.ds[0].name, *why = NULL;
 	for (uint32_t i = 0; i < n && !why; i++) {
 		if (!expr_mentions(*e[i].slot, name))
@@ -1238,7 +1245,6 @@ static const char *find_debug_refs(Dp *d)
 		d->refs = array_grow(d->refs, d->nrefs, &d->crefs, sizeof *d->refs);
 		d->refs[d->nrefs++] = r;
 	}
-	free(e);
 	return why;
 }
 
@@ -1538,9 +1544,9 @@ static void rewrite(Dp *d, Stats *st)
 	places_free(&b);
 }
 
-static void depot_func(Module *m, const StageOptions *o, Func *f, Stats *st, Names *module, Borrowers *rd)
+static void depot_func(Dp d, Stats *st, Borrowers *rd)
 {
-	Dp d = {.m = m, .o = o, .f = f, .arena = arena_new(), .mo = memobjs_build_lent(f, rd), .module = module};
+	d.arena = arena_new(), d.mo = memobjs_build_lent(d.f, rd);
 	d.dobj = find_depot(d.mo);
 	if (d.dobj >= 0)
 		rewrite(&d, st);
@@ -1557,9 +1563,12 @@ void depot(Module *m, const StageOptions *o)
 	Stats st = {0};
 	Names module = {0};   /* made when scalar replacement first needs it */
 	Borrowers *rd = borrowers_build(m);   /* calls that only borrow an object lent them */
+	Elems sections = section_elems(m);
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
-			depot_func(m, o, s->func, &st, &module, rd);
+			depot_func((Dp){.m = m, .o = o, .f = s->func, .module = &module, .sections = &sections},
+				&st, rd);
+	free(sections.v);
 	borrowers_free(rd);
 	names_free(&module);
 	if (o->stats && st.funcs)
