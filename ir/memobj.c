@@ -470,6 +470,20 @@ static void add_access(Walker *w, uint32_t ins, Addr a, int width, unsigned how)
 		.spread = obj && a.bounded ? a.spread : 0};
 }
 
+/* The first of call ins's lends (ls->n if none). */
+static uint32_t lends_at(const Lends *ls, uint32_t ins)
+{
+	uint32_t lo = 0, hi = ls->n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (ls->v[mid].call_ins < ins)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The bytes lo .. hi from address a, exact, that a module function's call
  * lends: all it touches, or, where it indexes the pointer too, those it
  * is known to reach at least, which then belong to the object lent even
@@ -491,15 +505,7 @@ static void lend_bytes(Walker *w, uint32_t ins, Addr a, const Lend *l)
 static void lend_reads(Walker *w, uint32_t ins)
 {
 	const Lends *ls = w->lends;
-	uint32_t lo = 0, hi = ls->n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (ls->v[mid].call_ins < ins)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < ls->n && ls->v[lo].call_ins == ins; lo++) {
+	for (uint32_t lo = lends_at(ls, ins); lo < ls->n && ls->v[lo].call_ins == ins; lo++) {
 		const Lend *l = &ls->v[lo];
 		if (l->store_ins >= w->cfg->nins)
 			continue;
@@ -870,6 +876,51 @@ static int param_named_otherwise(const Ins *in, const char *param)
 	return 0;
 }
 
+/* An access through address a of `width` bytes, none wider than `wide`. */
+static void use_bytes(ParamUse *u, Addr a, int64_t width, int wide, int store)
+{
+	u->inexact |= a.var;
+	u->stored |= store;
+	u->widest = wide > u->widest ? wide : u->widest;
+	int64_t end = a.off + width;
+	int64_t reach = !a.var ? end : a.bounded ? end + a.spread : base_known(a) ? base_of(a) + width : 0;
+	u->reach = reach > u->reach ? reach : u->reach;
+	u->below |= a.var ? base_known(a) && base_of(a) < 0 : a.off < 0;
+	if (!a.var && (u->lo >= u->hi || a.off < u->lo))
+		u->lo = a.off;
+	if (!a.var && end > u->hi)
+		u->hi = end;
+}
+
+/* The pointer passed on, at call ins, to module functions that lend it
+ * (borrowers_args): their accesses are the caller's, at the address
+ * passed; the toolchain's, or bytes of one lent at an inexact address,
+ * are not followed. */
+static void param_lends(Walker *w, uint32_t ins, ParamUse *u)
+{
+	const Lends *ls = w->lends;
+	for (uint32_t i = lends_at(ls, ins); i < ls->n && ls->v[i].call_ins == ins; i++) {
+		const Lend *l = &ls->v[i];
+		Addr a = l->store_ins < w->cfg->nins ? expr_value(w, l->store_ins, 1, l->store->ins.ops[1], 0) : unknown();
+		if (a.kind == A_UNKNOWN)
+			u->other = 1;
+		if (a.kind != A_OBJ)
+			continue;
+		if (!l->how || (l->reach && a.var)) {
+			u->other = 1;
+			continue;
+		}
+		int64_t span = l->hi - l->lo;
+		Addr b = a;
+		b.off = wrap_add(a.off, l->lo);
+		if (span > 0 && !a.var)   /* what it surely touches */
+			use_bytes(u, b, span, span < 16 ? (int)span : 16, (l->how & USE_WRITE) != 0);
+		if (!l->reach)   /* and the object from the address on */
+			use_bytes(u, (Addr){.kind = A_OBJ, .var = 1, .base_known = base_known(a), .base = base_of(a)},
+				l->widest, l->widest, (l->how & USE_WRITE) != 0);
+	}
+}
+
 /* Instruction i's part in u: its address operands are accesses, any
  * other operand carrying the pointer lets it escape; address arithmetic is
  * evaluated so that an unused inexact address counts too. */
@@ -879,6 +930,10 @@ static void scan_param(Walker *w, uint32_t i, ParamUse *u)
 	int op = in->sp->code;
 	u->loads += param_load(in, w->param) != NULL;
 	u->other |= param_named_otherwise(in, w->param);
+	if (w->lends && w->lends->lent[i])
+		return;   /* the value it stores, param_lends follows at the call */
+	if (w->lends && stmt_is_call(w->cfg->ins[i]))
+		param_lends(w, i, u);
 	if (op == O_mov || op == O_cvta || op == O_add || op == O_sub) {
 		Addr a = value_of_def(w, i, 0);
 		u->inexact |= a.kind == A_OBJ && a.var;
@@ -893,24 +948,15 @@ static void scan_param(Walker *w, uint32_t i, ParamUse *u)
 			escape(w, a);
 		if (!OPND_IS_ADDRESS(role) || a.kind != A_OBJ)
 			continue;
-		u->inexact |= a.var;
 		u->not_ldst |= role != OPND_LOAD && role != OPND_STORE;
 		u->stored_indexed |= (role == OPND_STORE || role == OPND_UPDATE) && a.indexed;
-		u->stored |= role == OPND_STORE || role == OPND_UPDATE;
-		int64_t end = a.off + (int64_t)in->sp->type_bytes * in->sp->vec;
-		if (end - a.off > u->widest)
-			u->widest = (int)(end - a.off);
-		int64_t reach = !a.var ? end : a.bounded ? end + a.spread : base_known(a) ? base_of(a) + end - a.off : 0;
-		u->reach = reach > u->reach ? reach : u->reach;
-		u->below |= a.var ? base_known(a) && base_of(a) < 0 : a.off < 0;
-		if (!a.var && (u->lo >= u->hi || a.off < u->lo))
-			u->lo = a.off;
-		if (!a.var && end > u->hi)
-			u->hi = end;
+		int width = (int)in->sp->type_bytes * (int)in->sp->vec;
+		use_bytes(u, a, width, width, role == OPND_STORE || role == OPND_UPDATE);
 	}
 }
 
-static ParamUse param_walk(const Func *f, const char *param)
+/* With rd, a pointer passed on to calls that lend it is followed there. */
+static ParamUse param_walk(const Func *f, const char *param, Borrowers *rd)
 {
 	ParamUse u = {0};
 	Cfg *g = cfg_build(f);
@@ -922,9 +968,16 @@ static ParamUse param_walk(const Func *f, const char *param)
 	mo->nobjs = mo->cobjs = 1;
 	Walker w;
 	walker_init(&w, mo, g, param);
+	Lends lends = {0};
+	if (rd)
+		find_lends(&f->body, &lends, rd);
+	if (lends.n)
+		place_lends(&w, &lends);
 	for (uint32_t i = 0; i < g->nins; i++)
 		scan_param(&w, i, &u);
 	u.other |= mo->objs[0].escapes || w.deep;   /* an access not followed may be anywhere */
+	free(lends.v);
+	free(lends.lent);
 	walker_free(&w);
 	memobjs_free(mo);
 	cfg_free(g);
@@ -940,7 +993,7 @@ static ParamUse param_walk(const Func *f, const char *param)
  * be NULL). */
 int param_offsets_constant(const Func *f, const char *param, int64_t *bytes)
 {
-	ParamUse u = param_walk(f, param);
+	ParamUse u = param_walk(f, param, NULL);
 	int held = u.loads > 0 && !u.inexact && !u.not_ldst && !u.other;
 	if (bytes)
 		*bytes = held && u.lo < u.hi ? u.hi - u.lo : 0;
@@ -956,7 +1009,7 @@ int param_offsets_constant(const Func *f, const char *param, int64_t *bytes)
  * ptxas unrolls the loop and places each. */
 int param_stored_indexed(const Func *f, const char *param)
 {
-	return param_walk(f, param).stored_indexed;
+	return param_walk(f, param, NULL).stored_indexed;
 }
 
 /* ---- functions that only read through a pointer argument ---------------- */
@@ -974,10 +1027,16 @@ typedef struct Borrower {
 	UT_hash_handle hh;
 } Borrower;
 
+/* Callees passing a pointer on, each asked while the last is: past this
+ * many the next is not asked (its pointer not followed), a bound on the
+ * C stack the recursion takes. */
+enum { BORROW_DEPTH = 32 };
+
 struct Borrowers {
 	Borrower *v, *by_name;
 	uint32_t n;
 	int runtime;   /* the toolchain's vprintf is the one the module calls */
+	int depth;     /* borrowers_args asked inside another's walk */
 };
 
 /* Does f only load and store through what pointer parameter param
@@ -992,9 +1051,9 @@ struct Borrowers {
  * before the address, which the object would not hold, nor wider than
  * 16 bytes, past what a lent object's alignment keeps. */
 static int param_borrowed(const Func *f, const char *param, int64_t *lo, int64_t *hi, int *widest,
-	int *stored)
+	int *stored, Borrowers *rd)
 {
-	ParamUse u = param_walk(f, param);
+	ParamUse u = param_walk(f, param, rd);
 	*lo = u.lo, *hi = u.hi, *stored = u.stored, *widest = u.widest;
 	if (!u.loads || u.not_ldst || u.other)
 		return 0;
@@ -1040,15 +1099,19 @@ uint32_t borrowers_args(Borrowers *rd, const char *callee)
 	if (!r)
 		return rd->runtime ? runtime_reads_only(callee) : 0;
 	if (!r->known) {
-		r->known = 1;
+		if (rd->depth == BORROW_DEPTH)
+			return 0;   /* not kept: asked again nearer the top, it is followed */
+		r->known = 1;   /* asked again inside (recursion): the arguments known so far */
+		rd->depth++;
 		for (uint32_t k = 0; k < r->f->nparams && k < 32; k++) {
 			int st, how = decl_space(&r->f->params[k]) != SPACE_PARAM ? 0 :
 				param_borrowed(r->f, r->f->params[k].ds[0].name, &r->lo[k], &r->hi[k],
-					&r->widest[k], &st);
+					&r->widest[k], &st, rd);
 			if (how)
 				r->args |= 1u << k, r->writes |= (uint32_t)st << k;
 			r->whole |= (uint32_t)(how == 2) << k;
 		}
+		rd->depth--;
 	}
 	return r->args;
 }

@@ -621,10 +621,11 @@ END_TEST
  * argument at run-time offsets too, keeping nothing of it, borrows the
  * object from the address on: rk reads p[k] (4 bytes wide), wk2 stores
  * p[k] as a .v2 (8 bytes) and reads p[1], rd2 reads p[k] of its second
- * argument and p+4 .. p+12 of its first, at constant offsets.  Not lent: keep
- * stores the pointer, ret returns p+4k, pass passes it on (to rk), below
- * reads p[-1] beside p[k] (before the address the object starts at), wide
- * reads p[k] 32 bytes wide (past a lent object's alignment), wk is .weak.
+ * argument and p+4 .. p+12 of its first, at constant offsets, pass passes
+ * it on to rk (whose accesses are then its own).  Not lent: keep stores
+ * the pointer, ret returns p+4k, pask passes it on to keep, below reads
+ * p[-1] beside p[k] (before the address the object starts at), wide reads
+ * p[k] 32 bytes wide (past a lent object's alignment), wk is .weak.
  * In k (a 64-byte depot), each call lends twice: the bytes the callee
  * surely touches (bounded: constant offsets, an index's base and width),
  * then the object from the address on (neither exact nor bounded, as wide
@@ -654,6 +655,9 @@ START_TEST(local_addresses_lent_whole)
 		".func pass(.param .b64 p, .param .b32 k)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n"
 		"ld.param.u64 %%rd1, [p];\n%s{\n.param .b64 a0;\nst.param.b64 [a0], %%rd1;\n"
 		".param .b32 a1;\nst.param.b32 [a1], %%r1;\n.param .b32 r0;\ncall.uni (r0), rk, (a0, a1);\n}\nret;\n}\n"
+		".func pask(.param .b64 p, .param .b32 k)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n"
+		"ld.param.u64 %%rd1, [p];\n%s{\n.param .b64 a0;\nst.param.b64 [a0], %%rd1;\n"
+		".param .b32 a1;\nst.param.b32 [a1], %%r1;\ncall.uni keep, (a0, a1);\n}\nret;\n}\n"
 		".func below(.param .b64 p, .param .b32 k)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n"
 		"ld.param.u64 %%rd1, [p];\n%sld.u32 %%r2, [%%rd3];\nld.u32 %%r3, [%%rd1+-4];\nret;\n}\n"
 		".func wide(.param .b64 p, .param .b32 k)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n.reg .b64 %%x<5>;\n"
@@ -673,7 +677,7 @@ START_TEST(local_addresses_lent_whole)
 		"st.param.b32 [param1], %%r1;\ncall.uni rd2, (param0, param0, param1);\n}\n"
 		"{\n.param .b64 param0;\nst.param.b64 [param0], %%rd4;\n.param .b32 param1;\n"
 		"st.param.b32 [param1], %%r1;\ncall.uni keep, (param0, param1);\n}\n"
-		"ret;\n}\n", idx, idx, idx, idx, idx, idx, idx, idx, idx);
+		"ret;\n}\n", idx, idx, idx, idx, idx, idx, idx, idx, idx, idx);
 	Module *m = parse_ok(src);
 	Borrowers *b = borrowers_build(m);
 	ck_assert_uint_eq(borrowers_args(b, intern_cstr("rk")), 1);
@@ -681,7 +685,8 @@ START_TEST(local_addresses_lent_whole)
 	ck_assert_uint_eq(borrowers_args(b, intern_cstr("rd2")), 3);
 	ck_assert_uint_eq(borrowers_args(b, intern_cstr("keep")), 0);
 	ck_assert_uint_eq(borrowers_args(b, intern_cstr("ret")), 0);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("pass")), 0);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("pass")), 1);
+	ck_assert_uint_eq(borrowers_args(b, intern_cstr("pask")), 0);
 	ck_assert_uint_eq(borrowers_args(b, intern_cstr("below")), 0);
 	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wide")), 0);
 	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wk")), 0);
