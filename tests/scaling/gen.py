@@ -48,6 +48,12 @@ an input that once took more than n log n time or memory in N:
                     one arm storing it over another word (--opt-locals: what
                     a block knows is copied into each arm, every store asks
                     what reads its bytes)
+  lend-chain        a chain of N internal functions, g<i> storing through
+                    its pointer at a run-time index and passing it on to
+                    g<i+1>, each with a local word of its own, and a kernel
+                    lending its array to g0 (--inline=never: each function's
+                    depot asks what the next does with the pointer, which
+                    follows it down the chain, once per function)
   move-chain        a chain of N internal functions of 450 instructions each,
                     f<i> calling f<i+1> once (--inline=auto: each body goes
                     with its last call, bottom-up; moved free past 400 only
@@ -337,6 +343,29 @@ def locals_(d, n):
     return ["-arch=sm_80", "--opt-locals", "--no-verify", "--no-check-output", "in.ptx"]
 
 
+def lend_chain(d, n):
+    text = HEAD
+    for i in range(n):
+        passon = ("\t{\n\t.param .b64 a;\n\t.param .b32 b;\n\tst.param.b64 [a], %%rd1;\n"
+                  "\tst.param.b32 [b], %%r1;\n\tcall.uni g%d, (a, b);\n\t}\n" % (i + 1)
+                  if i + 1 < n else "")
+        text += (".func g%d(.param .b64 p, .param .b32 k)\n{\n"
+                 "\t.local .align 4 .b8 __local_depot%d[4];\n\t.reg .b32 %%r<4>;\n"
+                 "\t.reg .b64 %%rd<4>;\n\tld.param.b64 %%rd1, [p];\n\tld.param.b32 %%r1, [k];\n"
+                 "\tst.local.u32 [__local_depot%d], %%r1;\n\tand.b32 %%r2, %%r1, 1;\n"
+                 "\tmul.wide.u32 %%rd2, %%r2, 4;\n\tadd.s64 %%rd3, %%rd1, %%rd2;\n"
+                 "\tld.local.u32 %%r3, [__local_depot%d];\n\tst.u32 [%%rd3], %%r3;\n%s\tret;\n}\n\n"
+                 % (i, i + 1, i + 1, i + 1, passon))
+    body = ("\tmov.u64 %SPL, __local_depot0;\n\tcvta.local.u64 %SP, %SPL;\n"
+            "\tadd.u64 %rd2, %SP, 0;\n\tst.local.u32 [%SPL+4], %r1;\n"
+            "\t{\n\t.param .b64 a;\n\t.param .b32 b;\n\tst.param.b64 [a], %rd2;\n"
+            "\tst.param.b32 [b], %r1;\n\tcall.uni g0, (a, b);\n\t}\n\tld.u32 %r1, [%rd2+4];\n")
+    regs = ("\t.local .align 4 .b8 __local_depot0[8];\n\t.reg .b64 %SP;\n"
+            "\t.reg .b64 %SPL;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n")
+    write(d, "in.ptx", HEAD + text.replace(HEAD, "") + kernel("k", body, regs))
+    return ["-arch=sm_80", "--inline=never", "in.ptx"]
+
+
 def move_chain(d, n):
     text = HEAD
     for i in reversed(range(n)):
@@ -387,7 +416,7 @@ ROWS = {
     "indirect-kernels": indirect_kernels, "sections": sections, "inputs": inputs,
     "same-shape": same_shape, "same-code": same_code, "merge-chains": merge_chains,
     "param-chain": param_chain, "locals": locals_, "join-chain": join_chain,
-    "move-chain": move_chain,
+    "move-chain": move_chain, "lend-chain": lend_chain,
     "reroll": reroll_(0), "reroll-any": reroll_(1), "addrprep-calls": reroll_(0, True),
 }
 

@@ -51,6 +51,7 @@ param-chain 5000
 locals 4000
 join-chain 8000
 move-chain 60
+lend-chain 2000
 reroll 8000
 reroll-any 8000
 addrprep-calls 8000"
