@@ -548,6 +548,28 @@ START_TEST(local_addresses_lent_to_vprintf)
 }
 END_TEST
 
+/* What borrowers_args says of each function named, against want. */
+typedef struct Lends1 {
+	const char *name;
+	uint32_t args;
+} Lends1;
+
+static void borrowers_are(Borrowers *b, const Lends1 *want, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ck_assert_msg(borrowers_args(b, intern_cstr(want[i].name)) == want[i].args, "%s", want[i].name);
+}
+
+/* The lent accesses of mo, in order, up to max of them; how many. */
+static uint32_t lent_accesses(const MemObjs *mo, const MemAccess **v, uint32_t max)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < mo->nacc && n < max; i++)
+		if (mo->acc[i].lent)
+			v[n++] = &mo->acc[i];
+	return n;
+}
+
 /* borrowers_args: a module function's pointer arguments that it only
  * loads and stores through at constant offsets, keeping nothing (two: a
  * .param passed as both its arguments lends what both read): rd reads
@@ -590,21 +612,13 @@ START_TEST(local_addresses_lent_to_module_functions)
 		"{\n.param .b64 param0;\nst.param.b64 [param0], %rd1;\ncall.uni two, (param0, param0);\n}\n"
 		"ret;\n}\n");
 	Borrowers *b = borrowers_build(m);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("rd")), 2);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wr")), 1);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("keep")), 0);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("idx")), 1);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wk")), 0);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("ext")), 0);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("vprintf")), 3);
+	static const Lends1 want[] = {{"rd", 2}, {"wr", 1}, {"keep", 0}, {"idx", 1}, {"wk", 0},
+		{"ext", 0}, {"vprintf", 3}};
+	borrowers_are(b, want, sizeof want / sizeof *want);
 	MemObjs *mo = memobjs_build_lent(m->items.tail->func, b);
 	ck_assert_int_eq(mo->objs[0].escapes, 0);
 	const MemAccess *lent[3] = {0};
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < mo->nacc; i++)
-		if (mo->acc[i].lent && n < 3)
-			lent[n++] = &mo->acc[i];
-	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(lent_accesses(mo, lent, 3), 3);
 	const MemAccess *a = lent[0], *w = lent[1], *t = lent[2];
 	ck_assert(a->bounded && !a->exact && a->base == 16 && a->off == 20 && a->width == 8 && a->spread == 0);
 	ck_assert_int_eq(a->how, USE_READ);
@@ -680,23 +694,13 @@ START_TEST(local_addresses_lent_whole)
 		"ret;\n}\n", idx, idx, idx, idx, idx, idx, idx, idx, idx, idx);
 	Module *m = parse_ok(src);
 	Borrowers *b = borrowers_build(m);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("rk")), 1);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wk2")), 1);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("rd2")), 3);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("keep")), 0);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("ret")), 0);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("pass")), 1);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("pask")), 0);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("below")), 0);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wide")), 0);
-	ck_assert_uint_eq(borrowers_args(b, intern_cstr("wk")), 0);
+	static const Lends1 want[] = {{"rk", 1}, {"wk2", 1}, {"rd2", 3}, {"pass", 1}, {"keep", 0},
+		{"ret", 0}, {"pask", 0}, {"below", 0}, {"wide", 0}, {"wk", 0}};
+	borrowers_are(b, want, sizeof want / sizeof *want);
 	MemObjs *mo = memobjs_build_lent(m->items.tail->func, b);
 	ck_assert_int_eq(mo->objs[0].escapes, 1);
 	const MemAccess *lent[6] = {0};
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < mo->nacc; i++)
-		if (mo->acc[i].lent && n < 6)
-			lent[n++] = &mo->acc[i];
+	uint32_t n = lent_accesses(mo, lent, 6);
 	ck_assert_uint_eq(n, 6);
 	for (uint32_t i = 0; i < n; i++) {
 		ck_assert(!lent[i]->exact && lent[i]->bounded == (i % 2 == 0));
