@@ -902,8 +902,7 @@ static void param_lends(Walker *w, uint32_t ins, ParamUse *u)
 	for (uint32_t i = lends_at(ls, ins); i < ls->n && ls->v[i].call_ins == ins; i++) {
 		const Lend *l = &ls->v[i];
 		Addr a = l->store_ins < w->cfg->nins ? expr_value(w, l->store_ins, 1, l->store->ins.ops[1], 0) : unknown();
-		if (a.kind == A_UNKNOWN)
-			u->other = 1;
+		u->other |= a.kind != A_OBJ && a.kind != A_NONE;   /* a value not followed */
 		if (a.kind != A_OBJ)
 			continue;
 		if (!l->how || (l->reach && a.var)) {
@@ -1047,9 +1046,10 @@ struct Borrowers {
  * offsets only, the bytes in *lo .. *hi.  2: at run-time offsets too,
  * so the whole object from the address on (C's promise, which depot.c
  * trusts: an address computed from an array stays inside it), each
- * access at most *widest bytes, the object at least 0 .. *hi; not when an access is known to start
- * before the address, which the object would not hold, nor wider than
- * 16 bytes, past what a lent object's alignment keeps. */
+ * access at most *widest bytes, the object at least 0 .. *hi; not when
+ * an access is known to start before the address, which the object
+ * would not hold, nor wider than 16 bytes, past what a lent object's
+ * alignment keeps. */
 static int param_borrowed(const Func *f, const char *param, int64_t *lo, int64_t *hi, int *widest,
 	int *stored, Borrowers *rd)
 {
