@@ -1011,9 +1011,6 @@ typedef struct MemObjs {
 	                           some accesses and escapes are not known */
 } MemObjs;
 MemObjs *memobjs_build(const Func *);
-/* The same, but an address stored only into .params of calls that keep
- * nothing (runtime_reads_only) is a lent access at each call, not an
- * escape; only for a module that does not define them (defines_runtime). */
 /* Which arguments of a call only lend an object, the callee keeping
  * nothing of its address (borrowers_args): the toolchain's (vprintf,
  * reads) and, asked once per function, the module's own (reads and
@@ -1023,6 +1020,8 @@ typedef struct Borrowers Borrowers;
 Borrowers *borrowers_build(const Module *);
 uint32_t borrowers_args(Borrowers *, const char *callee);
 void borrowers_free(Borrowers *);
+/* memobjs_build, but an address stored only into .params of calls that
+ * lend it (borrowers_args) is a lent access at each call, not an escape. */
 MemObjs *memobjs_build_lent(const Func *, Borrowers *);
 void memobjs_free(MemObjs *);
 int memobjs_stored_data(const MemObjs *, int obj);   /* a store at a data index */

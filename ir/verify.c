@@ -238,10 +238,11 @@ static void add_callee(Verifier *v, Callee **set, const char *name, const Decl *
 	uint32_t nrets, const Decl *params, uint32_t nparams, int defined)
 {
 	Callee *c;
+	if (!name)
+		return;
 	HASH_FIND_PTR(*set, &name, c);
-	if (c || !name) {   /* a function's first declaration: the linker checks the others agree */
-		if (c)
-			c->defined |= (uint8_t)defined;
+	if (c) {   /* a function's first declaration: the linker checks the others agree */
+		c->defined |= (uint8_t)defined;
 		return;
 	}
 	c = arena_alloc(v->carena, sizeof *c);

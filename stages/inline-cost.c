@@ -323,7 +323,7 @@ CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p)
 		in->callee[cg_index_of(in->cg, c)].ncalls);
 	f.overhead = call_overhead(&p->b->ps, p->groups, p->ngroups);
 	f.folds = (int)st->folds;
-	uint64_t budget = inlinable_budget(in->inl);
-	f.move_room = in->moved < budget ? (int)(budget - in->moved < INT32_MAX ? budget - in->moved : INT32_MAX) : 0;
+	uint64_t budget = inlinable_budget(in->inl), room = budget > in->moved ? budget - in->moved : 0;
+	f.move_room = room < INT32_MAX ? (int)room : INT32_MAX;
 	return f;
 }
