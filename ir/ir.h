@@ -422,6 +422,12 @@ typedef struct Func {
 	uint32_t abi_preserve, abi_preserve_control;
 	int has_body;      /* else a declaration ending in ';' */
 	List body;
+	/* Where objects start in its __local_depot, noted before inlining took
+	 * away the calls that showed them (func_depot_starts); the inliner adds
+	 * each copy's frame, the depot stage, which moves objects, forgets them. */
+	int64_t *starts;
+	uint32_t nstarts, cstarts;
+	uint8_t starts_noted;
 } Func;
 
 typedef struct Ins {
@@ -1024,6 +1030,17 @@ void borrowers_free(Borrowers *);
  * lend it (borrowers_args) is a lent access at each call, not an escape. */
 MemObjs *memobjs_build_lent(const Func *, Borrowers *);
 void memobjs_free(MemObjs *);
+int memobjs_depot(const MemObjs *);   /* the __local_depot's index in objs, -1 none */
+/* Where objects start in object obj of size bytes, sorted, each once,
+ * into out (room for nacc + nesc): an array's base where a run-time
+ * index is added, an address lent or escaping.  C promises that an
+ * address computed from an array stays inside it; the depot stage ends
+ * such an array at the next start. */
+uint32_t memobjs_starts(const MemObjs *, int obj, int64_t size, int64_t *out);
+/* f's depot starts: noted (on m's arena) when first asked, from f's body
+ * then; later a caller's noted before its first copy goes in keep what
+ * the calls showed (an object lent to a callee starts where it is). */
+const int64_t *func_depot_starts(Module *m, Func *f, Borrowers *rd, uint32_t *n);
 int memobjs_stored_data(const MemObjs *, int obj);   /* a store at a data index */
 /* Why an access needs memory by its form (NULL: a plain ld or st at a
  * constant offset that registers could take the place of), and whether

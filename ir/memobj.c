@@ -830,6 +830,63 @@ void memobjs_free(MemObjs *mo)
 	free(mo);
 }
 
+int memobjs_depot(const MemObjs *mo)
+{
+	for (uint32_t i = 0; i < mo->nobjs; i++) {
+		const MemObj *o = &mo->objs[i];
+		if (depot_named(o->name) && o->size > 0 && o->decl->var.nds == 1 &&
+		    o->decl->var.ds[0].ndims == 1 && !o->decl->var.ds[0].init)
+			return (int)i;
+	}
+	return -1;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+uint32_t memobjs_starts(const MemObjs *mo, int obj, int64_t size, int64_t *out)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < mo->nacc; i++) {
+		const MemAccess *a = &mo->acc[i];
+		if (a->obj == obj && a->how != USE_ADDR && !a->exact && (!a->bounded || a->lent) &&
+		    a->base_known && a->base >= 0 && a->base < size)
+			out[n++] = a->base;   /* an array indexed, an address lent */
+	}
+	for (uint32_t i = 0; i < mo->nesc; i++) {
+		const MemEscape *e = &mo->esc[i];
+		if (e->obj == obj && e->base_known && e->base >= 0 && e->base < size)
+			out[n++] = e->base;
+	}
+	qsort(out, n, sizeof *out, cmp_i64);
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (!k || out[i] != out[k - 1])
+			out[k++] = out[i];
+	return k;
+}
+
+const int64_t *func_depot_starts(Module *m, Func *f, Borrowers *rd, uint32_t *n)
+{
+	if (!f->starts_noted) {
+		f->starts_noted = 1;
+		MemObjs *mo = memobjs_build_lent(f, rd);
+		int d = memobjs_depot(mo);
+		if (d >= 0 && !mo->partial) {
+			int64_t *v = xcalloc(mo->nacc + mo->nesc + 1, sizeof *v);
+			f->nstarts = f->cstarts = memobjs_starts(mo, d, mo->objs[d].size, v);
+			f->starts = arena_dup(m->arena, v, (f->nstarts + 1) * sizeof *v);
+			free(v);
+		}
+		memobjs_free(mo);
+	}
+	*n = f->nstarts;
+	return f->starts;
+}
+
 /* Does f store into object obj at an index that comes from data
  * (MemAccess.data)?  ptxas cannot tell where such a store lands, so it
  * keeps the object in memory; a loop counter's index it may make

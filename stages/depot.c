@@ -193,33 +193,30 @@ static const char *why_fixed(const Dp *d, const Stmt **at)
 }
 
 /* Bases of indexed accesses and escaping addresses start objects that
- * reach to the next start; constant-offset accesses make atoms of their
- * own bytes, merged with whatever they overlap. */
+ * reach to the next start, or to the next start noted before inlining
+ * (Func.starts: an object lent to a call a copy replaced, a copy's
+ * frame), which bounds the object before it and makes none itself;
+ * constant-offset accesses make atoms of their own bytes, merged with
+ * whatever they overlap. */
 static void make_atoms(Dp *d)
 {
 	const MemObjs *mo = d->mo;
+	const Func *f = d->f;
 	int64_t *starts = arena_alloc(d->arena, (mo->nacc + mo->nesc + 1) * sizeof *starts);
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < mo->nacc; i++)
-		if (depot_access(d, &mo->acc[i]) && !mo->acc[i].exact && (!mo->acc[i].bounded || mo->acc[i].lent))
-			starts[n++] = mo->acc[i].base;   /* an array indexed, an address lent */
-	for (uint32_t i = 0; i < mo->nesc; i++)
-		if (mo->esc[i].obj == d->dobj)
-			starts[n++] = mo->esc[i].base;
-	if (n)
-		qsort(starts, n, sizeof *starts, cmp_i64);
+	int64_t *ends = arena_alloc(d->arena, (mo->nacc + mo->nesc + f->nstarts + 1) * sizeof *ends);
+	uint32_t n = memobjs_starts(mo, d->dobj, d->size, starts), nends = n;
+	memcpy(ends, starts, n * sizeof *ends);
+	for (uint32_t i = 0; i < f->nstarts; i++)
+		if (in_depot(d, f->starts[i]))
+			ends[nends++] = f->starts[i];
+	qsort(ends, nends, sizeof *ends, cmp_i64);
 	for (int64_t b = 0; b < d->size; b++)
 		d->atom[b] = -1;
-	for (uint32_t i = 0; i < n; i++) {
-		if (i && starts[i] == starts[i - 1])
-			continue;
+	for (uint32_t i = 0, j = 0; i < n; i++) {   /* starts are sorted, each once */
 		int32_t a = atom_new(d);
-		int64_t end = d->size;
-		for (uint32_t j = i + 1; j < n; j++)
-			if (starts[j] != starts[i]) {
-				end = starts[j];
-				break;
-			}
+		while (j < nends && ends[j] <= starts[i])
+			j++;
+		int64_t end = j < nends ? ends[j] : d->size;
 		for (int64_t b = starts[i]; b < end; b++)
 			d->atom[b] = a;
 	}
@@ -1363,17 +1360,6 @@ static void print_stats(const Stats *s)
 		diag_note("depot:   %u objects held in %u registers", s->scalar, s->pieces);
 }
 
-static int find_depot(const MemObjs *mo)
-{
-	for (uint32_t i = 0; i < mo->nobjs; i++) {
-		const MemObj *o = &mo->objs[i];
-		if (depot_named(o->name) && o->size > 0 && o->decl->var.nds == 1 &&
-		    o->decl->var.ds[0].ndims == 1 && !o->decl->var.ds[0].init)
-			return (int)i;
-	}
-	return -1;
-}
-
 static void analyse(Dp *d)
 {
 	if (d->fixed)  /* its accesses may lie outside the depot */
@@ -1547,9 +1533,10 @@ static void rewrite(Dp *d, Stats *st)
 static void depot_func(Dp d, Stats *st, Borrowers *rd)
 {
 	d.arena = arena_new(), d.mo = memobjs_build_lent(d.f, rd);
-	d.dobj = find_depot(d.mo);
+	d.dobj = memobjs_depot(d.mo);
 	if (d.dobj >= 0)
 		rewrite(&d, st);
+	d.f->nstarts = 0;   /* its objects may have moved */
 	memobjs_free(d.mo);
 	srclines_free(d.src);
 	free(d.refs);  /* find_debug_refs grows it */

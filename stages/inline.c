@@ -587,6 +587,29 @@ static int64_t frame_of(Caller *fn, CopyPlan *p, int64_t now, int64_t size, int6
 	return fn->frames[fn->nframes++].off;
 }
 
+/* f's depot starts (func_depot_starts), noted now if not yet. */
+static const int64_t *starts_of(In *in, Func *f, uint32_t *n)
+{
+	if (!in->rd)
+		in->rd = borrowers_build(in->m);
+	return func_depot_starts(in->m, f, in->rd, n);
+}
+
+/* The copy's frame at off starts an object, and so does every object
+ * its callee's depot held: what the depot stage would have seen at the
+ * call (an object lent) it sees in the caller still. */
+static void add_starts(Caller *fn, CopyPlan *p, int64_t off)
+{
+	In *in = fn->in;
+	uint32_t n;
+	const int64_t *v = starts_of(in, p->site->callee->sym->def->func, &n);
+	Func *f = fn->f;
+	for (uint32_t i = 0; i <= n; i++) {
+		f->starts = arena_grow(in->m->arena, f->starts, f->nstarts, &f->cstarts, sizeof *f->starts);
+		f->starts[f->nstarts++] = off + (i ? v[i - 1] : 0);
+	}
+}
+
 static void merge_depot(Caller *fn, CopyPlan *p)
 {
 	In *in = fn->in;
@@ -596,8 +619,11 @@ static void merge_depot(Caller *fn, CopyPlan *p)
 	if (!fn->cf.depot)
 		make_depot(fn, p->depot_mov);
 	Decl *cv = &fn->cf.depot->var;
+	uint32_t frames = fn->nframes;
 	int64_t now = decl_bytes(cv, &cv->ds[0]), off = frame_of(fn, p, now, size, align);
 	p->frame_end = off + size;
+	if (fn->nframes > frames)   /* new bytes: copies of one callee share them */
+		add_starts(fn, p, off);
 	Declarator *x = arena_dup(in->m->arena, cv->ds, sizeof *cv->ds);
 	x->dims = arena_dup(in->m->arena, x->dims, sizeof *x->dims);
 	x->dims[0] = int_expr(off + size > now ? off + size : now);
@@ -1576,6 +1602,8 @@ static void fn_open(Caller *fn, In *in, Stmt *fs)
 	Found fd = {fn, 0, NULL, 0};
 	find_sites(&fd, &fn->f->body, fn->f->body.head, NULL);
 	if (fn->nsites) {
+		uint32_t n;
+		starts_of(in, fn->f, &n);   /* before a copy hides what its call showed */
 		fn->size = body_size(&fn->f->body);
 		names_in_module(&fn->names, inlinable_names(in->inl), fn->f);
 	}
@@ -1703,6 +1731,7 @@ static void in_open(In *in, Module *m, const StageOptions *o, int mode)
 static void in_close(In *in)
 {
 	HASH_CLEAR(hh, in->strs);
+	borrowers_free(in->rd);
 	order_free(in->order_of);
 	names_free(&in->labels);
 	inlinable_close(in->inl);

@@ -62,6 +62,7 @@ typedef struct In {
 	uint64_t grown;              /* what copies took from the growth budget (inlinable.h) */
 	uint64_t moved;              /* the bodies that went with their last call: bounded by
 	                                the same budget (cost.h, CostFacts.move_room) */
+	Borrowers *rd;               /* for the depot starts noted (func_depot_starts), made once */
 	Stats st;
 } In;
 
