@@ -40,7 +40,9 @@
 
 /* What an operand's value is.  A_CYCLE: the definition being evaluated,
  * reached again around a loop; neutral where definitions merge, so that a
- * pointer stepped through an array stays that array's (an inexact offset). */
+ * pointer stepped through an array stays that array's (an inexact offset).
+ * A value found to be A_CYCLE holds only while that definition (cyc) is
+ * being evaluated: asked again after, it is found again (value_of_def). */
 enum { A_NONE, A_OBJ, A_UNKNOWN, A_CYCLE };
 
 typedef struct Addr {
@@ -59,6 +61,7 @@ typedef struct Addr {
 	int bounded;    /* with var: the run-time amount is 0 .. spread, proven
 	                 * (a pointer stepped around a counted loop: stepped()) */
 	int64_t spread;
+	uint32_t cyc;   /* A_CYCLE: the definition reached again */
 } Addr;
 
 /* Offsets wrap as the machine's addresses do; C's signed overflow would not. */
@@ -91,9 +94,9 @@ static Addr unknown(void)
 	return (Addr){.kind = A_UNKNOWN, .obj = -1, .anchor = ANCHOR_NONE};
 }
 
-static Addr cycle(void)
+static Addr cycle(uint32_t at)
 {
-	return (Addr){.kind = A_CYCLE, .obj = -1, .var = 1, .anchor = ANCHOR_NONE};
+	return (Addr){.kind = A_CYCLE, .obj = -1, .var = 1, .anchor = ANCHOR_NONE, .cyc = at};
 }
 
 /* Object obj's start. */
@@ -129,6 +132,7 @@ typedef struct Walker {
 	const Live *live;
 	Addr *memo;      /* per instruction: the value it defines (first def) */
 	uint8_t *state;  /* 0 not yet, 1 in progress, 2 done */
+	uint64_t evals;  /* value_of_def's work, bounded (EVALS_PER_INS) */
 	const char *param;   /* a pointer parameter whose ld.params give object 0's start */
 	const Lends *lends;  /* memobjs_build_lent's, or NULL */
 	int deep;            /* a chain went past the depth followed: some values unknown */
@@ -337,7 +341,7 @@ static Addr expr_value(Walker *w, uint32_t at, uint32_t op, const Expr *e, int d
 static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t op)
 {
 	if ((a.kind == A_CYCLE && b.kind == A_NONE) || (b.kind == A_CYCLE && a.kind == A_NONE && !negate_b)) {
-		Addr c = cycle();
+		Addr c = cycle(a.kind == A_CYCLE ? a.cyc : b.cyc);
 		c.data = a.data | b.data;
 		return c;
 	}
@@ -404,13 +408,24 @@ static Addr expr_value(Walker *w, uint32_t at, uint32_t op, const Expr *e, int d
 	return unknown();
 }
 
-/* What instruction ins writes into its first operand. */
+/* Re-finding values found around a loop before its definition was (an
+ * A_CYCLE whose definition is done) costs at most this much a walk's
+ * instruction; past it the walk is partial. */
+enum { EVALS_PER_INS = 16 };
+
+/* What instruction ins writes into its first operand.  A value found as
+ * the loop's own (A_CYCLE) while its definition was being evaluated is
+ * found again once that is done: else a[i], i computed in a loop from
+ * its own last value, would stay unknown wherever asked after it. */
 static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 {
-	if (w->state[ins] == 2)
-		return w->memo[ins];
+	const Addr *m = &w->memo[ins];
+	if (w->state[ins] == 2 && (m->kind != A_CYCLE || w->state[m->cyc] == 1))
+		return *m;
 	if (w->state[ins] == 1)
-		return cycle();
+		return cycle(ins);
+	if (++w->evals > (uint64_t)EVALS_PER_INS * w->cfg->nins + 1024)
+		depth = INT32_MAX;   /* partial, as a chain too deep is */
 	if (depth > 64) {
 		w->deep = 1;
 		return unknown();
@@ -443,7 +458,7 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 			Addr a = expr_value(w, ins, i, in->ops[i], depth);
 			if (a.kind == A_CYCLE && r.kind != A_UNKNOWN) {
 				int dat = r.data;   /* the loop's own value, as in sum(): neutral */
-				r = cycle();
+				r = cycle(a.cyc);
 				r.data = dat;
 			} else if (a.kind != A_NONE) {
 				escape(w, a);
