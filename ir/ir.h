@@ -988,7 +988,15 @@ typedef struct MemAccess {
 	uint8_t bounded;        /* not exact, but proven to touch only off .. off+spread+width
 	                         * (a pointer stepped around a counted loop) */
 	int64_t spread;
+	uint32_t cand, ncand;   /* ncand > 0: through an address that is one of several exact
+	                         * places (a phi or selp of them): MemObjs.cands[cand ..
+	                         * cand+ncand), each the offset touched and its anchor; the
+	                         * access is otherwise as one merged from several offsets */
 } MemAccess;
+typedef struct MemCand {
+	int anchor;
+	int64_t off;
+} MemCand;
 typedef struct MemEscape {  /* an object's address escaping */
 	int obj;
 	int base_known;
@@ -1013,6 +1021,8 @@ typedef struct MemObjs {
 	uint32_t nesc, cesc;
 	MemAddrDef *defs;       /* in text order */
 	uint32_t ndefs, cdefs;
+	MemCand *cands;         /* MemAccess.cand's */
+	uint32_t ncands, ccands;
 	int partial;            /* an address chain went deeper than the walk follows:
 	                           some accesses and escapes are not known */
 } MemObjs;

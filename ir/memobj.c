@@ -62,7 +62,12 @@ typedef struct Addr {
 	                 * (a pointer stepped around a counted loop: stepped()) */
 	int64_t spread;
 	uint32_t cyc;   /* A_CYCLE: the definition reached again */
+	uint32_t cand, ncand;   /* ncand > 0: one of several exact places (a phi or
+	                         * selp of them), MemObjs.cands[cand ..], each plus off */
 } Addr;
+
+/* Past this many places an address merged from several is not followed. */
+enum { MAX_CANDS = 8 };
 
 /* Offsets wrap as the machine's addresses do; C's signed overflow would not. */
 static int64_t wrap_add(int64_t a, int64_t b)
@@ -165,16 +170,25 @@ static int64_t base_of(Addr a)
 	return a.root ? 0 : a.var ? a.base : a.off;
 }
 
+static void escape_at(MemObjs *mo, int obj, int known, int64_t base, int anchor)
+{
+	mo->objs[obj].escapes = 1;
+	mo->esc = array_grow(mo->esc, mo->nesc, &mo->cesc, sizeof *mo->esc);
+	mo->esc[mo->nesc++] = (MemEscape){.obj = obj, .base_known = known, .base = base, .anchor = anchor};
+}
+
+/* One of several places escapes: each of them does. */
 static void escape(Walker *w, Addr a)
 {
 	if (a.kind != A_OBJ)
 		return;
 	a = unbound(a);
-	MemObjs *mo = w->mo;
-	mo->objs[a.obj].escapes = 1;
-	mo->esc = array_grow(mo->esc, mo->nesc, &mo->cesc, sizeof *mo->esc);
-	mo->esc[mo->nesc++] = (MemEscape){.obj = a.obj, .base_known = base_known(a),
-		.base = base_of(a), .anchor = a.anchor};
+	for (uint32_t i = 0; i < a.ncand; i++) {
+		const MemCand *c = &w->mo->cands[a.cand + i];
+		escape_at(w->mo, a.obj, 1, wrap_add(c->off, a.off), c->anchor);
+	}
+	if (!a.ncand)
+		escape_at(w->mo, a.obj, base_known(a), base_of(a), a.anchor);
 }
 
 static int new_anchor(Walker *w, uint32_t ins, uint32_t op, int64_t off, int fixed)
@@ -202,6 +216,46 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth);
  * object's or the loop's own, no address if none is; else not followed.
  * The merged address keeps what all agree on: an exact offset, a base (not
  * around a loop, where a pointer steps), an anchor. */
+static int add_cand(MemObjs *mo, uint32_t first, int anchor, int64_t off)
+{
+	for (uint32_t i = first; i < mo->ncands; i++)
+		if (mo->cands[i].anchor == anchor && mo->cands[i].off == off)
+			return 1;
+	if (mo->ncands - first == MAX_CANDS)
+		return 0;
+	mo->cands = array_grow(mo->cands, mo->ncands, &mo->ccands, sizeof *mo->cands);
+	mo->cands[mo->ncands++] = (MemCand){anchor, off};
+	return 1;
+}
+
+/* Addresses of one object, each at an exact offset through an anchor
+ * (or one of several such), merged: one of those places, as long as
+ * there are a few.  *r gets them; 0 when some is not such a place. */
+static int places(Walker *w, const Addr *a, uint32_t n, Addr *r)
+{
+	MemObjs *mo = w->mo;
+	uint32_t first = mo->ncands, generic = 0, dat = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		int ok = a[i].kind == A_OBJ;
+		for (uint32_t k = 0; ok && k < a[i].ncand; k++) {
+			const MemCand c = mo->cands[a[i].cand + k];
+			ok = add_cand(mo, first, c.anchor, wrap_add(c.off, a[i].off));
+		}
+		if (ok && !a[i].ncand)
+			ok = !a[i].var && !a[i].root && a[i].anchor >= 0 &&
+				add_cand(mo, first, a[i].anchor, a[i].off);
+		if (!ok || a[i].obj != a[0].obj) {
+			mo->ncands = first;
+			return 0;
+		}
+		generic |= (uint32_t)a[i].generic;
+		dat |= (uint32_t)a[i].data;
+	}
+	*r = (Addr){.kind = A_OBJ, .obj = a[0].obj, .var = 1, .generic = (int)generic,
+		.anchor = ANCHOR_MANY, .data = (int)dat, .cand = first, .ncand = mo->ncands - first};
+	return 1;
+}
+
 static Addr merge(Walker *w, const Addr *a, uint32_t n)
 {
 	int obj = -1, none_seen = 0, other = 0, cyc = 0, dat = 0;
@@ -223,6 +277,11 @@ static Addr merge(Walker *w, const Addr *a, uint32_t n)
 			escape(w, a[i]);
 		return unknown();
 	}
+	Addr several = {0};
+	if (!cyc && places(w, a, n, &several) && several.ncand > 1)
+		return several;
+	if (!cyc && several.ncand == 1)
+		w->mo->ncands = several.cand;   /* one place: as before */
 	const Addr *f = NULL;
 	int same_exact = !cyc, same_base = !cyc, all_root = !cyc, anchor = 0, generic = 0, indexed = 0;
 	for (uint32_t i = 0; i < n; i++) {
@@ -367,6 +426,7 @@ static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t o
 	}
 	if (other->var) {
 		r = unbound(r);
+		r.ncand = 0;   /* one of several places, indexed: as one merged from several offsets */
 		if (!r.var)
 			r.base = r.off, r.base_known = 1;
 		r.var = 1;
@@ -445,6 +505,9 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 		r = expr_value(w, ins, 1, in->ops[1], depth);
 		if (op == O_cvta && r.kind == A_OBJ && ins_space(in) == SPACE_LOCAL)
 			r.generic = !spelling_has(in->sp, MOD_to);
+	} else if (op == O_selp && in->nops == 4) {   /* one of two values: as where two defs reach */
+		Addr v[2] = {expr_value(w, ins, 1, in->ops[1], depth), expr_value(w, ins, 2, in->ops[2], depth)};
+		r = merge(w, v, 2);
 	} else if ((op == O_add || op == O_sub) && in->nops == 3) {
 		r = sum(w, expr_value(w, ins, MEM_ARITH, in->ops[1], depth),
 			expr_value(w, ins, MEM_ARITH, in->ops[2], depth), op == O_sub, ins, MEM_ARITH);
@@ -470,6 +533,20 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 	w->memo[ins] = r;
 	w->state[ins] = 2;
 	return r;
+}
+
+/* The last access is through one of several places: each, as the
+ * offset it touches. */
+static void access_places(MemObjs *mo, Addr a)
+{
+	MemAccess *acc = &mo->acc[mo->nacc - 1];
+	acc->cand = mo->ncands;
+	for (uint32_t i = 0; i < a.ncand; i++) {
+		MemCand c = mo->cands[a.cand + i];
+		mo->cands = array_grow(mo->cands, mo->ncands, &mo->ccands, sizeof *mo->cands);
+		mo->cands[mo->ncands++] = (MemCand){c.anchor, wrap_add(c.off, a.off)};
+	}
+	acc->ncand = a.ncand;
 }
 
 static void add_access(Walker *w, uint32_t ins, Addr a, int width, unsigned how)
@@ -564,7 +641,7 @@ static void scan_ins(Walker *w, uint32_t i)
 		add_access(w, i, value_of_def(w, i, 0), 0, USE_ADDR);
 		return;
 	}
-	if (op == O_mov || op == O_cvta || op == O_add || op == O_sub) {
+	if (op == O_mov || op == O_cvta || op == O_add || op == O_sub || (op == O_selp && in->nops == 4)) {
 		value_of_def(w, i, 0);
 		return;
 	}
@@ -582,8 +659,10 @@ static void scan_ins(Walker *w, uint32_t i)
 				a.anchor = new_anchor(w, i, k, 0, 0);
 				a.root = 0;
 			}
-			if (a.kind == A_OBJ)
+			if (a.kind == A_OBJ) {
 				add_access(w, i, a, in->sp->type_bytes * in->sp->vec, how);
+				access_places(w->mo, a);
+			}
 			else if (a.kind == A_UNKNOWN || sp == SPACE_LOCAL)
 				add_access(w, i, unknown(), 0, how);
 			continue;  /* generic through no address of ours: not .local */
@@ -842,6 +921,7 @@ void memobjs_free(MemObjs *mo)
 	free(mo->anchors);
 	free(mo->esc);
 	free(mo->defs);
+	free(mo->cands);
 	free(mo);
 }
 

@@ -153,10 +153,23 @@ static int depot_access(const Dp *d, const MemAccess *a)
 	return a->obj == d->dobj && a->how != USE_ADDR;
 }
 
-/* The bytes an access is known to touch, [lo, lo + n) (n 0: from its
- * base to the next object's start, as C promises of an indexed array). */
-static int64_t acc_bytes(const MemAccess *a, int64_t *lo)
+/* Through one of several places (MemAccess.cand): the bytes of each,
+ * made one object. */
+static const MemCand *places(const Dp *d, const MemAccess *a)
 {
+	return a->ncand && !a->lent ? &d->mo->cands[a->cand] : NULL;
+}
+
+/* The bytes an access is known to touch, [lo, lo + n) (n 0: from its
+ * base to the next object's start, as C promises of an indexed array;
+ * of one of several places: the first's, the others in its object). */
+static int64_t acc_bytes(const Dp *d, const MemAccess *a, int64_t *lo)
+{
+	const MemCand *c = places(d, a);
+	if (c) {
+		*lo = c->off;
+		return a->width;
+	}
 	*lo = a->exact || a->bounded ? a->off : a->base;
 	return a->exact ? a->width : a->bounded ? a->spread + a->width : 0;
 }
@@ -175,11 +188,17 @@ static const char *why_fixed(const Dp *d, const Stmt **at)
 			return "a .local access through an unknown pointer";
 		if (a->obj != d->dobj)
 			continue;
+		const MemCand *c = places(d, a);
+		for (uint32_t k = 0; c && k < a->ncand; k++)
+			if (!in_depot(d, c[k].off) || c[k].off + a->width > d->size || a->width <= 0)
+				return "an access outside the depot";
+		if (c)
+			continue;
 		if (a->anchor == ANCHOR_MANY && !a->lent)  /* lent: pinned, as an escape is */
 			return "an address formed in more than one place";
 		if (!a->base_known)
 			return "a pointer stepped around a loop or merged from several offsets";
-		int64_t lo, n = acc_bytes(a, &lo);
+		int64_t lo, n = acc_bytes(d, a, &lo);
 		if (a->how != USE_ADDR && (!in_depot(d, lo) || lo + n > d->size))
 			return "an access outside the depot";
 		if (a->how != USE_ADDR && a->width <= 0 && !a->lent)
@@ -190,6 +209,16 @@ static const char *why_fixed(const Dp *d, const Stmt **at)
 		if (mo->esc[i].obj == d->dobj && (!mo->esc[i].base_known || !in_depot(d, mo->esc[i].base)))
 			return "its address escapes at an unknown offset";
 	return NULL;
+}
+
+/* Bytes lo .. lo+len join atom at. */
+static void cover(Dp *d, int32_t at, int64_t lo, int64_t len)
+{
+	for (int64_t b = lo; b < lo + len; b++)
+		if (d->atom[b] < 0)
+			d->atom[b] = at;
+		else
+			atom_union(d, at, d->atom[b]);
 }
 
 /* Bases of indexed accesses and escaping addresses start objects that
@@ -222,15 +251,14 @@ static void make_atoms(Dp *d)
 	}
 	for (uint32_t i = 0; i < mo->nacc; i++) {
 		const MemAccess *a = &mo->acc[i];
-		int64_t lo, len = acc_bytes(a, &lo);
+		int64_t lo, len = acc_bytes(d, a, &lo);
 		if (!depot_access(d, a) || !len)
 			continue;
 		int32_t at = atom_new(d);
-		for (int64_t b = lo; b < lo + len; b++)
-			if (d->atom[b] < 0)
-				d->atom[b] = at;
-			else
-				atom_union(d, at, d->atom[b]);
+		const MemCand *c = places(d, a);
+		cover(d, at, lo, len);
+		for (uint32_t k = 1; c && k < a->ncand; k++)
+			cover(d, at, c[k].off, len);
 	}
 }
 
@@ -259,8 +287,11 @@ static void join_by_anchors(Dp *d)
 			continue;
 		/* a[i-1] of an array at 160 is base 160, off 156: the base says */
 		int64_t lo;
-		acc_bytes(a, &lo);
+		acc_bytes(d, a, &lo);
 		join_anchor(d, a->anchor, d->atom[lo]);
+		const MemCand *c = places(d, a);
+		for (uint32_t k = 0; c && k < a->ncand; k++)
+			join_anchor(d, c[k].anchor, d->atom[c[k].off]);
 	}
 	for (uint32_t i = 0; i < mo->nesc; i++)
 		if (mo->esc[i].obj == d->dobj)
@@ -285,7 +316,7 @@ static Obj *obj_at(Dp *d, int64_t byte)
 static Obj *obj_of_access(Dp *d, const MemAccess *a)
 {
 	int64_t lo;
-	acc_bytes(a, &lo);
+	acc_bytes(d, a, &lo);
 	return obj_at(d, lo);
 }
 

@@ -499,6 +499,80 @@ START_TEST(local_data_indices)
 }
 END_TEST
 
+/* An address that is one of several exact places (a selp, or a phi of
+ * movs) is followed as those places: an access through it lists each
+ * (MemAccess.cand), the offset it touches and the anchor that formed it;
+ * neither object escapes.  Indexed, or stored, it is as before: no
+ * places, and stored, each place escapes. */
+START_TEST(local_addresses_of_several_places)
+{
+	Module *m = parse_ok(HEADER
+		".global .align 8 .u64 g;\n"
+		".entry k(.param .u32 n)\n{\n"
+		".local .align 8 .b8 __local_depot0[32];\n"
+		".reg .b64 %SPL;\n.reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<10>;\n"
+		"mov.u64 %SPL, __local_depot0;\nld.param.u32 %r1, [n];\n"
+		"add.u64 %rd1, %SPL, 0;\nadd.u64 %rd2, %SPL, 16;\nsetp.lt.u32 %p1, %r1, 5;\n"
+		"selp.b64 %rd3, %rd1, %rd2, %p1;\n"
+		"ld.local.u32 %r2, [%rd3+4];\n"                              /* 0: 4 or 20 */
+		"mov.u64 %rd4, %rd1;\n@%p1 bra L;\nadd.u64 %rd4, %rd2, 8;\nL:\n"
+		"st.local.u32 [%rd4], %r2;\n"                                 /* 1: 0 or 24 */
+		"mul.wide.u32 %rd5, %r1, 4;\nadd.s64 %rd6, %rd3, %rd5;\n"
+		"ld.local.u32 %r3, [%rd6];\n"                                 /* 2: indexed */
+		"st.global.u64 [g], %rd4;\n"                                  /* both escape */
+		"ret;\n}\n");
+	MemObjs *mo = memobjs_build(m->items.tail->func);
+	ck_assert_uint_eq(mo->nacc, 3);
+	const MemAccess *a = mo->acc;
+	ck_assert(a[0].obj == 0 && !a[0].exact && a[0].anchor == ANCHOR_MANY && a[0].ncand == 2);
+	const MemCand *c = &mo->cands[a[0].cand];
+	ck_assert(c[0].off == 4 && c[1].off == 20 && c[0].anchor != c[1].anchor);
+	ck_assert(mo->anchors[c[0].anchor].off == 0 && mo->anchors[c[1].anchor].off == 16);
+	ck_assert(a[1].ncand == 2 && a[1].how == USE_WRITE);
+	c = &mo->cands[a[1].cand];
+	ck_assert(c[0].off + c[1].off == 24 && (c[0].off == 0 || c[1].off == 0));
+	ck_assert(a[2].obj == 0 && a[2].ncand == 0 && !a[2].base_known);
+	ck_assert_int_eq(mo->objs[0].escapes, 1);
+	uint32_t at0 = 0, at24 = 0;
+	for (uint32_t i = 0; i < mo->nesc; i++)
+		at0 += mo->esc[i].base_known && mo->esc[i].base == 0,
+		at24 += mo->esc[i].base_known && mo->esc[i].base == 24;
+	ck_assert(at0 >= 1 && at24 >= 1);
+	memobjs_free(mo);
+	mod_free(m);
+}
+END_TEST
+
+/* An index computed in a loop from its own last value and read after
+ * the loop is no address there, however the walk met it first (found
+ * again once the loop's definitions are done): a[i] after the loop is
+ * the depot at base 0 plus a run-time amount, not an unknown pointer. */
+START_TEST(local_addresses_loop_index_after)
+{
+	Module *m = parse_ok(HEADER
+		".entry k(.param .u32 n)\n{\n"
+		".local .align 8 .b8 __local_depot0[16];\n"
+		".reg .b64 %SPL;\n.reg .pred %p<2>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<10>;\n"
+		"mov.u64 %SPL, __local_depot0;\nld.param.u32 %r1, [n];\nadd.u64 %rd1, %SPL, 0;\n"
+		"mov.u32 %r5, 0;\nmov.u32 %r7, 0;\n"
+		"L:\nadd.s32 %r2, %r7, %r5;\nmad.lo.s32 %r3, %r2, 29, 3;\nmad.lo.s32 %r5, %r3, 9, 5;\n"
+		"and.b32 %r4, %r5, 3;\nmul.wide.u32 %rd2, %r4, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+		"ld.local.u32 %r6, [%rd3];\n"                                 /* 0 */
+		"add.u32 %r7, %r7, 1;\nsetp.lt.u32 %p1, %r7, 4;\n@%p1 bra L;\n"
+		"and.b32 %r8, %r5, 3;\nmul.wide.u32 %rd4, %r8, 4;\nadd.s64 %rd5, %rd1, %rd4;\n"
+		"ld.local.u32 %r9, [%rd5];\n"                                 /* 1 */
+		"ret;\n}\n");
+	MemObjs *mo = memobjs_build(m->items.tail->func);
+	ck_assert_uint_eq(mo->nacc, 2);
+	for (int i = 0; i < 2; i++)
+		ck_assert(mo->acc[i].obj == 0 && !mo->acc[i].exact && mo->acc[i].base_known && mo->acc[i].base == 0);
+	ck_assert_int_eq(mo->objs[0].escapes, 0);
+	ck_assert(!mo->partial);
+	memobjs_free(mo);
+	mod_free(m);
+}
+END_TEST
+
 /* An address stored only into .params of vprintf (both its arguments)
  * is, with memobjs_build_lent, a read of the object at the call, from the
  * offset passed on; passed to another function too, it escapes; plain
@@ -1111,6 +1185,8 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, local_anchors_and_bases);
 	tcase_add_test(tc, local_anchor_forms);
 	tcase_add_test(tc, local_data_indices);
+	tcase_add_test(tc, local_addresses_of_several_places);
+	tcase_add_test(tc, local_addresses_loop_index_after);
 	tcase_add_test(tc, local_addresses_lent_to_vprintf);
 	tcase_add_test(tc, local_addresses_lent_to_module_functions);
 	tcase_add_test(tc, local_addresses_lent_whole);
