@@ -14,7 +14,10 @@
  * with anything else, an object's address in other arithmetic, stored,
  * passed, returned or compared) makes the object escape; a chain of
  * definitions deeper than the walk follows makes the whole answer partial
- * (MemObjs.partial), for a stage to move nothing.  With
+ * (MemObjs.partial), for a stage to move nothing.  A register whose
+ * reaching definitions (or a selp's two values) are each an exact place
+ * in one object, formed through an anchor, is one of those places (a
+ * few: MAX_CANDS), which an access through it lists (MemAccess.cand).  With
  * memobjs_build_lent, an address stored only into .params that calls of
  * the toolchain's reading functions take (vprintf's format and buffer,
  * ir/runtime.c), or of the module's functions that only load and store

@@ -23,10 +23,17 @@
  * that no two objects share bytes, as a front end lays them out (the
  * inliner gives each callee's copies bytes of their own for this: two
  * callees' frames at one offset put one's array start inside another's).
+ * An access through an address that is one of several exact places (a
+ * selp or phi of two objects' addresses: MemAccess.cand) makes the
+ * objects of all those places one object, which moves as a whole.  The
+ * starts noted before inlining (Func.starts: where an object lent to a
+ * call began, a copy's frame) end the arrays before them, as the calls
+ * did.
  * An object pins (keeps its bytes, shares them with nobody) when its address
  * escapes or its anchor cannot be rewritten; nothing moves when an access
  * may touch any object (a .local access through an unknown pointer, a
- * pointer stepped around a loop, an address merged from two places).
+ * pointer stepped around a loop, an address merged from places not all
+ * exact).
  *
  * Lifetimes: an object is live at a point when a store to it reaches the
  * point and a load of it is reachable from it.  Two objects may share
