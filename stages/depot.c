@@ -1214,9 +1214,16 @@ typedef struct Elem {   /* one data element of a section */
 	Expr **slot;
 } Elem;
 
+typedef struct Named {   /* element i names depot name */
+	const char *name;
+	uint32_t i;
+} Named;
+
 typedef struct Elems {
 	Elem *v;
 	uint32_t n;
+	Named *named;          /* sorted by name, then element (cmp_named) */
+	uint32_t nnamed;
 } Elems;
 
 typedef struct DebugRef {
@@ -1230,32 +1237,73 @@ static int elem_value(const Elem *e, int64_t *v)
 	return (*e->slot)->kind == E_NUM && int_literal((*e->slot)->str, v);
 }
 
-/* The elements of every section, in order (comma lists split): found
- * once for the module, as every function's depot asks (the stage moves
- * what a slot holds, never the slots). */
+static void add_named(Elems *es, uint32_t *cap, const char *name, uint32_t i)
+{
+	es->named = array_grow(es->named, es->nnamed, cap, sizeof *es->named);
+	es->named[es->nnamed++] = (Named){name, i};
+}
+
+/* Each depot element i names (DWARF names each function's) into es. */
+static void depots_in(Elems *es, uint32_t *cap, const Expr *e, uint32_t i)
+{
+	for (; e->kind != E_NAME; e = e->kids[0]) {
+		if (e->kind == E_NUM || !e->n)
+			return;
+		for (uint32_t k = 1; k < e->n; k++)
+			depots_in(es, cap, e->kids[k], i);
+	}
+	if (depot_named(e->str))
+		add_named(es, cap, e->str, i);
+}
+
+static int cmp_named(const void *pa, const void *pb)
+{
+	const Named *a = pa, *b = pb;
+	if (a->name != b->name)
+		return (uintptr_t)a->name < (uintptr_t)b->name ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* The elements of every section, in order (comma lists split), and by
+ * the depot each names: found once for the module, as every function's
+ * depot asks, so that -G's thousands of functions each look only at its
+ * own (the stage moves what a slot holds, never the slots). */
 static Elems section_elems(const Module *m)
 {
 	Elems e = {0};
-	uint32_t cap = 0;
+	uint32_t cap = 0, ncap = 0;
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_SECTION)
 			for (Stmt *x = s->section.items.head; x; x = x->next)
 				for (uint32_t i = 0; x->kind == S_DATA && i < x->list.nitems; i++) {
 					e.v = array_grow(e.v, e.n, &cap, sizeof *e.v);
 					e.v[e.n++] = (Elem){&x->list.items[i]};
+					depots_in(&e, &ncap, x->list.items[i], e.n - 1);
 				}
+	if (e.nnamed)
+		qsort(e.named, e.nnamed, sizeof *e.named, cmp_named);
 	return e;
 }
 
 /* Finds the references to the depot; NULL, or why they cannot follow. */
 static const char *find_debug_refs(Dp *d)
 {
-	uint32_t n = d->sections->n;
-	const Elem *e = d->sections->v;
+	const Elems *es = d->sections;
+	uint32_t n = es->n;
+	const Elem *e = es->v;
 	const char *name = d->decl->var.ds[0].name, *why = NULL;
-	for (uint32_t i = 0; i < n && !why; i++) {
-		if (!expr_mentions(*e[i].slot, name))
-			continue;
+	uint32_t lo = 0, hi = es->nnamed;
+	while (lo < hi) {   /* the first element naming it */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)es->named[mid].name < (uintptr_t)name)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint32_t j = lo; j < es->nnamed && es->named[j].name == name && !why; j++) {
+		uint32_t i = es->named[j].i;
+		if (j > lo && es->named[j - 1].i == i)
+			continue;   /* named twice in one element */
 		d->named_in_data = 1;
 		int64_t v;
 		DebugRef r = {{0}, 0, 0};
@@ -1594,6 +1642,7 @@ void depot(Module *m, const StageOptions *o)
 			depot_func((Dp){.m = m, .o = o, .f = s->func, .module = &module, .sections = &sections},
 				&st, rd);
 	free(sections.v);
+	free(sections.named);
 	borrowers_free(rd);
 	names_free(&module);
 	if (o->stats && st.funcs)

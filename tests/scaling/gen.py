@@ -54,6 +54,11 @@ an input that once took more than n log n time or memory in N:
                     lending its array to g0 (--inline=never: each function's
                     depot asks what the next does with the pointer, which
                     follows it down the chain, once per function)
+  debug-depots      N functions, each with a depot of two words that -G's
+                    DWARF names (DW_OP_addr __local_depotI, DW_OP_plus_uconst
+                    4) in one .debug_info section, and a kernel calling
+                    them (--inline=never: each function's depot looks up
+                    the section's elements that name it, not all of them)
   move-chain        a chain of N internal functions of 450 instructions each,
                     f<i> calling f<i+1> once (--inline=auto: each body goes
                     with its last call, bottom-up; moved free past 400 only
@@ -366,6 +371,20 @@ def lend_chain(d, n):
     return ["-arch=sm_80", "--inline=never", "in.ptx"]
 
 
+def debug_depots(d, n):
+    text, dwarf = HEAD, ""
+    for i in range(n):
+        body = ("\tmov.u64 %%SPL, __local_depot%d;\n\tst.local.u32 [%%SPL+4], %%r1;\n"
+                "\tst.local.u32 [%%SPL], %%r1;\n\tld.local.u32 %%r2, [%%SPL];\n"
+                "\tadd.s32 %%r2, %%r2, %d;\n" % (i, i))
+        text += func("f%d" % i, "\t.local .align 4 .b8 __local_depot%d[8];\n"
+                     "\t.reg .b64 %%SPL;\n" % i + body, linkage="")
+        dwarf += ".b8 3\n.b64 __local_depot%d\n.b8 35\n.b8 4\n.b8 0\n" % i
+    calls = "".join(call("f%d" % i, "%r1", "%r1") for i in range(n))
+    write(d, "in.ptx", text + kernel("k", calls) + "\t.section\t.debug_info\n\t{\n" + dwarf + "\t}\n")
+    return ["-arch=sm_80", "--inline=never", "--no-ipo", "in.ptx"]
+
+
 def move_chain(d, n):
     text = HEAD
     for i in reversed(range(n)):
@@ -416,7 +435,7 @@ ROWS = {
     "indirect-kernels": indirect_kernels, "sections": sections, "inputs": inputs,
     "same-shape": same_shape, "same-code": same_code, "merge-chains": merge_chains,
     "param-chain": param_chain, "locals": locals_, "join-chain": join_chain,
-    "move-chain": move_chain, "lend-chain": lend_chain,
+    "move-chain": move_chain, "lend-chain": lend_chain, "debug-depots": debug_depots,
     "reroll": reroll_(0), "reroll-any": reroll_(1), "addrprep-calls": reroll_(0, True),
 }
 
