@@ -402,7 +402,10 @@ static Addr expr_value(Walker *w, uint32_t at, uint32_t op, const Expr *e, int d
  * a root, the amount makes an anchor at (at, op). */
 static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t op)
 {
-	if ((a.kind == A_CYCLE && b.kind == A_NONE) || (b.kind == A_CYCLE && a.kind == A_NONE && !negate_b)) {
+	/* the loop's own plus what is no address, or plus the loop's own
+	 * (two addresses are never added: i + j, an index from two counters) */
+	if ((a.kind == A_CYCLE && b.kind == A_NONE) ||
+	    (b.kind == A_CYCLE && (a.kind == A_NONE || a.kind == A_CYCLE) && !negate_b)) {
 		Addr c = cycle(a.kind == A_CYCLE ? a.cyc : b.cyc);
 		c.data = a.data | b.data;
 		return c;
