@@ -543,60 +543,41 @@ START_TEST(local_addresses_of_several_places)
 }
 END_TEST
 
-/* An index computed in a loop from its own last value and read after
+/* An index computed in a loop from the loop's own values and read after
  * the loop is no address there, however the walk met it first (found
- * again once the loop's definitions are done): a[i] after the loop is
- * the depot at base 0 plus a run-time amount, not an unknown pointer. */
+ * again once the loop's definitions are done): a[i & 3] in the loop and
+ * after it is the depot at base 0 plus a run-time amount, not an unknown
+ * pointer.  The loop's bodies: i = (x * 29 + 3) * 9 + 5, and i = 3x + 5x
+ * (the sum of two of its own values: two addresses are never added),
+ * x = j + i each time. */
+static const char *const loop_bodies[] = {
+	"mad.lo.s32 %r3, %r2, 29, 3;\nmad.lo.s32 %r5, %r3, 9, 5;\nand.b32 %r4, %r5, 3;\n",
+	"mul.lo.s32 %r10, %r2, 3;\nmul.lo.s32 %r11, %r2, 5;\nadd.s32 %r5, %r10, %r11;\nand.b32 %r4, %r2, 3;\n",
+};
+
 START_TEST(local_addresses_loop_index_after)
 {
-	Module *m = parse_ok(HEADER
+	static char src[4096];
+	snprintf(src, sizeof src, HEADER
 		".entry k(.param .u32 n)\n{\n"
 		".local .align 8 .b8 __local_depot0[16];\n"
-		".reg .b64 %SPL;\n.reg .pred %p<2>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<10>;\n"
-		"mov.u64 %SPL, __local_depot0;\nld.param.u32 %r1, [n];\nadd.u64 %rd1, %SPL, 0;\n"
-		"mov.u32 %r5, 0;\nmov.u32 %r7, 0;\n"
-		"L:\nadd.s32 %r2, %r7, %r5;\nmad.lo.s32 %r3, %r2, 29, 3;\nmad.lo.s32 %r5, %r3, 9, 5;\n"
-		"and.b32 %r4, %r5, 3;\nmul.wide.u32 %rd2, %r4, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
-		"ld.local.u32 %r6, [%rd3];\n"                                 /* 0 */
-		"add.u32 %r7, %r7, 1;\nsetp.lt.u32 %p1, %r7, 4;\n@%p1 bra L;\n"
-		"and.b32 %r8, %r5, 3;\nmul.wide.u32 %rd4, %r8, 4;\nadd.s64 %rd5, %rd1, %rd4;\n"
-		"ld.local.u32 %r9, [%rd5];\n"                                 /* 1 */
-		"ret;\n}\n");
+		".reg .b64 %%SPL;\n.reg .pred %%p<2>;\n.reg .b32 %%r<12>;\n.reg .b64 %%rd<10>;\n"
+		"mov.u64 %%SPL, __local_depot0;\nld.param.u32 %%r1, [n];\nadd.u64 %%rd1, %%SPL, 0;\n"
+		"mov.u32 %%r5, 0;\nmov.u32 %%r7, 0;\n"
+		"L:\nadd.s32 %%r2, %%r7, %%r5;\n%s"
+		"mul.wide.u32 %%rd2, %%r4, 4;\nadd.s64 %%rd3, %%rd1, %%rd2;\n"
+		"ld.local.u32 %%r6, [%%rd3];\n"                                 /* 0 */
+		"add.u32 %%r7, %%r7, 1;\nsetp.lt.u32 %%p1, %%r7, 4;\n@%%p1 bra L;\n"
+		"and.b32 %%r8, %%r5, 3;\nmul.wide.u32 %%rd4, %%r8, 4;\nadd.s64 %%rd5, %%rd1, %%rd4;\n"
+		"ld.local.u32 %%r9, [%%rd5];\n"                                 /* 1 */
+		"ret;\n}\n", loop_bodies[_i]);
+	Module *m = parse_ok(src);
 	MemObjs *mo = memobjs_build(m->items.tail->func);
 	ck_assert_uint_eq(mo->nacc, 2);
 	for (int i = 0; i < 2; i++)
 		ck_assert(mo->acc[i].obj == 0 && !mo->acc[i].exact && mo->acc[i].base_known && mo->acc[i].base == 0);
 	ck_assert_int_eq(mo->objs[0].escapes, 0);
 	ck_assert(!mo->partial);
-	memobjs_free(mo);
-	mod_free(m);
-}
-END_TEST
-
-/* A value carried around a loop that is the sum of two of the loop's own
- * values (x = j + i; i = 3x + 5x) is no address: two addresses are never
- * added.  Read inside the loop and after it, a[x & 3] and a[i & 3] are
- * the depot at base 0 plus a run-time amount. */
-START_TEST(local_addresses_two_loop_values)
-{
-	Module *m = parse_ok(HEADER
-		".entry k(.param .u32 n)\n{\n"
-		".local .align 8 .b8 __local_depot0[16];\n"
-		".reg .b64 %SPL;\n.reg .pred %p<2>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<10>;\n"
-		"mov.u64 %SPL, __local_depot0;\nld.param.u32 %r1, [n];\nadd.u64 %rd1, %SPL, 0;\n"
-		"mov.u32 %r5, 0;\nmov.u32 %r7, 0;\n"
-		"L:\nadd.s32 %r2, %r7, %r5;\nmul.lo.s32 %r10, %r2, 3;\nmul.lo.s32 %r11, %r2, 5;\n"
-		"add.s32 %r5, %r10, %r11;\nand.b32 %r4, %r2, 3;\nmul.wide.u32 %rd2, %r4, 4;\n"
-		"add.s64 %rd3, %rd1, %rd2;\nld.local.u32 %r6, [%rd3];\n"            /* 0 */
-		"add.s32 %r7, %r7, 1;\nsetp.lt.u32 %p1, %r7, 4;\n@%p1 bra L;\n"
-		"and.b32 %r8, %r5, 3;\nmul.wide.u32 %rd4, %r8, 4;\nadd.s64 %rd5, %rd1, %rd4;\n"
-		"ld.local.u32 %r9, [%rd5];\n"                                     /* 1 */
-		"ret;\n}\n");
-	MemObjs *mo = memobjs_build(m->items.tail->func);
-	ck_assert_uint_eq(mo->nacc, 2);
-	for (int i = 0; i < 2; i++)
-		ck_assert(mo->acc[i].obj == 0 && !mo->acc[i].exact && mo->acc[i].base_known && mo->acc[i].base == 0);
-	ck_assert_int_eq(mo->objs[0].escapes, 0);
 	memobjs_free(mo);
 	mod_free(m);
 }
@@ -1215,8 +1196,7 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, local_anchor_forms);
 	tcase_add_test(tc, local_data_indices);
 	tcase_add_test(tc, local_addresses_of_several_places);
-	tcase_add_test(tc, local_addresses_loop_index_after);
-	tcase_add_test(tc, local_addresses_two_loop_values);
+	tcase_add_loop_test(tc, local_addresses_loop_index_after, 0, 2);
 	tcase_add_test(tc, local_addresses_lent_to_vprintf);
 	tcase_add_test(tc, local_addresses_lent_to_module_functions);
 	tcase_add_test(tc, local_addresses_lent_whole);
