@@ -215,10 +215,6 @@ static const char *param_load(const Ins *in, const char *param)
 
 static Addr value_of_def(Walker *w, uint32_t ins, int depth);
 
-/* Several definitions reach: one object's address if every one is that
- * object's or the loop's own, no address if none is; else not followed.
- * The merged address keeps what all agree on: an exact offset, a base (not
- * around a loop, where a pointer steps), an anchor. */
 static int add_cand(MemObjs *mo, uint32_t first, int anchor, int64_t off)
 {
 	for (uint32_t i = first; i < mo->ncands; i++)
@@ -259,6 +255,11 @@ static int places(Walker *w, const Addr *a, uint32_t n, Addr *r)
 	return 1;
 }
 
+/* Several definitions reach: one object's address if every one is that
+ * object's or the loop's own, no address if none is; else not followed.
+ * The merged address keeps what all agree on: an exact offset, a base (not
+ * around a loop, where a pointer steps), an anchor; or, each an exact place
+ * through an anchor, one of those places (places()). */
 static Addr merge(Walker *w, const Addr *a, uint32_t n)
 {
 	int obj = -1, none_seen = 0, other = 0, cyc = 0, dat = 0;
