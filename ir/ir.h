@@ -852,6 +852,23 @@ void ranges_free(Ranges *);
 Range range_of(Ranges *, uint32_t ins, const Expr *operand, int bits);
 Range range_of_def(Ranges *, uint32_t ins);
 
+/* frange.c: the values [lo, hi] an .f32 or .f64 register can hold and
+ * whether it may be NaN, from float literals and conversions of integer
+ * ranges (ints) through mov, abs, neg, add, sub, mul, fma, mad, min, max,
+ * selp and cvt between f32 and f64; every bound widened for rounding,
+ * infinite past the largest finite value.  frange_of: an operand (register
+ * or literal) read at ins as a float of bits bits (32 or 64);
+ * frange_of_def: what ins writes.  Anything else: [-inf, inf], may be NaN. */
+typedef struct FRange {
+	double lo, hi;
+	int nan;   /* may be NaN */
+} FRange;
+typedef struct FRanges FRanges;
+FRanges *franges_compute(const Cfg *, const Defs *, Ranges *ints);
+void franges_free(FRanges *);
+FRange frange_of(FRanges *, uint32_t ins, const Expr *operand, int bits);
+FRange frange_of_def(FRanges *, uint32_t ins);
+
 /* fold.c: how many instructions of f fold once the instructions seed
  * says define constants do (say an inlined copy's reads of the parameters
  * a call passes constants): operations with no effect whose registers all
