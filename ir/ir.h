@@ -727,6 +727,12 @@ Defs *defs_compute(const Cfg *, const Live *);
 void defs_free(Defs *);
 uint32_t defs_reaching(const Defs *, uint32_t ins, const char *reg, uint32_t *out, uint32_t max);
 uint32_t defs_uses(const Defs *, uint32_t def_ins, const char *reg, uint32_t *out, uint32_t max);
+/* A cheap stand-in, without liveness: every write of a register (or of
+ * a part of it) reaches every read of it, and no entry value does.  Where
+ * each register is written once (SSA-like code) and before its reads,
+ * that is what reaches; elsewhere a first look only (stages/fold.c asks
+ * it whether a function is worth the real analysis).  defs_uses: none. */
+Defs *defs_writers(const Cfg *);
 /* loops.c, needing Defs: the most times one-block loop b (its last
  * instruction a guarded branch back to itself) runs per entry, counted by
  * a constant counter and test; 0 unknown or over limit. */

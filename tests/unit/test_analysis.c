@@ -1478,6 +1478,39 @@ START_TEST(value_ranges_of_constants)
 }
 END_TEST
 
+/* defs_writers: every write of a register reaches each of its reads,
+ * wherever it is, and no entry value; a part's write is a write. */
+START_TEST(writers_reach_everywhere)
+{
+	Analysed a = analyse(HEADER
+		".entry k(.param .u32 n)\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n"
+		"ld.param.u32 %r1, [n];\n"          /* 0 */
+		"setp.eq.u32 %p1, %r1, 0;\n"        /* 1 */
+		"@%p1 bra L;\n"                     /* 2 */
+		"mov.u32 %r2, 1;\n"                 /* 3 */
+		"L:\nadd.s32 %r3, %r2, %r1;\n"      /* 4 */
+		"mov.u32 %r2, 2;\n"                 /* 5: after the read, still counted */
+		"mov.b32 %r1.b0, 7;\n"              /* 6: a part */
+		"ret;\n}\n");
+	Defs *w = defs_writers(a.cfg);
+	uint32_t out[4];
+	ck_assert_uint_eq(defs_reaching(w, 4, intern_cstr("%r2"), out, 4), 2);
+	ck_assert_uint_eq(out[0], 3);
+	ck_assert_uint_eq(out[1], 5);
+	ck_assert_uint_eq(defs_reaching(w, 1, intern_cstr("%r1"), out, 4), 2);
+	ck_assert_uint_eq(out[0], 0);
+	ck_assert_uint_eq(out[1], 6);
+	ck_assert_uint_eq(defs_reaching(w, 4, intern_cstr("%r0"), out, 4), 0);   /* never written */
+	ck_assert_uint_eq(defs_uses(w, 3, intern_cstr("%r2"), out, 4), 0);
+	/* the real analysis: only the write before the read, and the entry's */
+	ck_assert_uint_eq(defs_reaching(a.defs, 4, intern_cstr("%r2"), out, 4), 2);
+	ck_assert_uint_eq(out[0], DEF_ENTRY);
+	ck_assert_uint_eq(out[1], 3);
+	defs_free(w);
+	release(&a);
+}
+END_TEST
+
 /* Float ranges (ir/frange.c): each computed bound widened outward by at
  * most a relative 2^-20 plus the smallest normal, so [lo, hi] holds the
  * exact interval and is within a relative 2^-17 of it. */
@@ -1794,6 +1827,7 @@ Suite *values_suite(void)
 	tcase_add_test(tc, loop_trip_counts);
 	tcase_add_test(tc, value_ranges_of_constants);
 	tcase_add_test(tc, float_ranges);
+	tcase_add_test(tc, writers_reach_everywhere);
 	tcase_add_test(tc, folds_and_their_inputs);
 	tcase_add_test(tc, register_uses);
 	tcase_add_test(tc, register_uses_many);
