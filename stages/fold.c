@@ -182,6 +182,21 @@ static int decide(Fd *d, uint32_t i)
 	return v;
 }
 
+/* The write of predicate p before branch j in its block, when there is
+ * one and it is certain (unguarded): then it alone reaches j, whatever
+ * else writes p (a predicate register used again for each test). */
+static uint32_t setp_before(const Cfg *g, uint32_t j, const char *p, uint32_t *def)
+{
+	for (uint32_t k = j; k-- > g->blocks[g->block_of[j]].first;) {
+		RegAccess a = ins_reg_access(&g->ins[k]->ins, p);
+		if (a.writes || a.may_write) {
+			*def = k;
+			return a.writes && !a.may_write && !g->ins[k]->ins.guard;
+		}
+	}
+	return 0;
+}
+
 /* Whether guarded branch j goes to its label: 1, 0, or -1 when not
  * decided (every definition of its predicate reaching it a setp that
  * gives one answer, the same). */
@@ -189,7 +204,9 @@ static int branch_decided(Fd *d, uint32_t j)
 {
 	const Ins *in = &d->g->ins[j]->ins;
 	uint32_t defs[MAX_REACHING];
-	uint32_t n = defs_reaching(d->defs, j, in->guard, defs, MAX_REACHING);
+	uint32_t n = setp_before(d->g, j, in->guard, defs);
+	if (!n)
+		n = defs_reaching(d->defs, j, in->guard, defs, MAX_REACHING);
 	int v = -1;
 	if (n == 0 || n > MAX_REACHING)
 		return -1;
