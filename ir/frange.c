@@ -37,12 +37,12 @@ typedef struct FMemo {
 	FRange r;
 } FMemo;
 
-struct FRanges {
+typedef struct FRanges {
 	const Cfg *cfg;
 	const Defs *defs;
 	Ranges *ints;
 	FMemo *memo;     /* per instruction: the range of what it defines */
-};
+} FRanges;
 
 static const FRange any = {-INFINITY, INFINITY, 1};
 
@@ -339,29 +339,23 @@ static FRange def_range(FRanges *fr, uint32_t ins, int depth)
 	return r;
 }
 
-FRanges *franges_compute(const Cfg *g, const Defs *d, Ranges *ints)
+/* The walk's state for one question: the integer ranges' own analyses
+ * and memo (range.c keeps them with its). */
+static FRanges walk(Ranges *ints)
 {
-	FRanges *fr = xcalloc(1, sizeof *fr);
-	fr->cfg = g;
-	fr->defs = d;
-	fr->ints = ints;
-	fr->memo = xcalloc(g->nins + 1, sizeof *fr->memo);
+	FRanges fr = {.ints = ints};
+	fr.memo = ranges_float_memo(ints, sizeof *fr.memo, &fr.cfg, &fr.defs);
 	return fr;
 }
 
-void franges_free(FRanges *fr)
+FRange frange_of(Ranges *ints, uint32_t ins, const Expr *e, int bits)
 {
-	if (fr)
-		free(fr->memo);
-	free(fr);
+	FRanges fr = walk(ints);
+	return operand(&fr, ins, e, bits, 0);
 }
 
-FRange frange_of(FRanges *fr, uint32_t ins, const Expr *e, int bits)
+FRange frange_of_def(Ranges *ints, uint32_t ins)
 {
-	return operand(fr, ins, e, bits, 0);
-}
-
-FRange frange_of_def(FRanges *fr, uint32_t ins)
-{
-	return def_range(fr, ins, 0);
+	FRanges fr = walk(ints);
+	return def_range(&fr, ins, 0);
 }

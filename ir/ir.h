@@ -864,16 +864,18 @@ Range range_of_def(Ranges *, uint32_t ins);
  * selp and cvt between f32 and f64; every bound widened for rounding,
  * infinite past the largest finite value.  frange_of: an operand (register
  * or literal) read at ins as a float of bits bits (32 or 64);
- * frange_of_def: what ins writes.  Anything else: [-inf, inf], may be NaN. */
+ * frange_of_def: what ins writes.  Anything else: [-inf, inf], may be NaN.
+ * Asked of a Ranges (ranges_compute), whose analyses and lifetime they
+ * share. */
 typedef struct FRange {
 	double lo, hi;
 	int nan;   /* may be NaN */
 } FRange;
-typedef struct FRanges FRanges;
-FRanges *franges_compute(const Cfg *, const Defs *, Ranges *ints);
-void franges_free(FRanges *);
-FRange frange_of(FRanges *, uint32_t ins, const Expr *operand, int bits);
-FRange frange_of_def(FRanges *, uint32_t ins);
+FRange frange_of(Ranges *, uint32_t ins, const Expr *operand, int bits);
+FRange frange_of_def(Ranges *, uint32_t ins);
+/* range.c keeps frange.c's memo (each bytes per instruction), made at
+ * the first question, with the analyses both walk */
+void *ranges_float_memo(Ranges *, size_t each, const Cfg **, const Defs **);
 
 /* fold.c: how many instructions of f fold once the instructions seed
  * says define constants do (say an inlined copy's reads of the parameters

@@ -47,7 +47,6 @@ typedef struct Fd {
 	Live *live;
 	Defs *defs;
 	Ranges *rs;
-	FRanges *fr;
 	char why[160];    /* the last decided compare, for its remark */
 } Fd;
 
@@ -162,7 +161,7 @@ static int decide(Fd *d, uint32_t i)
 		return -1;
 	int bits = ty_bits(ty);
 	if (ty == TY_F32 || ty == TY_F64) {
-		FRange a = frange_of(d->fr, i, in->ops[1], bits), b = frange_of(d->fr, i, in->ops[2], bits);
+		FRange a = frange_of(d->rs, i, in->ops[1], bits), b = frange_of(d->rs, i, in->ops[2], bits);
 		if (ftz)   /* a subnormal operand compares as zero */
 			a.lo -= FLT_MIN, a.hi += FLT_MIN, b.lo -= FLT_MIN, b.hi += FLT_MIN;
 		int v = decide_float(sp->cmp, a, b);
@@ -324,12 +323,11 @@ static void drop_dead(const Cfg *g, Func *f)
 
 static void release(Fd *d)
 {
-	franges_free(d->fr);
 	ranges_free(d->rs);
 	defs_free(d->defs);
 	live_free(d->live);
 	cfg_free(d->g);
-	d->fr = NULL, d->rs = NULL, d->defs = NULL, d->live = NULL, d->g = NULL;
+	d->rs = NULL, d->defs = NULL, d->live = NULL, d->g = NULL;
 }
 
 /* Whether f has a guarded branch at all: else nothing is analysed. */
@@ -345,15 +343,13 @@ static void ranges_on(Fd *d, Defs *defs)
 {
 	d->defs = defs;
 	d->rs = ranges_compute(d->f, d->g, d->defs, &d->names);
-	d->fr = franges_compute(d->g, d->defs, d->rs);
 }
 
 static void ranges_off(Fd *d)
 {
-	franges_free(d->fr);
 	ranges_free(d->rs);
 	defs_free(d->defs);
-	d->fr = NULL, d->rs = NULL, d->defs = NULL;
+	d->rs = NULL, d->defs = NULL;
 }
 
 /* A first look with every write of a register taken to reach each read
@@ -419,7 +415,7 @@ static void fold_func(const StageOptions *o, Func *f, const Names *module, const
 
 void fold_by_ranges(Module *m, const StageOptions *o)
 {
-	if (!o->fold.on)
+	if (o->fold.off)
 		return;
 	Stats st = {0};
 	Names module = {0}, sections = {0};

@@ -66,7 +66,7 @@ typedef struct IpoOptions {
 } IpoOptions;
 
 typedef struct FoldOptions {
-	int on;              /* --fold, --no-fold (the default: tools/lib/opttab.h) */
+	int off;             /* --no-fold */
 	int remarks;         /* -Rpass=fold: a remark per branch folded */
 } FoldOptions;
 

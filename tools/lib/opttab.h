@@ -193,13 +193,11 @@ OPT(NO_OPT_LOCALS, V_OFF, N("--no-opt-locals"), FS(opt_locals, locals.on), 0, "-
 OPT(RPASS_LOCALS, V_BIT, N("-Rpass=locals"), FS(remarks, locals.remarks), PTXLINK_REMARK_LOCALS,
 	"-Rpass=locals",
 	"a remark for every function whose local memory was optimized")
-OPT(FOLD, V_ON, N("--fold"), FS(fold, fold.on), 1, "--fold",
-	"after inlining, branches whose compare the operands' value\n"
-	"ranges decide (sinf's slow path for a small argument) made\n"
-	"unconditional or removed, with the code they leave\n"
-	"unreachable (default: on)")
-OPT(NO_FOLD, V_OFF, N("--no-fold"), FS(fold, fold.on), 0, "--no-fold",
-	"leave branches that value ranges decide as they are")
+OPT(NO_FOLD, V_ON, N("--no-fold"), FS(no_fold, fold.off), 0, "--no-fold",
+	"leave branches whose compare the operands' value ranges\n"
+	"decide as they are (by default, after inlining, they become\n"
+	"unconditional or go, with the code they leave unreachable:\n"
+	"sinf's slow path for a small argument)")
 OPT(RPASS_FOLD, V_BIT, N("-Rpass=fold"), FS(remarks, fold.remarks), PTXLINK_REMARK_FOLD,
 	"-Rpass=fold",
 	"a remark for every branch folded, with the ranges that decide it")

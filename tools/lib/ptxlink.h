@@ -155,7 +155,7 @@ typedef struct ptxlink_options {
 	int opt_locals;           /* --opt-locals, --no-opt-locals (init: the default) */
 	int reroll;               /* --reroll, --no-reroll (init: the default) */
 	int reroll_any;           /* --reroll-any */
-	int fold;                 /* --fold, --no-fold (init: the default) */
+	int no_fold;              /* --no-fold */
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);
