@@ -47,7 +47,7 @@ typedef struct Fd {
 	Live *live;
 	Defs *defs;
 	Ranges *rs;
-	char why[160];    /* the last decided compare, for its remark */
+	char why[200];    /* the last decided compare, for its remark */
 } Fd;
 
 /* ---- deciding a compare ---------------------------------------------------- */
@@ -68,10 +68,10 @@ static int say(char *out, size_t n, const Expr *e, double lo, double hi, int nan
 
 static void explain(Fd *d, const Ins *in, FRange a, FRange b)
 {
-	int k = snprintf(d->why, sizeof d->why, "%s compares ", in->sp->text);
-	k += say(d->why + k, sizeof d->why - (size_t)k, in->ops[1], a.lo, a.hi, a.nan);
-	k += snprintf(d->why + k, sizeof d->why - (size_t)k, " with ");
-	say(d->why + k, sizeof d->why - (size_t)k, in->ops[2], b.lo, b.hi, b.nan);
+	char x[80], y[80];
+	say(x, sizeof x, in->ops[1], a.lo, a.hi, a.nan);
+	say(y, sizeof y, in->ops[2], b.lo, b.hi, b.nan);
+	snprintf(d->why, sizeof d->why, "%s compares %s with %s", in->sp->text, x, y);
 }
 
 /* a cmp b for every pair of non-NaN values of a and b: 1, 0, or -1 when
