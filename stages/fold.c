@@ -296,24 +296,33 @@ static uint32_t dead_size(const Cfg *g, const Func *f, const Names *sections)
 }
 
 /* The unreachable instructions go, and the labels and .loc lines before
- * each (they belong to it). */
+ * each (they belong to it).  The last such .loc moves to the live
+ * instruction after them when that has none of its own: it said that
+ * instruction's line too. */
 static void drop_dead(const Cfg *g, Func *f)
 {
 	Pending p = {0};
 	BodyIt it;
 	uint32_t j = 0;
+	Stmt *loc = NULL;   /* the last .loc of dead code just passed */
 	for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it)) {
 		if (s->kind == S_LABEL || s->kind == S_LOC) {
 			p.s = array_grow(p.s, p.n, &p.cap, sizeof *p.s);
 			p.in = array_grow(p.in, p.n, &p.cap2, sizeof *p.in);
 			p.s[p.n] = s;
 			p.in[p.n++] = it.in;
+			loc = s->kind == S_LOC ? NULL : loc;
 		} else if (s->kind == S_INS) {
 			int dead = g->blocks[g->block_of[j++]].rpo == UINT32_MAX;
-			for (uint32_t k = 0; dead && k < p.n; k++)
+			for (uint32_t k = 0; dead && k < p.n; k++) {
 				list_remove(p.in[k], p.s[k]);
+				loc = p.s[k]->kind == S_LOC ? p.s[k] : loc;
+			}
 			if (dead)
 				list_remove(it.in, s);
+			else if (loc)
+				list_insert_before(it.in, s, loc);
+			loc = dead ? loc : NULL;
 			p.n = 0;
 		}
 	}
