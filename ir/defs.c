@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ir.h"
+#include "ptrhash.h"
 
 typedef struct Def {
 	uint32_t ins;   /* DEF_ENTRY for the value on entry */
@@ -35,7 +36,15 @@ typedef struct SetPool {
 	uint32_t *table, tsize;         /* open addressing by content: set index + 1 */
 } SetPool;
 
+/* defs_writers' table: a register's writes, in instruction order. */
+typedef struct Writes {
+	UT_hash_handle hh;
+	const char *reg;
+	uint32_t *ins, n, cap;
+} Writes;
+
 struct Defs {
+	Writes *writes;           /* defs_writers: all there is */
 	const Cfg *cfg;
 	const Live *live;
 	Def *defs;                /* entry definitions first (id = register), then by instruction */
@@ -316,10 +325,55 @@ Defs *defs_compute(const Cfg *g, const Live *l)
 	return d;
 }
 
+static void note_write(void *ctx, const char *name, OpRole role)
+{
+	DefScan *s = ctx;
+	Writes *w = NULL;
+	if (role == ROLE_USE || name[0] != '%')
+		return;
+	HASH_FIND_PTR(s->d->writes, &name, w);
+	if (!w) {
+		w = xcalloc(1, sizeof *w);
+		w->reg = name;
+		HASH_ADD_PTR(s->d->writes, reg, w);
+	}
+	if (!w->n || w->ins[w->n - 1] != s->ins) {
+		w->ins = array_grow(w->ins, w->n, &w->cap, sizeof *w->ins);
+		w->ins[w->n++] = s->ins;
+	}
+}
+
+Defs *defs_writers(const Cfg *g)
+{
+	Defs *d = xcalloc(1, sizeof *d);
+	DefScan s = {d, 0};
+	d->cfg = g;
+	for (uint32_t i = 0; i < g->nins; i++) {
+		s.ins = i;
+		ins_names(&g->ins[i]->ins, note_write, &s);
+	}
+	return d;
+}
+
+static uint32_t writers_of(const Defs *d, const char *reg, uint32_t *out, uint32_t max)
+{
+	Writes *w = NULL;
+	HASH_FIND_PTR(d->writes, &reg, w);
+	for (uint32_t i = 0; w && i < w->n && i < max; i++)
+		out[i] = w->ins[i];
+	return w ? w->n : 0;
+}
+
 void defs_free(Defs *d)
 {
 	if (!d)
 		return;
+	Writes *w, *tmp;
+	HASH_ITER(hh, d->writes, w, tmp) {
+		HASH_DEL(d->writes, w);
+		free(w->ins);
+		free(w);
+	}
 	free(d->in);
 	free(d->pool.ids);
 	free(d->pool.first);
@@ -393,6 +447,8 @@ static void reaching_ids(const Defs *d, uint32_t ins, uint32_t r, IdSet *set)
 
 uint32_t defs_reaching(const Defs *d, uint32_t ins, const char *reg, uint32_t *out, uint32_t max)
 {
+	if (!d->live)
+		return writers_of(d, reg, out, max);
 	int r = live_reg(d->live, reg);
 	if (r < 0)
 		return 0;
@@ -458,7 +514,7 @@ static void index_uses(Defs *d)
 
 uint32_t defs_uses(const Defs *d, uint32_t def_ins, const char *reg, uint32_t *out, uint32_t max)
 {
-	int r = live_reg(d->live, reg);
+	int r = d->live ? live_reg(d->live, reg) : -1;   /* defs_writers keeps no uses */
 	if (r < 0)
 		return 0;
 	uint32_t id = (uint32_t)r;   /* the entry definition's id is its register */

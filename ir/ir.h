@@ -727,6 +727,12 @@ Defs *defs_compute(const Cfg *, const Live *);
 void defs_free(Defs *);
 uint32_t defs_reaching(const Defs *, uint32_t ins, const char *reg, uint32_t *out, uint32_t max);
 uint32_t defs_uses(const Defs *, uint32_t def_ins, const char *reg, uint32_t *out, uint32_t max);
+/* A cheap stand-in, without liveness: every write of a register (or of
+ * a part of it) reaches every read of it, and no entry value does.  Where
+ * each register is written once (SSA-like code) and before its reads,
+ * that is what reaches; elsewhere a first look only (stages/fold.c asks
+ * it whether a function is worth the real analysis).  defs_uses: none. */
+Defs *defs_writers(const Cfg *);
 /* loops.c, needing Defs: the most times one-block loop b (its last
  * instruction a guarded branch back to itself) runs per entry, counted by
  * a constant counter and test; 0 unknown or over limit. */
@@ -851,6 +857,25 @@ Ranges *ranges_compute(const Func *, const Cfg *, const Defs *, const Names *);
 void ranges_free(Ranges *);
 Range range_of(Ranges *, uint32_t ins, const Expr *operand, int bits);
 Range range_of_def(Ranges *, uint32_t ins);
+
+/* frange.c: the values [lo, hi] an .f32 or .f64 register can hold and
+ * whether it may be NaN, from float literals and conversions of integer
+ * ranges (ints) through mov, abs, neg, add, sub, mul, fma, mad, min, max,
+ * selp and cvt between f32 and f64; every bound widened for rounding,
+ * infinite past the largest finite value.  frange_of: an operand (register
+ * or literal) read at ins as a float of bits bits (32 or 64);
+ * frange_of_def: what ins writes.  Anything else: [-inf, inf], may be NaN.
+ * Asked of a Ranges (ranges_compute), whose analyses and lifetime they
+ * share. */
+typedef struct FRange {
+	double lo, hi;
+	int nan;   /* may be NaN */
+} FRange;
+FRange frange_of(Ranges *, uint32_t ins, const Expr *operand, int bits);
+FRange frange_of_def(Ranges *, uint32_t ins);
+/* range.c keeps frange.c's memo (each bytes per instruction), made at
+ * the first question, with the analyses both walk */
+void *ranges_float_memo(Ranges *, size_t each, const Cfg **, const Defs **);
 
 /* fold.c: how many instructions of f fold once the instructions seed
  * says define constants do (say an inlined copy's reads of the parameters

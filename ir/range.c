@@ -32,6 +32,7 @@ struct Ranges {
 	const Defs *defs;
 	const Names *names;
 	Memo *memo;      /* per instruction: the range of what it defines */
+	void *fmemo;     /* frange.c's, made at its first question */
 	uint64_t ntid_lo[3], ntid_hi[3];
 };
 
@@ -502,8 +503,17 @@ Ranges *ranges_compute(const Func *f, const Cfg *g, const Defs *d, const Names *
 void ranges_free(Ranges *rs)
 {
 	if (rs)
-		free(rs->memo);
+		free(rs->memo), free(rs->fmemo);
 	free(rs);
+}
+
+void *ranges_float_memo(Ranges *rs, size_t each, const Cfg **g, const Defs **d)
+{
+	if (!rs->fmemo)
+		rs->fmemo = xcalloc(rs->cfg->nins + 1, each);
+	*g = rs->cfg;
+	*d = rs->defs;
+	return rs->fmemo;
 }
 
 Range range_of(Ranges *rs, uint32_t ins, const Expr *operand, int bits)

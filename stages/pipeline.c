@@ -21,6 +21,10 @@ static const Stage stages[] = {
 	/* after globalopt: dead callers are gone (their calls would spoil
 	 * "every call passes"), functions internal, folded loads immediates */
 	{"ipo", ipo},
+	/* after inlining put a caller's known values beside a callee's tests
+	 * (sinf's |x| < 105615); before locals and depot, which then see no
+	 * access of the dead code */
+	{"fold", fold_by_ranges},
 	/* after inlining put a caller's stores and its callees' loads in one
 	 * function; before depot, which then sees only the accesses left */
 	{"locals", locals},

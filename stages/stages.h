@@ -65,6 +65,11 @@ typedef struct IpoOptions {
 	int remarks;         /* -Rpass=ipo: a remark per change, and per refusal */
 } IpoOptions;
 
+typedef struct FoldOptions {
+	int off;             /* --no-fold */
+	int remarks;         /* -Rpass=fold: a remark per branch folded */
+} FoldOptions;
+
 typedef struct RerollOptions {
 	int on;              /* --reroll, --no-reroll (the default: tools/lib/opttab.h) */
 	int any;             /* --reroll-any: copies without a call too (for tests) */
@@ -106,6 +111,7 @@ typedef struct StageOptions {
 	IpoOptions ipo;
 	AddrPrepOptions addrprep;
 	RerollOptions reroll;
+	FoldOptions fold;
 } StageOptions;
 
 /* pipeline.c: runs every stage in order; returns 0, or -1 after errors.
@@ -152,6 +158,10 @@ void globalopt_dead(Module *, const StageOptions *);
  * are the same merged; parameters every call passes one number made that
  * number (--ipo-constants); parameters and results nothing reads removed */
 void ipo(Module *, const StageOptions *);
+
+/* fold.c: branches whose predicate the operands' value ranges decide
+ * made unconditional or removed, and the code no longer reachable gone */
+void fold_by_ranges(Module *, const StageOptions *);
 
 /* locals.c: loads of local memory a store (or load) of the same bytes
  * dominates become movs, stores nothing reads any more go */

@@ -325,7 +325,7 @@ difftest_compare() {
 # default's.
 DIFFTEST_VARIANTS="default O0 O1 O2 nodevirt fm1 fm2 fm64 never always t0 thuge noglobalopt
 	internalize noipo ipoconst nodepot nosroa addrprep narrow widen fold sink noaddrprep locals
-	localsalways noreroll rerollany max"
+	localsalways noreroll rerollany nofold max"
 difftest_vflags() {
 	case $1 in
 	default | unlinked) ;;
@@ -348,6 +348,7 @@ difftest_vflags() {
 	localsalways) echo --opt-locals --inline=always ;;
 	noreroll) echo --no-reroll ;;
 	rerollany) echo --reroll --reroll-any ;;
+	nofold) echo --no-fold ;;
 	max) echo --inline=always --ipo-constants --internalize --addrprep ;;
 	*) echo "difftest: unknown variant $1" >&2; return 1 ;;
 	esac

@@ -91,6 +91,7 @@ VARIANTS=(
 	"locals-nodepot|--opt-locals --no-depot"
 	"no-reroll|--no-reroll" "reroll-any|--reroll-any"
 	"reroll-any-always|--reroll-any --inline=always"
+	"no-fold|--no-fold" "always-nofold|--inline=always --no-fold"
 	"always-constants-internalize|--inline=always --ipo-constants --internalize"
 	"never-noipo-funnel1|--inline=never --no-ipo --devirt-funnel-max=1"
 	"big-threshold-addrprep|--inline-threshold=1000 --addrprep --internalize"

@@ -77,6 +77,12 @@ an input that once took more than n log n time or memory in N:
   addrprep-calls    the reroll kernel with --no-reroll and address
                     preparation on (its sink walked the rest of the block
                     from each computation's use to see what it reads there)
+  fold-chain        a kernel of N float steps f' = f * 0.5 + 1, each
+                    followed by a branch on f' > 100 that the fold stage
+                    decides (never) and a block it removes: the float
+                    ranges' walk, the decided branches and the dead code
+                    (the block stores: a register it wrote would have N
+                    definitions reaching every block, ir/defs.c's sets)
 
 The same ROW and N always give the same bytes.
 """
@@ -403,6 +409,29 @@ def join_chain(d, n):
     return ["-arch=sm_80", "in.ptx"]
 
 
+def letters(i):
+    """i as a name of letters: labels D<digits> in one block would share
+    a stem, whose members ir/scope.c looks through one by one."""
+    s = ""
+    while True:
+        s = chr(ord("a") + i % 26) + s
+        i //= 26
+        if not i:
+            return s
+
+
+def fold_chain(d, n):
+    steps = "\tand.b32 %r2, %r1, 1;\n\tcvt.rn.f32.u32 %f0, %r2;\n"
+    for i in range(n):
+        a = letters(i)
+        steps += ("\tfma.rn.f32 %%f%d, %%f%d, 0f3F000000, 0f3F800000;\n"
+                  "\tsetp.gt.f32 %%p1, %%f%d, 0f42C80000;\n\t@%%p1 bra D%s;\n\tbra.uni N%s;\n"
+                  "D%s:\n\tst.global.u32 [%%rd1], %d;\nN%s:\n" % (i + 1, i, i + 1, a, a, a, i, a))
+    regs = "\t.reg .pred %%p<2>;\n\t.reg .b32 %%r<4>;\n\t.reg .f32 %%f<%d>;\n\t.reg .b64 %%rd<4>;\n" % (n + 2)
+    write(d, "in.ptx", HEAD + kernel("k", steps, regs))
+    return ["-arch=sm_80", "--no-verify", "--no-check-output", "in.ptx"]
+
+
 def reroll_(any_, addrprep=False):
     def gen(d, n):
         body, acc = "", "%r1"
@@ -436,6 +465,7 @@ ROWS = {
     "same-shape": same_shape, "same-code": same_code, "merge-chains": merge_chains,
     "param-chain": param_chain, "locals": locals_, "join-chain": join_chain,
     "move-chain": move_chain, "lend-chain": lend_chain, "debug-depots": debug_depots,
+    "fold-chain": fold_chain,
     "reroll": reroll_(0), "reroll-any": reroll_(1), "addrprep-calls": reroll_(0, True),
 }
 

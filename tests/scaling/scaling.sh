@@ -55,7 +55,8 @@ lend-chain 2000
 debug-depots 8000
 reroll 8000
 reroll-any 8000
-addrprep-calls 8000"
+addrprep-calls 8000
+fold-chain 8000"
 rows=${*:-$(echo "$sizes" | cut -d' ' -f1)}
 if [ -n "$SCALING_KEEP" ]; then
 	mkdir -p "$SCALING_KEEP" && tmp=$SCALING_KEEP

@@ -1,4 +1,5 @@
 /* Analyses: operand roles, CFG and dominators, liveness. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
@@ -1563,6 +1564,112 @@ START_TEST(value_ranges_of_constants)
 }
 END_TEST
 
+/* defs_writers: every write of a register reaches each of its reads,
+ * wherever it is, and no entry value; a part's write is a write. */
+START_TEST(writers_reach_everywhere)
+{
+	Analysed a = analyse(HEADER
+		".entry k(.param .u32 n)\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n"
+		"ld.param.u32 %r1, [n];\n"          /* 0 */
+		"setp.eq.u32 %p1, %r1, 0;\n"        /* 1 */
+		"@%p1 bra L;\n"                     /* 2 */
+		"mov.u32 %r2, 1;\n"                 /* 3 */
+		"L:\nadd.s32 %r3, %r2, %r1;\n"      /* 4 */
+		"mov.u32 %r2, 2;\n"                 /* 5: after the read, still counted */
+		"mov.b32 %r1.b0, 7;\n"              /* 6: a part */
+		"ret;\n}\n");
+	Defs *w = defs_writers(a.cfg);
+	uint32_t out[4];
+	ck_assert_uint_eq(defs_reaching(w, 4, intern_cstr("%r2"), out, 4), 2);
+	ck_assert_uint_eq(out[0], 3);
+	ck_assert_uint_eq(out[1], 5);
+	ck_assert_uint_eq(defs_reaching(w, 1, intern_cstr("%r1"), out, 4), 2);
+	ck_assert_uint_eq(out[0], 0);
+	ck_assert_uint_eq(out[1], 6);
+	ck_assert_uint_eq(defs_reaching(w, 4, intern_cstr("%r0"), out, 4), 0);   /* never written */
+	ck_assert_uint_eq(defs_uses(w, 3, intern_cstr("%r2"), out, 4), 0);
+	/* the real analysis: only the write before the read, and the entry's */
+	ck_assert_uint_eq(defs_reaching(a.defs, 4, intern_cstr("%r2"), out, 4), 2);
+	ck_assert_uint_eq(out[0], DEF_ENTRY);
+	ck_assert_uint_eq(out[1], 3);
+	defs_free(w);
+	release(&a);
+}
+END_TEST
+
+/* Float ranges (ir/frange.c): each computed bound widened outward by at
+ * most a relative 2^-20 plus the smallest normal, so [lo, hi] holds the
+ * exact interval and is within a relative 2^-17 of it. */
+static void ck_frange(FRange r, double lo, double hi, int nan)
+{
+	double slo = (lo < 0 ? -lo : lo) * 0x1p-17 + 1e-30, shi = (hi < 0 ? -hi : hi) * 0x1p-17 + 1e-30;
+	ck_assert_msg(r.lo <= lo && r.lo >= lo - slo, "lo %.9g, want %.9g", r.lo, lo);
+	ck_assert_msg(r.hi >= hi && r.hi <= hi + shi, "hi %.9g, want %.9g", r.hi, hi);
+	ck_assert_int_eq(r.nan, nan);
+}
+
+START_TEST(float_ranges)
+{
+	Analysed a = analyse(HEADER
+		".entry k(.param .u32 n, .param .f32 x)\n{\n.reg .b32 %r<4>;\n.reg .f32 %f<16>;\n"
+		".reg .f64 %fd<4>;\n.reg .pred %p<2>;\n"
+		"ld.param.u32 %r1, [n];\n"                     /* 0 */
+		"and.b32 %r2, %r1, 255;\n"                     /* 1: [0, 255] */
+		"cvt.rn.f32.u32 %f1, %r2;\n"                   /* 2: [0, 255] */
+		"mul.f32 %f2, %f1, 0f3E800000;\n"              /* 3: * 0.25: [0, 63.75] */
+		"sub.f32 %f3, 0f00000000, %f2;\n"              /* 4: [-63.75, 0] */
+		"abs.f32 %f4, %f3;\n"                          /* 5: [0, 63.75] */
+		"fma.rn.f32 %f5, %f2, %f2, 0fBF800000;\n"      /* 6: [-1, 63.75^2 - 1 = 4063.0625] */
+		"ld.param.f32 %f6, [x];\n"                     /* 7: anything, NaN */
+		"add.f32 %f7, %f6, 0f3F800000;\n"              /* 8: anything, NaN */
+		"mul.f32 %f8, %f2, 0f7F800000;\n"              /* 9: * inf: [0, inf], 0 * inf NaN */
+		"mul.f32 %f9, %f2, 0f7F7FFFFF;\n"              /* 10: * FLT_MAX: [0, inf] (overflow), no NaN */
+		"sub.f32 %f10, %f9, %f9;\n"                    /* 11: inf - inf: NaN */
+		"add.sat.f32 %f11, %f6, 0f3F800000;\n"         /* 12: [0, 1], NaN made 0 */
+		"setp.lt.u32 %p1, %r1, 9;\n"                   /* 13 */
+		"selp.f32 %f12, %f2, 0fBF800000, %p1;\n"       /* 14: [-1, 63.75] */
+		"cvt.s32.f32 %r3, %f2;\n"                      /* 15 */
+		"cvt.f64.f32 %fd1, %f2;\n"                     /* 16: [0, 63.75] */
+		"add.f64 %fd2, %fd1, 0d3FF0000000000000;\n"    /* 17: [1, 64.75] */
+		"max.f32 %f13, %f2, 0f40000000;\n"             /* 18: [2, 63.75] */
+		"neg.f32 %f14, %f13;\n"                        /* 19: [-63.75, -2] */
+		"min.f32 %f15, %f6, %f2;\n"                    /* 20: NaN only if both are */
+		"mov.f32 %f1, 0f00000000;\n"                   /* 21 */
+		"L:\nadd.f32 %f1, %f1, 0f3F800000;\n"          /* 22: round a loop: unbounded */
+		"setp.lt.f32 %p1, %f1, 0f41200000;\n"          /* 23 */
+		"@%p1 bra L;\n"                                /* 24 */
+		"ret;\n}\n");
+	RangesOf ro;
+	Ranges *rs = ranges_of(&ro, &a);
+	Ranges *fr = rs;   /* the float ranges are asked of the integer ones' */
+	ck_frange(frange_of_def(fr, 2), 0, 255, 0);
+	ck_frange(frange_of_def(fr, 3), 0, 63.75, 0);
+	ck_frange(frange_of_def(fr, 4), -63.75, 0, 0);
+	ck_frange(frange_of_def(fr, 5), 0, 63.75, 0);
+	ck_frange(frange_of_def(fr, 6), -1, 4063.0625, 0);
+	FRange any = frange_of_def(fr, 8);
+	ck_assert(any.lo == -INFINITY && any.hi == INFINITY && any.nan);
+	FRange r = frange_of_def(fr, 9);
+	ck_assert(r.lo <= 0 && r.hi == INFINITY && r.nan);
+	r = frange_of_def(fr, 10);
+	ck_assert(r.lo <= 0 && r.lo > -1e-30 && r.hi == INFINITY && !r.nan);
+	ck_assert(frange_of_def(fr, 11).nan);
+	r = frange_of_def(fr, 12);
+	ck_assert(r.lo == 0 && r.hi == 1 && !r.nan);
+	ck_frange(frange_of_def(fr, 14), -1, 63.75, 0);
+	ck_assert(frange_of_def(fr, 15).nan);   /* an integer result: not a float range */
+	ck_frange(frange_of_def(fr, 16), 0, 63.75, 0);
+	ck_frange(frange_of_def(fr, 17), 1, 64.75, 0);
+	ck_frange(frange_of_def(fr, 18), 2, 63.75, 0);
+	ck_frange(frange_of_def(fr, 19), -63.75, -2, 0);
+	ck_assert(!frange_of_def(fr, 20).nan);
+	ck_assert(frange_of(fr, 23, name_expr(intern_cstr("%f1")), 32).hi == INFINITY);
+	ck_frange(frange_of(fr, 4, num_expr(intern_cstr("0f3E800000")), 32), 0.25, 0.25, 0);
+	ranges_release(&ro);
+	release(&a);
+}
+END_TEST
+
 /* ir/fold.c: what folds once the parameter reads are seeds, from which
  * seeds (bit 1: a, bit 2: b), and whether copies sharing those inputs
  * compute it once: not a decided branch, nor what lies inside an if. */
@@ -1804,6 +1911,8 @@ Suite *values_suite(void)
 	tcase_add_test(tc, value_ranges_of_counters);
 	tcase_add_test(tc, loop_trip_counts);
 	tcase_add_test(tc, value_ranges_of_constants);
+	tcase_add_test(tc, float_ranges);
+	tcase_add_test(tc, writers_reach_everywhere);
 	tcase_add_test(tc, folds_and_their_inputs);
 	tcase_add_test(tc, register_uses);
 	tcase_add_test(tc, register_uses_many);

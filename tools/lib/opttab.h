@@ -55,7 +55,8 @@ OPT(WERROR_FORMAT, V_ON, N("-Werror=format"), FS(werror_format, printf_lowering.
 	"printf format mismatches are errors, not warnings")
 OPT(OLEVEL, V_LEVEL, N("-O", "--opt-level"), F(opt_level), 3, "-O0 .. -O3, --opt-level N",
 	"which stages run: -O0 printf lowering only, -O1 and globalopt,\n"
-	"-O2 and devirt, -O3 (default) and locals, depot and addrprep;\n"
+	"-O2 and devirt, -O3 (default) and fold, locals, depot and\n"
+	"addrprep;\n"
 	"ptxas keeps its own -O3")
 OPT(DEBUG, C_FLAG, N("-g", "--device-debug", "--debug"), NONE, 0, "-g, --device-debug",
 	"ptxas -g under --ptxas (the PTX's DWARF is kept either way)")
@@ -192,6 +193,14 @@ OPT(NO_OPT_LOCALS, V_OFF, N("--no-opt-locals"), FS(opt_locals, locals.on), 0, "-
 OPT(RPASS_LOCALS, V_BIT, N("-Rpass=locals"), FS(remarks, locals.remarks), PTXLINK_REMARK_LOCALS,
 	"-Rpass=locals",
 	"a remark for every function whose local memory was optimized")
+OPT(NO_FOLD, V_ON, N("--no-fold"), FS(no_fold, fold.off), 0, "--no-fold",
+	"leave branches whose compare the operands' value ranges\n"
+	"decide as they are (by default, after inlining, they become\n"
+	"unconditional or go, with the code they leave unreachable:\n"
+	"sinf's slow path for a small argument)")
+OPT(RPASS_FOLD, V_BIT, N("-Rpass=fold"), FS(remarks, fold.remarks), PTXLINK_REMARK_FOLD,
+	"-Rpass=fold",
+	"a remark for every branch folded, with the ranges that decide it")
 OPT(REROLL, V_ON, N("--reroll"), FS(reroll, reroll.on), 1, "--reroll",
 	"before inlining, a loop NVVM fully unrolled around a call (k\n"
 	"copies differing in constants that step evenly) becomes one\n"

@@ -77,7 +77,8 @@ enum {
 	PTXLINK_REMARK_INLINE_MISSED = 64,  /* -Rpass-missed=inline */
 	PTXLINK_REMARK_IPO = 128,           /* -Rpass=ipo */
 	PTXLINK_REMARK_LOCALS = 256,        /* -Rpass=locals */
-	PTXLINK_REMARK_REROLL = 512         /* -Rpass=reroll */
+	PTXLINK_REMARK_REROLL = 512,        /* -Rpass=reroll */
+	PTXLINK_REMARK_FOLD = 1024          /* -Rpass=fold */
 };
 
 /* Inlining's modes (ptxlink_options.inline_mode), the command's
@@ -147,13 +148,14 @@ typedef struct ptxlink_options {
 	int no_check_output;      /* --no-check-output: write the stages' output unchecked */
 	int inline_growth;        /* --inline-growth=N (init: the default) */
 	/* -O0..-O3: which stages run (init: 3, every stage).  Below 3 no
-	 * depot, locals or address preparation; below 2 no devirt, rerolling, inlining or ipo;
+	 * depot, locals, folding or address preparation; below 2 no devirt, rerolling, inlining or ipo;
 	 * at 0 no globalopt (printf lowering always runs: ptxas rejects the
 	 * calls it lowers).  The other options cannot turn a stage back on. */
 	int opt_level;
 	int opt_locals;           /* --opt-locals, --no-opt-locals (init: the default) */
 	int reroll;               /* --reroll, --no-reroll (init: the default) */
 	int reroll_any;           /* --reroll-any */
+	int no_fold;              /* --no-fold */
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);
