@@ -181,24 +181,51 @@ static void collect(Scan *sc, List *l)
  * or nothing).  A part (%r1.x, %r1.b0) resolves as its register.  Each
  * block on the stack is looked for in the group (sorted by block, since
  * nvcc gives one function hundreds of copies of an asm block's p). */
+/* The first of g's records in block scope, or in a later one, or g->n;
+ * with k, the first whose first number is past k. */
+static uint32_t first_of(const Scan *sc, const Group *g, uint32_t scope, uint32_t k)
+{
+	uint32_t lo = 0, hi = g->n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const Rec *r = &sc->recs[g->v[mid]];
+		if (r->scope < scope || (r->scope == scope && r->lo <= k && k != NONE))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* In block scope, the declaration of name (k its number): the last one
+ * starting at or below k covers it, unless declarations of the base
+ * overlap (declared twice: any of them will do), then one by one. */
+static Rec *in_scope(Scan *sc, const Group *g, uint32_t scope, const char *name, uint32_t k)
+{
+	uint32_t at = k == NONE ? 0 : first_of(sc, g, scope, k);
+	if (at > 0) {
+		Rec *r = &sc->recs[g->v[at - 1]];
+		if (r->scope == scope && r->lo <= k && k <= r->hi)
+			return r;
+	}
+	for (uint32_t i = first_of(sc, g, scope, NONE); i < g->n && sc->recs[g->v[i]].scope == scope; i++) {
+		Rec *r = &sc->recs[g->v[i]];
+		if (k == NONE ? r->name == name : r->lo <= k && k <= r->hi)
+			return r;
+		if (k != NONE && r->lo > k)
+			break;   /* sorted by first number: none further starts at or below k */
+	}
+	return NULL;
+}
+
 static Rec *resolve(Scan *sc, const char *name)
 {
 	uint32_t k, blen = split(name, &k);
 	Group *g = group_of(sc, name, blen, 0);
 	for (uint32_t d = sc->nstack; g && d-- > 0;) {
-		uint32_t scope = sc->stack[d], lo = 0, hi = g->n;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (sc->recs[g->v[mid]].scope < scope)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (; lo < g->n && sc->recs[g->v[lo]].scope == scope; lo++) {
-			Rec *r = &sc->recs[g->v[lo]];
-			if (k == NONE ? r->name == name : r->lo <= k && k <= r->hi)
-				return r;
-		}
+		Rec *r = in_scope(sc, g, sc->stack[d], name, k);
+		if (r)
+			return r;
 	}
 	const char *reg = !g && name[0] == '%' ? reg_of_part(name) : NULL;
 	return reg ? resolve(sc, reg) : NULL;
@@ -242,13 +269,27 @@ static int by_lo(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-/* A group's records by block, for resolve. */
+typedef struct ScopeKey {
+	uint32_t scope, lo, i;
+} ScopeKey;
+
+static int by_scope_key(const void *a, const void *b)
+{
+	const ScopeKey *x = a, *y = b;
+	if (x->scope != y->scope)
+		return x->scope < y->scope ? -1 : 1;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* A group's records by block, then by first number, for resolve. */
 static void sort_by_scope(Scan *sc, Group *g)
 {
-	Span *v = xmalloc(g->n * sizeof *v);
+	ScopeKey *v = xmalloc(g->n * sizeof *v);
 	for (uint32_t i = 0; i < g->n; i++)
-		v[i] = (Span){sc->recs[g->v[i]].scope, g->v[i]};
-	qsort(v, g->n, sizeof *v, by_lo);
+		v[i] = (ScopeKey){sc->recs[g->v[i]].scope, sc->recs[g->v[i]].lo, g->v[i]};
+	qsort(v, g->n, sizeof *v, by_scope_key);
 	for (uint32_t i = 0; i < g->n; i++)
 		g->v[i] = v[i].i;
 	free(v);

@@ -54,6 +54,9 @@ an input that once took more than n log n time or memory in N:
                     lending its array to g0 (--inline=never: each function's
                     depot asks what the next does with the pointer, which
                     follows it down the chain, once per function)
+  labels            a kernel of N labels $L__BB0_<i> in one block, nvcc's
+                    names sharing one stem, each branched to from the one
+                    before (every label resolves through one group of N)
   debug-depots      N functions, each with a depot of two words that -G's
                     DWARF names (DW_OP_addr __local_depotI, DW_OP_plus_uconst
                     4) in one .debug_info section, and a kernel calling
@@ -377,6 +380,14 @@ def lend_chain(d, n):
     return ["-arch=sm_80", "--inline=never", "in.ptx"]
 
 
+def labels(d, n):
+    body = "".join("\tsetp.eq.s32 %%p1, %%r1, %d;\n\t@%%p1 bra $L__BB0_%d;\n"
+                   "\tadd.s32 %%r1, %%r1, 1;\n$L__BB0_%d:\n" % (i, i, i) for i in range(n))
+    write(d, "in.ptx", HEAD + kernel("k", body, "\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n"
+                                      "\t.reg .b64 %rd<4>;\n"))
+    return ["-arch=sm_80", "in.ptx"]
+
+
 def debug_depots(d, n):
     text, dwarf = HEAD, ""
     for i in range(n):
@@ -465,7 +476,7 @@ ROWS = {
     "same-shape": same_shape, "same-code": same_code, "merge-chains": merge_chains,
     "param-chain": param_chain, "locals": locals_, "join-chain": join_chain,
     "move-chain": move_chain, "lend-chain": lend_chain, "debug-depots": debug_depots,
-    "fold-chain": fold_chain,
+    "fold-chain": fold_chain, "labels": labels,
     "reroll": reroll_(0), "reroll-any": reroll_(1), "addrprep-calls": reroll_(0, True),
 }
 

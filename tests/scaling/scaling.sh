@@ -53,6 +53,7 @@ join-chain 8000
 move-chain 60
 lend-chain 2000
 debug-depots 8000
+labels 8000
 reroll 8000
 reroll-any 8000
 addrprep-calls 8000

@@ -205,6 +205,32 @@ START_TEST(verifier_checks_the_rule)
 }
 END_TEST
 
+/* Names resolve by block, then by number: labels sharing nvcc's stem
+ * ($L__BB0_1 ..) each find their own, a register range declared twice in
+ * one block (%r<10>, %r<100>) still covers %r50, and an inner block's
+ * %r<3> shadows %r2 but not %r50. */
+START_TEST(names_resolve_by_number_in_their_block)
+{
+	Module *m = normalized(HEADER ".entry k(.param .u64 out)\n{\n"
+		".reg .pred %p<2>;\n.reg .b32 %r<10>;\n.reg .b32 %r<100>;\n.reg .b64 %rd<2>;\n"
+		"mov.u32 %r50, %tid.x;\nmov.u32 %r5, 1;\nsetp.eq.s32 %p1, %r50, 0;\n@%p1 bra $L__BB0_2;\n"
+		"$L__BB0_1:\nadd.s32 %r50, %r50, %r5;\n$L__BB0_2:\n"
+		"{\n.reg .b32 %r<3>;\nmov.u32 %r2, %r50;\nadd.s32 %r50, %r2, 1;\n}\n"
+		"setp.lt.s32 %p1, %r50, 4;\n@%p1 bra $L__BB0_1;\n"
+		"ld.param.u64 %rd1, [out];\nst.global.u32 [%rd1], %r50;\nret;\n}\n");
+	char *msg = verify_msgs(m);
+	ck_assert_msg(!msg, "%s", msg);
+	char *out = print_str(m);
+	ck_has(out, "add.s32 \t%r50, %r50, %r5;");
+	ck_has(out, "@%p1 bra \t$L__BB0_1;");
+	ck_has(out, "@%p1 bra \t$L__BB0_2;");
+	ck_has(out, "mov.u32 \t%r_1_2, %r50;");   /* the inner %r2 renamed, %r50 the outer */
+	ck_has(out, "add.s32 \t%r50, %r_1_2, 1;");
+	free(out);
+	mod_free(m);
+}
+END_TEST
+
 /* A label a debug section names, declared in two blocks: which one the
  * section means is not known, and normalization says so. */
 START_TEST(debug_section_naming_a_shared_label_is_refused)
@@ -241,6 +267,7 @@ Suite *scope_suite(void)
 	tcase_add_test(tc, call_blocks_and_unique_names_are_left_alone);
 	tcase_add_test(tc, verifier_checks_the_rule);
 	tcase_add_test(tc, debug_section_naming_a_shared_label_is_refused);
+	tcase_add_test(tc, names_resolve_by_number_in_their_block);
 	suite_add_tcase(s, tc);
 	return s;
 }
