@@ -33,6 +33,7 @@ struct Ranges {
 	const Names *names;
 	Memo *memo;      /* per instruction: the range of what it defines */
 	void *fmemo;     /* frange.c's, made at its first question */
+	uint32_t low_back;   /* the lowest rpo an edge other than a self-loop goes back to */
 	uint64_t ntid_lo[3], ntid_hi[3];
 };
 
@@ -343,11 +344,30 @@ static int kills(const Ins *in, const char *reg)
 	return !in->guard && ins_reg_access(in, reg).writes;
 }
 
+/* The lowest rpo an edge goes back to, self-loops aside (UINT32_MAX:
+ * none): every other edge goes forward in reverse postorder. */
+static uint32_t low_back(const Cfg *g)
+{
+	uint32_t low = UINT32_MAX;
+	for (uint32_t b = 0; b < g->nblocks; b++)
+		for (uint32_t e = 0; g->blocks[b].rpo != UINT32_MAX && e < g->blocks[b].nsucc; e++) {
+			uint32_t s = g->blocks[b].succ[e];
+			if (s != b && g->blocks[s].rpo <= g->blocks[b].rpo && g->blocks[s].rpo < low)
+				low = g->blocks[s].rpo;
+		}
+	return low;
+}
+
 /* Whether every way from block from back into block back passes a
- * block that writes reg. */
+ * block that writes reg.  A way back takes an edge back to back's rpo or
+ * below; where no such edge leaves a later block, there is none, and the
+ * walk (the rest of the function, for each loop) is not needed. */
 static int always_rewritten(const Ranges *rs, uint32_t from, uint32_t back, const char *reg)
 {
 	const Cfg *g = rs->cfg;
+	if (g->blocks[from].rpo != UINT32_MAX && g->blocks[from].rpo > g->blocks[back].rpo &&
+	    rs->low_back > g->blocks[back].rpo)
+		return 1;
 	uint8_t *seen = xcalloc(g->nblocks + 1, 1);
 	uint32_t *stack = xmalloc((g->nblocks + 1) * sizeof *stack), top = 0;
 	int ok = 1;
@@ -496,6 +516,7 @@ Ranges *ranges_compute(const Func *f, const Cfg *g, const Defs *d, const Names *
 	rs->defs = d;
 	rs->names = names;
 	rs->memo = xcalloc(g->nins + 1, sizeof *rs->memo);
+	rs->low_back = low_back(g);
 	thread_bounds(rs, f);
 	return rs;
 }

@@ -47,6 +47,7 @@ typedef struct Fd {
 	Live *live;
 	Defs *defs;
 	Ranges *rs;
+	int shadowed;     /* names_shadowed(f), once asked: -1 not yet */
 	char why[200];    /* the last decided compare, for its remark */
 } Fd;
 
@@ -387,6 +388,12 @@ static int fold_round(Fd *d, const Names *sections, Stats *st, int *changed)
 		release(d);
 		return 0;
 	}
+	if (d->shadowed < 0)   /* asked only here: its walk is not linear in scopes */
+		d->shadowed = names_shadowed(d->f);
+	if (d->shadowed) {   /* a register's width would be one scope's */
+		release(d);
+		return 0;
+	}
 	d->live = live_compute(d->g);
 	ranges_on(d, defs_compute(d->g, d->live));
 	Places pl = {0};
@@ -410,10 +417,7 @@ static int fold_round(Fd *d, const Names *sections, Stats *st, int *changed)
 static void fold_func(const StageOptions *o, Func *f, const Names *module, const Names *sections,
 	Stats *st)
 {
-	/* names_shadowed: a register's width would be one scope's */
-	if (names_shadowed(f))
-		return;
-	Fd d = {.o = o, .f = f};
+	Fd d = {.o = o, .f = f, .shadowed = -1};
 	names_in_module(&d.names, module, f);
 	int changed = 0;
 	for (int round = 0; round < MAX_ROUNDS && fold_round(&d, sections, st, &changed); round++)
