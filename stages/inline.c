@@ -1443,6 +1443,8 @@ static void inline_bundle(Caller *fn, Bundle *b)
 	fn->serial++;
 	decide(fn, b, why, c, t);
 	if (why[0] < 0) {
+		uint32_t n;
+		starts_of(in, fn->f, &n);   /* before the first copy hides what its call showed */
 		int plain = plain_block(b);
 		for (uint32_t i = 0; i < b->ps.n; i++) {   /* a private one is one call's */
 			uint32_t k = 0;
@@ -1602,8 +1604,6 @@ static void fn_open(Caller *fn, In *in, Stmt *fs)
 	Found fd = {fn, 0, NULL, 0};
 	find_sites(&fd, &fn->f->body, fn->f->body.head, NULL);
 	if (fn->nsites) {
-		uint32_t n;
-		starts_of(in, fn->f, &n);   /* before a copy hides what its call showed */
 		fn->size = body_size(&fn->f->body);
 		names_in_module(&fn->names, inlinable_names(in->inl), fn->f);
 	}
