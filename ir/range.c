@@ -34,6 +34,7 @@ struct Ranges {
 	Memo *memo;      /* per instruction: the range of what it defines */
 	void *fmemo;     /* frange.c's, made at its first question */
 	uint32_t low_back;   /* the lowest rpo an edge other than a self-loop goes back to */
+	int low_known;       /* low_back found (at the first loop counter's question) */
 	uint64_t ntid_lo[3], ntid_hi[3];
 };
 
@@ -362,9 +363,11 @@ static uint32_t low_back(const Cfg *g)
  * block that writes reg.  A way back takes an edge back to back's rpo or
  * below; where no such edge leaves a later block, there is none, and the
  * walk (the rest of the function, for each loop) is not needed. */
-static int always_rewritten(const Ranges *rs, uint32_t from, uint32_t back, const char *reg)
+static int always_rewritten(Ranges *rs, uint32_t from, uint32_t back, const char *reg)
 {
 	const Cfg *g = rs->cfg;
+	if (!rs->low_known)
+		rs->low_back = low_back(g), rs->low_known = 1;
 	if (g->blocks[from].rpo != UINT32_MAX && g->blocks[from].rpo > g->blocks[back].rpo &&
 	    rs->low_back > g->blocks[back].rpo)
 		return 1;
@@ -516,7 +519,6 @@ Ranges *ranges_compute(const Func *f, const Cfg *g, const Defs *d, const Names *
 	rs->defs = d;
 	rs->names = names;
 	rs->memo = xcalloc(g->nins + 1, sizeof *rs->memo);
-	rs->low_back = low_back(g);
 	thread_bounds(rs, f);
 	return rs;
 }
