@@ -308,21 +308,36 @@ static int elem_ok(int r, const Expr *v, int load, int ty, int size)
 	return size == 1 || r == w || !ty_float(ty);
 }
 
-/* The slot at [off, off+size) of g, added when new; 0 when it overlaps
- * another of a different size. */
-static Slot *slot_at(Param *g, int64_t off, int size, int add)
+/* The slot holding [off, off+size) of g, added when new; NULL when it
+ * overlaps another but at its first bytes.  A piece, a read of an
+ * integer type, may take a slot's first bytes: the value truncated,
+ * as little-endian memory gives them (nvcc passes a char as .b32 and
+ * reads it ld.param.u8).  A slot only pieces read grows to a wider
+ * access at its start, and those reads become its pieces. */
+static Slot *slot_at(Param *g, int64_t off, int size, int add, int piece)
 {
+	Slot *hit = NULL;
 	for (uint32_t i = 0; i < g->nslots; i++) {
 		Slot *s = &g->slots[i];
 		if (s->off == off && s->size == size)
 			return s;
-		if (off < s->off + s->size && s->off < off + size)
+		if (off < s->off + s->size && s->off < off + size) {
+			if (hit)
+				return NULL;
+			hit = s;
+		}
+	}
+	if (hit) {
+		if (hit->off != off || (hit->size > size ? !piece : !add || hit->whole))
 			return NULL;
+		if (hit->size < size)
+			hit->size = size;
+		return hit;
 	}
 	if (!add)
 		return NULL;
 	g->slots = array_grow(g->slots, g->nslots, &g->cap, sizeof *g->slots);
-	g->slots[g->nslots] = (Slot){off, size, NULL, 0, 0};
+	g->slots[g->nslots] = (Slot){off, size, NULL, 0, 0, 0};
 	return &g->slots[g->nslots++];
 }
 
@@ -341,13 +356,16 @@ static int access(const SlotWalk *w, const BodyIt *it, Stmt *s)
 	 * writes a copy the other side never reads */
 	if (!load && (w->caller ? w->g->ret : !w->g->ret))
 		return INL_PARAM;
+	int ty = in->sp->types[0], piece = load && !(ty_flags(ty) & (TF_BITS | TF_FLOAT));
 	for (int i = 0; i < n; i++) {
 		const Expr *e = n > 1 ? v->kids[i] : v;
-		Slot *sl = slot_at(w->g, off + (int64_t)i * size, size, !w->put);
+		Slot *sl = slot_at(w->g, off + (int64_t)i * size, size, !w->put, piece);
 		if (!sl)
 			return INL_OVERLAP;
+		if (sl->size == size && !piece)
+			sl->whole = 1;
 		int bits = w->types ? names_bits(w->types, e) : inlinable_bits(it, it->in, e);
-		if (!elem_ok(bits, e, load, in->sp->types[0], size))
+		if (!elem_ok(bits, e, load, ty, size))
 			return INL_PARAM;
 		if (!w->put)
 			load ? (sl->read = 1) : (sl->written = 1);

@@ -76,13 +76,15 @@ int inlinable_bits(const BodyIt *it, const List *l, const Expr *e);
 
 /* Parameters as registers: every access to a .param, on either side of
  * a call, must be an ld.param/st.param at a constant offset (vector ones
- * by element) and no two may overlap unless they touch the same bytes;
- * then each element, a slot, becomes a register. */
+ * by element) and no two may overlap unless they touch the same bytes or
+ * one is an integer read of the other's first bytes (a piece); then each
+ * element, a slot, becomes a register. */
 typedef struct Slot {        /* bytes [off, off+size) */
 	int64_t off;
 	int size;
 	const char *reg;             /* its register, once made */
 	uint8_t read, written;
+	uint8_t whole;               /* an access of its size is no piece: it cannot grow */
 } Slot;
 
 /* A caller's .param passed to calls (outer; NULL for a result a call

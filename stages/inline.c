@@ -35,9 +35,11 @@
  * callee's) become registers, one per *slot*: every access to either, on
  * either side, must be an ld.param or st.param at a constant offset, vector
  * ones split by element, and no two accesses may overlap unless they touch
- * the same bytes.  Then memory and registers behave alike, and each access
- * becomes a mov (or a cvt where the register is wider than the access,
- * as ld and st allow: bytes live in 16-bit slots).  The result likewise.
+ * the same bytes, or one is a read of an integer type of the other's first
+ * bytes (a piece: a char passed as .b32, read ld.param.u8).  Then memory
+ * and registers behave alike, and each access becomes a mov (or a cvt
+ * where the register is wider than the access, as ld and st allow: bytes
+ * live in 16-bit slots; a piece's cvt truncates).  The result likewise.
  * A slot read that nothing writes, and a result's, starts as 0.  Calls
  * that pass one .param (devirtualization's funnels) share its slots and
  * are inlined together or not at all.  ptxas itself crashes on ld.param
@@ -362,8 +364,9 @@ static Stmt *elem_stmt(In *in, const Ins *acc, int load, const Expr *v, const Sl
 		return mkins(in, (Loc){0}, sp, slot, (Expr *)v, NULL);
 	}
 	const char *sg = ty_signed(ty) ? "s" : "u";
-	if (s->size == 1)
-		snprintf(sp, sizeof sp, "cvt.%s%d.%s8", sg, r, sg);
+	int bytes = acc->sp->type_bytes;   /* fewer than the slot's: a piece, its first bytes */
+	if (bytes < s->size || s->size == 1)
+		snprintf(sp, sizeof sp, "cvt.%s%d.%s%d", sg, r, sg, 8 * bytes);
 	else if (r == w)
 		snprintf(sp, sizeof sp, "mov.b%d", w);
 	else
