@@ -39,7 +39,7 @@ int cost_weigh(const CostFacts *f)
 }
 
 /* The rule for a funnel whose every arm the inliner would take: weighed
- * as the inliner weighs one call, what it adds over the indirect call
+ * as the inliner weighs a callee's calls, what each copy adds over the indirect call
  * (its tests and branches, each arm's copy less the call it replaces,
  * the call sequences of the arms beyond the one) against the inline
  * threshold, since a funnel of small copies can still be larger than the
@@ -52,6 +52,7 @@ int cost_funnel_worth(const FunnelFacts *f, int *added)
 	int g = f->tests + (int)(f->narms - 1) * f->call;
 	for (uint32_t k = 0; k < f->narms; k++)
 		g += f->arm[k];
+	g *= f->copies > 1 ? f->copies : 1;
 	*added = g;
 	return g <= f->threshold;
 }

@@ -39,6 +39,7 @@ typedef struct FunnelFacts {
 	uint32_t narms;
 	const int *arm;      /* each arm's cost_weigh, one copy at this call */
 	int threshold;       /* --inline-threshold */
+	int copies;          /* the caller's funnels to the same arms (front ends unroll loops) */
 } FunnelFacts;
 
 /* Whether such a funnel is worth it: 1, else 0 with what it adds. */

@@ -1135,14 +1135,20 @@ static int ask_arms(Ask *a, const Icall *st, const uint32_t *more, int *arm, int
 /* Every arm inlined is not enough: the funnel as a whole is weighed
  * by the cost model's funnel rule (cost.c: cost_funnel_worth), from each
  * arm's cost at this call (arm) and the call's sequence. */
-static int funnel_not_worth(const Ask *a, const Icall *st, const int *arm, int call, char *why, size_t n)
+static int funnel_not_worth(const Ask *a, const Icall *st, const int *arm, int call, uint32_t copies,
+	char *why, size_t n)
 {
 	int g, threshold = a->d->o->inlining.threshold;
 	FunnelFacts f = {.weighed = a->weighed, .open = st->open, .tests = funnel_size(st),
-		.call = a->weighed ? call : 0, .narms = st->ncands, .arm = arm, .threshold = threshold};
+		.call = a->weighed ? call : 0, .narms = st->ncands, .arm = arm, .threshold = threshold,
+		.copies = (int)copies};
 	if (cost_funnel_worth(&f, &g))
 		return 0;
-	snprintf(why, n, "adds %d over the one call, more than the inline threshold %d", g, threshold);
+	if (copies > 1)
+		snprintf(why, n, "adds %d over the %u calls to the same targets, more than the inline threshold %d",
+			g, copies, threshold);
+	else
+		snprintf(why, n, "adds %d over the one call, more than the inline threshold %d", g, threshold);
 	return 1;
 }
 
@@ -1162,11 +1168,41 @@ static void count_arms(Dv *d, const Df *df, uint32_t *arms, int add)
 		}
 }
 
+/* A function's funnels by their candidates (interned, so one list is
+ * one key): how many go to each list, as the inliner counts a callee's
+ * calls. */
+typedef struct SameArms {
+	UT_hash_handle hh;
+	uint32_t n;
+} SameArms;
+
+static SameArms *same_arms(Arena *ar, SameArms **table, const Icall *st)
+{
+	SameArms *e;
+	size_t len = st->ncands * sizeof *st->cands;
+	HASH_FIND(hh, *table, st->cands, len, e);
+	if (!e) {
+		e = arena_alloc(ar, sizeof *e);
+		HASH_ADD_KEYPTR(hh, *table, st->cands, len, e);
+	}
+	return e;
+}
+
+static void count_same_arms(Arena *ar, SameArms **table, const Df *df)
+{
+	for (uint32_t j = 0; j < df->nsites; j++)
+		if (is_funnel(&df->sites[j]))
+			same_arms(ar, table, &df->sites[j])->n++;
+}
+
 static void settle_arms(Ask *a, Df *df, uint32_t *arms)
 {
 	Dv *d = a->d;
+	Arena *ar = arena_new();
+	SameArms *same = NULL;
 	ask_caller(a, df);
 	count_arms(d, df, arms, 1);
+	count_same_arms(ar, &same, df);
 	for (uint32_t j = 0; j < df->nsites; j++) {
 		Icall *st = &df->sites[j];
 		if (!is_funnel(st))
@@ -1179,13 +1215,15 @@ static void settle_arms(Ask *a, Df *df, uint32_t *arms)
 		char why[128];
 		int arm[MAX_CAND], call = 0;
 		int r = ask_arms(a, st, more, arm, &call, why, sizeof why);
-		if (r < 0 && !funnel_not_worth(a, st, arm, call, why, sizeof why))
+		if (r < 0 && !funnel_not_worth(a, st, arm, call, same_arms(ar, &same, st)->n, why, sizeof why))
 			continue;
 		for (uint32_t k = 0; k < st->ncands; k++)
 			arms[at[k]]--;
 		keep_pointer(st, r < 0 ? NULL : st->cands[r], why);
 	}
 	count_arms(d, df, arms, 0);   /* a call kept its pointer: its arms were taken off */
+	HASH_CLEAR(hh, same);
+	arena_free(ar);
 	ask_caller_done(a);
 }
 
