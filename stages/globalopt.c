@@ -32,6 +32,9 @@
  *   dead code  functions and variables no root reaches through calls,
  *              addresses in code or initializers and loads and stores go,
  *              with their declarations and aliases.
+ *   never run  in a closed world with no indirect call, a function no
+ *              kernel reaches through direct calls: its body becomes a
+ *              trap, its address stays (uncallable()).
  *   internalize  in a closed world, functions lose .visible/.weak (the
  *              host cannot call them); with --internalize, variables not
  *              kept too.
@@ -51,6 +54,7 @@ enum { MAX_FOLD_BYTES = 1 << 20, TOOK_NAMED = 8 };
 
 typedef struct Stats {
 	unsigned funcs, vars, aliases, internal_funcs, internal_vars, folded, constants, deduped, split;
+	unsigned trapped;
 	uint64_t var_bytes;
 } Stats;
 
@@ -300,6 +304,78 @@ static void remove_dead(Go *g)
 		list_remove(&g->m->items, s);
 		g->changed = 1;
 	}
+}
+
+/* ---- functions that never run ------------------------------------------- */
+
+/* The call graph's functions a kernel reaches through direct calls, or
+ * NULL when some call is indirect (then any address taken may run). */
+static uint8_t *run_by_kernels(const CallGraph *cg)
+{
+	uint32_t n = cg_count(cg), nw = 0;
+	uint8_t *runs = xcalloc(n + 1, 1);
+	uint32_t *work = xmalloc((n + 1) * sizeof *work);
+	for (uint32_t i = 0; i < n; i++) {
+		const CgFunc *c = cg_func(cg, i);
+		if (c->nindirect) {
+			free(work);
+			free(runs);
+			return NULL;
+		}
+		if (is_kernel(c->sym))
+			runs[i] = 1, work[nw++] = i;
+	}
+	while (nw) {
+		const CgFunc *c = cg_func(cg, work[--nw]);
+		for (uint32_t k = 0; k < c->ncallees; k++) {
+			uint32_t j = cg_index_of(cg, cg_find(cg, c->callees[k]));
+			if (!runs[j])
+				runs[j] = 1, work[nw++] = j;
+		}
+	}
+	free(work);
+	return runs;
+}
+
+static int is_trap(const List *body)
+{
+	return body->head && body->head == body->tail && body->head->kind == S_INS &&
+		body->head->ins.sp->code == O_trap;
+}
+
+/* In a closed world with no indirect call left (devirtualization made
+ * them direct, or there were none), a function no kernel reaches through
+ * direct calls never runs, whatever holds its address: a table the host
+ * may read, a pointer in code.  Its body becomes a trap: its address
+ * stays valid and distinct, and what only it called goes with the dead
+ * code (such a callee, its address not taken, goes whole).  Whole-program ptxas drops such functions itself (nvlink -dlto:
+ * the generated yardstick's unused table of yop functions); ptxas -c and
+ * nvlink keep them whole.  Not a function a section names (-G's DWARF
+ * describes its code) or a --keep one. */
+static void uncallable(Go *g)
+{
+	if (!g->o->world.closed)
+		return;
+	CallGraph *cg = callgraph_build(g->m, g->t);
+	uint8_t *runs = run_by_kernels(cg);
+	Names named = {0};
+	names_of_sections(&named, g->m);
+	for (uint32_t i = 0; runs && i < cg_count(cg); i++) {
+		const Symbol *sym = cg_func(cg, i)->sym;
+		Func *f = sym->def && sym->def->kind == S_FUNC ? sym->def->func : NULL;
+		if (runs[i] || !(sym->how & USE_ADDR) || !f || !f->has_body || is_trap(&f->body) ||
+		    g->kept[sym->id] || named_in_sections(&named, sym))
+			continue;
+		f->body = (List){0};
+		list_append(&f->body, ins_new(g->m, sym->def->loc, "trap", NULL, 0));
+		g->st.trapped++;
+		g->changed = 1;
+		remark(g, sym->def->loc, "%s never runs, its body a trap: no kernel calls it and no call is "
+			"indirect", quoted_name(sym->name));
+	}
+	names_free(&named);
+	free(runs);
+	callgraph_free(cg);
 }
 
 /* ---- internalize -------------------------------------------------------- */
@@ -1049,6 +1125,8 @@ static void print_stats(const Stats *s)
 		s->internal_vars);
 	diag_note("globalopt:   %u variables split into fields, %u loads folded, %u variables "
 		"deduplicated", s->split, s->folded, s->deduped);
+	if (s->trapped)   /* likewise */
+		diag_note("globalopt:   %u functions never run, their bodies traps", s->trapped);
 	if (s->constants)   /* a line of its own: most modules have none */
 		diag_note("globalopt:   %u results of folded loads made constants", s->constants);
 }
@@ -1059,6 +1137,8 @@ void globalopt(Module *m, const StageOptions *o)
 		return;
 	Go g = {.m = m, .o = o};
 	step(&g, dead_code);   /* first, so that nothing dead is folded */
+	step(&g, uncallable);  /* after it: a dead function's indirect calls count for nothing */
+	step(&g, dead_code);
 	step(&g, sra);
 	step(&g, fold);
 	step(&g, dedupe);
