@@ -32,9 +32,10 @@
  *   dead code  functions and variables no root reaches through calls,
  *              addresses in code or initializers and loads and stores go,
  *              with their declarations and aliases.
- *   never run  in a closed world with no indirect call, a function no
- *              kernel reaches through direct calls: its body becomes a
- *              trap, its address stays (uncallable()).
+ *   never run  in a closed world, a function no kernel reaches through
+ *              direct calls or .calltargets lists, where no indirect call
+ *              lacks one: its body becomes a trap, its address stays
+ *              (uncallable()).
  *   internalize  in a closed world, functions lose .visible/.weak (the
  *              host cannot call them); with --internalize, variables not
  *              kept too.
@@ -308,33 +309,68 @@ static void remove_dead(Go *g)
 
 /* ---- functions that never run ------------------------------------------- */
 
-/* The call graph's functions a kernel reaches through direct calls, or
- * NULL when some call is indirect (then any address taken may run). */
+/* The functions a kernel may run (runs, by call-graph index), through
+ * direct calls and through indirect ones, whose .calltargets lists
+ * (devirtualization's) name their possible callees. */
+typedef struct Runs {
+	const CallGraph *cg;
+	uint8_t *runs;
+	uint32_t *work, nw;
+} Runs;
+
+static void runs_add(Runs *r, const char *name)
+{
+	const CgFunc *c = cg_find(r->cg, name);
+	uint32_t j = c ? cg_index_of(r->cg, c) : 0;
+	if (c && !r->runs[j])
+		r->runs[j] = 1, r->work[r->nw++] = j;
+}
+
+/* What f's .calltargets lists name runs; 0 when one of its indirect
+ * calls has none (a prototype only: any address taken may be called). */
+static int runs_targets(Runs *r, const Func *f)
+{
+	Names lists = {0};
+	BodyIt it;
+	CallParts cp;
+	int listed = 1;
+	const char *word = intern_cstr(".calltargets");
+	for (const Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
+		if (s->kind == S_TARGETS && s->list.word == word) {
+			names_add(&lists, s->list.label, NULL);
+			for (uint32_t k = 0; k < s->list.nitems; k++)
+				if (s->list.items[k]->kind == E_NAME)
+					runs_add(r, s->list.items[k]->str);
+		}
+	body_end(&it);
+	for (const Stmt *s = body_first_call(&f->body, &it, &cp); s && listed; s = body_next_call(&it, &cp))
+		if (!cp.whole || !cg_find(r->cg, cp.callee->str))
+			listed = cp.proto && cp.proto->kind == E_NAME && names_exact(&lists, cp.proto->str);
+	names_free(&lists);
+	return listed;
+}
+
+/* runs from the kernels, or NULL when an indirect call they may run
+ * has no .calltargets list. */
 static uint8_t *run_by_kernels(const CallGraph *cg)
 {
-	uint32_t n = cg_count(cg), nw = 0;
-	uint8_t *runs = xcalloc(n + 1, 1);
-	uint32_t *work = xmalloc((n + 1) * sizeof *work);
-	for (uint32_t i = 0; i < n; i++) {
-		const CgFunc *c = cg_func(cg, i);
-		if (c->nindirect) {
-			free(work);
-			free(runs);
-			return NULL;
-		}
-		if (is_kernel(c->sym))
-			runs[i] = 1, work[nw++] = i;
+	uint32_t n = cg_count(cg);
+	Runs r = {cg, xcalloc(n + 1, 1), xmalloc((n + 1) * sizeof *r.work), 0};
+	int listed = 1;
+	for (uint32_t i = 0; i < n; i++)
+		if (is_kernel(cg_func(cg, i)->sym))
+			runs_add(&r, cg_func(cg, i)->name);
+	while (r.nw && listed) {
+		const CgFunc *c = cg_func(cg, r.work[--r.nw]);
+		for (uint32_t k = 0; k < c->ncallees; k++)
+			runs_add(&r, c->callees[k]);
+		if (c->nindirect)
+			listed = runs_targets(&r, c->def);
 	}
-	while (nw) {
-		const CgFunc *c = cg_func(cg, work[--nw]);
-		for (uint32_t k = 0; k < c->ncallees; k++) {
-			uint32_t j = cg_index_of(cg, cg_find(cg, c->callees[k]));
-			if (!runs[j])
-				runs[j] = 1, work[nw++] = j;
-		}
-	}
-	free(work);
-	return runs;
+	free(r.work);
+	if (!listed)
+		free(r.runs), r.runs = NULL;
+	return r.runs;
 }
 
 static int is_trap(const List *body)
@@ -343,10 +379,10 @@ static int is_trap(const List *body)
 		body->head->ins.sp->code == O_trap;
 }
 
-/* In a closed world with no indirect call left (devirtualization made
- * them direct, or there were none), a function no kernel reaches through
- * direct calls never runs, whatever holds its address: a table the host
- * may read, a pointer in code.  Its body becomes a trap: its address
+/* In a closed world where every indirect call a kernel may run has a
+ * .calltargets list (devirtualization's), a function no kernel reaches
+ * through direct calls or those lists never runs, whatever holds its
+ * address: a table the host may read, a pointer in code.  Its body becomes a trap: its address
  * stays valid and distinct, and what only it called goes with the dead
  * code (such a callee, its address not taken, goes whole).  Whole-program ptxas drops such functions itself (nvlink -dlto:
  * the generated yardstick's unused table of yop functions); ptxas -c and
@@ -370,8 +406,8 @@ static void uncallable(Go *g)
 		list_append(&f->body, ins_new(g->m, sym->def->loc, "trap", NULL, 0));
 		g->st.trapped++;
 		g->changed = 1;
-		remark(g, sym->def->loc, "%s never runs, its body a trap: no kernel calls it and no call is "
-			"indirect", quoted_name(sym->name));
+		remark(g, sym->def->loc, "%s never runs, its body a trap: no kernel calls it, directly or "
+			"through a .calltargets list", quoted_name(sym->name));
 	}
 	names_free(&named);
 	free(runs);
