@@ -1304,7 +1304,8 @@ void borrowers_free(Borrowers *rd)
 
 /* Why access a needs memory, as far as its form says: registers could
  * take its place only for a plain ld or st (no volatile or ordered one)
- * at a constant offset, 2 to 8 bytes an element, as wide as a register. */
+ * at a constant offset, 1 to 8 bytes an element (a byte is its register's
+ * low bits: memacc_value_fits asks what holds it). */
 const char *memacc_why_memory(const MemAccess *a)
 {
 	const Spelling *sp = a->at->ins.sp;
@@ -1319,8 +1320,8 @@ const char *memacc_why_memory(const MemAccess *a)
 		if (w->kind == MW_MOD && (mod_group(w->id) == MG_ORDER || mod_group(w->id) == MG_SCOPE))
 			return "a volatile or ordered access";
 	}
-	if (sp->type_bytes < 2 || sp->type_bytes > 8)
-		return "an access narrower than 2 or wider than 8 bytes";
+	if (sp->type_bytes < 1 || sp->type_bytes > 8)
+		return "an access wider than 8 bytes";
 	return NULL;
 }
 

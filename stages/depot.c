@@ -564,8 +564,12 @@ static void interference(Dp *d, const Cfg *g)
  *
  * The registers are .bN, as a mov.bN copies any N-bit type; a piece some
  * load reads starts as 0 (the inliner's rule for values never written),
- * so that no register is read undefined.  Pieces are at least 2 bytes:
- * a byte-wide load widens into its register, which a mov would not. */
+ * so that no register is read undefined.  A byte's piece is a .b16 (PTX
+ * has no byte registers): a store truncates into it, a load widens from
+ * its low byte as ld.u8 or ld.s8 would, each a cvt.
+ *
+ *     st.local.u8 [%rd11], %rs6;         ->  mov.b16 %dp0, %rs6;
+ *     ld.local.u8 %r7, [%rd11];          ->  cvt.u32.u8 %r7, %dp0; */
 enum { MAX_PIECES = 64 };   /* what one object may add to register pressure */
 
 typedef struct Piece {
@@ -592,14 +596,31 @@ static const Expr *element(const Expr *e, uint32_t i)
 	return e->kind == E_BRACE ? e->kids[i] : e;
 }
 
+/* A byte's value: an integer register of 16 to 64 bits, a stored
+ * constant, a load's sink. */
+static int byte_fits(const Names *regs, const Expr *e, int store)
+{
+	int64_t k;
+	if (is_sink(e))
+		return !store;
+	if (e->kind == E_NUM || int_operand(e, &k))
+		return store && int_operand(e, &k);
+	const char *t = e->kind == E_NAME && e->str[0] == '%' && !is_special_reg(e->str) ?
+		names_type(regs, e->str) : NULL;
+	int ty = t ? type_of(t) : TY_NONE;
+	return ty != TY_NONE && !(ty_flags(ty) & TF_FLOAT) && ty_bits(ty) >= 16 && ty_bits(ty) <= 64;
+}
+
 static const char *value_why(const Names *regs, const Ins *in)
 {
 	const Expr *v = access_value(in);
 	uint32_t n = in->sp->vec;
+	int byte = in->sp->type_bytes == 1, store = in->sp->code == O_st;
 	if (n > 1 && (v->kind != E_BRACE || v->n != n))
 		return "a vector access of a form the stage does not read";
 	for (uint32_t i = 0; i < n; i++)
-		if (!memacc_value_fits(regs, element(v, i), in->sp->type_bytes, in->sp->code == O_st))
+		if (byte ? !byte_fits(regs, element(v, i), store) :
+		    !memacc_value_fits(regs, element(v, i), in->sp->type_bytes, store))
 			return "a value whose register is not as wide as the access";
 	return NULL;
 }
@@ -705,22 +726,40 @@ static void declare_pieces(Dp *d, Pieces *p, Names *regs, Places *b)
 		Piece *q = &p->v[i];
 		if (!d->objs[q->obj].scalar)
 			continue;
-		char name[40], type[16];
+		char name[40], type[24];
 		snprintf(name, sizeof name, "%%dp%lld", (long long)q->off);
-		snprintf(type, sizeof type, ".reg .b%d", q->bytes * 8);
+		snprintf(type, sizeof type, ".reg .b%d", q->bytes > 1 ? q->bytes * 8 : 16);
 		q->reg = names_fresh(regs, name);
 		place_insert(b, body, first, var_new(d->m, d->decl->loc, type, q->reg));
 	}
 	for (uint32_t i = 0; i < p->n; i++) {
 		const Piece *q = &p->v[i];
 		if (d->objs[q->obj].scalar && q->read)
-			place_insert(b, body, first,
-				mov_new(d->m, d->decl->loc, q->bytes, name_expr(q->reg), int_expr(0)));
+			place_insert(b, body, first, mov_new(d->m, d->decl->loc, q->bytes > 1 ? q->bytes : 2,
+				name_expr(q->reg), int_expr(0)));
 	}
 }
 
+/* A byte's move: a cvt between e (of bits, 0 for a constant) and the
+ * piece's .b16, truncating a store, widening a load as ld.u8/ld.s8 do. */
+static Stmt *byte_move(Dp *d, Loc loc, const Ins *in, Expr *e, Expr *reg, int bits)
+{
+	char sp[24];
+	Expr *ops[2] = {e, reg};
+	if (in->sp->code == O_ld) {
+		const char *sg = ty_signed(in->sp->types[0]) ? "s" : "u";
+		snprintf(sp, sizeof sp, "cvt.%s%d.%s8", sg, bits, sg);
+	} else if (bits == 16 || !bits) {
+		return mov_new(d->m, loc, 2, reg, e);
+	} else {
+		snprintf(sp, sizeof sp, "cvt.u16.u%d", bits);
+		ops[0] = reg, ops[1] = e;
+	}
+	return ins_new(d->m, loc, sp, ops, 2);
+}
+
 /* An access becomes a mov per element, under its guard. */
-static void replace_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a)
+static void replace_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a, const Names *regs)
 {
 	Stmt *s = a->at;
 	List *in = place_of(b, s)->in;
@@ -733,7 +772,8 @@ static void replace_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a
 		if (is_sink(e))
 			continue;
 		Expr *reg = name_expr(q->reg);
-		Stmt *mov = sp->code == O_ld ? mov_new(d->m, s->loc, q->bytes, e, reg)
+		Stmt *mov = q->bytes == 1 ? byte_move(d, s->loc, &s->ins, e, reg, names_bits(regs, e))
+			: sp->code == O_ld ? mov_new(d->m, s->loc, q->bytes, e, reg)
 			: mov_new(d->m, s->loc, q->bytes, reg, e);
 		mov->ins.guard = s->ins.guard;
 		mov->ins.guard_neg = s->ins.guard_neg;
@@ -767,7 +807,7 @@ static unsigned scalar_replace(Dp *d, Places *b, Stats *st)
 	for (uint32_t i = 0; i < d->mo->nacc; i++) {
 		const MemAccess *a = &d->mo->acc[i];
 		if (depot_access(d, a) && obj_of_access(d, a)->scalar)
-			replace_access(d, &p, b, a);
+			replace_access(d, &p, b, a, &regs);
 	}
 	for (uint32_t i = 0; i < p.n; i++)
 		st->pieces += d->objs[p.v[i].obj].scalar;
