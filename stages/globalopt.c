@@ -318,12 +318,19 @@ typedef struct Runs {
 	uint32_t *work, nw;
 } Runs;
 
+/* name runs, and what it is an .alias of: stages/alias.c resolves them
+ * in a closed world but keeps a chain (an alias of an alias, which ptxas
+ * 13 rejects, "alias to unknown symbol", but the interpreter runs). */
 static void runs_add(Runs *r, const char *name)
 {
 	const CgFunc *c = cg_find(r->cg, name);
 	uint32_t j = c ? cg_index_of(r->cg, c) : 0;
-	if (c && !r->runs[j])
-		r->runs[j] = 1, r->work[r->nw++] = j;
+	if (!c || r->runs[j])
+		return;
+	r->runs[j] = 1, r->work[r->nw++] = j;
+	const Stmt *a = c->sym->def;
+	if (a && a->kind == S_ALIAS && a->list.nitems == 2 && a->list.items[1]->kind == E_NAME)
+		runs_add(r, a->list.items[1]->str);
 }
 
 /* What f's .calltargets lists name runs; 0 when one of its indirect
