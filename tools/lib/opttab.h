@@ -143,7 +143,7 @@ OPT(INLINE, V_INLINE, N("--inline"), FS(inline_mode, inlining.mode), 0, "--inlin
 	"never a call on a cycle; also moves devirtualization, whose\n"
 	"funnels need every arm inlined (always: no cost asked; never:\n"
 	"funnels kept) (default: auto)")
-OPT(INLINE_THRESHOLD, V_NUMBER, N("--inline-threshold"), FS(inline_threshold, inlining.threshold), 25,
+OPT(INLINE_THRESHOLD, V_NUMBER, N("--inline-threshold"), FS(inline_threshold, inlining.threshold), 30,
 	"--inline-threshold=N", "with --inline=auto, inline a callee into a caller when that adds\n"
 	"at most N instructions over all the caller's calls to it\n"
 	"(each copy less the call it replaces, less the body if it goes);\n"
