@@ -1081,6 +1081,7 @@ int memobjs_stored_data(const MemObjs *, int obj);   /* a store at a data index 
  * constant offset that registers could take the place of), and whether
  * an element of its value moves through a register of `bytes` bytes. */
 const char *memacc_why_memory(const MemAccess *);
+const char *memacc_why_form(const MemAccess *);   /* the same but for where it lands */
 int memacc_value_fits(const struct Names *, const Expr *e, int bytes, int store);
 /* Is every access through pointer parameter param (interned) of f at a
  * constant offset, its value going nowhere else? */

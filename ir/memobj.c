@@ -1308,11 +1308,16 @@ void borrowers_free(Borrowers *rd)
  * low bits: memacc_value_fits asks what holds it). */
 const char *memacc_why_memory(const MemAccess *a)
 {
-	const Spelling *sp = a->at->ins.sp;
 	if (a->lent)
 		return "its address is passed to a call";
 	if (!a->exact)
 		return "an access at a run-time offset";
+	return memacc_why_form(a);
+}
+
+const char *memacc_why_form(const MemAccess *a)
+{
+	const Spelling *sp = a->at->ins.sp;
 	if ((sp->code != O_ld && sp->code != O_st) || a->at->ins.nops != 2 || sp->unknown)
 		return "an access other than a plain load or store";
 	for (uint32_t i = 0; i < sp->nmods; i++) {

@@ -80,6 +80,9 @@ typedef struct Obj {
 	const char *in_memory;  /* why registers cannot hold it, or NULL */
 	uint8_t loaded, stored;
 	uint8_t scalar;       /* its accesses became register moves: it takes no bytes */
+	uint8_t indexed;      /* loads at run-time offsets read it: selects (select_load) */
+	int iw;               /* their width */
+	uint32_t nindexed;    /* how many */
 } Obj;
 
 /* --stats, summed over the module: counted, never read to decide */
@@ -118,6 +121,10 @@ typedef struct Dp {
 	int named_in_data;    /* some section names it: it may not go */
 	Names *module;        /* the module's names, for fresh ones (the stage's, made once) */
 	const struct Elems *sections;  /* the sections' elements (the stage's, found once) */
+	const char *root;     /* the register the depot's address is moved into, once (local_root) */
+	Stmt *root_def;
+	const char *groot;    /* its generic twin (%SP), or NULL */
+	const char *sel[3];   /* select_load's offset, its low word and predicate, once made */
 } Dp;
 
 /* ---- atoms: byte ranges that belong to one object -------------------- */
@@ -630,14 +637,100 @@ static int candidate(const Obj *o)
 	return !o->pinned && o->loaded && !o->in_memory;
 }
 
+/* A register written exactly once, by `def` (in any operand: a vector's
+ * element too). */
+static int only_def(const Places *b, const char *reg, const Stmt *def)
+{
+	for (uint32_t i = 0; i < b->n; i++) {
+		const Stmt *s = b->v[i].s;
+		if (!s || s->kind != S_INS || s == def || !ins_mentions(&s->ins, reg))
+			continue;
+		RegAccess r = ins_reg_access(&s->ins, reg);
+		if (r.writes || r.may_write)
+			return 0;
+	}
+	return 1;
+}
+
+/* The type word of the register a body declares as name, or NULL. */
+static const char *reg_type(const Places *b, const char *name)
+{
+	for (uint32_t i = 0; i < b->n; i++) {
+		const Stmt *s = b->v[i].s;
+		if (s && s->kind == S_VAR && s->var.ds[0].name == name && !s->var.ds[0].count)
+			return decl_type(&s->var);
+	}
+	return NULL;
+}
+
+static int generic_root(Dp *d, const Places *b, const char **sp, const char **spl);
+
+/* The register holding the depot's local address: written once, by an
+ * unguarded mov of the depot, 64 bits wide (select_load subtracts it). */
+static void local_root(Dp *d, const Places *b)
+{
+	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
+		const MemAddrDef *a = &d->mo->defs[i];
+		const Ins *in = &a->at->ins;
+		if (a->obj != d->dobj || !a->root || a->generic || a->at->ins.guard || in->sp->code != O_mov ||
+		    in->ops[0]->kind != E_NAME || in->ops[1]->kind != E_NAME ||
+		    in->ops[1]->str != d->decl->var.ds[0].name)
+			continue;
+		const char *t = reg_type(b, in->ops[0]->str);
+		if (d->root || !t || type_bytes(t) != 8 || !only_def(b, in->ops[0]->str, a->at)) {
+			d->root = NULL;
+			return;
+		}
+		d->root = in->ops[0]->str, d->root_def = a->at;
+	}
+	const char *sp, *spl;
+	if (d->root && generic_root(d, b, &sp, &spl) && spl == d->root)
+		d->groot = sp;
+}
+
+/* [r] or [r+C] of a 64-bit register: r and C. */
+static int reg_address(const Names *regs, const Expr *e, const char **r, int64_t *c)
+{
+	if (e->kind != E_ADDR || e->n != 1)
+		return 0;
+	e = e->kids[0], *c = 0;
+	if (e->kind == E_BINARY && (e->op == '+' || e->op == '-') && int_operand(e->kids[1], c))
+		*c = e->op == '-' ? -*c : *c, e = e->kids[0];
+	*r = e->kind == E_NAME ? e->str : NULL;
+	return *r && (!regs || names_bits(regs, e) == 64);
+}
+
+/* A load at a run-time offset that selects among registers could take
+ * the place of (select_load): a plain, unguarded ld.local of 2 to 8 bytes
+ * through a register the depot's address is added to (64 bits wide: asked
+ * once regs are known), or a generic ld through one %SP is added to (the
+ * stage makes it local after, and a second run must see it alike). */
+static int indexed_load(const Dp *d, const MemAccess *a, const Names *regs)
+{
+	const Ins *in = &a->at->ins;
+	const char *r;
+	int64_t c;
+	Space sp = ins_space(in);
+	return d->root && !a->exact && !a->lent && !a->ncand && !in->guard && in->sp->code == O_ld &&
+		in->sp->vec <= 1 && in->sp->type_bytes >= 2 && !memacc_why_form(a) &&
+		(a->generic ? d->groot && sp == SPACE_NONE : sp == SPACE_LOCAL) &&
+		reg_address(regs, in->ops[1], &r, &c);
+}
+
 /* Each access's form; whether any object is still a candidate. */
 static int check_forms(Dp *d)
 {
 	for (uint32_t i = 0; i < d->mo->nacc; i++) {
 		const MemAccess *a = &d->mo->acc[i];
 		Obj *o = depot_access(d, a) ? obj_of_access(d, a) : NULL;
-		if (o && !o->in_memory)
-			o->in_memory = memacc_why_memory(a);
+		if (!o || o->in_memory)
+			continue;
+		o->in_memory = memacc_why_memory(a);
+		if (o->in_memory && indexed_load(d, a, NULL)) {
+			o->in_memory = o->iw && o->iw != a->at->ins.sp->type_bytes ?
+				"loads at run-time offsets of different widths" : NULL;
+			o->indexed = 1, o->iw = a->at->ins.sp->type_bytes, o->nindexed++;
+		}
 	}
 	for (uint32_t i = 0; i < d->nobjs; i++)
 		if (candidate(&d->objs[i]))
@@ -651,7 +744,9 @@ static void check_values(Dp *d, const Names *regs)
 		const MemAccess *a = &d->mo->acc[i];
 		Obj *o = depot_access(d, a) ? obj_of_access(d, a) : NULL;
 		if (o && candidate(o))
-			o->in_memory = value_why(regs, &a->at->ins);
+			o->in_memory = !a->exact && !indexed_load(d, a, regs) ?
+				"an address at a run-time offset of a form the stage does not read" :
+				value_why(regs, &a->at->ins);
 	}
 }
 
@@ -669,7 +764,7 @@ static void collect_pieces(Dp *d, Pieces *p)
 	for (uint32_t i = 0; i < d->mo->nacc; i++) {
 		const MemAccess *a = &d->mo->acc[i];
 		const Obj *o = depot_access(d, a) ? obj_of_access(d, a) : NULL;
-		if (!o || !candidate(o))
+		if (!o || !candidate(o) || !a->exact)   /* an indexed load: no piece of its own */
 			continue;
 		const Spelling *sp = a->at->ins.sp;
 		for (uint32_t k = 0; k < sp->vec; k++) {
@@ -705,6 +800,44 @@ static void merge_pieces(Dp *d, Pieces *p)
 		p->v[n++] = p->v[i];
 	}
 	p->n = n;
+}
+
+/* An object indexed loads read (Obj.indexed) is whole elements of their
+ * width, at most MAX_INDEXED: ptxas's own bound (whole-program ptxas
+ * selects among the elements of a local array of up to 16 it reads at
+ * run-time offsets, ptxas -c never does).  Each load costs two
+ * instructions an element, so all of an object's select among at most
+ * MAX_SELECTS (chosen on the yardstick's FIT half, docs/stages.md).
+ * Each element gets a piece, read (it may be selected) even where
+ * nothing stores it. */
+enum { MAX_INDEXED = 16, MAX_SELECTS = 32 };
+
+static void index_pieces(Dp *d, Pieces *p)
+{
+	uint32_t n = p->n;
+	for (uint32_t i = 0; i < n; i++) {
+		Obj *o = &d->objs[p->v[i].obj];
+		if (o->indexed && (p->v[i].bytes != o->iw || (p->v[i].off - o->lo) % o->iw))
+			o->in_memory = "loads at run-time offsets and accesses of another width or alignment";
+	}
+	for (uint32_t k = 0; k < d->nobjs; k++) {
+		Obj *o = &d->objs[k];
+		if (!o->indexed || !candidate(o))
+			continue;
+		int64_t elems = (o->hi - o->lo) / o->iw;
+		if ((o->hi - o->lo) % o->iw || elems > MAX_INDEXED || elems * o->nindexed > MAX_SELECTS) {
+			o->in_memory = "loads at run-time offsets of more elements than the stage selects among";
+			continue;
+		}
+		for (int64_t off = o->lo; off < o->hi; off += o->iw) {
+			p->v = array_grow(p->v, p->n, &p->cap, sizeof *p->v);
+			p->v[p->n++] = (Piece){k, off, o->iw, 1, NULL};
+		}
+	}
+	if (p->n > n) {
+		qsort(p->v, p->n, sizeof *p->v, cmp_piece);
+		merge_pieces(d, p);
+	}
 }
 
 static const Piece *piece_at(const Pieces *p, uint32_t obj, int64_t off)
@@ -758,9 +891,71 @@ static Stmt *byte_move(Dp *d, Loc loc, const Ins *in, Expr *e, Expr *reg, int bi
 	return ins_new(d->m, loc, sp, ops, 2);
 }
 
-/* An access becomes a mov per element, under its guard. */
-static void replace_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a, const Names *regs)
+/* select_load's registers, declared once a function: the offset into
+ * the depot, its low word, a predicate. */
+static void select_regs(Dp *d, Names *regs, Places *b)
 {
+	static const char *const base[3] = {"%dpo", "%dpi", "%dpp"}, *const type[3] = {".reg .b64",
+		".reg .b32", ".reg .pred"};
+	Stmt *first = d->f->body.head;
+	while (first && first->kind == S_VAR)
+		first = first->next;
+	for (int k = 0; k < 3; k++) {
+		d->sel[k] = names_fresh(regs, base[k]);
+		place_insert(b, &d->f->body, first, var_new(d->m, d->decl->loc, type[k], d->sel[k]));
+	}
+}
+
+/* A load at a run-time offset into an object registers hold: its offset
+ * in the object (the address less the depot's, then the object's start),
+ * then a select per element, the first one's value by default (an offset
+ * in bounds is one of them).
+ *
+ *     ld.local.u32 %r9, [%rd8];     ->  sub.s64 %dpo, %rd8, %SPL;
+ *                                       cvt.u32.u64 %dpi, %dpo;
+ *                                       add.s32 %dpi, %dpi, -64;
+ *                                       mov.b32 %r9, %dp64;
+ *                                       setp.eq.u32 %dpp, %dpi, 4;
+ *                                       selp.b32 %r9, %dp68, %r9, %dpp;  ... */
+static void select_load(Dp *d, const Pieces *p, Places *b, const MemAccess *a, Names *regs)
+{
+	Stmt *s = a->at;
+	List *in = place_of(b, s)->in;
+	const Obj *o = obj_of_access(d, a);
+	uint32_t obj = (uint32_t)(o - d->objs);
+	int w = o->iw;
+	const char *r;
+	int64_t c;
+	char sp[16];
+	if (!d->sel[0])
+		select_regs(d, regs, b);
+	reg_address(regs, s->ins.ops[1], &r, &c);
+	Expr *off = name_expr(d->sel[0]), *idx = name_expr(d->sel[1]), *pr = name_expr(d->sel[2]);
+	Expr *e = access_value(&s->ins), *ops[4] = {off, name_expr(r), name_expr(a->generic ? d->groot : d->root)};
+	place_insert(b, in, s, ins_new(d->m, s->loc, "sub.s64", ops, 3));
+	ops[0] = idx, ops[1] = off;
+	place_insert(b, in, s, ins_new(d->m, s->loc, "cvt.u32.u64", ops, 2));
+	ops[1] = idx, ops[2] = int_expr(c - o->lo);
+	place_insert(b, in, s, ins_new(d->m, s->loc, "add.s32", ops, 3));
+	place_insert(b, in, s, mov_new(d->m, s->loc, w, e, name_expr(piece_at(p, obj, o->lo)->reg)));
+	for (int64_t k = 1; k < (o->hi - o->lo) / w; k++) {
+		ops[0] = pr, ops[1] = idx, ops[2] = int_expr(k * w);
+		place_insert(b, in, s, ins_new(d->m, s->loc, "setp.eq.u32", ops, 3));
+		snprintf(sp, sizeof sp, "selp.b%d", 8 * w);
+		ops[0] = e, ops[1] = name_expr(piece_at(p, obj, o->lo + k * w)->reg), ops[2] = e, ops[3] = pr;
+		place_insert(b, in, s, ins_new(d->m, s->loc, sp, ops, 4));
+	}
+	place_remove(place_of(b, s));
+}
+
+/* An access becomes a mov per element, under its guard; an indexed
+ * load, selects. */
+static void replace_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a, Names *regs)
+{
+	if (!a->exact) {
+		select_load(d, p, b, a, regs);
+		return;
+	}
 	Stmt *s = a->at;
 	List *in = place_of(b, s)->in;
 	const Spelling *sp = s->ins.sp;
@@ -785,7 +980,10 @@ static void replace_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a
 /* Replaces the objects registers can hold; returns how many. */
 static unsigned scalar_replace(Dp *d, Places *b, Stats *st)
 {
-	if (d->o->depot.no_sroa || d->named_in_data || !check_forms(d))
+	if (d->o->depot.no_sroa || d->named_in_data)
+		return 0;
+	local_root(d, b);
+	if (!check_forms(d))
 		return 0;
 	if (names_shadowed(d->f))  /* a name's type would be one scope's */
 		return 0;
@@ -798,6 +996,7 @@ static unsigned scalar_replace(Dp *d, Places *b, Stats *st)
 	check_values(d, &regs);
 	collect_pieces(d, &p);
 	merge_pieces(d, &p);
+	index_pieces(d, &p);
 	for (uint32_t i = 0; i < d->nobjs; i++)
 		if (candidate(&d->objs[i]))
 			d->objs[i].scalar = 1, n++;
@@ -957,32 +1156,6 @@ static void free_counts(Count *h)
 		HASH_DEL(h, c);
 		free(c);
 	}
-}
-
-/* A register written exactly once, by `def` (in any operand: a vector's
- * element too). */
-static int only_def(const Places *b, const char *reg, const Stmt *def)
-{
-	for (uint32_t i = 0; i < b->n; i++) {
-		const Stmt *s = b->v[i].s;
-		if (!s || s->kind != S_INS || s == def || !ins_mentions(&s->ins, reg))
-			continue;
-		RegAccess r = ins_reg_access(&s->ins, reg);
-		if (r.writes || r.may_write)
-			return 0;
-	}
-	return 1;
-}
-
-/* The type word of the register a body declares as name, or NULL. */
-static const char *reg_type(const Places *b, const char *name)
-{
-	for (uint32_t i = 0; i < b->n; i++) {
-		const Stmt *s = b->v[i].s;
-		if (s && s->kind == S_VAR && s->var.ds[0].name == name && !s->var.ds[0].count)
-			return decl_type(&s->var);
-	}
-	return NULL;
 }
 
 /* The spelling with .local after the memory-order words: ld.local.v2.u32. */
@@ -1613,6 +1786,8 @@ static int repack(Dp *d, Stats *st, Places *b, int64_t *size)
 	*size = packed;
 	st->repacked++;
 	if (packed == 0 && !d->named_in_data) {  /* its declaration goes once nothing names it */
+		if (d->sel[0])   /* select_load's offsets: from a depot at 0, none left to name */
+			d->root_def->ins.ops[1] = int_expr(0);
 		remark(d, "depot of %lld bytes dropped: %s", (long long)d->size,
 			scalar ? "registers hold what is read of it" : "nothing in it is read");
 		return 1;
