@@ -200,6 +200,36 @@ Stmt *mov_new(Module *m, Loc loc, int bytes, Expr *to, Expr *from)
 	return ins_new(m, loc, sp, ops, 2);
 }
 
+int held_bits(int bytes)
+{
+	return bytes < 2 ? 16 : 8 * bytes;
+}
+
+Stmt *held_move(Module *m, Loc loc, const Ins *acc, int load, Expr *v, int vbits, Expr *reg, int reg_bytes)
+{
+	int w = held_bits(reg_bytes), r = vbits ? vbits : w, ty = acc->sp->types[0];
+	int bytes = acc->sp->type_bytes;
+	const char *sg = ty_signed(ty) ? "s" : "u";
+	char sp[48];
+	Expr *ops[2] = {v, reg};
+	if (!load) {
+		ops[0] = reg, ops[1] = v;
+		if (v->kind == E_NUM && ty_float(ty) && reg_bytes >= 2)
+			snprintf(sp, sizeof sp, "mov%s", acc->sp->type);
+		else if (r == w)
+			snprintf(sp, sizeof sp, "mov.b%d", w);
+		else
+			snprintf(sp, sizeof sp, "cvt.u%d.u%d", w, r);
+	} else if (bytes < reg_bytes || reg_bytes == 1) {
+		snprintf(sp, sizeof sp, "cvt.%s%d.%s%d", sg, r, sg, 8 * bytes);
+	} else if (r == w) {
+		snprintf(sp, sizeof sp, "mov.b%d", w);
+	} else {
+		snprintf(sp, sizeof sp, "cvt.%s%d.%s%d", sg, r, sg, w);
+	}
+	return ins_new(m, loc, sp, ops, 2);
+}
+
 /* Words are separated by blanks; a number after .align is its operand. */
 Stmt *var_new(Module *m, Loc loc, const char *specs, const char *declarator)
 {

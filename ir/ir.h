@@ -1228,6 +1228,14 @@ int func_check(const Func *);       /* and a function's directives' */
  * request: it is the caller's bug, never the user's. */
 Stmt *ins_new(Module *, Loc, const char *spelling, Expr **ops, uint32_t nops);
 Stmt *mov_new(Module *, Loc, int bytes, Expr *to, Expr *from);   /* mov.b<8 bytes> to, from */
+/* A register holding `bytes` bytes in place of memory (the inliner's
+ * .param slots, the depot stage's pieces): its width, a byte in 16 bits
+ * (no PTX register is narrower); and an element of load or store acc
+ * moved to or from it: a mov where the widths agree, else a cvt that
+ * widens a load as ld would (a read of its first bytes only truncates
+ * first) or narrows a store.  v is vbits wide (0: a constant). */
+int held_bits(int bytes);
+Stmt *held_move(Module *, Loc, const Ins *acc, int load, Expr *v, int vbits, Expr *reg, int reg_bytes);
 Stmt *var_new(Module *, Loc, const char *specs, const char *declarator);
 const char *reg_new(Module *, List *body, Names *, Stmt *at, const char *base, const char *type);
 Expr *int_expr(int64_t);                          /* interned decimal literal */

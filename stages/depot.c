@@ -861,34 +861,16 @@ static void declare_pieces(Dp *d, Pieces *p, Names *regs, Places *b)
 			continue;
 		char name[40], type[24];
 		snprintf(name, sizeof name, "%%dp%lld", (long long)q->off);
-		snprintf(type, sizeof type, ".reg .b%d", q->bytes > 1 ? q->bytes * 8 : 16);
+		snprintf(type, sizeof type, ".reg .b%d", held_bits(q->bytes));
 		q->reg = names_fresh(regs, name);
 		place_insert(b, body, first, var_new(d->m, d->decl->loc, type, q->reg));
 	}
 	for (uint32_t i = 0; i < p->n; i++) {
 		const Piece *q = &p->v[i];
 		if (d->objs[q->obj].scalar && q->read)
-			place_insert(b, body, first, mov_new(d->m, d->decl->loc, q->bytes > 1 ? q->bytes : 2,
+			place_insert(b, body, first, mov_new(d->m, d->decl->loc, held_bits(q->bytes) / 8,
 				name_expr(q->reg), int_expr(0)));
 	}
-}
-
-/* A byte's move: a cvt between e (of bits, 0 for a constant) and the
- * piece's .b16, truncating a store, widening a load as ld.u8/ld.s8 do. */
-static Stmt *byte_move(Dp *d, Loc loc, const Ins *in, Expr *e, Expr *reg, int bits)
-{
-	char sp[24];
-	Expr *ops[2] = {e, reg};
-	if (in->sp->code == O_ld) {
-		const char *sg = ty_signed(in->sp->types[0]) ? "s" : "u";
-		snprintf(sp, sizeof sp, "cvt.%s%d.%s8", sg, bits, sg);
-	} else if (bits == 16 || !bits) {
-		return mov_new(d->m, loc, 2, reg, e);
-	} else {
-		snprintf(sp, sizeof sp, "cvt.u16.u%d", bits);
-		ops[0] = reg, ops[1] = e;
-	}
-	return ins_new(d->m, loc, sp, ops, 2);
 }
 
 /* select_load's registers, declared once a function: the offset into
@@ -967,7 +949,8 @@ static void replace_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a
 		if (is_sink(e))
 			continue;
 		Expr *reg = name_expr(q->reg);
-		Stmt *mov = q->bytes == 1 ? byte_move(d, s->loc, &s->ins, e, reg, names_bits(regs, e))
+		Stmt *mov = q->bytes == 1 ? held_move(d->m, s->loc, &s->ins, sp->code == O_ld, e, names_bits(regs, e),
+				reg, 1)
 			: sp->code == O_ld ? mov_new(d->m, s->loc, q->bytes, e, reg)
 			: mov_new(d->m, s->loc, q->bytes, reg, e);
 		mov->ins.guard = s->ins.guard;

@@ -285,17 +285,12 @@ int param_moves_of(const Ins *ins, const char *name, int64_t *off)
 	return k >= 0 && n == name ? k : -1;
 }
 
-int slot_bits(int size)
-{
-	return size < 2 ? 16 : 8 * size;
-}
-
 /* Can element v (of an access of type ty and size bytes; a register of
  * r bits) be moved to or from a slot?  Registers as wide as the slot take a mov; a wider one,
  * as ld and st allow, a cvt (not for floats). */
 static int elem_ok(int r, const Expr *v, int load, int ty, int size)
 {
-	int w = slot_bits(size);
+	int w = held_bits(size);
 	int64_t c;
 	if (v->kind == E_NUM || int_operand(v, &c))   /* st.param [p], -1 too */
 		return !load;

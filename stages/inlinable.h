@@ -98,7 +98,6 @@ typedef struct Param {
 	uint32_t nslots, cap;
 } Param;
 
-int slot_bits(int size);   /* a slot register's width */
 /* The .param access of name in ins (ld.param d, [name+off]: 1,
  * st.param [name+off], v: 0) that moves sized elements; -1 for any
  * other use of name. */

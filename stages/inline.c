@@ -349,37 +349,12 @@ typedef struct Mover {
 	const Bundle *b;             /* the caller's side: its calls are no accesses */
 } Mover;
 
-static Stmt *elem_stmt(In *in, const Ins *acc, int load, const Expr *v, const Slot *s, const Names *n)
-{
-	int w = slot_bits(s->size), r = v->kind == E_NAME ? names_bits(n, v) : w, ty = acc->sp->types[0];
-	Expr *slot = name_expr(s->reg);
-	char sp[48];
-	if (!load) {
-		if (v->kind == E_NUM && ty_float(ty) && s->size >= 2)
-			snprintf(sp, sizeof sp, "mov%s", acc->sp->type);
-		else if (r == w)
-			snprintf(sp, sizeof sp, "mov.b%d", w);
-		else
-			snprintf(sp, sizeof sp, "cvt.u%d.u%d", w, r);
-		return mkins(in, (Loc){0}, sp, slot, (Expr *)v, NULL);
-	}
-	const char *sg = ty_signed(ty) ? "s" : "u";
-	int bytes = acc->sp->type_bytes;   /* fewer than the slot's: a piece, its first bytes */
-	if (bytes < s->size || s->size == 1)
-		snprintf(sp, sizeof sp, "cvt.%s%d.%s%d", sg, r, sg, 8 * bytes);
-	else if (r == w)
-		snprintf(sp, sizeof sp, "mov.b%d", w);
-	else
-		snprintf(sp, sizeof sp, "cvt.%s%d.%s%d", sg, r, sg, w);
-	return mkins(in, (Loc){0}, sp, (Expr *)v, slot, NULL);
-}
-
 /* An element of an access moved to or from its slot's register. */
 static void put_elem(const void *ctx, List *l, Stmt *acc, int load, const Expr *v, const Slot *sl)
 {
 	const Mover *mv = ctx;
-	Stmt *m = elem_stmt(mv->fn->in, &acc->ins, load, v, sl, mv->types);
-	m->loc = acc->loc;
+	int bits = v->kind == E_NAME ? names_bits(mv->types, v) : 0;
+	Stmt *m = held_move(mv->fn->in->m, acc->loc, &acc->ins, load, (Expr *)v, bits, name_expr(sl->reg), sl->size);
 	m->ins.guard = acc->ins.guard;
 	m->ins.guard_neg = acc->ins.guard_neg;
 	list_insert_before(l, acc, m);
@@ -435,8 +410,8 @@ static void make_slots(Caller *fn, Bundle *b, Param *g, Stmt *call)
 		/* a .param may be spelled like a register (%pa): one % */
 		snprintf(base, sizeof base, "%%%s_%lld", outer + (outer[0] == '%'), (long long)s->off);
 		s->reg = names_fresh(&fn->names, base);
-		snprintf(spec, sizeof spec, ".reg .b%d", slot_bits(s->size));
-		snprintf(mov, sizeof mov, "mov.b%d", slot_bits(s->size));
+		snprintf(spec, sizeof spec, ".reg .b%d", held_bits(s->size));
+		snprintf(mov, sizeof mov, "mov.b%d", held_bits(s->size));
 		Stmt *d = var_new(in->m, at->loc, spec, s->reg);
 		names_add_decls(&fn->names, &d->var, 1);
 		list_insert_before(b->ps.list, at, d);
