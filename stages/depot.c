@@ -124,6 +124,7 @@ typedef struct Dp {
 	const char *root;     /* the register the depot's address is moved into, once (local_root) */
 	Stmt *root_def;
 	const char *groot;    /* its generic twin (%SP), or NULL */
+	int rooted;           /* root and groot are known (found when an indexed load first asks) */
 	const char *sel[3];   /* select_load's offset, its low word and predicate, once made */
 } Dp;
 
@@ -666,9 +667,13 @@ static const char *reg_type(const Places *b, const char *name)
 static int generic_root(Dp *d, const Places *b, const char **sp, const char **spl);
 
 /* The register holding the depot's local address: written once, by an
- * unguarded mov of the depot, 64 bits wide (select_load subtracts it). */
+ * unguarded mov of the depot, 64 bits wide (select_load subtracts it);
+ * found once a function, when a load at a run-time offset asks. */
 static void local_root(Dp *d, const Places *b)
 {
+	if (d->rooted)
+		return;
+	d->rooted = 1;
 	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
 		const MemAddrDef *a = &d->mo->defs[i];
 		const Ins *in = &a->at->ins;
@@ -718,7 +723,7 @@ static int indexed_load(const Dp *d, const MemAccess *a, const Names *regs)
 }
 
 /* Each access's form; whether any object is still a candidate. */
-static int check_forms(Dp *d)
+static int check_forms(Dp *d, const Places *b)
 {
 	for (uint32_t i = 0; i < d->mo->nacc; i++) {
 		const MemAccess *a = &d->mo->acc[i];
@@ -726,7 +731,10 @@ static int check_forms(Dp *d)
 		if (!o || o->in_memory)
 			continue;
 		o->in_memory = memacc_why_memory(a);
-		if (o->in_memory && indexed_load(d, a, NULL)) {
+		if (!o->in_memory || a->exact)
+			continue;
+		local_root(d, b);
+		if (indexed_load(d, a, NULL)) {
 			o->in_memory = o->iw && o->iw != a->at->ins.sp->type_bytes ?
 				"loads at run-time offsets of different widths" : NULL;
 			o->indexed = 1, o->iw = a->at->ins.sp->type_bytes, o->nindexed++;
@@ -912,6 +920,7 @@ static void select_load(Dp *d, const Pieces *p, Places *b, const MemAccess *a, N
 	if (!d->sel[0])
 		select_regs(d, regs, b);
 	reg_address(regs, s->ins.ops[1], &r, &c);
+	snprintf(sp, sizeof sp, "selp.b%d", 8 * w);
 	Expr *off = name_expr(d->sel[0]), *idx = name_expr(d->sel[1]), *pr = name_expr(d->sel[2]);
 	Expr *e = access_value(&s->ins), *ops[4] = {off, name_expr(r), name_expr(a->generic ? d->groot : d->root)};
 	place_insert(b, in, s, ins_new(d->m, s->loc, "sub.s64", ops, 3));
@@ -923,7 +932,6 @@ static void select_load(Dp *d, const Pieces *p, Places *b, const MemAccess *a, N
 	for (int64_t k = 1; k < (o->hi - o->lo) / w; k++) {
 		ops[0] = pr, ops[1] = idx, ops[2] = int_expr(k * w);
 		place_insert(b, in, s, ins_new(d->m, s->loc, "setp.eq.u32", ops, 3));
-		snprintf(sp, sizeof sp, "selp.b%d", 8 * w);
 		ops[0] = e, ops[1] = name_expr(piece_at(p, obj, o->lo + k * w)->reg), ops[2] = e, ops[3] = pr;
 		place_insert(b, in, s, ins_new(d->m, s->loc, sp, ops, 4));
 	}
@@ -963,10 +971,7 @@ static void replace_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a
 /* Replaces the objects registers can hold; returns how many. */
 static unsigned scalar_replace(Dp *d, Places *b, Stats *st)
 {
-	if (d->o->depot.no_sroa || d->named_in_data)
-		return 0;
-	local_root(d, b);
-	if (!check_forms(d))
+	if (d->o->depot.no_sroa || d->named_in_data || !check_forms(d, b))
 		return 0;
 	if (names_shadowed(d->f))  /* a name's type would be one scope's */
 		return 0;
