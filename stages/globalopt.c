@@ -393,21 +393,19 @@ static int is_trap(const List *body)
  * stays valid and distinct, and what only it called goes with the dead
  * code (such a callee, its address not taken, goes whole).  Whole-program ptxas drops such functions itself (nvlink -dlto:
  * the generated yardstick's unused table of yop functions); ptxas -c and
- * nvlink keep them whole.  Not a function a section names (-G's DWARF
- * describes its code) or a --keep one. */
+ * nvlink keep them whole.  Not a root: a function a section names (-G's
+ * DWARF describes its code) or a --keep one (a kernel always runs). */
 static void uncallable(Go *g)
 {
 	if (!g->o->world.closed)
 		return;
 	CallGraph *cg = callgraph_build(g->m, g->t);
 	uint8_t *runs = run_by_kernels(cg);
-	Names named = {0};
-	names_of_sections(&named, g->m);
 	for (uint32_t i = 0; runs && i < cg_count(cg); i++) {
 		const Symbol *sym = cg_func(cg, i)->sym;
 		Func *f = sym->def && sym->def->kind == S_FUNC ? sym->def->func : NULL;
-		if (runs[i] || !(sym->how & USE_ADDR) || !f || !f->has_body || is_trap(&f->body) ||
-		    g->kept[sym->id] || named_in_sections(&named, sym))
+		if (runs[i] || g->root[sym->id] || !(sym->how & USE_ADDR) || !f || !f->has_body ||
+		    is_trap(&f->body))
 			continue;
 		f->body = (List){0};
 		list_append(&f->body, ins_new(g->m, sym->def->loc, "trap", NULL, 0));
@@ -416,7 +414,6 @@ static void uncallable(Go *g)
 		remark(g, sym->def->loc, "%s never runs, its body a trap: no kernel calls it, directly or "
 			"through a .calltargets list", quoted_name(sym->name));
 	}
-	names_free(&named);
 	free(runs);
 	callgraph_free(cg);
 }
@@ -1143,8 +1140,9 @@ static void forget_table(Go *g)
 /* A step on the symbol table and its roots, built anew only when the
  * step before changed the module: five walks of every instruction were
  * a third of the default stages' time on a large module that has little
- * for the steps between the two dead-code passes to do. */
-static void step(Go *g, void (*fn)(Go *))
+ * for the steps between the two dead-code passes to do.  Whether it
+ * changed the module. */
+static int step(Go *g, void (*fn)(Go *))
 {
 	if (!g->t) {
 		g->t = symtab_build(g->m);
@@ -1158,6 +1156,7 @@ static void step(Go *g, void (*fn)(Go *))
 	fn(g);
 	if (g->changed)
 		forget_table(g);
+	return g->changed;
 }
 
 static void print_stats(const Stats *s)
@@ -1180,8 +1179,8 @@ void globalopt(Module *m, const StageOptions *o)
 		return;
 	Go g = {.m = m, .o = o};
 	step(&g, dead_code);   /* first, so that nothing dead is folded */
-	step(&g, uncallable);  /* after it: a dead function's indirect calls count for nothing */
-	step(&g, dead_code);
+	if (step(&g, uncallable))  /* after it: a dead function's indirect calls count for nothing */
+		step(&g, dead_code);   /* what only the trapped bodies called */
 	step(&g, sra);
 	step(&g, fold);
 	step(&g, dedupe);
