@@ -200,6 +200,7 @@ Func *mk_func(struct ParseState *ps, Vec *specs, int entry, Vec *fspecs, Vec *re
 	Spec *words = specs_array(ps, specs, &n);
 	func_set_specs(f, words, n);
 	f->is_entry = entry;
+	f->layout_kept = (uint8_t)ps->layout_kept;
 	f->fspecs = specs_array(ps, fspecs, &f->nfspecs);
 	f->has_rets = rets != NULL;
 	f->rets = decls(ps, rets, &f->nrets);

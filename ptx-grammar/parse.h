@@ -45,6 +45,7 @@ struct ParseState {
 	int stop;             /* a fatal input error: read no further, report no more */
 	void *scanner;        /* whose input ps_stop drops */
 	size_t nread;         /* bytes read from the file so far */
+	int layout_kept;      /* NVVM or LLVM wrote it (Func.layout_kept) */
 	int nopen;            /* open '{' and where the innermost few began */
 	int open_line[64], open_col[64];
 };

@@ -189,6 +189,30 @@ static int64_t acc_bytes(const Dp *d, const MemAccess *a, int64_t *lo)
 	return a->exact ? a->width : a->bounded ? a->spread + a->width : 0;
 }
 
+/* In PTX that neither NVVM nor LLVM wrote (Func.layout_kept), where
+ * nothing says one variable's addresses come from one anchor or that an
+ * index stays inside its array: an access at a run-time offset not proven
+ * bounded, a call reading from an address on, or an escape may touch any
+ * byte (*at: the first). */
+static const char *unbounded(const Dp *d, const Stmt **at)
+{
+	const MemObjs *mo = d->mo;
+	for (uint32_t i = 0; i < mo->nacc; i++) {
+		const MemAccess *a = &mo->acc[i];
+		if (depot_access(d, a) && !a->exact && !a->bounded && !places(d, a)) {
+			*at = a->at;
+			return "an access at a run-time offset in PTX no known compiler wrote (--trust-layout)";
+		}
+	}
+	for (uint32_t i = 0; i < mo->nesc; i++)
+		if (mo->esc[i].obj == d->dobj) {
+			int an = mo->esc[i].anchor;
+			*at = an >= 0 && (uint32_t)an < mo->nanchors ? mo->anchors[an].at : NULL;
+			return "an address escapes in PTX no known compiler wrote (--trust-layout)";
+		}
+	return NULL;
+}
+
 /* Why no byte may move, or NULL: some access could touch any object
  * (*at: that access). */
 static const char *why_fixed(const Dp *d, const Stmt **at)
@@ -223,7 +247,7 @@ static const char *why_fixed(const Dp *d, const Stmt **at)
 	for (uint32_t i = 0; i < mo->nesc; i++)
 		if (mo->esc[i].obj == d->dobj && (!mo->esc[i].base_known || !in_depot(d, mo->esc[i].base)))
 			return "its address escapes at an unknown offset";
-	return NULL;
+	return d->f->layout_kept || d->o->depot.trust_layout ? NULL : unbounded(d, at);
 }
 
 /* Bytes lo .. lo+len join atom at. */

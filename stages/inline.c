@@ -1276,6 +1276,7 @@ static void put_in(Caller *fn, CopyPlan *p)
 	if (in->o->verify)
 		judge(fn, p);
 	rewrite_callee(fn, p);
+	fn->f->layout_kept &= p->callee->layout_kept;
 	p->frame_end = p->site->frame;
 	if (p->depot)
 		merge_depot(fn, p);

@@ -40,6 +40,7 @@ typedef struct PrintfOptions {
 typedef struct DepotOptions {
 	int off;             /* --no-depot */
 	int no_sroa;         /* --no-sroa: no object is held in registers */
+	int trust_layout;    /* --trust-layout: as if every Func.layout_kept */
 	int remarks;         /* -Rpass=depot: a remark per depot */
 	int analysis;        /* -Rpass-analysis=depot: per object too */
 	int warn;            /* --warn-stack-size=N given */

@@ -80,6 +80,7 @@ VARIANTS=(
 	"threshold-1000|--inline-threshold=1000"
 	"no-ipo|--no-ipo" "ipo-constants|--ipo-constants"
 	"no-sroa|--no-sroa" "no-depot|--no-depot"
+	"trust-layout|--trust-layout" "always-trust|--inline=always --trust-layout"
 	"no-devirt|--no-devirt" "funnel-2|--devirt-funnel-max=2"
 	"funnel-1|--devirt-funnel-max=1" "funnel-8|--devirt-funnel-max=8"
 	"addrprep|--addrprep" "addrprep-narrow|--addrprep=narrow"

@@ -217,6 +217,12 @@ OPT(NO_DEPOT, V_ON, N("--no-depot"), FS(no_depot, depot.off), 0, "--no-depot",
 OPT(NO_SROA, V_ON, N("--no-sroa"), FS(no_sroa, depot.no_sroa), 0, "--no-sroa",
 	"keep in memory the local objects the depot stage would hold in\n"
 	"registers (those only loaded and stored at constant offsets)")
+OPT(TRUST_LAYOUT, V_ON, N("--trust-layout"), FS(trust_layout, depot.trust_layout), 0,
+	"--trust-layout",
+	"move local objects in PTX of any producer as in NVVM's and\n"
+	"LLVM's (each variable's addresses from one anchor, an index\n"
+	"kept inside its array); without it, only theirs (the header\n"
+	"comment they write)")
 OPT(RPASS_DEPOT, V_BIT, N("-Rpass=depot"), FS(remarks, depot.remarks), PTXLINK_REMARK_DEPOT,
 	"-Rpass=depot",
 	"a remark for every depot: its new size, or why it is kept")

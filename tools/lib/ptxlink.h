@@ -156,6 +156,7 @@ typedef struct ptxlink_options {
 	int reroll;               /* --reroll, --no-reroll (init: the default) */
 	int reroll_any;           /* --reroll-any */
 	int no_fold;              /* --no-fold */
+	int trust_layout;         /* --trust-layout */
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);
