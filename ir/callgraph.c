@@ -235,6 +235,79 @@ const uint32_t *cg_bottom_up(const CallGraph *cg)
 	return cg->order;
 }
 
+/* The functions a kernel (or a root named) may run, through direct calls
+ * and through indirect ones, whose .calltargets lists (devirtualization's)
+ * name their possible callees. */
+typedef struct Runs {
+	const CallGraph *cg;
+	uint8_t *runs;
+	uint32_t *work, nw;
+} Runs;
+
+/* name runs, and what it is an .alias of: stages/alias.c resolves them
+ * in a closed world but keeps a chain (an alias of an alias, which ptxas
+ * 13 rejects, "alias to unknown symbol", but the interpreter runs). */
+static void runs_add(Runs *r, const char *name)
+{
+	const CgFunc *c = cg_find(r->cg, name);
+	uint32_t j = c ? cg_index_of(r->cg, c) : 0;
+	if (!c || r->runs[j])
+		return;
+	r->runs[j] = 1, r->work[r->nw++] = j;
+	const Stmt *a = c->sym->def;
+	if (a && a->kind == S_ALIAS && a->list.nitems == 2 && a->list.items[1]->kind == E_NAME)
+		runs_add(r, a->list.items[1]->str);
+}
+
+/* What f's .calltargets lists name runs; 0 when one of its indirect
+ * calls has none (a prototype only: any address taken may be called). */
+static int runs_targets(Runs *r, const Func *f)
+{
+	Names lists = {0};
+	BodyIt it;
+	CallParts cp;
+	int listed = 1;
+	const char *word = intern_cstr(".calltargets");
+	for (const Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
+		if (s->kind == S_TARGETS && s->list.word == word) {
+			names_add(&lists, s->list.label, NULL);
+			for (uint32_t k = 0; k < s->list.nitems; k++)
+				if (s->list.items[k]->kind == E_NAME)
+					runs_add(r, s->list.items[k]->str);
+		}
+	body_end(&it);
+	for (const Stmt *s = body_first_call(&f->body, &it, &cp); s && listed; s = body_next_call(&it, &cp))
+		if (!cp.whole || !cg_find(r->cg, cp.callee->str))
+			listed = cp.proto && cp.proto->kind == E_NAME && names_exact(&lists, cp.proto->str);
+	names_free(&lists);
+	return listed;
+}
+
+uint8_t *cg_runs(const CallGraph *cg, const char *const *roots, uint32_t nroots)
+{
+	uint32_t n = cg_count(cg);
+	Runs r = {cg, xcalloc(n + 1, 1), xmalloc((n + 1) * sizeof *r.work), 0};
+	int listed = 1;
+	for (uint32_t i = 0; i < n; i++) {
+		const Stmt *d = cg_func(cg, i)->sym->def;
+		if (d && d->kind == S_FUNC && d->func->is_entry)
+			runs_add(&r, cg_func(cg, i)->name);
+	}
+	for (uint32_t i = 0; i < nroots; i++)
+		runs_add(&r, roots[i]);
+	while (r.nw && listed) {
+		const CgFunc *c = cg_func(cg, r.work[--r.nw]);
+		for (uint32_t k = 0; k < c->ncallees; k++)
+			runs_add(&r, c->callees[k]);
+		if (c->nindirect)
+			listed = runs_targets(&r, c->def);
+	}
+	free(r.work);
+	if (!listed)
+		free(r.runs), r.runs = NULL;
+	return r.runs;
+}
+
 void callgraph_free(CallGraph *cg)
 {
 	if (!cg)

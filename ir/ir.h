@@ -1124,6 +1124,11 @@ uint32_t cg_index_of(const CallGraph *, const CgFunc *);   /* cg_func(cg, i) is 
 uint32_t cg_component(const CallGraph *, uint32_t i);
 int cg_on_cycle(const CallGraph *, uint32_t i);
 const uint32_t *cg_bottom_up(const CallGraph *);   /* cg_count entries */
+/* Which functions (by index, malloc'd) the kernels and the roots named
+ * may run: through direct calls and the .calltargets lists of indirect
+ * ones; NULL when an indirect call they may run has none (a prototype
+ * only: any address taken may be called).  Closed worlds only. */
+uint8_t *cg_runs(const CallGraph *, const char *const *roots, uint32_t nroots);
 /* Tarjan's strongly connected components of a graph of n nodes, without
  * recursion (a chain of calls is as deep as the input likes).  The edges
  * from v go to to[first[v] .. first[v + 1] - 1], in the order they are

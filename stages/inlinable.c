@@ -45,7 +45,9 @@ typedef struct Facts {
 	int loop_ins;                /* its instructions on a loop */
 	uint8_t *held;               /* per parameter: inlinable_held() */
 	int32_t *held_bytes;         /* per parameter held: the bytes it reaches */
-	uint32_t ncalls;             /* its direct calls at inlinable_open() */
+	uint32_t ncalls;             /* its direct calls at inlinable_open() from functions
+	                                that may run (inlinable_runs) */
+	uint8_t runs;                /* inlinable_runs() */
 } Facts;
 
 struct Inlinable {
@@ -60,18 +62,30 @@ struct Inlinable {
 	uint64_t size, budget;       /* the module's instructions at inlinable_open(), and --inline-growth's share */
 };
 
+/* A call in f counts unless f never runs (a call is not a function's when
+ * f is NULL). */
+static int caller_runs(const Inlinable *in, const Func *f)
+{
+	const CgFunc *c = f ? cg_find(in->cg, f->name) : NULL;
+	return !c || in->callee[cg_index_of(in->cg, c)].runs;
+}
+
 Inlinable *inlinable_open(Module *m, const StageOptions *o, const CallGraph *cg)
 {
 	Arena *a = arena_new();
 	Inlinable *in = arena_alloc(a, sizeof *in);
 	*in = (Inlinable){.m = m, .o = o, .cg = cg, .arena = a, .dwarf = mod_has_dwarf(m)};
 	in->callee = arena_alloc(a, (cg_count(cg) + 1) * sizeof *in->callee);
+	uint8_t *runs = o->world.closed ? cg_runs(cg, o->globalopt.keep, o->globalopt.nkeep) : NULL;
+	for (uint32_t i = 0; i < cg_count(cg); i++)
+		in->callee[i].runs = !runs || runs[i];
 	for (uint32_t i = 0; i < cg_count(cg); i++) {
 		const CgFunc *c = cg_func(cg, i);
 		for (uint32_t k = 0; k < c->sym->nuses; k++)
-			in->callee[i].ncalls += (c->sym->uses[k].how & USE_CALL) != 0;
+			in->callee[i].ncalls += (c->sym->uses[k].how & USE_CALL) && caller_runs(in, c->sym->uses[k].in);
 		in->size += c->def && c->def->has_body ? body_size(&c->def->body) : 0;
 	}
+	free(runs);
 	in->budget = (uint64_t)o->inlining.growth * (in->size > CALLER_MAX ? in->size : CALLER_MAX) / 100;
 	return in;
 }
@@ -84,6 +98,11 @@ uint64_t inlinable_size(const Inlinable *in)
 uint64_t inlinable_budget(const Inlinable *in)
 {
 	return in->budget;
+}
+
+int inlinable_runs(const Inlinable *in, const CgFunc *c)
+{
+	return in->callee[cg_index_of(in->cg, c)].runs;
 }
 
 uint32_t inlinable_calls(const Inlinable *in, const CgFunc *c)

@@ -50,6 +50,11 @@ uint64_t inlinable_size(const Inlinable *);
 uint64_t inlinable_budget(const Inlinable *);
 uint64_t inlinable_charge(const Inlinable *, const CgFunc *c, int ncalls);
 uint32_t inlinable_calls(const Inlinable *, const CgFunc *c);   /* its direct calls at open */
+/* Whether c may run: in a closed world whose indirect calls all have
+ * .calltargets lists, a function no kernel or --keep root reaches
+ * through calls or those lists never does (globalopt then traps or
+ * removes it): its calls count for nothing, and nothing goes into it. */
+int inlinable_runs(const Inlinable *, const CgFunc *c);
 
 /* Why a call of c cannot be inlined whatever the copy looks like (in
  * this order: recursion, undefined, kernel, .weak in an open world, -G,

@@ -1728,7 +1728,8 @@ void inline_calls(Module *m, const StageOptions *o)
 	in_open(&in, m, o, mode);
 	for (uint32_t i = 0; i < cg_count(in.cg); i++) {
 		const CgFunc *c = cg_func(in.cg, in.order[i]);
-		if (c->def && c->def->has_body && c->ncallees && !in.callee[in.order[i]].deferred)
+		if (c->def && c->def->has_body && c->ncallees && !in.callee[in.order[i]].deferred &&
+		    inlinable_runs(in.inl, c))
 			inline_into(&in, c->sym->def);
 		while (in.nlate) {
 			c = cg_func(in.cg, in.late[--in.nlate]);
