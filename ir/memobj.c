@@ -445,6 +445,30 @@ static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t o
 	return r;
 }
 
+static Addr expr_value(Walker *w, uint32_t at, uint32_t op, const Expr *e, int depth);
+
+/* A vector's elements, stored or packed into one register: each that is
+ * an object's address escapes; the whole is no address when none is (a
+ * 64-bit value packed from two 32-bit ones: the inliner's .param pieces),
+ * the loop's own when one is that. */
+static Addr elements(Walker *w, uint32_t at, uint32_t op, const Expr *e, int depth)
+{
+	Addr r = none(0, 1);
+	for (uint32_t i = 0; i < e->n; i++) {
+		Addr a = expr_value(w, at, op, e->kids[i], depth + 1);
+		if (a.kind == A_CYCLE && r.kind != A_UNKNOWN) {
+			int dat = r.data;
+			r = cycle(a.cyc);
+			r.data = dat;
+		} else if (a.kind != A_NONE) {
+			escape(w, a);
+			r = unknown();
+		}
+		r.data |= a.data;
+	}
+	return r;
+}
+
 /* The value of operand e of instruction at (operand op, MEM_ARITH when e
  * is part of an add or sub's own operands). */
 static Addr expr_value(Walker *w, uint32_t at, uint32_t op, const Expr *e, int depth)
@@ -469,9 +493,8 @@ static Addr expr_value(Walker *w, uint32_t at, uint32_t op, const Expr *e, int d
 	}
 	if (e->kind == E_NAME || e->kind == E_NUM)
 		return leaf(w, at, e, depth);
-	if (e->kind == E_BRACE || e->kind == E_PAREN)  /* st.v2 [p], {%rd7, %rd4}: stored */
-		for (uint32_t i = 0; i < e->n; i++)
-			escape(w, expr_value(w, at, op, e->kids[i], depth + 1));
+	if (e->kind == E_BRACE || e->kind == E_PAREN)  /* st.v2 [p], {%rd7, %rd4}; mov.b64 %rd3, {%r1, %r2} */
+		return elements(w, at, op, e, depth);
 	return unknown();
 }
 
