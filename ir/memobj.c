@@ -67,6 +67,8 @@ typedef struct Addr {
 	uint32_t cyc;   /* A_CYCLE: the definition reached again */
 	uint32_t cand, ncand;   /* ncand > 0: one of several exact places (a phi or
 	                         * selp of them), MemObjs.cands[cand ..], each plus off */
+	int far;        /* no address: one of the function's own parameters plus amounts
+	                 * that are no address, the caller's memory (far()) */
 } Addr;
 
 /* Past this many places an address merged from several is not followed. */
@@ -143,6 +145,7 @@ typedef struct Walker {
 	uint64_t evals;  /* value_of_def's work, bounded (EVALS_PER_INS) */
 	const char *param;   /* a pointer parameter whose ld.params give object 0's start */
 	const Lends *lends;  /* memobjs_build_lent's, or NULL */
+	const Func *f;       /* whose own depot: its parameters are far(); NULL in param mode */
 	int deep;            /* a chain went past the depth followed: some values unknown */
 } Walker;
 
@@ -214,6 +217,26 @@ static const char *param_load(const Ins *in, const char *param)
 }
 
 static Addr value_of_def(Walker *w, uint32_t ins, int depth);
+
+/* Does in load one of the function's own parameters?  Such a value was
+ * the caller's before this call's frame existed: a .local address in it
+ * is the caller's memory (with an index added, still inside the caller's
+ * object, as C promises), never this frame's depot.  Trusted only of PTX
+ * NVVM or LLVM wrote (Func.layout_kept): a hand-written caller may hand
+ * on an address below its own frame, where the callee's will be. */
+static int far(const Walker *w, const Ins *in)
+{
+	const char *name;
+	int64_t off;
+	if (!w->f || !w->f->layout_kept || in->nops != 2 || ins_space(in) != SPACE_PARAM ||
+	    !ins_reads_memory(in) || !addr_name_off(in->ops[1], &name, &off))
+		return 0;
+	for (uint32_t i = 0; i < w->f->nparams; i++)
+		for (uint32_t k = 0; k < w->f->params[i].nds; k++)
+			if (w->f->params[i].ds[k].name == name)
+				return 1;
+	return 0;
+}
 
 static int add_cand(MemObjs *mo, uint32_t first, int anchor, int64_t off)
 {
@@ -424,8 +447,11 @@ static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t o
 	}
 	Addr r = a.kind == A_OBJ ? a : b;
 	const Addr *other = a.kind == A_OBJ ? &b : &a;
-	if (r.kind == A_NONE)
-		return a.data || b.data ? data() : none(0, 1);
+	if (r.kind == A_NONE) {   /* the caller's pointer plus an amount stays the caller's */
+		Addr v = a.data || b.data ? data() : none(0, 1);
+		v.far = negate_b ? a.far && !b.far : a.far != b.far;
+		return v;
+	}
 	int64_t k = other->var ? 0 : negate_b ? wrap_neg(other->off) : other->off;
 	if (r.root) {
 		r.anchor = new_anchor(w, at, op, k, other->var);
@@ -559,6 +585,7 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 			}
 			r.data |= a.data;
 		}
+		r.far = r.kind == A_NONE && far(w, in);
 	}
 	w->memo[ins] = r;
 	w->state[ins] = 2;
@@ -693,9 +720,9 @@ static void scan_ins(Walker *w, uint32_t i)
 				add_access(w, i, a, in->sp->type_bytes * in->sp->vec, how);
 				access_places(w->mo, a);
 			}
-			else if (a.kind == A_UNKNOWN || sp == SPACE_LOCAL)
+			else if (a.kind == A_UNKNOWN || (sp == SPACE_LOCAL && !a.far))
 				add_access(w, i, unknown(), 0, how);
-			continue;  /* generic through no address of ours: not .local */
+			continue;  /* generic through no address of ours, or the caller's: not ours */
 		}
 		if (role != OPND_DEF && role != OPND_MAYDEF)
 			escape(w, expr_value(w, i, k, e, 0));
@@ -916,6 +943,7 @@ static MemObjs *build(const Func *f, int lend, Borrowers *rd)
 	}
 	Walker w;
 	walker_init(&w, mo, g, NULL);
+	w.f = f;
 	Lends lends = {0};
 	if (lend)
 		find_lends(&f->body, &lends, rd);
