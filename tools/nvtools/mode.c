@@ -101,8 +101,8 @@ static void mode_facts(const Module *m, ModeFacts *f)
 
 /* The rule tools/bench/mode-bench.sh's and lto-bench.sh's measurements
  * support (docs/usage.md): nvlink must resolve a name; or a cycle may be
- * compiled with the full call ABI (recursion through direct calls, or an
- * address-taken function calling through a pointer): relocatable.  No
+ * compiled with the full call ABI (an address-taken function calling
+ * through a pointer): relocatable.  No
  * function address-taken, no call left and no instruction ptxas calls a
  * subroutine of its own for (Spelling.slowpath) in two kernels: whole
  * program.  Of the 51 call-free corpus files compiled both ways with
@@ -121,6 +121,10 @@ static void mode_facts(const Module *m, ModeFacts *f)
  * instruction has none), and are no fact: in the 6 corpus files that
  * have them (cub_sort_scan's in 40 kernels) whole program is better.
  * Otherwise MODE_AUTO, measure:
+ * - recursion through direct calls: whole-program ptxas saves a non-leaf
+ *   function's return address in fewer spill bytes, relocatable keeps
+ *   one copy of each function; the generated yardstick's programs go
+ *   either way (docs/usage.md).
  * - address-taken functions: whole-program mode compiles each as a
  *   full-ABI function copied into every kernel, relocatable mode pays at
  *   the call sites instead, and which costs more no count of them tells.
@@ -145,9 +149,9 @@ static void mode_facts(const Module *m, ModeFacts *f)
  *   4,608 against 4,736.) */
 static int mode_by_facts(const ModeFacts *f)
 {
-	if (f->undefined || f->recursive || f->taken_indirect)
+	if (f->undefined || f->taken_indirect)
 		return MODE_RELOCATABLE;
-	return f->taken || f->calling || f->slowpath ? MODE_AUTO : MODE_WHOLE;
+	return f->recursive || f->taken || f->calling || f->slowpath ? MODE_AUTO : MODE_WHOLE;
 }
 
 /* The yardstick's order (tools/bench/lto-bench.sh): fewer spill bytes,
