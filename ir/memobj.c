@@ -473,6 +473,23 @@ static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t o
 
 static Addr expr_value(Walker *w, uint32_t at, uint32_t op, const Expr *e, int depth);
 
+/* r, a value computed from the operands seen so far, and one more whose
+ * value is a: no address unless one is (which escapes), the loop's own
+ * when one is that (neutral, as in sum()). */
+static Addr computed_from(Walker *w, Addr r, Addr a)
+{
+	if (a.kind == A_CYCLE && r.kind != A_UNKNOWN) {
+		int dat = r.data;
+		r = cycle(a.cyc);
+		r.data = dat;
+	} else if (a.kind != A_NONE) {
+		escape(w, a);
+		r = unknown();
+	}
+	r.data |= a.data;
+	return r;
+}
+
 /* A vector's elements, stored or packed into one register: each that is
  * an object's address escapes; the whole is no address when none is (a
  * 64-bit value packed from two 32-bit ones: the inliner's .param pieces),
@@ -480,18 +497,8 @@ static Addr expr_value(Walker *w, uint32_t at, uint32_t op, const Expr *e, int d
 static Addr elements(Walker *w, uint32_t at, uint32_t op, const Expr *e, int depth)
 {
 	Addr r = none(0, 1);
-	for (uint32_t i = 0; i < e->n; i++) {
-		Addr a = expr_value(w, at, op, e->kids[i], depth + 1);
-		if (a.kind == A_CYCLE && r.kind != A_UNKNOWN) {
-			int dat = r.data;
-			r = cycle(a.cyc);
-			r.data = dat;
-		} else if (a.kind != A_NONE) {
-			escape(w, a);
-			r = unknown();
-		}
-		r.data |= a.data;
-	}
+	for (uint32_t i = 0; i < e->n; i++)
+		r = computed_from(w, r, expr_value(w, at, op, e->kids[i], depth + 1));
 	return r;
 }
 
@@ -574,16 +581,7 @@ static Addr value_of_def(Walker *w, uint32_t ins, int depth)
 			Operand role = ins_operand(in, i);
 			if (role != OPND_USE)
 				continue;  /* a load's value is no object's address */
-			Addr a = expr_value(w, ins, i, in->ops[i], depth);
-			if (a.kind == A_CYCLE && r.kind != A_UNKNOWN) {
-				int dat = r.data;   /* the loop's own value, as in sum(): neutral */
-				r = cycle(a.cyc);
-				r.data = dat;
-			} else if (a.kind != A_NONE) {
-				escape(w, a);
-				r = unknown();
-			}
-			r.data |= a.data;
+			r = computed_from(w, r, expr_value(w, ins, i, in->ops[i], depth));
 		}
 		r.far = r.kind == A_NONE && far(w, in);
 	}
