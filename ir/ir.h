@@ -428,11 +428,12 @@ typedef struct Func {
 	int64_t *starts;
 	uint32_t nstarts, cstarts;
 	uint8_t starts_noted;
-	/* NVVM or LLVM wrote it (their header comment; --trust-layout): each
-	 * .local variable's addresses come from one anchor, and an address
-	 * computed from an array stays inside it, what the depot stage moves
-	 * objects by.  The inliner clears it in a caller it copies a function
-	 * without it into. */
+	/* NVVM or LLVM wrote it (their header comment): each .local
+	 * variable's addresses come from one anchor, and an address computed
+	 * from an array stays inside it, what the depot stage moves objects by
+	 * (--trust-layout: as if every function had it) and ir/memobj.c takes
+	 * a parameter's pointer for the caller's memory by.  The inliner clears
+	 * it in a caller it copies a function without it into. */
 	uint8_t layout_kept;
 } Func;
 
