@@ -659,6 +659,17 @@ static void lend_reads(Walker *w, uint32_t ins)
 		Addr a = expr_value(w, l->store_ins, 1, l->store->ins.ops[1], 0);
 		if (a.kind != A_OBJ)
 			continue;
+		if (l->reach && a.ncand > 1 && !(l->how & USE_WRITE) && l->hi > l->lo) {
+			/* one of several exact places, only read: each place's bytes
+			 * may be read (a write would have to be a may-write) */
+			for (uint32_t k = 0; k < a.ncand; k++) {
+				const MemCand c = w->mo->cands[a.cand + k];
+				Addr p = a;
+				p.ncand = 0, p.var = 0, p.anchor = c.anchor, p.off = wrap_add(c.off, a.off);
+				lend_bytes(w, ins, p, l);
+			}
+			continue;
+		}
 		if (l->reach && (a.var || a.root)) {
 			escape(w, a);   /* those bytes exactly, or an escape as before */
 			continue;
@@ -765,21 +776,47 @@ static void stmts_push(Stmts *l, const Stmt *s)
 	l->v[l->n++] = s;
 }
 
-/* What in does with .param p: 1 stores one value into it, 2 passes it as
- * a whole argument that the callee only reads through (borrowers_args),
- * 0 anything else (loads it, passes it elsewhere, takes its address). */
-static int param_use(const Ins *in, const char *p, Borrowers *rd)
+enum { MAX_TARGETS = 16 };
+
+/* The functions call c may go to: its callee, or each name of its
+ * .calltargets list (one of lists, the function's); 0 when neither is
+ * known (a prototype only, a list too long). */
+static uint32_t callees_of(const CallParts *c, const Stmts *lists, const char **out)
 {
-	const char *name;
+	if (!c->proto) {
+		out[0] = c->callee->kind == E_NAME ? c->callee->str : NULL;
+		return out[0] != NULL;
+	}
+	for (uint32_t i = 0; c->proto->kind == E_NAME && i < lists->n; i++) {
+		const Stmt *t = lists->v[i];
+		if (t->list.label != c->proto->str || t->list.nitems > MAX_TARGETS)
+			continue;
+		for (uint32_t k = 0; k < t->list.nitems; k++)
+			if ((out[k] = t->list.items[k]->kind == E_NAME ? t->list.items[k]->str : NULL) == NULL)
+				return 0;
+		return t->list.nitems;
+	}
+	return 0;
+}
+
+/* What in does with .param p: 1 stores one value into it, 2 passes it as
+ * a whole argument that the callee only reads through (borrowers_args;
+ * through a .calltargets list, every function it names), 0 anything else
+ * (loads it, passes it elsewhere, takes its address). */
+static int param_use(const Ins *in, const char *p, const Stmts *lists, Borrowers *rd)
+{
+	const char *name, *callee[MAX_TARGETS];
 	int64_t off;
 	CallParts c;
 	if (in->sp->code == O_st && ins_space(in) == SPACE_PARAM && in->nops == 2 &&
 	    addr_name_off(in->ops[0], &name, &off) && name == p && in->ops[1]->kind != E_BRACE &&
 	    !expr_mentions(in->ops[1], p))
 		return 1;
-	if (!ins_call_parts(in, &c) || c.proto || !c.args || (c.rets && expr_mentions(c.rets, p)))
+	if (!ins_call_parts(in, &c) || !c.args || (c.rets && expr_mentions(c.rets, p)))
 		return 0;
-	uint32_t reads = borrowers_args(rd, c.callee->str);
+	uint32_t n = callees_of(&c, lists, callee), reads = n ? UINT32_MAX : 0;
+	for (uint32_t i = 0; i < n; i++)
+		reads &= borrowers_args(rd, callee[i]);
 	for (uint32_t k = 0; k < c.args->n; k++)
 		if (expr_mentions(c.args->kids[k], p) &&
 		    (k >= 32 || !(reads >> k & 1) || c.args->kids[k]->kind != E_NAME))
@@ -799,16 +836,17 @@ static int declares(const List *l, const char *p)
 /* The uses of the .param p that list l declares, in l and in the scopes
  * inside that do not declare a p of their own (nvcc names every call's
  * .params alike): 0 when one is neither a store nor such a call. */
-static int param_uses(const List *l, const char *p, int own, Stmts *stores, Stmts *calls, Borrowers *rd)
+static int param_uses(const List *l, const char *p, int own, Stmts *stores, Stmts *calls,
+	const Stmts *lists, Borrowers *rd)
 {
 	if (!own && declares(l, p))
 		return 1;
 	for (const Stmt *s = l->head; s; s = s->next) {
-		if (s->kind == S_SCOPE && !param_uses(&s->scope, p, 0, stores, calls, rd))
+		if (s->kind == S_SCOPE && !param_uses(&s->scope, p, 0, stores, calls, lists, rd))
 			return 0;
 		if (s->kind != S_INS || !ins_mentions(&s->ins, p))
 			continue;
-		int u = param_use(&s->ins, p, rd);
+		int u = param_use(&s->ins, p, lists, rd);
 		if (!u)
 			return 0;
 		stmts_push(u == 1 ? stores : calls, s);
@@ -820,27 +858,28 @@ static int borrowers_reach(Borrowers *rd, const char *callee, uint32_t k, Lend *
 
 /* The bytes the call of l touches through .param p, where its callee
  * says: for a .param passed as several arguments, every one's. */
-static void lend_reach(Lend *l, const char *p, Borrowers *rd)
+static void lend_reach(Lend *l, const char *p, const Stmts *lists, Borrowers *rd)
 {
 	CallParts c;
 	Lend one;
+	const char *callee[MAX_TARGETS];
 	if (!ins_call_parts(&l->call->ins, &c) || !c.args)
 		return;
+	uint32_t n = callees_of(&c, lists, callee);
 	int first = 1, whole = 0;
-	for (uint32_t k = 0; k < c.args->n; k++) {
-		if (c.args->kids[k]->kind != E_NAME || c.args->kids[k]->str != p)
-			continue;
-		if (!borrowers_reach(rd, c.callee->str, k, &one)) {
-			*l = (Lend){.store = l->store, .call = l->call, .store_ins = l->store_ins,
-				.call_ins = l->call_ins};   /* the toolchain's: reads from the address on */
-			return;
+	for (uint32_t k = 0; k < c.args->n; k++)
+		for (uint32_t i = 0; i < n && c.args->kids[k]->kind == E_NAME && c.args->kids[k]->str == p; i++) {
+			if (!borrowers_reach(rd, callee[i], k, &one)) {
+				*l = (Lend){.store = l->store, .call = l->call, .store_ins = l->store_ins,
+					.call_ins = l->call_ins};   /* the toolchain's: reads from the address on */
+				return;
+			}
+			l->lo = first || one.lo < l->lo ? one.lo : l->lo;
+			l->hi = first || one.hi > l->hi ? one.hi : l->hi;
+			l->how |= one.how;
+			l->widest = one.widest > l->widest ? one.widest : l->widest;
+			whole |= !one.reach, first = 0;
 		}
-		l->lo = first || one.lo < l->lo ? one.lo : l->lo;
-		l->hi = first || one.hi > l->hi ? one.hi : l->hi;
-		l->how |= one.how;
-		l->widest = one.widest > l->widest ? one.widest : l->widest;
-		whole |= !one.reach, first = 0;
-	}
 	l->reach = !first && !whole;
 }
 
@@ -848,24 +887,31 @@ static void lend_reach(Lend *l, const char *p, Borrowers *rd)
 static void find_lends(const List *body, Lends *out, Borrowers *rd)
 {
 	BodyIt it;
+	Stmts lists = {0};   /* the .calltargets lists calls name */
+	const char *word = intern_cstr(".calltargets");
+	for (const Stmt *s = body_first(body, &it); s; s = body_next(&it))
+		if (s->kind == S_TARGETS && s->list.word == word)
+			stmts_push(&lists, s);
+	body_end(&it);
 	for (const Stmt *s = body_first(body, &it); s; s = body_next(&it)) {
 		if (s->kind != S_VAR || decl_space(&s->var) != SPACE_PARAM)
 			continue;
 		for (uint32_t i = 0; i < s->var.nds; i++) {
 			Stmts st = {0}, calls = {0};
-			if (param_uses(it.in, s->var.ds[i].name, 1, &st, &calls, rd))
+			if (param_uses(it.in, s->var.ds[i].name, 1, &st, &calls, &lists, rd))
 				for (uint32_t c = 0; c < calls.n; c++)
 					for (uint32_t k = 0; k < st.n; k++) {
 						out->v = array_grow(out->v, out->n, &out->cap, sizeof *out->v);
 						Lend *l = &out->v[out->n++];
 						*l = (Lend){.store = st.v[k], .call = calls.v[c],
 							.store_ins = UINT32_MAX, .call_ins = UINT32_MAX};
-						lend_reach(l, s->var.ds[i].name, rd);
+						lend_reach(l, s->var.ds[i].name, &lists, rd);
 					}
 			free(st.v);
 			free(calls.v);
 		}
 	}
+	free(lists.v);
 }
 
 typedef struct StmtAt {
