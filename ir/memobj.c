@@ -778,25 +778,34 @@ static void stmts_push(Stmts *l, const Stmt *s)
 
 enum { MAX_TARGETS = 16 };
 
+/* .calltargets lists by their (interned) labels: looked up per call. */
+static int by_label(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)(*(const Stmt *const *)a)->list.label;
+	uintptr_t y = (uintptr_t)(*(const Stmt *const *)b)->list.label;
+	return (x > y) - (x < y);
+}
+
 /* The functions call c may go to: its callee, or each name of its
- * .calltargets list (one of lists, the function's); 0 when neither is
- * known (a prototype only, a list too long). */
+ * .calltargets list (one of lists, the function's, sorted by_label); 0
+ * when neither is known (a prototype only, a list too long). */
 static uint32_t callees_of(const CallParts *c, const Stmts *lists, const char **out)
 {
 	if (!c->proto) {
 		out[0] = c->callee->kind == E_NAME ? c->callee->str : NULL;
 		return out[0] != NULL;
 	}
-	for (uint32_t i = 0; c->proto->kind == E_NAME && i < lists->n; i++) {
-		const Stmt *t = lists->v[i];
-		if (t->list.label != c->proto->str || t->list.nitems > MAX_TARGETS)
-			continue;
-		for (uint32_t k = 0; k < t->list.nitems; k++)
-			if ((out[k] = t->list.items[k]->kind == E_NAME ? t->list.items[k]->str : NULL) == NULL)
-				return 0;
-		return t->list.nitems;
-	}
-	return 0;
+	Stmt key = {.kind = S_TARGETS};
+	key.list.label = c->proto->kind == E_NAME ? c->proto->str : NULL;
+	const Stmt *kp = &key, **found = key.list.label && lists->n ?
+		bsearch(&kp, lists->v, lists->n, sizeof *lists->v, by_label) : NULL;
+	const Stmt *t = found ? *found : NULL;
+	if (!t || t->list.nitems > MAX_TARGETS)
+		return 0;
+	for (uint32_t k = 0; k < t->list.nitems; k++)
+		if ((out[k] = t->list.items[k]->kind == E_NAME ? t->list.items[k]->str : NULL) == NULL)
+			return 0;
+	return t->list.nitems;
 }
 
 /* What in does with .param p: 1 stores one value into it, 2 passes it as
@@ -893,6 +902,8 @@ static void find_lends(const List *body, Lends *out, Borrowers *rd)
 		if (s->kind == S_TARGETS && s->list.word == word)
 			stmts_push(&lists, s);
 	body_end(&it);
+	if (lists.n)
+		qsort(lists.v, lists.n, sizeof *lists.v, by_label);
 	for (const Stmt *s = body_first(body, &it); s; s = body_next(&it)) {
 		if (s->kind != S_VAR || decl_space(&s->var) != SPACE_PARAM)
 			continue;

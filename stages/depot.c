@@ -189,6 +189,13 @@ static int64_t acc_bytes(const Dp *d, const MemAccess *a, int64_t *lo)
 	return a->exact ? a->width : a->bounded ? a->spread + a->width : 0;
 }
 
+/* The instruction that formed escape i's address, when an anchor did. */
+static const Stmt *escape_at_ins(const MemObjs *mo, uint32_t i)
+{
+	int an = mo->esc[i].anchor;
+	return an >= 0 && (uint32_t)an < mo->nanchors ? mo->anchors[an].at : NULL;
+}
+
 /* In PTX that neither NVVM nor LLVM wrote (Func.layout_kept), where
  * nothing says one variable's addresses come from one anchor or that an
  * index stays inside its array: an access at a run-time offset not proven
@@ -206,8 +213,7 @@ static const char *unbounded(const Dp *d, const Stmt **at)
 	}
 	for (uint32_t i = 0; i < mo->nesc; i++)
 		if (mo->esc[i].obj == d->dobj) {
-			int an = mo->esc[i].anchor;
-			*at = an >= 0 && (uint32_t)an < mo->nanchors ? mo->anchors[an].at : NULL;
+			*at = escape_at_ins(mo, i);
 			return "an address escapes in PTX no known compiler wrote (--trust-layout)";
 		}
 	return NULL;
@@ -396,9 +402,8 @@ static void make_objects(Dp *d)
 	for (uint32_t i = 0; i < mo->nesc; i++)
 		if (mo->esc[i].obj == d->dobj) {
 			Obj *o = obj_at(d, mo->esc[i].base);
-			int an = mo->esc[i].anchor;
 			o->pinned = "its address escapes";
-			o->pinned_at = an >= 0 && (uint32_t)an < mo->nanchors ? mo->anchors[an].at : NULL;
+			o->pinned_at = escape_at_ins(mo, i);
 		}
 }
 
@@ -717,16 +722,11 @@ static void local_root(Dp *d, const Places *b)
 		d->groot = sp;
 }
 
-/* [r] or [r+C] of a 64-bit register: r and C. */
+/* [r] or [r+C] of a 64-bit register (asked once regs are known): r and C. */
 static int reg_address(const Names *regs, const Expr *e, const char **r, int64_t *c)
 {
-	if (e->kind != E_ADDR || e->n != 1)
-		return 0;
-	e = e->kids[0], *c = 0;
-	if (e->kind == E_BINARY && (e->op == '+' || e->op == '-') && int_operand(e->kids[1], c))
-		*c = e->op == '-' ? -*c : *c, e = e->kids[0];
-	*r = e->kind == E_NAME ? e->str : NULL;
-	return *r && (!regs || names_bits(regs, e) == 64);
+	const char *t;
+	return addr_name_off(e, r, c) && (!regs || ((t = names_type(regs, *r)) && type_bytes(t) == 8));
 }
 
 /* A load at a run-time offset that selects among registers could take
@@ -881,12 +881,20 @@ static const Piece *piece_at(const Pieces *p, uint32_t obj, int64_t off)
 /* A register per piece of a replaced object, declared after the body's
  * declarations; those a load reads set to 0 there.  Everything the stage
  * adds goes into b, which later steps ask what mentions a register. */
+/* The function's first statement past its declarations: where the
+ * stage's own registers are declared. */
+static Stmt *past_decls(const Dp *d)
+{
+	Stmt *first = d->f->body.head;
+	while (first && first->kind == S_VAR)
+		first = first->next;
+	return first;
+}
+
 static void declare_pieces(Dp *d, Pieces *p, Names *regs, Places *b)
 {
 	List *body = &d->f->body;
-	Stmt *first = body->head;
-	while (first && first->kind == S_VAR)
-		first = first->next;
+	Stmt *first = past_decls(d);
 	for (uint32_t i = 0; i < p->n; i++) {
 		Piece *q = &p->v[i];
 		if (!d->objs[q->obj].scalar)
@@ -911,9 +919,7 @@ static void select_regs(Dp *d, Names *regs, Places *b)
 {
 	static const char *const base[3] = {"%dpo", "%dpi", "%dpp"}, *const type[3] = {".reg .b64",
 		".reg .b32", ".reg .pred"};
-	Stmt *first = d->f->body.head;
-	while (first && first->kind == S_VAR)
-		first = first->next;
+	Stmt *first = past_decls(d);
 	for (int k = 0; k < 3; k++) {
 		d->sel[k] = names_fresh(regs, base[k]);
 		place_insert(b, &d->f->body, first, var_new(d->m, d->decl->loc, type[k], d->sel[k]));
