@@ -1013,6 +1013,7 @@ typedef struct MemAccess {
 	                         * store), width its widest access; or, bounded, a module
 	                         * function's that reads (and may write: how) at constant
 	                         * offsets off .. off+width, base the address lent */
+	const Stmt *via;        /* lent: the st.param that passed the address */
 	uint8_t data;           /* its run-time index comes from data: a value loaded, a
 	                         * parameter, a special register (bins[px >> 4]), not only
 	                         * from constants stepped around loops (a[i] in a loop that
@@ -1093,6 +1094,11 @@ int memacc_value_fits(const struct Names *, const Expr *e, int bytes, int store)
 /* Is every access through pointer parameter param (interned) of f at a
  * constant offset, its value going nowhere else? */
 int param_offsets_constant(const Func *f, const char *param, int64_t *bytes);
+typedef struct ParamLoad {
+	Stmt *at;           /* an ld through the pointer (any space) */
+	int64_t off;        /* its constant offset from it */
+} ParamLoad;
+ParamLoad *param_loads(const Func *f, const char *param, uint32_t *n, int64_t *hi);
 /* Does f store through it at a run-time offset (a[j] = x)?  Then the
  * caller's object passed there stays in memory once the call is inlined. */
 int param_stored_indexed(const Func *f, const char *param);

@@ -641,6 +641,7 @@ static void lend_bytes(Walker *w, uint32_t ins, Addr a, const Lend *l)
 	a.base = a.off, a.off = wrap_add(a.off, l->lo);
 	add_access(w, ins, a, (int)(l->hi - l->lo), l->how);
 	w->mo->acc[w->mo->nacc - 1].lent = 1;
+	w->mo->acc[w->mo->nacc - 1].via = l->store;
 }
 
 /* Call ins reads what the stores of its lends put into its .params: an
@@ -682,6 +683,7 @@ static void lend_reads(Walker *w, uint32_t ins)
 		a.base = base_of(a), a.base_known = base_known(a), a.var = 1;
 		add_access(w, ins, a, l->widest, l->how ? l->how : USE_READ);
 		w->mo->acc[w->mo->nacc - 1].lent = 1;
+		w->mo->acc[w->mo->nacc - 1].via = l->store;
 	}
 }
 
@@ -1125,6 +1127,9 @@ typedef struct ParamUse {
 	                     * an index's base under 0 (p[-1], not p[i-1]) */
 	int other;          /* param named otherwise (its address taken, a piece of it
 	                     * read), or the pointer going where it is not followed */
+	ParamLoad *got;     /* with collect: each exact load through it */
+	uint32_t ngot, cgot;
+	int collect;
 } ParamUse;
 
 /* Does in name param other than in ld.param's [param]? */
@@ -1216,13 +1221,17 @@ static void scan_param(Walker *w, uint32_t i, ParamUse *u)
 		u->stored_indexed |= (role == OPND_STORE || role == OPND_UPDATE) && a.indexed;
 		int width = (int)in->sp->type_bytes * (int)in->sp->vec;
 		use_bytes(u, a, width, width, role == OPND_STORE || role == OPND_UPDATE);
+		if (u->collect && role == OPND_LOAD && !a.var) {
+			u->got = array_grow(u->got, u->ngot, &u->cgot, sizeof *u->got);
+			u->got[u->ngot++] = (ParamLoad){w->cfg->ins[i], a.off};
+		}
 	}
 }
 
 /* With rd, a pointer passed on to calls that lend it is followed there. */
-static ParamUse param_walk(const Func *f, const char *param, Borrowers *rd)
+static ParamUse param_walk(const Func *f, const char *param, Borrowers *rd, int collect)
 {
-	ParamUse u = {0};
+	ParamUse u = {.collect = collect};
 	Cfg *g = cfg_build(f);
 	if (!g)
 		return u;
@@ -1257,11 +1266,28 @@ static ParamUse param_walk(const Func *f, const char *param, Borrowers *rd)
  * be NULL). */
 int param_offsets_constant(const Func *f, const char *param, int64_t *bytes)
 {
-	ParamUse u = param_walk(f, param, NULL);
+	ParamUse u = param_walk(f, param, NULL, 0);
 	int held = u.loads > 0 && !u.inexact && !u.not_ldst && !u.other;
 	if (bytes)
 		*bytes = held && u.lo < u.hi ? u.hi - u.lo : 0;
 	return held;
+}
+
+/* Does f only load through pointer parameter param, each load at a
+ * constant offset from it, none below it, and keep nothing of its value
+ * (not stored, passed on, compared, indexed)?  Then what it reads is
+ * bytes 0 .. *hi of the object, and a call lending it an object no other
+ * code can reach during the call could pass those bytes instead: the
+ * loads, in text order (xmalloc'd), else NULL. */
+ParamLoad *param_loads(const Func *f, const char *param, uint32_t *n, int64_t *hi)
+{
+	ParamUse u = param_walk(f, param, NULL, 1);
+	if (!u.loads || !u.ngot || u.inexact || u.not_ldst || u.other || u.stored || u.lo < 0) {
+		free(u.got);
+		return NULL;
+	}
+	*n = u.ngot, *hi = u.hi;
+	return u.got;
 }
 
 /* Does f store through pointer parameter param at a run-time offset:
@@ -1273,7 +1299,7 @@ int param_offsets_constant(const Func *f, const char *param, int64_t *bytes)
  * ptxas unrolls the loop and places each. */
 int param_stored_indexed(const Func *f, const char *param)
 {
-	return param_walk(f, param, NULL).stored_indexed;
+	return param_walk(f, param, NULL, 0).stored_indexed;
 }
 
 /* ---- functions that only read through a pointer argument ---------------- */
@@ -1318,7 +1344,7 @@ struct Borrowers {
 static int param_borrowed(const Func *f, const char *param, int64_t *lo, int64_t *hi, int *widest,
 	int *stored, Borrowers *rd)
 {
-	ParamUse u = param_walk(f, param, rd);
+	ParamUse u = param_walk(f, param, rd, 0);
 	*lo = u.lo, *hi = u.hi, *stored = u.stored, *widest = u.widest;
 	if (!u.loads || u.not_ldst || u.other)
 		return 0;

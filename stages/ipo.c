@@ -31,6 +31,10 @@
  *              that .param (devirtualization's funnels share them);
  *   results    a return value no call site reads: the callee's st.param
  *              into it and its declaration go, and each call's (retval0).
+ *   by value   a pointer parameter the callee only loads through at constant
+ *              offsets, every call lending it a .local object of the
+ *              caller's that nothing else reaches, becomes an aggregate
+ *              .param of the bytes it reads (below: "by value").
  *
  *     .func (.param .b32 rv) f(.param .b32 a, .param .b32 b)      .func f(.param .b32 b)
  *     { ld.param.b32 %r1, [a]; ...  st.param.b32 [rv], %r2; }  -> { mov.b32 %r1, 7; ... }
@@ -73,7 +77,7 @@ static const char *const why_text[NWHY] = {
 };
 
 typedef struct Stats {
-	unsigned funcs, internal, left[NWHY], constants, params, results, merged, refused_const;
+	unsigned funcs, internal, left[NWHY], constants, params, results, merged, refused_const, byvalue;
 } Stats;
 
 typedef struct Callee Callee;
@@ -810,6 +814,364 @@ static void unread_result(Ipo *p, Callee *fn)
 	remark(p, fn->def->loc, "return value of %s removed: no call reads it", quoted_name(f->name));
 }
 
+/* ---- by value ----------------------------------------------------------------
+ *
+ * A pointer parameter the callee only loads through, each load at a
+ * constant offset (ir/memobj.c: param_loads), where every call lends it a
+ * .local object of the caller's that nothing else reaches during the call
+ * (memobjs_build_lent: the object's address escapes nowhere, no access
+ * goes through a .local address not followed, no other argument of the
+ * call points into it): the call passes the bytes the callee reads, in an
+ * aggregate .param, and the callee loads them from there.  The object
+ * stays in the caller, read at constant offsets only, which the depot
+ * stage's scalar replacement can hold in registers.
+ *
+ *   .func f(.param .b64 p)                   .func f(.param .align 4 .b8 p[8])
+ *   { ld.param.u64 %rd1, [p];            ->  { mov.b64 %rd1, 0;
+ *     ld.f32 %f1, [%rd1+4]; }                  ld.param.f32 %f1, [p+4]; }
+ *   st.param.b64 [param0], %rd5;         ->  ld.b32 %bv, [%rd5+4];
+ *                                            st.param.b32 [param0+4], %bv;
+ *
+ * The copies go where the address was stored into the .param, which only
+ * other st.params and declarations may follow before the call. */
+
+typedef struct Piece {
+	int64_t off;
+	int bytes;
+} Piece;
+
+typedef struct ByValue {
+	Callee *fn;
+	uint32_t param;
+	ParamLoad *loads;
+	uint32_t nloads;
+	Piece *pieces;
+	uint32_t npieces;
+	int64_t size;
+	int align;
+	Stmt **stores;       /* per site: the st.param of the address */
+	uint8_t *generic;    /* per site: the address is generic, not .local's window */
+} ByValue;
+
+/* A caller's objects and names, built once on the module as it was. */
+typedef struct CallerFacts {
+	const Func *f;
+	MemObjs *mo;
+	Names names;
+	int named;
+	Stmt *decls;         /* new registers are declared before it, in order */
+	UT_hash_handle hh;
+} CallerFacts;
+
+typedef struct ByValues {
+	Ipo *p;
+	Borrowers *rd;
+	CallerFacts *by_func;
+	ByValue *v;
+	uint32_t n, cap;
+} ByValues;
+
+/* The caller as it is now: an earlier change of its own signature put a
+ * new Func in its statement (set_signature), its body the same. */
+static Func *caller_now(const Call *st)
+{
+	return st->from ? st->from->def->func : st->caller;
+}
+
+static CallerFacts *caller_facts(ByValues *b, const Func *f)
+{
+	CallerFacts *c;
+	HASH_FIND_PTR(b->by_func, &f, c);
+	if (!c) {
+		c = xcalloc(1, sizeof *c);
+		c->f = f;
+		HASH_ADD_PTR(b->by_func, f, c);
+	}
+	return c;
+}
+
+static const MemObjs *caller_objs(ByValues *b, const Func *f)
+{
+	CallerFacts *c = caller_facts(b, f);
+	if (!c->mo)
+		c->mo = memobjs_build_lent(f, b->rd);
+	return c->mo;
+}
+
+/* A plain load (ld, ld.local, ld.global: the pointer's own space, as the
+ * walk followed it) at an offset its width divides: that width, else 0. */
+static int plain_load(const Ins *in, int64_t off)
+{
+	const Spelling *sp = in->sp;
+	if (sp->code != O_ld || !sp->type || in->nops != 2 || in->ops[0]->kind == E_ADDR)
+		return 0;
+	static const char *const spaces[] = {"", ".local", ".global"};
+	char vec[8] = "", want[48];
+	if (sp->vec > 1)
+		snprintf(vec, sizeof vec, ".v%d", sp->vec);
+	int w = sp->type_bytes * sp->vec;
+	for (int k = 0; k < 3; k++) {
+		snprintf(want, sizeof want, "ld%s%s%s", spaces[k], vec, sp->type);
+		if (!strcmp(want, sp->text))
+			return w > 0 && off % w == 0 ? w : 0;
+	}
+	return 0;
+}
+
+static int by_off(const void *x, const void *y)
+{
+	const Piece *a = x, *b = y;
+	return a->off < b->off ? -1 : a->off > b->off ? 1 : a->bytes - b->bytes;
+}
+
+/* The elements the loads read, each once; 0 where two overlap. */
+static int pieces_of(ByValue *bv)
+{
+	uint32_t n = 0, cap = 0;
+	for (uint32_t i = 0; i < bv->nloads; i++) {
+		const Ins *in = &bv->loads[i].at->ins;
+		int w = plain_load(in, bv->loads[i].off);
+		if (!w)
+			return 0;
+		bv->align = w > bv->align ? w : bv->align;
+		for (int k = 0; k < in->sp->vec; k++) {
+			bv->pieces = array_grow(bv->pieces, n, &cap, sizeof *bv->pieces);
+			bv->pieces[n++] = (Piece){bv->loads[i].off + k * in->sp->type_bytes, in->sp->type_bytes};
+		}
+	}
+	qsort(bv->pieces, n, sizeof *bv->pieces, by_off);
+	bv->npieces = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const Piece *last = bv->npieces ? &bv->pieces[bv->npieces - 1] : NULL;
+		if (last && last->off == bv->pieces[i].off && last->bytes == bv->pieces[i].bytes)
+			continue;
+		if (last && last->off + last->bytes > bv->pieces[i].off)
+			return 0;
+		bv->pieces[bv->npieces++] = bv->pieces[i];
+	}
+	return bv->npieces > 0;
+}
+
+/* The one st.param of the address into the call's argument arg, followed
+ * only by st.params and declarations up to the call. */
+static Stmt *address_store(const Call *st, const char *arg)
+{
+	Stmt *store = NULL, *s;
+	for (s = st->list->head; s && s != st->call; s = s->next) {
+		if (s->kind == S_INS && ins_mentions(&s->ins, arg)) {
+			if (store)
+				return NULL;
+			store = s;
+		} else if (store && s->kind != S_VAR &&
+		           !(s->kind == S_INS && s->ins.sp->code == O_st && ins_space(&s->ins) == SPACE_PARAM)) {
+			return NULL;
+		}
+	}
+	int64_t off;
+	if (!s || !store || param_access(&store->ins, arg, &off) != 0 || off || store->ins.guard ||
+	    store->ins.sp->vec != 1 || store->ins.sp->type_bytes != 8 ||
+	    store->ins.ops[1]->kind != E_NAME || store->ins.ops[1]->str[0] != '%')
+		return NULL;
+	return store;
+}
+
+/* Are the bytes lent at mine out of reach of every address of their
+ * object that escapes?  Under a layout NVVM or LLVM wrote (one anchor per
+ * variable: Func.layout_kept), an address escaping at e reaches from e to
+ * the next start (memobjs_starts), as the depot stage trusts; the bytes
+ * from mine's base, within its own start's reach, are then another
+ * variable's.  Else any escape of the object may reach them. */
+static int out_of_reach(const MemObjs *mo, const Func *f, const MemAccess *mine, int64_t size)
+{
+	const MemObj *o = &mo->objs[mine->obj];
+	int any = 0;
+	for (uint32_t i = 0; i < mo->nesc; i++) {
+		const MemEscape *e = &mo->esc[i];
+		if (e->obj != mine->obj)
+			continue;
+		if (!f->layout_kept || !e->base_known || e->base == mine->base)
+			return 0;
+		any = 1;
+	}
+	if (!any)
+		return !o->escapes;
+	int64_t *starts = xmalloc((mo->nacc + mo->nesc + 1) * sizeof *starts);
+	uint32_t n = memobjs_starts(mo, mine->obj, o->size, starts);
+	int ok = 1;
+	for (uint32_t k = 0; k < n; k++)
+		ok &= starts[k] <= mine->base || starts[k] >= mine->base + size;
+	free(starts);
+	return ok;
+}
+
+/* Does the address stored by store lend the call an object of the
+ * caller's alone, bv->size bytes of it from there? */
+static int lent_alone(const MemObjs *mo, const Func *caller, const Stmt *call, const Stmt *store,
+	const ByValue *bv, uint8_t *generic)
+{
+	const MemAccess *mine = NULL;
+	if (mo->partial)
+		return 0;
+	for (uint32_t i = 0; i < mo->nacc; i++)
+		if (mo->acc[i].lent && mo->acc[i].via == store) {
+			if (mine)
+				return 0;
+			mine = &mo->acc[i];
+		}
+	if (!mine || mine->obj < 0 || !mine->base_known || mine->base < 0)
+		return 0;
+	*generic = mine->generic;
+	const MemObj *o = &mo->objs[mine->obj];
+	if ((o->size >= 0 && mine->base + bv->size > o->size) || !out_of_reach(mo, caller, mine, bv->size))
+		return 0;
+	for (uint32_t i = 0; i < mo->nacc; i++) {
+		const MemAccess *a = &mo->acc[i];
+		if (a->obj < 0 || (a != mine && a->at == call && a->obj == mine->obj))
+			return 0;
+	}
+	return 1;
+}
+
+/* Parameter i of fn, if it can go by value at every call. */
+static void consider(ByValues *b, Callee *fn, uint32_t i)
+{
+	const Decl *d = &fn->f->params[i];
+	if (!scalar(d) || ty_size(d->type) != 8 || !fn->nsites || names_shadowed(fn->f))
+		return;
+	ByValue bv = {.fn = fn, .param = i};
+	bv.loads = param_loads(fn->f, d->ds[0].name, &bv.nloads, &bv.size);
+	if (!bv.loads || !pieces_of(&bv))
+		goto no;
+	bv.stores = xcalloc(fn->nsites, sizeof *bv.stores);
+	bv.generic = xcalloc(fn->nsites, 1);
+	for (uint32_t k = 0; k < fn->nsites; k++) {
+		const Call *st = &fn->sites[k];
+		CallParts cp;
+		ins_call_parts(&st->call->ins, &cp);
+		const char *arg = cp.args->kids[i]->str;
+		if (other_call_names(st->list, arg, st->call, ANY) ||
+		    !(bv.stores[k] = address_store(st, arg)) ||
+		    !lent_alone(caller_objs(b, caller_now(st)), caller_now(st), st->call, bv.stores[k], &bv,
+		        &bv.generic[k]))
+			goto no;
+	}
+	b->v = array_grow(b->v, b->n, &b->cap, sizeof *b->v);
+	b->v[b->n++] = bv;
+	return;
+no:
+	free(bv.loads);
+	free(bv.pieces);
+	free(bv.stores);
+	free(bv.generic);
+}
+
+static Decl aggregate(Ipo *p, Loc at, const char *name, const ByValue *bv)
+{
+	char specs[48], decl[256];
+	snprintf(specs, sizeof specs, ".param .align %d .b8", bv->align);
+	snprintf(decl, sizeof decl, "%s[%lld]", name, (long long)bv->size);
+	return var_new(p->m, at, specs, decl)->var;
+}
+
+/* The callee loads what the pointer pointed to from the .param itself. */
+static void callee_by_value(Ipo *p, const ByValue *bv)
+{
+	Func *f = bv->fn->f;
+	const char *formal = f->params[bv->param].ds[0].name;
+	BodyIt it;
+	int64_t off;
+	for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
+		if (s->kind == S_INS && param_access(&s->ins, formal, &off) == 1) {
+			Stmt *m = mov_new(p->m, s->loc, 8, s->ins.ops[0], int_expr(0));
+			m->ins.guard = s->ins.guard, m->ins.guard_neg = s->ins.guard_neg;
+			s->ins = m->ins;
+		}
+	for (uint32_t i = 0; i < bv->nloads; i++) {
+		Stmt *s = bv->loads[i].at;
+		const Spelling *sp = s->ins.sp;
+		char text[48], vec[8] = "";
+		if (sp->vec > 1)
+			snprintf(vec, sizeof vec, ".v%d", sp->vec);
+		snprintf(text, sizeof text, "ld.param%s%s", vec, sp->type);
+		Expr *ops[2] = {s->ins.ops[0], expr_addr(p->m, name_expr(formal), bv->loads[i].off)};
+		Stmt *m = ins_new(p->m, s->loc, text, ops, 2);
+		m->ins.guard = s->ins.guard, m->ins.guard_neg = s->ins.guard_neg;
+		s->ins = m->ins;
+	}
+	Decl *params = arena_dup(p->m->arena, f->params, (f->nparams + 1) * sizeof *params);
+	params[bv->param] = aggregate(p, bv->fn->def->loc, formal, bv);
+	set_signature(p, f->name, params, f->nparams, 0);
+	bv->fn->f = bv->fn->def->func;
+}
+
+/* The call copies the bytes into its .param where it stored the address. */
+static void site_by_value(ByValues *b, const ByValue *bv, const Call *st, Stmt *store, int generic)
+{
+	Ipo *p = b->p;
+	Func *caller = caller_now(st);
+	CallerFacts *c = caller_facts(b, caller);
+	if (!c->named++) {
+		names_of_func(&c->names, p->m, caller);
+		c->decls = caller->body.head;
+	}
+	CallParts cp;
+	ins_call_parts(&st->call->ins, &cp);
+	const char *arg = cp.args->kids[bv->param]->str;
+	Stmt *d = list_var(st->list, arg);
+	d->var = aggregate(p, d->loc, arg, bv);
+	Expr *addr = store->ins.ops[1];
+	for (uint32_t i = 0; i < bv->npieces; i++) {
+		const Piece *pc = &bv->pieces[i];
+		char type[16], ld[24], stp[24];
+		snprintf(type, sizeof type, ".reg .b%d", held_bits(pc->bytes));
+		snprintf(ld, sizeof ld, "ld%s.b%d", generic ? "" : ".local", 8 * pc->bytes);
+		snprintf(stp, sizeof stp, "st.param.b%d", 8 * pc->bytes);
+		Expr *reg = name_expr(reg_new(p->m, &caller->body, &c->names, c->decls, "%bv", type));
+		Expr *lops[2] = {reg, expr_addr(p->m, addr, pc->off)};
+		Expr *sops[2] = {expr_addr(p->m, name_expr(arg), pc->off), reg};
+		list_insert_before(st->list, store, ins_new(p->m, store->loc, ld, lops, 2));
+		list_insert_before(st->list, store, ins_new(p->m, store->loc, stp, sops, 2));
+	}
+	list_remove(st->list, store);
+}
+
+static void by_value(Ipo *p)
+{
+	ByValues b = {.p = p, .rd = borrowers_build(p->m)};
+	for (uint32_t i = 0; i < p->nfns; i++) {
+		Callee *fn = &p->fns[i];
+		if (fn->why >= 0 || fn->gone)
+			continue;
+		for (uint32_t k = 0; k < fn->f->nparams; k++)
+			consider(&b, fn, k);
+	}
+	for (uint32_t i = 0; i < b.n; i++) {
+		ByValue *bv = &b.v[i];
+		for (uint32_t k = 0; k < bv->fn->nsites; k++)
+			site_by_value(&b, bv, &bv->fn->sites[k], bv->stores[k], bv->generic[k]);
+		callee_by_value(p, bv);
+		p->st.byvalue++;
+		remark(p, bv->fn->def->loc, "parameter %u of %s passed by value: every call lends it "
+			"a .local object of its own that only it reads (%lld bytes)", bv->param + 1,
+			quoted_name(bv->fn->f->name), (long long)bv->size);
+		free(bv->loads);
+		free(bv->pieces);
+		free(bv->stores);
+		free(bv->generic);
+	}
+	CallerFacts *c, *tmp;
+	HASH_ITER(hh, b.by_func, c, tmp) {
+		HASH_DEL(b.by_func, c);
+		if (c->mo)
+			memobjs_free(c->mo);
+		if (c->named)
+			names_free(&c->names);
+		free(c);
+	}
+	free(b.v);
+	borrowers_free(b.rd);
+}
+
 /* ---- driver --------------------------------------------------------------- */
 
 static void print_stats(const Stats *s)
@@ -819,8 +1181,8 @@ static void print_stats(const Stats *s)
 		if (s->left[i])
 			diag_note("ipo:   %u left: %s", s->left[i], why_text[i]);
 	diag_note("ipo:   %u merged into another, %u parameters made constant (%u refused: not "
-		"scalars), %u parameters and %u return values removed", s->merged, s->constants,
-		s->refused_const, s->params, s->results);
+		"scalars), %u parameters and %u return values removed, %u pointer parameters passed "
+		"by value", s->merged, s->constants, s->refused_const, s->params, s->results, s->byvalue);
 }
 
 void ipo(Module *m, const StageOptions *o)
@@ -840,6 +1202,8 @@ void ipo(Module *m, const StageOptions *o)
 		unread_params(&p, fn);
 		unread_result(&p, fn);
 	}
+	if (o->ipo.byvalue)
+		by_value(&p);
 	if (o->stats)
 		print_stats(&p.st);
 	if (p.st.merged)

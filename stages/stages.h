@@ -63,6 +63,7 @@ typedef struct GlobalOptOptions {
 typedef struct IpoOptions {
 	int on;              /* --ipo, --no-ipo (the default: tools/lib/opttab.h) */
 	int constants;       /* --ipo-constants: constant parameters too */
+	int byvalue;         /* --ipo-byvalue: pointer parameters passed by value */
 	int remarks;         /* -Rpass=ipo: a remark per change, and per refusal */
 } IpoOptions;
 
@@ -157,7 +158,9 @@ void globalopt_dead(Module *, const StageOptions *);
 
 /* ipo.c: internal functions (every caller seen, no address taken) that
  * are the same merged; parameters every call passes one number made that
- * number (--ipo-constants); parameters and results nothing reads removed */
+ * number (--ipo-constants); parameters and results nothing reads removed;
+ * read-only pointer parameters lent a caller's .local object passed by
+ * value (--ipo-byvalue) */
 void ipo(Module *, const StageOptions *);
 
 /* fold.c: branches whose predicate the operands' value ranges decide

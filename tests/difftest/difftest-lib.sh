@@ -324,7 +324,7 @@ difftest_compare() {
 # the default threshold and funnel limit and --addrprep=sink are the
 # default's.
 DIFFTEST_VARIANTS="default O0 O1 O2 nodevirt fm1 fm2 fm64 never always t0 thuge noglobalopt
-	internalize noipo ipoconst nodepot nosroa addrprep narrow widen fold sink noaddrprep locals
+	internalize noipo ipoconst nobyvalue nodepot nosroa addrprep narrow widen fold sink noaddrprep locals
 	localsalways noreroll rerollany nofold max"
 difftest_vflags() {
 	case $1 in
@@ -339,6 +339,7 @@ difftest_vflags() {
 	internalize) echo --internalize ;;
 	noipo) echo --no-ipo ;;
 	ipoconst) echo --ipo-constants ;;
+	nobyvalue) echo --no-ipo-byvalue ;;
 	nodepot) echo --no-depot ;;
 	nosroa) echo --no-sroa ;;
 	addrprep) echo --addrprep ;;

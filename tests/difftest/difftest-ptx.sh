@@ -78,7 +78,7 @@ VARIANTS=(
 	"inline-never|--inline=never" "inline-always|--inline=always"
 	"threshold-0|--inline-threshold=0" "threshold-20|--inline-threshold=20"
 	"threshold-1000|--inline-threshold=1000"
-	"no-ipo|--no-ipo" "ipo-constants|--ipo-constants"
+	"no-ipo|--no-ipo" "ipo-constants|--ipo-constants" "no-byvalue|--no-ipo-byvalue"
 	"no-sroa|--no-sroa" "no-depot|--no-depot"
 	"trust-layout|--trust-layout" "always-trust|--inline=always --trust-layout"
 	"no-devirt|--no-devirt" "funnel-2|--devirt-funnel-max=2"

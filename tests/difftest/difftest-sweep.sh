@@ -28,6 +28,7 @@
 #   never always --inline=never, =always   t0 thuge  --inline-threshold=0, 100000
 #   noglobalopt  --no-globalopt            internalize  --internalize
 #   noipo        --no-ipo                  ipoconst  --ipo-constants
+#   nobyvalue    --no-ipo-byvalue
 #   nodepot      --no-depot                nosroa    --no-sroa
 #   addrprep     --addrprep (all four)     narrow widen fold sink  --addrprep=X
 #   noaddrprep   --no-addrprep             max  --inline=always --ipo-constants

@@ -181,9 +181,17 @@ OPT(IPO_CONSTANTS, V_ON, N("--ipo-constants"), FS(ipo_constants, ipo.constants),
 	"with --ipo, parameters every call passes one number made\n"
 	"constant too (default: off: ptxas then unrolls loops bounded\n"
 	"by them, and code grows)")
+OPT(IPO_BYVALUE, V_ON, N("--ipo-byvalue"), FS(ipo_byvalue, ipo.byvalue), 1, "--ipo-byvalue",
+	"with --ipo, a pointer parameter the callee only reads at\n"
+	"constant offsets, every call lending it a .local object of its\n"
+	"own, passes those bytes by value: the caller's object may then\n"
+	"leave the stack (default: on)")
+OPT(NO_IPO_BYVALUE, V_OFF, N("--no-ipo-byvalue"), FS(ipo_byvalue, ipo.byvalue), 0, "--no-ipo-byvalue",
+	"no pointer parameters passed by value")
 OPT(RPASS_IPO, V_BIT, N("-Rpass=ipo"), FS(remarks, ipo.remarks), PTXLINK_REMARK_IPO, "-Rpass=ipo",
-	"a remark for every function merged, parameter made constant or\n"
-	"removed, result removed, and every one left as it is")
+	"a remark for every function merged, parameter made constant,\n"
+	"removed or passed by value, result removed, and every one left\n"
+	"as it is")
 OPT(OPT_LOCALS, V_ON, N("--opt-locals"), FS(opt_locals, locals.on), 1, "--opt-locals",
 	"after inlining, loads of local memory whose bytes a store or\n"
 	"load before them holds become movs, and stores nothing reads\n"

@@ -157,6 +157,7 @@ typedef struct ptxlink_options {
 	int reroll_any;           /* --reroll-any */
 	int no_fold;              /* --no-fold */
 	int trust_layout;         /* --trust-layout */
+	int ipo_byvalue;          /* --ipo-byvalue, --no-ipo-byvalue (init: the default) */
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);
