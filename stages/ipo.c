@@ -853,10 +853,29 @@ typedef struct ByValue {
 	uint8_t *generic;    /* per site: the address is generic, not .local's window */
 } ByValue;
 
-/* A caller's objects and names, built once on the module as it was. */
+/* A caller's lend of an address to a call, found by the st.param that
+ * passed it (MemAccess.via). */
+typedef struct LentBy {
+	const Stmt *via;
+	const MemAccess *acc;
+	int twice;           /* two lends through one st.param, or two of one call into one object */
+	UT_hash_handle hh;
+} LentBy;
+
+/* What escapes of one object of the caller (found when first asked). */
+typedef struct Reach {
+	int known, blind;    /* blind: an escape may reach any of its bytes */
+	int64_t *escs, *starts;   /* sorted: where its addresses escape, where its variables start */
+	uint32_t nescs, nstarts;
+} Reach;
+
+/* A caller's objects and names, read once on the module as it was. */
 typedef struct CallerFacts {
 	const Func *f;
 	MemObjs *mo;
+	int blind;           /* an access through a .local address not followed, or one not known */
+	LentBy *lent, *lends;
+	Reach *reach;        /* per object */
 	Names names;
 	int named;
 	Stmt *decls;         /* new registers are declared before it, in order */
@@ -890,12 +909,131 @@ static CallerFacts *caller_facts(ByValues *b, const Func *f)
 	return c;
 }
 
-static const MemObjs *caller_objs(ByValues *b, const Func *f)
+static int by_call_obj(const void *x, const void *y)
+{
+	const MemAccess *a = *(const MemAccess *const *)x, *b = *(const MemAccess *const *)y;
+	if (a->at != b->at)
+		return (uintptr_t)a->at < (uintptr_t)b->at ? -1 : 1;
+	return a->obj - b->obj;
+}
+
+/* The lends of c's body, by st.param; two of one call into one object
+ * are marked (a callee writing through one would be read through the
+ * other). */
+static void find_lent(CallerFacts *c)
+{
+	const MemObjs *mo = c->mo;
+	const MemAccess **v = xmalloc((mo->nacc + 1) * sizeof *v);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < mo->nacc; i++) {
+		c->blind |= mo->acc[i].obj < 0;
+		if (mo->acc[i].lent && mo->acc[i].via)
+			v[n++] = &mo->acc[i];
+	}
+	qsort(v, n, sizeof *v, by_call_obj);
+	c->lends = xcalloc(n + 1, sizeof *c->lends);
+	for (uint32_t i = 0; i < n; i++) {
+		LentBy *l = &c->lends[i], *old;
+		int same = (i && !by_call_obj(&v[i - 1], &v[i])) || (i + 1 < n && !by_call_obj(&v[i], &v[i + 1]));
+		*l = (LentBy){.via = v[i]->via, .acc = v[i], .twice = same};
+		HASH_FIND_PTR(c->lent, &l->via, old);
+		if (old)
+			old->twice = 1;
+		else
+			HASH_ADD_PTR(c->lent, via, l);
+	}
+	free(v);
+}
+
+static CallerFacts *caller_objs(ByValues *b, const Func *f)
 {
 	CallerFacts *c = caller_facts(b, f);
-	if (!c->mo)
+	if (!c->mo) {
 		c->mo = memobjs_build_lent(f, b->rd);
-	return c->mo;
+		c->blind = c->mo->partial;
+		c->reach = xcalloc(c->mo->nobjs + 1, sizeof *c->reach);
+		find_lent(c);
+	}
+	return c;
+}
+
+static int by_value_cmp(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* Object obj's escapes.  Under a layout NVVM or LLVM wrote (one anchor
+ * per variable: Func.layout_kept) an address escaping at e reaches from e
+ * to the next start (memobjs_starts), as the depot stage trusts; else
+ * any escape may reach any of its bytes. */
+static const Reach *reach_of(CallerFacts *c, int obj)
+{
+	Reach *r = &c->reach[obj];
+	const MemObjs *mo = c->mo;
+	if (r->known)
+		return r;
+	r->known = 1;
+	r->escs = xmalloc((mo->nesc + 1) * sizeof *r->escs);
+	for (uint32_t i = 0; i < mo->nesc; i++)
+		if (mo->esc[i].obj == obj) {
+			r->blind |= !mo->esc[i].base_known;
+			r->escs[r->nescs++] = mo->esc[i].base;
+		}
+	r->blind |= (mo->objs[obj].escapes && !r->nescs) || (r->nescs && !c->f->layout_kept);
+	if (r->blind || !r->nescs)
+		return r;
+	qsort(r->escs, r->nescs, sizeof *r->escs, by_value_cmp);
+	r->starts = xmalloc((mo->nacc + mo->nesc + 1) * sizeof *r->starts);
+	r->nstarts = memobjs_starts(mo, obj, mo->objs[obj].size, r->starts);
+	return r;
+}
+
+/* The first of the n sorted values v above x (n if none). */
+static uint32_t first_above(const int64_t *v, uint32_t n, int64_t x)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (v[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Are bytes base .. base+size of obj out of reach of every address of it
+ * that escapes: none escapes at base, and no other variable starts
+ * among them? */
+static int out_of_reach(CallerFacts *c, int obj, int64_t base, int64_t size)
+{
+	const Reach *r = reach_of(c, obj);
+	if (r->blind)
+		return 0;
+	if (!r->nescs)
+		return 1;
+	uint32_t e = first_above(r->escs, r->nescs, base - 1), k = first_above(r->starts, r->nstarts, base);
+	return !(e < r->nescs && r->escs[e] == base) && !(k < r->nstarts && r->starts[k] < base + size);
+}
+
+/* Does the address stored by store lend its call an object of the
+ * caller's alone, bv->size bytes of it from there: nothing else in the
+ * caller may reach them while the call runs? */
+static int lent_alone(CallerFacts *c, const Stmt *store, const ByValue *bv, uint8_t *generic)
+{
+	LentBy *l;
+	if (c->blind)
+		return 0;
+	HASH_FIND_PTR(c->lent, &store, l);
+	if (!l || l->twice)
+		return 0;
+	const MemAccess *mine = l->acc;
+	if (mine->obj < 0 || !mine->base_known || mine->base < 0)
+		return 0;
+	*generic = mine->generic;
+	const MemObj *o = &c->mo->objs[mine->obj];
+	return !(o->size >= 0 && mine->base + bv->size > o->size) && out_of_reach(c, mine->obj, mine->base, bv->size);
 }
 
 /* A plain load (ld, ld.local, ld.global: the pointer's own space, as the
@@ -975,63 +1113,6 @@ static Stmt *address_store(const Call *st, const char *arg)
 	return store;
 }
 
-/* Are the bytes lent at mine out of reach of every address of their
- * object that escapes?  Under a layout NVVM or LLVM wrote (one anchor per
- * variable: Func.layout_kept), an address escaping at e reaches from e to
- * the next start (memobjs_starts), as the depot stage trusts; the bytes
- * from mine's base, within its own start's reach, are then another
- * variable's.  Else any escape of the object may reach them. */
-static int out_of_reach(const MemObjs *mo, const Func *f, const MemAccess *mine, int64_t size)
-{
-	const MemObj *o = &mo->objs[mine->obj];
-	int any = 0;
-	for (uint32_t i = 0; i < mo->nesc; i++) {
-		const MemEscape *e = &mo->esc[i];
-		if (e->obj != mine->obj)
-			continue;
-		if (!f->layout_kept || !e->base_known || e->base == mine->base)
-			return 0;
-		any = 1;
-	}
-	if (!any)
-		return !o->escapes;
-	int64_t *starts = xmalloc((mo->nacc + mo->nesc + 1) * sizeof *starts);
-	uint32_t n = memobjs_starts(mo, mine->obj, o->size, starts);
-	int ok = 1;
-	for (uint32_t k = 0; k < n; k++)
-		ok &= starts[k] <= mine->base || starts[k] >= mine->base + size;
-	free(starts);
-	return ok;
-}
-
-/* Does the address stored by store lend the call an object of the
- * caller's alone, bv->size bytes of it from there? */
-static int lent_alone(const MemObjs *mo, const Func *caller, const Stmt *call, const Stmt *store,
-	const ByValue *bv, uint8_t *generic)
-{
-	const MemAccess *mine = NULL;
-	if (mo->partial)
-		return 0;
-	for (uint32_t i = 0; i < mo->nacc; i++)
-		if (mo->acc[i].lent && mo->acc[i].via == store) {
-			if (mine)
-				return 0;
-			mine = &mo->acc[i];
-		}
-	if (!mine || mine->obj < 0 || !mine->base_known || mine->base < 0)
-		return 0;
-	*generic = mine->generic;
-	const MemObj *o = &mo->objs[mine->obj];
-	if ((o->size >= 0 && mine->base + bv->size > o->size) || !out_of_reach(mo, caller, mine, bv->size))
-		return 0;
-	for (uint32_t i = 0; i < mo->nacc; i++) {
-		const MemAccess *a = &mo->acc[i];
-		if (a->obj < 0 || (a != mine && a->at == call && a->obj == mine->obj))
-			return 0;
-	}
-	return 1;
-}
-
 /* Parameter i of fn, if it can go by value at every call. */
 static void consider(ByValues *b, Callee *fn, uint32_t i)
 {
@@ -1051,8 +1132,7 @@ static void consider(ByValues *b, Callee *fn, uint32_t i)
 		const char *arg = cp.args->kids[i]->str;
 		if (other_call_names(st->list, arg, st->call, ANY) ||
 		    !(bv.stores[k] = address_store(st, arg)) ||
-		    !lent_alone(caller_objs(b, caller_now(st)), caller_now(st), st->call, bv.stores[k], &bv,
-		        &bv.generic[k]))
+		    !lent_alone(caller_objs(b, caller_now(st)), bv.stores[k], &bv, &bv.generic[k]))
 			goto no;
 	}
 	b->v = array_grow(b->v, b->n, &b->cap, sizeof *b->v);
@@ -1162,8 +1242,14 @@ static void by_value(Ipo *p)
 	CallerFacts *c, *tmp;
 	HASH_ITER(hh, b.by_func, c, tmp) {
 		HASH_DEL(b.by_func, c);
-		if (c->mo)
+		if (c->mo) {
+			for (uint32_t i = 0; i < c->mo->nobjs; i++)
+				free(c->reach[i].escs), free(c->reach[i].starts);
+			HASH_CLEAR(hh, c->lent);
+			free(c->lends);
+			free(c->reach);
 			memobjs_free(c->mo);
+		}
 		if (c->named)
 			names_free(&c->names);
 		free(c);

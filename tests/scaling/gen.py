@@ -54,6 +54,11 @@ an input that once took more than n log n time or memory in N:
                     lending its array to g0 (--inline=never: each function's
                     depot asks what the next does with the pointer, which
                     follows it down the chain, once per function)
+  byvalue-calls     a kernel of N objects of 8 bytes in one depot, each lent
+                    by its generic address to one read-only callee (--inline=
+                    never: ipo passes each by value; its lends are found by
+                    their st.param in a table, not by a walk of every access
+                    per call)
   labels            a kernel of N labels $L__BB0_<i> in one block, nvcc's
                     names sharing one stem, each branched to from the one
                     before (every label resolves through one group of N)
@@ -380,6 +385,22 @@ def lend_chain(d, n):
     return ["-arch=sm_80", "--inline=never", "in.ptx"]
 
 
+def byvalue_calls(d, n):
+    calls = "".join("\tadd.u64 %%rd2, %%SP, %d;\n\tst.local.u32 [%%SPL+%d], %%r1;\n"
+                    "\tst.local.u32 [%%SPL+%d], %%r1;\n"
+                    "\t{\n\t.param .b64 a;\n\tst.param.b64 [a], %%rd2;\n\t.param .b32 r;\n"
+                    "\tcall.uni (r), rd, (a);\n\tld.param.b32 %%r2, [r];\n\t}\n"
+                    "\tadd.s32 %%r1, %%r1, %%r2;\n" % (8 * i, 8 * i, 8 * i + 4) for i in range(n))
+    body = "\tmov.u64 %%SPL, __local_depot0;\n\tcvta.local.u64 %%SP, %%SPL;\n%s" % calls
+    regs = ("\t.local .align 8 .b8 __local_depot0[%d];\n\t.reg .b64 %%SP;\n\t.reg .b64 %%SPL;\n"
+            "\t.reg .b32 %%r<4>;\n\t.reg .b64 %%rd<4>;\n" % (8 * n))
+    callee = (".func (.param .b32 r) rd(.param .b64 p)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"
+              "\tld.param.u64 %rd1, [p];\n\tld.u32 %r1, [%rd1];\n\tld.u32 %r2, [%rd1+4];\n"
+              "\tadd.s32 %r3, %r1, %r2;\n\tst.param.b32 [r], %r3;\n\tret;\n}\n\n")
+    write(d, "in.ptx", HEAD + callee + kernel("k", body, regs))
+    return ["-arch=sm_80", "--inline=never", "in.ptx"]
+
+
 def labels(d, n):
     body = "".join("\tsetp.eq.s32 %%p1, %%r1, %d;\n\t@%%p1 bra $L__BB0_%d;\n"
                    "\tadd.s32 %%r1, %%r1, 1;\n$L__BB0_%d:\n" % (i, i, i) for i in range(n))
@@ -475,7 +496,7 @@ ROWS = {
     "indirect-kernels": indirect_kernels, "sections": sections, "inputs": inputs,
     "same-shape": same_shape, "same-code": same_code, "merge-chains": merge_chains,
     "param-chain": param_chain, "locals": locals_, "join-chain": join_chain,
-    "move-chain": move_chain, "lend-chain": lend_chain, "debug-depots": debug_depots,
+    "move-chain": move_chain, "lend-chain": lend_chain, "byvalue-calls": byvalue_calls, "debug-depots": debug_depots,
     "fold-chain": fold_chain, "labels": labels,
     "reroll": reroll_(0), "reroll-any": reroll_(1), "addrprep-calls": reroll_(0, True),
 }
