@@ -1094,11 +1094,14 @@ int memacc_value_fits(const struct Names *, const Expr *e, int bytes, int store)
 /* Is every access through pointer parameter param (interned) of f at a
  * constant offset, its value going nowhere else? */
 int param_offsets_constant(const Func *f, const char *param, int64_t *bytes);
-typedef struct ParamLoad {
-	Stmt *at;           /* an ld through the pointer (any space) */
+/* Is every access through it a load or a store at a constant offset, at
+ * or past it, its value going nowhere else?  Each, else NULL. */
+typedef struct ParamAccess {
+	Stmt *at;           /* an ld or st through the pointer (any space) */
 	int64_t off;        /* its constant offset from it */
-} ParamLoad;
-ParamLoad *param_loads(const Func *f, const char *param, uint32_t *n, int64_t *hi);
+	int store;
+} ParamAccess;
+ParamAccess *param_exact_accesses(const Func *f, const char *param, uint32_t *n, int64_t *hi);
 /* Does f store through it at a run-time offset (a[j] = x)?  Then the
  * caller's object passed there stays in memory once the call is inlined. */
 int param_stored_indexed(const Func *f, const char *param);

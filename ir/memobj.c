@@ -1127,7 +1127,7 @@ typedef struct ParamUse {
 	                     * an index's base under 0 (p[-1], not p[i-1]) */
 	int other;          /* param named otherwise (its address taken, a piece of it
 	                     * read), or the pointer going where it is not followed */
-	ParamLoad *got;     /* with collect: each exact load through it */
+	ParamAccess *got;   /* with collect: each exact load and store through it */
 	uint32_t ngot, cgot;
 	int collect;
 } ParamUse;
@@ -1221,9 +1221,9 @@ static void scan_param(Walker *w, uint32_t i, ParamUse *u)
 		u->stored_indexed |= (role == OPND_STORE || role == OPND_UPDATE) && a.indexed;
 		int width = (int)in->sp->type_bytes * (int)in->sp->vec;
 		use_bytes(u, a, width, width, role == OPND_STORE || role == OPND_UPDATE);
-		if (u->collect && role == OPND_LOAD && !a.var) {
+		if (u->collect && (role == OPND_LOAD || role == OPND_STORE) && !a.var) {
 			u->got = array_grow(u->got, u->ngot, &u->cgot, sizeof *u->got);
-			u->got[u->ngot++] = (ParamLoad){w->cfg->ins[i], a.off};
+			u->got[u->ngot++] = (ParamAccess){w->cfg->ins[i], a.off, role == OPND_STORE};
 		}
 	}
 }
@@ -1273,16 +1273,17 @@ int param_offsets_constant(const Func *f, const char *param, int64_t *bytes)
 	return held;
 }
 
-/* Does f only load through pointer parameter param, each load at a
- * constant offset from it, none below it, and keep nothing of its value
- * (not stored, passed on, compared, indexed)?  Then what it reads is
- * bytes 0 .. *hi of the object, and a call lending it an object no other
- * code can reach during the call could pass those bytes instead: the
- * loads, in text order (xmalloc'd), else NULL. */
-ParamLoad *param_loads(const Func *f, const char *param, uint32_t *n, int64_t *hi)
+/* Does f only load and store through pointer parameter param, each
+ * access at a constant offset from it, none below it, and keep nothing
+ * of its value (not stored, passed on, compared, indexed)?  Then what it
+ * touches is bytes 0 .. *hi of the object, and a call lending it an
+ * object no other code can reach during the call could pass those bytes
+ * in (and, where it stores, take them back): the accesses, in text order
+ * (xmalloc'd), else NULL. */
+ParamAccess *param_exact_accesses(const Func *f, const char *param, uint32_t *n, int64_t *hi)
 {
 	ParamUse u = param_walk(f, param, NULL, 1);
-	if (!u.loads || !u.ngot || u.inexact || u.not_ldst || u.other || u.stored || u.lo < 0) {
+	if (!u.loads || !u.ngot || u.inexact || u.not_ldst || u.other || u.lo < 0) {
 		free(u.got);
 		return NULL;
 	}

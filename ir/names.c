@@ -124,57 +124,91 @@ static int collide(Declared a, Declared b)
 	return a.base == b.base && a.lo <= b.hi && b.lo <= a.hi;
 }
 
+/* What the blocks around one and the parameters declare of one base, in
+ * the order declared, each with the depth of its block (0: the
+ * parameters, 1: the body). */
+typedef struct Outer {
+	const char *base;
+	Declared *v;
+	uint32_t *depth;
+	uint32_t n, cap, dcap;
+	UT_hash_handle hh;
+} Outer;
+
 typedef struct Scopes {
-	Declared *v;  /* what the enclosing scopes and the parameters declare */
+	Outer *by_base;
+	Outer **pushed;   /* each declaration's base, to forget them as their block ends */
 	uint32_t n, cap;
 } Scopes;
 
-static void push_decls(Scopes *sc, const Decl *d, uint32_t nd)
+static void push_decls(Scopes *sc, const Decl *d, uint32_t nd, uint32_t depth)
 {
 	for (uint32_t i = 0; i < nd; i++)
 		for (uint32_t j = 0; j < d[i].nds; j++) {
-			sc->v = array_grow(sc->v, sc->n, &sc->cap, sizeof *sc->v);
-			sc->v[sc->n++] = declared(&d[i].ds[j]);
+			Declared x = declared(&d[i].ds[j]);
+			Outer *o;
+			HASH_FIND_PTR(sc->by_base, &x.base, o);
+			if (!o) {
+				o = xcalloc(1, sizeof *o);
+				o->base = x.base;
+				HASH_ADD_PTR(sc->by_base, base, o);
+			}
+			o->v = array_grow(o->v, o->n, &o->cap, sizeof *o->v);
+			o->depth = array_grow(o->depth, o->n, &o->dcap, sizeof *o->depth);
+			o->v[o->n] = x, o->depth[o->n++] = depth;
+			sc->pushed = array_grow(sc->pushed, sc->n, &sc->cap, sizeof *sc->pushed);
+			sc->pushed[sc->n++] = o;
 		}
 }
 
-static int declared_outside(const Scopes *sc, uint32_t outer, const Decl *d)
+/* Does d declare what a block around depth's declares (of the same base
+ * only: a name is compared with those of its own base alone)? */
+static int declared_outside(const Scopes *sc, uint32_t depth, const Decl *d)
 {
 	for (uint32_t j = 0; j < d->nds; j++) {
 		Declared x = declared(&d->ds[j]);
-		for (uint32_t k = 0; k < outer; k++)
-			if (collide(sc->v[k], x))
+		Outer *o;
+		HASH_FIND_PTR(sc->by_base, &x.base, o);
+		for (uint32_t k = 0; o && k < o->n && o->depth[k] < depth; k++)
+			if (collide(o->v[k], x))
 				return 1;
 	}
 	return 0;
 }
 
-/* Whether l declares a name that a scope around it, or the function's
- * parameters, declare (the first sc->n of sc->v), or a scope nested in l
- * does so. */
-static int scope_shadows(Scopes *sc, const List *l)
+/* Whether l (at depth) declares a name that a block around it, or the
+ * function's parameters, declare, or a block nested in l does so. */
+static int scope_shadows(Scopes *sc, const List *l, uint32_t depth)
 {
-	uint32_t outer = sc->n;
-	for (const Stmt *s = l->head; s; s = s->next)
+	uint32_t mark = sc->n;
+	int r = 0;
+	for (const Stmt *s = l->head; s && !r; s = s->next)
 		if (s->kind == S_VAR) {
-			if (declared_outside(sc, outer, &s->var))
-				return 1;
-			push_decls(sc, &s->var, 1);
+			r = declared_outside(sc, depth, &s->var);
+			push_decls(sc, &s->var, 1, depth);
 		}
-	for (const Stmt *s = l->head; s; s = s->next)   /* recursive: what a scope declares ends with it */
-		if (s->kind == S_SCOPE && scope_shadows(sc, &s->scope))
-			return 1;
-	sc->n = outer;
-	return 0;
+	for (const Stmt *s = l->head; s && !r; s = s->next)   /* recursive: what a block declares ends with it */
+		if (s->kind == S_SCOPE)
+			r = scope_shadows(sc, &s->scope, depth + 1);
+	while (sc->n > mark)
+		sc->pushed[--sc->n]->n--;
+	return r;
 }
 
 int names_shadowed(const Func *f)
 {
 	Scopes sc = {0};
-	push_decls(&sc, f->params, f->nparams);
-	push_decls(&sc, f->rets, f->nrets);
-	int r = scope_shadows(&sc, &f->body);
-	free(sc.v);
+	push_decls(&sc, f->params, f->nparams, 0);
+	push_decls(&sc, f->rets, f->nrets, 0);
+	int r = scope_shadows(&sc, &f->body, 1);
+	Outer *o, *tmp;
+	HASH_ITER(hh, sc.by_base, o, tmp) {
+		HASH_DEL(sc.by_base, o);
+		free(o->v);
+		free(o->depth);
+		free(o);
+	}
+	free(sc.pushed);
 	return r;
 }
 

@@ -667,19 +667,56 @@ static int candidate(const Obj *o)
 	return !o->pinned && o->loaded && !o->in_memory;
 }
 
-/* A register written exactly once, by `def` (in any operand: a vector's
- * element too). */
-static int only_def(const Places *b, const char *reg, const Stmt *def)
+/* Each register of a body that a statement writes (or may: a guarded
+ * write, a vector's element): how many do, and the last.  Found once where
+ * many registers are asked about, not by a walk of the body for each. */
+typedef struct Writer {
+	const char *reg;
+	uint32_t n;
+	const Stmt *s;
+	UT_hash_handle hh;
+} Writer;
+
+typedef struct WriterScan {
+	Writer **by_reg;
+	Arena *arena;
+	const Stmt *s;
+} WriterScan;
+
+static void note_writer(void *ctx, const char *name, OpRole role)
 {
+	WriterScan *w = ctx;
+	Writer *e;
+	if (role == ROLE_USE)
+		return;
+	HASH_FIND_PTR(*w->by_reg, &name, e);
+	if (!e) {
+		e = arena_alloc(w->arena, sizeof *e);
+		*e = (Writer){.reg = name};
+		HASH_ADD_PTR(*w->by_reg, reg, e);
+	}
+	if (e->s != w->s)
+		e->n++, e->s = w->s;
+}
+
+static Writer *writers_of(Dp *d, const Places *b)
+{
+	Writer *by_reg = NULL;
+	WriterScan w = {&by_reg, d->arena, NULL};
 	for (uint32_t i = 0; i < b->n; i++) {
 		const Stmt *s = b->v[i].s;
-		if (!s || s->kind != S_INS || s == def || !ins_mentions(&s->ins, reg))
-			continue;
-		RegAccess r = ins_reg_access(&s->ins, reg);
-		if (r.writes || r.may_write)
-			return 0;
+		if (s && s->kind == S_INS)
+			w.s = s, ins_names(&s->ins, note_writer, &w);
 	}
-	return 1;
+	return by_reg;
+}
+
+/* A register no statement but `def` writes. */
+static int only_def(Writer *by_reg, const char *reg, const Stmt *def)
+{
+	Writer *e;
+	HASH_FIND_PTR(by_reg, &reg, e);
+	return !e || (e->n == 1 && e->s == def);
 }
 
 /* The type word of the register a body declares as name, or NULL. */
@@ -693,7 +730,7 @@ static const char *reg_type(const Places *b, const char *name)
 	return NULL;
 }
 
-static int generic_root(Dp *d, const Places *b, const char **sp, const char **spl);
+static int generic_root(Dp *d, const Places *b, Writer *w, const char **sp, const char **spl);
 
 /* The register holding the depot's local address: written once, by an
  * unguarded mov of the depot, 64 bits wide (select_load subtracts it);
@@ -703,6 +740,7 @@ static void local_root(Dp *d, const Places *b)
 	if (d->rooted)
 		return;
 	d->rooted = 1;
+	Writer *w = writers_of(d, b);
 	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
 		const MemAddrDef *a = &d->mo->defs[i];
 		const Ins *in = &a->at->ins;
@@ -711,15 +749,17 @@ static void local_root(Dp *d, const Places *b)
 		    in->ops[1]->str != d->decl->var.ds[0].name)
 			continue;
 		const char *t = reg_type(b, in->ops[0]->str);
-		if (d->root || !t || type_bytes(t) != 8 || !only_def(b, in->ops[0]->str, a->at)) {
+		if (d->root || !t || type_bytes(t) != 8 || !only_def(w, in->ops[0]->str, a->at)) {
 			d->root = NULL;
+			HASH_CLEAR(hh, w);
 			return;
 		}
 		d->root = in->ops[0]->str, d->root_def = a->at;
 	}
 	const char *sp, *spl;
-	if (d->root && generic_root(d, b, &sp, &spl) && spl == d->root)
+	if (d->root && generic_root(d, b, w, &sp, &spl) && spl == d->root)
 		d->groot = sp;
+	HASH_CLEAR(hh, w);
 }
 
 /* [r] or [r+C] of a 64-bit register (asked once regs are known): r and C. */
@@ -1212,53 +1252,6 @@ static int localizable(const Ins *in)
 	return local_spelling(in->sp) != NULL;
 }
 
-typedef struct Chain {
-	const char *reg;
-	Stmt *def;
-	int keep;             /* 1 while it can become local */
-} Chain;
-
-static Chain *chain_of(Chain *c, uint32_t n, const char *reg)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (c[i].reg == reg && c[i].keep)
-			return &c[i];
-	return NULL;
-}
-
-/* Whether operand e of an ld/st is [reg] or [reg+C]. */
-static int plain_address(const Expr *e, const char *reg)
-{
-	const char *name;
-	int64_t c;
-	return addr_name_off(e, &name, &c) && name == reg;
-}
-
-/* Each use of reg: the address of a localizable ld/st, or a source of a
- * chain member's definition. */
-static int uses_convertible(const Places *b, Chain *c, uint32_t n, const char *reg, const Stmt *def)
-{
-	for (uint32_t i = 0; i < b->n; i++) {
-		const Stmt *s = b->v[i].s;
-		if (!s || s->kind != S_INS || s == def || !ins_mentions(&s->ins, reg))
-			continue;
-		const Ins *in = &s->ins;
-		if (localizable(in)) {
-			uint32_t k = in->sp->code == O_ld ? 1 : 0;
-			int ok = plain_address(in->ops[k], reg);
-			for (uint32_t j = 0; j < in->nops && ok; j++)
-				if (j != k && expr_mentions(in->ops[j], reg))
-					ok = 0;
-			if (ok)
-				continue;
-		}
-		const Chain *user = in->nops ? chain_of(c, n, in->ops[0]->kind == E_NAME ? in->ops[0]->str : NULL) : NULL;
-		if (!user || user->def != s || expr_mentions(in->ops[0], reg))
-			return 0;
-	}
-	return 1;
-}
-
 static Stmt *def_of(const Dp *d, const char *reg)
 {
 	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
@@ -1271,7 +1264,7 @@ static Stmt *def_of(const Dp *d, const char *reg)
 
 /* The generic start (%SP = cvta.local of %SPL) and its local twin, when
  * both are written once and %SPL holds the depot's address. */
-static int generic_root(Dp *d, const Places *b, const char **sp, const char **spl)
+static int generic_root(Dp *d, const Places *b, Writer *w, const char **sp, const char **spl)
 {
 	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
 		const MemAddrDef *a = &d->mo->defs[i];
@@ -1281,14 +1274,14 @@ static int generic_root(Dp *d, const Places *b, const char **sp, const char **sp
 			continue;
 		const char *g = in->ops[0]->str, *l = in->ops[1]->str;
 		const Stmt *ldef = def_of(d, l);
-		if (!only_def(b, g, a->at))
+		if (!only_def(w, g, a->at))
 			return 0;
 		const char *gt = reg_type(b, g), *lt = reg_type(b, l);
 		if (l != d->decl->var.ds[0].name && (!gt || gt != lt))
 			return 0;  /* nvptx-short-ptr: a 32-bit %SPL beside a 64-bit %SP */
 		if (l == d->decl->var.ds[0].name || (ldef && !ldef->ins.guard && ldef->ins.sp->code == O_mov &&
 		    ldef->ins.ops[1]->kind == E_NAME && ldef->ins.ops[1]->str == d->decl->var.ds[0].name &&
-		    only_def(b, l, ldef))) {
+		    only_def(w, l, ldef))) {
 			*sp = g, *spl = l;
 			return 1;
 		}
@@ -1302,15 +1295,184 @@ static void localize_access(Stmt *s)
 	s->ins.sp = local_spelling(s->ins.sp);   /* localizable() made sure */
 }
 
+typedef struct Chain {
+	const char *reg;
+	Stmt *def;
+	int keep;             /* 1 while it can become local */
+	uint8_t queued;
+} Chain;
+
+/* A register the rewrite asks about: an address a MemAddrDef defines (or
+ * %SP), the statements that read it, and its chain member, if any.  Found
+ * in one walk of the body, so that each member looks at its own uses,
+ * not at every statement. */
+typedef struct Uses {
+	const char *reg;
+	Stmt **v;
+	uint32_t n, cap;
+	int chain;            /* -1: none */
+	UT_hash_handle hh;
+} Uses;
+
+typedef struct UseScan {
+	Uses *by_reg;
+	Stmt *s;
+} UseScan;
+
+static Uses *uses_of(Uses *by_reg, const char *reg)
+{
+	Uses *u = NULL;
+	if (reg)
+		HASH_FIND_PTR(by_reg, &reg, u);
+	return u;
+}
+
+static void note_use(void *ctx, const char *name, OpRole role)
+{
+	UseScan *w = ctx;
+	Uses *u = uses_of(w->by_reg, name);
+	(void)role;
+	if (u && (!u->n || u->v[u->n - 1] != w->s)) {
+		u->v = array_grow(u->v, u->n, &u->cap, sizeof *u->v);
+		u->v[u->n++] = w->s;
+	}
+}
+
+static Uses *find_uses(Dp *d, const Places *b, const char *sp)
+{
+	Uses *by_reg = NULL;
+	const char *regs[1] = {sp};
+	for (uint32_t i = 0; i <= d->mo->ndefs; i++) {
+		const char *r = i < d->mo->ndefs ? (d->mo->defs[i].at->ins.ops[0]->kind == E_NAME ?
+			d->mo->defs[i].at->ins.ops[0]->str : NULL) : regs[0];
+		if (!r || uses_of(by_reg, r))
+			continue;
+		Uses *u = arena_alloc(d->arena, sizeof *u);
+		*u = (Uses){.reg = r, .chain = -1};
+		HASH_ADD_PTR(by_reg, reg, u);
+	}
+	UseScan w = {by_reg, NULL};
+	for (uint32_t i = 0; i < b->n; i++) {
+		Stmt *s = b->v[i].s;
+		if (s && s->kind == S_INS)
+			w.s = s, ins_names(&s->ins, note_use, &w);
+	}
+	return by_reg;
+}
+
+static void uses_free(Uses *by_reg)
+{
+	Uses *u, *tmp;
+	HASH_ITER(hh, by_reg, u, tmp) {
+		HASH_DEL(by_reg, u);
+		free(u->v);
+	}
+}
+
+/* A kept chain member's, for the register reg. */
+static Chain *chain_of(Uses *by_reg, Chain *c, const char *reg)
+{
+	Uses *u = uses_of(by_reg, reg);
+	return u && u->chain >= 0 && c[u->chain].keep ? &c[u->chain] : NULL;
+}
+
+/* Whether operand e of an ld/st is [reg] or [reg+C]. */
+static int plain_address(const Expr *e, const char *reg)
+{
+	const char *name;
+	int64_t c;
+	return addr_name_off(e, &name, &c) && name == reg;
+}
+
+/* Each use of c's register: the address of a localizable ld/st, or a
+ * source of a kept chain member's definition. */
+static int uses_convertible(Uses *by_reg, Chain *c, const Chain *m)
+{
+	const Uses *u = uses_of(by_reg, m->reg);
+	for (uint32_t i = 0; u && i < u->n; i++) {
+		const Stmt *s = u->v[i];
+		if (s == m->def)
+			continue;
+		const Ins *in = &s->ins;
+		if (localizable(in)) {
+			uint32_t k = in->sp->code == O_ld ? 1 : 0;
+			int ok = plain_address(in->ops[k], m->reg);
+			for (uint32_t j = 0; j < in->nops && ok; j++)
+				if (j != k && expr_mentions(in->ops[j], m->reg))
+					ok = 0;
+			if (ok)
+				continue;
+		}
+		const Chain *user = in->nops ? chain_of(by_reg, c, in->ops[0]->kind == E_NAME ? in->ops[0]->str : NULL) : NULL;
+		if (!user || user->def != s || expr_mentions(in->ops[0], m->reg))
+			return 0;
+	}
+	return 1;
+}
+
+/* Its address sources: %SP, or kept chain members (an address defined
+ * otherwise stays generic). */
+static int sources_ok(Uses *by_reg, Chain *c, const Chain *m, const char *sp)
+{
+	const Ins *in = &m->def->ins;
+	for (uint32_t k = 1; k < in->nops; k++) {
+		if (in->ops[k]->kind != E_NAME || in->ops[k]->str == sp)
+			continue;
+		if (uses_of(by_reg, in->ops[k]->str) && !chain_of(by_reg, c, in->ops[k]->str))
+			return 0;   /* (every address a MemAddrDef defines has its Uses) */
+	}
+	return 1;
+}
+
+static void requeue(Chain *c, uint32_t *work, uint32_t *nwork, int i)
+{
+	if (i >= 0 && c[i].keep && !c[i].queued)
+		c[i].queued = 1, work[(*nwork)++] = (uint32_t)i;
+}
+
+/* Members stay while their sources and uses allow, until nothing changes:
+ * a member dropped has the members it feeds and the members feeding it
+ * looked at again. */
+static void keep_chains(Dp *d, Uses *by_reg, Chain *c, uint32_t n, const char *sp)
+{
+	uint32_t *work = arena_alloc(d->arena, (n + 1) * sizeof *work), nwork = 0;
+	for (uint32_t i = n; i-- > 0;)
+		requeue(c, work, &nwork, (int)i);
+	while (nwork) {
+		Chain *m = &c[work[--nwork]];
+		m->queued = 0;
+		if (!m->keep || (sources_ok(by_reg, c, m, sp) && uses_convertible(by_reg, c, m)))
+			continue;
+		m->keep = 0;
+		const Uses *u = uses_of(by_reg, m->reg);
+		for (uint32_t i = 0; u && i < u->n; i++) {
+			const Ins *in = &u->v[i]->ins;
+			const Uses *t = in->nops && in->ops[0]->kind == E_NAME ? uses_of(by_reg, in->ops[0]->str) : NULL;
+			if (t && t->chain >= 0 && c[t->chain].def == u->v[i])
+				requeue(c, work, &nwork, t->chain);
+		}
+		for (uint32_t k = 1; k < m->def->ins.nops; k++) {
+			const Expr *o = m->def->ins.ops[k];
+			const Uses *t = o->kind == E_NAME ? uses_of(by_reg, o->str) : NULL;
+			if (t)
+				requeue(c, work, &nwork, t->chain);
+		}
+	}
+}
+
 /* Registers computed from %SP only to be dereferenced become computed
  * from %SPL, and their ld/st .local; so do accesses through %SP itself.
  * Returns how many accesses it made local. */
 static unsigned make_local(Dp *d, const Places *b)
 {
 	const char *sp, *spl;
-	if (!generic_root(d, b, &sp, &spl))
+	Writer *w = writers_of(d, b);
+	if (!generic_root(d, b, w, &sp, &spl)) {
+		HASH_CLEAR(hh, w);
 		return 0;
+	}
 	Chain *c = arena_alloc(d->arena, (d->mo->ndefs + 1) * sizeof *c);
+	Uses *by_reg = find_uses(d, b, sp);
 	unsigned made = 0;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
@@ -1319,42 +1481,29 @@ static unsigned make_local(Dp *d, const Places *b)
 		int op = in->sp->code;
 		if (a->obj != d->dobj || a->root || !a->generic || in->guard ||
 		    !(op == O_add || op == O_sub || op == O_mov) || in->ops[0]->kind != E_NAME ||
-		    !only_def(b, in->ops[0]->str, a->at))
+		    !only_def(w, in->ops[0]->str, a->at))
 			continue;
-		c[n++] = (Chain){in->ops[0]->str, a->at, 1};
+		uses_of(by_reg, in->ops[0]->str)->chain = (int)n;
+		c[n++] = (Chain){in->ops[0]->str, a->at, 1, 0};
 	}
-	for (int changed = 1; changed;) {
-		changed = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			if (!c[i].keep)
-				continue;
-			/* its address source: %SP or another member */
-			const Ins *in = &c[i].def->ins;
-			int from_ok = 1;
-			for (uint32_t k = 1; k < in->nops; k++)
-				if (in->ops[k]->kind == E_NAME && in->ops[k]->str != sp &&
-				    def_of(d, in->ops[k]->str) && !chain_of(c, n, in->ops[k]->str))
-					from_ok = 0;
-			if (!from_ok || !uses_convertible(b, c, n, c[i].reg, c[i].def))
-				c[i].keep = 0, changed = 1;
-		}
-	}
+	HASH_CLEAR(hh, w);
+	keep_chains(d, by_reg, c, n, sp);
 	for (uint32_t i = 0; i < n; i++) {
 		if (!c[i].keep)
 			continue;
 		Ins *in = &c[i].def->ins;
 		for (uint32_t k = 1; k < in->nops; k++)
 			in->ops[k] = expr_renamed(d->m, in->ops[k], sp, spl);
-		for (uint32_t j = 0; j < b->n; j++) {
-			Stmt *s = b->v[j].s;
-			if (s && s->kind == S_INS && s != c[i].def && localizable(&s->ins) && ins_mentions(&s->ins, c[i].reg))
-				localize_access(s), made++;
-		}
+		const Uses *u = uses_of(by_reg, c[i].reg);
+		for (uint32_t j = 0; j < u->n; j++)
+			if (u->v[j] != c[i].def && localizable(&u->v[j]->ins))
+				localize_access(u->v[j]), made++;
 	}
 	/* ld/st straight through %SP */
-	for (uint32_t j = 0; j < b->n; j++) {
-		Stmt *s = b->v[j].s;
-		if (!s || s->kind != S_INS || !localizable(&s->ins) || !ins_mentions(&s->ins, sp))
+	const Uses *u = uses_of(by_reg, sp);
+	for (uint32_t j = 0; u && j < u->n; j++) {
+		Stmt *s = u->v[j];
+		if (!localizable(&s->ins))
 			continue;
 		uint32_t k = s->ins.sp->code == O_ld ? 1 : 0;
 		int ok = plain_address(s->ins.ops[k], sp);
@@ -1366,6 +1515,7 @@ static unsigned make_local(Dp *d, const Places *b)
 			localize_access(s), made++;
 		}
 	}
+	uses_free(by_reg);
 	return made;
 }
 

@@ -31,10 +31,11 @@
  *              that .param (devirtualization's funnels share them);
  *   results    a return value no call site reads: the callee's st.param
  *              into it and its declaration go, and each call's (retval0).
- *   by value   a pointer parameter the callee only loads through at constant
- *              offsets, every call lending it a .local object of the
- *              caller's that nothing else reaches, becomes an aggregate
- *              .param of the bytes it reads (below: "by value").
+ *   by value   a pointer parameter the callee only loads (and stores)
+ *              through at constant offsets, every call lending it a .local
+ *              object of the caller's that nothing else reaches, becomes
+ *              an aggregate .param of the bytes it touches, the stored
+ *              ones back in its result (ipo-byvalue.c).
  *
  *     .func (.param .b32 rv) f(.param .b32 a, .param .b32 b)      .func f(.param .b32 b)
  *     { ld.param.b32 %r1, [a]; ...  st.param.b32 [rv], %r2; }  -> { mov.b32 %r1, 7; ... }
@@ -62,11 +63,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
-#include "stages.h"
+#include "ipo.h"
 
-enum { /* why a function is left alone */
-	WHY_ALIAS, WHY_ADDR, WHY_OPEN, WHY_USE, WHY_SITE, WHY_PASSED, NWHY
-};
 static const char *const why_text[NWHY] = {
 	"an .alias names it (the alias's calls are not seen, its prototype must match)",
 	"its address is taken",
@@ -76,51 +74,13 @@ static const char *const why_text[NWHY] = {
 	"a call site's result is passed on to a call, or its argument is a call's result",
 };
 
-typedef struct Stats {
-	unsigned funcs, internal, left[NWHY], constants, params, results, merged, refused_const, byvalue;
-} Stats;
-
-typedef struct Callee Callee;
-typedef struct Call {
-	Stmt *call;
-	List *list;          /* the list holding it */
-	Func *caller;
-	Callee *from;            /* the caller's Callee, NULL for a kernel or a function left out */
-} Call;
-
-struct Callee {
-	Stmt *def;
-	Func *f;
-	Call *sites;
-	uint32_t nsites, cap;
-	int why;             /* -1: internal, every site understood */
-	int gone;            /* merged into another */
-	int queued;          /* to hash again: a call in it names another now */
-	struct Bucket *bucket;   /* its code's, while it is not merged */
-	Stmt **stmts;        /* the module's statements naming it, in order */
-	uint32_t nstmts, scap;
-	uint32_t first;      /* the first one's place in the module */
-};
-
-typedef struct Ipo {
-	Module *m;
-	const StageOptions *o;
-	SymTab *t;
-	Callee *fns;
-	uint32_t nfns;
-	int32_t *fn_of;      /* per symbol id: its Callee, or -1 */
-	Stats st;
-} Ipo;
-
 static Callee *fn_named(const Ipo *p, const char *name)
 {
 	const Symbol *s = symtab_find(p->t, name);
 	return s && p->fn_of[s->id] >= 0 ? &p->fns[p->fn_of[s->id]] : NULL;
 }
 
-static void remark(const Ipo *p, Loc at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void remark(const Ipo *p, Loc at, const char *fmt, ...)
+void ipo_remark(const Ipo *p, Loc at, const char *fmt, ...)
 {
 	if (!p->o->ipo.remarks)
 		return;
@@ -132,7 +92,7 @@ static void remark(const Ipo *p, Loc at, const char *fmt, ...)
 
 /* ld.param (1) or st.param (0) of name at [name+off], scalar: the address
  * operand's index, else -1. */
-static int param_access(const Ins *in, const char *name, int64_t *off)
+int ipo_param_access(const Ins *in, const char *name, int64_t *off)
 {
 	const char *n;
 	int k = param_at(in, &n, off);
@@ -147,18 +107,17 @@ static int only_accessed(const List *l, const char *name, int k, int calls)
 	int64_t off;
 	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
 		if (s->kind == S_INS && !(calls && stmt_is_call(s)) && ins_mentions(&s->ins, name) &&
-		    param_access(&s->ins, name, &off) != k) {
+		    ipo_param_access(&s->ins, name, &off) != k) {
 			body_end(&it);
 			return 0;
 		}
 	return 1;
 }
 
-enum { ANY, ARGS, RESULTS };
 
 /* Whether some call of l (nested scopes too) other than except names
  * name: anywhere, among its arguments or among its results. */
-static int other_call_names(const List *l, const char *name, const Stmt *except, int where)
+int ipo_other_call_names(const List *l, const char *name, const Stmt *except, int where)
 {
 	BodyIt it;
 	CallParts cp;
@@ -228,10 +187,10 @@ static int site_why(const Callee *fn, const Call *st)
 		if (!site_param(st->list, cp.rets->kids[i], 1))
 			return WHY_SITE;
 	for (uint32_t i = 0; i < nargs; i++)
-		if (other_call_names(st->list, cp.args->kids[i]->str, NULL, RESULTS))
+		if (ipo_other_call_names(st->list, cp.args->kids[i]->str, NULL, RESULTS))
 			return WHY_PASSED;
 	for (uint32_t i = 0; i < nrets; i++)
-		if (other_call_names(st->list, cp.rets->kids[i]->str, NULL, ARGS))
+		if (ipo_other_call_names(st->list, cp.rets->kids[i]->str, NULL, ARGS))
 			return WHY_PASSED;
 	return -1;
 }
@@ -292,7 +251,7 @@ static void scan(Ipo *p)
 		else
 			p->st.left[fn->why]++;
 		if (fn->why >= 0 && fn->nsites && fn->f->nparams + fn->f->nrets)
-			remark(p, fn->def->loc, "%s left as it is: %s", quoted_name(fn->f->name),
+			ipo_remark(p, fn->def->loc, "%s left as it is: %s", quoted_name(fn->f->name),
 				why_text[fn->why]);
 	}
 }
@@ -401,7 +360,7 @@ static void merge(Ipo *p, Callee *keep, Callee *dup, Wave *next)
 	for (uint32_t i = 0; i < dup->nstmts; i++)
 		list_remove(&p->m->items, dup->stmts[i]);
 	p->st.merged++;
-	remark(p, dup->def->loc, "%s merged into %s: the same code", quoted_name(dup->f->name),
+	ipo_remark(p, dup->def->loc, "%s merged into %s: the same code", quoted_name(dup->f->name),
 		quoted_name(keep->f->name));
 }
 
@@ -553,7 +512,7 @@ static int site_constant(const Call *st, const char *arg, int bytes, uint64_t *b
 		int64_t off;
 		if (s->kind == S_SCOPE ? body_mentions(&s->scope, arg)
 		    : s->kind == S_INS && !stmt_is_call(s) && ins_mentions(&s->ins, arg)) {
-			if (store || s->kind != S_INS || param_access(&s->ins, arg, &off) != 0 || off ||
+			if (store || s->kind != S_INS || ipo_param_access(&s->ins, arg, &off) != 0 || off ||
 			    s->ins.guard || s->ins.sp->vec != 1 || s->ins.sp->type_bytes != bytes)
 				return 0;
 			store = s;
@@ -570,7 +529,7 @@ static int site_constant(const Call *st, const char *arg, int bytes, uint64_t *b
 }
 
 /* A scalar parameter: one sized type, no vector, no array. */
-static int scalar(const Decl *d)
+int ipo_scalar(const Decl *d)
 {
 	return d->nds == 1 && !d->ds[0].ndims && d->vec == 1 && ty_size(d->type) > 0 &&
 		(decl_space(d) == SPACE_PARAM || decl_space(d) == SPACE_NONE);
@@ -599,7 +558,7 @@ static int loads_only(const List *l, const char *formal, int bytes)
 	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		if (s->kind != S_INS || !ins_mentions(&s->ins, formal))
 			continue;
-		if (param_access(&s->ins, formal, &off) != 1 || s->ins.sp->vec != 1 || off < 0 ||
+		if (ipo_param_access(&s->ins, formal, &off) != 1 || s->ins.sp->vec != 1 || off < 0 ||
 		    off + s->ins.sp->type_bytes > bytes || s->ins.ops[0]->kind != E_NAME) {
 			body_end(&it);
 			return 0;
@@ -643,7 +602,7 @@ static void loads_to_movs(Ipo *p, const Names *regs, List *l, const char *formal
 	for (Stmt *s = body_first(l, &it); s; s = body_next(&it)) {
 		if (s->kind != S_INS || !ins_mentions(&s->ins, formal))
 			continue;
-		param_access(&s->ins, formal, &off);
+		ipo_param_access(&s->ins, formal, &off);
 		if (!is_sink(s->ins.ops[0]))
 			list_insert_before(it.in, s, load_as_mov(p, regs, s, bits, off));
 		list_remove(it.in, s);
@@ -687,10 +646,10 @@ static void constants(Ipo *p, Callee *fn)
 		uint64_t bits;
 		if (!body_mentions(&fn->f->body, formal) || names_shadowed(fn->f))
 			continue;   /* (registers' types are read by name) */
-		if (!scalar(d)) {
+		if (!ipo_scalar(d)) {
 			if (all_immediate(fn, i)) {
 				p->st.refused_const++;
-				remark(p, fn->def->loc, "parameter %u of %s is not made constant: only "
+				ipo_remark(p, fn->def->loc, "parameter %u of %s is not made constant: only "
 					"scalar parameters are, not vectors or arrays", i + 1, quoted_name(fn->f->name));
 			}
 			continue;
@@ -701,7 +660,7 @@ static void constants(Ipo *p, Callee *fn)
 			names_of_func(&regs, p->m, fn->f);
 		loads_to_movs(p, &regs, &fn->f->body, formal, bits);
 		p->st.constants++;
-		remark(p, fn->def->loc, "parameter %u of %s is 0x%llx at every call: made that constant",
+		ipo_remark(p, fn->def->loc, "parameter %u of %s is 0x%llx at every call: made that constant",
 			i + 1, quoted_name(fn->f->name), (unsigned long long)bits);
 	}
 	names_free(&regs);
@@ -710,7 +669,7 @@ static void constants(Ipo *p, Callee *fn)
 /* ---- parameters and results nothing reads --------------------------------- */
 
 /* Every statement declaring func gets these parameters and results. */
-static void set_signature(Ipo *p, const char *func, Decl *params, uint32_t nparams, int drop_rets)
+void ipo_set_signature(Ipo *p, const char *func, Decl *params, uint32_t nparams, int drop_rets)
 {
 	for (Stmt *s = p->m->items.head; s; s = s->next) {
 		if (s->kind != S_FUNC || s->func->name != func)
@@ -756,7 +715,7 @@ static void drop_from_call(Ipo *p, const Call *st, int64_t i)
 	}
 	in->ops = ops;
 	in->nops = nops;
-	if (!other_call_names(st->list, name, NULL, ANY))
+	if (!ipo_other_call_names(st->list, name, NULL, ANY))
 		drop_param(st->list, name);
 }
 
@@ -774,11 +733,11 @@ static void unread_params(Ipo *p, Callee *fn)
 			drop_from_call(p, &fn->sites[k], (int64_t)(i - gone));
 		gone++;
 		p->st.params++;
-		remark(p, fn->def->loc, "parameter %u of %s removed: nothing reads it", i + 1,
+		ipo_remark(p, fn->def->loc, "parameter %u of %s removed: nothing reads it", i + 1,
 			quoted_name(f->name));
 	}
 	if (gone)
-		set_signature(p, f->name, keep, n, 0);
+		ipo_set_signature(p, f->name, keep, n, 0);
 	fn->f = fn->def->func;
 }
 
@@ -808,454 +767,10 @@ static void unread_result(Ipo *p, Callee *fn)
 	drop_param(&f->body, f->rets[0].ds[0].name);
 	for (uint32_t k = 0; k < fn->nsites; k++)
 		drop_from_call(p, &fn->sites[k], -1);
-	set_signature(p, f->name, f->params, f->nparams, 1);
+	ipo_set_signature(p, f->name, f->params, f->nparams, 1);
 	fn->f = fn->def->func;
 	p->st.results++;
-	remark(p, fn->def->loc, "return value of %s removed: no call reads it", quoted_name(f->name));
-}
-
-/* ---- by value ----------------------------------------------------------------
- *
- * A pointer parameter the callee only loads through, each load at a
- * constant offset (ir/memobj.c: param_loads), where every call lends it a
- * .local object of the caller's that nothing else reaches during the call
- * (memobjs_build_lent: the object's address escapes nowhere, no access
- * goes through a .local address not followed, no other argument of the
- * call points into it): the call passes the bytes the callee reads, in an
- * aggregate .param, and the callee loads them from there.  The object
- * stays in the caller, read at constant offsets only, which the depot
- * stage's scalar replacement can hold in registers.
- *
- *   .func f(.param .b64 p)                   .func f(.param .align 4 .b8 p[8])
- *   { ld.param.u64 %rd1, [p];            ->  { mov.b64 %rd1, 0;
- *     ld.f32 %f1, [%rd1+4]; }                  ld.param.f32 %f1, [p+4]; }
- *   st.param.b64 [param0], %rd5;         ->  ld.b32 %bv, [%rd5+4];
- *                                            st.param.b32 [param0+4], %bv;
- *
- * The copies go where the address was stored into the .param, which only
- * other st.params and declarations may follow before the call. */
-
-typedef struct Piece {
-	int64_t off;
-	int bytes;
-} Piece;
-
-typedef struct ByValue {
-	Callee *fn;
-	uint32_t param;
-	ParamLoad *loads;
-	uint32_t nloads;
-	Piece *pieces;
-	uint32_t npieces;
-	int64_t size;
-	int align;
-	Stmt **stores;       /* per site: the st.param of the address */
-	uint8_t *generic;    /* per site: the address is generic, not .local's window */
-} ByValue;
-
-/* A caller's lend of an address to a call, found by the st.param that
- * passed it (MemAccess.via). */
-typedef struct LentBy {
-	const Stmt *via;
-	const MemAccess *acc;
-	int twice;           /* two lends through one st.param, or two of one call into one object */
-	UT_hash_handle hh;
-} LentBy;
-
-/* What escapes of one object of the caller (found when first asked). */
-typedef struct Reach {
-	int known, blind;    /* blind: an escape may reach any of its bytes */
-	int64_t *escs, *starts;   /* sorted: where its addresses escape, where its variables start */
-	uint32_t nescs, nstarts;
-} Reach;
-
-/* A caller's objects and names, read once on the module as it was. */
-typedef struct CallerFacts {
-	const Func *f;
-	MemObjs *mo;
-	int blind;           /* an access through a .local address not followed, or one not known */
-	LentBy *lent, *lends;
-	Reach *reach;        /* per object */
-	Names names;
-	int named;
-	Stmt *decls;         /* new registers are declared before it, in order */
-	UT_hash_handle hh;
-} CallerFacts;
-
-typedef struct ByValues {
-	Ipo *p;
-	Borrowers *rd;
-	CallerFacts *by_func;
-	ByValue *v;
-	uint32_t n, cap;
-} ByValues;
-
-/* The caller as it is now: an earlier change of its own signature put a
- * new Func in its statement (set_signature), its body the same. */
-static Func *caller_now(const Call *st)
-{
-	return st->from ? st->from->def->func : st->caller;
-}
-
-static CallerFacts *caller_facts(ByValues *b, const Func *f)
-{
-	CallerFacts *c;
-	HASH_FIND_PTR(b->by_func, &f, c);
-	if (!c) {
-		c = xcalloc(1, sizeof *c);
-		c->f = f;
-		HASH_ADD_PTR(b->by_func, f, c);
-	}
-	return c;
-}
-
-static int by_call_obj(const void *x, const void *y)
-{
-	const MemAccess *a = *(const MemAccess *const *)x, *b = *(const MemAccess *const *)y;
-	if (a->at != b->at)
-		return (uintptr_t)a->at < (uintptr_t)b->at ? -1 : 1;
-	return a->obj - b->obj;
-}
-
-/* The lends of c's body, by st.param; two of one call into one object
- * are marked (a callee writing through one would be read through the
- * other). */
-static void find_lent(CallerFacts *c)
-{
-	const MemObjs *mo = c->mo;
-	const MemAccess **v = xmalloc((mo->nacc + 1) * sizeof *v);
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < mo->nacc; i++) {
-		c->blind |= mo->acc[i].obj < 0;
-		if (mo->acc[i].lent && mo->acc[i].via)
-			v[n++] = &mo->acc[i];
-	}
-	qsort(v, n, sizeof *v, by_call_obj);
-	c->lends = xcalloc(n + 1, sizeof *c->lends);
-	for (uint32_t i = 0; i < n; i++) {
-		LentBy *l = &c->lends[i], *old;
-		int same = (i && !by_call_obj(&v[i - 1], &v[i])) || (i + 1 < n && !by_call_obj(&v[i], &v[i + 1]));
-		*l = (LentBy){.via = v[i]->via, .acc = v[i], .twice = same};
-		HASH_FIND_PTR(c->lent, &l->via, old);
-		if (old)
-			old->twice = 1;
-		else
-			HASH_ADD_PTR(c->lent, via, l);
-	}
-	free(v);
-}
-
-static CallerFacts *caller_objs(ByValues *b, const Func *f)
-{
-	CallerFacts *c = caller_facts(b, f);
-	if (!c->mo) {
-		c->mo = memobjs_build_lent(f, b->rd);
-		c->blind = c->mo->partial;
-		c->reach = xcalloc(c->mo->nobjs + 1, sizeof *c->reach);
-		find_lent(c);
-	}
-	return c;
-}
-
-static int by_value_cmp(const void *x, const void *y)
-{
-	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-	return a < b ? -1 : a > b;
-}
-
-/* Object obj's escapes.  Under a layout NVVM or LLVM wrote (one anchor
- * per variable: Func.layout_kept) an address escaping at e reaches from e
- * to the next start (memobjs_starts), as the depot stage trusts; else
- * any escape may reach any of its bytes. */
-static const Reach *reach_of(CallerFacts *c, int obj)
-{
-	Reach *r = &c->reach[obj];
-	const MemObjs *mo = c->mo;
-	if (r->known)
-		return r;
-	r->known = 1;
-	r->escs = xmalloc((mo->nesc + 1) * sizeof *r->escs);
-	for (uint32_t i = 0; i < mo->nesc; i++)
-		if (mo->esc[i].obj == obj) {
-			r->blind |= !mo->esc[i].base_known;
-			r->escs[r->nescs++] = mo->esc[i].base;
-		}
-	r->blind |= (mo->objs[obj].escapes && !r->nescs) || (r->nescs && !c->f->layout_kept);
-	if (r->blind || !r->nescs)
-		return r;
-	qsort(r->escs, r->nescs, sizeof *r->escs, by_value_cmp);
-	r->starts = xmalloc((mo->nacc + mo->nesc + 1) * sizeof *r->starts);
-	r->nstarts = memobjs_starts(mo, obj, mo->objs[obj].size, r->starts);
-	return r;
-}
-
-/* The first of the n sorted values v above x (n if none). */
-static uint32_t first_above(const int64_t *v, uint32_t n, int64_t x)
-{
-	uint32_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (v[mid] <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Are bytes base .. base+size of obj out of reach of every address of it
- * that escapes: none escapes at base, and no other variable starts
- * among them? */
-static int out_of_reach(CallerFacts *c, int obj, int64_t base, int64_t size)
-{
-	const Reach *r = reach_of(c, obj);
-	if (r->blind)
-		return 0;
-	if (!r->nescs)
-		return 1;
-	uint32_t e = first_above(r->escs, r->nescs, base - 1), k = first_above(r->starts, r->nstarts, base);
-	return !(e < r->nescs && r->escs[e] == base) && !(k < r->nstarts && r->starts[k] < base + size);
-}
-
-/* Does the address stored by store lend its call an object of the
- * caller's alone, bv->size bytes of it from there: nothing else in the
- * caller may reach them while the call runs? */
-static int lent_alone(CallerFacts *c, const Stmt *store, const ByValue *bv, uint8_t *generic)
-{
-	LentBy *l;
-	if (c->blind)
-		return 0;
-	HASH_FIND_PTR(c->lent, &store, l);
-	if (!l || l->twice)
-		return 0;
-	const MemAccess *mine = l->acc;
-	if (mine->obj < 0 || !mine->base_known || mine->base < 0)
-		return 0;
-	*generic = mine->generic;
-	const MemObj *o = &c->mo->objs[mine->obj];
-	return !(o->size >= 0 && mine->base + bv->size > o->size) && out_of_reach(c, mine->obj, mine->base, bv->size);
-}
-
-/* A plain load (ld, ld.local, ld.global: the pointer's own space, as the
- * walk followed it) at an offset its width divides: that width, else 0. */
-static int plain_load(const Ins *in, int64_t off)
-{
-	const Spelling *sp = in->sp;
-	if (sp->code != O_ld || !sp->type || in->nops != 2 || in->ops[0]->kind == E_ADDR)
-		return 0;
-	static const char *const spaces[] = {"", ".local", ".global"};
-	char vec[8] = "", want[48];
-	if (sp->vec > 1)
-		snprintf(vec, sizeof vec, ".v%d", sp->vec);
-	int w = sp->type_bytes * sp->vec;
-	for (int k = 0; k < 3; k++) {
-		snprintf(want, sizeof want, "ld%s%s%s", spaces[k], vec, sp->type);
-		if (!strcmp(want, sp->text))
-			return w > 0 && off % w == 0 ? w : 0;
-	}
-	return 0;
-}
-
-static int by_off(const void *x, const void *y)
-{
-	const Piece *a = x, *b = y;
-	return a->off < b->off ? -1 : a->off > b->off ? 1 : a->bytes - b->bytes;
-}
-
-/* The elements the loads read, each once; 0 where two overlap. */
-static int pieces_of(ByValue *bv)
-{
-	uint32_t n = 0, cap = 0;
-	for (uint32_t i = 0; i < bv->nloads; i++) {
-		const Ins *in = &bv->loads[i].at->ins;
-		int w = plain_load(in, bv->loads[i].off);
-		if (!w)
-			return 0;
-		bv->align = w > bv->align ? w : bv->align;
-		for (int k = 0; k < in->sp->vec; k++) {
-			bv->pieces = array_grow(bv->pieces, n, &cap, sizeof *bv->pieces);
-			bv->pieces[n++] = (Piece){bv->loads[i].off + k * in->sp->type_bytes, in->sp->type_bytes};
-		}
-	}
-	qsort(bv->pieces, n, sizeof *bv->pieces, by_off);
-	bv->npieces = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		const Piece *last = bv->npieces ? &bv->pieces[bv->npieces - 1] : NULL;
-		if (last && last->off == bv->pieces[i].off && last->bytes == bv->pieces[i].bytes)
-			continue;
-		if (last && last->off + last->bytes > bv->pieces[i].off)
-			return 0;
-		bv->pieces[bv->npieces++] = bv->pieces[i];
-	}
-	return bv->npieces > 0;
-}
-
-/* The one st.param of the address into the call's argument arg, followed
- * only by st.params and declarations up to the call. */
-static Stmt *address_store(const Call *st, const char *arg)
-{
-	Stmt *store = NULL, *s;
-	for (s = st->list->head; s && s != st->call; s = s->next) {
-		if (s->kind == S_INS && ins_mentions(&s->ins, arg)) {
-			if (store)
-				return NULL;
-			store = s;
-		} else if (store && s->kind != S_VAR &&
-		           !(s->kind == S_INS && s->ins.sp->code == O_st && ins_space(&s->ins) == SPACE_PARAM)) {
-			return NULL;
-		}
-	}
-	int64_t off;
-	if (!s || !store || param_access(&store->ins, arg, &off) != 0 || off || store->ins.guard ||
-	    store->ins.sp->vec != 1 || store->ins.sp->type_bytes != 8 ||
-	    store->ins.ops[1]->kind != E_NAME || store->ins.ops[1]->str[0] != '%')
-		return NULL;
-	return store;
-}
-
-/* Parameter i of fn, if it can go by value at every call. */
-static void consider(ByValues *b, Callee *fn, uint32_t i)
-{
-	const Decl *d = &fn->f->params[i];
-	if (!scalar(d) || ty_size(d->type) != 8 || !fn->nsites || names_shadowed(fn->f))
-		return;
-	ByValue bv = {.fn = fn, .param = i};
-	bv.loads = param_loads(fn->f, d->ds[0].name, &bv.nloads, &bv.size);
-	if (!bv.loads || !pieces_of(&bv))
-		goto no;
-	bv.stores = xcalloc(fn->nsites, sizeof *bv.stores);
-	bv.generic = xcalloc(fn->nsites, 1);
-	for (uint32_t k = 0; k < fn->nsites; k++) {
-		const Call *st = &fn->sites[k];
-		CallParts cp;
-		ins_call_parts(&st->call->ins, &cp);
-		const char *arg = cp.args->kids[i]->str;
-		if (other_call_names(st->list, arg, st->call, ANY) ||
-		    !(bv.stores[k] = address_store(st, arg)) ||
-		    !lent_alone(caller_objs(b, caller_now(st)), bv.stores[k], &bv, &bv.generic[k]))
-			goto no;
-	}
-	b->v = array_grow(b->v, b->n, &b->cap, sizeof *b->v);
-	b->v[b->n++] = bv;
-	return;
-no:
-	free(bv.loads);
-	free(bv.pieces);
-	free(bv.stores);
-	free(bv.generic);
-}
-
-static Decl aggregate(Ipo *p, Loc at, const char *name, const ByValue *bv)
-{
-	char specs[48], decl[256];
-	snprintf(specs, sizeof specs, ".param .align %d .b8", bv->align);
-	snprintf(decl, sizeof decl, "%s[%lld]", name, (long long)bv->size);
-	return var_new(p->m, at, specs, decl)->var;
-}
-
-/* The callee loads what the pointer pointed to from the .param itself. */
-static void callee_by_value(Ipo *p, const ByValue *bv)
-{
-	Func *f = bv->fn->f;
-	const char *formal = f->params[bv->param].ds[0].name;
-	BodyIt it;
-	int64_t off;
-	for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
-		if (s->kind == S_INS && param_access(&s->ins, formal, &off) == 1) {
-			Stmt *m = mov_new(p->m, s->loc, 8, s->ins.ops[0], int_expr(0));
-			m->ins.guard = s->ins.guard, m->ins.guard_neg = s->ins.guard_neg;
-			s->ins = m->ins;
-		}
-	for (uint32_t i = 0; i < bv->nloads; i++) {
-		Stmt *s = bv->loads[i].at;
-		const Spelling *sp = s->ins.sp;
-		char text[48], vec[8] = "";
-		if (sp->vec > 1)
-			snprintf(vec, sizeof vec, ".v%d", sp->vec);
-		snprintf(text, sizeof text, "ld.param%s%s", vec, sp->type);
-		Expr *ops[2] = {s->ins.ops[0], expr_addr(p->m, name_expr(formal), bv->loads[i].off)};
-		Stmt *m = ins_new(p->m, s->loc, text, ops, 2);
-		m->ins.guard = s->ins.guard, m->ins.guard_neg = s->ins.guard_neg;
-		s->ins = m->ins;
-	}
-	Decl *params = arena_dup(p->m->arena, f->params, (f->nparams + 1) * sizeof *params);
-	params[bv->param] = aggregate(p, bv->fn->def->loc, formal, bv);
-	set_signature(p, f->name, params, f->nparams, 0);
-	bv->fn->f = bv->fn->def->func;
-}
-
-/* The call copies the bytes into its .param where it stored the address. */
-static void site_by_value(ByValues *b, const ByValue *bv, const Call *st, Stmt *store, int generic)
-{
-	Ipo *p = b->p;
-	Func *caller = caller_now(st);
-	CallerFacts *c = caller_facts(b, caller);
-	if (!c->named++) {
-		names_of_func(&c->names, p->m, caller);
-		c->decls = caller->body.head;
-	}
-	CallParts cp;
-	ins_call_parts(&st->call->ins, &cp);
-	const char *arg = cp.args->kids[bv->param]->str;
-	Stmt *d = list_var(st->list, arg);
-	d->var = aggregate(p, d->loc, arg, bv);
-	Expr *addr = store->ins.ops[1];
-	for (uint32_t i = 0; i < bv->npieces; i++) {
-		const Piece *pc = &bv->pieces[i];
-		char type[16], ld[24], stp[24];
-		snprintf(type, sizeof type, ".reg .b%d", held_bits(pc->bytes));
-		snprintf(ld, sizeof ld, "ld%s.b%d", generic ? "" : ".local", 8 * pc->bytes);
-		snprintf(stp, sizeof stp, "st.param.b%d", 8 * pc->bytes);
-		Expr *reg = name_expr(reg_new(p->m, &caller->body, &c->names, c->decls, "%bv", type));
-		Expr *lops[2] = {reg, expr_addr(p->m, addr, pc->off)};
-		Expr *sops[2] = {expr_addr(p->m, name_expr(arg), pc->off), reg};
-		list_insert_before(st->list, store, ins_new(p->m, store->loc, ld, lops, 2));
-		list_insert_before(st->list, store, ins_new(p->m, store->loc, stp, sops, 2));
-	}
-	list_remove(st->list, store);
-}
-
-static void by_value(Ipo *p)
-{
-	ByValues b = {.p = p, .rd = borrowers_build(p->m)};
-	for (uint32_t i = 0; i < p->nfns; i++) {
-		Callee *fn = &p->fns[i];
-		if (fn->why >= 0 || fn->gone)
-			continue;
-		for (uint32_t k = 0; k < fn->f->nparams; k++)
-			consider(&b, fn, k);
-	}
-	for (uint32_t i = 0; i < b.n; i++) {
-		ByValue *bv = &b.v[i];
-		for (uint32_t k = 0; k < bv->fn->nsites; k++)
-			site_by_value(&b, bv, &bv->fn->sites[k], bv->stores[k], bv->generic[k]);
-		callee_by_value(p, bv);
-		p->st.byvalue++;
-		remark(p, bv->fn->def->loc, "parameter %u of %s passed by value: every call lends it "
-			"a .local object of its own that only it reads (%lld bytes)", bv->param + 1,
-			quoted_name(bv->fn->f->name), (long long)bv->size);
-		free(bv->loads);
-		free(bv->pieces);
-		free(bv->stores);
-		free(bv->generic);
-	}
-	CallerFacts *c, *tmp;
-	HASH_ITER(hh, b.by_func, c, tmp) {
-		HASH_DEL(b.by_func, c);
-		if (c->mo) {
-			for (uint32_t i = 0; i < c->mo->nobjs; i++)
-				free(c->reach[i].escs), free(c->reach[i].starts);
-			HASH_CLEAR(hh, c->lent);
-			free(c->lends);
-			free(c->reach);
-			memobjs_free(c->mo);
-		}
-		if (c->named)
-			names_free(&c->names);
-		free(c);
-	}
-	free(b.v);
-	borrowers_free(b.rd);
+	ipo_remark(p, fn->def->loc, "return value of %s removed: no call reads it", quoted_name(f->name));
 }
 
 /* ---- driver --------------------------------------------------------------- */
@@ -1289,7 +804,7 @@ void ipo(Module *m, const StageOptions *o)
 		unread_result(&p, fn);
 	}
 	if (o->ipo.byvalue)
-		by_value(&p);
+		ipo_by_value(&p);
 	if (o->stats)
 		print_stats(&p.st);
 	if (p.st.merged)

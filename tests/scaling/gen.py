@@ -55,8 +55,9 @@ an input that once took more than n log n time or memory in N:
                     depot asks what the next does with the pointer, which
                     follows it down the chain, once per function)
   byvalue-calls     a kernel of N objects of 8 bytes in one depot, each lent
-                    by its generic address to one read-only callee (--inline=
-                    never: ipo passes each by value; its lends are found by
+                    by its generic address to one of two callees, one that
+                    reads it, one that also writes it (--inline=never: ipo
+                    passes each by value, and back; its lends are found by
                     their st.param in a table, not by a walk of every access
                     per call)
   labels            a kernel of N labels $L__BB0_<i> in one block, nvcc's
@@ -386,17 +387,19 @@ def lend_chain(d, n):
 
 
 def byvalue_calls(d, n):
-    calls = "".join("\tadd.u64 %%rd2, %%SP, %d;\n\tst.local.u32 [%%SPL+%d], %%r1;\n"
+    calls = "".join("\tadd.u64 %%a%d, %%SP, %d;\n\tst.local.u32 [%%SPL+%d], %%r1;\n"
                     "\tst.local.u32 [%%SPL+%d], %%r1;\n"
-                    "\t{\n\t.param .b64 a;\n\tst.param.b64 [a], %%rd2;\n\t.param .b32 r;\n"
-                    "\tcall.uni (r), rd, (a);\n\tld.param.b32 %%r2, [r];\n\t}\n"
-                    "\tadd.s32 %%r1, %%r1, %%r2;\n" % (8 * i, 8 * i, 8 * i + 4) for i in range(n))
+                    "\t{\n\t.param .b64 a;\n\tst.param.b64 [a], %%a%d;\n\t.param .b32 r;\n"
+                    "\tcall.uni (r), %s, (a);\n\tld.param.b32 %%r2, [r];\n\t}\n"
+                    "\tadd.s32 %%r1, %%r1, %%r2;\n" % (i, 8 * i, 8 * i, 8 * i + 4, i, "wr" if i % 2 else "rd")
+                    for i in range(n))
     body = "\tmov.u64 %%SPL, __local_depot0;\n\tcvta.local.u64 %%SP, %%SPL;\n%s" % calls
     regs = ("\t.local .align 8 .b8 __local_depot0[%d];\n\t.reg .b64 %%SP;\n\t.reg .b64 %%SPL;\n"
-            "\t.reg .b32 %%r<4>;\n\t.reg .b64 %%rd<4>;\n" % (8 * n))
+            "\t.reg .b32 %%r<4>;\n\t.reg .b64 %%rd<4>;\n\t.reg .b64 %%a<%d>;\n" % (8 * n, n))
     callee = (".func (.param .b32 r) rd(.param .b64 p)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"
               "\tld.param.u64 %rd1, [p];\n\tld.u32 %r1, [%rd1];\n\tld.u32 %r2, [%rd1+4];\n"
               "\tadd.s32 %r3, %r1, %r2;\n\tst.param.b32 [r], %r3;\n\tret;\n}\n\n")
+    callee += callee.replace("rd(", "wr(").replace("\tst.param", "\tst.u32 [%rd1+4], %r3;\n\tst.param")
     write(d, "in.ptx", HEAD + callee + kernel("k", body, regs))
     return ["-arch=sm_80", "--inline=never", "in.ptx"]
 

@@ -205,6 +205,30 @@ START_TEST(verifier_checks_the_rule)
 }
 END_TEST
 
+/* names_shadowed, on the parsed function (before normalizing renames):
+ * an inner block's %r<4> covers an outer %r2, a body's name a parameter's,
+ * a grandchild block's %r1 its grandparent's; %r50 lies past %r<3>, and
+ * sibling blocks each declaring %q and the body's many %t<i> hide
+ * nothing. */
+START_TEST(names_shadowed_by_blocks)
+{
+	static const char *const cases[][2] = {
+		{".reg .b32 %r2;\n{\n.reg .b32 %r<4>;\n}\n", "1"},
+		{".reg .b32 %r<3>;\n{\n.reg .b32 %r50;\n}\n", "0"},
+		{".reg .b32 %r1;\n{\n.reg .b32 %q;\n{\n.reg .b32 %r1;\n}\n}\n", "1"},
+		{"{\n.reg .b32 %q;\n}\n{\n.reg .b32 %q;\n}\n.reg .b32 %t1;\n.reg .b32 %t2;\n", "0"},
+		{".reg .b64 %a;\n", "1"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char text[512];
+		snprintf(text, sizeof text, HEADER ".func f(.param .b64 %%a)\n{\n%sret;\n}\n", cases[i][0]);
+		Module *m = parse_ok(text);
+		ck_assert_msg(names_shadowed(func_named(m, "f")) == (cases[i][1][0] == '1'), "case %zu", i);
+		mod_free(m);
+	}
+}
+END_TEST
+
 /* Names resolve by block, then by number: labels sharing nvcc's stem
  * ($L__BB0_1 ..) each find their own, a register range declared twice in
  * one block (%r<10>, %r<100>) still covers %r50, and an inner block's
@@ -262,6 +286,7 @@ Suite *scope_suite(void)
 	TCase *tc = tcase_create("scope");
 	tcase_add_test(tc, sibling_blocks_keep_their_own_labels);
 	tcase_add_test(tc, shadowed_registers_take_new_names);
+	tcase_add_test(tc, names_shadowed_by_blocks);
 	tcase_add_test(tc, statics_hiding_module_symbols_take_new_names);
 	tcase_add_test(tc, parameters_hiding_module_symbols_take_new_names);
 	tcase_add_test(tc, call_blocks_and_unique_names_are_left_alone);

@@ -182,10 +182,10 @@ OPT(IPO_CONSTANTS, V_ON, N("--ipo-constants"), FS(ipo_constants, ipo.constants),
 	"constant too (default: off: ptxas then unrolls loops bounded\n"
 	"by them, and code grows)")
 OPT(IPO_BYVALUE, V_ON, N("--ipo-byvalue"), FS(ipo_byvalue, ipo.byvalue), 1, "--ipo-byvalue",
-	"with --ipo, a pointer parameter the callee only reads at\n"
-	"constant offsets, every call lending it a .local object of its\n"
-	"own, passes those bytes by value: the caller's object may then\n"
-	"leave the stack (default: on)")
+	"with --ipo, a pointer parameter the callee only reads (or\n"
+	"writes) at constant offsets, every call lending it a .local\n"
+	"object of its own, passes those bytes by value (and back): the\n"
+	"caller's object may then leave the stack (default: on)")
 OPT(NO_IPO_BYVALUE, V_OFF, N("--no-ipo-byvalue"), FS(ipo_byvalue, ipo.byvalue), 0, "--no-ipo-byvalue",
 	"no pointer parameters passed by value")
 OPT(RPASS_IPO, V_BIT, N("-Rpass=ipo"), FS(remarks, ipo.remarks), PTXLINK_REMARK_IPO, "-Rpass=ipo",

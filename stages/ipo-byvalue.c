@@ -1,0 +1,716 @@
+/* ipo-byvalue.c: pointer parameters passed by value (issue 33), a step
+ * of the ipo stage (ipo.c runs it last; docs/stages.md, "Interprocedural
+ * optimization").
+ *
+ * A pointer parameter the callee only loads and stores through, each at
+ * a constant offset (ir/memobj.c: param_exact_accesses), where every call lends
+ * it a .local object of the caller's that nothing else reaches during
+ * the call (memobjs_build_lent: no address of the object escapes, no
+ * access goes through a .local address not followed, no other argument
+ * of the call points into it): the call passes the bytes the callee
+ * touches in an aggregate .param, and the callee reads them from there.
+ * The object stays in the caller, read at constant offsets only, which
+ * the depot stage's scalar replacement can hold in registers.
+ *
+ *   .func f(.param .b64 p)                   .func f(.param .align 4 .b8 p[8])
+ *   { ld.param.u64 %rd1, [p];            ->  { mov.b64 %rd1, 0;
+ *     ld.f32 %f1, [%rd1+4]; }                  ld.param.f32 %f1, [p+4]; }
+ *   st.param.b64 [param0], %rd5;         ->  ld.b32 %bv, [%rd5+4];
+ *                                            st.param.b32 [param0+4], %bv;
+ *
+ * Where the callee also stores through it, the bytes come back: they go
+ * into a .local copy of the callee's at its start, its accesses touch
+ * the copy, and before each ret it puts the bytes it stores into its
+ * result, after the result it had (which becomes an aggregate of both);
+ * the call copies them back into the object.  Only with the depot
+ * stage's scalar replacement on: it holds the copy in registers.
+ *
+ * The copies in go where the address was stored into the .param, which
+ * only other st.params and declarations may follow before the call; the
+ * copies back, right after the call. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+#include "ipo.h"
+
+typedef struct Piece {
+	int64_t off;
+	int bytes;
+	int stored;          /* the callee stores it */
+} Piece;
+
+typedef struct ByValue {
+	Callee *fn;
+	uint32_t param;
+	ParamAccess *acc;
+	uint32_t nacc;
+	Piece *pieces;
+	uint32_t npieces;
+	int64_t size;
+	int align;
+	int stores;          /* the callee stores through it: the bytes come back */
+	int64_t ret_at;      /* stores: where they come back in the result */
+	int ret_align;       /* stores: the result's alignment, then */
+	Stmt **stores_at;    /* per site: the st.param of the address */
+	uint8_t *generic;    /* per site: the address is generic, not .local's window */
+} ByValue;
+
+/* A caller's lend of an address to a call, found by the st.param that
+ * passed it (MemAccess.via). */
+typedef struct LentBy {
+	const Stmt *via;
+	const MemAccess *acc;
+	int twice;           /* two lends through one st.param, or two of one call into one object */
+	UT_hash_handle hh;
+} LentBy;
+
+/* What escapes of one object of the caller (found when first asked). */
+typedef struct Reach {
+	int known, blind;    /* blind: an escape may reach any of its bytes */
+	int64_t *escs, *starts;   /* sorted: where its addresses escape, where its variables start */
+	uint32_t nescs, nstarts;
+} Reach;
+
+/* A function's objects and names, read once on the module as it was. */
+typedef struct Facts {
+	const Func *f;
+	MemObjs *mo;
+	int blind;           /* an access through a .local address not followed, or one not known */
+	LentBy *lent, *lends;
+	Reach *reach;        /* per object */
+	Names names;
+	int named;
+	Stmt *decls;         /* new registers are declared before it, in order */
+	UT_hash_handle hh;
+} Facts;
+
+typedef struct ByValues {
+	Ipo *p;
+	Borrowers *rd;
+	Facts *by_func;
+	ByValue *v;
+	uint32_t n, cap;
+} ByValues;
+
+/* ---- what a caller lends ---------------------------------------------------- */
+
+/* The caller as it is now: an earlier change of its own signature put a
+ * new Func in its statement (ipo_set_signature), its body the same. */
+static Func *caller_now(const Call *st)
+{
+	return st->from ? st->from->def->func : st->caller;
+}
+
+static Facts *facts(ByValues *b, const Func *f)
+{
+	Facts *c;
+	HASH_FIND_PTR(b->by_func, &f, c);
+	if (!c) {
+		c = xcalloc(1, sizeof *c);
+		c->f = f;
+		HASH_ADD_PTR(b->by_func, f, c);
+	}
+	return c;
+}
+
+/* f's names, and where its new registers are declared. */
+static Facts *named(ByValues *b, Func *f)
+{
+	Facts *c = facts(b, f);
+	if (!c->named) {
+		c->named = 1;
+		names_of_func(&c->names, b->p->m, f);
+		c->decls = f->body.head;
+	}
+	return c;
+}
+
+static int by_call_obj(const void *x, const void *y)
+{
+	const MemAccess *a = *(const MemAccess *const *)x, *b = *(const MemAccess *const *)y;
+	if (a->at != b->at)
+		return (uintptr_t)a->at < (uintptr_t)b->at ? -1 : 1;
+	return a->obj - b->obj;
+}
+
+/* The lends of c's body, by st.param; two of one call into one object
+ * are marked (a callee writing through one would be read through the
+ * other). */
+static void find_lent(Facts *c)
+{
+	const MemObjs *mo = c->mo;
+	const MemAccess **v = xmalloc((mo->nacc + 1) * sizeof *v);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < mo->nacc; i++) {
+		c->blind |= mo->acc[i].obj < 0;
+		if (mo->acc[i].lent && mo->acc[i].via)
+			v[n++] = &mo->acc[i];
+	}
+	qsort(v, n, sizeof *v, by_call_obj);
+	c->lends = xcalloc(n + 1, sizeof *c->lends);
+	for (uint32_t i = 0; i < n; i++) {
+		LentBy *l = &c->lends[i], *old;
+		int same = (i && !by_call_obj(&v[i - 1], &v[i])) || (i + 1 < n && !by_call_obj(&v[i], &v[i + 1]));
+		*l = (LentBy){.via = v[i]->via, .acc = v[i], .twice = same};
+		HASH_FIND_PTR(c->lent, &l->via, old);
+		if (old)
+			old->twice = 1;
+		else
+			HASH_ADD_PTR(c->lent, via, l);
+	}
+	free(v);
+}
+
+static Facts *objects(ByValues *b, const Func *f)
+{
+	Facts *c = facts(b, f);
+	if (!c->mo) {
+		c->mo = memobjs_build_lent(f, b->rd);
+		c->blind = c->mo->partial;
+		c->reach = xcalloc(c->mo->nobjs + 1, sizeof *c->reach);
+		find_lent(c);
+	}
+	return c;
+}
+
+static int by_value_cmp(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* Object obj's escapes.  Under a layout NVVM or LLVM wrote (one anchor
+ * per variable: Func.layout_kept) an address escaping at e reaches from e
+ * to the next start (memobjs_starts), as the depot stage trusts; else
+ * any escape may reach any of its bytes. */
+static const Reach *reach_of(Facts *c, int obj)
+{
+	Reach *r = &c->reach[obj];
+	const MemObjs *mo = c->mo;
+	if (r->known)
+		return r;
+	r->known = 1;
+	r->escs = xmalloc((mo->nesc + 1) * sizeof *r->escs);
+	for (uint32_t i = 0; i < mo->nesc; i++)
+		if (mo->esc[i].obj == obj) {
+			r->blind |= !mo->esc[i].base_known;
+			r->escs[r->nescs++] = mo->esc[i].base;
+		}
+	r->blind |= (mo->objs[obj].escapes && !r->nescs) || (r->nescs && !c->f->layout_kept);
+	if (r->blind || !r->nescs)
+		return r;
+	qsort(r->escs, r->nescs, sizeof *r->escs, by_value_cmp);
+	r->starts = xmalloc((mo->nacc + mo->nesc + 1) * sizeof *r->starts);
+	r->nstarts = memobjs_starts(mo, obj, mo->objs[obj].size, r->starts);
+	return r;
+}
+
+/* The first of the n sorted values v above x (n if none). */
+static uint32_t first_above(const int64_t *v, uint32_t n, int64_t x)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (v[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Are bytes base .. base+size of obj out of reach of every address of it
+ * that escapes: none escapes at base, and no other variable starts
+ * among them? */
+static int out_of_reach(Facts *c, int obj, int64_t base, int64_t size)
+{
+	const Reach *r = reach_of(c, obj);
+	if (r->blind)
+		return 0;
+	if (!r->nescs)
+		return 1;
+	uint32_t e = first_above(r->escs, r->nescs, base - 1), k = first_above(r->starts, r->nstarts, base);
+	return !(e < r->nescs && r->escs[e] == base) && !(k < r->nstarts && r->starts[k] < base + size);
+}
+
+/* Does the address stored by store lend its call an object of the
+ * caller's alone, bv->size bytes of it from there: nothing else in the
+ * caller may reach them while the call runs? */
+static int lent_alone(Facts *c, const Stmt *store, const ByValue *bv, uint8_t *generic)
+{
+	LentBy *l;
+	if (c->blind)
+		return 0;
+	HASH_FIND_PTR(c->lent, &store, l);
+	if (!l || l->twice)
+		return 0;
+	const MemAccess *mine = l->acc;
+	if (mine->obj < 0 || !mine->base_known || mine->base < 0)
+		return 0;
+	*generic = mine->generic;
+	const MemObj *o = &c->mo->objs[mine->obj];
+	return !(o->size >= 0 && mine->base + bv->size > o->size) && out_of_reach(c, mine->obj, mine->base, bv->size);
+}
+
+/* ---- what a callee touches ------------------------------------------------------ */
+
+/* A plain ld or st (no space, .local, .global: the pointer's own, as the
+ * walk followed it) at an offset its width divides: that width, else 0. */
+static int plain_access(const Ins *in, int64_t off)
+{
+	const Spelling *sp = in->sp;
+	int store = sp->code == O_st;
+	if ((sp->code != O_ld && !store) || !sp->type || in->nops != 2 || (in->ops[0]->kind == E_ADDR) != store)
+		return 0;
+	static const char *const spaces[] = {"", ".local", ".global"};
+	char vec[8] = "", want[48];
+	if (sp->vec > 1)
+		snprintf(vec, sizeof vec, ".v%d", sp->vec);
+	int w = sp->type_bytes * sp->vec;
+	for (int k = 0; k < 3; k++) {
+		snprintf(want, sizeof want, "%s%s%s%s", store ? "st" : "ld", spaces[k], vec, sp->type);
+		if (!strcmp(want, sp->text))
+			return w > 0 && off % w == 0 ? w : 0;
+	}
+	return 0;
+}
+
+static int by_off(const void *x, const void *y)
+{
+	const Piece *a = x, *b = y;
+	return a->off < b->off ? -1 : a->off > b->off ? 1 : a->bytes - b->bytes;
+}
+
+/* The elements the accesses touch, each once; 0 where two overlap. */
+static int pieces_of(ByValue *bv)
+{
+	uint32_t n = 0, cap = 0;
+	for (uint32_t i = 0; i < bv->nacc; i++) {
+		const Ins *in = &bv->acc[i].at->ins;
+		int w = plain_access(in, bv->acc[i].off);
+		if (!w)
+			return 0;
+		bv->align = w > bv->align ? w : bv->align;
+		bv->stores |= bv->acc[i].store;
+		for (int k = 0; k < in->sp->vec; k++) {
+			bv->pieces = array_grow(bv->pieces, n, &cap, sizeof *bv->pieces);
+			bv->pieces[n++] = (Piece){bv->acc[i].off + k * in->sp->type_bytes, in->sp->type_bytes,
+				bv->acc[i].store};
+		}
+	}
+	qsort(bv->pieces, n, sizeof *bv->pieces, by_off);
+	bv->npieces = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		Piece *last = bv->npieces ? &bv->pieces[bv->npieces - 1] : NULL;
+		if (last && last->off == bv->pieces[i].off && last->bytes == bv->pieces[i].bytes) {
+			last->stored |= bv->pieces[i].stored;
+			continue;
+		}
+		if (last && last->off + last->bytes > bv->pieces[i].off)
+			return 0;
+		bv->pieces[bv->npieces++] = bv->pieces[i];
+	}
+	return bv->npieces > 0;
+}
+
+static int64_t round_up(int64_t v, int a)
+{
+	return (v + a - 1) / a * a;
+}
+
+/* What the ABI passes in registers: parameters up to this many bytes in
+ * all, and a result as large; past it, in the caller's stack frame
+ * (ptxas 13.0 -c for sm_80: a 48-byte aggregate argument or result takes
+ * no stack, 52 bytes take 56, and of arguments 32 + 32 bytes, 32).  A
+ * copy past it would only move the object's bytes into another frame. */
+enum { ABI_REG_BYTES = 48 };
+
+/* The bytes of a parameter or result as declared, -1 unknown. */
+static int64_t param_bytes(const Decl *d)
+{
+	return d->nds == 1 ? decl_bytes(d, &d->ds[0]) : -1;
+}
+
+/* A parameter's alignment as declared (a scalar's: its size). */
+static int param_align(const Decl *d)
+{
+	return d->align ? (int)d->align : ty_size(d->type) > 0 ? ty_size(d->type) : 1;
+}
+
+/* A function's parameters as the ABI lays them out, each at its
+ * alignment: their bytes, -1 unknown; bytes[i] and align[i] in place of
+ * parameter i's where given (lay, one per parameter). */
+typedef struct Lay {
+	int64_t bytes;
+	int align;
+} Lay;
+
+static int64_t laid_out(const Lay *lay, uint32_t n)
+{
+	int64_t at = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (lay[i].bytes < 0)
+			return -1;
+		at = (at + lay[i].align - 1) / lay[i].align * lay[i].align + lay[i].bytes;
+	}
+	return at;
+}
+
+/* The bytes of the callee's result (none: 0), -1 if not one sized
+ * parameter: where the stored bytes come back is past them. */
+static int64_t result_bytes(const Func *f)
+{
+	if (!f->nrets)
+		return 0;
+	const Decl *r = &f->rets[0];
+	if (f->nrets != 1 || (decl_space(r) != SPACE_PARAM && decl_space(r) != SPACE_NONE))
+		return -1;
+	return param_bytes(r);
+}
+
+static int result_align(const Func *f)
+{
+	return f->nrets ? param_align(&f->rets[0]) : 1;
+}
+
+/* ---- which parameters ------------------------------------------------------- */
+
+/* The one st.param of the address into the call's argument arg, followed
+ * only by st.params and declarations up to the call. */
+static Stmt *address_store(const Call *st, const char *arg)
+{
+	Stmt *store = NULL, *s;
+	for (s = st->list->head; s && s != st->call; s = s->next) {
+		if (s->kind == S_INS && ins_mentions(&s->ins, arg)) {
+			if (store)
+				return NULL;
+			store = s;
+		} else if (store && s->kind != S_VAR &&
+		           !(s->kind == S_INS && s->ins.sp->code == O_st && ins_space(&s->ins) == SPACE_PARAM)) {
+			return NULL;
+		}
+	}
+	int64_t off;
+	if (!s || !store || ipo_param_access(&store->ins, arg, &off) != 0 || off || store->ins.guard ||
+	    store->ins.sp->vec != 1 || store->ins.sp->type_bytes != 8 ||
+	    store->ins.ops[1]->kind != E_NAME || store->ins.ops[1]->str[0] != '%')
+		return NULL;
+	return store;
+}
+
+/* Where the stored bytes come back: every call takes the result (one
+ * does not: the callee's result would change under it). */
+static int results_taken(const Callee *fn)
+{
+	for (uint32_t k = 0; k < fn->nsites; k++) {
+		CallParts cp;
+		ins_call_parts(&fn->sites[k].call->ins, &cp);
+		if ((cp.rets != NULL) != (fn->f->nrets != 0))
+			return 0;
+	}
+	return 1;
+}
+
+static void forget(ByValue *bv)
+{
+	free(bv->acc);
+	free(bv->pieces);
+	free(bv->stores_at);
+	free(bv->generic);
+}
+
+/* Parameter i of fn, if it can go by value at every call, its bytes in
+ * the ABI's registers with the others' (lay: each parameter's, updated),
+ * the stored ones back in the result's (one such parameter a function:
+ * *back). */
+static void consider(ByValues *b, Callee *fn, uint32_t i, Lay *lay, int *back)
+{
+	const Decl *d = &fn->f->params[i];
+	if (!ipo_scalar(d) || ty_size(d->type) != 8 || !fn->nsites || names_shadowed(fn->f))
+		return;
+	ByValue bv = {.fn = fn, .param = i};
+	bv.acc = param_exact_accesses(fn->f, d->ds[0].name, &bv.nacc, &bv.size);
+	if (!bv.acc || !pieces_of(&bv))
+		goto no;
+	if (bv.stores) {
+		Lay was = lay[i];
+		lay[i] = (Lay){bv.size, bv.align};
+		int64_t all = laid_out(lay, fn->f->nparams);
+		lay[i] = was;
+		if (all < 0 || all > ABI_REG_BYTES)
+			goto no;
+		const StageOptions *o = b->p->o;
+		int64_t r = result_bytes(fn->f);
+		if (*back || o->depot.off || o->depot.no_sroa || r < 0 || !results_taken(fn))
+			goto no;
+		bv.ret_align = bv.align > result_align(fn->f) ? bv.align : result_align(fn->f);
+		bv.ret_at = round_up(r, bv.align);
+		if (bv.ret_at + bv.size > ABI_REG_BYTES)
+			goto no;
+	}
+	bv.stores_at = xcalloc(fn->nsites, sizeof *bv.stores_at);
+	bv.generic = xcalloc(fn->nsites, 1);
+	for (uint32_t k = 0; k < fn->nsites; k++) {
+		const Call *st = &fn->sites[k];
+		CallParts cp;
+		ins_call_parts(&st->call->ins, &cp);
+		const char *arg = cp.args->kids[i]->str;
+		if (ipo_other_call_names(st->list, arg, st->call, ANY) ||
+		    !(bv.stores_at[k] = address_store(st, arg)) ||
+		    !lent_alone(objects(b, caller_now(st)), bv.stores_at[k], &bv, &bv.generic[k]))
+			goto no;
+	}
+	lay[i] = (Lay){bv.size, bv.align};
+	*back |= bv.stores;
+	b->v = array_grow(b->v, b->n, &b->cap, sizeof *b->v);
+	b->v[b->n++] = bv;
+	return;
+no:
+	forget(&bv);
+}
+
+/* ---- the rewrite ------------------------------------------------------------ */
+
+static Decl aggregate(Ipo *p, Loc at, const char *specs, const char *name, int align, int64_t size)
+{
+	char words[64], decl[256];
+	snprintf(words, sizeof words, "%s .align %d .b8", specs, align);
+	snprintf(decl, sizeof decl, "%s[%lld]", name, (long long)size);
+	return var_new(p->m, at, words, decl)->var;
+}
+
+/* s, an access through the pointer, as the same access at [base+off] in
+ * space (".param", ".local"). */
+static void access_at(Ipo *p, Stmt *s, const char *space, const char *base, int64_t off)
+{
+	const Spelling *sp = s->ins.sp;
+	int store = sp->code == O_st;
+	char text[48], vec[8] = "";
+	if (sp->vec > 1)
+		snprintf(vec, sizeof vec, ".v%d", sp->vec);
+	snprintf(text, sizeof text, "%s%s%s%s", store ? "st" : "ld", space, vec, sp->type);
+	Expr *addr = expr_addr(p->m, name_expr(base), off);
+	Expr *ops[2] = {store ? addr : s->ins.ops[0], store ? s->ins.ops[1] : addr};
+	Stmt *m = ins_new(p->m, s->loc, text, ops, 2);
+	m->ins.guard = s->ins.guard, m->ins.guard_neg = s->ins.guard_neg;
+	s->ins = m->ins;
+}
+
+/* Where a copy reads and writes: [base+shift+off] in space, for each
+ * piece's off. */
+typedef struct Side {
+	const char *space;
+	Expr *base;
+	int64_t shift;
+} Side;
+
+/* Before at in l (at its end: NULL): each piece (the stored ones, with
+ * stored) moved through a new register of f's, from one side to the
+ * other; each store with guard's guard. */
+static void copy_pieces(ByValues *b, Func *f, List *l, Stmt *at, const ByValue *bv, int stored,
+	Side from, Side to, const Stmt *guard)
+{
+	Facts *c = named(b, f);
+	for (uint32_t i = 0; i < bv->npieces; i++) {
+		const Piece *pc = &bv->pieces[i];
+		if (stored && !pc->stored)
+			continue;
+		char type[16], lds[32], sts[32];
+		snprintf(type, sizeof type, ".reg .b%d", held_bits(pc->bytes));
+		snprintf(lds, sizeof lds, "ld%s.b%d", from.space, 8 * pc->bytes);
+		snprintf(sts, sizeof sts, "st%s.b%d", to.space, 8 * pc->bytes);
+		Expr *reg = name_expr(reg_new(b->p->m, &f->body, &c->names, c->decls, "%bv", type));
+		Expr *lops[2] = {reg, expr_addr(b->p->m, from.base, from.shift + pc->off)};
+		Expr *sops[2] = {expr_addr(b->p->m, to.base, to.shift + pc->off), reg};
+		Loc loc = at ? at->loc : bv->fn->def->loc;
+		Stmt *x = ins_new(b->p->m, loc, lds, lops, 2), *y = ins_new(b->p->m, loc, sts, sops, 2);
+		if (guard) {   /* the store only: the register is read where it is written */
+			y->ins.guard = guard->ins.guard;
+			y->ins.guard_neg = guard->ins.guard_neg;
+		}
+		if (at) {
+			list_insert_before(l, at, x);
+			list_insert_before(l, at, y);
+		} else {
+			list_append(l, x);
+			list_append(l, y);
+		}
+	}
+}
+
+/* Every statement declaring func gets result r. */
+static void set_result(Ipo *p, const char *func, Decl r)
+{
+	Decl *rets = arena_alloc(p->m->arena, 2 * sizeof *rets);
+	rets[0] = r;
+	for (Stmt *s = p->m->items.head; s; s = s->next) {
+		if (s->kind != S_FUNC || s->func->name != func)
+			continue;
+		Func *f = arena_dup(p->m->arena, s->func, sizeof *s->func);   /* headers share arrays */
+		f->rets = rets;
+		f->nrets = 1;
+		f->has_rets = 1;
+		s->func = f;
+	}
+}
+
+/* A statement that never falls through: an unguarded ret, exit, trap or
+ * branch. */
+static int ends_flow(const Stmt *s)
+{
+	return s && s->kind == S_INS && !s->ins.guard && (s->ins.sp->op->flags & (OF_BRANCH | OF_TERM));
+}
+
+/* The callee keeps the bytes in a .local copy of its own, filled from
+ * the .param at its start; before each ret (and at its end, if it falls
+ * off it) the stored ones go into its result, past what it returned. */
+static void callee_copy(ByValues *b, const ByValue *bv, Func *f, const char *formal, const char *ret)
+{
+	Ipo *p = b->p;
+	Loc loc = bv->fn->def->loc;
+	Facts *c = named(b, f);
+	const char *copy = names_fresh(&c->names, "__bv");
+	Stmt *first = f->body.head;
+	while (first && first->kind == S_VAR)
+		first = first->next;
+	char specs[48], decl[256];
+	snprintf(specs, sizeof specs, ".local .align %d .b8", bv->align);
+	snprintf(decl, sizeof decl, "%s[%lld]", copy, (long long)bv->size);
+	list_insert_before(&f->body, c->decls, var_new(p->m, loc, specs, decl));
+	Side param = {".param", name_expr(formal), 0}, local = {".local", name_expr(copy), 0};
+	Side result = {".param", name_expr(ret), bv->ret_at};
+	copy_pieces(b, f, &f->body, first, bv, 0, param, local, NULL);
+	for (uint32_t i = 0; i < bv->nacc; i++)
+		access_at(p, bv->acc[i].at, ".local", copy, bv->acc[i].off);
+	BodyIt it;
+	for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
+		if (s->kind == S_INS && s->ins.sp->code == O_ret)
+			copy_pieces(b, f, it.in, s, bv, 1, local, result, s);
+	if (!ends_flow(f->body.tail))
+		copy_pieces(b, f, &f->body, NULL, bv, 1, local, result, NULL);
+}
+
+/* The callee loads what the pointer pointed to from the .param itself,
+ * or from its copy. */
+static void callee_by_value(ByValues *b, const ByValue *bv)
+{
+	Ipo *p = b->p;
+	Func *f = bv->fn->f;
+	const char *formal = f->params[bv->param].ds[0].name;
+	BodyIt it;
+	int64_t off;
+	for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
+		if (s->kind == S_INS && ipo_param_access(&s->ins, formal, &off) == 1) {
+			Stmt *m = mov_new(p->m, s->loc, 8, s->ins.ops[0], int_expr(0));
+			m->ins.guard = s->ins.guard, m->ins.guard_neg = s->ins.guard_neg;
+			s->ins = m->ins;
+		}
+	if (!bv->stores)
+		for (uint32_t i = 0; i < bv->nacc; i++)
+			access_at(p, bv->acc[i].at, ".param", formal, bv->acc[i].off);
+	Decl *params = arena_dup(p->m->arena, f->params, (f->nparams + 1) * sizeof *params);
+	params[bv->param] = aggregate(p, bv->fn->def->loc, ".param", formal, bv->align, bv->size);
+	if (bv->stores) {
+		const char *ret = f->nrets ? f->rets[0].ds[0].name : names_fresh(&named(b, f)->names, "func_retval0");
+		callee_copy(b, bv, f, formal, ret);
+		set_result(p, f->name, aggregate(p, bv->fn->def->loc, ".param", ret, bv->ret_align, bv->ret_at + bv->size));
+		f = bv->fn->f = bv->fn->def->func;
+	}
+	ipo_set_signature(p, f->name, params, f->nparams, 0);
+	bv->fn->f = bv->fn->def->func;
+}
+
+/* The call with result ret (it had none). */
+static void add_result(Ipo *p, Stmt *call, const char *ret)
+{
+	Ins *in = &call->ins;
+	Expr **ops = arena_alloc(p->m->arena, (in->nops + 1) * sizeof *ops);
+	Expr *r = name_expr(ret);
+	ops[0] = expr_list(p->m, E_PAREN, &r, 1);
+	memcpy(ops + 1, in->ops, in->nops * sizeof *ops);
+	in->ops = ops;
+	in->nops++;
+}
+
+/* The call copies the bytes into its .param where it stored the address,
+ * and the stored ones back after it. */
+static void site_by_value(ByValues *b, const ByValue *bv, const Call *st, Stmt *store, int generic)
+{
+	Ipo *p = b->p;
+	Func *caller = caller_now(st);
+	CallParts cp;
+	ins_call_parts(&st->call->ins, &cp);
+	const char *arg = cp.args->kids[bv->param]->str;
+	Stmt *d = list_var(st->list, arg);
+	d->var = aggregate(p, d->loc, ".param", arg, bv->align, bv->size);
+	Expr *addr = store->ins.ops[1];
+	Side object = {generic ? "" : ".local", addr, 0}, param = {".param", name_expr(arg), 0};
+	copy_pieces(b, caller, st->list, store, bv, 0, object, param, NULL);
+	list_remove(st->list, store);
+	if (!bv->stores)
+		return;
+	const char *ret;
+	if (cp.rets) {
+		ret = cp.rets->kids[0]->str;
+		Stmt *r = list_var(st->list, ret);
+		r->var = aggregate(p, r->loc, ".param", ret, bv->ret_align, bv->ret_at + bv->size);
+	} else {
+		ret = names_fresh(&named(b, caller)->names, "retval_bv");
+		char specs[48], decl[256];
+		snprintf(specs, sizeof specs, ".param .align %d .b8", bv->ret_align);
+		snprintf(decl, sizeof decl, "%s[%lld]", ret, (long long)(bv->ret_at + bv->size));
+		list_insert_before(st->list, st->call, var_new(p->m, st->call->loc, specs, decl));
+		add_result(p, st->call, ret);
+	}
+	Side result = {".param", name_expr(ret), bv->ret_at};
+	copy_pieces(b, caller, st->list, st->call->next, bv, 1, result, object, NULL);
+}
+
+void ipo_by_value(Ipo *p)
+{
+	ByValues b = {.p = p, .rd = borrowers_build(p->m)};
+	for (uint32_t i = 0; i < p->nfns; i++) {
+		Callee *fn = &p->fns[i];
+		if (fn->why >= 0 || fn->gone)
+			continue;
+		Lay *lay = xmalloc((fn->f->nparams + 1) * sizeof *lay);
+		for (uint32_t k = 0; k < fn->f->nparams; k++)
+			lay[k] = (Lay){param_bytes(&fn->f->params[k]), param_align(&fn->f->params[k])};
+		int back = 0;
+		for (uint32_t k = 0; k < fn->f->nparams; k++)
+			consider(&b, fn, k, lay, &back);
+		free(lay);
+	}
+	for (uint32_t i = 0; i < b.n; i++) {
+		ByValue *bv = &b.v[i];
+		for (uint32_t k = 0; k < bv->fn->nsites; k++)
+			site_by_value(&b, bv, &bv->fn->sites[k], bv->stores_at[k], bv->generic[k]);
+		callee_by_value(&b, bv);
+		p->st.byvalue++;
+		ipo_remark(p, bv->fn->def->loc, bv->stores ?
+			"parameter %u of %s passed by value and back: every call lends it a .local object "
+			"of its own that only it touches (%lld bytes)" :
+			"parameter %u of %s passed by value: every call lends it a .local object of its own "
+			"that only it reads (%lld bytes)", bv->param + 1, quoted_name(bv->fn->f->name),
+			(long long)bv->size);
+		forget(bv);
+	}
+	Facts *c, *tmp;
+	HASH_ITER(hh, b.by_func, c, tmp) {
+		HASH_DEL(b.by_func, c);
+		if (c->mo) {
+			for (uint32_t i = 0; i < c->mo->nobjs; i++)
+				free(c->reach[i].escs), free(c->reach[i].starts);
+			HASH_CLEAR(hh, c->lent);
+			free(c->lends);
+			free(c->reach);
+			memobjs_free(c->mo);
+		}
+		if (c->named)
+			names_free(&c->names);
+		free(c);
+	}
+	free(b.v);
+	borrowers_free(b.rd);
+}
