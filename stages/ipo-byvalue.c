@@ -61,7 +61,8 @@ typedef struct ByValue {
 typedef struct LentBy {
 	const Stmt *via;
 	const MemAccess *acc;
-	int twice;           /* two lends through one st.param, or two of one call into one object */
+	int twice;           /* two lends through one st.param */
+	uint32_t group, ngroup;   /* the lends of its call into its object: Facts.sorted[group ..] */
 	UT_hash_handle hh;
 } LentBy;
 
@@ -78,6 +79,7 @@ typedef struct Facts {
 	MemObjs *mo;
 	int blind;           /* an access through a .local address not followed, or one not known */
 	LentBy *lent, *lends;
+	const MemAccess **sorted;   /* the lends, by call and object */
 	Reach *reach;        /* per object */
 	Names names;
 	int named;
@@ -134,13 +136,12 @@ static int by_call_obj(const void *x, const void *y)
 	return a->obj - b->obj;
 }
 
-/* The lends of c's body, by st.param; two of one call into one object
- * are marked (a callee writing through one would be read through the
- * other). */
+/* The lends of c's body, by st.param, each with the others of its call
+ * into its object. */
 static void find_lent(Facts *c)
 {
 	const MemObjs *mo = c->mo;
-	const MemAccess **v = xmalloc((mo->nacc + 1) * sizeof *v);
+	const MemAccess **v = c->sorted = xmalloc((mo->nacc + 1) * sizeof *v);
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < mo->nacc; i++) {
 		c->blind |= mo->acc[i].obj < 0;
@@ -149,17 +150,21 @@ static void find_lent(Facts *c)
 	}
 	qsort(v, n, sizeof *v, by_call_obj);
 	c->lends = xcalloc(n + 1, sizeof *c->lends);
-	for (uint32_t i = 0; i < n; i++) {
-		LentBy *l = &c->lends[i], *old;
-		int same = (i && !by_call_obj(&v[i - 1], &v[i])) || (i + 1 < n && !by_call_obj(&v[i], &v[i + 1]));
-		*l = (LentBy){.via = v[i]->via, .acc = v[i], .twice = same};
-		HASH_FIND_PTR(c->lent, &l->via, old);
-		if (old)
-			old->twice = 1;
-		else
-			HASH_ADD_PTR(c->lent, via, l);
+	for (uint32_t i = 0; i < n;) {
+		uint32_t end = i + 1;
+		while (end < n && !by_call_obj(&v[i], &v[end]))
+			end++;
+		for (uint32_t k = i; k < end; k++) {
+			LentBy *l = &c->lends[k], *old;
+			*l = (LentBy){.via = v[k]->via, .acc = v[k], .group = i, .ngroup = end - i};
+			HASH_FIND_PTR(c->lent, &l->via, old);
+			if (old)
+				old->twice = 1;
+			else
+				HASH_ADD_PTR(c->lent, via, l);
+		}
+		i = end;
 	}
-	free(v);
 }
 
 static Facts *objects(ByValues *b, const Func *f)
@@ -234,6 +239,20 @@ static int out_of_reach(Facts *c, int obj, int64_t base, int64_t size)
 	return !(e < r->nescs && r->escs[e] == base) && !(k < r->nstarts && r->starts[k] < base + size);
 }
 
+/* Does another lend o of the same call into the same object stay off the
+ * bytes base .. base+size?  Bounded (the callee reaches constant offsets
+ * only), where its bytes lie apart; else it reaches from its address on:
+ * past them, or, under a layout NVVM or LLVM wrote, from before them,
+ * where it ends at the next start (the address lent here is one). */
+static int apart(const Facts *c, const MemAccess *o, int64_t base, int64_t size)
+{
+	if (!o->base_known)
+		return 0;
+	if (o->bounded)
+		return o->off + o->width <= base || o->off >= base + size;
+	return o->base >= base + size || (o->base < base && c->f->layout_kept);
+}
+
 /* Does the address stored by store lend its call an object of the
  * caller's alone, bv->size bytes of it from there: nothing else in the
  * caller may reach them while the call runs? */
@@ -248,6 +267,9 @@ static int lent_alone(Facts *c, const Stmt *store, const ByValue *bv, uint8_t *g
 	const MemAccess *mine = l->acc;
 	if (mine->obj < 0 || !mine->base_known || mine->base < 0)
 		return 0;
+	for (uint32_t i = l->group; i < l->group + l->ngroup; i++)
+		if (c->sorted[i] != mine && !apart(c, c->sorted[i], mine->base, bv->size))
+			return 0;
 	*generic = mine->generic;
 	const MemObj *o = &c->mo->objs[mine->obj];
 	return !(o->size >= 0 && mine->base + bv->size > o->size) && out_of_reach(c, mine->obj, mine->base, bv->size);
@@ -704,6 +726,7 @@ void ipo_by_value(Ipo *p)
 				free(c->reach[i].escs), free(c->reach[i].starts);
 			HASH_CLEAR(hh, c->lent);
 			free(c->lends);
+			free(c->sorted);
 			free(c->reach);
 			memobjs_free(c->mo);
 		}
