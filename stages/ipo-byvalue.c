@@ -494,12 +494,18 @@ no:
 
 /* ---- the rewrite ------------------------------------------------------------ */
 
-static Decl aggregate(Ipo *p, Loc at, const char *specs, const char *name, int align, int64_t size)
+/* A declaration of name, size bytes at align in space (".param", ".local"). */
+static Stmt *aggregate_stmt(Ipo *p, Loc at, const char *space, const char *name, int align, int64_t size)
 {
 	char words[64], decl[256];
-	snprintf(words, sizeof words, "%s .align %d .b8", specs, align);
+	snprintf(words, sizeof words, "%s .align %d .b8", space, align);
 	snprintf(decl, sizeof decl, "%s[%lld]", name, (long long)size);
-	return var_new(p->m, at, words, decl)->var;
+	return var_new(p->m, at, words, decl);
+}
+
+static Decl aggregate(Ipo *p, Loc at, const char *name, int align, int64_t size)
+{
+	return aggregate_stmt(p, at, ".param", name, align, size)->var;
 }
 
 /* s, an access through the pointer, as the same access at [base+off] in
@@ -596,10 +602,7 @@ static void callee_copy(ByValues *b, const ByValue *bv, Func *f, const char *for
 	Stmt *first = f->body.head;
 	while (first && first->kind == S_VAR)
 		first = first->next;
-	char specs[48], decl[256];
-	snprintf(specs, sizeof specs, ".local .align %d .b8", bv->align);
-	snprintf(decl, sizeof decl, "%s[%lld]", copy, (long long)bv->size);
-	list_insert_before(&f->body, c->decls, var_new(p->m, loc, specs, decl));
+	list_insert_before(&f->body, c->decls, aggregate_stmt(p, loc, ".local", copy, bv->align, bv->size));
 	Side param = {".param", name_expr(formal), 0}, local = {".local", name_expr(copy), 0};
 	Side result = {".param", name_expr(ret), bv->ret_at};
 	copy_pieces(b, f, &f->body, first, bv, 0, param, local, NULL);
@@ -632,11 +635,11 @@ static void callee_by_value(ByValues *b, const ByValue *bv)
 		for (uint32_t i = 0; i < bv->nacc; i++)
 			access_at(p, bv->acc[i].at, ".param", formal, bv->acc[i].off);
 	Decl *params = arena_dup(p->m->arena, f->params, (f->nparams + 1) * sizeof *params);
-	params[bv->param] = aggregate(p, bv->fn->def->loc, ".param", formal, bv->align, bv->size);
+	params[bv->param] = aggregate(p, bv->fn->def->loc, formal, bv->align, bv->size);
 	if (bv->stores) {
 		const char *ret = f->nrets ? f->rets[0].ds[0].name : names_fresh(&named(b, f)->names, "func_retval0");
 		callee_copy(b, bv, f, formal, ret);
-		set_result(p, f->name, aggregate(p, bv->fn->def->loc, ".param", ret, bv->ret_align, bv->ret_at + bv->size));
+		set_result(p, f->name, aggregate(p, bv->fn->def->loc, ret, bv->ret_align, bv->ret_at + bv->size));
 		f = bv->fn->f = bv->fn->def->func;
 	}
 	ipo_set_signature(p, f->name, params, f->nparams, 0);
@@ -665,7 +668,7 @@ static void site_by_value(ByValues *b, const ByValue *bv, const Call *st, Stmt *
 	ins_call_parts(&st->call->ins, &cp);
 	const char *arg = cp.args->kids[bv->param]->str;
 	Stmt *d = list_var(st->list, arg);
-	d->var = aggregate(p, d->loc, ".param", arg, bv->align, bv->size);
+	d->var = aggregate(p, d->loc, arg, bv->align, bv->size);
 	Expr *addr = store->ins.ops[1];
 	Side object = {generic ? "" : ".local", addr, 0}, param = {".param", name_expr(arg), 0};
 	copy_pieces(b, caller, st->list, store, bv, 0, object, param, NULL);
@@ -676,13 +679,11 @@ static void site_by_value(ByValues *b, const ByValue *bv, const Call *st, Stmt *
 	if (cp.rets) {
 		ret = cp.rets->kids[0]->str;
 		Stmt *r = list_var(st->list, ret);
-		r->var = aggregate(p, r->loc, ".param", ret, bv->ret_align, bv->ret_at + bv->size);
+		r->var = aggregate(p, r->loc, ret, bv->ret_align, bv->ret_at + bv->size);
 	} else {
 		ret = names_fresh(&named(b, caller)->names, "retval_bv");
-		char specs[48], decl[256];
-		snprintf(specs, sizeof specs, ".param .align %d .b8", bv->ret_align);
-		snprintf(decl, sizeof decl, "%s[%lld]", ret, (long long)(bv->ret_at + bv->size));
-		list_insert_before(st->list, st->call, var_new(p->m, st->call->loc, specs, decl));
+		list_insert_before(st->list, st->call,
+			aggregate_stmt(p, st->call->loc, ".param", ret, bv->ret_align, bv->ret_at + bv->size));
 		add_result(p, st->call, ret);
 	}
 	Side result = {".param", name_expr(ret), bv->ret_at};
