@@ -3,14 +3,15 @@
  * optimization").
  *
  * A pointer parameter the callee only loads and stores through, each at
- * a constant offset (ir/memobj.c: param_exact_accesses), where every call lends
- * it a .local object of the caller's that nothing else reaches during
- * the call (memobjs_build_lent: no address of the object escapes, no
- * access goes through a .local address not followed, no other argument
- * of the call points into it): the call passes the bytes the callee
- * touches in an aggregate .param, and the callee reads them from there.
- * The object stays in the caller, read at constant offsets only, which
- * the depot stage's scalar replacement can hold in registers.
+ * a constant offset (ir/memobj.c: param_exact_accesses), where every
+ * call lends it a .local object of the caller's that nothing else
+ * reaches during the call (memobjs_build_lent: no address of the object
+ * escapes there, no access goes through a .local address not followed,
+ * no other argument of the call reaches those bytes): the call passes
+ * the bytes the callee touches in an aggregate .param, and the callee
+ * reads them from there.  The object stays in the caller, read at
+ * constant offsets only, which the depot stage's scalar replacement can
+ * hold in registers.
  *
  *   .func f(.param .b64 p)                   .func f(.param .align 4 .b8 p[8])
  *   { ld.param.u64 %rd1, [p];            ->  { mov.b64 %rd1, 0;
