@@ -667,56 +667,32 @@ static int candidate(const Obj *o)
 	return !o->pinned && o->loaded && !o->in_memory;
 }
 
-/* Each register of a body that a statement writes (or may: a guarded
- * write, a vector's element): how many do, and the last.  Found once where
- * many registers are asked about, not by a walk of the body for each. */
-typedef struct Writer {
-	const char *reg;
-	uint32_t n;
-	const Stmt *s;
-	UT_hash_handle hh;
-} Writer;
+/* Which instructions read and write each register of the function as it
+ * stands (ir/reguses.c, on a graph of its body built for the asking):
+ * one walk, where many registers are asked about. */
+typedef struct RegFacts {
+	Cfg *g;
+	RegUses *u;
+} RegFacts;
 
-typedef struct WriterScan {
-	Writer **by_reg;
-	Arena *arena;
-	const Stmt *s;
-} WriterScan;
-
-static void note_writer(void *ctx, const char *name, OpRole role)
+static int reg_facts(const Dp *d, RegFacts *r)
 {
-	WriterScan *w = ctx;
-	Writer *e;
-	if (role == ROLE_USE)
-		return;
-	HASH_FIND_PTR(*w->by_reg, &name, e);
-	if (!e) {
-		e = arena_alloc(w->arena, sizeof *e);
-		*e = (Writer){.reg = name};
-		HASH_ADD_PTR(*w->by_reg, reg, e);
-	}
-	if (e->s != w->s)
-		e->n++, e->s = w->s;
+	r->g = cfg_build(d->f);
+	r->u = r->g ? reguses_build(r->g) : NULL;
+	return r->g != NULL;
 }
 
-static Writer *writers_of(Dp *d, const Places *b)
+static void reg_facts_free(RegFacts *r)
 {
-	Writer *by_reg = NULL;
-	WriterScan w = {&by_reg, d->arena, NULL};
-	for (uint32_t i = 0; i < b->n; i++) {
-		const Stmt *s = b->v[i].s;
-		if (s && s->kind == S_INS)
-			w.s = s, ins_names(&s->ins, note_writer, &w);
-	}
-	return by_reg;
+	reguses_free(r->u);
+	cfg_free(r->g);
 }
 
-/* A register no statement but `def` writes. */
-static int only_def(Writer *by_reg, const char *reg, const Stmt *def)
+/* A register no instruction but `def` writes (or may write). */
+static int only_def(const RegFacts *r, const char *reg, const Stmt *def)
 {
-	Writer *e;
-	HASH_FIND_PTR(by_reg, &reg, e);
-	return !e || (e->n == 1 && e->s == def);
+	uint32_t last, n = reguses_writes(r->u, reg, &last);
+	return !n || (n == 1 && r->g->ins[last] == def);
 }
 
 /* The type word of the register a body declares as name, or NULL. */
@@ -730,7 +706,7 @@ static const char *reg_type(const Places *b, const char *name)
 	return NULL;
 }
 
-static int generic_root(Dp *d, const Places *b, Writer *w, const char **sp, const char **spl);
+static int generic_root(Dp *d, const Places *b, const RegFacts *r, const char **sp, const char **spl);
 
 /* The register holding the depot's local address: written once, by an
  * unguarded mov of the depot, 64 bits wide (select_load subtracts it);
@@ -740,7 +716,11 @@ static void local_root(Dp *d, const Places *b)
 	if (d->rooted)
 		return;
 	d->rooted = 1;
-	Writer *w = writers_of(d, b);
+	RegFacts r;
+	if (!reg_facts(d, &r)) {
+		reg_facts_free(&r);
+		return;
+	}
 	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
 		const MemAddrDef *a = &d->mo->defs[i];
 		const Ins *in = &a->at->ins;
@@ -749,17 +729,16 @@ static void local_root(Dp *d, const Places *b)
 		    in->ops[1]->str != d->decl->var.ds[0].name)
 			continue;
 		const char *t = reg_type(b, in->ops[0]->str);
-		if (d->root || !t || type_bytes(t) != 8 || !only_def(w, in->ops[0]->str, a->at)) {
+		if (d->root || !t || type_bytes(t) != 8 || !only_def(&r, in->ops[0]->str, a->at)) {
 			d->root = NULL;
-			HASH_CLEAR(hh, w);
-			return;
+			break;
 		}
 		d->root = in->ops[0]->str, d->root_def = a->at;
 	}
 	const char *sp, *spl;
-	if (d->root && generic_root(d, b, w, &sp, &spl) && spl == d->root)
+	if (d->root && generic_root(d, b, &r, &sp, &spl) && spl == d->root)
 		d->groot = sp;
-	HASH_CLEAR(hh, w);
+	reg_facts_free(&r);
 }
 
 /* [r] or [r+C] of a 64-bit register (asked once regs are known): r and C. */
@@ -1264,7 +1243,7 @@ static Stmt *def_of(const Dp *d, const char *reg)
 
 /* The generic start (%SP = cvta.local of %SPL) and its local twin, when
  * both are written once and %SPL holds the depot's address. */
-static int generic_root(Dp *d, const Places *b, Writer *w, const char **sp, const char **spl)
+static int generic_root(Dp *d, const Places *b, const RegFacts *r, const char **sp, const char **spl)
 {
 	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
 		const MemAddrDef *a = &d->mo->defs[i];
@@ -1274,14 +1253,14 @@ static int generic_root(Dp *d, const Places *b, Writer *w, const char **sp, cons
 			continue;
 		const char *g = in->ops[0]->str, *l = in->ops[1]->str;
 		const Stmt *ldef = def_of(d, l);
-		if (!only_def(w, g, a->at))
+		if (!only_def(r, g, a->at))
 			return 0;
 		const char *gt = reg_type(b, g), *lt = reg_type(b, l);
 		if (l != d->decl->var.ds[0].name && (!gt || gt != lt))
 			return 0;  /* nvptx-short-ptr: a 32-bit %SPL beside a 64-bit %SP */
 		if (l == d->decl->var.ds[0].name || (ldef && !ldef->ins.guard && ldef->ins.sp->code == O_mov &&
 		    ldef->ins.ops[1]->kind == E_NAME && ldef->ins.ops[1]->str == d->decl->var.ds[0].name &&
-		    only_def(w, l, ldef))) {
+		    only_def(r, l, ldef))) {
 			*sp = g, *spl = l;
 			return 1;
 		}
@@ -1302,78 +1281,46 @@ typedef struct Chain {
 	uint8_t queued;
 } Chain;
 
-/* A register the rewrite asks about: an address a MemAddrDef defines (or
- * %SP), the statements that read it, and its chain member, if any.  Found
- * in one walk of the body, so that each member looks at its own uses,
- * not at every statement. */
-typedef struct Uses {
-	const char *reg;
-	Stmt **v;
-	uint32_t n, cap;
-	int chain;            /* -1: none */
-	UT_hash_handle hh;
-} Uses;
+/* The candidates, sorted by register, and every register a MemAddrDef
+ * of the depot writes, sorted, beside the body's reads and writes. */
+typedef struct Chains {
+	Chain *c;
+	uint32_t n;
+	const char **addrs;
+	uint32_t naddrs;
+	RegFacts r;
+	const char *sp;
+} Chains;
 
-typedef struct UseScan {
-	Uses *by_reg;
-	Stmt *s;
-} UseScan;
-
-static Uses *uses_of(Uses *by_reg, const char *reg)
+static int by_reg(const void *x, const void *y)
 {
-	Uses *u = NULL;
-	if (reg)
-		HASH_FIND_PTR(by_reg, &reg, u);
-	return u;
+	uintptr_t a = (uintptr_t)((const Chain *)x)->reg, b = (uintptr_t)((const Chain *)y)->reg;
+	return (a > b) - (a < b);
 }
 
-static void note_use(void *ctx, const char *name, OpRole role)
+static int by_name(const void *x, const void *y)
 {
-	UseScan *w = ctx;
-	Uses *u = uses_of(w->by_reg, name);
-	(void)role;
-	if (u && (!u->n || u->v[u->n - 1] != w->s)) {
-		u->v = array_grow(u->v, u->n, &u->cap, sizeof *u->v);
-		u->v[u->n++] = w->s;
-	}
+	uintptr_t a = (uintptr_t)*(const char *const *)x, b = (uintptr_t)*(const char *const *)y;
+	return (a > b) - (a < b);
 }
 
-static Uses *find_uses(Dp *d, const Places *b, const char *sp)
+/* reg's chain member, -1 none. */
+static int member(const Chains *ch, const char *reg)
 {
-	Uses *by_reg = NULL;
-	const char *regs[1] = {sp};
-	for (uint32_t i = 0; i <= d->mo->ndefs; i++) {
-		const char *r = i < d->mo->ndefs ? (d->mo->defs[i].at->ins.ops[0]->kind == E_NAME ?
-			d->mo->defs[i].at->ins.ops[0]->str : NULL) : regs[0];
-		if (!r || uses_of(by_reg, r))
-			continue;
-		Uses *u = arena_alloc(d->arena, sizeof *u);
-		*u = (Uses){.reg = r, .chain = -1};
-		HASH_ADD_PTR(by_reg, reg, u);
-	}
-	UseScan w = {by_reg, NULL};
-	for (uint32_t i = 0; i < b->n; i++) {
-		Stmt *s = b->v[i].s;
-		if (s && s->kind == S_INS)
-			w.s = s, ins_names(&s->ins, note_use, &w);
-	}
-	return by_reg;
+	Chain key = {.reg = reg};
+	const Chain *m = reg ? bsearch(&key, ch->c, ch->n, sizeof *ch->c, by_reg) : NULL;
+	return m ? (int)(m - ch->c) : -1;
 }
 
-static void uses_free(Uses *by_reg)
+static Chain *kept(const Chains *ch, const char *reg)
 {
-	Uses *u, *tmp;
-	HASH_ITER(hh, by_reg, u, tmp) {
-		HASH_DEL(by_reg, u);
-		free(u->v);
-	}
+	int i = member(ch, reg);
+	return i >= 0 && ch->c[i].keep ? &ch->c[i] : NULL;
 }
 
-/* A kept chain member's, for the register reg. */
-static Chain *chain_of(Uses *by_reg, Chain *c, const char *reg)
+static int is_addr(const Chains *ch, const char *reg)
 {
-	Uses *u = uses_of(by_reg, reg);
-	return u && u->chain >= 0 && c[u->chain].keep ? &c[u->chain] : NULL;
+	return bsearch(&reg, ch->addrs, ch->naddrs, sizeof *ch->addrs, by_name) != NULL;
 }
 
 /* Whether operand e of an ld/st is [reg] or [reg+C]. */
@@ -1384,13 +1331,14 @@ static int plain_address(const Expr *e, const char *reg)
 	return addr_name_off(e, &name, &c) && name == reg;
 }
 
-/* Each use of c's register: the address of a localizable ld/st, or a
+/* Each read of m's register: the address of a localizable ld/st, or a
  * source of a kept chain member's definition. */
-static int uses_convertible(Uses *by_reg, Chain *c, const Chain *m)
+static int uses_convertible(const Chains *ch, const Chain *m)
 {
-	const Uses *u = uses_of(by_reg, m->reg);
-	for (uint32_t i = 0; u && i < u->n; i++) {
-		const Stmt *s = u->v[i];
+	uint32_t n;
+	const uint32_t *reads = reguses_reads(ch->r.u, m->reg, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		const Stmt *s = ch->r.g->ins[reads[i]];
 		if (s == m->def)
 			continue;
 		const Ins *in = &s->ins;
@@ -1403,61 +1351,74 @@ static int uses_convertible(Uses *by_reg, Chain *c, const Chain *m)
 			if (ok)
 				continue;
 		}
-		const Chain *user = in->nops ? chain_of(by_reg, c, in->ops[0]->kind == E_NAME ? in->ops[0]->str : NULL) : NULL;
+		const Chain *user = in->nops && in->ops[0]->kind == E_NAME ? kept(ch, in->ops[0]->str) : NULL;
 		if (!user || user->def != s || expr_mentions(in->ops[0], m->reg))
 			return 0;
 	}
 	return 1;
 }
 
-/* Its address sources: %SP, or kept chain members (an address defined
- * otherwise stays generic). */
-static int sources_ok(Uses *by_reg, Chain *c, const Chain *m, const char *sp)
+/* Its address sources: %SP, or kept chain members (an address a
+ * MemAddrDef defines otherwise stays generic). */
+static int sources_ok(const Chains *ch, const Chain *m)
 {
 	const Ins *in = &m->def->ins;
-	for (uint32_t k = 1; k < in->nops; k++) {
-		if (in->ops[k]->kind != E_NAME || in->ops[k]->str == sp)
-			continue;
-		if (uses_of(by_reg, in->ops[k]->str) && !chain_of(by_reg, c, in->ops[k]->str))
-			return 0;   /* (every address a MemAddrDef defines has its Uses) */
-	}
+	for (uint32_t k = 1; k < in->nops; k++)
+		if (in->ops[k]->kind == E_NAME && in->ops[k]->str != ch->sp && is_addr(ch, in->ops[k]->str) &&
+		    !kept(ch, in->ops[k]->str))
+			return 0;
 	return 1;
 }
 
-static void requeue(Chain *c, uint32_t *work, uint32_t *nwork, int i)
+static void requeue(Chains *ch, uint32_t *work, uint32_t *nwork, int i)
 {
-	if (i >= 0 && c[i].keep && !c[i].queued)
-		c[i].queued = 1, work[(*nwork)++] = (uint32_t)i;
+	if (i >= 0 && ch->c[i].keep && !ch->c[i].queued)
+		ch->c[i].queued = 1, work[(*nwork)++] = (uint32_t)i;
 }
 
 /* Members stay while their sources and uses allow, until nothing changes:
  * a member dropped has the members it feeds and the members feeding it
  * looked at again. */
-static void keep_chains(Dp *d, Uses *by_reg, Chain *c, uint32_t n, const char *sp)
+static void keep_chains(Dp *d, Chains *ch)
 {
-	uint32_t *work = arena_alloc(d->arena, (n + 1) * sizeof *work), nwork = 0;
-	for (uint32_t i = n; i-- > 0;)
-		requeue(c, work, &nwork, (int)i);
+	uint32_t *work = arena_alloc(d->arena, (ch->n + 1) * sizeof *work), nwork = 0;
+	for (uint32_t i = ch->n; i-- > 0;)
+		requeue(ch, work, &nwork, (int)i);
 	while (nwork) {
-		Chain *m = &c[work[--nwork]];
+		Chain *m = &ch->c[work[--nwork]];
 		m->queued = 0;
-		if (!m->keep || (sources_ok(by_reg, c, m, sp) && uses_convertible(by_reg, c, m)))
+		if (!m->keep || (sources_ok(ch, m) && uses_convertible(ch, m)))
 			continue;
 		m->keep = 0;
-		const Uses *u = uses_of(by_reg, m->reg);
-		for (uint32_t i = 0; u && i < u->n; i++) {
-			const Ins *in = &u->v[i]->ins;
-			const Uses *t = in->nops && in->ops[0]->kind == E_NAME ? uses_of(by_reg, in->ops[0]->str) : NULL;
-			if (t && t->chain >= 0 && c[t->chain].def == u->v[i])
-				requeue(c, work, &nwork, t->chain);
+		uint32_t n;
+		const uint32_t *reads = reguses_reads(ch->r.u, m->reg, &n);
+		for (uint32_t i = 0; i < n; i++) {
+			const Stmt *s = ch->r.g->ins[reads[i]];
+			int t = s->ins.nops && s->ins.ops[0]->kind == E_NAME ? member(ch, s->ins.ops[0]->str) : -1;
+			if (t >= 0 && ch->c[t].def == s)
+				requeue(ch, work, &nwork, t);
 		}
 		for (uint32_t k = 1; k < m->def->ins.nops; k++) {
 			const Expr *o = m->def->ins.ops[k];
-			const Uses *t = o->kind == E_NAME ? uses_of(by_reg, o->str) : NULL;
-			if (t)
-				requeue(c, work, &nwork, t->chain);
+			if (o->kind == E_NAME)
+				requeue(ch, work, &nwork, member(ch, o->str));
 		}
 	}
+}
+
+/* Every ld/st reading reg, but def, made .local (a chain member's: each
+ * reads it as [reg] or [reg+C], uses_convertible made sure). */
+static unsigned localize_reads(const Chains *ch, const char *reg, const Stmt *def)
+{
+	uint32_t n;
+	unsigned made = 0;
+	const uint32_t *reads = reguses_reads(ch->r.u, reg, &n);
+	for (uint32_t j = 0; j < n; j++) {
+		Stmt *s = ch->r.g->ins[reads[j]];
+		if (s != def && localizable(&s->ins))
+			localize_access(s), made++;
+	}
+	return made;
 }
 
 /* Registers computed from %SP only to be dereferenced become computed
@@ -1466,43 +1427,43 @@ static void keep_chains(Dp *d, Uses *by_reg, Chain *c, uint32_t n, const char *s
 static unsigned make_local(Dp *d, const Places *b)
 {
 	const char *sp, *spl;
-	Writer *w = writers_of(d, b);
-	if (!generic_root(d, b, w, &sp, &spl)) {
-		HASH_CLEAR(hh, w);
+	Chains ch = {0};
+	if (!reg_facts(d, &ch.r) || !generic_root(d, b, &ch.r, &sp, &spl)) {
+		reg_facts_free(&ch.r);
 		return 0;
 	}
-	Chain *c = arena_alloc(d->arena, (d->mo->ndefs + 1) * sizeof *c);
-	Uses *by_reg = find_uses(d, b, sp);
-	unsigned made = 0;
-	uint32_t n = 0;
+	ch.sp = sp;
+	ch.c = arena_alloc(d->arena, (d->mo->ndefs + 1) * sizeof *ch.c);
+	ch.addrs = arena_alloc(d->arena, (d->mo->ndefs + 1) * sizeof *ch.addrs);
 	for (uint32_t i = 0; i < d->mo->ndefs; i++) {
 		const MemAddrDef *a = &d->mo->defs[i];
 		const Ins *in = &a->at->ins;
 		int op = in->sp->code;
+		if (in->ops[0]->kind == E_NAME)
+			ch.addrs[ch.naddrs++] = in->ops[0]->str;
 		if (a->obj != d->dobj || a->root || !a->generic || in->guard ||
 		    !(op == O_add || op == O_sub || op == O_mov) || in->ops[0]->kind != E_NAME ||
-		    !only_def(w, in->ops[0]->str, a->at))
+		    !only_def(&ch.r, in->ops[0]->str, a->at))
 			continue;
-		uses_of(by_reg, in->ops[0]->str)->chain = (int)n;
-		c[n++] = (Chain){in->ops[0]->str, a->at, 1, 0};
+		ch.c[ch.n++] = (Chain){in->ops[0]->str, a->at, 1, 0};
 	}
-	HASH_CLEAR(hh, w);
-	keep_chains(d, by_reg, c, n, sp);
-	for (uint32_t i = 0; i < n; i++) {
-		if (!c[i].keep)
+	qsort(ch.c, ch.n, sizeof *ch.c, by_reg);   /* each register once: only_def */
+	qsort(ch.addrs, ch.naddrs, sizeof *ch.addrs, by_name);
+	keep_chains(d, &ch);
+	unsigned made = 0;
+	for (uint32_t i = 0; i < ch.n; i++) {
+		if (!ch.c[i].keep)
 			continue;
-		Ins *in = &c[i].def->ins;
+		Ins *in = &ch.c[i].def->ins;
 		for (uint32_t k = 1; k < in->nops; k++)
 			in->ops[k] = expr_renamed(d->m, in->ops[k], sp, spl);
-		const Uses *u = uses_of(by_reg, c[i].reg);
-		for (uint32_t j = 0; j < u->n; j++)
-			if (u->v[j] != c[i].def && localizable(&u->v[j]->ins))
-				localize_access(u->v[j]), made++;
+		made += localize_reads(&ch, ch.c[i].reg, ch.c[i].def);
 	}
 	/* ld/st straight through %SP */
-	const Uses *u = uses_of(by_reg, sp);
-	for (uint32_t j = 0; u && j < u->n; j++) {
-		Stmt *s = u->v[j];
+	uint32_t n;
+	const uint32_t *reads = reguses_reads(ch.r.u, sp, &n);
+	for (uint32_t j = 0; j < n; j++) {
+		Stmt *s = ch.r.g->ins[reads[j]];
 		if (!localizable(&s->ins))
 			continue;
 		uint32_t k = s->ins.sp->code == O_ld ? 1 : 0;
@@ -1515,7 +1476,7 @@ static unsigned make_local(Dp *d, const Places *b)
 			localize_access(s), made++;
 		}
 	}
-	uses_free(by_reg);
+	reg_facts_free(&ch.r);
 	return made;
 }
 
