@@ -964,6 +964,7 @@ uint32_t symtab_count(const SymTab *);
 Symbol *symtab_at(const SymTab *, uint32_t i);        /* module order */
 int var_align(const Decl *);   /* .align N, else the element's natural alignment */
 int align_written(const Decl *);   /* .align N; 0 without one */
+int64_t align_to(int64_t v, int64_t a);   /* v rounded up to a multiple of a (a <= 1: v) */
 
 /* memobj.c: a function's .local objects (the __local_depot, named .local
  * variables in any scope) and every instruction that touches or converts

@@ -48,6 +48,11 @@ int align_written(const Decl *d)
 }
 
 /* .align N when written, else the natural alignment of the element. */
+int64_t align_to(int64_t v, int64_t a)
+{
+	return a > 1 ? (v + a - 1) / a * a : v;
+}
+
 int var_align(const Decl *d)
 {
 	return d->align ? (int)d->align : ty_size(d->type) * d->vec;

@@ -526,11 +526,6 @@ static void make_depot(Caller *fn, const Stmt *like)
 	fn->cf.depot->var.ds[0].dims[0] = int_expr(0);
 }
 
-static int64_t align_up(int64_t v, int64_t a)
-{
-	return a > 1 ? (v + a - 1) / a * a : v;
-}
-
 /* The copy's depot becomes bytes past the caller's own: its start
  * register is the caller's plus their offset, and every address formed
  * from it (or from its generic twin) by a constant comes from the
@@ -561,7 +556,7 @@ static int64_t frame_of(Caller *fn, CopyPlan *p, int64_t now, int64_t size, int6
 			return r->off;
 	}
 	fn->frames = arena_grow(fn->arena, fn->frames, fn->nframes, &fn->cframes, sizeof *fn->frames);
-	fn->frames[fn->nframes] = (Frame){p->site->callee, align_up(now, align), size};
+	fn->frames[fn->nframes] = (Frame){p->site->callee, align_to(now, align), size};
 	return fn->frames[fn->nframes++].off;
 }
 

@@ -337,11 +337,6 @@ static int pieces_of(ByValue *bv)
 	return bv->npieces > 0;
 }
 
-static int64_t round_up(int64_t v, int a)
-{
-	return (v + a - 1) / a * a;
-}
-
 /* What the ABI passes in registers: parameters up to this many bytes in
  * all, and a result as large; past it, in the caller's stack frame
  * (ptxas 13.0 -c for sm_80: a 48-byte aggregate argument or result takes
@@ -358,7 +353,8 @@ static int64_t param_bytes(const Decl *d)
 /* A parameter's alignment as declared (a scalar's: its size). */
 static int param_align(const Decl *d)
 {
-	return d->align ? (int)d->align : ty_size(d->type) > 0 ? ty_size(d->type) : 1;
+	int a = var_align(d);
+	return a > 0 ? a : 1;
 }
 
 /* A function's parameters as the ABI lays them out, each at its
@@ -375,7 +371,7 @@ static int64_t laid_out(const Lay *lay, uint32_t n)
 	for (uint32_t i = 0; i < n; i++) {
 		if (lay[i].bytes < 0)
 			return -1;
-		at = (at + lay[i].align - 1) / lay[i].align * lay[i].align + lay[i].bytes;
+		at = align_to(at, lay[i].align) + lay[i].bytes;
 	}
 	return at;
 }
@@ -468,7 +464,7 @@ static void consider(ByValues *b, Callee *fn, uint32_t i, Lay *lay, int *back)
 		if (*back || o->depot.off || o->depot.no_sroa || r < 0 || !results_taken(fn))
 			goto no;
 		bv.ret_align = bv.align > result_align(fn->f) ? bv.align : result_align(fn->f);
-		bv.ret_at = round_up(r, bv.align);
+		bv.ret_at = align_to(r, bv.align);
 		if (bv.ret_at + bv.size > ABI_REG_BYTES)
 			goto no;
 	}
