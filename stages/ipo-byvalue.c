@@ -98,13 +98,6 @@ typedef struct ByValues {
 
 /* ---- what a caller lends ---------------------------------------------------- */
 
-/* The caller as it is now: an earlier change of its own signature put a
- * new Func in its statement (ipo_set_signature), its body the same. */
-static Func *caller_now(const Call *st)
-{
-	return st->from ? st->from->def->func : st->caller;
-}
-
 static Facts *facts(ByValues *b, const Func *f)
 {
 	Facts *c;
@@ -477,7 +470,7 @@ static void consider(ByValues *b, Callee *fn, uint32_t i, Lay *lay, int *back)
 		const char *arg = cp.args->kids[i]->str;
 		if (ipo_other_call_names(st->list, arg, st->call, ANY) ||
 		    !(bv.stores_at[k] = address_store(st, arg)) ||
-		    !lent_alone(objects(b, caller_now(st)), bv.stores_at[k], &bv, &bv.generic[k]))
+		    !lent_alone(objects(b, st->caller), bv.stores_at[k], &bv, &bv.generic[k]))
 			goto no;
 	}
 	lay[i] = (Lay){bv.size, bv.align};
@@ -564,22 +557,6 @@ static void copy_pieces(ByValues *b, Func *f, List *l, Stmt *at, const ByValue *
 	}
 }
 
-/* Every statement declaring func gets result r. */
-static void set_result(Ipo *p, const char *func, Decl r)
-{
-	Decl *rets = arena_alloc(p->m->arena, 2 * sizeof *rets);
-	rets[0] = r;
-	for (Stmt *s = p->m->items.head; s; s = s->next) {
-		if (s->kind != S_FUNC || s->func->name != func)
-			continue;
-		Func *f = arena_dup(p->m->arena, s->func, sizeof *s->func);   /* headers share arrays */
-		f->rets = rets;
-		f->nrets = 1;
-		f->has_rets = 1;
-		s->func = f;
-	}
-}
-
 /* A statement that never falls through: an unguarded ret, exit, trap or
  * branch. */
 static int ends_flow(const Stmt *s)
@@ -633,14 +610,16 @@ static void callee_by_value(ByValues *b, const ByValue *bv)
 			access_at(p, bv->acc[i].at, ".param", formal, bv->acc[i].off);
 	Decl *params = arena_dup(p->m->arena, f->params, (f->nparams + 1) * sizeof *params);
 	params[bv->param] = aggregate(p, bv->fn->def->loc, formal, bv->align, bv->size);
+	Decl *rets = f->rets;
+	uint32_t nrets = f->nrets;
 	if (bv->stores) {
 		const char *ret = f->nrets ? f->rets[0].ds[0].name : names_fresh(&named(b, f)->names, "func_retval0");
 		callee_copy(b, bv, f, formal, ret);
-		set_result(p, f->name, aggregate(p, bv->fn->def->loc, ret, bv->ret_align, bv->ret_at + bv->size));
-		f = bv->fn->f = bv->fn->def->func;
+		rets = arena_alloc(p->m->arena, 2 * sizeof *rets);
+		rets[0] = aggregate(p, bv->fn->def->loc, ret, bv->ret_align, bv->ret_at + bv->size);
+		nrets = 1;
 	}
-	ipo_set_signature(p, f->name, params, f->nparams, 0);
-	bv->fn->f = bv->fn->def->func;
+	ipo_set_signature(p, f->name, params, f->nparams, rets, nrets);
 }
 
 /* The call with result ret (it had none). */
@@ -660,7 +639,7 @@ static void add_result(Ipo *p, Stmt *call, const char *ret)
 static void site_by_value(ByValues *b, const ByValue *bv, const Call *st, Stmt *store, int generic)
 {
 	Ipo *p = b->p;
-	Func *caller = caller_now(st);
+	Func *caller = st->caller;
 	CallParts cp;
 	ins_call_parts(&st->call->ins, &cp);
 	const char *arg = cp.args->kids[bv->param]->str;

@@ -668,21 +668,19 @@ static void constants(Ipo *p, Callee *fn)
 
 /* ---- parameters and results nothing reads --------------------------------- */
 
-/* Every statement declaring func gets these parameters and results. */
-void ipo_set_signature(Ipo *p, const char *func, Decl *params, uint32_t nparams, int drop_rets)
+/* Every statement declaring func gets these parameters and results,
+ * in place: calls and lists kept from its body (Call.caller, Call.list)
+ * stay its own. */
+void ipo_set_signature(Ipo *p, const char *func, Decl *params, uint32_t nparams, Decl *rets, uint32_t nrets)
 {
 	for (Stmt *s = p->m->items.head; s; s = s->next) {
 		if (s->kind != S_FUNC || s->func->name != func)
 			continue;
-		Func *f = arena_dup(p->m->arena, s->func, sizeof *s->func);   /* headers share arrays */
-		f->params = params;
-		f->nparams = nparams;
-		if (drop_rets) {
-			f->rets = NULL;
-			f->nrets = 0;
-			f->has_rets = 0;
-		}
-		s->func = f;
+		Func *f = s->func;
+		if (rets != f->rets)
+			f->has_rets = nrets != 0;
+		f->params = params, f->nparams = nparams;
+		f->rets = rets, f->nrets = nrets;
 	}
 }
 
@@ -737,8 +735,7 @@ static void unread_params(Ipo *p, Callee *fn)
 			quoted_name(f->name));
 	}
 	if (gone)
-		ipo_set_signature(p, f->name, keep, n, 0);
-	fn->f = fn->def->func;
+		ipo_set_signature(p, f->name, keep, n, f->rets, f->nrets);
 }
 
 /* No call site reads the result: a call without one, or whose result
@@ -767,8 +764,7 @@ static void unread_result(Ipo *p, Callee *fn)
 	drop_param(&f->body, f->rets[0].ds[0].name);
 	for (uint32_t k = 0; k < fn->nsites; k++)
 		drop_from_call(p, &fn->sites[k], -1);
-	ipo_set_signature(p, f->name, f->params, f->nparams, 1);
-	fn->f = fn->def->func;
+	ipo_set_signature(p, f->name, f->params, f->nparams, NULL, 0);
 	p->st.results++;
 	ipo_remark(p, fn->def->loc, "return value of %s removed: no call reads it", quoted_name(f->name));
 }
@@ -797,7 +793,6 @@ void ipo(Module *m, const StageOptions *o)
 		Callee *fn = &p.fns[i];
 		if (fn->why >= 0 || fn->gone)
 			continue;
-		fn->f = fn->def->func;
 		if (o->ipo.constants)
 			constants(&p, fn);
 		unread_params(&p, fn);

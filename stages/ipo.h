@@ -56,8 +56,9 @@ enum { ANY, ARGS, RESULTS };
 int ipo_other_call_names(const List *l, const char *name, const Stmt *except, int where);
 /* A scalar parameter: one sized type, no vector, no array. */
 int ipo_scalar(const Decl *d);
-/* Every statement declaring func gets these parameters (and no results). */
-void ipo_set_signature(Ipo *p, const char *func, Decl *params, uint32_t nparams, int drop_rets);
+/* Every statement declaring func gets these parameters and results, in
+ * place (Call.caller and Call.list stay valid). */
+void ipo_set_signature(Ipo *p, const char *func, Decl *params, uint32_t nparams, Decl *rets, uint32_t nrets);
 /* ipo-byvalue.c */
 void ipo_by_value(Ipo *p);
 
