@@ -439,7 +439,7 @@ static void forget(ByValue *bv)
 static void consider(ByValues *b, Callee *fn, uint32_t i, Lay *lay, int *back)
 {
 	const Decl *d = &fn->f->params[i];
-	if (!ipo_scalar(d) || ty_size(d->type) != 8 || !fn->nsites || names_shadowed(fn->f))
+	if (!ipo_scalar(d) || ty_size(d->type) != 8)
 		return;
 	ByValue bv = {.fn = fn, .param = i};
 	bv.acc = param_exact_accesses(fn->f, d->ds[0].name, &bv.nacc, &bv.size);
@@ -671,8 +671,8 @@ void ipo_by_value(Ipo *p)
 	ByValues b = {.p = p, .rd = borrowers_build(p->m)};
 	for (uint32_t i = 0; i < p->nfns; i++) {
 		Callee *fn = &p->fns[i];
-		if (fn->why >= 0 || fn->gone)
-			continue;
+		if (fn->why >= 0 || fn->gone || !fn->nsites || names_shadowed(fn->f))
+			continue;   /* (the shadowing asked once a function, not per parameter) */
 		Lay *lay = xmalloc((fn->f->nparams + 1) * sizeof *lay);
 		for (uint32_t k = 0; k < fn->f->nparams; k++)
 			lay[k] = (Lay){param_bytes(&fn->f->params[k]), param_align(&fn->f->params[k])};
