@@ -22,8 +22,9 @@
  * Where the callee also stores through it, the bytes come back: they go
  * into a .local copy of the callee's at its start, its accesses touch
  * the copy, and before each ret it puts the bytes it stores into its
- * result, after the result it had (which becomes an aggregate of both);
- * the call copies them back into the object.  Only with the depot
+ * result, after the result it had (which becomes an aggregate of both;
+ * several such parameters come back one after another there); the call
+ * copies them back into the object.  Only with the depot
  * stage's scalar replacement on: it holds the copy in registers.
  *
  * The copies in go where the address was stored into the .param, which
@@ -52,6 +53,7 @@ typedef struct ByValue {
 	int align;
 	int stores;          /* the callee stores through it: the bytes come back */
 	int64_t ret_at;      /* stores: where they come back in the result */
+	int64_t ret_size;    /* stores: the result's bytes, then (every such parameter's) */
 	int ret_align;       /* stores: the result's alignment, then */
 	Stmt **stores_at;    /* per site: the st.param of the address */
 	uint8_t *generic;    /* per site: the address is generic, not .local's window */
@@ -434,9 +436,9 @@ static void forget(ByValue *bv)
 
 /* Parameter i of fn, if it can go by value at every call, its bytes in
  * the ABI's registers with the others' (lay: each parameter's, updated),
- * the stored ones back in the result's (one such parameter a function:
- * *back). */
-static void consider(ByValues *b, Callee *fn, uint32_t i, Lay *lay, int *back)
+ * the stored ones back in the result's, from *ret_end on (the result's
+ * bytes so far, -1 if it cannot take them; updated). */
+static void consider(ByValues *b, Callee *fn, uint32_t i, Lay *lay, int64_t *ret_end)
 {
 	const Decl *d = &fn->f->params[i];
 	if (!ipo_scalar(d) || ty_size(d->type) != 8)
@@ -453,11 +455,9 @@ static void consider(ByValues *b, Callee *fn, uint32_t i, Lay *lay, int *back)
 		if (all < 0 || all > ABI_REG_BYTES)
 			goto no;
 		const StageOptions *o = b->p->o;
-		int64_t r = result_bytes(fn->f);
-		if (*back || o->depot.off || o->depot.no_sroa || r < 0 || !results_taken(fn))
+		if (o->depot.off || o->depot.no_sroa || *ret_end < 0 || !results_taken(fn))
 			goto no;
-		bv.ret_align = bv.align > result_align(fn->f) ? bv.align : result_align(fn->f);
-		bv.ret_at = align_to(r, bv.align);
+		bv.ret_at = align_to(*ret_end, bv.align);
 		if (bv.ret_at + bv.size > ABI_REG_BYTES)
 			goto no;
 	}
@@ -474,12 +474,25 @@ static void consider(ByValues *b, Callee *fn, uint32_t i, Lay *lay, int *back)
 			goto no;
 	}
 	lay[i] = (Lay){bv.size, bv.align};
-	*back |= bv.stores;
+	if (bv.stores)
+		*ret_end = bv.ret_at + bv.size;
 	b->v = array_grow(b->v, b->n, &b->cap, sizeof *b->v);
 	b->v[b->n++] = bv;
 	return;
 no:
 	forget(&bv);
+}
+
+/* The result that n parameters (v) of f coming back make: every one's
+ * bytes at its alignment, after the result f had. */
+static void result_is(ByValue *v, uint32_t n, const Func *f, int64_t end)
+{
+	int align = result_align(f);
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i].stores && v[i].align > align)
+			align = v[i].align;
+	for (uint32_t i = 0; i < n; i++)
+		v[i].ret_size = end, v[i].ret_align = align;
 }
 
 /* ---- the rewrite ------------------------------------------------------------ */
@@ -616,7 +629,7 @@ static void callee_by_value(ByValues *b, const ByValue *bv)
 		const char *ret = f->nrets ? f->rets[0].ds[0].name : names_fresh(&named(b, f)->names, "func_retval0");
 		callee_copy(b, bv, f, formal, ret);
 		rets = arena_alloc(p->m->arena, 2 * sizeof *rets);
-		rets[0] = aggregate(p, bv->fn->def->loc, ret, bv->ret_align, bv->ret_at + bv->size);
+		rets[0] = aggregate(p, bv->fn->def->loc, ret, bv->ret_align, bv->ret_size);
 		nrets = 1;
 	}
 	ipo_set_signature(p, f->name, params, f->nparams, rets, nrets);
@@ -655,11 +668,11 @@ static void site_by_value(ByValues *b, const ByValue *bv, const Call *st, Stmt *
 	if (cp.rets) {
 		ret = cp.rets->kids[0]->str;
 		Stmt *r = list_var(st->list, ret);
-		r->var = aggregate(p, r->loc, ret, bv->ret_align, bv->ret_at + bv->size);
+		r->var = aggregate(p, r->loc, ret, bv->ret_align, bv->ret_size);
 	} else {
 		ret = names_fresh(&named(b, caller)->names, "retval_bv");
 		list_insert_before(st->list, st->call,
-			aggregate_stmt(p, st->call->loc, ".param", ret, bv->ret_align, bv->ret_at + bv->size));
+			aggregate_stmt(p, st->call->loc, ".param", ret, bv->ret_align, bv->ret_size));
 		add_result(p, st->call, ret);
 	}
 	Side result = {".param", name_expr(ret), bv->ret_at};
@@ -676,10 +689,13 @@ void ipo_by_value(Ipo *p)
 		Lay *lay = xmalloc((fn->f->nparams + 1) * sizeof *lay);
 		for (uint32_t k = 0; k < fn->f->nparams; k++)
 			lay[k] = (Lay){param_bytes(&fn->f->params[k]), param_align(&fn->f->params[k])};
-		int back = 0;
+		uint32_t first = b.n;
+		int64_t ret_end = result_bytes(fn->f);
 		for (uint32_t k = 0; k < fn->f->nparams; k++)
-			consider(&b, fn, k, lay, &back);
+			consider(&b, fn, k, lay, &ret_end);
 		free(lay);
+		if (b.n > first)
+			result_is(&b.v[first], b.n - first, fn->f, ret_end);
 	}
 	for (uint32_t i = 0; i < b.n; i++) {
 		ByValue *bv = &b.v[i];
