@@ -235,6 +235,14 @@ void decl_set_align(Module *m, Decl *d, uint32_t align)
 	reset(d, specs, n);
 }
 
+void decl_set_dim(Module *m, Decl *d, int64_t n)
+{
+	Declarator *x = arena_dup(m->arena, d->ds, sizeof *d->ds);
+	x->dims = arena_dup(m->arena, x->dims, sizeof *x->dims);
+	x->dims[0] = int_expr(n);
+	d->ds = x;
+}
+
 static Spec *relinked(Module *m, const Spec *old, uint32_t *n, Linkage lk)
 {
 	Spec *specs = arena_alloc(m->arena, (*n + 1) * sizeof *specs);

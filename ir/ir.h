@@ -1081,6 +1081,11 @@ int memobjs_depot(const MemObjs *);   /* the __local_depot's index in objs, -1 n
  * address computed from an array stays inside it; the depot stage ends
  * such an array at the next start. */
 uint32_t memobjs_starts(const MemObjs *, int obj, int64_t size, int64_t *out);
+/* Where object obj's anchors that add a constant to its start land,
+ * sorted, each once, into out (room for ndefs).  Under a layout NVVM or
+ * LLVM wrote (Func.layout_kept: each variable's addresses come from one
+ * anchor), a variable ends at or before the next of them past it. */
+uint32_t memobjs_anchor_offsets(const MemObjs *, int obj, int64_t *out);
 /* f's depot starts: noted (on m's arena) when first asked, from f's body
  * then; later a caller's noted before its first copy goes in keep what
  * the calls showed (an object lent to a callee starts where it is). */
@@ -1101,8 +1106,18 @@ typedef struct ParamAccess {
 	Stmt *at;           /* an ld or st through the pointer (any space) */
 	int64_t off;        /* its constant offset from it */
 	int store;
+	int indexed;        /* (param_accesses_indexed) a load at a run-time offset: no off */
 } ParamAccess;
 ParamAccess *param_exact_accesses(const Func *f, const char *param, uint32_t *n, int64_t *hi);
+/* Or loads at run-time offsets too, inside the object from the pointer
+ * on (C's promise), *indexed of them; nothing stored at one. */
+ParamAccess *param_accesses_indexed(const Func *f, const char *param, uint32_t *n, int64_t *hi,
+	uint32_t *indexed);
+/* A local array loads read at run-time offsets is held in registers
+ * (depot.c's selects among its elements) when it has at most
+ * INDEXED_ELEMS elements of their width and its loads select among at
+ * most INDEXED_SELECTS in all (the bound and why: depot.c). */
+enum { INDEXED_ELEMS = 16, INDEXED_SELECTS = 32 };
 /* Does f store through it at a run-time offset (a[j] = x)?  Then the
  * caller's object passed there stays in memory once the call is inlined. */
 int param_stored_indexed(const Func *f, const char *param);
@@ -1235,6 +1250,7 @@ int spec_known(const char *word);   /* a word a declaration may carry */
 int fattr_of(const char *word);     /* FA_*; FA_UNKNOWN */
 int decl_set(Decl *, Spec *, uint32_t n, DeclProblem *);
 void decl_set_align(Module *, Decl *, uint32_t align);     /* .align N, added or changed */
+void decl_set_dim(Module *, Decl *, int64_t n);           /* its one array's first dimension: n */
 void decl_set_linkage(Module *, Decl *, Linkage);          /* the linkage word, first */
 void func_set_specs(Func *, Spec *, uint32_t n);           /* its words before .entry/.func */
 void func_set_linkage(Module *, Func *, Linkage);

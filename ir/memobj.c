@@ -1057,6 +1057,17 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The n values v sorted, each once: how many. */
+static uint32_t sorted_once(int64_t *v, uint32_t n)
+{
+	qsort(v, n, sizeof *v, cmp_i64);
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (!k || v[i] != v[k - 1])
+			v[k++] = v[i];
+	return k;
+}
+
 uint32_t memobjs_starts(const MemObjs *mo, int obj, int64_t size, int64_t *out)
 {
 	uint32_t n = 0;
@@ -1071,12 +1082,21 @@ uint32_t memobjs_starts(const MemObjs *mo, int obj, int64_t size, int64_t *out)
 		if (e->obj == obj && e->base_known && e->base >= 0 && e->base < size)
 			out[n++] = e->base;
 	}
-	qsort(out, n, sizeof *out, cmp_i64);
-	uint32_t k = 0;
-	for (uint32_t i = 0; i < n; i++)
-		if (!k || out[i] != out[k - 1])
-			out[k++] = out[i];
-	return k;
+	return sorted_once(out, n);
+}
+
+uint32_t memobjs_anchor_offsets(const MemObjs *mo, int obj, int64_t *out)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < mo->ndefs; i++) {
+		int an = mo->defs[i].anchor;
+		if (mo->defs[i].obj != obj || an < 0 || (uint32_t)an >= mo->nanchors)
+			continue;
+		const MemAnchor *a = &mo->anchors[an];
+		if (a->op == MEM_ARITH && !a->fixed)
+			out[n++] = a->off;
+	}
+	return sorted_once(out, n);
 }
 
 const int64_t *func_depot_starts(Module *m, Func *f, Borrowers *rd, uint32_t *n)
@@ -1127,6 +1147,7 @@ typedef struct ParamUse {
 	                     * an index's base under 0 (p[-1], not p[i-1]) */
 	int other;          /* param named otherwise (its address taken, a piece of it
 	                     * read), or the pointer going where it is not followed */
+	int converted;      /* an address of it through cvta (into another space's) */
 	ParamAccess *got;   /* with collect: each exact load and store through it */
 	uint32_t ngot, cgot;
 	int collect;
@@ -1206,6 +1227,7 @@ static void scan_param(Walker *w, uint32_t i, ParamUse *u)
 	if (op == O_mov || op == O_cvta || op == O_add || op == O_sub) {
 		Addr a = value_of_def(w, i, 0);
 		u->inexact |= a.kind == A_OBJ && a.var;
+		u->converted |= a.kind == A_OBJ && op == O_cvta;
 		return;
 	}
 	for (uint32_t k = 0; k < in->nops; k++) {
@@ -1221,9 +1243,9 @@ static void scan_param(Walker *w, uint32_t i, ParamUse *u)
 		u->stored_indexed |= (role == OPND_STORE || role == OPND_UPDATE) && a.indexed;
 		int width = (int)in->sp->type_bytes * (int)in->sp->vec;
 		use_bytes(u, a, width, width, role == OPND_STORE || role == OPND_UPDATE);
-		if (u->collect && (role == OPND_LOAD || role == OPND_STORE) && !a.var) {
+		if (u->collect && (role == OPND_LOAD || role == OPND_STORE)) {
 			u->got = array_grow(u->got, u->ngot, &u->cgot, sizeof *u->got);
-			u->got[u->ngot++] = (ParamAccess){w->cfg->ins[i], a.off, role == OPND_STORE};
+			u->got[u->ngot++] = (ParamAccess){w->cfg->ins[i], a.var ? 0 : a.off, role == OPND_STORE, a.var};
 		}
 	}
 }
@@ -1282,12 +1304,33 @@ int param_offsets_constant(const Func *f, const char *param, int64_t *bytes)
  * (xmalloc'd), else NULL. */
 ParamAccess *param_exact_accesses(const Func *f, const char *param, uint32_t *n, int64_t *hi)
 {
+	uint32_t indexed;
+	ParamAccess *v = param_accesses_indexed(f, param, n, hi, &indexed);
+	if (v && indexed)
+		free(v), v = NULL;
+	return v;
+}
+
+/* The same, but loads at run-time offsets too (a[j]: ParamAccess.indexed,
+ * *indexed of them): each stays inside the object from the pointer on
+ * (C's promise, which depot.c trusts), its address made from the
+ * pointer's value by adding and moving only (no cvta into another
+ * space's), none known to start before it, and nothing stored at a
+ * run-time offset (nor through a pointer stepped around a loop).  *hi: the end of the constant-offset accesses (0 if
+ * none). */
+ParamAccess *param_accesses_indexed(const Func *f, const char *param, uint32_t *n, int64_t *hi, uint32_t *indexed)
+{
 	ParamUse u = param_walk(f, param, NULL, 1);
-	if (!u.loads || !u.ngot || u.inexact || u.not_ldst || u.other || u.lo < 0) {
+	uint32_t k = 0, stored = 0;
+	for (uint32_t i = 0; i < u.ngot; i++)
+		k += u.got[i].indexed, stored += u.got[i].indexed && u.got[i].store;
+	int exact = u.lo < u.hi;
+	if (!u.loads || !u.ngot || u.not_ldst || u.other || (exact && u.lo < 0) ||
+	    (u.inexact && (!k || stored || u.stored_indexed || u.below || u.converted))) {
 		free(u.got);
 		return NULL;
 	}
-	*n = u.ngot, *hi = u.hi;
+	*n = u.ngot, *hi = exact ? u.hi : 0, *indexed = k;
 	return u.got;
 }
 

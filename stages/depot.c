@@ -854,14 +854,13 @@ static void merge_pieces(Dp *d, Pieces *p)
 }
 
 /* An object indexed loads read (Obj.indexed) is whole elements of their
- * width, at most MAX_INDEXED: ptxas's own bound (whole-program ptxas
+ * width, at most INDEXED_ELEMS (ir.h): ptxas's own bound (whole-program ptxas
  * selects among the elements of a local array of up to 16 it reads at
  * run-time offsets, ptxas -c never does).  Each load costs two
  * instructions an element, so all of an object's select among at most
- * MAX_SELECTS (chosen on the yardstick's FIT half, docs/stages.md).
+ * INDEXED_SELECTS (chosen on the yardstick's FIT half, docs/stages.md).
  * Each element gets a piece, read (it may be selected) even where
  * nothing stores it. */
-enum { MAX_INDEXED = 16, MAX_SELECTS = 32 };
 
 static void index_pieces(Dp *d, Pieces *p)
 {
@@ -876,7 +875,7 @@ static void index_pieces(Dp *d, Pieces *p)
 		if (!o->indexed || !candidate(o))
 			continue;
 		int64_t elems = (o->hi - o->lo) / o->iw;
-		if ((o->hi - o->lo) % o->iw || elems > MAX_INDEXED || elems * o->nindexed > MAX_SELECTS) {
+		if ((o->hi - o->lo) % o->iw || elems > INDEXED_ELEMS || elems * o->nindexed > INDEXED_SELECTS) {
 			o->in_memory = "loads at run-time offsets of more elements than the stage selects among";
 			continue;
 		}

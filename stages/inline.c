@@ -597,10 +597,7 @@ static void merge_depot(Caller *fn, CopyPlan *p)
 	p->frame_end = off + size;
 	if (fn->nframes > frames)   /* new bytes: copies of one callee share them */
 		add_starts(fn, p, off);
-	Declarator *x = arena_dup(in->m->arena, cv->ds, sizeof *cv->ds);
-	x->dims = arena_dup(in->m->arena, x->dims, sizeof *x->dims);
-	x->dims[0] = int_expr(off + size > now ? off + size : now);
-	cv->ds = x;
+	decl_set_dim(in->m, cv, off + size > now ? off + size : now);
 	if (align > var_align(cv))
 		decl_set_align(in->m, cv, (uint32_t)align);
 	char sp[32];

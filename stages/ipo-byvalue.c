@@ -27,6 +27,13 @@
  * copies them back into the object.  Only with the depot
  * stage's scalar replacement on: it holds the copy in registers.
  *
+ * Where the callee also loads at run-time offsets (a[j]: C's promise
+ * keeps them inside the object lent), the call passes the whole variable
+ * from the address lent to its end, and the callee reads its .local copy
+ * there, which the depot stage holds in registers only if it selects
+ * among few elements (INDEXED_ELEMS, INDEXED_SELECTS): the pointer's
+ * value is the copy's address then.
+ *
  * The copies in go where the address was stored into the .param, which
  * only other st.params and declarations may follow before the call; the
  * copies back, right after the call. */
@@ -52,6 +59,7 @@ typedef struct ByValue {
 	int64_t size;
 	int align;
 	int stores;          /* the callee stores through it: the bytes come back */
+	uint32_t indexed;    /* its loads at run-time offsets: the whole variable goes */
 	int64_t ret_at;      /* stores: where they come back in the result */
 	int64_t ret_size;    /* stores: the result's bytes, then (every such parameter's) */
 	int ret_align;       /* stores: the result's alignment, then */
@@ -64,7 +72,9 @@ typedef struct ByValue {
 typedef struct LentBy {
 	const Stmt *via;
 	const MemAccess *acc;
-	int twice;           /* two lends through one st.param */
+	int twice;           /* two lends through one st.param into different places (a
+	                      * callee that also indexes it: two into one, its exact
+	                      * bytes and the object from there on) */
 	uint32_t group, ngroup;   /* the lends of its call into its object: Facts.sorted[group ..] */
 	UT_hash_handle hh;
 } LentBy;
@@ -74,6 +84,8 @@ typedef struct Reach {
 	int known, blind;    /* blind: an escape may reach any of its bytes */
 	int64_t *escs, *starts;   /* sorted: where its addresses escape, where its variables start */
 	uint32_t nescs, nstarts;
+	int64_t *anchors;    /* under NVVM's or LLVM's layout: memobjs_anchor_offsets */
+	uint32_t nanchors;
 } Reach;
 
 /* A function's objects and names, read once on the module as it was. */
@@ -155,7 +167,8 @@ static void find_lent(Facts *c)
 			*l = (LentBy){.via = v[k]->via, .acc = v[k], .group = i, .ngroup = end - i};
 			HASH_FIND_PTR(c->lent, &l->via, old);
 			if (old)
-				old->twice = 1;
+				old->twice |= old->acc->obj != l->acc->obj || old->acc->base_known != l->acc->base_known ||
+				               old->acc->base != l->acc->base;
 			else
 				HASH_ADD_PTR(c->lent, via, l);
 		}
@@ -199,11 +212,15 @@ static const Reach *reach_of(Facts *c, int obj)
 			r->escs[r->nescs++] = mo->esc[i].base;
 		}
 	r->blind |= (mo->objs[obj].escapes && !r->nescs) || (r->nescs && !c->f->layout_kept);
-	if (r->blind || !r->nescs)
+	if (r->blind || (!r->nescs && !c->f->layout_kept))
 		return r;
 	qsort(r->escs, r->nescs, sizeof *r->escs, by_value_cmp);
 	r->starts = xmalloc((mo->nacc + mo->nesc + 1) * sizeof *r->starts);
 	r->nstarts = memobjs_starts(mo, obj, mo->objs[obj].size, r->starts);
+	if (c->f->layout_kept) {
+		r->anchors = xmalloc((mo->ndefs + 1) * sizeof *r->anchors);
+		r->nanchors = memobjs_anchor_offsets(mo, obj, r->anchors);
+	}
 	return r;
 }
 
@@ -252,19 +269,48 @@ static int apart(const Facts *c, const MemAccess *o, int64_t base, int64_t size)
 /* Does the address stored by store lend its call an object of the
  * caller's alone, bv->size bytes of it from there: nothing else in the
  * caller may reach them while the call runs? */
-static int lent_alone(Facts *c, const Stmt *store, const ByValue *bv, uint8_t *generic)
+/* The lend of the address store passes, if one known object's at a
+ * known offset (else NULL). */
+static const LentBy *lend_of(Facts *c, const Stmt *store)
 {
 	LentBy *l;
 	if (c->blind)
-		return 0;
+		return NULL;
 	HASH_FIND_PTR(c->lent, &store, l);
 	if (!l || l->twice)
+		return NULL;
+	const MemAccess *mine = l->acc;
+	return mine->obj < 0 || !mine->base_known || mine->base < 0 ? NULL : l;
+}
+
+/* The bytes from the address store lends to the end of its variable: the
+ * object's end, or under a layout NVVM or LLVM wrote, the next start or
+ * anchor past the address (memobjs_anchor_offsets); -1 not known. */
+static int64_t lent_extent(Facts *c, const Stmt *store)
+{
+	const LentBy *l = lend_of(c, store);
+	const MemAccess *mine = l ? l->acc : NULL;
+	if (!mine || c->mo->objs[mine->obj].size < 0)
+		return -1;
+	int64_t end = c->mo->objs[mine->obj].size;
+	const Reach *r = c->f->layout_kept ? reach_of(c, mine->obj) : NULL;
+	if (r && !r->blind) {
+		uint32_t k = first_above(r->starts, r->nstarts, mine->base);
+		uint32_t a = first_above(r->anchors, r->nanchors, mine->base);
+		end = k < r->nstarts && r->starts[k] < end ? r->starts[k] : end;
+		end = a < r->nanchors && r->anchors[a] < end ? r->anchors[a] : end;
+	}
+	return end - mine->base;
+}
+
+static int lent_alone(Facts *c, const Stmt *store, const ByValue *bv, uint8_t *generic)
+{
+	const LentBy *l = lend_of(c, store);
+	if (!l)
 		return 0;
 	const MemAccess *mine = l->acc;
-	if (mine->obj < 0 || !mine->base_known || mine->base < 0)
-		return 0;
 	for (uint32_t i = l->group; i < l->group + l->ngroup; i++)
-		if (c->sorted[i] != mine && !apart(c, c->sorted[i], mine->base, bv->size))
+		if (c->sorted[i]->via != store && !apart(c, c->sorted[i], mine->base, bv->size))
 			return 0;
 	*generic = mine->generic;
 	const MemObj *o = &c->mo->objs[mine->obj];
@@ -311,6 +357,8 @@ static int pieces_of(ByValue *bv)
 			return 0;
 		bv->align = w > bv->align ? w : bv->align;
 		bv->stores |= bv->acc[i].store;
+		if (bv->acc[i].indexed)
+			continue;
 		for (int k = 0; k < in->sp->vec; k++) {
 			bv->pieces = array_grow(bv->pieces, n, &cap, sizeof *bv->pieces);
 			bv->pieces[n++] = (Piece){bv->acc[i].off + k * in->sp->type_bytes, in->sp->type_bytes,
@@ -329,7 +377,38 @@ static int pieces_of(ByValue *bv)
 			return 0;
 		bv->pieces[bv->npieces++] = bv->pieces[i];
 	}
-	return bv->npieces > 0;
+	return bv->npieces > 0 || bv->indexed;
+}
+
+/* Where the callee loads at run-time offsets: the whole variable lent
+ * (bv->size bytes), in elements of those loads' width, which every
+ * access shares (the depot stage selects among the elements of one
+ * width), and few enough that it does; each element stored back if an
+ * access stores it. */
+static int whole_pieces(ByValue *bv)
+{
+	int w = 0;
+	for (uint32_t i = 0; i < bv->nacc; i++) {
+		const Ins *in = &bv->acc[i].at->ins;
+		int e = in->sp->type_bytes;
+		if ((w && e != w) || (bv->acc[i].indexed && (in->sp->vec != 1 || in->guard || e < 2)))
+			return 0;
+		w = e;
+	}
+	int64_t elems = bv->size / w;
+	if (bv->size % w || elems > INDEXED_ELEMS || elems * bv->indexed > INDEXED_SELECTS)
+		return 0;
+	Piece *v = xcalloc((size_t)elems, sizeof *v);
+	for (int64_t k = 0; k < elems; k++) {
+		v[k] = (Piece){k * w, w, 0};
+		for (uint32_t i = 0; i < bv->npieces; i++)
+			v[k].stored |= bv->pieces[i].stored && bv->pieces[i].off < (k + 1) * w &&
+			               bv->pieces[i].off + bv->pieces[i].bytes > k * w;
+	}
+	free(bv->pieces);
+	bv->pieces = v;
+	bv->npieces = (uint32_t)elems;
+	return 1;
 }
 
 /* What the ABI passes in registers: parameters up to this many bytes in
@@ -444,35 +523,45 @@ static void consider(ByValues *b, Callee *fn, uint32_t i, Lay *lay, int64_t *ret
 	if (!ipo_scalar(d) || ty_size(d->type) != 8)
 		return;
 	ByValue bv = {.fn = fn, .param = i};
-	bv.acc = param_exact_accesses(fn->f, d->ds[0].name, &bv.nacc, &bv.size);
+	bv.acc = param_accesses_indexed(fn->f, d->ds[0].name, &bv.nacc, &bv.size, &bv.indexed);
 	if (!bv.acc || !pieces_of(&bv))
 		goto no;
-	if (bv.stores) {
-		Lay was = lay[i];
-		lay[i] = (Lay){bv.size, bv.align};
-		int64_t all = laid_out(lay, fn->f->nparams);
-		lay[i] = was;
-		if (all < 0 || all > ABI_REG_BYTES)
-			goto no;
-		const StageOptions *o = b->p->o;
-		if (o->depot.off || o->depot.no_sroa || *ret_end < 0 || !results_taken(fn))
-			goto no;
-		bv.ret_at = align_to(*ret_end, bv.align);
-		if (bv.ret_at + bv.size > ABI_REG_BYTES)
-			goto no;
-	}
 	bv.stores_at = xcalloc(fn->nsites, sizeof *bv.stores_at);
 	bv.generic = xcalloc(fn->nsites, 1);
+	int64_t hi = bv.size;
 	for (uint32_t k = 0; k < fn->nsites; k++) {
 		const Call *st = &fn->sites[k];
 		CallParts cp;
 		ins_call_parts(&st->call->ins, &cp);
 		const char *arg = cp.args->kids[i]->str;
-		if (ipo_other_call_names(st->list, arg, st->call, ANY) ||
-		    !(bv.stores_at[k] = address_store(st, arg)) ||
-		    !lent_alone(objects(b, st->caller), bv.stores_at[k], &bv, &bv.generic[k]))
+		if (ipo_other_call_names(st->list, arg, st->call, ANY) || !(bv.stores_at[k] = address_store(st, arg)))
+			goto no;
+		int64_t x = bv.indexed ? lent_extent(objects(b, st->caller), bv.stores_at[k]) : hi;
+		if (x < hi)
+			goto no;
+		bv.size = x > bv.size ? x : bv.size;   /* each call's variable whole (more read is harmless) */
+	}
+	if (bv.indexed && !whole_pieces(&bv))
+		goto no;
+	const StageOptions *o = b->p->o;
+	if (bv.stores || bv.indexed) {   /* a copy of the callee's: the depot stage's registers */
+		Lay was = lay[i];
+		lay[i] = (Lay){bv.size, bv.align};
+		int64_t all = laid_out(lay, fn->f->nparams);
+		lay[i] = was;
+		if (all < 0 || all > ABI_REG_BYTES || o->depot.off || o->depot.no_sroa)
 			goto no;
 	}
+	if (bv.stores) {
+		if (*ret_end < 0 || !results_taken(fn))
+			goto no;
+		bv.ret_at = align_to(*ret_end, bv.align);
+		if (bv.ret_at + bv.size > ABI_REG_BYTES)
+			goto no;
+	}
+	for (uint32_t k = 0; k < fn->nsites; k++)
+		if (!lent_alone(objects(b, fn->sites[k].caller), bv.stores_at[k], &bv, &bv.generic[k]))
+			goto no;
 	lay[i] = (Lay){bv.size, bv.align};
 	if (bv.stores)
 		*ret_end = bv.ret_at + bv.size;
@@ -512,7 +601,7 @@ static Decl aggregate(Ipo *p, Loc at, const char *name, int align, int64_t size)
 }
 
 /* s, an access through the pointer, as the same access at [base+off] in
- * space (".param", ".local"). */
+ * space (".param", ".local"); base NULL: at its own address. */
 static void access_at(Ipo *p, Stmt *s, const char *space, const char *base, int64_t off)
 {
 	const Spelling *sp = s->ins.sp;
@@ -521,7 +610,7 @@ static void access_at(Ipo *p, Stmt *s, const char *space, const char *base, int6
 	if (sp->vec > 1)
 		snprintf(vec, sizeof vec, ".v%d", sp->vec);
 	snprintf(text, sizeof text, "%s%s%s%s", store ? "st" : "ld", space, vec, sp->type);
-	Expr *addr = expr_addr(p->m, name_expr(base), off);
+	Expr *addr = base ? expr_addr(p->m, name_expr(base), off) : s->ins.ops[!store];
 	Expr *ops[2] = {store ? addr : s->ins.ops[0], store ? s->ins.ops[1] : addr};
 	Stmt *m = ins_new(p->m, s->loc, text, ops, 2);
 	m->ins.guard = s->ins.guard, m->ins.guard_neg = s->ins.guard_neg;
@@ -577,30 +666,81 @@ static int ends_flow(const Stmt *s)
 	return s && s->kind == S_INS && !s->ins.guard && (s->ins.sp->op->flags & (OF_BRANCH | OF_TERM));
 }
 
-/* The callee keeps the bytes in a .local copy of its own, filled from
- * the .param at its start; before each ret (and at its end, if it falls
- * off it) the stored ones go into its result, past what it returned. */
-static void callee_copy(ByValues *b, const ByValue *bv, Func *f, const char *formal, const char *ret)
+/* Where the callee's copy lives, declared: a .local variable of its own,
+ * which ptxas holds in registers; one it also loads at run-time offsets,
+ * bytes past its depot's (a depot made if it has none), where the depot
+ * stage selects among them (ptxas -c does not). */
+static Side copy_place(ByValues *b, const ByValue *bv, Func *f, const char **start)
 {
 	Ipo *p = b->p;
-	Loc loc = bv->fn->def->loc;
 	Facts *c = named(b, f);
-	const char *copy = names_fresh(&c->names, "__bv");
+	Loc loc = bv->fn->def->loc;
+	Depot dp = bv->indexed ? func_depot(&f->body) : (Depot){0};
+	if (!dp.decl) {
+		const char *name = names_fresh(&c->names, bv->indexed ? "__local_depot" : "__bv");
+		dp.decl = aggregate_stmt(p, loc, ".local", name, bv->align, 0);
+		list_insert_before(&f->body, c->decls, dp.decl);
+	}
+	Decl *v = &dp.decl->var;
+	Expr *depot = name_expr(v->ds[0].name);
+	if (bv->indexed && !dp.spl) {   /* nvcc's mov %SPL, __local_depotN */
+		dp.spl = reg_new(p->m, &f->body, &c->names, c->decls, "%SPL", ".reg .b64");
+		Expr *ops[2] = {name_expr(dp.spl), depot};
+		Stmt *first = f->body.head;
+		while (first && first->kind == S_VAR)
+			first = first->next;
+		list_insert_before(&f->body, first, ins_new(p->m, loc, "mov.u64", ops, 2));
+	}
+	int64_t at = align_to(decl_bytes(v, &v->ds[0]), bv->align);
+	decl_set_dim(p->m, v, at + bv->size);
+	if (bv->align > var_align(v))
+		decl_set_align(p->m, v, (uint32_t)bv->align);
+	*start = dp.spl;   /* the register a mov of the depot sets */
+	return (Side){".local", depot, at};
+}
+
+/* The callee keeps the bytes in its copy (copy_place), filled from the
+ * .param at its start, the loads at run-time offsets reading it through
+ * the pointer (now its address); with ret, before each ret (and at its
+ * end, if it falls off it) the stored ones go into its result, past what
+ * it returned. */
+static void callee_copy(ByValues *b, const ByValue *bv, Func *f, const char *formal, Side local,
+	const char *ret)
+{
+	Ipo *p = b->p;
 	Stmt *first = f->body.head;
 	while (first && first->kind == S_VAR)
 		first = first->next;
-	list_insert_before(&f->body, c->decls, aggregate_stmt(p, loc, ".local", copy, bv->align, bv->size));
-	Side param = {".param", name_expr(formal), 0}, local = {".local", name_expr(copy), 0};
-	Side result = {".param", name_expr(ret), bv->ret_at};
+	Side param = {".param", name_expr(formal), 0};
 	copy_pieces(b, f, &f->body, first, bv, 0, param, local, NULL);
 	for (uint32_t i = 0; i < bv->nacc; i++)
-		access_at(p, bv->acc[i].at, ".local", copy, bv->acc[i].off);
+		access_at(p, bv->acc[i].at, ".local", bv->acc[i].indexed ? NULL : local.base->str,
+			local.shift + bv->acc[i].off);
+	if (!ret)
+		return;
+	Side result = {".param", name_expr(ret), bv->ret_at};
 	BodyIt it;
 	for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
 		if (s->kind == S_INS && s->ins.sp->code == O_ret)
 			copy_pieces(b, f, it.in, s, bv, 1, local, result, s);
 	if (!ends_flow(f->body.tail))
 		copy_pieces(b, f, &f->body, NULL, bv, 1, local, result, NULL);
+}
+
+/* The callee's load of the pointer (s) as its copy's address, where it
+ * loads through it at run-time offsets (an add to the depot's start
+ * even of 0: the anchor NVVM writes, which the index follows), else as 0
+ * (no access goes through it any more). */
+static void pointer_is(Ipo *p, Stmt *s, const char *start, int64_t shift)
+{
+	Expr *reg = s->ins.ops[0];
+	Stmt *m = mov_new(p->m, s->loc, 8, reg, int_expr(0));
+	if (start) {
+		Expr *ops[3] = {reg, name_expr(start), int_expr(shift)};
+		m = ins_new(p->m, s->loc, "add.u64", ops, 3);
+	}
+	m->ins.guard = s->ins.guard, m->ins.guard_neg = s->ins.guard_neg;
+	s->ins = m->ins;
 }
 
 /* The callee loads what the pointer pointed to from the .param itself,
@@ -610,28 +750,30 @@ static void callee_by_value(ByValues *b, const ByValue *bv)
 	Ipo *p = b->p;
 	Func *f = bv->fn->f;
 	const char *formal = f->params[bv->param].ds[0].name;
+	int copied = bv->stores || bv->indexed;
+	const char *start = NULL;
+	Side copy = copied ? copy_place(b, bv, f, &start) : (Side){0};
 	BodyIt it;
 	int64_t off;
 	for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
-		if (s->kind == S_INS && ipo_param_access(&s->ins, formal, &off) == 1) {
-			Stmt *m = mov_new(p->m, s->loc, 8, s->ins.ops[0], int_expr(0));
-			m->ins.guard = s->ins.guard, m->ins.guard_neg = s->ins.guard_neg;
-			s->ins = m->ins;
-		}
-	if (!bv->stores)
+		if (s->kind == S_INS && ipo_param_access(&s->ins, formal, &off) == 1)
+			pointer_is(p, s, start, copy.shift);
+	if (!copied)
 		for (uint32_t i = 0; i < bv->nacc; i++)
 			access_at(p, bv->acc[i].at, ".param", formal, bv->acc[i].off);
 	Decl *params = arena_dup(p->m->arena, f->params, (f->nparams + 1) * sizeof *params);
 	params[bv->param] = aggregate(p, bv->fn->def->loc, formal, bv->align, bv->size);
 	Decl *rets = f->rets;
 	uint32_t nrets = f->nrets;
+	const char *ret = NULL;
 	if (bv->stores) {
-		const char *ret = f->nrets ? f->rets[0].ds[0].name : names_fresh(&named(b, f)->names, "func_retval0");
-		callee_copy(b, bv, f, formal, ret);
+		ret = f->nrets ? f->rets[0].ds[0].name : names_fresh(&named(b, f)->names, "func_retval0");
 		rets = arena_alloc(p->m->arena, 2 * sizeof *rets);
 		rets[0] = aggregate(p, bv->fn->def->loc, ret, bv->ret_align, bv->ret_size);
 		nrets = 1;
 	}
+	if (copied)
+		callee_copy(b, bv, f, formal, copy, ret);
 	ipo_set_signature(p, f->name, params, f->nparams, rets, nrets);
 }
 
@@ -705,10 +847,10 @@ void ipo_by_value(Ipo *p)
 		p->st.byvalue++;
 		ipo_remark(p, bv->fn->def->loc, bv->stores ?
 			"parameter %u of %s passed by value and back: every call lends it a .local object "
-			"of its own that only it touches (%lld bytes)" :
+			"of its own that only it touches (%lld bytes%s)" :
 			"parameter %u of %s passed by value: every call lends it a .local object of its own "
-			"that only it reads (%lld bytes)", bv->param + 1, quoted_name(bv->fn->f->name),
-			(long long)bv->size);
+			"that only it reads (%lld bytes%s)", bv->param + 1, quoted_name(bv->fn->f->name),
+			(long long)bv->size, bv->indexed ? ", the whole variable: it reads at run-time offsets" : "");
 		forget(bv);
 	}
 	Facts *c, *tmp;
@@ -716,7 +858,7 @@ void ipo_by_value(Ipo *p)
 		HASH_DEL(b.by_func, c);
 		if (c->mo) {
 			for (uint32_t i = 0; i < c->mo->nobjs; i++)
-				free(c->reach[i].escs), free(c->reach[i].starts);
+				free(c->reach[i].escs), free(c->reach[i].starts), free(c->reach[i].anchors);
 			HASH_CLEAR(hh, c->lent);
 			free(c->lends);
 			free(c->sorted);
