@@ -191,6 +191,33 @@ START_TEST(reloc_better)
 }
 END_TEST
 
+/* The compile mode's choice: the order, but 5% less SASS at no larger
+ * stack, no fewer warps and at most 8 spill bytes more wins (the yard
+ * benchmark's y237: whole 32 spill bytes, 32 of stack, 10,752 bytes of
+ * SASS against 24, 40 and 15,232). */
+START_TEST(mode_better)
+{
+	NvFigures w = {.spill = 32, .stack = 32, .warps = 64, .text = 10752};
+	NvFigures r = {.spill = 24, .stack = 40, .warps = 64, .text = 15232};
+	ck_assert_int_eq(nv_better(&r, &w), 1);        /* the order alone: fewer spills */
+	ck_assert_int_eq(nv_mode_better(&r, &w), 0);
+	ck_assert_int_eq(nv_mode_better(&w, &r), 1);
+	w.spill = 33;                                  /* 9 bytes more */
+	ck_assert_int_eq(nv_mode_better(&r, &w), 1);
+	w.spill = 32, w.warps = 48;                    /* fewer warps */
+	ck_assert_int_eq(nv_mode_better(&r, &w), 1);
+	w.warps = 64, w.stack = 48;                    /* a larger frame */
+	ck_assert_int_eq(nv_mode_better(&r, &w), 1);
+	w.stack = 32, w.text = 14471;                  /* not 5% less: 14,470.4 is */
+	ck_assert_int_eq(nv_mode_better(&r, &w), 1);
+	w.text = 14470;
+	ck_assert_int_eq(nv_mode_better(&r, &w), 0);
+	r.spill = -1;                                  /* a failed compile is never smaller */
+	ck_assert_int_eq(nv_mode_better(&r, &w), 0);
+	ck_assert_int_eq(nv_mode_better(&w, &r), 1);
+}
+END_TEST
+
 /* --tune's choice: the plan given's best compile (here of two modes)
  * unless a later one beats it by the yardstick's order, no worse in
  * spills and stack and within 110% of its SASS; the earlier of equals. */
@@ -337,6 +364,7 @@ Suite *nvtools_suite(void)
 	tcase_add_test(tc, registered);
 	tcase_add_test(tc, warps);
 	tcase_add_test(tc, reloc_better);
+	tcase_add_test(tc, mode_better);
 	tcase_add_test(tc, tune_best);
 	tcase_add_test(tc, batch_cache);
 	tcase_add_test(tc, mode_rule);

@@ -276,7 +276,7 @@ static int measured_mode(Job *j, const Options *o, const char *base, char *why, 
 	NvFigures w, r;
 	compile_for(j, o->archs.v[0], 0, base, "whole", &wc, &w);
 	compile_for(j, o->archs.v[0], 1, base, "relocatable", &rc, &r);
-	int reloc = nv_better(&r, &w);
+	int reloc = nv_mode_better(&r, &w);
 	snprintf(why, n, "measured for %s: spill bytes, stack, registers and .text bytes ", o->archs.v[0]);
 	say_figures(why, n, &w, "whole; ");
 	say_figures(why, n, &r, "relocatable");

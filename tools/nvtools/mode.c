@@ -170,6 +170,20 @@ int nv_better(const NvFigures *a, const NvFigures *b)
 	return a->warps != b->warps ? a->warps > b->warps : a->text < b->text;
 }
 
+/* Is a that much smaller than b in SASS for that little more spilled? */
+static int smaller_for_little(const NvFigures *a, const NvFigures *b)
+{
+	return a->spill >= 0 && b->spill >= 0 && a->stack <= b->stack && a->warps >= b->warps &&
+		a->spill <= b->spill + NV_MODE_SPILL && a->text * 100 <= b->text * (100 - NV_MODE_SASS);
+}
+
+int nv_mode_better(const NvFigures *a, const NvFigures *b)
+{
+	if (smaller_for_little(a, b) || smaller_for_little(b, a))
+		return smaller_for_little(a, b);
+	return nv_better(a, b);
+}
+
 /* Whether c is no worse than the plan given's g in spills and stack,
  * and its SASS at most NV_TUNE_SASS percent of g's (any compile is, when
  * g failed). */

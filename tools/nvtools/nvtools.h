@@ -151,6 +151,12 @@ int nv_mode(const Module *, NvMode asked, ModeFacts *);
 /* Whether a's figures beat b's by the yardstick's order: spill bytes,
  * stack, warps by registers, SASS bytes (a tie is not). */
 int nv_better(const NvFigures *a, const NvFigures *b);
+/* The compile mode's choice between a module's two compiles: that order,
+ * but for a compile NV_MODE_SASS percent smaller in SASS or more with no
+ * larger stack, no fewer warps and at most NV_MODE_SPILL spill bytes
+ * more, which wins. */
+enum { NV_MODE_SASS = 5, NV_MODE_SPILL = 8 };
+int nv_mode_better(const NvFigures *a, const NvFigures *b);
 /* --tune's choice among n compiles, the first given of them (at least
  * one) the plan given's: the best of those by that order (the mode
  * rule's measuring), unless a later one beats it by that order with no
