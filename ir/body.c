@@ -112,6 +112,14 @@ Stmt *body_next_call(BodyIt *it, CallParts *c)
 	return call_from(it, body_next(it), c);
 }
 
+Stmt *body_past_decls(const List *body)
+{
+	Stmt *s = body->head;
+	while (s && s->kind == S_VAR)
+		s = s->next;
+	return s;
+}
+
 /* ---- a function's depot ------------------------------------------------- */
 
 int depot_named(const char *name)

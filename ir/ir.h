@@ -630,6 +630,9 @@ typedef struct Depot {
 } Depot;
 int depot_named(const char *name);   /* __local_depot, __local_depot3 ... */
 Depot func_depot(const List *body);
+/* The body's first statement past its leading declarations (NULL: none),
+ * where a stage declares or sets what the whole body sees. */
+Stmt *body_past_decls(const List *body);
 
 /* order.c: where each module variable and function is first declared,
  * and a function's body, as places growing down the module, ORDER_STEP

@@ -899,20 +899,11 @@ static const Piece *piece_at(const Pieces *p, uint32_t obj, int64_t off)
 /* A register per piece of a replaced object, declared after the body's
  * declarations; those a load reads set to 0 there.  Everything the stage
  * adds goes into b, which later steps ask what mentions a register. */
-/* The function's first statement past its declarations: where the
- * stage's own registers are declared. */
-static Stmt *past_decls(const Dp *d)
-{
-	Stmt *first = d->f->body.head;
-	while (first && first->kind == S_VAR)
-		first = first->next;
-	return first;
-}
 
 static void declare_pieces(Dp *d, Pieces *p, Names *regs, Places *b)
 {
 	List *body = &d->f->body;
-	Stmt *first = past_decls(d);
+	Stmt *first = body_past_decls(body);
 	for (uint32_t i = 0; i < p->n; i++) {
 		Piece *q = &p->v[i];
 		if (!d->objs[q->obj].scalar)
@@ -937,7 +928,7 @@ static void select_regs(Dp *d, Names *regs, Places *b)
 {
 	static const char *const base[3] = {"%dpo", "%dpi", "%dpp"}, *const type[3] = {".reg .b64",
 		".reg .b32", ".reg .pred"};
-	Stmt *first = past_decls(d);
+	Stmt *first = body_past_decls(&d->f->body);
 	for (int k = 0; k < 3; k++) {
 		d->sel[k] = names_fresh(regs, base[k]);
 		place_insert(b, &d->f->body, first, var_new(d->m, d->decl->loc, type[k], d->sel[k]));

@@ -1064,9 +1064,7 @@ static int prepare(Caller *fn, CopyPlan *p)
 static void define_undefined(Caller *fn, CopyPlan *p, const Cfg *cfg)
 {
 	Live *live = live_compute(cfg);
-	Stmt *first = p->body.head;
-	while (first && first->kind == S_VAR)
-		first = first->next;
+	Stmt *first = body_past_decls(&p->body);
 	for (uint32_t i = 0; cfg->nblocks && i < live_nregs(live); i++) {
 		const char *r = live_name(live, i);
 		if (!live_in(live, 0, r) || !names_declared(&p->types, r))

@@ -266,9 +266,6 @@ static int apart(const Facts *c, const MemAccess *o, int64_t base, int64_t size)
 	return o->base >= base + size || (o->base < base && c->f->layout_kept);
 }
 
-/* Does the address stored by store lend its call an object of the
- * caller's alone, bv->size bytes of it from there: nothing else in the
- * caller may reach them while the call runs? */
 /* The lend of the address store passes, if one known object's at a
  * known offset (else NULL). */
 static const LentBy *lend_of(Facts *c, const Stmt *store)
@@ -303,6 +300,9 @@ static int64_t lent_extent(Facts *c, const Stmt *store)
 	return end - mine->base;
 }
 
+/* Does the address stored by store lend its call an object of the
+ * caller's alone, bv->size bytes of it from there: nothing else in the
+ * caller may reach them while the call runs? */
 static int lent_alone(Facts *c, const Stmt *store, const ByValue *bv, uint8_t *generic)
 {
 	const LentBy *l = lend_of(c, store);
@@ -686,10 +686,7 @@ static Side copy_place(ByValues *b, const ByValue *bv, Func *f, const char **sta
 	if (bv->indexed && !dp.spl) {   /* nvcc's mov %SPL, __local_depotN */
 		dp.spl = reg_new(p->m, &f->body, &c->names, c->decls, "%SPL", ".reg .b64");
 		Expr *ops[2] = {name_expr(dp.spl), depot};
-		Stmt *first = f->body.head;
-		while (first && first->kind == S_VAR)
-			first = first->next;
-		list_insert_before(&f->body, first, ins_new(p->m, loc, "mov.u64", ops, 2));
+		list_insert_before(&f->body, body_past_decls(&f->body), ins_new(p->m, loc, "mov.u64", ops, 2));
 	}
 	int64_t at = align_to(decl_bytes(v, &v->ds[0]), bv->align);
 	decl_set_dim(p->m, v, at + bv->size);
@@ -708,9 +705,7 @@ static void callee_copy(ByValues *b, const ByValue *bv, Func *f, const char *for
 	const char *ret)
 {
 	Ipo *p = b->p;
-	Stmt *first = f->body.head;
-	while (first && first->kind == S_VAR)
-		first = first->next;
+	Stmt *first = body_past_decls(&f->body);
 	Side param = {".param", name_expr(formal), 0};
 	copy_pieces(b, f, &f->body, first, bv, 0, param, local, NULL);
 	for (uint32_t i = 0; i < bv->nacc; i++)

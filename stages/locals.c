@@ -281,9 +281,7 @@ static const char *carrier(Lc *c, Src *s)
 	snprintf(type, sizeof type, ".reg .b%d", bytes * 8);
 	s->carrier = names_fresh(&c->regs, "%lc");
 	List *body = &c->f->body;
-	Stmt *first = body->head;
-	while (first && first->kind == S_VAR)
-		first = first->next;
+	Stmt *first = body_past_decls(body);
 	place_insert(&c->b, body, first, var_new(c->m, s->at->loc, type, s->carrier));
 	place_insert(&c->b, (List *)s->in, s->at->next,
 		mov_new(c->m, s->at->loc, bytes, name_expr(s->carrier), (Expr *)s->value));
