@@ -1120,7 +1120,7 @@ ParamAccess *param_accesses_indexed(const Func *f, const char *param, uint32_t *
  * (depot.c's selects among its elements) when it has at most
  * INDEXED_ELEMS elements of their width and its loads select among at
  * most INDEXED_SELECTS in all (the bound and why: depot.c). */
-enum { INDEXED_ELEMS = 16, INDEXED_SELECTS = 32 };
+enum { INDEXED_ELEMS = 16, INDEXED_SELECTS = 48 };
 /* Does f store through it at a run-time offset (a[j] = x)?  Then the
  * caller's object passed there stays in memory once the call is inlined. */
 int param_stored_indexed(const Func *f, const char *param);

@@ -80,7 +80,7 @@ typedef struct Obj {
 	const char *in_memory;  /* why registers cannot hold it, or NULL */
 	uint8_t loaded, stored;
 	uint8_t scalar;       /* its accesses became register moves: it takes no bytes */
-	uint8_t indexed;      /* loads at run-time offsets read it: selects (select_load) */
+	uint8_t indexed;      /* loads or stores at run-time offsets touch it: selects (select_access) */
 	int iw;               /* their width */
 	uint32_t nindexed;    /* how many */
 } Obj;
@@ -125,7 +125,7 @@ typedef struct Dp {
 	Stmt *root_def;
 	const char *groot;    /* its generic twin (%SP), or NULL */
 	int rooted;           /* root and groot are known (found when an indexed load first asks) */
-	const char *sel[3];   /* select_load's offset, its low word and predicate, once made */
+	const char *sel[3];   /* select_access's offset, its low word and predicate, once made */
 } Dp;
 
 /* ---- atoms: byte ranges that belong to one object -------------------- */
@@ -709,7 +709,7 @@ static const char *reg_type(const Places *b, const char *name)
 static int generic_root(Dp *d, const Places *b, const RegFacts *r, const char **sp, const char **spl);
 
 /* The register holding the depot's local address: written once, by an
- * unguarded mov of the depot, 64 bits wide (select_load subtracts it);
+ * unguarded mov of the depot, 64 bits wide (select_access subtracts it);
  * found once a function, when a load at a run-time offset asks. */
 static void local_root(Dp *d, const Places *b)
 {
@@ -748,21 +748,23 @@ static int reg_address(const Names *regs, const Expr *e, const char **r, int64_t
 	return addr_name_off(e, r, c) && (!regs || ((t = names_type(regs, *r)) && type_bytes(t) == 8));
 }
 
-/* A load at a run-time offset that selects among registers could take
- * the place of (select_load): a plain, unguarded ld.local of 2 to 8 bytes
- * through a register the depot's address is added to (64 bits wide: asked
- * once regs are known), or a generic ld through one %SP is added to (the
- * stage makes it local after, and a second run must see it alike). */
-static int indexed_load(const Dp *d, const MemAccess *a, const Names *regs)
+/* A load or store at a run-time offset that selects among registers
+ * could take the place of (select_access): a plain, unguarded ld.local or
+ * st.local of 2 to 8 bytes through a register the depot's address is
+ * added to (64 bits wide: asked once regs are known), or a generic one
+ * through one %SP is added to (the stage makes it local after, and a
+ * second run must see it alike). */
+static int indexed_access(const Dp *d, const MemAccess *a, const Names *regs)
 {
 	const Ins *in = &a->at->ins;
 	const char *r;
 	int64_t c;
 	Space sp = ins_space(in);
-	return d->root && !a->exact && !a->lent && !a->ncand && !in->guard && in->sp->code == O_ld &&
+	int code = in->sp->code;
+	return d->root && !a->exact && !a->lent && !a->ncand && !in->guard && (code == O_ld || code == O_st) &&
 		in->sp->vec <= 1 && in->sp->type_bytes >= 2 && !memacc_why_form(a) &&
 		(a->generic ? d->groot && sp == SPACE_NONE : sp == SPACE_LOCAL) &&
-		reg_address(regs, in->ops[1], &r, &c);
+		reg_address(regs, in->ops[code == O_ld], &r, &c);
 }
 
 /* Each access's form; whether any object is still a candidate. */
@@ -777,9 +779,9 @@ static int check_forms(Dp *d, const Places *b)
 		if (!o->in_memory || a->exact)
 			continue;
 		local_root(d, b);
-		if (indexed_load(d, a, NULL)) {
+		if (indexed_access(d, a, NULL)) {
 			o->in_memory = o->iw && o->iw != a->at->ins.sp->type_bytes ?
-				"loads at run-time offsets of different widths" : NULL;
+				"accesses at run-time offsets of different widths" : NULL;
 			o->indexed = 1, o->iw = a->at->ins.sp->type_bytes, o->nindexed++;
 		}
 	}
@@ -795,7 +797,7 @@ static void check_values(Dp *d, const Names *regs)
 		const MemAccess *a = &d->mo->acc[i];
 		Obj *o = depot_access(d, a) ? obj_of_access(d, a) : NULL;
 		if (o && candidate(o))
-			o->in_memory = !a->exact && !indexed_load(d, a, regs) ?
+			o->in_memory = !a->exact && !indexed_access(d, a, regs) ?
 				"an address at a run-time offset of a form the stage does not read" :
 				value_why(regs, &a->at->ins);
 	}
@@ -857,18 +859,18 @@ static void merge_pieces(Dp *d, Pieces *p)
  * width, at most INDEXED_ELEMS (ir.h): ptxas's own bound (whole-program ptxas
  * selects among the elements of a local array of up to 16 it reads at
  * run-time offsets, ptxas -c never does).  Each load costs two
- * instructions an element, so all of an object's select among at most
- * INDEXED_SELECTS (chosen on the yardstick's FIT half, docs/stages.md).
- * Each element gets a piece, read (it may be selected) even where
+ * instructions an element, and each store (which may write any element)
+ * as much, so all of an object's select among at most INDEXED_SELECTS
+ * (chosen on the yardstick's FIT half and seeds 121-240, docs/stages.md).  Each element
+ * gets a piece, read (it may be selected, or kept by a store) even where
  * nothing stores it. */
-
 static void index_pieces(Dp *d, Pieces *p)
 {
 	uint32_t n = p->n;
 	for (uint32_t i = 0; i < n; i++) {
 		Obj *o = &d->objs[p->v[i].obj];
 		if (o->indexed && (p->v[i].bytes != o->iw || (p->v[i].off - o->lo) % o->iw))
-			o->in_memory = "loads at run-time offsets and accesses of another width or alignment";
+			o->in_memory = "accesses at run-time offsets and accesses of another width or alignment";
 	}
 	for (uint32_t k = 0; k < d->nobjs; k++) {
 		Obj *o = &d->objs[k];
@@ -876,7 +878,7 @@ static void index_pieces(Dp *d, Pieces *p)
 			continue;
 		int64_t elems = (o->hi - o->lo) / o->iw;
 		if ((o->hi - o->lo) % o->iw || elems > INDEXED_ELEMS || elems * o->nindexed > INDEXED_SELECTS) {
-			o->in_memory = "loads at run-time offsets of more elements than the stage selects among";
+			o->in_memory = "accesses at run-time offsets of more elements than the stage selects among";
 			continue;
 		}
 		for (int64_t off = o->lo; off < o->hi; off += o->iw) {
@@ -922,7 +924,7 @@ static void declare_pieces(Dp *d, Pieces *p, Names *regs, Places *b)
 	}
 }
 
-/* select_load's registers, declared once a function: the offset into
+/* select_access's registers, declared once a function: the offset into
  * the depot, its low word, a predicate. */
 static void select_regs(Dp *d, Names *regs, Places *b)
 {
@@ -938,15 +940,19 @@ static void select_regs(Dp *d, Names *regs, Places *b)
 /* A load at a run-time offset into an object registers hold: its offset
  * in the object (the address less the depot's, then the object's start),
  * then a select per element, the first one's value by default (an offset
- * in bounds is one of them).
+ * in bounds is one of them).  A store: each element the value where the
+ * offset is its own, else as it was.
  *
  *     ld.local.u32 %r9, [%rd8];     ->  sub.s64 %dpo, %rd8, %SPL;
  *                                       cvt.u32.u64 %dpi, %dpo;
  *                                       add.s32 %dpi, %dpi, -64;
  *                                       mov.b32 %r9, %dp64;
  *                                       setp.eq.u32 %dpp, %dpi, 4;
- *                                       selp.b32 %r9, %dp68, %r9, %dpp;  ... */
-static void select_load(Dp *d, const Pieces *p, Places *b, const MemAccess *a, Names *regs)
+ *                                       selp.b32 %r9, %dp68, %r9, %dpp;  ...
+ *     st.local.u32 [%rd8], %r9;     ->  (the offset as above)
+ *                                       setp.eq.u32 %dpp, %dpi, 0;
+ *                                       selp.b32 %dp64, %r9, %dp64, %dpp;  ... */
+static void select_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a, Names *regs)
 {
 	Stmt *s = a->at;
 	List *in = place_of(b, s)->in;
@@ -958,7 +964,8 @@ static void select_load(Dp *d, const Pieces *p, Places *b, const MemAccess *a, N
 	char sp[16];
 	if (!d->sel[0])
 		select_regs(d, regs, b);
-	reg_address(regs, s->ins.ops[1], &r, &c);
+	int load = s->ins.sp->code == O_ld;
+	reg_address(regs, s->ins.ops[load], &r, &c);
 	snprintf(sp, sizeof sp, "selp.b%d", 8 * w);
 	Expr *off = name_expr(d->sel[0]), *idx = name_expr(d->sel[1]), *pr = name_expr(d->sel[2]);
 	Expr *e = access_value(&s->ins), *ops[4] = {off, name_expr(r), name_expr(a->generic ? d->groot : d->root)};
@@ -967,22 +974,24 @@ static void select_load(Dp *d, const Pieces *p, Places *b, const MemAccess *a, N
 	place_insert(b, in, s, ins_new(d->m, s->loc, "cvt.u32.u64", ops, 2));
 	ops[1] = idx, ops[2] = int_expr(c - o->lo);
 	place_insert(b, in, s, ins_new(d->m, s->loc, "add.s32", ops, 3));
-	place_insert(b, in, s, mov_new(d->m, s->loc, w, e, name_expr(piece_at(p, obj, o->lo)->reg)));
-	for (int64_t k = 1; k < (o->hi - o->lo) / w; k++) {
+	if (load)
+		place_insert(b, in, s, mov_new(d->m, s->loc, w, e, name_expr(piece_at(p, obj, o->lo)->reg)));
+	for (int64_t k = !load ? 0 : 1; k < (o->hi - o->lo) / w; k++) {
+		Expr *piece = name_expr(piece_at(p, obj, o->lo + k * w)->reg);
 		ops[0] = pr, ops[1] = idx, ops[2] = int_expr(k * w);
 		place_insert(b, in, s, ins_new(d->m, s->loc, "setp.eq.u32", ops, 3));
-		ops[0] = e, ops[1] = name_expr(piece_at(p, obj, o->lo + k * w)->reg), ops[2] = e, ops[3] = pr;
+		ops[0] = load ? e : piece, ops[1] = load ? piece : e, ops[2] = load ? e : piece, ops[3] = pr;
 		place_insert(b, in, s, ins_new(d->m, s->loc, sp, ops, 4));
 	}
 	place_remove(place_of(b, s));
 }
 
 /* An access becomes a mov per element, under its guard; an indexed
- * load, selects. */
+ * one, selects. */
 static void replace_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a, Names *regs)
 {
 	if (!a->exact) {
-		select_load(d, p, b, a, regs);
+		select_access(d, p, b, a, regs);
 		return;
 	}
 	Stmt *s = a->at;
@@ -1905,7 +1914,7 @@ static int repack(Dp *d, Stats *st, Places *b, int64_t *size)
 	*size = packed;
 	st->repacked++;
 	if (packed == 0 && !d->named_in_data) {  /* its declaration goes once nothing names it */
-		if (d->sel[0])   /* select_load's offsets: from a depot at 0, none left to name */
+		if (d->sel[0])   /* select_access's offsets: from a depot at 0, none left to name */
 			d->root_def->ins.ops[1] = int_expr(0);
 		remark(d, "depot of %lld bytes dropped: %s", (long long)d->size,
 			scalar ? "registers hold what is read of it" : "nothing in it is read");
