@@ -753,7 +753,10 @@ static int reg_address(const Names *regs, const Expr *e, const char **r, int64_t
  * st.local of 2 to 8 bytes through a register the depot's address is
  * added to (64 bits wide: asked once regs are known), or a generic one
  * through one %SP is added to (the stage makes it local after, and a
- * second run must see it alike). */
+ * second run must see it alike).  A store only where its index comes
+ * from data (MemAccess.data): a loop counter's ptxas may unroll into
+ * constants, and sinf's reduction array, stored at one, took clang_saxpy
+ * 1,024 bytes of SASS for 16 of stack as selects. */
 static int indexed_access(const Dp *d, const MemAccess *a, const Names *regs)
 {
 	const Ins *in = &a->at->ins;
@@ -761,7 +764,7 @@ static int indexed_access(const Dp *d, const MemAccess *a, const Names *regs)
 	int64_t c;
 	Space sp = ins_space(in);
 	int code = in->sp->code;
-	return d->root && !a->exact && !a->lent && !a->ncand && !in->guard && (code == O_ld || code == O_st) &&
+	return d->root && !a->exact && !a->lent && !a->ncand && !in->guard && (code == O_ld || (code == O_st && a->data)) &&
 		in->sp->vec <= 1 && in->sp->type_bytes >= 2 && !memacc_why_form(a) &&
 		(a->generic ? d->groot && sp == SPACE_NONE : sp == SPACE_LOCAL) &&
 		reg_address(regs, in->ops[code == O_ld], &r, &c);
