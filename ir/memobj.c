@@ -1316,9 +1316,10 @@ ParamAccess *param_exact_accesses(const Func *f, const char *param, uint32_t *n,
  * (C's promise, which depot.c trusts), its address made from the
  * pointer's value by adding and moving only (no cvta into another
  * space's), none known to start before it, and nothing stored at a
- * run-time offset (nor through a pointer stepped around a loop).  *hi: the end of the constant-offset accesses (0 if
- * none). */
-ParamAccess *param_accesses_indexed(const Func *f, const char *param, uint32_t *n, int64_t *hi, uint32_t *indexed)
+ * run-time offset (nor through a pointer stepped around a loop).  *hi:
+ * the end of the constant-offset accesses (0 if none). */
+ParamAccess *param_accesses_indexed(const Func *f, const char *param, uint32_t *n, int64_t *hi,
+	uint32_t *indexed)
 {
 	ParamUse u = param_walk(f, param, NULL, 1);
 	uint32_t k = 0, stored = 0;

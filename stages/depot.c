@@ -764,8 +764,9 @@ static int indexed_access(const Dp *d, const MemAccess *a, const Names *regs)
 	int64_t c;
 	Space sp = ins_space(in);
 	int code = in->sp->code;
-	return d->root && !a->exact && !a->lent && !a->ncand && !in->guard && (code == O_ld || (code == O_st && a->data)) &&
-		in->sp->vec <= 1 && in->sp->type_bytes >= 2 && !memacc_why_form(a) &&
+	return d->root && !a->exact && !a->lent && !a->ncand && !in->guard &&
+		(code == O_ld || (code == O_st && a->data)) && in->sp->vec <= 1 && in->sp->type_bytes >= 2 &&
+		!memacc_why_form(a) &&
 		(a->generic ? d->groot && sp == SPACE_NONE : sp == SPACE_LOCAL) &&
 		reg_address(regs, in->ops[code == O_ld], &r, &c);
 }
@@ -858,15 +859,15 @@ static void merge_pieces(Dp *d, Pieces *p)
 	p->n = n;
 }
 
-/* An object indexed loads read (Obj.indexed) is whole elements of their
- * width, at most INDEXED_ELEMS (ir.h): ptxas's own bound (whole-program ptxas
- * selects among the elements of a local array of up to 16 it reads at
- * run-time offsets, ptxas -c never does).  Each load costs two
- * instructions an element, and each store (which may write any element)
- * as much, so all of an object's select among at most INDEXED_SELECTS
- * (chosen on the yardstick's FIT half and seeds 121-240, docs/stages.md).  Each element
- * gets a piece, read (it may be selected, or kept by a store) even where
- * nothing stores it. */
+/* An object indexed accesses touch (Obj.indexed) is whole elements of
+ * their width, at most INDEXED_ELEMS (ir.h): ptxas's own bound
+ * (whole-program ptxas selects among the elements of a local array of up
+ * to 16 it reads at run-time offsets, ptxas -c never does).  Each load
+ * costs two instructions an element, and each store (which may write any
+ * element) as much, so all of an object's select among at most
+ * INDEXED_SELECTS (chosen on the yardstick's FIT half and seeds 121-240,
+ * docs/stages.md).  Each element gets a piece, read (it may be selected,
+ * or kept by a store) even where nothing stores it. */
 static void index_pieces(Dp *d, Pieces *p)
 {
 	uint32_t n = p->n;
@@ -904,7 +905,6 @@ static const Piece *piece_at(const Pieces *p, uint32_t obj, int64_t off)
 /* A register per piece of a replaced object, declared after the body's
  * declarations; those a load reads set to 0 there.  Everything the stage
  * adds goes into b, which later steps ask what mentions a register. */
-
 static void declare_pieces(Dp *d, Pieces *p, Names *regs, Places *b)
 {
 	List *body = &d->f->body;
