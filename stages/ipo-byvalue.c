@@ -365,7 +365,8 @@ static int pieces_of(ByValue *bv)
 				bv->acc[i].store};
 		}
 	}
-	qsort(bv->pieces, n, sizeof *bv->pieces, by_off);
+	if (n)   /* (none where the callee only indexes: qsort is not given NULL) */
+		qsort(bv->pieces, n, sizeof *bv->pieces, by_off);
 	bv->npieces = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		Piece *last = bv->npieces ? &bv->pieces[bv->npieces - 1] : NULL;
