@@ -52,7 +52,7 @@ locals 4000
 join-chain 8000
 move-chain 60
 lend-chain 2000
-byvalue-calls 1000
+byvalue-calls 4000
 debug-depots 8000
 labels 8000
 reroll 8000
