@@ -1148,7 +1148,7 @@ typedef struct ParamUse {
 	int other;          /* param named otherwise (its address taken, a piece of it
 	                     * read), or the pointer going where it is not followed */
 	int converted;      /* an address of it through cvta (into another space's) */
-	ParamAccess *got;   /* with collect: each exact load and store through it */
+	ParamAccess *got;   /* with collect: each load and store through it */
 	uint32_t ngot, cgot;
 	int collect;
 } ParamUse;
@@ -1327,7 +1327,7 @@ ParamAccess *param_accesses_indexed(const Func *f, const char *param, uint32_t *
 		k += u.got[i].indexed, stored += u.got[i].indexed && u.got[i].store;
 	int exact = u.lo < u.hi;
 	if (!u.loads || !u.ngot || u.not_ldst || u.other || (exact && u.lo < 0) ||
-	    (u.inexact && (!k || stored || u.stored_indexed || u.below || u.converted))) {
+	    (u.inexact && (!k || stored || u.below || u.converted))) {   /* (stored: u.stored_indexed too) */
 		free(u.got);
 		return NULL;
 	}

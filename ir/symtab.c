@@ -47,12 +47,12 @@ int align_written(const Decl *d)
 	return (int)d->align;
 }
 
-/* .align N when written, else the natural alignment of the element. */
 int64_t align_to(int64_t v, int64_t a)
 {
 	return a > 1 ? (v + a - 1) / a * a : v;
 }
 
+/* .align N when written, else the natural alignment of the element. */
 int var_align(const Decl *d)
 {
 	return d->align ? (int)d->align : ty_size(d->type) * d->vec;

@@ -124,7 +124,7 @@ typedef struct Dp {
 	const char *root;     /* the register the depot's address is moved into, once (local_root) */
 	Stmt *root_def;
 	const char *groot;    /* its generic twin (%SP), or NULL */
-	int rooted;           /* root and groot are known (found when an indexed load first asks) */
+	int rooted;           /* root and groot are known (found when an indexed access first asks) */
 	const char *sel[3];   /* select_access's offset, its low word and predicate, once made */
 } Dp;
 
@@ -710,7 +710,7 @@ static int generic_root(Dp *d, const Places *b, const RegFacts *r, const char **
 
 /* The register holding the depot's local address: written once, by an
  * unguarded mov of the depot, 64 bits wide (select_access subtracts it);
- * found once a function, when a load at a run-time offset asks. */
+ * found once a function, when an access at a run-time offset asks. */
 static void local_root(Dp *d, const Places *b)
 {
 	if (d->rooted)
@@ -979,11 +979,12 @@ static void select_access(Dp *d, const Pieces *p, Places *b, const MemAccess *a,
 	place_insert(b, in, s, ins_new(d->m, s->loc, "add.s32", ops, 3));
 	if (load)
 		place_insert(b, in, s, mov_new(d->m, s->loc, w, e, name_expr(piece_at(p, obj, o->lo)->reg)));
-	for (int64_t k = !load ? 0 : 1; k < (o->hi - o->lo) / w; k++) {
+	for (int64_t k = load; k < (o->hi - o->lo) / w; k++) {   /* a load has the first already */
 		Expr *piece = name_expr(piece_at(p, obj, o->lo + k * w)->reg);
+		Expr *to = load ? e : piece, *from = load ? piece : e;
 		ops[0] = pr, ops[1] = idx, ops[2] = int_expr(k * w);
 		place_insert(b, in, s, ins_new(d->m, s->loc, "setp.eq.u32", ops, 3));
-		ops[0] = load ? e : piece, ops[1] = load ? piece : e, ops[2] = load ? e : piece, ops[3] = pr;
+		ops[0] = to, ops[1] = from, ops[2] = to, ops[3] = pr;
 		place_insert(b, in, s, ins_new(d->m, s->loc, sp, ops, 4));
 	}
 	place_remove(place_of(b, s));

@@ -514,6 +514,31 @@ static void forget(ByValue *bv)
 	free(bv->generic);
 }
 
+/* Every call's one st.param of the address into the argument (bv's
+ * stores_at), and where the callee indexes, the bytes it may reach: each
+ * call's variable from the address on, the largest (more read is
+ * harmless), at least the bytes it reaches at constant offsets. */
+static int sites_store(ByValues *b, ByValue *bv)
+{
+	const Callee *fn = bv->fn;
+	int64_t hi = bv->size;
+	bv->stores_at = xcalloc(fn->nsites, sizeof *bv->stores_at);
+	bv->generic = xcalloc(fn->nsites, 1);
+	for (uint32_t k = 0; k < fn->nsites; k++) {
+		const Call *st = &fn->sites[k];
+		CallParts cp;
+		ins_call_parts(&st->call->ins, &cp);
+		const char *arg = cp.args->kids[bv->param]->str;
+		if (ipo_other_call_names(st->list, arg, st->call, ANY) || !(bv->stores_at[k] = address_store(st, arg)))
+			return 0;
+		int64_t x = bv->indexed ? lent_extent(objects(b, st->caller), bv->stores_at[k]) : hi;
+		if (x < hi)
+			return 0;
+		bv->size = x > bv->size ? x : bv->size;
+	}
+	return 1;
+}
+
 /* Parameter i of fn, if it can go by value at every call, its bytes in
  * the ABI's registers with the others' (lay: each parameter's, updated),
  * the stored ones back in the result's, from *ret_end on (the result's
@@ -527,22 +552,7 @@ static void consider(ByValues *b, Callee *fn, uint32_t i, Lay *lay, int64_t *ret
 	bv.acc = param_accesses_indexed(fn->f, d->ds[0].name, &bv.nacc, &bv.size, &bv.indexed);
 	if (!bv.acc || !pieces_of(&bv))
 		goto no;
-	bv.stores_at = xcalloc(fn->nsites, sizeof *bv.stores_at);
-	bv.generic = xcalloc(fn->nsites, 1);
-	int64_t hi = bv.size;
-	for (uint32_t k = 0; k < fn->nsites; k++) {
-		const Call *st = &fn->sites[k];
-		CallParts cp;
-		ins_call_parts(&st->call->ins, &cp);
-		const char *arg = cp.args->kids[i]->str;
-		if (ipo_other_call_names(st->list, arg, st->call, ANY) || !(bv.stores_at[k] = address_store(st, arg)))
-			goto no;
-		int64_t x = bv.indexed ? lent_extent(objects(b, st->caller), bv.stores_at[k]) : hi;
-		if (x < hi)
-			goto no;
-		bv.size = x > bv.size ? x : bv.size;   /* each call's variable whole (more read is harmless) */
-	}
-	if (bv.indexed && !whole_pieces(&bv))
+	if (!sites_store(b, &bv) || (bv.indexed && !whole_pieces(&bv)))
 		goto no;
 	const StageOptions *o = b->p->o;
 	if (bv.stores || bv.indexed) {   /* a copy of the callee's: the depot stage's registers */
