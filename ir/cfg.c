@@ -252,13 +252,20 @@ static void find_cycles(Cfg *g)
 
 /* ---- dominators: semi-NCA (Georgiadis, Tarjan and Werneck) ----------
  * Semidominators over a depth-first tree with path compression, then each
- * block's immediate dominator found up the tree from its parent.  Nearly
+ * node's immediate dominator found up the tree from its parent.  Nearly
  * linear, where the iterative algorithm of Cooper, Harvey and Kennedy is
- * quadratic on a chain of blocks that all branch to one join.  Arrays
- * below are indexed by depth-first number. */
+ * quadratic on a chain of blocks that all branch to one join.  The graph
+ * is given as edge lists, so that post-dominators are the same walk over
+ * the reversed one.  Arrays below are indexed by depth-first number. */
+typedef struct Graph {
+	uint32_t n;
+	const uint32_t *first, *to;     /* v's successors: to[first[v] .. first[v + 1]) */
+	const uint32_t *pfirst, *pto;   /* and its predecessors */
+} Graph;
+
 typedef struct Dom {
-	uint32_t *num;     /* block -> its number, NONE when unreachable */
-	uint32_t *vert;    /* number -> block */
+	uint32_t *num;     /* node -> its number, NONE when unreachable */
+	uint32_t *vert;    /* number -> node */
 	uint32_t *parent;  /* number -> its parent's number in the tree */
 	uint32_t *semi, *label, *anc, *stack;
 	uint32_t n;
@@ -266,29 +273,29 @@ typedef struct Dom {
 
 enum { NONE = UINT32_MAX };
 
-static void dom_number(const Cfg *g, Dom *d, uint32_t entry)
+static void dom_number(const Graph *gr, Dom *d, uint32_t entry)
 {
-	uint32_t *edge = xmalloc((g->nblocks + 1) * sizeof *edge), top = 0;
+	uint32_t *edge = xmalloc((gr->n + 1) * sizeof *edge), top = 0;
 	d->num[entry] = 0;
 	d->vert[0] = entry;
 	d->parent[0] = 0;
 	d->n = 1;
 	d->stack[top] = entry;
-	edge[top++] = 0;
+	edge[top++] = gr->first[entry];
 	while (top) {
-		const Block *b = &g->blocks[d->stack[top - 1]];
-		if (edge[top - 1] == b->nsucc) {
+		uint32_t v = d->stack[top - 1];
+		if (edge[top - 1] == gr->first[v + 1]) {
 			top--;
 			continue;
 		}
-		uint32_t w = b->succ[edge[top - 1]++];
+		uint32_t w = gr->to[edge[top - 1]++];
 		if (d->num[w] != NONE)
 			continue;
 		d->num[w] = d->n;
 		d->vert[d->n] = w;
-		d->parent[d->n++] = d->num[d->stack[top - 1]];
+		d->parent[d->n++] = d->num[v];
 		d->stack[top] = w;
-		edge[top++] = 0;
+		edge[top++] = gr->first[w];
 	}
 	free(edge);
 }
@@ -315,28 +322,26 @@ static uint32_t dom_eval(Dom *d, uint32_t v)
 	return d->label[v];
 }
 
-static void dominators(Cfg *g)
+/* Each node's immediate dominator from entry into idom (the entry's is
+ * itself), NONE for the nodes entry does not reach. */
+static void semi_nca(const Graph *gr, uint32_t entry, uint32_t *out)
 {
-	uint32_t nb = g->nblocks + 1;
-	for (uint32_t k = 0; k < g->nblocks; k++)
-		g->blocks[k].idom = NONE;
-	if (!g->norder)
-		return;
+	uint32_t nb = gr->n + 1;
 	Dom d = {.num = xmalloc(nb * sizeof(uint32_t)), .vert = xmalloc(nb * sizeof(uint32_t)),
 		.parent = xmalloc(nb * sizeof(uint32_t)), .semi = xmalloc(nb * sizeof(uint32_t)),
 		.label = xmalloc(nb * sizeof(uint32_t)), .anc = xmalloc(nb * sizeof(uint32_t)),
 		.stack = xmalloc(nb * sizeof(uint32_t))};
-	for (uint32_t k = 0; k < g->nblocks; k++)
-		d.num[k] = NONE;
-	dom_number(g, &d, g->order[0]);
+	for (uint32_t k = 0; k < gr->n; k++)
+		d.num[k] = NONE, out[k] = NONE;
+	dom_number(gr, &d, entry);
 	for (uint32_t i = 0; i < d.n; i++) {
 		d.semi[i] = d.label[i] = i;
 		d.anc[i] = NONE;
 	}
 	for (uint32_t i = d.n; i-- > 1;) {
-		const Block *w = &g->blocks[d.vert[i]];
-		for (uint32_t p = 0; p < w->npred; p++) {
-			uint32_t v = d.num[w->pred[p]];
+		uint32_t w = d.vert[i];
+		for (uint32_t p = gr->pfirst[w]; p < gr->pfirst[w + 1]; p++) {
+			uint32_t v = d.num[gr->pto[p]];
 			if (v != NONE && d.semi[dom_eval(&d, v)] < d.semi[i])
 				d.semi[i] = d.semi[dom_eval(&d, v)];
 		}
@@ -351,7 +356,7 @@ static void dominators(Cfg *g)
 		idom[i] = up;
 	}
 	for (uint32_t i = 0; i < d.n; i++)
-		g->blocks[d.vert[i]].idom = d.vert[idom[i]];
+		out[d.vert[i]] = d.vert[idom[i]];
 	free(d.num);
 	free(d.vert);
 	free(d.parent);
@@ -359,6 +364,88 @@ static void dominators(Cfg *g)
 	free(d.label);
 	free(d.anc);
 	free(d.stack);
+}
+
+/* The blocks' successors and predecessors as edge lists; with exits,
+ * a node past the blocks that every block ending the function (a
+ * ret, exit or trap, guarded or not, or no successor) goes to. */
+typedef struct Edges {
+	uint32_t *first, *to, *pfirst, *pto;
+} Edges;
+
+static int ends_function(const Cfg *g, const Block *b)
+{
+	return !b->nsucc || (g->ins[b->end - 1]->ins.sp->op->flags & OF_TERM);
+}
+
+static void edges_of(const Cfg *g, int exits, Edges *e)
+{
+	uint32_t n = g->nblocks + (exits != 0), m = 0, k, i;
+	for (k = 0; k < g->nblocks; k++)
+		m += g->blocks[k].nsucc + (exits && ends_function(g, &g->blocks[k]));
+	e->first = xcalloc(n + 2, sizeof *e->first), e->pfirst = xcalloc(n + 2, sizeof *e->pfirst);
+	e->to = xmalloc((m + 1) * sizeof *e->to), e->pto = xmalloc((m + 1) * sizeof *e->pto);
+	for (k = 0; k < g->nblocks; k++) {     /* count, then place */
+		const Block *b = &g->blocks[k];
+		int out = exits && ends_function(g, b);
+		e->first[k + 1] += b->nsucc + out;
+		for (i = 0; i < b->nsucc; i++)
+			e->pfirst[b->succ[i] + 1]++;
+		e->pfirst[g->nblocks + 1] += out;
+	}
+	for (k = 0; k < n; k++)
+		e->first[k + 1] += e->first[k], e->pfirst[k + 1] += e->pfirst[k];
+	uint32_t *at = xmalloc((n + 1) * sizeof *at);
+	memcpy(at, e->pfirst, (n + 1) * sizeof *at);
+	for (k = 0; k < g->nblocks; k++) {
+		const Block *b = &g->blocks[k];
+		uint32_t w = e->first[k];
+		for (i = 0; i < b->nsucc; i++) {
+			e->to[w++] = b->succ[i];
+			e->pto[at[b->succ[i]]++] = k;
+		}
+		if (exits && ends_function(g, b)) {
+			e->to[w++] = g->nblocks;
+			e->pto[at[g->nblocks]++] = k;
+		}
+	}
+	free(at);
+}
+
+static void edges_free(Edges *e)
+{
+	free(e->first), free(e->to), free(e->pfirst), free(e->pto);
+}
+
+static void dominators(Cfg *g)
+{
+	for (uint32_t k = 0; k < g->nblocks; k++)
+		g->blocks[k].idom = NONE;
+	if (!g->norder)
+		return;
+	Edges e;
+	edges_of(g, 0, &e);
+	Graph gr = {g->nblocks, e.first, e.to, e.pfirst, e.pto};
+	uint32_t *idom = xmalloc((g->nblocks + 1) * sizeof *idom);
+	semi_nca(&gr, g->order[0], idom);
+	for (uint32_t k = 0; k < g->nblocks; k++)
+		g->blocks[k].idom = idom[k];
+	free(idom);
+	edges_free(&e);
+}
+
+uint32_t *cfg_postdoms(const Cfg *g)
+{
+	Edges e;
+	edges_of(g, 1, &e);
+	Graph rev = {g->nblocks + 1, e.pfirst, e.pto, e.first, e.to};
+	uint32_t *ipdom = xmalloc((g->nblocks + 2) * sizeof *ipdom);
+	semi_nca(&rev, g->nblocks, ipdom);
+	for (uint32_t k = 0; k < g->nblocks; k++)
+		if (g->blocks[k].rpo == NONE)
+			ipdom[k] = NONE;
+	edges_free(&e);
+	return ipdom;
 }
 
 Cfg *cfg_build(const Func *f)

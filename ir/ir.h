@@ -674,6 +674,12 @@ typedef struct Cfg {
 Cfg *cfg_build(const Func *);   /* NULL (after an error) on a bad label */
 void cfg_free(Cfg *);
 int cfg_dominates(const Cfg *, uint32_t a, uint32_t b);
+/* Each block's immediate post-dominator (malloc'd, nblocks + 1 entries):
+ * index nblocks is a node past the blocks that every block ending the
+ * function (ret, exit, trap, guarded or not, or no successor) goes to,
+ * its own; UINT32_MAX for a block that reaches no end (a loop without
+ * exit) or is unreachable. */
+uint32_t *cfg_postdoms(const Cfg *);
 
 /* loops.c: natural loops (back edges into a header that dominates
  * their source), sorted by header; the caller frees the array. */
@@ -1076,6 +1082,11 @@ void borrowers_free(Borrowers *);
 /* memobjs_build, but an address stored only into .params of calls that
  * lend it (borrowers_args) is a lent access at each call, not an escape. */
 MemObjs *memobjs_build_lent(const Func *, Borrowers *);
+/* And the difference of two addresses of one object is a number, not an
+ * escape (the depot stage's selects take an offset so): for who reads and
+ * writes an object's bytes only, never for a stage that moves bytes,
+ * which would change the difference. */
+MemObjs *memobjs_build_reads(const Func *, Borrowers *);
 void memobjs_free(MemObjs *);
 int memobjs_depot(const MemObjs *);   /* the __local_depot's index in objs, -1 none */
 /* Where objects start in object obj of size bytes, sorted, each once,
@@ -1093,6 +1104,30 @@ uint32_t memobjs_anchor_offsets(const MemObjs *, int obj, int64_t *out);
  * then; later a caller's noted before its first copy goes in keep what
  * the calls showed (an object lent to a callee starts where it is). */
 const int64_t *func_depot_starts(Module *m, Func *f, Borrowers *rd, uint32_t *n);
+/* Where the variables inside object obj end: an address at base stays
+ * before the next start past it (memobjs_starts) and, under a layout
+ * NVVM or LLVM wrote (layout_kept), before the next anchor past it
+ * (memobjs_anchor_offsets); memends_after gives that end (the object's
+ * size past the last), memends_next_start the start alone (INT64_MAX:
+ * none). */
+typedef struct MemEnds {
+	int64_t *starts, *anchors;
+	uint32_t nstarts, nanchors;
+	int64_t size;
+} MemEnds;
+void memends_of(const MemObjs *, int obj, int layout_kept, MemEnds *);
+int64_t memends_after(const MemEnds *, int64_t base);
+int64_t memends_next_start(const MemEnds *, int64_t base);
+/* The bytes between the anchors around offset at (0 and the object's size
+ * past the first and the last): under a layout NVVM or LLVM wrote, the
+ * variable holding at lies within them, however it is indexed (a[i - 2]
+ * through &a[2]).  A start is no bound there: stack colouring gives
+ * variables with disjoint lives one start, and an indexed address inside
+ * an array looks like one. */
+void memends_anchored(const MemEnds *, int64_t at, int64_t *lo, int64_t *hi);
+void memends_free(MemEnds *);
+/* The first of n sorted values v above x (n when none is). */
+uint32_t sorted_above(const int64_t *v, uint32_t n, int64_t x);
 int memobjs_stored_data(const MemObjs *, int obj);   /* a store at a data index */
 /* Why an access needs memory by its form (NULL: a plain ld or st at a
  * constant offset that registers could take the place of), and whether
@@ -1167,6 +1202,14 @@ uint8_t *cg_runs(const CallGraph *, const char *const *roots, uint32_t nroots);
  * are the caller's, n entries each. */
 uint32_t scc_find(uint32_t n, const uint32_t *first, const uint32_t *to, uint32_t *comp,
 	uint32_t *order, uint8_t *cyclic);
+
+/* effects.c: the functions a call of does nothing but compute its
+ * results and return (see the file's header), found once for the
+ * module: a call of one whose results nothing reads may go. */
+typedef struct Effects Effects;
+Effects *effects_build(const Module *);
+int effects_none(const Effects *, const char *callee);   /* callee interned */
+void effects_free(Effects *);
 
 /* print.c */
 void print_module(FILE *, const Module *);

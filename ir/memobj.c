@@ -147,6 +147,7 @@ typedef struct Walker {
 	const Lends *lends;  /* memobjs_build_lent's, or NULL */
 	const Func *f;       /* whose own depot: its parameters are far(); NULL in param mode */
 	int deep;            /* a chain went past the depth followed: some values unknown */
+	int diffs;           /* memobjs_build_reads: a difference of two addresses is a number */
 } Walker;
 
 static int find_obj(const MemObjs *mo, const char *name)
@@ -438,6 +439,11 @@ static Addr sum(Walker *w, Addr a, Addr b, int negate_b, uint32_t at, uint32_t o
 		escape(w, a);
 		escape(w, b);
 		return unknown();
+	}
+	if (w->diffs && negate_b && a.kind == A_OBJ && b.kind == A_OBJ && a.obj == b.obj) {
+		Addr d = none(0, 1);   /* the depot stage's selects: sub %dpo, %rd9, %SPL */
+		d.data = a.data | b.data;
+		return d;
 	}
 	if (a.kind == A_UNKNOWN || b.kind == A_UNKNOWN || (a.kind == A_OBJ && b.kind == A_OBJ) ||
 	    (negate_b && b.kind == A_OBJ)) {
@@ -986,7 +992,7 @@ static void walker_free(Walker *w)
 	live_free((Live *)w->live);
 }
 
-static MemObjs *build(const Func *f, int lend, Borrowers *rd)
+static MemObjs *build(const Func *f, int lend, Borrowers *rd, int diffs)
 {
 	MemObjs *mo = xcalloc(1, sizeof *mo);
 	collect_objs(mo, &f->body);
@@ -1001,6 +1007,7 @@ static MemObjs *build(const Func *f, int lend, Borrowers *rd)
 	Walker w;
 	walker_init(&w, mo, g, NULL);
 	w.f = f;
+	w.diffs = diffs;
 	Lends lends = {0};
 	if (lend)
 		find_lends(&f->body, &lends, rd);
@@ -1019,12 +1026,17 @@ static MemObjs *build(const Func *f, int lend, Borrowers *rd)
 
 MemObjs *memobjs_build(const Func *f)
 {
-	return build(f, 0, NULL);
+	return build(f, 0, NULL, 0);
 }
 
 MemObjs *memobjs_build_lent(const Func *f, Borrowers *rd)
 {
-	return build(f, 1, rd);
+	return build(f, 1, rd, 0);
+}
+
+MemObjs *memobjs_build_reads(const Func *f, Borrowers *rd)
+{
+	return build(f, 1, rd, 1);
 }
 
 void memobjs_free(MemObjs *mo)
@@ -1097,6 +1109,58 @@ uint32_t memobjs_anchor_offsets(const MemObjs *mo, int obj, int64_t *out)
 			out[n++] = a->off;
 	}
 	return sorted_once(out, n);
+}
+
+uint32_t sorted_above(const int64_t *v, uint32_t n, int64_t x)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (v[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void memends_of(const MemObjs *mo, int obj, int layout_kept, MemEnds *e)
+{
+	*e = (MemEnds){.size = mo->objs[obj].size};
+	e->starts = xmalloc((mo->nacc + mo->nesc + 1) * sizeof *e->starts);
+	e->nstarts = memobjs_starts(mo, obj, e->size, e->starts);
+	if (layout_kept) {
+		e->anchors = xmalloc((mo->ndefs + 1) * sizeof *e->anchors);
+		e->nanchors = memobjs_anchor_offsets(mo, obj, e->anchors);
+	}
+}
+
+int64_t memends_next_start(const MemEnds *e, int64_t base)
+{
+	uint32_t k = sorted_above(e->starts, e->nstarts, base);
+	return k < e->nstarts ? e->starts[k] : INT64_MAX;
+}
+
+int64_t memends_after(const MemEnds *e, int64_t base)
+{
+	int64_t end = e->size, s = memends_next_start(e, base);
+	uint32_t a = sorted_above(e->anchors, e->nanchors, base);
+	end = s < end ? s : end;
+	return a < e->nanchors && e->anchors[a] < end ? e->anchors[a] : end;
+}
+
+void memends_anchored(const MemEnds *e, int64_t at, int64_t *lo, int64_t *hi)
+{
+	uint32_t a = sorted_above(e->anchors, e->nanchors, at);
+	*lo = a > 0 ? e->anchors[a - 1] : 0;
+	*hi = a < e->nanchors && e->anchors[a] < e->size ? e->anchors[a] : e->size;
+}
+
+void memends_free(MemEnds *e)
+{
+	free(e->starts);
+	free(e->anchors);
+	e->starts = e->anchors = NULL;
 }
 
 const int64_t *func_depot_starts(Module *m, Func *f, Borrowers *rd, uint32_t *n)

@@ -1967,9 +1967,14 @@ static void depot_func(Dp d, Stats *st, Borrowers *rd)
 {
 	d.arena = arena_new(), d.mo = memobjs_build_lent(d.f, rd);
 	d.dobj = memobjs_depot(d.mo);
-	if (d.dobj >= 0)
+	if (d.dobj >= 0) {
 		rewrite(&d, st);
-	d.f->nstarts = 0;   /* its objects may have moved */
+		/* its objects may have moved, and share bytes: an anchor left for
+		 * the selects' offsets (add %rd9, %SPL, 48) no longer ends the
+		 * array before it (dce asks) */
+		d.f->layout_kept = 0;
+	}
+	d.f->nstarts = 0;
 	memobjs_free(d.mo);
 	srclines_free(d.src);
 	free(d.refs);  /* find_debug_refs grows it */

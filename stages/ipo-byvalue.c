@@ -82,10 +82,9 @@ typedef struct LentBy {
 /* What escapes of one object of the caller (found when first asked). */
 typedef struct Reach {
 	int known, blind;    /* blind: an escape may reach any of its bytes */
-	int64_t *escs, *starts;   /* sorted: where its addresses escape, where its variables start */
-	uint32_t nescs, nstarts;
-	int64_t *anchors;    /* under NVVM's or LLVM's layout: memobjs_anchor_offsets */
-	uint32_t nanchors;
+	int64_t *escs;       /* sorted: where its addresses escape */
+	uint32_t nescs;
+	MemEnds ends;        /* where its variables end */
 } Reach;
 
 /* A function's objects and names, read once on the module as it was. */
@@ -215,27 +214,8 @@ static const Reach *reach_of(Facts *c, int obj)
 	if (r->blind || (!r->nescs && !c->f->layout_kept))
 		return r;
 	qsort(r->escs, r->nescs, sizeof *r->escs, by_value_cmp);
-	r->starts = xmalloc((mo->nacc + mo->nesc + 1) * sizeof *r->starts);
-	r->nstarts = memobjs_starts(mo, obj, mo->objs[obj].size, r->starts);
-	if (c->f->layout_kept) {
-		r->anchors = xmalloc((mo->ndefs + 1) * sizeof *r->anchors);
-		r->nanchors = memobjs_anchor_offsets(mo, obj, r->anchors);
-	}
+	memends_of(mo, obj, c->f->layout_kept, &r->ends);
 	return r;
-}
-
-/* The first of the n sorted values v above x (n if none). */
-static uint32_t first_above(const int64_t *v, uint32_t n, int64_t x)
-{
-	uint32_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (v[mid] <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 /* Are bytes base .. base+size of obj out of reach of every address of it
@@ -248,8 +228,8 @@ static int out_of_reach(Facts *c, int obj, int64_t base, int64_t size)
 		return 0;
 	if (!r->nescs)
 		return 1;
-	uint32_t e = first_above(r->escs, r->nescs, base - 1), k = first_above(r->starts, r->nstarts, base);
-	return !(e < r->nescs && r->escs[e] == base) && !(k < r->nstarts && r->starts[k] < base + size);
+	uint32_t e = sorted_above(r->escs, r->nescs, base - 1);
+	return !(e < r->nescs && r->escs[e] == base) && memends_next_start(&r->ends, base) >= base + size;
 }
 
 /* Does another lend o of the same call into the same object stay off the
@@ -291,12 +271,8 @@ static int64_t lent_extent(Facts *c, const Stmt *store)
 		return -1;
 	int64_t end = c->mo->objs[mine->obj].size;
 	const Reach *r = c->f->layout_kept ? reach_of(c, mine->obj) : NULL;
-	if (r && !r->blind) {
-		uint32_t k = first_above(r->starts, r->nstarts, mine->base);
-		uint32_t a = first_above(r->anchors, r->nanchors, mine->base);
-		end = k < r->nstarts && r->starts[k] < end ? r->starts[k] : end;
-		end = a < r->nanchors && r->anchors[a] < end ? r->anchors[a] : end;
-	}
+	if (r && !r->blind)
+		end = memends_after(&r->ends, mine->base);
 	return end - mine->base;
 }
 
@@ -864,7 +840,7 @@ void ipo_by_value(Ipo *p)
 		HASH_DEL(b.by_func, c);
 		if (c->mo) {
 			for (uint32_t i = 0; i < c->mo->nobjs; i++)
-				free(c->reach[i].escs), free(c->reach[i].starts), free(c->reach[i].anchors);
+				free(c->reach[i].escs), memends_free(&c->reach[i].ends);
 			HASH_CLEAR(hh, c->lent);
 			free(c->lends);
 			free(c->sorted);

@@ -11,6 +11,9 @@ static const Stage stages[] = {
 	{"devirt", devirt},
 	/* before inlining: the callee of a loop rolled back goes in once */
 	{"reroll", reroll},
+	/* before inlining: a call whose results nothing reads is copied in
+	 * by no one, nor weighed by the cost model */
+	{"dce", dce},
 	/* after devirt: the calls it made direct inline too; before printf
 	 * lowering, so that an inlined callee's printf gets its buffer in
 	 * the function it ends in, one per function as the stage makes them;
@@ -29,6 +32,9 @@ static const Stage stages[] = {
 	 * function; before depot, which then sees only the accesses left */
 	{"locals", locals},
 	{"depot", depot},
+	/* again: what the copies, by value and the depot's registers left
+	 * dead (copies of fn2 whose h their callers no longer read) */
+	{"dce-late", dce},
 	{"addrprep", addrprep},
 };
 

@@ -72,6 +72,10 @@ typedef struct FoldOptions {
 	int remarks;         /* -Rpass=fold: a remark per branch folded */
 } FoldOptions;
 
+typedef struct DceOptions {
+	int off;             /* --no-dce */
+} DceOptions;
+
 typedef struct RerollOptions {
 	int on;              /* --reroll, --no-reroll (the default: tools/lib/opttab.h) */
 	int any;             /* --reroll-any: copies without a call too (for tests) */
@@ -114,6 +118,7 @@ typedef struct StageOptions {
 	AddrPrepOptions addrprep;
 	RerollOptions reroll;
 	FoldOptions fold;
+	DceOptions dce;
 } StageOptions;
 
 /* pipeline.c: runs every stage in order; returns 0, or -1 after errors.
@@ -175,6 +180,11 @@ void locals(Module *, const StageOptions *);
  * stored at constant offsets become registers, objects with disjoint
  * lifetimes share bytes, dead ones go, generic accesses become .local */
 void depot(Module *, const StageOptions *);
+
+/* dce.c: code whose values nothing reads goes, calls of functions free of
+ * effects (ir/effects.c) among it, and branches nothing left depends on
+ * skip the dead code they led to */
+void dce(Module *, const StageOptions *);
 
 /* addrprep.c: 64-bit index arithmetic that provably fits in 32 bits done
  * in 32, constant offsets folded into [reg+imm], address computations

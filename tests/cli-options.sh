@@ -120,12 +120,13 @@ check "--opt-locals: on by default, the last one wins, not below -O3" \
 mkdir -p libs/dir lib2
 printf "$hdr"'.extern .func f();\n.visible .entry k()\n{\ncall f;\nret;\n}\n' >main.ptx
 printf "$hdr"'.extern .func g();\n.visible .func f()\n{\ncall g;\nret;\n}\n' >libs/f.ptx
-printf "$hdr"'.visible .func g()\n{\nret;\n}\n' >libs/g.ptx
+printf "$hdr"'.visible .global .u32 gv;\n.visible .func g()\n{\nst.global.u32 [gv], 1;\nret;\n}\n' >libs/g.ptx
 printf "$hdr"'.extern .func nowhere();\n.visible .func h()\n{\ncall nowhere;\nret;\n}\n' >libs/h.ptx
 cp libs/f.ptx libs/g.ptx libs/h.ptx libs/dir/
 (cd libs && ar rc libfg.a f.ptx h.ptx g.ptx)
 cat libs/f.ptx >libs/fonly.ptx
-# (--inline=never: the members stay functions to look for)
+# (--inline=never: the members stay functions to look for; g stores, so
+# that no call of them is one whose removal nothing could tell)
 linked() { grep -qx '.func f()' "$1" && grep -qx '.func g()' "$1" && ! grep -q 'h()' "$1"; }
 "$ptxlink" -arch=sm_80 --inline=never main.ptx -L libs -lfg -o l1.ptx 2>err; rc=$?
 check "-L DIR -lNAME: libNAME.a, only the members needed" "[ $rc = 0 ] && linked l1.ptx"
@@ -238,16 +239,16 @@ check "a missing .cu: cannot open" "[ $rc = 1 ] && grep -q 'ok.cu: error: cannot
 check "-v: inputs and where their names resolve" "[ $rc = 0 ] && grep -q \"^ptxlink: input main.ptx: 1 names defined; uses 'f' from libs/libfg.a(f.ptx)\" err && grep -q \"^ptxlink: input libs/libfg.a(f.ptx): 1 names defined; uses 'g' from libs/libfg.a(g.ptx)\" err"
 check "-v: each stage's counts, the time" "grep -q '^devirt: ' err && grep -q '^globalopt: ' err && grep -q '^ptxlink: done in [0-9.]* ms' err"
 "$ptxlink" --verify --time -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
-phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
-check "--time: parse, link, each stage, print ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll inline printf globalopt ipo fold locals depot addrprep print ' ]"
+phases=$(sed -n 's/^ptxlink: time: \([a-z-]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
+check "--time: parse, link, each stage, print ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll dce inline printf globalopt ipo fold locals depot dce-late addrprep print ' ]"
 # --verify checks after each stage (in its time); without it (a release build's default)
 # the output is checked once, after the stages
 "$ptxlink" --no-verify --time -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
-phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
-check "--no-verify --time: the output check ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll inline printf globalopt ipo fold locals depot addrprep check print ' ]"
+phases=$(sed -n 's/^ptxlink: time: \([a-z-]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
+check "--no-verify --time: the output check ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll dce inline printf globalopt ipo fold locals depot dce-late addrprep check print ' ]"
 "$ptxlink" --no-verify --no-check-output --time -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
-phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
-check "--no-check-output: none ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll inline printf globalopt ipo fold locals depot addrprep print ' ]"
+phases=$(sed -n 's/^ptxlink: time: \([a-z-]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
+check "--no-check-output: none ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll dce inline printf globalopt ipo fold locals depot dce-late addrprep print ' ]"
 
 # nvlink's and ptxas's other options: passed to ptxas, ignored with a
 # warning, or refused, each saying why

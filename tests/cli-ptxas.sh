@@ -96,10 +96,10 @@ check "--fatbin: a fatbinary, deterministic" "[ $rc = 0 ] && [ \"\$(head -c 4 ap
 "$ptxlink" --fatbin -v -arch=sm_80 main.ptx sq.ptx -o 'a,b=c d.fatbin' 2>err; rc=$?
 check "--fatbin -o 'a,b=c d.fatbin': temporaries named without the comma" "[ $rc = 0 ] && cmp -s 'a,b=c d.fatbin' app.fatbin && grep -q 'file=a_b_c_d.cubin' err && clean"
 # failures: a message with the tool's words and context, no output left
-printf "$hdr"'.visible .entry k()\n{\n.reg .b64 %%rd<3>;\n.reg .b32 %%r<3>;\nadd.s32 %%r1, %%rd1, %%rd2;\nret;\n}\n' >bad.ptx
+printf "$hdr"'.visible .global .u32 x;\n.visible .entry k()\n{\n.reg .b64 %%rd<3>;\n.reg .b32 %%r<3>;\nadd.s32 %%r1, %%rd1, %%rd2;\nst.global.u32 [x], %%r1;\nret;\n}\n' >bad.ptx
 echo old >keep.cubin
 "$ptxlink" --ptxas -arch=sm_80 bad.ptx -o keep.cubin 2>err; rc=$?
-check "a ptxas error" "[ $rc = 1 ] && grep -q \"^ptxlink: ptxas: ptxas keep.linked.ptx, line 9; error   : Arguments mismatch for instruction 'add'\" err && grep -q '^ptxlink: error: ptxas failed (exit status 255) on the linked PTX' err && [ \"\$(cat keep.cubin)\" = old ] && clean"
+check "a ptxas error" "[ $rc = 1 ] && grep -q \"^ptxlink: ptxas: ptxas keep.linked.ptx, line 10; error   : Arguments mismatch for instruction 'add'\" err && grep -q '^ptxlink: error: ptxas failed (exit status 255) on the linked PTX' err && [ \"\$(cat keep.cubin)\" = old ] && clean"
 "$ptxlink" --ptxas -Xptxas --bogus -arch=sm_80 main.ptx sq.ptx -o x.cubin 2>err; rc=$?
 check "a bad -Xptxas option" "[ $rc = 1 ] && grep -q '^ptxlink: ptxas: .*bogus' err && [ ! -e x.cubin ] && clean"
 # device-side launches (corpus/ptx/dynpar_multi): only nvlink resolves them
@@ -126,8 +126,8 @@ check "ptxas found through CUDA_PATH" "[ $rc = 0 ] && cmp -s cp.cubin app.cubin"
 check "--ptxas needs -arch" "[ $rc = 2 ] && grep -q -- '--ptxas needs -arch=sm_XX' err"
 
 "$ptxlink" --ptxas --verify --time -arch=sm_80 main2.ptx fact.ptx -o t.cubin 2>err; rc=$?
-phases=$(sed -n 's/^ptxlink: time: \([a-z]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
-check "--time with --ptxas ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll inline printf globalopt ipo fold locals depot addrprep print ptxas ptxas nvlink ' ]"
+phases=$(sed -n 's/^ptxlink: time: \([a-z-]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
+check "--time with --ptxas ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll dce inline printf globalopt ipo fold locals depot dce-late addrprep print ptxas ptxas nvlink ' ]"
 
 # several architectures in one fatbinary (fatbin_images: lib.sh)
 "$ptxlink" --fatbin -v -arch=sm_80 -arch=sm_90 main.ptx sq.ptx -o two.fatbin 2>err; rc=$?

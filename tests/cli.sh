@@ -116,8 +116,8 @@ done
 # Input ptxas accepts: Ctrl-Z as white space, .5, .file without a size,
 # identifiers of any length (read in linear time: 4 MB in well under 10 s).
 { printf '.version 8.5\032\n.target sm_80\n.address_size 64\n.file 1 "a.cu", 1700000000\n'
-  printf '.global .b32 '; head -c 4000000 /dev/zero | tr '\0' x; printf ';\n'
-  printf '.visible .entry k()\n{\n\t.reg .f32 %%f<2>;\n\tmov.f32 %%f1, .5;\n\tret;\n}\n'; } >"$work/odd.ptx"
+  printf '.global .b32 '; head -c 4000000 /dev/zero | tr '\0' x; printf ';\n.global .f32 y;\n'
+  printf '.visible .entry k()\n{\n\t.reg .f32 %%f<2>;\n\tmov.f32 %%f1, .5;\n\tst.global.f32 [y], %%f1;\n\tret;\n}\n'; } >"$work/odd.ptx"
 timeout 10 "$ptxlink" "$work/odd.ptx" -o "$work/odd.out.ptx" 2>"$work/err"; rc=$?
 kept=$(grep -c -e '%f1, .5;' -e '"a.cu", 1700000000$' -e '^\.global \.b32	xxxxxxxx*;' "$work/odd.out.ptx" 2>/dev/null)
 check "inputs ptxas accepts" "[ $rc = 0 ] && [ '$kept' = 3 ] && [ $(wc -c <"$work/odd.out.ptx") -gt 4000000 ]"
@@ -149,15 +149,15 @@ check "too many errors stop reading endless input" "[ $rc = 1 ] && [ \$(wc -l <'
 chain=$(yes 1 | head -n 200000 | paste -sd+)
 minus=$(printf %s "$chain" | tr + -)	# not ${chain//+/-}: bash takes minutes on it
 { printf "$hdr"'.visible .global .u32 x = %s;\n.visible .entry k()\n{\n.reg .u32 %%r<3>;\n' "$chain"
-  printf 'add.u32 %%r1, %%r2, %s;\nld.global.u32 %%r1, [x+%s];\nret;\n}\n' "$minus" "$chain"; } >"$work/chain.ptx"
-printf "$hdr"'.extern .global .u32 x;\n.visible .entry k2()\n{\n.reg .u32 %%r1;\nld.global.u32 %%r1, [x+%s];\nret;\n}\n' "$chain" >"$work/chain2.ptx"
+  printf 'add.u32 %%r1, %%r2, %s;\nst.global.u32 [x], %%r1;\nld.global.u32 %%r1, [x+%s];\nst.global.u32 [x], %%r1;\nret;\n}\n' "$minus" "$chain"; } >"$work/chain.ptx"
+printf "$hdr"'.extern .global .u32 x;\n.visible .entry k2()\n{\n.reg .u32 %%r1;\nld.global.u32 %%r1, [x+%s];\nst.global.u32 [x], %%r1;\nret;\n}\n' "$chain" >"$work/chain2.ptx"
 "$ptxlink" "$work/chain.ptx" "$work/chain2.ptx" -o "$work/chain.out.ptx" 2>"$work/err"; rc=$?
 "$ptxlink" "$work/chain.out.ptx" -o "$work/chain.again.ptx" 2>>"$work/err"; rc2=$?
 check "a 200,000-term chain links and prints" "[ $rc = 0 ] && [ $rc2 = 0 ] && [ \$(tr -cd + <'$work/chain.out.ptx' | wc -c) = 599999 ] && cmp -s '$work/chain.out.ptx' '$work/chain.again.ptx' && [ -z \"\$(ls '$work' | grep 'chain.*tmp')\" ]"
 # ... and devirtualization walks it too: a table whose initializer holds the
 # chain, an indirect call, the table hoisted and the vtable scan run (the
 # direct call left, not inlined)
-{ printf "$hdr"'.func (.param .b32 r) f(.param .b32 a)\n{\nret;\n}\n'
+{ printf "$hdr"'.global .u32 g;\n.func (.param .b32 r) f(.param .b32 a)\n{\nst.global.u32 [g], 1;\nret;\n}\n'
   printf '.global .u64 t[2] = {f, %s};\n' "$chain"
   printf '.visible .entry k()\n{\n.reg .b32 %%r<3>;\n.reg .b64 %%rd<3>;\nld.global.u64 %%rd1, [t];\n'
   printf '{\n.param .b32 a;\n.param .b32 r;\nmov.u32 %%r1, 1;\nst.param.b32 [a], %%r1;\n'

@@ -128,7 +128,8 @@ static const char *const *copy_names(const char *const *names, size_t n)
 static void opt_level(StageOptions *st, int level)
 {
 	if (level < 3)
-		st->depot.off = st->addrprep.off = 1, st->locals.on = 0, st->fold.off = 1;
+		st->depot.off = st->addrprep.off = 1, st->locals.on = 0, st->fold.off = 1,
+		st->dce.off = 1;
 	if (level < 2) {
 		st->devirt.off = 1;
 		st->inlining.mode = PTXLINK_INLINE_NEVER;

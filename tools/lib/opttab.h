@@ -209,6 +209,11 @@ OPT(NO_FOLD, V_ON, N("--no-fold"), FS(no_fold, fold.off), 0, "--no-fold",
 OPT(RPASS_FOLD, V_BIT, N("-Rpass=fold"), FS(remarks, fold.remarks), PTXLINK_REMARK_FOLD,
 	"-Rpass=fold",
 	"a remark for every branch folded, with the ranges that decide it")
+OPT(NO_DCE, V_ON, N("--no-dce"), FS(no_dce, dce.off), 0, "--no-dce",
+	"keep code whose values nothing reads once the other stages\n"
+	"are done (by default it goes, calls of functions that only\n"
+	"compute their results among it, and branches nothing left\n"
+	"depends on skip the dead code)")
 OPT(REROLL, V_ON, N("--reroll"), FS(reroll, reroll.on), 1, "--reroll",
 	"before inlining, a loop NVVM fully unrolled around a call (k\n"
 	"copies differing in constants that step evenly) becomes one\n"

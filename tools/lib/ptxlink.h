@@ -158,6 +158,7 @@ typedef struct ptxlink_options {
 	int no_fold;              /* --no-fold */
 	int trust_layout;         /* --trust-layout */
 	int ipo_byvalue;          /* --ipo-byvalue, --no-ipo-byvalue (init: the default) */
+	int no_dce;               /* --no-dce */
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);
