@@ -76,6 +76,7 @@ typedef struct Mem {
 } Mem;
 
 typedef struct Dce {
+	const StageOptions *o;
 	const Effects *fx;
 	Borrowers *rd;           /* for memobj: calls lent an object read it */
 	Func *f;
@@ -149,8 +150,9 @@ static void find_writers(Dce *d)
 	uint32_t n = d->g->nins, total = 0;
 	Scan s = {d, 0, 0, 0};
 	d->wfirst = NULL;
-	for (s.ins = 0; s.ins < n; s.ins++)
-		ins_names(&d->g->ins[s.ins]->ins, note_write, &s);
+	for (s.ins = 0; s.ins < n; s.ins++)   /* a call writes .params, no register */
+		if (!stmt_is_call(d->g->ins[s.ins]))
+			ins_names(&d->g->ins[s.ins]->ins, note_write, &s);
 	if (!d->wfirst)
 		d->wfirst = xcalloc(2, sizeof *d->wfirst);
 	for (uint32_t r = 0; r < d->nregs; r++)
@@ -158,7 +160,8 @@ static void find_writers(Dce *d)
 	d->writer = xmalloc((total + 1) * sizeof *d->writer);
 	s.place = 1;
 	for (s.ins = 0; s.ins < n; s.ins++)
-		ins_names(&d->g->ins[s.ins]->ins, note_write, &s);
+		if (!stmt_is_call(d->g->ins[s.ins]))
+			ins_names(&d->g->ins[s.ins]->ins, note_write, &s);
 	for (uint32_t r = d->nregs; r > 0; r--)   /* placing moved each start to the next's */
 		d->wfirst[r] = d->wfirst[r - 1];
 	d->wfirst[0] = 0;
@@ -672,6 +675,13 @@ static void rewrite(Dce *d, Module *m, Stats *st)
 		if (in->sp->code == O_bra) {
 			Expr **ops = arena_alloc(m->arena, sizeof *ops);
 			ops[0] = name_expr(skip_to(d, j));
+			if (d->o->dce.remarks && in->ops[0] == ops[0])
+				diag_remark(s->loc, "%s: branch to %s always taken: what it skips is dead",
+					quoted_name(d->f->name), ops[0]->str);
+			else if (d->o->dce.remarks)
+				diag_remark(s->loc, "%s: branch to %s goes to %s: what lies between is dead",
+					quoted_name(d->f->name), in->ops[0]->kind == E_NAME ? in->ops[0]->str : "?",
+					ops[0]->str);
 			in->ops = ops;
 			in->sp = spelling_of(intern_cstr("bra.uni"));
 			in->guard = NULL;
@@ -679,6 +689,10 @@ static void rewrite(Dce *d, Module *m, Stats *st)
 			st->branches++;
 			continue;
 		}
+		CallParts cp;
+		if ((in->sp->op->flags & OF_CALL) && d->o->dce.remarks && ins_call_parts(in, &cp))
+			diag_remark(s->loc, "%s: call of %s removed: nothing reads its results, and it "
+				"has no effect", quoted_name(d->f->name), quoted_name(cp.callee->str));
 		st->calls += (in->sp->op->flags & OF_CALL) != 0;
 		st->ins++;
 		place_remove(place_of(&pl, s));
@@ -704,9 +718,10 @@ static void release(Dce *d)
 	arena_free(d->a);
 }
 
-static void dce_func(const Effects *fx, Borrowers *rd, Module *m, Func *f, Stats *st)
+static void dce_func(const StageOptions *o, const Effects *fx, Borrowers *rd, Module *m, Func *f,
+	Stats *st)
 {
-	Dce d = {.fx = fx, .rd = rd, .f = f};
+	Dce d = {.o = o, .fx = fx, .rd = rd, .f = f};
 	if (!(d.g = cfg_build(f)) || !d.g->nins) {
 		cfg_free(d.g);
 		return;
@@ -739,7 +754,7 @@ void dce(Module *m, const StageOptions *o)
 	Borrowers *rd = borrowers_build(m);
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
-			dce_func(fx, rd, m, s->func, &st);
+			dce_func(o, fx, rd, m, s->func, &st);
 	borrowers_free(rd);
 	effects_free(fx);
 	if (st.ins)   /* the last calls of a function, the last uses of a variable */

@@ -74,6 +74,7 @@ typedef struct FoldOptions {
 
 typedef struct DceOptions {
 	int off;             /* --no-dce */
+	int remarks;         /* -Rpass=dce: a remark per call removed, per branch changed */
 } DceOptions;
 
 typedef struct RerollOptions {

@@ -1009,6 +1009,70 @@ START_TEST(cfg_dominators_by_definition)
 }
 END_TEST
 
+/* Whether block b reaches an end of the function (a ret, or no successor)
+ * without passing block avoid (UINT32_MAX: none). */
+static int ends_avoiding(const Cfg *g, uint32_t b, uint32_t avoid, uint8_t *seen, uint32_t *stack)
+{
+	uint32_t top = 0;
+	memset(seen, 0, g->nblocks + 1);
+	if (b == avoid)
+		return 0;
+	stack[top++] = b, seen[b] = 1;
+	while (top) {
+		const Block *x = &g->blocks[stack[--top]];
+		if (!x->nsucc || (g->ins[x->end - 1]->ins.sp->op->flags & OF_TERM))
+			return 1;
+		for (uint32_t e = 0; e < x->nsucc; e++)
+			if (x->succ[e] != avoid && !seen[x->succ[e]])
+				seen[x->succ[e]] = 1, stack[top++] = x->succ[e];
+	}
+	return 0;
+}
+
+/* a post-dominates b when every way from b to an end passes a: with a
+ * taken away, b reaches none.  The immediate one is the strict
+ * post-dominator with the most post-dominators; none: the node past the
+ * blocks (nblocks). */
+START_TEST(cfg_postdominators_by_definition)
+{
+	unsigned seed = 11;
+	for (int round = 0; round < 300; round++) {
+		char *src = random_flow(&seed, 2 + (uint32_t)rand_r(&seed) % 30);
+		Module *m = parse_ok(src);
+		Cfg *g = cfg_build(first_func(m));
+		ck_assert_ptr_nonnull(g);
+		uint32_t n = g->nblocks, *ipdom = cfg_postdoms(g);
+		uint8_t *seen = xmalloc(n + 1), *pdom = xcalloc((size_t)n * n + 1, 1);
+		uint32_t *stack = xmalloc((n + 1) * sizeof *stack), *npdom = xcalloc(n + 1, sizeof *npdom);
+		uint8_t *ends = xmalloc(n + 1);
+		for (uint32_t b = 0; b < n; b++)
+			ends[b] = g->blocks[b].rpo != UINT32_MAX && ends_avoiding(g, b, UINT32_MAX, seen, stack);
+		for (uint32_t b = 0; b < n; b++)
+			for (uint32_t a = 0; a < n && ends[b]; a++)
+				if (ends[a] && (a == b || !ends_avoiding(g, b, a, seen, stack))) {
+					pdom[(size_t)a * n + b] = 1;
+					npdom[b]++;
+				}
+		ck_assert_uint_eq(ipdom[n], n);
+		for (uint32_t b = 0; b < n; b++) {
+			if (!ends[b]) {
+				ck_assert_uint_eq(ipdom[b], UINT32_MAX);
+				continue;
+			}
+			uint32_t want = n;
+			for (uint32_t a = 0; a < n; a++)
+				if (a != b && pdom[(size_t)a * n + b] && (want == n || npdom[a] > npdom[want]))
+					want = a;
+			ck_assert_uint_eq(ipdom[b], want);
+		}
+		free(seen); free(pdom); free(stack); free(npdom); free(ends); free(ipdom);
+		cfg_free(g);
+		mod_free(m);
+		free(src);
+	}
+}
+END_TEST
+
 START_TEST(cfg_of_a_loop)
 {
 	Module *m = parse_ok(loop_src);
@@ -1204,6 +1268,7 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, pointer_parameter_offsets);
 	tcase_add_test(tc, pointer_parameter_long_chains);
 	tcase_add_test(tc, pointer_parameter_reverse_chains);
+	tcase_add_test(tc, cfg_postdominators_by_definition);
 	tcase_add_test(tc, cfg_of_a_loop);
 	tcase_add_test(tc, cfg_dominators_by_definition);
 	tcase_add_test(tc, cfg_of_brx_and_unreachable_code);

@@ -214,6 +214,10 @@ OPT(NO_DCE, V_ON, N("--no-dce"), FS(no_dce, dce.off), 0, "--no-dce",
 	"are done (by default it goes, calls of functions that only\n"
 	"compute their results among it, and branches nothing left\n"
 	"depends on skip the dead code)")
+OPT(RPASS_DCE, V_BIT, N("-Rpass=dce"), FS(remarks, dce.remarks), PTXLINK_REMARK_DCE,
+	"-Rpass=dce",
+	"a remark for every call removed and every branch made to skip\n"
+	"dead code")
 OPT(REROLL, V_ON, N("--reroll"), FS(reroll, reroll.on), 1, "--reroll",
 	"before inlining, a loop NVVM fully unrolled around a call (k\n"
 	"copies differing in constants that step evenly) becomes one\n"

@@ -78,7 +78,8 @@ enum {
 	PTXLINK_REMARK_IPO = 128,           /* -Rpass=ipo */
 	PTXLINK_REMARK_LOCALS = 256,        /* -Rpass=locals */
 	PTXLINK_REMARK_REROLL = 512,        /* -Rpass=reroll */
-	PTXLINK_REMARK_FOLD = 1024          /* -Rpass=fold */
+	PTXLINK_REMARK_FOLD = 1024,         /* -Rpass=fold */
+	PTXLINK_REMARK_DCE = 2048           /* -Rpass=dce */
 };
 
 /* Inlining's modes (ptxlink_options.inline_mode), the command's
