@@ -1120,10 +1120,10 @@ int64_t memends_after(const MemEnds *, int64_t base);
 int64_t memends_next_start(const MemEnds *, int64_t base);
 /* The bytes between the anchors around offset at (0 and the object's size
  * past the first and the last): under a layout NVVM or LLVM wrote, the
- * variable holding at lies within them, however it is indexed (a[i - 2]
- * through &a[2]).  A start is no bound there: stack colouring gives
- * variables with disjoint lives one start, and an indexed address inside
- * an array looks like one. */
+ * variable an anchor at `at` forms addresses of lies within them, however
+ * it is indexed (a[i - 2] through &a[2]).  A start is no bound there:
+ * stack colouring gives variables with disjoint lives one start, and an
+ * indexed address inside an array looks like one. */
 void memends_anchored(const MemEnds *, int64_t at, int64_t *lo, int64_t *hi);
 void memends_free(MemEnds *);
 /* The first of n sorted values v above x (n when none is). */

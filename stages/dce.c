@@ -430,19 +430,24 @@ static void mem_build(Dce *d)
 }
 
 /* The bytes a load at a run-time offset may read: under NVVM's or LLVM's
- * layout, its variable's, between the anchors around its base
- * (ir/memobj.c's memends_anchored); 0 when any byte of the object. */
+ * layout, its variable's, from the anchor its address came from to the
+ * next (ir/memobj.c's memends_anchored); not from its base, which may lie
+ * past what it reads (clang's &a[2] + (j - 2) * 4, a[2] one past the
+ * end).  0 when any byte of the object. */
 static int indexed_range(Dce *d, const MemAccess *a, int64_t *lo, int64_t *hi)
 {
 	Mem *k = &d->mem;
-	if (!d->f->layout_kept || !a->base_known || a->base < 0 || a->ncand)
+	if (!d->f->layout_kept || a->anchor < 0 || a->ncand)
+		return 0;
+	const MemAnchor *an = &k->mo->anchors[a->anchor];
+	if (an->op != MEM_ARITH || an->fixed || an->off < 0)
 		return 0;
 	if (!k->ends_known[a->obj]) {
 		k->ends_known[a->obj] = 1;
 		memends_of(k->mo, a->obj, 1, &k->ends[a->obj]);
 	}
-	memends_anchored(&k->ends[a->obj], a->base, lo, hi);
-	return *hi > *lo && *lo <= a->base && *hi <= k->mo->objs[a->obj].size;
+	memends_anchored(&k->ends[a->obj], an->off, lo, hi);
+	return *hi > *lo && *hi <= k->mo->objs[a->obj].size;
 }
 
 /* Store j's access when it writes a followed object only (else NULL). */
