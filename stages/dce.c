@@ -179,9 +179,16 @@ typedef struct Outer {
 } Outer;
 
 typedef struct ParamKey {
-	const char *name;   /* first: ptrhash.h hashes a key's first word */
+	uintptr_t mix;      /* first: ptrhash.h hashes a key's first word (each call
+	                     * block declares its pa: by name alone, one chain) */
+	const char *name;
 	const List *in;
 } ParamKey;
+
+static ParamKey param_key(const char *name, const List *in)
+{
+	return (ParamKey){(uintptr_t)name ^ (uintptr_t)in * 0x9e3779b97f4a7c15u, name, in};
+}
 
 typedef struct ParamOf {
 	UT_hash_handle hh;
@@ -192,7 +199,7 @@ typedef struct ParamOf {
 static void add_param_decl(Dce *d, const List *in, const char *name)
 {
 	ParamOf *p = arena_alloc(d->a, sizeof *p);
-	*p = (ParamOf){.key = {name, in}, .call = NONE};
+	*p = (ParamOf){.key = param_key(name, in), .call = NONE};
 	HASH_ADD(hh, d->params, key, sizeof p->key, p);
 }
 
@@ -245,7 +252,7 @@ static ParamOf *param_of(const Dce *d, const List *in, const char *name)
 {
 	for (; in; in = outer_of(d, in)) {
 		ParamOf *p;
-		ParamKey k = {name, in};
+		ParamKey k = param_key(name, in);
 		HASH_FIND(hh, d->params, &k, sizeof k, p);
 		if (p)
 			return p;
@@ -723,11 +730,27 @@ static void release(Dce *d)
 	arena_free(d->a);
 }
 
+/* Whether f calls a function free of effects: else what could go is what
+ * ptxas drops as well (registers nothing reads, branches around them) or
+ * the locals and depot stages do (stores nothing reads), and the
+ * function is left (on the CUB file, of a thousand functions, none calls). */
+static int calls_pure(const Effects *fx, const Func *f)
+{
+	BodyIt it;
+	CallParts cp;
+	for (const Stmt *s = body_first_call(&f->body, &it, &cp); s; s = body_next_call(&it, &cp))
+		if (cp.callee && cp.callee->kind == E_NAME && !cp.proto && effects_none(fx, cp.callee->str)) {
+			body_end(&it);
+			return 1;
+		}
+	return 0;
+}
+
 static void dce_func(const StageOptions *o, const Effects *fx, Borrowers *rd, Module *m, Func *f,
 	Stats *st)
 {
 	Dce d = {.o = o, .fx = fx, .rd = rd, .f = f};
-	if (!(d.g = cfg_build(f)) || !d.g->nins) {
+	if (!calls_pure(fx, f) || !(d.g = cfg_build(f)) || !d.g->nins) {
 		cfg_free(d.g);
 		return;
 	}
