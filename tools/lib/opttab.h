@@ -55,8 +55,8 @@ OPT(WERROR_FORMAT, V_ON, N("-Werror=format"), FS(werror_format, printf_lowering.
 	"printf format mismatches are errors, not warnings")
 OPT(OLEVEL, V_LEVEL, N("-O", "--opt-level"), F(opt_level), 3, "-O0 .. -O3, --opt-level N",
 	"which stages run: -O0 printf lowering only, -O1 and globalopt,\n"
-	"-O2 and devirt, -O3 (default) and fold, locals, depot and\n"
-	"addrprep;\n"
+	"-O2 and devirt, -O3 (default) and fold, locals, depot, dce\n"
+	"and addrprep;\n"
 	"ptxas keeps its own -O3")
 OPT(DEBUG, C_FLAG, N("-g", "--device-debug", "--debug"), NONE, 0, "-g, --device-debug",
 	"ptxas -g under --ptxas (the PTX's DWARF is kept either way)")
