@@ -27,15 +27,6 @@ struct Effects {
 	Pure *pure, *v;
 };
 
-static int ordered(const Spelling *sp)
-{
-	for (uint32_t k = 0; k < sp->nmods; k++)
-		if (sp->words[k].kind == MW_MOD && mod_group(sp->words[k].id) == MG_ORDER &&
-		    sp->words[k].id != MOD_weak)
-			return 1;
-	return 0;
-}
-
 static int is_pure(const Effects *e, const char *name)
 {
 	Pure *p;
@@ -78,7 +69,7 @@ static int ins_pure(const Effects *e, const Ins *in, int own)
 		return 0;
 	if (flags & OF_CALL)
 		return call_pure(e, in);
-	if ((flags & (OF_LOAD | OF_STORE)) && ordered(sp))
+	if ((flags & (OF_LOAD | OF_STORE)) && spelling_ordered(sp))
 		return 0;
 	if (flags & OF_STORE)
 		return own || (sp->code == O_st && sp->space == SPACE_PARAM);

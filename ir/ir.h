@@ -257,6 +257,9 @@ const Opcode *opcode_find(const char *base, size_t n);
 const Spelling *spelling_get(const char *text, size_t n);
 const Spelling *spelling_of(const char *interned);
 int spelling_has(const Spelling *, int mod);   /* MOD_* */
+/* A memory order other than .weak (the default): .volatile, .relaxed,
+ * .acquire ..., .mmio: an access another thread or the host may see. */
+int spelling_ordered(const Spelling *);
 void spelling_reset(void);
 
 /* sem.c: operand roles.  ins_operand is what an instruction does with

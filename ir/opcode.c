@@ -329,6 +329,15 @@ int spelling_has(const Spelling *sp, int mod)
 	return (sp->set.w[mod / 64] >> (mod % 64)) & 1;
 }
 
+int spelling_ordered(const Spelling *sp)
+{
+	for (uint32_t k = 0; k < sp->nmods; k++)
+		if (sp->words[k].kind == MW_MOD && mod_group(sp->words[k].id) == MG_ORDER &&
+		    sp->words[k].id != MOD_weak)
+			return 1;
+	return 0;
+}
+
 void spelling_reset(void)
 {
 	Ctx *c = ctx_now();

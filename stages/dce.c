@@ -603,15 +603,6 @@ static void propagate(Dce *d)
 	}
 }
 
-static int ordered(const Spelling *sp)
-{
-	for (uint32_t k = 0; k < sp->nmods; k++)
-		if (sp->words[k].kind == MW_MOD && mod_group(sp->words[k].id) == MG_ORDER &&
-		    sp->words[k].id != MOD_weak)
-			return 1;
-	return 0;
-}
-
 static int is_root(Dce *d, uint32_t j)
 {
 	const Ins *in = &d->g->ins[j]->ins;
@@ -634,7 +625,7 @@ static int is_root(Dce *d, uint32_t j)
 		return 1;
 	if (flags & (OF_BRANCH | OF_TERM | OF_STORE | OF_SIDE | OF_OPAQUE))
 		return 1;
-	return (flags & OF_LOAD) && ordered(in->sp);
+	return (flags & OF_LOAD) && spelling_ordered(in->sp);
 }
 
 /* ---- the rewrite ------------------------------------------------------------- */
@@ -661,16 +652,23 @@ static void solve(Dce *d)
 	for (uint32_t b = 0; b < d->g->nblocks; b++)
 		if (!d->g->blocks[b].nsucc)
 			mark_block(d, b);
+	uint32_t *br = arena_alloc(d->a, (n + 1) * sizeof *br), nbr = 0;
+	for (uint32_t j = 0; j < n; j++)
+		if (d->g->ins[j]->ins.sp->code == O_bra && d->g->ins[j]->ins.guard)
+			br[nbr++] = j;
 	for (int again = 1; again;) {
 		propagate(d);
 		again = 0;
-		for (uint32_t j = 0; j < n; j++) {
-			const Ins *in = &d->g->ins[j]->ins;
-			if (!d->live[j] && in->sp->code == O_bra && in->guard && !skip_to(d, j)) {
-				mark(d, j);
+		for (uint32_t k = 0; k < nbr; k++)   /* the dead ones left, in place */
+			if (!d->live[br[k]] && !skip_to(d, br[k])) {
+				mark(d, br[k]);
 				again = 1;
 			}
-		}
+		uint32_t kept = 0;
+		for (uint32_t k = 0; k < nbr; k++)
+			if (!d->live[br[k]])
+				br[kept++] = br[k];
+		nbr = kept;
 	}
 }
 
