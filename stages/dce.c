@@ -354,7 +354,8 @@ static int control_deps(Dce *d)
 				v[n++] = (Pair){r, b};
 			}
 	}
-	qsort(v, n, sizeof *v, by_blk);
+	if (n)   /* qsort is given no NULL */
+		qsort(v, n, sizeof *v, by_blk);
 	d->rdf_first = arena_alloc(d->a, (nb + 2) * sizeof *d->rdf_first);
 	d->rdf = arena_alloc(d->a, (n + 1) * sizeof *d->rdf);
 	for (uint32_t i = 0; i < n; i++)
