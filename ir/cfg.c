@@ -373,21 +373,22 @@ typedef struct Edges {
 	uint32_t *first, *to, *pfirst, *pto;
 } Edges;
 
-static int ends_function(const Cfg *g, const Block *b)
+int cfg_ends_function(const Cfg *g, uint32_t b)
 {
-	return !b->nsucc || (g->ins[b->end - 1]->ins.sp->op->flags & OF_TERM);
+	const Block *x = &g->blocks[b];
+	return !x->nsucc || (g->ins[x->end - 1]->ins.sp->op->flags & OF_TERM);
 }
 
 static void edges_of(const Cfg *g, int exits, Edges *e)
 {
 	uint32_t n = g->nblocks + (exits != 0), m = 0, k, i;
 	for (k = 0; k < g->nblocks; k++)
-		m += g->blocks[k].nsucc + (exits && ends_function(g, &g->blocks[k]));
+		m += g->blocks[k].nsucc + (exits && cfg_ends_function(g, k));
 	e->first = xcalloc(n + 2, sizeof *e->first), e->pfirst = xcalloc(n + 2, sizeof *e->pfirst);
 	e->to = xmalloc((m + 1) * sizeof *e->to), e->pto = xmalloc((m + 1) * sizeof *e->pto);
 	for (k = 0; k < g->nblocks; k++) {     /* count, then place */
 		const Block *b = &g->blocks[k];
-		int out = exits && ends_function(g, b);
+		int out = exits && cfg_ends_function(g, k);
 		e->first[k + 1] += b->nsucc + out;
 		for (i = 0; i < b->nsucc; i++)
 			e->pfirst[b->succ[i] + 1]++;
@@ -404,7 +405,7 @@ static void edges_of(const Cfg *g, int exits, Edges *e)
 			e->to[w++] = b->succ[i];
 			e->pto[at[b->succ[i]]++] = k;
 		}
-		if (exits && ends_function(g, b)) {
+		if (exits && cfg_ends_function(g, k)) {
 			e->to[w++] = g->nblocks;
 			e->pto[at[g->nblocks]++] = k;
 		}

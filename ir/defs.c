@@ -329,7 +329,7 @@ static void note_write(void *ctx, const char *name, OpRole role)
 {
 	DefScan *s = ctx;
 	Writes *w = NULL;
-	if (role == ROLE_USE || name[0] != '%')
+	if (role == ROLE_USE)   /* any name: .reg .pred p (inline asm's) is a register too */
 		return;
 	HASH_FIND_PTR(s->d->writes, &name, w);
 	if (!w) {
@@ -350,7 +350,8 @@ Defs *defs_writers(const Cfg *g)
 	d->cfg = g;
 	for (uint32_t i = 0; i < g->nins; i++) {
 		s.ins = i;
-		ins_names(&g->ins[i]->ins, note_write, &s);
+		if (!stmt_is_call(g->ins[i]))   /* a call writes .params, no register */
+			ins_names(&g->ins[i]->ins, note_write, &s);
 	}
 	return d;
 }

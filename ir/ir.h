@@ -677,6 +677,9 @@ typedef struct Cfg {
 Cfg *cfg_build(const Func *);   /* NULL (after an error) on a bad label */
 void cfg_free(Cfg *);
 int cfg_dominates(const Cfg *, uint32_t a, uint32_t b);
+/* Does block b end the function: its last instruction a ret, exit or
+ * trap (guarded or not), or no successor? */
+int cfg_ends_function(const Cfg *, uint32_t b);
 /* Each block's immediate post-dominator (malloc'd, nblocks + 1 entries):
  * index nblocks is a node past the blocks that every block ending the
  * function (ret, exit, trap, guarded or not, or no successor) goes to,
@@ -750,7 +753,10 @@ uint32_t defs_uses(const Defs *, uint32_t def_ins, const char *reg, uint32_t *ou
  * a part of it) reaches every read of it, and no entry value does.  Where
  * each register is written once (SSA-like code) and before its reads,
  * that is what reaches; elsewhere a first look only (stages/fold.c asks
- * it whether a function is worth the real analysis).  defs_uses: none. */
+ * it whether a function is worth the real analysis), or a superset of it
+ * (stages/dce.c: every write of what a live instruction reads).  A
+ * register is any name written (.reg .pred p too); a call writes
+ * .params, none.  defs_uses: none. */
 Defs *defs_writers(const Cfg *);
 /* loops.c, needing Defs: the most times one-block loop b (its last
  * instruction a guarded branch back to itself) runs per entry, counted by

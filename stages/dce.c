@@ -57,11 +57,11 @@ typedef struct Stats {
 	unsigned funcs, ins, calls, branches;
 } Stats;
 
-typedef struct Reg {
+/* A register whose writers are marked already. */
+typedef struct Seen {
 	UT_hash_handle hh;
 	const char *name;
-	uint32_t id;
-} Reg;
+} Seen;
 
 typedef struct Mem {
 	MemObjs *mo;
@@ -82,10 +82,9 @@ typedef struct Dce {
 	Func *f;
 	Cfg *g;
 	Arena *a;                /* this function's */
-	Reg *regs;
-	uint32_t nregs;
-	uint32_t *wfirst, *writer;   /* register id -> the instructions writing it */
-	uint8_t *reg_live;
+	Defs *writers;           /* every write of each register (ir/defs.c's stand-in) */
+	Seen *seen;
+	uint32_t *buf, nbuf;     /* a register's writers, asked */
 	uint32_t *call_of;       /* instruction -> the call whose .param it accesses */
 	uint32_t *next_arg;      /* st.params of one call, chained from arg_head */
 	uint32_t *arg_head;
@@ -96,77 +95,11 @@ typedef struct Dce {
 	uint32_t *rdf_first, *rdf;   /* block -> the blocks it is control dependent on */
 	int all_branches;
 	Mem mem;
-	const char **label_of;   /* block -> the label it starts with, NULL */
-	const List **label_in;   /* block -> the list declaring that label */
-	const List **in_of;      /* instruction -> the list holding it */
+	const Stmt **label_of;   /* block -> the label it starts with, NULL */
+	Places pl;               /* each statement's list */
 	struct Outer *outer;     /* a { } block's list -> the list around it */
 	struct ParamOf *params;  /* the .params { } blocks declare */
 } Dce;
-
-/* ---- registers and their writers ------------------------------------------ */
-
-static uint32_t reg_id(Dce *d, const char *name, int add)
-{
-	Reg *r;
-	HASH_FIND_PTR(d->regs, &name, r);
-	if (!r && add) {
-		r = arena_alloc(d->a, sizeof *r);
-		r->name = name;
-		r->id = d->nregs++;
-		HASH_ADD_PTR(d->regs, name, r);
-	}
-	return r ? r->id : NONE;
-}
-
-typedef struct Scan {
-	Dce *d;
-	uint32_t ins, cap;
-	int place;    /* second pass: place writers */
-} Scan;
-
-static void note_write(void *ctx, const char *name, OpRole role)
-{
-	Scan *s = ctx;
-	Dce *d = s->d;
-	if (role == ROLE_USE)   /* only a register is written (not only %-names: .reg .pred p) */
-		return;
-	uint32_t r = reg_id(d, name, !s->place);
-	if (s->place) {
-		d->writer[d->wfirst[r]++] = s->ins;
-		return;
-	}
-	if (r + 1 >= s->cap) {
-		uint32_t cap = s->cap;
-		d->wfirst = array_grow(d->wfirst, r + 1, &s->cap, sizeof *d->wfirst);
-		for (uint32_t k = cap; k < s->cap; k++)
-			d->wfirst[k] = 0;
-	}
-	d->wfirst[r + 1]++;
-}
-
-/* The writers of every register, as edge lists (counted, then placed). */
-static void find_writers(Dce *d)
-{
-	uint32_t n = d->g->nins, total = 0;
-	Scan s = {d, 0, 0, 0};
-	d->wfirst = NULL;
-	for (s.ins = 0; s.ins < n; s.ins++)   /* a call writes .params, no register */
-		if (!stmt_is_call(d->g->ins[s.ins]))
-			ins_names(&d->g->ins[s.ins]->ins, note_write, &s);
-	if (!d->wfirst)
-		d->wfirst = xcalloc(2, sizeof *d->wfirst);
-	for (uint32_t r = 0; r < d->nregs; r++)
-		total += d->wfirst[r + 1], d->wfirst[r + 1] = total;
-	d->writer = xmalloc((total + 1) * sizeof *d->writer);
-	s.place = 1;
-	for (s.ins = 0; s.ins < n; s.ins++)
-		if (!stmt_is_call(d->g->ins[s.ins]))
-			ins_names(&d->g->ins[s.ins]->ins, note_write, &s);
-	for (uint32_t r = d->nregs; r > 0; r--)   /* placing moved each start to the next's */
-		d->wfirst[r] = d->wfirst[r - 1];
-	d->wfirst[0] = 0;
-	d->reg_live = arena_alloc(d->a, d->nregs + 1);
-}
 
 /* ---- the body: lists, labels, calls and their .params ------------------- */
 
@@ -203,20 +136,17 @@ static void add_param_decl(Dce *d, const List *in, const char *name)
 	HASH_ADD(hh, d->params, key, sizeof p->key, p);
 }
 
-/* One walk: each instruction's list, each block's label and the list
- * declaring it, the lists around { } blocks, the .params blocks declare. */
+/* One walk: each block's label, the lists around { } blocks, the .params
+ * blocks declare. */
 static void scan_body(Dce *d)
 {
 	BodyIt it;
 	uint32_t j = 0;
 	const Stmt *last = NULL;
-	const List *last_in = NULL;
 	d->label_of = arena_alloc(d->a, (d->g->nblocks + 1) * sizeof *d->label_of);
-	d->label_in = arena_alloc(d->a, (d->g->nblocks + 1) * sizeof *d->label_in);
-	d->in_of = arena_alloc(d->a, (d->g->nins + 1) * sizeof *d->in_of);
 	for (const Stmt *s = body_first(&d->f->body, &it); s; s = body_next(&it))
 		if (s->kind == S_LABEL)
-			last = s, last_in = it.in;
+			last = s;
 		else if (s->kind == S_SCOPE) {
 			Outer *o = arena_alloc(d->a, sizeof *o);
 			*o = (Outer){.in = &s->scope, .outer = it.in};
@@ -225,11 +155,15 @@ static void scan_body(Dce *d)
 			add_param_decl(d, it.in, s->var.ds[0].name);
 		else if (s->kind == S_INS) {
 			uint32_t b = d->g->block_of[j];
-			if (d->g->blocks[b].first == j && last)
-				d->label_of[b] = last->label, d->label_in[b] = last_in;
-			d->in_of[j++] = it.in;
+			if (d->g->blocks[b].first == j++ && last)
+				d->label_of[b] = last;
 			last = NULL;
 		}
+}
+
+static const List *in_of(const Dce *d, const Stmt *s)
+{
+	return place_of(&d->pl, s)->in;
 }
 
 static const List *outer_of(const Dce *d, const List *in)
@@ -267,7 +201,7 @@ enum { SHARED = NONE - 1 };
 static void claim_params(Dce *d, const Expr *list, uint32_t call)
 {
 	for (uint32_t k = 0; list && k < list->n; k++) {
-		ParamOf *p = list->kids[k]->kind == E_NAME ? param_of(d, d->in_of[call], list->kids[k]->str) : NULL;
+		ParamOf *p = list->kids[k]->kind == E_NAME ? param_of(d, in_of(d, d->g->ins[call]), list->kids[k]->str) : NULL;
 		if (p && p->call == NONE)
 			p->call = call;
 		else if (p && p->call != call) {
@@ -300,7 +234,7 @@ static void find_calls(Dce *d)
 		const char *name;
 		int64_t off;
 		int k = param_at(&d->g->ins[j]->ins, &name, &off);
-		ParamOf *p = k >= 0 ? param_of(d, d->in_of[j], name) : NULL;
+		ParamOf *p = k >= 0 ? param_of(d, in_of(d, d->g->ins[j]), name) : NULL;
 		if (!p || p->call >= SHARED)
 			continue;
 		d->call_of[j] = p->call;
@@ -312,11 +246,6 @@ static void find_calls(Dce *d)
 }
 
 /* ---- control dependence ------------------------------------------------------ */
-
-static int ends_function(const Cfg *g, const Block *b)
-{
-	return !b->nsucc || (g->ins[b->end - 1]->ins.sp->op->flags & OF_TERM);
-}
 
 typedef struct Pair {
 	uint32_t blk, on;
@@ -342,7 +271,7 @@ static int control_deps(Dce *d)
 			return 0;
 	for (uint32_t b = 0; b < nb; b++) {
 		const Block *bl = &g->blocks[b];
-		if (bl->rpo == NONE || bl->nsucc + ends_function(g, bl) < 2)
+		if (bl->rpo == NONE || bl->nsucc + cfg_ends_function(g, b) < 2)
 			continue;
 		for (uint32_t e = 0; e < bl->nsucc; e++)
 			for (uint32_t r = bl->succ[e]; r != d->ipdom[b] && r < nb; r = d->ipdom[r]) {
@@ -385,7 +314,7 @@ static int control_deps(Dce *d)
 /* Whether the function's local stores are followed at all. */
 static int mem_followed(const Dce *d, const MemObjs *mo)
 {
-	if (!mo || mo->partial)
+	if (mo->partial)
 		return 0;
 	for (uint32_t i = 0; i < mo->nacc; i++)
 		if (mo->acc[i].obj < 0 && (mo->acc[i].how & USE_READ) && !mo->acc[i].generic)
@@ -406,6 +335,8 @@ static int exact_range(const MemAccess *a, const MemObj *o, int64_t *lo, int64_t
 	return *lo >= 0 && *hi <= o->size;
 }
 
+static void mem_place(Dce *d, uint32_t j);
+
 static void mem_build(Dce *d)
 {
 	Mem *k = &d->mem;
@@ -415,8 +346,7 @@ static void mem_build(Dce *d)
 	k->next = arena_alloc(d->a, (n + 1) * sizeof *k->next);
 	for (uint32_t j = 0; j < n; j++)
 		k->acc_of[j] = k->next[j] = NONE;
-	if (!(k->mo = memobjs_build_reads(d->f, d->rd)))
-		return;
+	k->mo = memobjs_build_reads(d->f, d->rd);
 	for (uint32_t i = 0; i < k->mo->nacc; i++)
 		if (k->mo->acc[i].ins < n && k->acc_of[k->mo->acc[i].ins] == NONE)
 			k->acc_of[k->mo->acc[i].ins] = i;
@@ -435,6 +365,8 @@ static void mem_build(Dce *d)
 	k->stack = arena_alloc(d->a, (nb + 1) * sizeof *k->stack);
 	k->ends = arena_alloc(d->a, (no + 1) * sizeof *k->ends);
 	k->ends_known = arena_alloc(d->a, no + 1);
+	for (uint32_t j = 0; j < n; j++)
+		mem_place(d, j);
 }
 
 /* The bytes a load at a run-time offset may read: under NVVM's or LLVM's
@@ -463,7 +395,7 @@ static const MemAccess *followed_store(const Dce *d, uint32_t j)
 {
 	const Mem *k = &d->mem;
 	uint32_t i = k->acc_of[j];
-	if (i == NONE || !k->first || d->g->ins[j]->ins.sp->code != O_st)
+	if (i == NONE || d->g->ins[j]->ins.sp->code != O_st)
 		return NULL;
 	const MemAccess *a = &k->mo->acc[i];
 	return a->how == USE_WRITE && a->obj >= 0 && k->first[a->obj] != NONE ? a : NULL;
@@ -540,7 +472,7 @@ static void mem_read(Dce *d, uint32_t j)
 {
 	Mem *k = &d->mem;
 	int64_t lo, hi;
-	for (uint32_t i = k->acc_of[j]; k->first && i < k->mo->nacc && k->mo->acc[i].ins == j; i++) {
+	for (uint32_t i = k->acc_of[j]; i < k->mo->nacc && k->mo->acc[i].ins == j; i++) {
 		const MemAccess *a = &k->mo->acc[i];
 		if (!(a->how & USE_READ) || a->obj < 0 || k->first[a->obj] == NONE)
 			continue;
@@ -565,17 +497,27 @@ static void mark(Dce *d, uint32_t j)
 	d->work[d->nwork++] = j;
 }
 
+/* A register read by a live instruction: every write of it, once. */
 static void mark_reg(void *ctx, const char *name, OpRole role)
 {
 	Dce *d = ctx;
+	Seen *e;
 	if (role != ROLE_USE)
 		return;
-	uint32_t r = reg_id(d, name, 0);
-	if (r == NONE || d->reg_live[r])
+	HASH_FIND_PTR(d->seen, &name, e);
+	if (e)
 		return;
-	d->reg_live[r] = 1;
-	for (uint32_t w = d->wfirst[r]; w < d->wfirst[r + 1]; w++)
-		mark(d, d->writer[w]);
+	e = arena_alloc(d->a, sizeof *e);
+	e->name = name;
+	HASH_ADD_PTR(d->seen, name, e);
+	uint32_t n = defs_reaching(d->writers, 0, name, d->buf, d->nbuf);
+	if (n > d->nbuf) {
+		d->buf = xreallocarray(d->buf, n, sizeof *d->buf);
+		d->nbuf = n;
+		defs_reaching(d->writers, 0, name, d->buf, n);
+	}
+	for (uint32_t k = 0; k < n; k++)
+		mark(d, d->buf[k]);
 }
 
 static void mark_block(Dce *d, uint32_t b)
@@ -638,7 +580,8 @@ static const char *skip_to(Dce *d, uint32_t j)
 	uint32_t nb = d->g->nblocks, p = d->ipdom[d->g->block_of[j]];
 	while (p < nb && !d->blk_live[p])
 		p = d->ipdom[p];
-	return p < nb && d->label_of[p] && sees(d, d->in_of[j], d->label_in[p]) ? d->label_of[p] : NULL;
+	const Stmt *l = p < nb ? d->label_of[p] : NULL;
+	return l && sees(d, in_of(d, d->g->ins[j]), in_of(d, l)) ? l->label : NULL;
 }
 
 /* Liveness to its fixpoint, each dead branch that could not skip made
@@ -675,8 +618,6 @@ static void solve(Dce *d)
 
 static void rewrite(Dce *d, Module *m, Stats *st)
 {
-	Places pl = {0};
-	places_of(&pl, &d->f->body);
 	unsigned before = st->ins + st->branches;
 	for (uint32_t j = 0; j < d->g->nins; j++) {
 		Stmt *s = d->g->ins[j];
@@ -706,19 +647,19 @@ static void rewrite(Dce *d, Module *m, Stats *st)
 				"has no effect", quoted_name(d->f->name), quoted_name(cp.callee->str));
 		st->calls += (in->sp->op->flags & OF_CALL) != 0;
 		st->ins++;
-		place_remove(place_of(&pl, s));
+		place_remove(place_of(&d->pl, s));
 	}
-	places_free(&pl);
 	st->funcs += st->ins + st->branches != before;
 }
 
 static void release(Dce *d)
 {
-	HASH_CLEAR(hh, d->regs);
+	HASH_CLEAR(hh, d->seen);
+	places_free(&d->pl);
+	defs_free(d->writers);
+	free(d->buf);
 	HASH_CLEAR(hh, d->outer);
 	HASH_CLEAR(hh, d->params);
-	free(d->wfirst);
-	free(d->writer);
 	free(d->ipdom);
 	for (uint32_t o = 0; d->mem.ends_known && o < d->mem.mo->nobjs; o++)
 		if (d->mem.ends_known[o])
@@ -758,15 +699,12 @@ static void dce_func(const StageOptions *o, const Effects *fx, Borrowers *rd, Mo
 	d.live = arena_alloc(d.a, n + 1);
 	d.work = arena_alloc(d.a, (n + 1) * sizeof *d.work);
 	d.blk_live = arena_alloc(d.a, d.g->nblocks + 1);
-	find_writers(&d);
+	d.writers = defs_writers(d.g);
+	places_of(&d.pl, &f->body);
 	scan_body(&d);
 	find_calls(&d);
 	mem_build(&d);
-	for (uint32_t j = 0; j < n; j++)
-		mem_place(&d, j);
-	d.all_branches = !control_deps(&d);
-	if (!d.ipdom)
-		d.ipdom = cfg_postdoms(d.g);
+	d.all_branches = !control_deps(&d);   /* post-dominators either way */
 	solve(&d);
 	rewrite(&d, m, st);
 	release(&d);
