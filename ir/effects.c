@@ -104,7 +104,7 @@ Effects *effects_build(const Module *m)
 	for (uint32_t i = 0; i < n; i++) {
 		const CgFunc *c = cg_func(cg, order[i]);
 		if (!c->def || !c->def->has_body || c->def->linkage == LINK_WEAK ||
-		    cg_on_cycle(cg, order[i]) || is_pure(e, c->name) || !body_pure(e, c->def))
+		    cg_on_cycle(cg, order[i]) || !body_pure(e, c->def))
 			continue;
 		Pure *p = &e->v[i];
 		p->name = c->name;
