@@ -13,7 +13,8 @@
  * cycle and it is on no cycle of calls (a loop that never ends is an
  * effect a removed call would lose).  Loads of any memory are allowed:
  * a load whose value nothing reads goes in ptxas too.  A .weak body may
- * give way to another at a later link, so it is not asked. */
+ * give way to another at a later link, so it is not asked; a kernel is
+ * called by no one, and its body (the largest) is not read. */
 #include <stdlib.h>
 #include "ir.h"
 #include "ptrhash.h"
@@ -103,7 +104,7 @@ Effects *effects_build(const Module *m)
 	e->v = xcalloc(n + 1, sizeof *e->v);
 	for (uint32_t i = 0; i < n; i++) {
 		const CgFunc *c = cg_func(cg, order[i]);
-		if (!c->def || !c->def->has_body || c->def->linkage == LINK_WEAK ||
+		if (!c->def || !c->def->has_body || c->def->is_entry || c->def->linkage == LINK_WEAK ||
 		    cg_on_cycle(cg, order[i]) || !body_pure(e, c->def))
 			continue;
 		Pure *p = &e->v[i];
