@@ -399,8 +399,16 @@ static void body_params(Params *p, const List *l)
 	for (const Stmt *s = body_first(l, &it); s; s = body_next(&it))
 		if (s->kind == S_VAR && decl_space(&s->var) == SPACE_PARAM)
 			for (uint32_t i = 0; i < s->var.nds; i++) {
-				ParamUse *u = arena_alloc(p->arena, sizeof *u);
-				*u = (ParamUse){.name = s->var.ds[i].name};
+				/* once per name: nvcc declares param0 in every call's
+				 * scope, and uthash chains equal keys in one bucket,
+				 * which every other name hashed there then walks */
+				const char *name = s->var.ds[i].name;
+				ParamUse *u;
+				HASH_FIND_PTR(p->set, &name, u);
+				if (u)
+					continue;
+				u = arena_alloc(p->arena, sizeof *u);
+				*u = (ParamUse){.name = name};
 				HASH_ADD_PTR(p->set, name, u);
 			}
 }

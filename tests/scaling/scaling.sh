@@ -11,6 +11,13 @@
 # one step, x1.8 on the next).
 # Times under 0.1 s and peaks under 32 MB count as that much, so that
 # noise in a short run is no ratio.
+# A row that fails that too gets a last look where valgrind is found: the
+# instructions executed at n and 2n (callgrind, exact and the same on a
+# busy machine) may at most x2.2.  One huge function whose IR outgrows the
+# caches slows every walk over it at each doubling while its work stays
+# linear (byvalue-calls, one kernel of 16,000 calls: x2.4 a doubling in
+# time from 1,000 to 16,000, instructions x2.00 and x2.00); a cost that
+# grows faster than n executes more instructions too.
 #
 # Usage: tests/scaling/scaling.sh PTXLINK [ROW...]     (default: every row)
 # SCALING_KEEP=DIR keeps the inputs in DIR.
@@ -91,6 +98,14 @@ print("%.3f %d" % (best, peak))
 END
 }
 
+# instructions DIR: what ptxlink executes on DIR/args, counted by callgrind
+instructions() {
+	(cd "$1" && mapfile -t args <args &&
+		valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+			"$ptxlink" -o out.ptx "${args[@]}" 2>&1 >/dev/null) |
+		awk '/Collected :/ { print $NF }'
+}
+
 # ratio A B FLOOR: B/A, each at least FLOOR, with two decimals
 ratio() {
 	awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { a = a < f ? f : a; b = b < f ? f : b; printf "%.2f", b / a }'
@@ -131,7 +146,18 @@ for row in $rows; do
 	fi
 	printf '%-17s n=%-6s %6s s %7s KB   2n: %6s s %7s KB   x%s time, x%s memory%s\n' \
 		"$row" "$n" "$1" "$2" "$3" "$4" "$tr" "$mr" "${tr4:+, 4n: $5 s x$tr4 time}"
-	if [ -n "$tr4" ]; then
+	ir=
+	if [ -n "$tr4" ] && over "$tr4" 6.25 && command -v valgrind >/dev/null 2>&1; then
+		# the last look: instructions at n and 2n
+		i1=$(instructions "$tmp/$row.$n") i2=$(instructions "$tmp/$row.$((2 * n))")
+		if [ -n "$i1" ] && [ -n "$i2" ]; then
+			ir=$(ratio "$i1" "$i2" 1)
+			echo "    instructions: $i1 at n, $i2 at 2n: x$ir"
+		fi
+	fi
+	if [ -n "$ir" ]; then
+		check "$row: instructions x$ir from n to 2n (time x$tr4 from n to 4n)" "! over $ir 2.2"
+	elif [ -n "$tr4" ]; then
 		check "$row: time x$tr4 from n to 4n" "! over $tr4 6.25"
 	else
 		check "$row: time x$tr" "! over $tr"
