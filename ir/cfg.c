@@ -241,6 +241,7 @@ static void find_cycles(Cfg *g)
 	}
 	for (uint32_t k = 0; k < g->nblocks; k++) {
 		Block *b = &g->blocks[k];
+		b->cycle = comp[k];
 		b->cyclic = comp[k] != UINT32_MAX && size[comp[k]] > 1;
 		for (uint32_t e = 0; e < b->nsucc; e++)
 			b->cyclic |= b->succ[e] == k;

@@ -660,6 +660,8 @@ typedef struct Block {
 	                           UINT32_MAX when unreachable */
 	uint32_t rpo;           /* index in Cfg.order, UINT32_MAX if unreachable */
 	uint8_t cyclic;         /* on a cycle: may run more than once per call */
+	uint32_t cycle;         /* its strongly connected component (a block of
+	                           it), UINT32_MAX when unreachable */
 } Block;
 
 typedef struct Cfg {
@@ -697,7 +699,7 @@ typedef struct Loop {
 } Loop;
 uint32_t loops_find(const Cfg *, Loop **);
 int loop_unrolled(const Loop *, uint32_t n, uint32_t i);   /* by the front end, remainder after it */
-uint32_t loops_size(const Cfg *);   /* instructions in blocks on a cycle */
+uint32_t loops_unrollable_size(const Cfg *);   /* instructions on a cycle holding no call */
 
 /* live.c: register liveness per block; names must be interned.  The
  * registers are those the code mentions; live_in_blocks gives register
@@ -1168,6 +1170,7 @@ enum { INDEXED_ELEMS = 16, INDEXED_SELECTS = 48 };
 /* Does f store through it at a run-time offset (a[j] = x)?  Then the
  * caller's object passed there stays in memory once the call is inlined. */
 int param_stored_indexed(const Func *f, const char *param);
+uint32_t param_indexed_loads(const Func *f, const char *param);   /* loads through it at run-time offsets */
 
 /* callgraph.c: functions in module order, their direct callees, how
  * many indirect calls they make, and whether their address is taken

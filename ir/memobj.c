@@ -1411,6 +1411,19 @@ int param_stored_indexed(const Func *f, const char *param)
 	return param_walk(f, param, NULL, 0).stored_indexed;
 }
 
+/* How many loads f makes through pointer parameter param at run-time
+ * offsets (a[j]), each an instruction of the body, whatever else it does
+ * with the pointer. */
+uint32_t param_indexed_loads(const Func *f, const char *param)
+{
+	ParamUse u = param_walk(f, param, NULL, 1);
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < u.ngot; i++)
+		k += u.got[i].indexed && !u.got[i].store;
+	free(u.got);
+	return k;
+}
+
 /* ---- functions that only read through a pointer argument ---------------- */
 
 /* A module function's arguments that borrowers_args says of, found the

@@ -23,15 +23,19 @@ enum { BODY_GOES_MAX = 400 };
 
 /* Every copy counts (front ends unroll loops around calls); a parameter
  * element costs one move; what the copies fold weighs nothing.  An array
- * read at run-time indices may become registers and its loops unroll
- * (ptxas by 4): the callee's loops count 3 times more and its body
- * going earns nothing. */
+ * read at run-time indices may become registers, each read a chain of
+ * selects over its elements, and the loops ptxas unrolls (by 4, fully at
+ * a constant trip count; not one around a call) copy them: the callee's
+ * instructions on such loops count 3 times more.  Its body going earns
+ * nothing then, nor where it reads the array more than once so (a loop
+ * NVVM unrolled already: depot_lifetimes' sum_through, 16 reads). */
 int cost_weigh(const CostFacts *f)
 {
 	int total = f->copies * (f->body - f->overhead) - f->folds;
+	int selects = f->local == COST_LOCAL_PASSED && (f->loop_ins || f->indexed_loads > 1);
 	if (f->local == COST_LOCAL_PASSED)
 		total += 3 * f->copies * f->loop_ins;
-	else if (f->last && (f->body <= BODY_GOES_MAX || f->body <= f->move_room))
+	if (!selects && f->last && (f->body <= BODY_GOES_MAX || f->body <= f->move_room))
 		total -= f->body;
 	if (f->local == COST_LOCAL_HELD)
 		total -= HELD_BONUS + HELD_BYTE * f->copies * f->held_bytes;

@@ -22,7 +22,8 @@ typedef struct CostFacts {
 	int folds;           /* instructions the copies fold or compute once */
 	int local;           /* COST_LOCAL_* */
 	int held_bytes;      /* COST_LOCAL_HELD: the bytes of those objects a copy reaches */
-	int loop_ins;        /* the callee's instructions on a loop (asked for COST_LOCAL_PASSED) */
+	int loop_ins;        /* the callee's instructions on a loop holding no call (asked for COST_LOCAL_PASSED) */
+	int indexed_loads;   /* COST_LOCAL_PASSED: the callee's loads of the objects at run-time offsets */
 	int last;            /* these are its last calls, and nothing else keeps its body */
 	int move_room;       /* instructions bodies going with their last call may still move (0: none) */
 } CostFacts;

@@ -42,9 +42,10 @@ enum {
 /* A call-graph function's, as a callee: Inlinable.callee[cg_index_of()]. */
 typedef struct Facts {
 	unsigned known;
-	int loop_ins;                /* its instructions on a loop */
+	int loop_ins;                /* its instructions on a loop holding no call */
 	uint8_t *held;               /* per parameter: inlinable_held() */
 	int32_t *held_bytes;         /* per parameter held: the bytes it reaches */
+	int32_t *indexed;            /* per parameter neither held nor kept: its loads at run-time offsets */
 	uint32_t ncalls;             /* its direct calls at inlinable_open() from functions
 	                                that may run (inlinable_runs) */
 	uint8_t runs;                /* inlinable_runs() */
@@ -222,7 +223,7 @@ int inlinable_loops(Inlinable *in, const CgFunc *c)
 	if (!(e->known & KNOWN_LOOPS)) {
 		e->known |= KNOWN_LOOPS;
 		Cfg *cfg = cfg_build(c->def);
-		e->loop_ins = cfg ? (int)loops_size(cfg) : 0;
+		e->loop_ins = cfg ? (int)loops_unrollable_size(cfg) : 0;
 		cfg_free(cfg);
 	}
 	return e->loop_ins;
@@ -235,6 +236,7 @@ int inlinable_held(Inlinable *in, const CgFunc *c, uint32_t i)
 		e->known |= KNOWN_HELD;
 		e->held = arena_alloc(in->arena, c->def->nparams + 1);
 		e->held_bytes = arena_alloc(in->arena, (c->def->nparams + 1) * sizeof *e->held_bytes);
+		e->indexed = arena_alloc(in->arena, (c->def->nparams + 1) * sizeof *e->indexed);
 	}
 	const char *p = c->def->params[i].ds[0].name;
 	int64_t bytes = 0;
@@ -242,6 +244,7 @@ int inlinable_held(Inlinable *in, const CgFunc *c, uint32_t i)
 		e->held[i] = KNOWN_HELD | (param_offsets_constant(c->def, p, &bytes) ? PARAM_HELD :
 			param_stored_indexed(c->def, p) ? PARAM_STAYS : 0);
 		e->held_bytes[i] = bytes < INT32_MAX ? (int32_t)bytes : INT32_MAX;
+		e->indexed[i] = e->held[i] == KNOWN_HELD ? (int32_t)param_indexed_loads(c->def, p) : 0;
 	}
 	return e->held[i] & ~KNOWN_HELD;
 }
@@ -249,6 +252,11 @@ int inlinable_held(Inlinable *in, const CgFunc *c, uint32_t i)
 int inlinable_held_bytes(Inlinable *in, const CgFunc *c, uint32_t i)
 {
 	return inlinable_held(in, c, i) == PARAM_HELD ? facts(in, c)->held_bytes[i] : 0;
+}
+
+static int indexed_loads(Inlinable *in, const CgFunc *c, uint32_t i)
+{
+	return inlinable_held(in, c, i) == 0 ? facts(in, c)->indexed[i] : 0;
 }
 
 /* ---- a callee's registers in place ---------------------------------------------- */
@@ -546,9 +554,10 @@ static int stored_data(CallerFacts *cf, const char *reg)
  * way: the callee stores through each of the others at a run-time
  * index, or the caller itself stores into it at a data index
  * (stored_data).  Else COST_LOCAL_PASSED: the callee only reads it at
- * run-time indices, and ptxas may hold it in registers once inlined. */
+ * run-time indices, and ptxas may hold it in registers once inlined;
+ * *loads (when not NULL) adds how many such reads the callee makes. */
 int caller_passes_local(CallerFacts *cf, Inlinable *inl, const Stmt *call, const List *l, const CgFunc *c,
-	int *bytes)
+	int *bytes, int *loads)
 {
 	const Names *locals = local_addrs(cf);
 	const Func *callee = c->def;
@@ -566,7 +575,10 @@ int caller_passes_local(CallerFacts *cf, Inlinable *inl, const Stmt *call, const
 				held &= how == PARAM_HELD;
 				if (bytes && how == PARAM_HELD)
 					*bytes += inlinable_held_bytes(inl, c, i);
-				read |= how == 0 && !stored_data(cf, s->ins.ops[1]->str);
+				int reads = how == 0 && !stored_data(cf, s->ins.ops[1]->str);
+				if (loads && reads)
+					*loads += indexed_loads(inl, c, i);
+				read |= reads;
 			}
 	return !passed ? COST_LOCAL_NONE : held ? COST_LOCAL_HELD : read ? COST_LOCAL_PASSED : COST_LOCAL_NONE;
 }
@@ -665,9 +677,9 @@ void params_free(CallParams *ps)
 CostFacts caller_cost_facts(CallerFacts *cf, Inlinable *inl, const Stmt *call, const List *l,
 	const CgFunc *c, uint32_t copies, uint32_t ncalls)
 {
-	int bytes = 0, local = caller_passes_local(cf, inl, call, l, c, &bytes);
+	int bytes = 0, loads = 0, local = caller_passes_local(cf, inl, call, l, c, &bytes, &loads);
 	CostFacts f = {.body = (int)body_size(&c->def->body), .copies = (int)copies, .local = local,
-		.held_bytes = bytes};
+		.held_bytes = bytes, .indexed_loads = loads};
 	if (f.local == COST_LOCAL_PASSED)
 		f.loop_ins = inlinable_loops(inl, c);
 	f.last = inlinable_removable(inl, c) && ncalls == copies;

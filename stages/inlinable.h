@@ -178,7 +178,7 @@ int caller_depot_fits(const CallerFacts *, const Names *names, const List *body,
 /* How call (in l) passes an address of the caller's .local objects to
  * callee: COST_LOCAL_*. */
 int caller_passes_local(CallerFacts *, Inlinable *, const Stmt *call, const List *l, const CgFunc *callee,
-	int *bytes);
+	int *bytes, int *loads);
 uint32_t body_writes(const List *, const char *reg);   /* statements that may write reg */
 /* The cost model's facts for copies of c at call (in l), the caller
  * calling it copies times and the module ncalls times; what the asker

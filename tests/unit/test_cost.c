@@ -29,6 +29,12 @@ START_TEST(weighs_a_local_array_passed)
 		.loop_ins = 7, .last = 1};
 	/* its loops count 3 times more, and the body going earns nothing */
 	ck_assert_int_eq(cost_weigh(&f), 2 * 17 + 3 * 2 * 7);
+	f.loop_ins = 0;      /* no loop ptxas unrolls, one read: the body goes as any */
+	f.indexed_loads = 1;
+	ck_assert_int_eq(cost_weigh(&f), 2 * 17 - 20);
+	f.indexed_loads = 2; /* two chains of selects: it stays */
+	ck_assert_int_eq(cost_weigh(&f), 2 * 17);
+	f.loop_ins = 7;
 	f.local = COST_LOCAL_HELD;   /* 60 less, and the body goes */
 	ck_assert_int_eq(cost_weigh(&f), 34 - 20 - 60);
 	f.last = 0;

@@ -239,13 +239,14 @@ START_TEST(facts_of_a_caller)
 	ck_assert_int_eq(caller_shadowed(&e), 1);
 	const List *l;
 	const Stmt *call = call_at(c.f, 0, &l);
-	int bytes = 0;
-	ck_assert_int_eq(caller_passes_local(&c, inl, call, l, held, &bytes), COST_LOCAL_HELD);
+	int bytes = 0, loads = 0;
+	ck_assert_int_eq(caller_passes_local(&c, inl, call, l, held, &bytes, &loads), COST_LOCAL_HELD);
 	ck_assert_int_eq(bytes, 4);   /* the depot's address to p: held reads 4 of its bytes */
 	call = call_at(c.f, 1, &l);
 	bytes = 0;
-	ck_assert_int_eq(caller_passes_local(&c, inl, call, l, held, &bytes), COST_LOCAL_PASSED);
+	ck_assert_int_eq(caller_passes_local(&c, inl, call, l, held, &bytes, &loads), COST_LOCAL_PASSED);
 	ck_assert_int_eq(bytes, 0);
+	ck_assert_int_eq(loads, 1);   /* q's one load at a run-time index */
 	caller_facts_free(&c);
 	caller_facts_free(&d);
 	caller_facts_free(&e);
