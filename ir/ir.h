@@ -1170,7 +1170,15 @@ enum { INDEXED_ELEMS = 16, INDEXED_SELECTS = 48 };
 /* Does f store through it at a run-time offset (a[j] = x)?  Then the
  * caller's object passed there stays in memory once the call is inlined. */
 int param_stored_indexed(const Func *f, const char *param);
-uint32_t param_indexed_loads(const Func *f, const char *param);   /* loads through it at run-time offsets */
+/* The three in one walk, and how many loads f makes through it at a
+ * run-time offset (a[j]). */
+typedef struct ParamReads {
+	int constant;            /* param_offsets_constant */
+	int64_t bytes;           /* and its *bytes */
+	int stored_indexed;      /* param_stored_indexed */
+	uint32_t indexed_loads;
+} ParamReads;
+ParamReads param_reads(const Func *f, const char *param);
 
 /* callgraph.c: functions in module order, their direct callees, how
  * many indirect calls they make, and whether their address is taken

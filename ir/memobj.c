@@ -1212,6 +1212,7 @@ typedef struct ParamUse {
 	int other;          /* param named otherwise (its address taken, a piece of it
 	                     * read), or the pointer going where it is not followed */
 	int converted;      /* an address of it through cvta (into another space's) */
+	uint32_t indexed_loads;   /* loads at a run-time offset from it */
 	ParamAccess *got;   /* with collect: each load and store through it */
 	uint32_t ngot, cgot;
 	int collect;
@@ -1305,6 +1306,7 @@ static void scan_param(Walker *w, uint32_t i, ParamUse *u)
 			continue;
 		u->not_ldst |= role != OPND_LOAD && role != OPND_STORE;
 		u->stored_indexed |= (role == OPND_STORE || role == OPND_UPDATE) && a.indexed;
+		u->indexed_loads += role == OPND_LOAD && a.var;
 		int width = (int)in->sp->type_bytes * (int)in->sp->vec;
 		use_bytes(u, a, width, width, role == OPND_STORE || role == OPND_UPDATE);
 		if (u->collect && (role == OPND_LOAD || role == OPND_STORE)) {
@@ -1352,11 +1354,19 @@ static ParamUse param_walk(const Func *f, const char *param, Borrowers *rd, int 
  * be NULL). */
 int param_offsets_constant(const Func *f, const char *param, int64_t *bytes)
 {
-	ParamUse u = param_walk(f, param, NULL, 0);
-	int held = u.loads > 0 && !u.inexact && !u.not_ldst && !u.other;
+	ParamReads r = param_reads(f, param);
 	if (bytes)
-		*bytes = held && u.lo < u.hi ? u.hi - u.lo : 0;
-	return held;
+		*bytes = r.bytes;
+	return r.constant;
+}
+
+ParamReads param_reads(const Func *f, const char *param)
+{
+	ParamUse u = param_walk(f, param, NULL, 0);
+	ParamReads r = {.constant = u.loads > 0 && !u.inexact && !u.not_ldst && !u.other,
+		.stored_indexed = u.stored_indexed, .indexed_loads = u.indexed_loads};
+	r.bytes = r.constant && u.lo < u.hi ? u.hi - u.lo : 0;
+	return r;
 }
 
 /* Does f only load and store through pointer parameter param, each
@@ -1408,20 +1418,7 @@ ParamAccess *param_accesses_indexed(const Func *f, const char *param, uint32_t *
  * ptxas unrolls the loop and places each. */
 int param_stored_indexed(const Func *f, const char *param)
 {
-	return param_walk(f, param, NULL, 0).stored_indexed;
-}
-
-/* How many loads f makes through pointer parameter param at run-time
- * offsets (a[j]), each an instruction of the body, whatever else it does
- * with the pointer. */
-uint32_t param_indexed_loads(const Func *f, const char *param)
-{
-	ParamUse u = param_walk(f, param, NULL, 1);
-	uint32_t k = 0;
-	for (uint32_t i = 0; i < u.ngot; i++)
-		k += u.got[i].indexed && !u.got[i].store;
-	free(u.got);
-	return k;
+	return param_reads(f, param).stored_indexed;
 }
 
 /* ---- functions that only read through a pointer argument ---------------- */

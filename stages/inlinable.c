@@ -239,12 +239,11 @@ int inlinable_held(Inlinable *in, const CgFunc *c, uint32_t i)
 		e->indexed = arena_alloc(in->arena, (c->def->nparams + 1) * sizeof *e->indexed);
 	}
 	const char *p = c->def->params[i].ds[0].name;
-	int64_t bytes = 0;
 	if (!(e->held[i] & KNOWN_HELD)) {
-		e->held[i] = KNOWN_HELD | (param_offsets_constant(c->def, p, &bytes) ? PARAM_HELD :
-			param_stored_indexed(c->def, p) ? PARAM_STAYS : 0);
-		e->held_bytes[i] = bytes < INT32_MAX ? (int32_t)bytes : INT32_MAX;
-		e->indexed[i] = e->held[i] == KNOWN_HELD ? (int32_t)param_indexed_loads(c->def, p) : 0;
+		ParamReads r = param_reads(c->def, p);
+		e->held[i] = KNOWN_HELD | (r.constant ? PARAM_HELD : r.stored_indexed ? PARAM_STAYS : 0);
+		e->held_bytes[i] = r.bytes < INT32_MAX ? (int32_t)r.bytes : INT32_MAX;
+		e->indexed[i] = r.indexed_loads < INT32_MAX ? (int32_t)r.indexed_loads : INT32_MAX;
 	}
 	return e->held[i] & ~KNOWN_HELD;
 }
