@@ -1116,18 +1116,16 @@ uint32_t memobjs_anchor_offsets(const MemObjs *, int obj, int64_t *out);
  * the calls showed (an object lent to a callee starts where it is). */
 const int64_t *func_depot_starts(Module *m, Func *f, Borrowers *rd, uint32_t *n);
 /* Where the variables inside object obj end: an address at base stays
- * before the next start past it (memobjs_starts) and, under a layout
- * NVVM or LLVM wrote (layout_kept), before the next anchor past it
- * (memobjs_anchor_offsets); memends_after gives that end (the object's
- * size past the last), memends_next_start the start alone (INT64_MAX:
- * none). */
+ * before the next start past it (memobjs_starts: memends_next_start,
+ * INT64_MAX for none) and, under a layout NVVM or LLVM wrote
+ * (layout_kept), inside its anchor's variable (memobjs_anchor_offsets:
+ * memends_anchored). */
 typedef struct MemEnds {
 	int64_t *starts, *anchors;
 	uint32_t nstarts, nanchors;
 	int64_t size;
 } MemEnds;
 void memends_of(const MemObjs *, int obj, int layout_kept, MemEnds *);
-int64_t memends_after(const MemEnds *, int64_t base);
 int64_t memends_next_start(const MemEnds *, int64_t base);
 /* The bytes between the anchors around offset at (0 and the object's size
  * past the first and the last): under a layout NVVM or LLVM wrote, the

@@ -1141,14 +1141,6 @@ int64_t memends_next_start(const MemEnds *e, int64_t base)
 	return k < e->nstarts ? e->starts[k] : INT64_MAX;
 }
 
-int64_t memends_after(const MemEnds *e, int64_t base)
-{
-	int64_t end = e->size, s = memends_next_start(e, base);
-	uint32_t a = sorted_above(e->anchors, e->nanchors, base);
-	end = s < end ? s : end;
-	return a < e->nanchors && e->anchors[a] < end ? e->anchors[a] : end;
-}
-
 void memends_anchored(const MemEnds *e, int64_t at, int64_t *lo, int64_t *hi)
 {
 	uint32_t a = sorted_above(e->anchors, e->nanchors, at);

@@ -261,18 +261,23 @@ static const LentBy *lend_of(Facts *c, const Stmt *store)
 }
 
 /* The bytes from the address store lends to the end of its variable: the
- * object's end, or under a layout NVVM or LLVM wrote, the next start or
- * anchor past the address (memobjs_anchor_offsets); -1 not known. */
+ * object's end, or under a layout NVVM or LLVM wrote, the next anchor
+ * past the anchor the address came from (memends_anchored); -1 not
+ * known.  Not the next start past the address: an address lent inside
+ * an array looks like one (clang's &a[13] and &a[14] to two calls, the
+ * first reading a[13] to a[16]). */
 static int64_t lent_extent(Facts *c, const Stmt *store)
 {
 	const LentBy *l = lend_of(c, store);
 	const MemAccess *mine = l ? l->acc : NULL;
 	if (!mine || c->mo->objs[mine->obj].size < 0)
 		return -1;
-	int64_t end = c->mo->objs[mine->obj].size;
-	const Reach *r = c->f->layout_kept ? reach_of(c, mine->obj) : NULL;
+	int64_t end = c->mo->objs[mine->obj].size, lo;
+	const MemAnchor *an = mine->anchor >= 0 ? &c->mo->anchors[mine->anchor] : NULL;
+	const Reach *r = c->f->layout_kept && an && an->op == MEM_ARITH && !an->fixed &&
+		an->off >= 0 && an->off <= mine->base ? reach_of(c, mine->obj) : NULL;
 	if (r && !r->blind)
-		end = memends_after(&r->ends, mine->base);
+		memends_anchored(&r->ends, an->off, &lo, &end);
 	return end - mine->base;
 }
 
