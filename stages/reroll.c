@@ -29,11 +29,17 @@
  * copy reads the initial value there instead, a literal or a register no
  * copy writes); the same name or literal in every copy (no copy writes
  * it); an integer operand that is c0 + j*d in copy j (a progression: a
- * register stepping by d).  Each register a copy writes is written once
- * in the run and by no other copy, and only the last copy's are read
- * after it (they get the loop's final values).  No guard, no branch, no
- * label, no opaque instruction; at least one call (--reroll-any: without
- * one too, for tests).  What fails any of it stays as it is.
+ * register stepping by d), or c0 + j*d + e*j*(j-1)/2 in 4 copies or more
+ * (second order, as LLVM's SCEV has it: `h += i` before a use of h * 27
+ * gives 0, 27, 81, 162; the register steps by a register stepping by
+ * e); the offset C of a load's or store's [%base+C] that steps so, %base
+ * written by no copy (the address becomes %base plus the step's register,
+ * an offset into %base's object: a[i] = f(i)).  Each register a copy
+ * writes is written once in the run and by no other copy, and only the
+ * last copy's are read after it (they get the loop's final values).  No
+ * guard, no branch, no label, no opaque instruction; at least one call
+ * (--reroll-any: without one too, for tests).  What fails any of it
+ * stays as it is.
  *
  * Runs are found by their calls: calls to one function (or, with
  * --reroll-any, instructions of one spelling) at equal distances; each
@@ -50,11 +56,23 @@
 #include "ir/ptrhash.h"
 
 /* bounds on a run: statements per copy and copies (a 3x3 stencil is 9,
- * NVVM's full unroll of a 16-trip loop 16) */
-enum { MAX_LEN = 96, MAX_COPIES = 32 };
+ * NVVM's full unroll of a 16-trip loop 16; a copy with its callee
+ * inlined by NVVM already, 111 statements in a generated program) */
+enum { MAX_LEN = 256, MAX_COPIES = 32 };
+
+/* A load or store whose address steps from copy to copy is rolled only
+ * in 3 copies or more of at least this many items (instructions, blocks,
+ * declarations) each: an array written at constant offsets may be held
+ * in registers by the depot stage, one written at a run-time offset is
+ * not, and a small copy saves less code than that costs.  Measured on
+ * the generated yardstick's FIT half and seeds 121-240: the copies
+ * whose rolling put a program over its peers' stack had 10 to 27 items,
+ * those whose rolling brought one within 5% of SASS 41 to 231; 24 lost
+ * one program, 48 another, 32 none. */
+enum { MIN_STEPPED_ITEMS = 32 };
 
 /* What an operand of the template (the second copy) is across the copies */
-enum { R_DEF, R_SAME, R_LOCAL, R_CARRIED, R_PROG };
+enum { R_DEF, R_SAME, R_LOCAL, R_CARRIED, R_PROG, R_APROG };
 
 /* A leaf: a name or literal an operand holds, or a whole operand that is
  * an integer literal (top). */
@@ -65,6 +83,7 @@ typedef struct Leaf {
 	int64_t val;
 	uint16_t item;         /* the copy's item (instruction) holding it */
 	uint8_t def, top, k;   /* written; a whole integer operand; its operand */
+	uint8_t aoff;          /* the offset of a load's or store's [%reg+C] (in val) */
 } Leaf;
 
 /* A copy flattened: its instructions and declarations, scopes marked */
@@ -79,8 +98,8 @@ typedef struct Copy {
 typedef struct Role {
 	uint8_t kind;
 	uint32_t q;            /* R_LOCAL, R_CARRIED: the defining leaf */
-	int64_t c0, d;         /* R_PROG: copy 0's value and the step */
-	uint8_t known, bits;   /* R_PROG: d known; the register's width */
+	int64_t c0, d, e;      /* R_PROG, R_APROG: copy 0's value, the step, the step's step */
+	uint8_t known, bits;   /* R_PROG: d known (1), e too (2); the register's width */
 	const Expr *init;      /* R_CARRIED: what the first copy reads */
 } Role;
 
@@ -212,7 +231,7 @@ static int add_leaf(void *ctx, Expr **slot)
 
 /* An instruction's leaves in operand order; a whole integer operand
  * (5, -1) is one. */
-static void leaves_of(Rr *r, Copy *c, Stmt *s)
+static void leaves_of(Rr *r, Copy *c, Stmt *s, int top)
 {
 	Ins *in = &s->ins;
 	for (uint32_t k = 0; k < in->nops; k++) {
@@ -226,6 +245,13 @@ static void leaves_of(Rr *r, Copy *c, Stmt *s)
 		}
 		void *ctx[3] = {r, c, &proto};
 		expr_leaves(&in->ops[k], add_leaf, ctx);
+		const Expr *a = in->ops[k], *b = a->kind == E_ADDR && a->n == 1 ? a->kids[0] : NULL;
+		if (top && (in->sp->code == O_ld || in->sp->code == O_st) && b && b->kind == E_BINARY &&
+		    b->op == '+' && b->kids[0]->kind == E_NAME && b->kids[0]->str[0] == '%' &&
+		    int_operand(b->kids[1], &v)) {
+			Leaf *l = &c->leaf[c->nleaf - 1];   /* the offset, the base's leaf before it */
+			l->aoff = 1, l->val = v;
+		}
 	}
 }
 
@@ -258,7 +284,7 @@ static int flatten_stmt(Rr *r, Copy *c, Stmt *s)
 			if (!plain_ins(&s->ins))
 				return 0;
 			c->item[c->nitem++] = s;
-			leaves_of(r, c, s);
+			leaves_of(r, c, s, !depth);
 		} else if (s->kind == S_VAR && depth) {
 			c->item[c->nitem++] = s;
 		} else if (s->kind != S_LOC) {
@@ -431,9 +457,27 @@ static int prog_bits(const Ins *in, uint32_t k)
 	}
 }
 
+static void names_ready(Rr *r)
+{
+	if (!r->named)
+		names_of_func(&r->names, r->m, r->f);
+	r->named = 1;
+}
+
+/* The width of an address's base register, 32 or 64; else 0. */
+static int addr_bits(Rr *r, const char *base)
+{
+	names_ready(r);
+	const char *ty = names_type(&r->names, base);
+	if (!ty || scoped(r, base))
+		return 0;
+	int bits = ty_bits(type_of(ty));
+	return bits == 32 || bits == 64 ? bits : 0;
+}
+
 /* Each template leaf's role, from the template and the first copy's
  * writes. */
-static int assign_roles(Rr *r)
+static int assign_roles(Rr *r, uint32_t k)
 {
 	const Copy *t = &r->cp[1];
 	r->role = arena_alloc(r->arena, (t->nleaf + 1) * sizeof *r->role);
@@ -449,6 +493,13 @@ static int assign_roles(Rr *r)
 		if (x->top) {
 			ro->bits = (uint8_t)prog_bits(&t->item[x->item]->ins, x->k);
 			ro->kind = ro->bits ? R_PROG : R_SAME;
+			continue;
+		}
+		if (x->aoff && k >= 3 && t->nitem >= MIN_STEPPED_ITEMS) {
+			/* [%base+C] of a statement of the body's own: C may step
+			 * where no copy writes %base */
+			ro->bits = (uint8_t)addr_bits(r, x[-1].name);
+			ro->kind = ro->bits && r->role[l - 1].kind == R_SAME ? R_APROG : R_SAME;
 			continue;
 		}
 		if (!x->name || scoped(r, x->name))
@@ -467,6 +518,13 @@ static int assign_roles(Rr *r)
 		ro->q = d->leaf;
 	}
 	return 1;
+}
+
+/* A progression's value in copy j: c0 + j*d + e*j*(j-1)/2, wrapping */
+static uint64_t prog_at(const Role *ro, uint32_t j)
+{
+	return (uint64_t)ro->c0 + (uint64_t)j * (uint64_t)ro->d +
+		(uint64_t)ro->e * ((uint64_t)j * (j - 1) / 2);
 }
 
 /* Whether leaf y of copy j is what role ro says; commit records the
@@ -501,15 +559,23 @@ static int leaf_fits(Rr *r, uint32_t j, uint32_t l, const Leaf *y, int commit)
 			ro->init = *y->slot;
 		return 1;
 	case R_PROG:
-		if (!y->top)
+	case R_APROG:
+		if (ro->kind == R_PROG ? !y->top : !y->aoff)
 			return 0;
 		if (!j) {
 			if (commit)
 				ro->c0 = y->val, ro->d = (int64_t)((uint64_t)x->val - (uint64_t)y->val), ro->known = 1;
 			return 1;
 		}
-		return ro->known && (uint64_t)y->val ==
-			(uint64_t)ro->c0 + (uint64_t)j * (uint64_t)ro->d;
+		if (j == 2 && ro->known == 1) {
+			/* the third copy fixes the second difference (SCEV's
+			 * {c0,+,d,+,e}: 0, 27, 81, 162 is h * 27 after h += i) */
+			if (commit)
+				ro->e = (int64_t)((uint64_t)y->val - (uint64_t)ro->c0 - 2 * (uint64_t)ro->d),
+				ro->known = 2;
+			return 1;
+		}
+		return ro->known == 2 && (uint64_t)y->val == prog_at(ro, j);
 	}
 	return 0;
 }
@@ -597,13 +663,6 @@ static int read_after(const Rr *r, const char *name)
 	return d && mentions(r, name) != d->in;
 }
 
-static void names_ready(Rr *r)
-{
-	if (!r->named)
-		names_of_func(&r->names, r->m, r->f);
-	r->named = 1;
-}
-
 static int has_call(const Copy *c)
 {
 	for (uint32_t i = 0; i < c->nitem; i++)
@@ -631,10 +690,14 @@ static int match(Rr *r, uint32_t start, uint32_t len, uint32_t k)
 				return 0;
 	}
 	collect_scoped(r, t);
-	if (!index_defs(r, k) || !assign_roles(r))
+	if (!index_defs(r, k) || !assign_roles(r, k))
 		return 0;
 	for (uint32_t j = 0; j < k; j++)
 		if (j != 1 && !copy_fits(r, j))
+			return 0;
+	/* any three values are c0, +d, +e: a second order needs four */
+	for (uint32_t l = 0; l < t->nleaf && k < 4; l++)
+		if ((r->role[l].kind == R_PROG || r->role[l].kind == R_APROG) && r->role[l].e)
 			return 0;
 	names_ready(r);
 	return outside_reads_last(r, k);
@@ -668,25 +731,33 @@ static const char *bits_type(int bits)
 	return bits == 16 ? ".b16" : bits == 32 ? ".b32" : ".b64";
 }
 
-/* One register per progression (width, start, step), shared. */
-static const char **prog_regs(Rr *r, Stmt *at, List *in)
+/* One register per progression (width, start, step, step's step),
+ * shared; a second-order one steps by a register of its own. */
+static const char **prog_regs(Rr *r, Stmt *at, List *in, const char ***step)
 {
 	const Copy *t = &r->cp[1];
 	const char **reg = arena_alloc(r->arena, (t->nleaf + 1) * sizeof *reg);
+	*step = arena_alloc(r->arena, (t->nleaf + 1) * sizeof **step);
 	for (uint32_t l = 0; l < t->nleaf; l++) {
 		const Role *ro = &r->role[l];
-		reg[l] = NULL;
-		if (ro->kind != R_PROG || !ro->d)
+		reg[l] = (*step)[l] = NULL;
+		if ((ro->kind != R_PROG && ro->kind != R_APROG) || (!ro->d && !ro->e))
 			continue;
 		for (uint32_t o = 0; o < l && !reg[l]; o++)
 			if (reg[o] && r->role[o].bits == ro->bits && r->role[o].c0 == ro->c0 &&
-			    r->role[o].d == ro->d)
-				reg[l] = reg[o];
+			    r->role[o].d == ro->d && r->role[o].e == ro->e)
+				reg[l] = reg[o], (*step)[l] = (*step)[o];
 		if (reg[l])
 			continue;
-		reg[l] = fresh_reg(r, "%rrv", spell(".reg ", bits_type(ro->bits)));
-		list_insert_before(in, at, ins2(r, at->loc, spell("mov", bits_type(ro->bits)),
+		const char *type = bits_type(ro->bits);
+		reg[l] = fresh_reg(r, "%rrv", spell(".reg ", type));
+		list_insert_before(in, at, ins2(r, at->loc, spell("mov", type),
 			name_expr(reg[l]), int_expr(ro->c0), NULL));
+		if (!ro->e)
+			continue;
+		(*step)[l] = fresh_reg(r, "%rrs", spell(".reg ", type));
+		list_insert_before(in, at, ins2(r, at->loc, spell("mov", type),
+			name_expr((*step)[l]), int_expr(ro->d), NULL));
 	}
 	return reg;
 }
@@ -717,6 +788,17 @@ static void rewrite_body(Rr *r, const char **reg)
 			const Role *ro = &r->role[l];
 			if (ro->kind == R_PROG && reg[l]) {
 				*slot_in(r, s, x, &ops) = name_expr(reg[l]);
+			} else if (ro->kind == R_APROG && reg[l]) {
+				/* [%base+C] becomes [%rra], %rra = %base + the step's
+				 * register: an offset into %base's object, not a
+				 * pointer stepped around the loop (which the depot
+				 * stage cannot bound) */
+				const char *type = bits_type(ro->bits);
+				const char *a = fresh_reg(r, "%rra", spell(".reg ", type));
+				list_insert_before(&r->f->body, s, ins2(r, s->loc, spell("add.s", type + 2),
+					name_expr(a), name_expr(t->leaf[l - 1].name), name_expr(reg[l])));
+				slot_in(r, s, x, &ops);
+				ops[x->k] = expr_addr(r->m, name_expr(a), 0);
 			} else if (ro->kind == R_CARRIED) {
 				Expr **e = slot_in(r, s, x, &ops);
 				*e = expr_renamed(r->m, *e, x->name, t->leaf[ro->q].name);
@@ -747,8 +829,8 @@ static void init_carried(Rr *r, Stmt *at, List *in)
 
 /* After the template: the steps, the count, the branch back, and the
  * last copy's registers that are read later. */
-static void latch(Rr *r, uint32_t k, const char **reg, const char *counter, const char *label,
-	Stmt *after, List *in)
+static void latch(Rr *r, uint32_t k, const char **reg, const char **step, const char *counter,
+	const char *label, Stmt *after, List *in)
 {
 	const Copy *t = &r->cp[1], *last = &r->cp[k - 1];
 	Stmt *next = after->next;
@@ -757,9 +839,14 @@ static void latch(Rr *r, uint32_t k, const char **reg, const char *counter, cons
 		int owner = reg[l] != NULL;
 		for (uint32_t o = 0; o < l && owner; o++)
 			owner = reg[o] != reg[l];
-		if (owner)
-			list_insert_before(in, next, ins2(r, loc, spell("add.s", bits_type(r->role[l].bits) + 2),
-				name_expr(reg[l]), name_expr(reg[l]), int_expr(r->role[l].d)));
+		if (!owner)
+			continue;
+		const char *add = spell("add.s", bits_type(r->role[l].bits) + 2);
+		list_insert_before(in, next, ins2(r, loc, add, name_expr(reg[l]), name_expr(reg[l]),
+			step[l] ? name_expr(step[l]) : int_expr(r->role[l].d)));
+		if (step[l])
+			list_insert_before(in, next, ins2(r, loc, add, name_expr(step[l]),
+				name_expr(step[l]), int_expr(r->role[l].e)));
 	}
 	const char *p = fresh_reg(r, "%rrp", ".reg .pred");
 	list_insert_before(in, next, ins2(r, loc, "add.s32", name_expr(counter), name_expr(counter),
@@ -796,7 +883,8 @@ static void roll(Rr *r, uint32_t start, uint32_t len, uint32_t k)
 	List *in = &r->f->body;
 	Stmt *first = r->st[start], *tfirst = r->st[start + len];
 	Stmt *tlast = r->st[start + 2 * len - 1], *last = r->st[start + k * len - 1];
-	const char **reg = prog_regs(r, first, in);
+	const char **step;
+	const char **reg = prog_regs(r, first, in, &step);
 	const char *counter = fresh_reg(r, "%rrc", ".reg .b32");
 	list_insert_before(in, first, ins2(r, first->loc, "mov.b32", name_expr(counter), int_expr(0), NULL));
 	init_carried(r, first, in);
@@ -804,7 +892,7 @@ static void roll(Rr *r, uint32_t start, uint32_t len, uint32_t k)
 	lab->label = names_fresh(&r->names, "$L__reroll");
 	list_insert_before(in, first, lab);
 	rewrite_body(r, reg);
-	latch(r, k, reg, counter, lab->label, tlast, in);
+	latch(r, k, reg, step, counter, lab->label, tlast, in);
 	if (k > 2)
 		drop(r, in, r->st[start + 2 * len], last);
 	drop(r, in, first, r->st[start + len - 1]);
