@@ -12,6 +12,9 @@ pkg-config --exists check 2>/dev/null || need+=(check)
 # fatbinary entries' decompression (tools/obj/unpack.c)
 pkg-config --exists libzstd 2>/dev/null || need+=(libzstd-dev)
 pkg-config --exists liblz4 2>/dev/null || need+=(liblz4-dev)
+# the scaling test's last look at a row over its time bound: instructions
+# executed, which a machine's caches do not change (tests/scaling/scaling.sh)
+command -v valgrind >/dev/null || need+=(valgrind)
 # clang's libFuzzer and sanitizer runtimes, for tools/fuzz.sh
 ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 \
 	|| need+=(libclang-rt-14-dev)

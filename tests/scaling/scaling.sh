@@ -15,8 +15,8 @@
 # instructions executed at n and 2n (callgrind, exact and the same on a
 # busy machine) may at most x2.2.  One huge function whose IR outgrows the
 # caches slows every walk over it at each doubling while its work stays
-# linear (byvalue-calls, one kernel of 16,000 calls: x2.4 a doubling in
-# time from 1,000 to 16,000, instructions x2.00 and x2.00); a cost that
+# linear (byvalue-calls, one kernel of n calls: x2.4 a doubling in
+# time from n = 1,000 to 16,000, instructions x2.00 and x2.00); a cost that
 # grows faster than n executes more instructions too.
 #
 # Usage: tests/scaling/scaling.sh PTXLINK [ROW...]     (default: every row)
