@@ -21,6 +21,17 @@ enum { HELD_BYTE = 2 };
  * or below the better peer, Σ spills -18% (docs/stages.md). */
 enum { BODY_GOES_MAX = 400 };
 
+/* A body reading a caller's array at run-time offsets goes with its last
+ * call only up to this size: a larger one brings its own objects and
+ * accesses into the caller's depot, where the depot stage may then keep
+ * more bytes (Quicksilver's tracking kernel: MC_Load_Particle's 208
+ * bytes whose addresses escape, then MC_Segment_Outcome's accesses
+ * through a pointer it cannot follow, which keep the whole depot: stack
+ * 944 -> 1,744 bytes with no bound; 944 up to 200 instructions, 1,280
+ * at 400).  On the generated yardstick's fitting sets 200 keeps the
+ * programs at the bar as they were. */
+enum { PASSED_GOES_MAX = 200 };
+
 /* Every copy counts (front ends unroll loops around calls); a parameter
  * element costs one move; what the copies fold weighs nothing.  An array
  * read at run-time indices may become registers, each read a chain of
@@ -32,7 +43,8 @@ enum { BODY_GOES_MAX = 400 };
 int cost_weigh(const CostFacts *f)
 {
 	int total = f->copies * (f->body - f->overhead) - f->folds;
-	int selects = f->local == COST_LOCAL_PASSED && (f->loop_ins || f->indexed_loads > 1);
+	int selects = f->local == COST_LOCAL_PASSED &&
+		(f->loop_ins || f->indexed_loads > 1 || f->body > PASSED_GOES_MAX);
 	if (f->local == COST_LOCAL_PASSED)
 		total += 3 * f->copies * f->loop_ins;
 	if (!selects && f->last && (f->body <= BODY_GOES_MAX || f->body <= f->move_room))

@@ -34,6 +34,12 @@ START_TEST(weighs_a_local_array_passed)
 	ck_assert_int_eq(cost_weigh(&f), 2 * 17 - 20);
 	f.indexed_loads = 2; /* two chains of selects: it stays */
 	ck_assert_int_eq(cost_weigh(&f), 2 * 17);
+	f.indexed_loads = 1; /* one read, but a body of 201: its frame and accesses would join the caller's */
+	f.body = 201;
+	ck_assert_int_eq(cost_weigh(&f), 2 * 198);
+	f.body = 200;
+	ck_assert_int_eq(cost_weigh(&f), 2 * 197 - 200);
+	f.body = 20, f.indexed_loads = 2;
 	f.loop_ins = 7;
 	f.local = COST_LOCAL_HELD;   /* 60 less, and the body goes */
 	ck_assert_int_eq(cost_weigh(&f), 34 - 20 - 60);
