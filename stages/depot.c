@@ -75,6 +75,7 @@ typedef struct Obj {
 	int64_t lo, hi;       /* its bytes in the old layout: [lo, hi) */
 	int64_t align;        /* a move keeps lo modulo this */
 	int64_t at;           /* the new offset; -1 when dead */
+	int64_t floor;        /* the lowest it may take: its anchors stay in the depot */
 	const char *pinned;   /* why it keeps its bytes, or NULL */
 	const Stmt *pinned_at;  /* the instruction that pins it, when one does */
 	const char *in_memory;  /* why registers cannot hold it, or NULL */
@@ -1088,6 +1089,22 @@ static int may_share(const Dp *d, uint32_t a, uint32_t b)
 	return !d->objs[a].pinned && !d->objs[b].pinned && !get_bit(row(d->conflict, d->words, a), b);
 }
 
+/* Each object's floor: an anchor below the object's bytes (a variable
+ * whose first bytes are dead) must not move below the depot's start.
+ * An address outside the frame is no address cvta may convert: the
+ * depot's generic %SP - 192, cvta.to.local'd in an inlined callee
+ * before it adds 192, faults (difftest-depot seed 7253). */
+static void anchor_floors(Dp *d)
+{
+	for (uint32_t i = 0; i < d->mo->nanchors; i++) {
+		if (d->first_atom[i] < 0)
+			continue;
+		Obj *o = &d->objs[d->obj_of[atom_find(d, d->first_atom[i])]];
+		int64_t below = o->lo - d->mo->anchors[i].off;
+		o->floor = below > o->floor ? below : o->floor;
+	}
+}
+
 /* Returns the new depot size. */
 static int64_t place_all(Dp *d)
 {
@@ -1111,7 +1128,7 @@ static int64_t place_all(Dp *d)
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t i = order[k].obj;
 		Obj *o = &d->objs[i];
-		int64_t size = o->hi - o->lo, p = congruent(o, 0);
+		int64_t size = o->hi - o->lo, p = congruent(o, o->floor);
 		for (int moved_on = 1; moved_on;) {
 			moved_on = 0;
 			for (uint32_t j = 0; j < nplaced; j++) {
@@ -1897,6 +1914,7 @@ static int repack(Dp *d, Stats *st, Places *b, int64_t *size)
 	/* before layout: what registers hold takes no bytes */
 	unsigned scalar = scalar_replace(d, b, st);
 	report_objects(d, st);
+	anchor_floors(d);
 	int64_t packed = place_all(d);
 	analysis_remarks(d);
 	unsigned removed = drop_dead_stores(d, b);
