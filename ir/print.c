@@ -4,12 +4,22 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uthash.h>
 #include "ir.h"
+
+/* A source location a .loc has given: ptxas rejects an inlined_at that
+ * names one no earlier .loc of the module gave. */
+typedef struct SeenLoc {
+	uint32_t key[3];   /* file, line, column */
+	UT_hash_handle hh;
+} SeenLoc;
 
 /* A buffer of our own in front of stdio: printing is a stream of short
  * strings, and going through fputs for each was a sixth of a round trip. */
 typedef struct Out {
 	FILE *f;
+	SeenLoc *seen;     /* the locations printed .loc lines gave */
+	Arena *arena;      /* holds seen */
 	size_t n;
 	char buf[1 << 16];
 } Out;
@@ -256,8 +266,33 @@ static void print_ins(Out *f, const Ins *in)
 	puts_(f, ";\n");
 }
 
-static void print_loc(Out *f, const LocInfo *li)
+/* Whether a .loc has given file:line:col; it has from now on. */
+static int seen_loc(Out *f, uint32_t file, uint32_t line, uint32_t col)
 {
+	uint32_t key[3] = {file, line, col};
+	SeenLoc *e;
+	HASH_FIND(hh, f->seen, key, sizeof key, e);
+	if (e)
+		return 1;
+	e = arena_alloc(f->arena, sizeof *e);
+	memcpy(e->key, key, sizeof key);
+	HASH_ADD(hh, f->seen, key, sizeof e->key, e);
+	return 0;
+}
+
+/* A stage that removes code removes its .loc lines with it, and a later
+ * inlined_at may name the location only such a line gave (NVVM gives a
+ * loop's line once, then names it from each inlined copy; the copies
+ * reroll folds into one and the blocks fold finds dead go).  ptxas
+ * wants that location seen first, anywhere earlier in the module: a
+ * plain .loc of it, just before, says no more than the one that went. */
+static void print_loc(Out *f, const LocInfo *li, int depth)
+{
+	if (li->has_inlined && !seen_loc(f, li->in_file, li->in_line, li->in_col)) {
+		printf_(f, ".loc\t%u %u %u\n", li->in_file, li->in_line, li->in_col);
+		indent(f, depth);
+	}
+	seen_loc(f, li->file, li->line, li->col);
 	printf_(f, ".loc\t%u %u %u", li->file, li->line, li->col);
 	if (li->function_name)
 		printf_(f, ", function_name %s", li->function_name);
@@ -374,7 +409,7 @@ static void print_stmt(Out *f, const Stmt *s, int depth)
 		printf_(f, "%s:\n", s->label);
 		break;
 	case S_LOC:
-		print_loc(f, s->locinfo);
+		print_loc(f, s->locinfo, depth);
 		break;
 	case S_SCOPE:
 		puts_(f, "{\n");
@@ -410,8 +445,12 @@ void print_module(FILE *f, const Module *m)
 	Out *o = xmalloc(sizeof *o);
 	o->f = f;
 	o->n = 0;
+	o->seen = NULL;
+	o->arena = arena_new();
 	module(o, m);
 	flush(o);
+	HASH_CLEAR(hh, o->seen);   /* its table is uthash's own; the entries the arena's */
+	arena_free(o->arena);
 	free(o);
 }
 
@@ -420,6 +459,8 @@ void print_expr(FILE *f, const Expr *e)
 	Out o;
 	o.f = f;
 	o.n = 0;
+	o.seen = NULL;
+	o.arena = NULL;
 	expr(&o, e);
 	flush(&o);
 }

@@ -867,17 +867,12 @@ static void latch(Rr *r, uint32_t k, const char **reg, const char **step, const 
 				name_expr(last->leaf[l].name), name_expr(t->leaf[l].name), NULL));
 }
 
-/* The copies' statements from .. to go; their .loc lines stay, as a
- * later .loc's inlined_at may name one, which ptxas wants seen before
- * (a -lineinfo build: difftest-calls seed 645). */
 static void drop(Rr *r, List *in, Stmt *from, Stmt *to)
 {
 	for (Stmt *s = from, *next; ; s = next) {
 		next = s->next;
-		if (s->kind != S_LOC) {
-			count_stmt(r, s, -1);
-			list_remove(in, s);
-		}
+		count_stmt(r, s, -1);
+		list_remove(in, s);
 		if (s == to)
 			break;
 	}
