@@ -101,6 +101,11 @@ typedef struct Role {
 	int64_t c0, d, e;      /* R_PROG, R_APROG: copy 0's value, the step, the step's step */
 	uint8_t known, bits;   /* R_PROG: d known (1), e too (2); the register's width */
 	const Expr *init;      /* R_CARRIED: what the first copy reads */
+	/* the rewrite's, R_PROG and R_APROG: */
+	const char *reg;       /* the register the progression is in the loop */
+	const char *step;      /* a second order's: the register its step is */
+	uint8_t owns;          /* this leaf made reg (the latch steps it) */
+	const char *addr;      /* R_APROG: %base + reg, one per base and reg */
 } Role;
 
 typedef struct DefName {
@@ -733,33 +738,32 @@ static const char *bits_type(int bits)
 
 /* One register per progression (width, start, step, step's step),
  * shared; a second-order one steps by a register of its own. */
-static const char **prog_regs(Rr *r, Stmt *at, List *in, const char ***step)
+static void prog_regs(Rr *r, Stmt *at, List *in)
 {
 	const Copy *t = &r->cp[1];
-	const char **reg = arena_alloc(r->arena, (t->nleaf + 1) * sizeof *reg);
-	*step = arena_alloc(r->arena, (t->nleaf + 1) * sizeof **step);
 	for (uint32_t l = 0; l < t->nleaf; l++) {
-		const Role *ro = &r->role[l];
-		reg[l] = (*step)[l] = NULL;
+		Role *ro = &r->role[l];
 		if ((ro->kind != R_PROG && ro->kind != R_APROG) || (!ro->d && !ro->e))
 			continue;
-		for (uint32_t o = 0; o < l && !reg[l]; o++)
-			if (reg[o] && r->role[o].bits == ro->bits && r->role[o].c0 == ro->c0 &&
-			    r->role[o].d == ro->d && r->role[o].e == ro->e)
-				reg[l] = reg[o], (*step)[l] = (*step)[o];
-		if (reg[l])
+		for (uint32_t o = 0; o < l && !ro->reg; o++) {
+			const Role *ot = &r->role[o];
+			if (ot->owns && ot->bits == ro->bits && ot->c0 == ro->c0 && ot->d == ro->d &&
+			    ot->e == ro->e)
+				ro->reg = ot->reg, ro->step = ot->step;
+		}
+		if (ro->reg)
 			continue;
 		const char *type = bits_type(ro->bits);
-		reg[l] = fresh_reg(r, "%rrv", spell(".reg ", type));
+		ro->owns = 1;
+		ro->reg = fresh_reg(r, "%rrv", spell(".reg ", type));
 		list_insert_before(in, at, ins2(r, at->loc, spell("mov", type),
-			name_expr(reg[l]), int_expr(ro->c0), NULL));
+			name_expr(ro->reg), int_expr(ro->c0), NULL));
 		if (!ro->e)
 			continue;
-		(*step)[l] = fresh_reg(r, "%rrs", spell(".reg ", type));
+		ro->step = fresh_reg(r, "%rrs", spell(".reg ", type));
 		list_insert_before(in, at, ins2(r, at->loc, spell("mov", type),
-			name_expr((*step)[l]), int_expr(ro->d), NULL));
+			name_expr(ro->step), int_expr(ro->d), NULL));
 	}
-	return reg;
 }
 
 /* The template's operand slot, in a copy of its operand array. */
@@ -772,9 +776,27 @@ static Expr **slot_in(Rr *r, Stmt *s, const Leaf *x, Expr ***ops)
 	return &(*ops)[x->k];
 }
 
+/* A stepping access's address, %base + the progression's register:
+ * one add per base and register, before the first access (the template
+ * is straight-line code, so that one comes before every other). */
+static const char *stepped_addr(Rr *r, uint32_t l, Stmt *s)
+{
+	const Copy *t = &r->cp[1];
+	Role *ro = &r->role[l];
+	const char *base = t->leaf[l - 1].name;
+	for (uint32_t o = 0; o < l; o++)
+		if (r->role[o].addr && r->role[o].reg == ro->reg && t->leaf[o - 1].name == base)
+			return ro->addr = r->role[o].addr;
+	const char *type = bits_type(ro->bits);
+	ro->addr = fresh_reg(r, "%rra", spell(".reg ", type));
+	list_insert_before(&r->f->body, s, ins2(r, s->loc, spell("add.s", type + 2),
+		name_expr(ro->addr), name_expr(base), name_expr(ro->reg)));
+	return ro->addr;
+}
+
 /* The template becomes the body: progressions read their registers,
  * carried reads the template's own writes. */
-static void rewrite_body(Rr *r, const char **reg)
+static void rewrite_body(Rr *r)
 {
 	Copy *t = &r->cp[1];
 	for (uint32_t i = 0; i < t->nitem; i++) {
@@ -786,17 +808,14 @@ static void rewrite_body(Rr *r, const char **reg)
 		for (uint32_t l = t->first[i]; l < t->first[i + 1]; l++) {
 			const Leaf *x = &t->leaf[l];
 			const Role *ro = &r->role[l];
-			if (ro->kind == R_PROG && reg[l]) {
-				*slot_in(r, s, x, &ops) = name_expr(reg[l]);
-			} else if (ro->kind == R_APROG && reg[l]) {
+			if (ro->kind == R_PROG && ro->reg) {
+				*slot_in(r, s, x, &ops) = name_expr(ro->reg);
+			} else if (ro->kind == R_APROG && ro->reg) {
 				/* [%base+C] becomes [%rra], %rra = %base + the step's
 				 * register: an offset into %base's object, not a
 				 * pointer stepped around the loop (which the depot
 				 * stage cannot bound) */
-				const char *type = bits_type(ro->bits);
-				const char *a = fresh_reg(r, "%rra", spell(".reg ", type));
-				list_insert_before(&r->f->body, s, ins2(r, s->loc, spell("add.s", type + 2),
-					name_expr(a), name_expr(t->leaf[l - 1].name), name_expr(reg[l])));
+				const char *a = stepped_addr(r, l, s);
 				slot_in(r, s, x, &ops);
 				ops[x->k] = expr_addr(r->m, name_expr(a), 0);
 			} else if (ro->kind == R_CARRIED) {
@@ -829,24 +848,22 @@ static void init_carried(Rr *r, Stmt *at, List *in)
 
 /* After the template: the steps, the count, the branch back, and the
  * last copy's registers that are read later. */
-static void latch(Rr *r, uint32_t k, const char **reg, const char **step, const char *counter,
-	const char *label, Stmt *after, List *in)
+static void latch(Rr *r, uint32_t k, const char *counter, const char *label, Stmt *after,
+	List *in)
 {
 	const Copy *t = &r->cp[1], *last = &r->cp[k - 1];
 	Stmt *next = after->next;
 	Loc loc = after->loc;
 	for (uint32_t l = 0; l < t->nleaf; l++) {
-		int owner = reg[l] != NULL;
-		for (uint32_t o = 0; o < l && owner; o++)
-			owner = reg[o] != reg[l];
-		if (!owner)
+		const Role *ro = &r->role[l];
+		if (!ro->owns)
 			continue;
-		const char *add = spell("add.s", bits_type(r->role[l].bits) + 2);
-		list_insert_before(in, next, ins2(r, loc, add, name_expr(reg[l]), name_expr(reg[l]),
-			step[l] ? name_expr(step[l]) : int_expr(r->role[l].d)));
-		if (step[l])
-			list_insert_before(in, next, ins2(r, loc, add, name_expr(step[l]),
-				name_expr(step[l]), int_expr(r->role[l].e)));
+		const char *add = spell("add.s", bits_type(ro->bits) + 2);
+		list_insert_before(in, next, ins2(r, loc, add, name_expr(ro->reg), name_expr(ro->reg),
+			ro->step ? name_expr(ro->step) : int_expr(ro->d)));
+		if (ro->step)
+			list_insert_before(in, next, ins2(r, loc, add, name_expr(ro->step),
+				name_expr(ro->step), int_expr(ro->e)));
 	}
 	const char *p = fresh_reg(r, "%rrp", ".reg .pred");
 	list_insert_before(in, next, ins2(r, loc, "add.s32", name_expr(counter), name_expr(counter),
@@ -883,16 +900,15 @@ static void roll(Rr *r, uint32_t start, uint32_t len, uint32_t k)
 	List *in = &r->f->body;
 	Stmt *first = r->st[start], *tfirst = r->st[start + len];
 	Stmt *tlast = r->st[start + 2 * len - 1], *last = r->st[start + k * len - 1];
-	const char **step;
-	const char **reg = prog_regs(r, first, in, &step);
+	prog_regs(r, first, in);
 	const char *counter = fresh_reg(r, "%rrc", ".reg .b32");
 	list_insert_before(in, first, ins2(r, first->loc, "mov.b32", name_expr(counter), int_expr(0), NULL));
 	init_carried(r, first, in);
 	Stmt *lab = stmt_new(r->m, S_LABEL, tfirst->loc);
 	lab->label = names_fresh(&r->names, "$L__reroll");
 	list_insert_before(in, first, lab);
-	rewrite_body(r, reg);
-	latch(r, k, reg, step, counter, lab->label, tlast, in);
+	rewrite_body(r);
+	latch(r, k, counter, lab->label, tlast, in);
 	if (k > 2)
 		drop(r, in, r->st[start + 2 * len], last);
 	drop(r, in, first, r->st[start + len - 1]);
