@@ -35,10 +35,16 @@
  * e); the offset C of a load's or store's [%base+C] that steps so, %base
  * written by no copy (the address becomes %base plus the step's register,
  * an offset into %base's object: a[i] = f(i)).  Each register a copy
- * writes is written once in the run and by no other copy, and only the
- * last copy's are read after it (they get the loop's final values).  No
- * guard, no branch, no label, no opaque instruction; at least one call
- * (--reroll-any: without one too, for tests).  What fails any of it
+ * writes is written by no other copy, where the template writes its own
+ * (both sides of an if/else may write one), and only the last copy's
+ * are read after the run (they get the loop's final values); a read is
+ * carried only where no path inside the template leads from a write of
+ * the template's register to it.  A copy may hold labels of its own and
+ * branches (guarded or not, among the body's own statements) to them,
+ * as where NVVM inlined a callee with an if/else into each copy: a
+ * branch out of a copy, a label named outside its copy, a template that
+ * ends in a branch, an opaque instruction are not rolled.  At least one
+ * call (--reroll-any: without one too, for tests).  What fails any of it
  * stays as it is.
  *
  * Runs are found by their calls: calls to one function (or, with
@@ -84,7 +90,11 @@ typedef struct Leaf {
 	uint16_t item;         /* the copy's item (instruction) holding it */
 	uint8_t def, top, k;   /* written; a whole integer operand; its operand */
 	uint8_t aoff;          /* the offset of a load's or store's [%reg+C] (in val) */
+	uint8_t lab;           /* a label: a branch's target, or (def) the label's line */
 } Leaf;
+
+/* Leaf.k of an instruction's guard, which has no operand slot */
+enum { K_GUARD = 255 };
 
 /* A copy flattened: its instructions and declarations, scopes marked */
 typedef struct Copy {
@@ -140,6 +150,7 @@ typedef struct Rr {
 	uint32_t nscoped, capscoped;
 	Names names;
 	int named;
+	int branchy;           /* the template has a branch */
 	Stats *stats;
 } Rr;
 
@@ -198,10 +209,13 @@ static int64_t mentions(const Rr *r, const char *name)
 
 /* ---- a copy's items and leaves ---------------------------------------------- */
 
-static int plain_ins(const Ins *in)
+/* An instruction a copy may hold; a branch (bra) only among the body's
+ * own statements, not in a block. */
+static int plain_ins(const Ins *in, int top)
 {
 	const Opcode *op = in->sp->op;
-	if (!op || in->guard || (op->flags & (OF_BRANCH | OF_TERM | OF_OPAQUE)))
+	if (!op || (op->flags & (OF_TERM | OF_OPAQUE)) ||
+	    ((op->flags & OF_BRANCH) && (in->sp->code != O_bra || !top)))
 		return 0;
 	for (uint32_t k = 0; k < in->nops; k++)
 		if (ins_operand(in, k) == OPND_MAYDEF)
@@ -250,6 +264,8 @@ static void leaves_of(Rr *r, Copy *c, Stmt *s, int top)
 		}
 		void *ctx[3] = {r, c, &proto};
 		expr_leaves(&in->ops[k], add_leaf, ctx);
+		if (in->sp->code == O_bra)
+			c->leaf[c->nleaf - 1].lab = 1;
 		const Expr *a = in->ops[k], *b = a->kind == E_ADDR && a->n == 1 ? a->kids[0] : NULL;
 		if (top && (in->sp->code == O_ld || in->sp->code == O_st) && b && b->kind == E_BINARY &&
 		    b->op == '+' && b->kids[0]->kind == E_NAME && b->kids[0]->str[0] == '%' &&
@@ -257,6 +273,10 @@ static void leaves_of(Rr *r, Copy *c, Stmt *s, int top)
 			Leaf *l = &c->leaf[c->nleaf - 1];   /* the offset, the base's leaf before it */
 			l->aoff = 1, l->val = v;
 		}
+	}
+	if (in->guard) {
+		Leaf proto = {.item = (uint16_t)(c->nitem - 1), .k = K_GUARD, .name = in->guard};
+		leaf_new(r, c, &proto, NULL);
 	}
 }
 
@@ -286,10 +306,14 @@ static int flatten_stmt(Rr *r, Copy *c, Stmt *s)
 			continue;
 		}
 		if (s->kind == S_INS) {
-			if (!plain_ins(&s->ins))
+			if (!plain_ins(&s->ins, !depth))
 				return 0;
 			c->item[c->nitem++] = s;
 			leaves_of(r, c, s, !depth);
+		} else if (s->kind == S_LABEL && !depth) {
+			Leaf proto = {.item = (uint16_t)c->nitem, .name = s->label, .def = 1, .lab = 1};
+			c->item[c->nitem++] = s;
+			leaf_new(r, c, &proto, NULL);
 		} else if (s->kind == S_VAR && depth) {
 			c->item[c->nitem++] = s;
 		} else if (s->kind != S_LOC) {
@@ -385,8 +409,11 @@ static int same_item(const Stmt *a, const Stmt *b)
 		return same_decl(&a->var, &b->var);
 	if (a->kind == S_SCOPE)
 		return 1;
+	if (a->kind == S_LABEL)
+		return 1;
 	const Ins *x = &a->ins, *y = &b->ins;
-	if (x->sp != y->sp || x->nops != y->nops)
+	if (x->sp != y->sp || x->nops != y->nops || !x->guard != !y->guard ||
+	    x->guard_neg != y->guard_neg)
 		return 0;
 	for (uint32_t k = 0; k < x->nops; k++)
 		if (!same_shape(x->ops[k], y->ops[k], 1))
@@ -418,7 +445,8 @@ static void collect_scoped(Rr *r, const Copy *t)
 	}
 }
 
-/* Every register a copy writes, once in the run. */
+/* Every register a copy writes (and label it has), by one copy only,
+ * at its first write. */
 static int index_defs(Rr *r, uint32_t k)
 {
 	for (uint32_t j = 0; j < k; j++)
@@ -428,8 +456,10 @@ static int index_defs(Rr *r, uint32_t k)
 				continue;
 			DefName *d;
 			HASH_FIND_PTR(r->defs, &x->name, d);
-			if (d)
+			if (d && d->copy != j)
 				return 0;
+			if (d)
+				continue;
 			d = arena_alloc(r->arena, sizeof *d);
 			d->name = x->name, d->copy = j, d->leaf = l;
 			HASH_ADD_PTR(r->defs, name, d);
@@ -480,6 +510,52 @@ static int addr_bits(Rr *r, const char *base)
 	return bits == 32 || bits == 64 ? bits : 0;
 }
 
+/* The item a branch of the template goes to (its label's), else -1 */
+static int64_t branch_to(Rr *r, const Stmt *s)
+{
+	if (!s || s->kind != S_INS || s->ins.sp->code != O_bra)
+		return -1;
+	const char *label = s->ins.ops[0]->str;
+	DefName *d;
+	HASH_FIND_PTR(r->defs, &label, d);
+	return d && d->copy == 1 ? r->cp[1].leaf[d->leaf].item : -1;
+}
+
+/* Whether a write of name in the template reaches its item `at` (a path
+ * inside the template from just after the write to it): then a read
+ * there is not the previous copy's value.  Straight-line, any write
+ * before it does; with branches, a walk over the template's items. */
+static int write_reaches(Rr *r, const char *name, uint32_t at)
+{
+	const Copy *t = &r->cp[1];
+	uint8_t *seen = arena_alloc(r->arena, t->nitem + 1);
+	uint32_t *work = arena_alloc(r->arena, (t->nitem + 1) * sizeof *work), n = 0;
+	memset(seen, 0, t->nitem + 1);
+	for (uint32_t l = 0; l < t->nleaf; l++)
+		if (t->leaf[l].def && t->leaf[l].name == name && !seen[t->leaf[l].item])
+			seen[t->leaf[l].item] = 1, work[n++] = t->leaf[l].item;
+	/* seen marks an item queued; a write's item counts as reached only
+	 * when a path leads back to it */
+	uint8_t *reached = arena_alloc(r->arena, t->nitem + 1);
+	memset(reached, 0, t->nitem + 1);
+	while (n) {
+		uint32_t i = work[--n];
+		const Stmt *s = t->item[i];
+		int64_t to[2] = {branch_to(r, s), i + 1};
+		if (s && s->kind == S_INS && s->ins.sp->code == O_bra && !s->ins.guard)
+			to[1] = -1;
+		for (int e = 0; e < 2; e++) {
+			if (to[e] < 0 || to[e] >= t->nitem || reached[to[e]])
+				continue;
+			reached[to[e]] = 1;
+			if (to[e] == at)
+				return 1;
+			work[n++] = (uint32_t)to[e];
+		}
+	}
+	return 0;
+}
+
 /* Each template leaf's role, from the template and the first copy's
  * writes. */
 static int assign_roles(Rr *r, uint32_t k)
@@ -491,8 +567,14 @@ static int assign_roles(Rr *r, uint32_t k)
 		const Leaf *x = &t->leaf[l];
 		Role *ro = &r->role[l];
 		ro->kind = R_SAME;
+		DefName *d = NULL;
+		if (x->name)
+			HASH_FIND_PTR(r->defs, &x->name, d);
 		if (x->def && x->name && !scoped(r, x->name)) {
+			/* a register written more than once (both sides of a
+			 * branch) is one register in every copy: q its first */
 			ro->kind = R_DEF;
+			ro->q = d->leaf;
 			continue;
 		}
 		if (x->top) {
@@ -509,14 +591,17 @@ static int assign_roles(Rr *r, uint32_t k)
 		}
 		if (!x->name || scoped(r, x->name))
 			continue;
-		DefName *d;
-		HASH_FIND_PTR(r->defs, &x->name, d);
-		if (!d)
+		if (!d) {
+			/* a branch out of the copy: not rolled */
+			if (x->lab)
+				return 0;
 			continue;
+		}
 		uint32_t at = r->cp[d->copy].leaf[d->leaf].item;
-		if (d->copy == 1 && at < x->item)
+		if (d->copy == 1 && (at < x->item || x->lab))
 			ro->kind = R_LOCAL;
-		else if (d->copy == 0 && at >= x->item)
+		else if (d->copy == 0 && !x->lab && x->k != K_GUARD &&
+		    (r->branchy ? !write_reaches(r, t->leaf[d->leaf].name, x->item) : at >= x->item))
 			ro->kind = R_CARRIED;
 		else
 			return 0;
@@ -541,7 +626,11 @@ static int leaf_fits(Rr *r, uint32_t j, uint32_t l, const Leaf *y, int commit)
 	DefName *d = NULL;
 	switch (ro->kind) {
 	case R_DEF:
-		return y->name && y->def;
+		/* written where the template's register is: the same
+		 * registers in every copy */
+		if (y->name && y->def)
+			HASH_FIND_PTR(r->defs, &y->name, d);
+		return d && d->copy == j && d->leaf == ro->q;
 	case R_SAME:
 		if (x->top)
 			return y->top && y->val == x->val;
@@ -621,7 +710,7 @@ static int copy_fits(Rr *r, uint32_t j)
 	const Copy *c = &r->cp[j];
 	for (uint32_t i = 0; i < c->nitem; i++) {
 		const Stmt *s = c->item[i];
-		if (!s || s->kind != S_INS)
+		if (!s || (s->kind != S_INS && s->kind != S_LABEL))
 			continue;
 		if (item_fits(r, j, i, 0, 0)) {
 			/* committing checks what checking could not: two reads of
@@ -639,23 +728,27 @@ static int copy_fits(Rr *r, uint32_t j)
 
 /* ---- a run --------------------------------------------------------------- */
 
-/* Only the last copy's registers are read outside the run, and what
- * the loop's movs write has a type. */
+/* Only the last copy's registers are read outside the run, no copy's
+ * label is named outside it, and what the loop's movs write has a type. */
 static int outside_reads_last(Rr *r, uint32_t k)
 {
 	DefName *d, *tmp;
 	for (uint32_t j = 0; j < k; j++)
-		for (uint32_t l = 0; l < r->cp[j].nleaf; l++)
-			if (r->cp[j].leaf[l].name) {
-				HASH_FIND_PTR(r->defs, &r->cp[j].leaf[l].name, d);
+		for (uint32_t l = 0; l < r->cp[j].nleaf; l++) {
+			const Leaf *x = &r->cp[j].leaf[l];
+			if (x->name && !(x->lab && x->def)) {   /* a label's line is no mention */
+				HASH_FIND_PTR(r->defs, &x->name, d);
 				if (d)
 					d->in++;
 			}
+		}
 	HASH_ITER(hh, r->defs, d, tmp)
-		if (d->copy != k - 1 && mentions(r, d->name) != d->in)
+		if ((d->copy != k - 1 || r->cp[d->copy].leaf[d->leaf].lab) &&
+		    mentions(r, d->name) != d->in)
 			return 0;
 	for (uint32_t l = 0; l < r->cp[1].nleaf; l++)
-		if (r->role[l].kind == R_DEF && !names_type(&r->names, r->cp[1].leaf[l].name))
+		if (r->role[l].kind == R_DEF && !r->cp[1].leaf[l].lab &&
+		    !names_type(&r->names, r->cp[1].leaf[l].name))
 			return 0;
 	return 1;
 }
@@ -694,6 +787,13 @@ static int match(Rr *r, uint32_t start, uint32_t len, uint32_t k)
 			if (!same_item(r->cp[j].item[i], t->item[i]))
 				return 0;
 	}
+	/* the latch follows the template: control must reach its end */
+	const Stmt *end = t->item[t->nitem - 1];
+	if (end && end->kind == S_INS && end->ins.sp->code == O_bra && !end->ins.guard)
+		return 0;
+	r->branchy = 0;
+	for (uint32_t i = 0; i < t->nitem; i++)
+		r->branchy |= t->item[i] && t->item[i]->kind == S_INS && t->item[i]->ins.sp->code == O_bra;
 	collect_scoped(r, t);
 	if (!index_defs(r, k) || !assign_roles(r, k))
 		return 0;
@@ -878,7 +978,7 @@ static void latch(Rr *r, uint32_t k, const char *counter, const char *label, Stm
 	if (k == 2)
 		return;
 	for (uint32_t l = 0; l < t->nleaf; l++)
-		if (r->role[l].kind == R_DEF && read_after(r, last->leaf[l].name))
+		if (r->role[l].kind == R_DEF && r->role[l].q == l && read_after(r, last->leaf[l].name))
 			list_insert_before(in, next, ins2(r, loc,
 				spell("mov", names_type(&r->names, t->leaf[l].name)),
 				name_expr(last->leaf[l].name), name_expr(t->leaf[l].name), NULL));
@@ -1029,9 +1129,14 @@ static void reroll_func(Rr *r, Func *f)
 	if (anchors < 2 || names_shadowed(f))
 		return;
 	BodyIt it;
-	for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
+	for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it)) {
 		if (s->kind == S_INS)
 			count_ins(r, &s->ins, 1);
+		if (s->kind == S_TARGETS)   /* a .branchtargets list names labels */
+			for (uint32_t i = 0; i < s->list.nitems; i++)
+				if (s->list.items[i]->kind == E_NAME)
+					count_name(r, s->list.items[i]->str, 1);
+	}
 	body_end(&it);
 	find_runs(r);
 	Count *c, *tmp;
