@@ -33,8 +33,8 @@ struct Ranges {
 	const Names *names;
 	Memo *memo;      /* per instruction: the range of what it defines */
 	void *fmemo;     /* frange.c's, made at its first question */
-	uint32_t low_back;   /* the lowest rpo an edge other than a self-loop goes back to */
-	int low_known;       /* low_back found (at the first loop counter's question) */
+	uint32_t *walk;      /* always_rewritten's: a stack, then a mark per block */
+	uint32_t *mark, gen;
 	uint64_t ntid_lo[3], ntid_hi[3];
 };
 
@@ -345,55 +345,40 @@ static int kills(const Ins *in, const char *reg)
 	return !in->guard && ins_reg_access(in, reg).writes;
 }
 
-/* The lowest rpo an edge goes back to, self-loops aside (UINT32_MAX:
- * none): every other edge goes forward in reverse postorder. */
-static uint32_t low_back(const Cfg *g)
-{
-	uint32_t low = UINT32_MAX;
-	for (uint32_t b = 0; b < g->nblocks; b++)
-		for (uint32_t e = 0; g->blocks[b].rpo != UINT32_MAX && e < g->blocks[b].nsucc; e++) {
-			uint32_t s = g->blocks[b].succ[e];
-			if (s != b && g->blocks[s].rpo <= g->blocks[b].rpo && g->blocks[s].rpo < low)
-				low = g->blocks[s].rpo;
-		}
-	return low;
-}
-
 /* Whether every way from block from back into block back passes a
- * block that writes reg.  A way back takes an edge back to back's rpo or
- * below; where no such edge leaves a later block, there is none, and the
- * walk (the rest of the function, for each loop) is not needed. */
+ * block that writes reg.  From is a successor of back, so a way back
+ * closes a cycle through back and stays in back's strongly connected
+ * component: the walk goes no further (a function of many loops one
+ * after another walked the rest of the function for each). */
 static int always_rewritten(Ranges *rs, uint32_t from, uint32_t back, const char *reg)
 {
 	const Cfg *g = rs->cfg;
-	if (!rs->low_known)
-		rs->low_back = low_back(g), rs->low_known = 1;
-	if (g->blocks[from].rpo != UINT32_MAX && g->blocks[from].rpo > g->blocks[back].rpo &&
-	    rs->low_back > g->blocks[back].rpo)
+	uint32_t scc = g->blocks[back].cycle;
+	if (scc == UINT32_MAX || g->blocks[from].cycle != scc)
 		return 1;
-	uint8_t *seen = xcalloc(g->nblocks + 1, 1);
-	uint32_t *stack = xmalloc((g->nblocks + 1) * sizeof *stack), top = 0;
-	int ok = 1;
+	if (!rs->walk) {
+		rs->walk = xmalloc((g->nblocks + 1) * sizeof *rs->walk);
+		rs->mark = xcalloc(g->nblocks + 1, sizeof *rs->mark);
+	}
+	uint32_t *stack = rs->walk, top = 0, gen = ++rs->gen;
 	stack[top++] = from;
-	seen[from] = 1;
-	while (top && ok) {
+	rs->mark[from] = gen;
+	while (top) {
 		const Block *b = &g->blocks[stack[--top]];
-		if (b == &g->blocks[back]) {
-			ok = 0;
-			break;
-		}
+		if (b == &g->blocks[back])
+			return 0;
 		int killed = 0;
 		for (uint32_t i = b->first; i < b->end && !killed; i++)
 			killed = kills(&g->ins[i]->ins, reg);
-		for (uint32_t e = 0; !killed && e < b->nsucc; e++)
-			if (!seen[b->succ[e]]) {
-				seen[b->succ[e]] = 1;
-				stack[top++] = b->succ[e];
+		for (uint32_t e = 0; !killed && e < b->nsucc; e++) {
+			uint32_t s = b->succ[e];
+			if (rs->mark[s] != gen && g->blocks[s].cycle == scc) {
+				rs->mark[s] = gen;
+				stack[top++] = s;
 			}
+		}
 	}
-	free(seen);
-	free(stack);
-	return ok;
+	return 1;
 }
 
 /* The setp in ins's block after it that decides its closing "@p bra":
@@ -526,7 +511,7 @@ Ranges *ranges_compute(const Func *f, const Cfg *g, const Defs *d, const Names *
 void ranges_free(Ranges *rs)
 {
 	if (rs)
-		free(rs->memo), free(rs->fmemo);
+		free(rs->memo), free(rs->fmemo), free(rs->walk), free(rs->mark);
 	free(rs);
 }
 

@@ -85,6 +85,14 @@ an input that once took more than n log n time or memory in N:
                     them rolled)
   reroll-any        the same with --reroll-any: every instruction's
                     spelling marks a run
+  loop-chain        a kernel of N counted loops one after another, each of
+                    two blocks (a test inside) and its own counter: the
+                    fold stage asks each counter's range, and ir/range.c
+                    walked from each loop's exit to the end of the function
+  reroll-branches   the reroll kernel with an if/else in each copy, both
+                    sides reading the previous copy's sum (each such read
+                    a walk over the copy's items to see that no write of
+                    the copy reaches it)
   addrprep-calls    the reroll kernel with --no-reroll and address
                     preparation on (its sink walked the rest of the block
                     from each computation's use to see what it reads there)
@@ -472,7 +480,23 @@ def fold_chain(d, n):
     return ["-arch=sm_80", "--no-verify", "--no-check-output", "in.ptx"]
 
 
-def reroll_(any_, addrprep=False):
+def loop_chain(d, n):
+    body = "\tmov.u32 %s0, %r1;\n"
+    for i in range(n):
+        a = letters(i)
+        body += ("\tmov.u32 %%c%d, 0;\n\tmov.u32 %%s%d, %%s%d;\nL%s:\n\tand.b32 %%t%d, %%c%d, 1;\n"
+                 "\tsetp.eq.u32 %%q%d, %%t%d, 0;\n\t@%%q%d bra S%s;\n\tadd.u32 %%s%d, %%s%d, %%c%d;\nS%s:\n"
+                 "\tadd.u32 %%c%d, %%c%d, 1;\n\tsetp.lt.u32 %%p%d, %%c%d, 4;\n\t@%%p%d bra L%s;\n"
+                 % (i, i + 1, i, a, i, i, i, i, i, a, i + 1, i + 1, i, a, i, i, i, i, i, a))
+    body += "\tmov.u32 %%r1, %%s%d;\n" % n
+    regs = ("\t.reg .pred %%p<%d>;\n\t.reg .pred %%q<%d>;\n\t.reg .b32 %%r<4>;\n\t.reg .b32 %%c<%d>;\n"
+            "\t.reg .b32 %%t<%d>;\n\t.reg .b32 %%s<%d>;\n\t.reg .b64 %%rd<4>;\n"
+            % (n + 1, n + 1, n + 1, n + 1, n + 2))
+    write(d, "in.ptx", HEAD + kernel("k", body, regs))
+    return ["-arch=sm_80", "--no-verify", "--no-check-output", "in.ptx"]
+
+
+def reroll_(any_, addrprep=False, branches=False):
     def gen(d, n):
         body, acc = "", "%r1"
         for g in range(n // 4):
@@ -480,10 +504,17 @@ def reroll_(any_, addrprep=False):
                 t = 4 * g + j
                 c = g + (j if g % 2 == 0 else j * j)
                 body += call("f%d" % (g % 2), str(c), "%%r%d" % (2 * t + 2))
-                body += "\tadd.s32 %%r%d, %%r%d, %s;\n" % (2 * t + 3, 2 * t + 2, acc)
+                if branches:
+                    body += ("\tsetp.eq.s32 %%p%d, %%r%d, 0;\n\t@%%p%d bra $Le%d;\n"
+                             "\tadd.s32 %%r%d, %%r%d, %s;\n\tbra.uni $Lj%d;\n$Le%d:\n"
+                             "\txor.b32 %%r%d, %s, 3;\n$Lj%d:\n"
+                             % (t, 2 * t + 2, t, t, 2 * t + 3, 2 * t + 2, acc, t, t,
+                                2 * t + 3, acc, t))
+                else:
+                    body += "\tadd.s32 %%r%d, %%r%d, %s;\n" % (2 * t + 3, 2 * t + 2, acc)
                 acc = "%%r%d" % (2 * t + 3)
         body += "\tmov.b32 %%r1, %s;\n" % acc
-        regs = "\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<4>;\n" % (2 * n + 4)
+        regs = "\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<4>;\n\t.reg .pred %%p<%d>;\n" % (2 * n + 4, n + 1)
         write(d, "in.ptx", HEAD + func("f0") + func("f1") + kernel("k", body, regs))
         if addrprep:
             return ["-arch=sm_80", "--no-reroll", "--inline=never", "--no-verify", "--no-check-output", "in.ptx"]
@@ -507,6 +538,7 @@ ROWS = {
     "move-chain": move_chain, "lend-chain": lend_chain, "byvalue-calls": byvalue_calls, "debug-depots": debug_depots,
     "fold-chain": fold_chain, "labels": labels,
     "reroll": reroll_(0), "reroll-any": reroll_(1), "addrprep-calls": reroll_(0, True),
+    "reroll-branches": reroll_(0, branches=True), "loop-chain": loop_chain,
 }
 
 

@@ -64,8 +64,10 @@ debug-depots 8000
 labels 8000
 reroll 8000
 reroll-any 8000
+reroll-branches 8000
 addrprep-calls 8000
-fold-chain 8000"
+fold-chain 8000
+loop-chain 8000"
 rows=${*:-$(echo "$sizes" | cut -d' ' -f1)}
 if [ -n "$SCALING_KEEP" ]; then
 	mkdir -p "$SCALING_KEEP" && tmp=$SCALING_KEEP
