@@ -77,6 +77,11 @@ enum { MAX_LEN = 256, MAX_COPIES = 32 };
  * one program, 48 another, 32 none. */
 enum { MIN_STEPPED_ITEMS = 32 };
 
+/* Walks over a template with branches, each as long as the template,
+ * one per read that may be carried: past this many the run is not
+ * rolled, so that a match costs at most this many times its length. */
+enum { MAX_WALKS = 64 };
+
 /* What an operand of the template (the second copy) is across the copies */
 enum { R_DEF, R_SAME, R_LOCAL, R_CARRIED, R_PROG, R_APROG };
 
@@ -151,6 +156,7 @@ typedef struct Rr {
 	Names names;
 	int named;
 	int branchy;           /* the template has a branch */
+	uint32_t walks;        /* write_reaches' walks in this match */
 	Stats *stats;
 } Rr;
 
@@ -528,6 +534,8 @@ static int64_t branch_to(Rr *r, const Stmt *s)
 static int write_reaches(Rr *r, const char *name, uint32_t at)
 {
 	const Copy *t = &r->cp[1];
+	if (++r->walks > MAX_WALKS)
+		return 1;   /* not carried: the run is not rolled */
 	uint8_t *seen = arena_alloc(r->arena, t->nitem + 1);
 	uint32_t *work = arena_alloc(r->arena, (t->nitem + 1) * sizeof *work), n = 0;
 	memset(seen, 0, t->nitem + 1);
@@ -791,7 +799,7 @@ static int match(Rr *r, uint32_t start, uint32_t len, uint32_t k)
 	const Stmt *end = t->item[t->nitem - 1];
 	if (end && end->kind == S_INS && end->ins.sp->code == O_bra && !end->ins.guard)
 		return 0;
-	r->branchy = 0;
+	r->branchy = 0, r->walks = 0;
 	for (uint32_t i = 0; i < t->nitem; i++)
 		r->branchy |= t->item[i] && t->item[i]->kind == S_INS && t->item[i]->ins.sp->code == O_bra;
 	collect_scoped(r, t);

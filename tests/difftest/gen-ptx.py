@@ -73,6 +73,7 @@ FEATURES = {
     "predcall": "predicated calls (@%p call), their result read then selected",
     "predret": "a predicated return (@%p ret) in the middle of a helper",
     "multifile": "2 to 3 files (else 1)",
+    "unrolled": "NVVM's full unroll around a call: copies alike, an if/else in each, constants stepping",
     "localnames": "internal functions of the same name in several files",
 }
 # the features issue 31 lists as miscompiled or rejected today
@@ -592,7 +593,7 @@ class Gen:
         r = self.r
         kinds = [("arith", 4), ("block", 3), ("asm2", 2), ("loop", 2), ("call", 4),
                  ("indirect", 2), ("passon", 2), ("special", 3), ("printf", 1), ("branch", 2),
-                 ("localarr", 2), ("earlyret", 1), ("datatab", 2)]
+                 ("localarr", 2), ("earlyret", 1), ("datatab", 2), ("unrolled", 2)]
         tot = sum(w for _, w in kinds)
         pick = r.uniform(0, tot)
         for kind, w in kinds:
@@ -645,6 +646,67 @@ class Gen:
         fn.e("mov.b32 %s, %s;" % (y, z))
         fn.put_label(skip)
         return y
+
+    def st_unrolled(self, fn, x, depth):
+        """A loop around a call as NVVM leaves it fully unrolled: 2 to 6
+        copies alike but for their registers, labels and constants (a
+        progression of first or second order), each copy's sum written on
+        both sides of an if/else that both read the previous copy's; now
+        and then a guarded add, any step after the call (drawn once,
+        written again in each copy: the random draws start over), and a
+        branch out of the copies, which the reroll stage must not roll."""
+        r = self.r
+        if not self.on("unrolled") or not self.on("calls") or depth > 1:
+            r.random()
+            return None
+        k = r.randint(2, 6)
+        cs = [h for h in self.callable_from(fn, self.helpers)
+              if h.cost * fn.mult * 2 * k < KERNEL_BUDGET - fn.cost]
+        if not cs:
+            return None
+        c = r.choice(cs)
+        c0, d, e = self.k(0, 999), self.k(1, 99), r.choice([0, 0, self.k(1, 9)])
+        diamond, guard, more = r.random() < 0.7, r.random() < 0.4, r.random() < 0.5
+        leave = r.random() < 0.2
+        bit, kx = 1 << r.randint(0, 8), self.k(1, 9999)
+        res, out = fn.reg(), fn.label() if leave else None
+        if leave:
+            fn.e("mov.b32 %s, %s;" % (res, x))
+        state = r.getstate()
+        acc = x
+        for j in range(k):
+            r.setstate(state)
+            a, s = fn.reg(), fn.reg()
+            fn.e("add.u32 %s, %s, %d;" % (a, acc, c0 + j * d + e * j * (j - 1) // 2))
+            v = self.call_direct(fn, c, a, acc)
+            if more:
+                v = self.step(fn, v, depth + 1)
+            if diamond:
+                t, p, other, join = fn.reg(), fn.reg("p"), fn.label(), fn.label()
+                fn.e("and.b32 %s, %s, %d;" % (t, v, bit))
+                fn.e("setp.eq.u32 %s, %s, 0;" % (p, t))
+                fn.e("@%s bra %s;" % (p, other))
+                fn.e("add.u32 %s, %s, %s;" % (s, v, acc))
+                fn.e("bra.uni %s;" % join)
+                fn.put_label(other)
+                fn.e("xor.b32 %s, %s, %d;" % (s, acc, kx))
+                fn.put_label(join)
+            else:
+                fn.e("add.u32 %s, %s, %s;" % (s, v, acc))
+            if guard:
+                p = fn.reg("p")
+                fn.e("setp.lt.u32 %s, %s, %d;" % (p, v, 1 << 30))
+                fn.e("@%s add.u32 %s, %s, 1;" % (p, s, s))
+            if leave:
+                q = fn.reg("p")
+                fn.e("setp.gt.u32 %s, %s, %d;" % (q, s, 3 << 30))
+                fn.e("@%s bra %s;" % (q, out))
+            acc = s
+        if not leave:
+            return acc
+        fn.e("mov.b32 %s, %s;" % (res, acc))
+        fn.put_label(out)
+        return res
 
     def st_localarr(self, fn, x, depth):
         """int a[8]: filled at constant offsets through %SPL, read back at a
