@@ -536,16 +536,17 @@ static int write_reaches(Rr *r, const char *name, uint32_t at)
 	const Copy *t = &r->cp[1];
 	if (++r->walks > MAX_WALKS)
 		return 1;   /* not carried: the run is not rolled */
+	/* each item queued at most twice: as a write (seen), and once a
+	 * path leads to it (reached), as a write's own item counts only
+	 * when a path leads back to it */
 	uint8_t *seen = arena_alloc(r->arena, t->nitem + 1);
-	uint32_t *work = arena_alloc(r->arena, (t->nitem + 1) * sizeof *work), n = 0;
+	uint8_t *reached = arena_alloc(r->arena, t->nitem + 1);
+	uint32_t *work = arena_alloc(r->arena, 2 * (t->nitem + 1) * sizeof *work), n = 0;
 	memset(seen, 0, t->nitem + 1);
+	memset(reached, 0, t->nitem + 1);
 	for (uint32_t l = 0; l < t->nleaf; l++)
 		if (t->leaf[l].def && t->leaf[l].name == name && !seen[t->leaf[l].item])
 			seen[t->leaf[l].item] = 1, work[n++] = t->leaf[l].item;
-	/* seen marks an item queued; a write's item counts as reached only
-	 * when a path leads back to it */
-	uint8_t *reached = arena_alloc(r->arena, t->nitem + 1);
-	memset(reached, 0, t->nitem + 1);
 	while (n) {
 		uint32_t i = work[--n];
 		const Stmt *s = t->item[i];
