@@ -619,6 +619,14 @@ static int assign_roles(Rr *r, uint32_t k)
 	return 1;
 }
 
+/* Two registers declared with one type (labels have none) */
+static int same_type(Rr *r, const char *a, const char *b)
+{
+	names_ready(r);
+	const char *ta = names_type(&r->names, a), *tb = names_type(&r->names, b);
+	return ta == tb || (ta && tb && !strcmp(ta, tb));
+}
+
 /* A progression's value in copy j: c0 + j*d + e*j*(j-1)/2, wrapping */
 static uint64_t prog_at(const Role *ro, uint32_t j)
 {
@@ -636,10 +644,12 @@ static int leaf_fits(Rr *r, uint32_t j, uint32_t l, const Leaf *y, int commit)
 	switch (ro->kind) {
 	case R_DEF:
 		/* written where the template's register is: the same
-		 * registers in every copy */
+		 * registers in every copy, of the template's type (a read
+		 * of the previous copy's becomes a read of the template's:
+		 * ld.u32 may write a .b64 register in one copy) */
 		if (y->name && y->def)
 			HASH_FIND_PTR(r->defs, &y->name, d);
-		return d && d->copy == j && d->leaf == ro->q;
+		return d && d->copy == j && d->leaf == ro->q && same_type(r, y->name, x->name);
 	case R_SAME:
 		if (x->top)
 			return y->top && y->val == x->val;
