@@ -32,6 +32,16 @@ enum { BODY_GOES_MAX = 400 };
  * programs at the bar as they were. */
 enum { PASSED_GOES_MAX = 200 };
 
+/* ptxas gives a function that calls an ABI frame: its return address
+ * saved and restored (8 bytes of stack, 16 spill bytes, in relocatable
+ * mode and, in whole-program mode, where it is called through a pointer
+ * or on a call cycle) and a callee-saved register for each value live
+ * across a call.  Copies that end one (a callee's share of its calls
+ * when it calls, or the calls that make a caller a leaf) weigh this many
+ * instructions less for a whole frame (measured on the fitting sets,
+ * docs/stages.md: 40 to 100 alike for the leaf, 60 for a callee's). */
+enum { FRAME_BONUS = 60 };
+
 /* Every copy counts (front ends unroll loops around calls); a parameter
  * element costs one move; what the copies fold weighs nothing.  An array
  * read at run-time indices may become registers, each read a chain of
@@ -51,7 +61,13 @@ int cost_weigh(const CostFacts *f)
 		total -= f->body;
 	if (f->local == COST_LOCAL_HELD)
 		total -= HELD_BONUS + HELD_BYTE * f->copies * f->held_bytes;
+	total -= cost_frame(f->frames);
 	return total;
+}
+
+int cost_frame(int thousandths)
+{
+	return thousandths * FRAME_BONUS / 1000;
 }
 
 /* The rule for a funnel whose every arm the inliner would take: weighed

@@ -26,10 +26,16 @@ typedef struct CostFacts {
 	int indexed_loads;   /* COST_LOCAL_PASSED: the callee's loads of the objects at run-time offsets */
 	int last;            /* these are its last calls, and nothing else keeps its body */
 	int move_room;       /* instructions bodies going with their last call may still move (0: none) */
+	int frames;          /* ABI frames the copies end, in thousandths: the callee's share of its
+	                        own (it calls; these copies over all its calls) and the caller's
+	                        (not a kernel, whose calls left all go to callees making none) */
 } CostFacts;
 
 /* What the copies add to the caller: inlined when at most the threshold. */
 int cost_weigh(const CostFacts *);
+
+/* What ending that share of an ABI frame (thousandths) weighs. */
+int cost_frame(int thousandths);
 
 /* A funnel of direct calls at an indirect one, each arm to be inlined. */
 typedef struct FunnelFacts {

@@ -161,6 +161,16 @@ uint32_t body_size(const List *l)
 	return n;
 }
 
+uint32_t body_calls(const List *l)
+{
+	uint32_t n = 0;
+	BodyIt it;
+	CallParts cp;
+	for (const Stmt *s = body_first_call(l, &it, &cp); s; s = body_next_call(&it, &cp))
+		n++;
+	return n;
+}
+
 /* ---- legality ----------------------------------------------------------------- */
 
 /* A pragma that speaks of the statements next to it, not of its

@@ -72,6 +72,7 @@ enum { PARAM_HELD = 1, PARAM_STAYS = 2 };
 int inlinable_held(Inlinable *, const CgFunc *c, uint32_t i);
 int inlinable_held_bytes(Inlinable *, const CgFunc *c, uint32_t i);   /* held: bytes it reaches */
 uint32_t body_size(const List *);   /* instructions, in every scope */
+uint32_t body_calls(const List *);  /* call instructions, in every scope */
 /* The bits of the register e names in list l (the list holding the
  * statement the walk it gave, or a body's own list and it NULL), by
  * PTX's scoping rule: its declaration in the innermost block around that

@@ -312,6 +312,19 @@ void fold_sites(Caller *fn)
 /* The facts the cost model weighs (cost.c) gathered for a call; why
  * each one matters, measured, is in docs/stages.md ("Inlining"). */
 
+/* Whether c's body holds a call, a depot (final once asked: callees
+ * are inlined into first). */
+unsigned callee_frame(In *in, const CgFunc *c)
+{
+	Inlinee *e = &in->callee[cg_index_of(in->cg, c)];
+	if (!(e->known & KNOWN_FRAME)) {
+		e->known |= KNOWN_FRAME;
+		e->frame = (body_calls(&c->def->body) ? FRAME_CALLS : 0) |
+			(func_depot(&c->def->body).decl ? FRAME_DEPOT : 0);
+	}
+	return e->frame;
+}
+
 /* The cost model's facts for the caller's calls of the site's callee
  * (cost.c): each copy less the call it replaces, less the body when
  * those were its last calls and it goes. */
@@ -325,5 +338,12 @@ CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p)
 	f.folds = (int)st->folds;
 	uint64_t budget = inlinable_budget(in->inl), room = budget > in->moved ? budget - in->moved : 0;
 	f.move_room = room < INT32_MAX ? (int)room : INT32_MAX;
+	/* a callee's frame goes with its last call: each caller's share */
+	uint32_t ncalls = in->callee[cg_index_of(in->cg, c)].ncalls;
+	unsigned frame = callee_frame(in, c);
+	if ((frame & FRAME_CALLS) && inlinable_removable(in->inl, c) && ncalls)
+		f.frames = (int)(1000 * st->copies / (ncalls > st->copies ? ncalls : st->copies));
+	if (fn->leaf && !frame)
+		f.frames += (int)(1000 * st->copies / fn->nleft);
 	return f;
 }

@@ -103,6 +103,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "inline.h"
+#include "cost.h"
 
 typedef struct Str {
 	UT_hash_handle hh;
@@ -1019,6 +1020,16 @@ static void remark(Caller *fn, const CallSite *st, int why, int c, int t)
 			caller, c, t);
 }
 
+/* A call decided: counted, and its remark. */
+static void tell(Caller *fn, const CallSite *st, int why, int c, int t)
+{
+	In *in = fn->in;
+	in->st.seen++;
+	if (why >= 0)
+		in->st.left[why]++;
+	remark(fn, st, why, c, t);
+}
+
 /* A name the copy keeps because it is one of the callee's parameters,
  * which the copy binds to the call's arguments. */
 static int is_formal(const CopyPlan *p, const char *name)
@@ -1440,10 +1451,13 @@ static void inline_bundle(Caller *fn, Bundle *b)
 		}
 	}
 	for (uint32_t i = 0; i < b->n; i++) {
-		in->st.seen++;
-		if (why[i] >= 0)
-			in->st.left[why[i]]++;
-		remark(fn, b->sites[i], why[i], c[i], t[i]);
+		if (why[i] == INL_COST && fn->maybe_leaf && !fn->leaf) {   /* told once weighed again, or not */
+			fn->left = arena_grow(fn->arena, fn->left, fn->nleft, &fn->cleft, sizeof *fn->left);
+			fn->left[fn->nleft] = *b->sites[i];
+			fn->left[fn->nleft++].cost = c[i];
+			continue;
+		}
+		tell(fn, b->sites[i], why[i], c[i], t[i]);
 	}
 	bundle_free(b);
 }
@@ -1573,6 +1587,9 @@ static void fn_open(Caller *fn, In *in, Stmt *fs)
 	Found fd = {fn, 0, NULL, 0};
 	find_sites(&fd, &fn->f->body, fn->f->body.head, NULL);
 	if (fn->nsites) {
+		const CgFunc *self = cg_find(in->cg, fn->f->name);
+		fn->maybe_leaf = !fn->f->is_entry && in->mode == INLINE_AUTO && self &&
+			!inlinable_removable(in->inl, self);
 		fn->size = body_size(&fn->f->body);
 		names_in_module(&fn->names, inlinable_names(in->inl), fn->f);
 	}
@@ -1589,6 +1606,29 @@ static void fn_close(Caller *fn)
 	*fn = (Caller){0};
 }
 
+/* Would the calls the cost model kept out make the function a leaf?
+ * They are its only calls, each to a callee with no frame of its own (no
+ * call, no depot: a depot's bytes would join the caller's), each would
+ * go in with its share of the frame their copies end (cost.c), and the
+ * function keeps its body and so its frame (its address is taken, or it
+ * is external in an open world: one inlined into its callers leaves no
+ * frame whether it calls or not, and whole-program ptxas gives a frame
+ * only to functions called through a pointer or on a call cycle, which
+ * never becomes a leaf).  Then they are weighed again so. */
+static int would_be_leaf(Caller *fn)
+{
+	In *in = fn->in;
+	if (!fn->nleft)
+		return 0;
+	for (uint32_t i = 0; i < fn->nleft; i++) {
+		const CallSite *st = &fn->left[i];
+		int share = (int)(1000 * st->copies / fn->nleft);
+		if (callee_frame(in, st->callee) || st->cost - cost_frame(share) > in->o->inlining.threshold)
+			return 0;
+	}
+	return body_calls(&fn->f->body) == fn->nleft;
+}
+
 static void inline_into(In *in, Stmt *fs)
 {
 	Caller fn;
@@ -1598,13 +1638,20 @@ static void inline_into(In *in, Stmt *fs)
 		if (in->mode == INLINE_AUTO)
 			fold_sites(&fn);
 		inline_sites(&fn);
-		/* the next round: the calls deferred callees' copies brought */
+		/* the next round: the calls deferred callees' copies brought, or
+		 * those kept out weighed again where they are the last */
 		fn.sites = fn.more;
 		fn.nsites = fn.nmore;
 		fn.cap = fn.cmore;
 		fn.more = NULL;
 		fn.nmore = fn.cmore = 0;
+		if (!fn.nsites && !fn.leaf && (fn.leaf = would_be_leaf(&fn))) {
+			fn.sites = fn.left;
+			fn.nsites = fn.cap = fn.nleft;
+		}
 	}
+	for (uint32_t i = 0; !fn.leaf && i < fn.nleft; i++)
+		tell(&fn, &fn.left[i], INL_COST, fn.left[i].cost, in->o->inlining.threshold);
 	/* after the caller, so that its calls of one callee are decided alike */
 	for (Delta *d = fn.delta; d; d = d->hh.next)
 		in->callee[cg_index_of(in->cg, d->callee)].ncalls += (uint32_t)d->n;

@@ -27,6 +27,7 @@ typedef struct Bundle Bundle;
 enum {
 	KNOWN_STRS = 1,              /* In.strs, In.labels */
 	KNOWN_FOLDS = 1,             /* Inlinee.folds */
+	KNOWN_FRAME = 2,             /* Inlinee.frame */
 	KNOWN_JUDGED = 1,            /* Caller.judged */
 	KNOWN_SRC = 2,               /* Caller.src */
 	KNOWN_VALS = 1,              /* inline-cost.c's Vals: the caller's values before its copies */
@@ -37,6 +38,7 @@ typedef struct Inlinee {
 	unsigned known;
 	uint8_t deferred;            /* expanded in its one caller (find_deferred) */
 	struct Folds *folds;         /* what its copies fold or share (folds_of) */
+	uint8_t frame;               /* FRAME_*: what its body (final when asked) holds */
 	uint32_t ncalls;             /* its direct call sites in the module, as callers finish */
 } Inlinee;
 
@@ -79,6 +81,7 @@ typedef struct CallSite {
 	uint32_t same;               /* the next of them in this round's sites, or UINT32_MAX */
 	uint32_t folds;              /* instructions the caller's copies of the callee fold or compute
 	                                once: constant and shared arguments (fold_sites) */
+	int cost;                    /* what the cost model weighed it, once it kept it out */
 } CallSite;
 
 /* What a caller's copies change in a callee's call count, applied once
@@ -98,6 +101,11 @@ typedef struct Caller {
 	Stmt *fs;
 	Func *f;
 	uint32_t size;               /* its instructions, copies included */
+	int maybe_leaf;              /* not a kernel, and it keeps its body (would_be_leaf) */
+	int leaf;                    /* the calls the cost model kept out weighed again: their
+	                                copies end its frame */
+	CallSite *left;              /* the calls the cost model kept out, over the rounds */
+	uint32_t nleft, cleft;
 	Names names;                 /* what it and the module declare, and what it gains */
 	CallSite *sites;
 	uint32_t nsites, cap;
@@ -149,5 +157,9 @@ static inline void *arena_grow(Arena *a, void *v, uint32_t n, uint32_t *cap, siz
 /* inline-cost.c: what the rewriting (inline.c) asks of the deciding */
 void fold_sites(Caller *fn);
 CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p);
+
+/* inline-cost.c: what of a frame of its own c's body holds. */
+enum { FRAME_CALLS = 1, FRAME_DEPOT = 2 };
+unsigned callee_frame(In *, const CgFunc *c);
 
 #endif
