@@ -325,6 +325,14 @@ unsigned callee_frame(In *in, const CgFunc *c)
 	return e->frame;
 }
 
+/* The thousandths of a caller's frame the copies of a call it kept out
+ * end (its share of those calls), were they all to go in: none where
+ * the callee has a frame of its own. */
+int leaf_share(Caller *fn, const CallSite *st)
+{
+	return callee_frame(fn->in, st->callee) ? 0 : (int)(1000 * st->copies / fn->nleft);
+}
+
 /* The cost model's facts for the caller's calls of the site's callee
  * (cost.c): each copy less the call it replaces, less the body when
  * those were its last calls and it goes. */
@@ -343,7 +351,7 @@ CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p)
 	unsigned frame = callee_frame(in, c);
 	if ((frame & FRAME_CALLS) && inlinable_removable(in->inl, c) && ncalls)
 		f.frames = (int)(1000 * st->copies / (ncalls > st->copies ? ncalls : st->copies));
-	if (fn->leaf && !frame)
-		f.frames += (int)(1000 * st->copies / fn->nleft);
+	if (fn->leaf)
+		f.frames += leaf_share(fn, st);
 	return f;
 }

@@ -1621,9 +1621,8 @@ static int would_be_leaf(Caller *fn)
 	if (!fn->nleft)
 		return 0;
 	for (uint32_t i = 0; i < fn->nleft; i++) {
-		const CallSite *st = &fn->left[i];
-		int share = (int)(1000 * st->copies / fn->nleft);
-		if (callee_frame(in, st->callee) || st->cost - cost_frame(share) > in->o->inlining.threshold)
+		int share = leaf_share(fn, &fn->left[i]);
+		if (!share || fn->left[i].cost - cost_frame(share) > in->o->inlining.threshold)
 			return 0;
 	}
 	return body_calls(&fn->f->body) == fn->nleft;
@@ -1635,7 +1634,7 @@ static void inline_into(In *in, Stmt *fs)
 	fn_open(&fn, in, fs);
 	while (fn.nsites) {
 		count_copies(&fn);
-		if (in->mode == INLINE_AUTO)
+		if (in->mode == INLINE_AUTO && !fn.leaf)   /* the leaf round's sites keep theirs */
 			fold_sites(&fn);
 		inline_sites(&fn);
 		/* the next round: the calls deferred callees' copies brought, or

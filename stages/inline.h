@@ -161,5 +161,6 @@ CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p);
 /* inline-cost.c: what of a frame of its own c's body holds. */
 enum { FRAME_CALLS = 1, FRAME_DEPOT = 2 };
 unsigned callee_frame(In *, const CgFunc *c);
+int leaf_share(Caller *fn, const CallSite *st);   /* would_be_leaf's round: thousandths */
 
 #endif
