@@ -111,8 +111,10 @@ host names.o names.cu
 host helper.o helper.cu
 [ "$(grep -c '^// host:' "$here/names.cu")" -gt 5 ] || fail "names.cu: no expectations"
 
-# Doubling: N and 2N copies of host.o in an archive; the least CPU time
-# of 3 runs (times under 0.1 s count as 0.1), at most 2.5 times.
+# Doubling: N and 2N copies of host.o in an archive; the least user CPU
+# time of 5 runs (times under 0.1 s count as 0.1), at most 2.5 times:
+# the system time (page faults of reading 100-200 MB) varied 0.06-0.39 s
+# run to run on one machine, failing the bound on a linear reader.
 n=3000
 mkdir -p many
 for i in $(seq $((2 * n))); do cp host.o "many/o$i.o"; done
@@ -121,7 +123,7 @@ cpu() {
 	python3 - "$list" "$1" <<'END'
 import os, sys
 best = None
-for _ in range(3):
+for _ in range(5):
     pid = os.fork()
     if pid == 0:
         fd = os.open(os.devnull, os.O_WRONLY)
@@ -130,7 +132,7 @@ for _ in range(3):
     _, status, ru = os.wait4(pid, 0)
     if status:
         sys.exit(1)
-    t = ru.ru_utime + ru.ru_stime
+    t = ru.ru_utime   # the system's share is page faults, noisy on some machines
     best = t if best is None else min(best, t)
 print("%.3f" % max(best, 0.1))
 END
