@@ -90,6 +90,7 @@ typedef struct Obj {
 typedef struct Stats {
 	unsigned funcs, repacked, not_smaller, fixed, objects, pinned, dead, stores_removed;
 	unsigned made_local, dropped;
+	unsigned unnamed;     /* other .local variables nothing names, dropped */
 	unsigned scalar, pieces;
 	uint64_t bytes_before, bytes_after;
 } Stats;
@@ -1647,6 +1648,26 @@ static Elems section_elems(const Module *m)
 	return e;
 }
 
+/* The first element naming name (es->nnamed when none does). */
+static uint32_t first_named(const Elems *es, const char *name)
+{
+	uint32_t lo = 0, hi = es->nnamed;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)es->named[mid].name < (uintptr_t)name)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int named_in_sections(const Elems *es, const char *name)
+{
+	uint32_t j = first_named(es, name);
+	return j < es->nnamed && es->named[j].name == name;
+}
+
 /* Finds the references to the depot; NULL, or why they cannot follow. */
 static const char *find_debug_refs(Dp *d)
 {
@@ -1654,14 +1675,7 @@ static const char *find_debug_refs(Dp *d)
 	uint32_t n = es->n;
 	const Elem *e = es->v;
 	const char *name = d->decl->var.ds[0].name, *why = NULL;
-	uint32_t lo = 0, hi = es->nnamed;
-	while (lo < hi) {   /* the first element naming it */
-		uint32_t mid = lo + (hi - lo) / 2;
-		if ((uintptr_t)es->named[mid].name < (uintptr_t)name)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	uint32_t lo = first_named(es, name);
 	for (uint32_t j = lo; j < es->nnamed && es->named[j].name == name && !why; j++) {
 		uint32_t i = es->named[j].i;
 		if (j > lo && es->named[j - 1].i == i)
@@ -1806,6 +1820,8 @@ static void print_stats(const Stats *s)
 		s->dropped);
 	if (s->scalar)  /* only then: a module without gets the notes it always got */
 		diag_note("depot:   %u objects held in %u registers", s->scalar, s->pieces);
+	if (s->unnamed)
+		diag_note("depot:   %u other .local variables dropped: nothing names them", s->unnamed);
 }
 
 static void analyse(Dp *d)
@@ -1981,10 +1997,53 @@ static void rewrite(Dp *d, Stats *st)
 	places_free(&b);
 }
 
+/* A .local variable besides the depot that no instruction names (its
+ * loads forwarded and its stores dropped by the locals stage: the copy
+ * ipo-byvalue gave a callee, a callee's array inlined) still takes
+ * bytes: ptxas allocates every declared .local, used or not, in either
+ * compile mode (y173's fn0: 16 bytes of its frame, and of both kernels'
+ * whole-program frames).  Its declaration goes, unless a section names
+ * it (nvcc -G's DWARF). */
+static void drop_unnamed(const Dp *d, Stats *st)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < d->mo->nobjs; i++)
+		n += (int)i != d->dobj && !named_in_sections(d->sections, d->mo->objs[i].name);
+	if (!n)
+		return;
+	const Stmt *depot = d->dobj >= 0 ? d->mo->objs[d->dobj].decl : NULL;
+	Places b = {0};
+	places_of(&b, &d->f->body);
+	Count *h = count_names(&b);
+	for (uint32_t i = 0; i < b.n; i++) {
+		Stmt *s = b.v[i].s;
+		if (!s || s == depot || s->kind != S_VAR || decl_space(&s->var) != SPACE_LOCAL)
+			continue;
+		int64_t bytes = 0;
+		uint32_t j = 0;
+		for (; j < s->var.nds; j++) {
+			const char *name = s->var.ds[j].name;
+			if (mentions(h, name) || named_in_sections(d->sections, name))
+				break;
+			bytes += decl_bytes(&s->var, &s->var.ds[j]);
+		}
+		if (j < s->var.nds)
+			continue;
+		if (d->o->depot.remarks || d->o->depot.analysis)
+			diag_remark(s->loc, "%s: .local %s (%lld bytes) dropped: no instruction names it",
+				plain_name(d->f->name), s->var.ds[0].name, (long long)bytes);
+		place_remove(&b.v[i]);
+		st->unnamed++;
+	}
+	free_counts(h);
+	places_free(&b);
+}
+
 static void depot_func(Dp d, Stats *st, Borrowers *rd)
 {
 	d.arena = arena_new(), d.mo = memobjs_build_lent(d.f, rd);
 	d.dobj = memobjs_depot(d.mo);
+	drop_unnamed(&d, st);
 	if (d.dobj >= 0) {
 		rewrite(&d, st);
 		/* its objects may have moved, and share bytes: an anchor left for
