@@ -204,3 +204,12 @@ size_t arena_bytes(const Arena *a)
 {
 	return a->total;
 }
+
+void *arena_grow(Arena *a, void *v, uint32_t n, uint32_t *cap, size_t size)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap ? 2 * *cap : 8;
+	void *w = arena_alloc(a, *cap * size);
+	return n ? memcpy(w, v, n * size) : w;
+}

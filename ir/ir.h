@@ -24,6 +24,9 @@ void arena_reset(Arena *);   /* forgets every allocation, keeps a block */
 void arena_trim(Arena *);    /* gives back the current block's unused pages */
 void *arena_alloc(Arena *, size_t);
 void *arena_dup(Arena *, const void *, size_t);
+/* An array on an arena grown as array_grow() grows one on the heap
+ * (the old block stays until the arena goes). */
+void *arena_grow(Arena *a, void *v, uint32_t n, uint32_t *cap, size_t size);
 char *arena_strndup(Arena *, const char *, size_t);
 size_t arena_bytes(const Arena *);
 
@@ -1115,6 +1118,9 @@ uint32_t memobjs_anchor_offsets(const MemObjs *, int obj, int64_t *out);
  * then; later a caller's noted before its first copy goes in keep what
  * the calls showed (an object lent to a callee starts where it is). */
 const int64_t *func_depot_starts(Module *m, Func *f, Borrowers *rd, uint32_t *n);
+/* Notes that an object starts at off in f's depot (its starts noted
+ * first, before the change that hides what showed them). */
+void func_depot_start(Module *m, Func *f, int64_t off);
 /* Where the variables inside object obj end: an address at base stays
  * before the next start past it (memobjs_starts: memends_next_start,
  * INT64_MAX for none) and, under a layout NVVM or LLVM wrote

@@ -1173,6 +1173,12 @@ const int64_t *func_depot_starts(Module *m, Func *f, Borrowers *rd, uint32_t *n)
 	return f->starts;
 }
 
+void func_depot_start(Module *m, Func *f, int64_t off)
+{
+	f->starts = arena_grow(m->arena, f->starts, f->nstarts, &f->cstarts, sizeof *f->starts);
+	f->starts[f->nstarts++] = off;
+}
+
 /* Does f store into object obj at an index that comes from data
  * (MemAccess.data)?  ptxas cannot tell where such a store lands, so it
  * keeps the object in memory; a loop counter's index it may make

@@ -123,6 +123,7 @@ typedef struct Dp {
 	int named_in_data;    /* some section names it: it may not go */
 	Names *module;        /* the module's names, for fresh ones (the stage's, made once) */
 	const struct Elems *sections;  /* the sections' elements (the stage's, found once) */
+	const Names *named;   /* every name a section names (the stage's, found once) */
 	const char *root;     /* the register the depot's address is moved into, once (local_root) */
 	Stmt *root_def;
 	const char *groot;    /* its generic twin (%SP), or NULL */
@@ -1648,26 +1649,6 @@ static Elems section_elems(const Module *m)
 	return e;
 }
 
-/* The first element naming name (es->nnamed when none does). */
-static uint32_t first_named(const Elems *es, const char *name)
-{
-	uint32_t lo = 0, hi = es->nnamed;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if ((uintptr_t)es->named[mid].name < (uintptr_t)name)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static int named_in_sections(const Elems *es, const char *name)
-{
-	uint32_t j = first_named(es, name);
-	return j < es->nnamed && es->named[j].name == name;
-}
-
 /* Finds the references to the depot; NULL, or why they cannot follow. */
 static const char *find_debug_refs(Dp *d)
 {
@@ -1675,7 +1656,14 @@ static const char *find_debug_refs(Dp *d)
 	uint32_t n = es->n;
 	const Elem *e = es->v;
 	const char *name = d->decl->var.ds[0].name, *why = NULL;
-	uint32_t lo = first_named(es, name);
+	uint32_t lo = 0, hi = es->nnamed;
+	while (lo < hi) {   /* the first element naming it */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)es->named[mid].name < (uintptr_t)name)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	for (uint32_t j = lo; j < es->nnamed && es->named[j].name == name && !why; j++) {
 		uint32_t i = es->named[j].i;
 		if (j > lo && es->named[j - 1].i == i)
@@ -2008,7 +1996,7 @@ static void drop_unnamed(const Dp *d, Stats *st)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < d->mo->nobjs; i++)
-		n += (int)i != d->dobj && !named_in_sections(d->sections, d->mo->objs[i].name);
+		n += (int)i != d->dobj && !names_exact(d->named, d->mo->objs[i].name);
 	if (!n)
 		return;
 	const Stmt *depot = d->dobj >= 0 ? d->mo->objs[d->dobj].decl : NULL;
@@ -2023,7 +2011,7 @@ static void drop_unnamed(const Dp *d, Stats *st)
 		uint32_t j = 0;
 		for (; j < s->var.nds; j++) {
 			const char *name = s->var.ds[j].name;
-			if (mentions(h, name) || named_in_sections(d->sections, name))
+			if (mentions(h, name) || names_exact(d->named, name))
 				break;
 			bytes += decl_bytes(&s->var, &s->var.ds[j]);
 		}
@@ -2066,10 +2054,13 @@ void depot(Module *m, const StageOptions *o)
 	Names module = {0};   /* made when scalar replacement first needs it */
 	Borrowers *rd = borrowers_build(m);   /* calls that only borrow an object lent them */
 	Elems sections = section_elems(m);
+	Names named = {0};
+	names_of_sections(&named, m);
 	for (Stmt *s = m->items.head; s; s = s->next)
 		if (s->kind == S_FUNC && s->func->has_body)
-			depot_func((Dp){.m = m, .o = o, .f = s->func, .module = &module, .sections = &sections},
-				&st, rd);
+			depot_func((Dp){.m = m, .o = o, .f = s->func, .module = &module, .sections = &sections,
+				.named = &named}, &st, rd);
+	names_free(&named);
 	free(sections.v);
 	free(sections.named);
 	borrowers_free(rd);

@@ -577,11 +577,8 @@ static void add_starts(Caller *fn, CopyPlan *p, int64_t off)
 	In *in = fn->in;
 	uint32_t n;
 	const int64_t *v = starts_of(in, p->site->callee->sym->def->func, &n);
-	Func *f = fn->f;
-	for (uint32_t i = 0; i <= n; i++) {
-		f->starts = arena_grow(in->m->arena, f->starts, f->nstarts, &f->cstarts, sizeof *f->starts);
-		f->starts[f->nstarts++] = off + (i ? v[i - 1] : 0);
-	}
+	for (uint32_t i = 0; i <= n; i++)
+		func_depot_start(in->m, fn->f, off + (i ? v[i - 1] : 0));
 }
 
 static void merge_depot(Caller *fn, CopyPlan *p)

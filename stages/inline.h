@@ -143,17 +143,6 @@ struct Bundle {
 	uint32_t n;
 };
 
-/* An array on an arena grown as array_grow() grows one on the heap
- * (the old block stays until the arena goes). */
-static inline void *arena_grow(Arena *a, void *v, uint32_t n, uint32_t *cap, size_t size)
-{
-	if (n < *cap)
-		return v;
-	*cap = *cap ? 2 * *cap : 8;
-	void *w = arena_alloc(a, *cap * size);
-	return n ? memcpy(w, v, n * size) : w;
-}
-
 /* inline-cost.c: what the rewriting (inline.c) asks of the deciding */
 void fold_sites(Caller *fn);
 CostFacts cost_facts(Caller *fn, const CallSite *st, const CopyPlan *p);

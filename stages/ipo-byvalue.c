@@ -20,8 +20,8 @@
  *                                            st.param.b32 [param0+4], %bv;
  *
  * Where the callee also stores through it, the bytes come back: they go
- * into a .local copy of the callee's at its start, its accesses touch
- * the copy, and before each ret it puts the bytes it stores into its
+ * into a copy of the callee's in its depot at its start, its accesses
+ * touch the copy, and before each ret it puts the bytes it stores into its
  * result, after the result it had (which becomes an aggregate of both;
  * several such parameters come back one after another there); the call
  * copies them back into the object.  Only with the depot
@@ -658,18 +658,21 @@ static int ends_flow(const Stmt *s)
 	return s && s->kind == S_INS && !s->ins.guard && (s->ins.sp->op->flags & (OF_BRANCH | OF_TERM));
 }
 
-/* Where the callee's copy lives, declared: a .local variable of its own,
- * which ptxas holds in registers; one it also loads at run-time offsets,
- * bytes past its depot's (a depot made if it has none), where the depot
- * stage selects among them (ptxas -c does not). */
+/* Where the callee's copy lives: bytes past its depot's (a depot made if
+ * it has none), an object of their own there (a start noted), which the
+ * depot stage holds in registers, or, one the callee also loads at
+ * run-time offsets, selects among (ptxas -c does not).  Not a .local
+ * variable of its own: ptxas keeps those in memory, and in whole-program
+ * compiles adds them to every kernel that reaches the callee (y161's
+ * fn1: 12 bytes of its copy in two kernels' frames). */
 static Side copy_place(ByValues *b, const ByValue *bv, Func *f, const char **start)
 {
 	Ipo *p = b->p;
 	Facts *c = named(b, f);
 	Loc loc = bv->fn->def->loc;
-	Depot dp = bv->indexed ? func_depot(&f->body) : (Depot){0};
+	Depot dp = func_depot(&f->body);
 	if (!dp.decl) {
-		const char *name = names_fresh(&c->names, bv->indexed ? "__local_depot" : "__bv");
+		const char *name = names_fresh(&c->names, "__local_depot");
 		dp.decl = aggregate_stmt(p, loc, ".local", name, bv->align, 0);
 		list_insert_before(&f->body, c->decls, dp.decl);
 	}
@@ -682,6 +685,7 @@ static Side copy_place(ByValues *b, const ByValue *bv, Func *f, const char **sta
 	}
 	int64_t at = align_to(decl_bytes(v, &v->ds[0]), bv->align);
 	decl_set_dim(p->m, v, at + bv->size);
+	func_depot_start(p->m, f, at);
 	if (bv->align > var_align(v))
 		decl_set_align(p->m, v, (uint32_t)bv->align);
 	*start = dp.spl;   /* the register a mov of the depot sets */
@@ -825,6 +829,11 @@ void ipo_by_value(Ipo *p)
 		free(lay);
 		if (b.n > first)
 			result_is(&b.v[first], b.n - first, fn->f, ret_end);
+	}
+	for (uint32_t i = 0; i < b.n; i++) {   /* before a copy of another parameter hides them */
+		uint32_t n;
+		if (b.v[i].stores || b.v[i].indexed)
+			func_depot_starts(p->m, b.v[i].fn->f, b.rd, &n);
 	}
 	for (uint32_t i = 0; i < b.n; i++) {
 		ByValue *bv = &b.v[i];
