@@ -493,3 +493,78 @@ int cfg_dominates(const Cfg *g, uint32_t a, uint32_t b)
 		b = up;
 	}
 }
+
+/* ---- unreachable code (stages/fold.c, stages/unrecurse.c) ---------------- */
+
+/* The labels f's .branchtargets lists name (a .calltargets list names
+ * functions): those of dead code keep it, as the lists stay. */
+static void listed_labels(const Func *f, Names *out)
+{
+	BodyIt it;
+	const char *word = intern_cstr(".branchtargets");
+	for (const Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
+		if (s->kind == S_TARGETS && s->list.word == word)
+			for (uint32_t k = 0; k < s->list.nitems; k++)
+				if (s->list.items[k]->kind == E_NAME)
+					names_add(out, s->list.items[k]->str, NULL);
+}
+
+typedef struct Pending {
+	Stmt **s;
+	List **in;
+	uint32_t n, cap, cap2;
+} Pending;
+
+uint32_t cfg_dead_size(const Cfg *g, const Func *f, const Names *sections)
+{
+	uint32_t n = 0;
+	BodyIt it;
+	for (uint32_t j = 0; j < g->nins; j++)
+		n += g->blocks[g->block_of[j]].rpo == UINT32_MAX;
+	if (!n)
+		return 0;
+	uint32_t j = 0;
+	Names targets = {0};
+	listed_labels(f, &targets);
+	for (const Stmt *s = body_first(&f->body, &it); s && n; s = body_next(&it))
+		if (s->kind == S_INS)
+			j++;
+		else if (s->kind == S_LABEL && j < g->nins && g->blocks[g->block_of[j]].rpo == UINT32_MAX &&
+			 (names_exact(&targets, s->label) || names_exact(sections, s->label)))
+			n = 0;
+	if (!n)
+		body_end(&it);
+	names_free(&targets);
+	return n;
+}
+
+void cfg_drop_dead(const Cfg *g, Func *f)
+{
+	Pending p = {0};
+	BodyIt it;
+	uint32_t j = 0;
+	Stmt *loc = NULL;   /* the last .loc of dead code just passed */
+	for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it)) {
+		if (s->kind == S_LABEL || s->kind == S_LOC) {
+			p.s = array_grow(p.s, p.n, &p.cap, sizeof *p.s);
+			p.in = array_grow(p.in, p.n, &p.cap2, sizeof *p.in);
+			p.s[p.n] = s;
+			p.in[p.n++] = it.in;
+			loc = s->kind == S_LOC ? NULL : loc;
+		} else if (s->kind == S_INS) {
+			int dead = g->blocks[g->block_of[j++]].rpo == UINT32_MAX;
+			for (uint32_t k = 0; dead && k < p.n; k++) {
+				list_remove(p.in[k], p.s[k]);
+				loc = p.s[k]->kind == S_LOC ? p.s[k] : loc;
+			}
+			if (dead)
+				list_remove(it.in, s);
+			else if (loc)
+				list_insert_before(it.in, s, loc);
+			loc = dead ? loc : NULL;
+			p.n = 0;
+		}
+	}
+	free(p.s);
+	free(p.in);
+}

@@ -441,6 +441,9 @@ typedef struct Func {
 	 * a parameter's pointer for the caller's memory by.  The inliner clears
 	 * it in a caller it copies a function without it into. */
 	uint8_t layout_kept;
+	/* A clone's original (stages/unrecurse.c), whose findings in the
+	 * input excuse the clone's (ir/verify.c); NULL: its own name. */
+	const char *verify_as;
 } Func;
 
 typedef struct Ins {
@@ -682,6 +685,16 @@ typedef struct Cfg {
 Cfg *cfg_build(const Func *);   /* NULL (after an error) on a bad label */
 void cfg_free(Cfg *);
 int cfg_dominates(const Cfg *, uint32_t a, uint32_t b);
+struct Names;
+/* How many instructions the blocks g says are unreachable hold, when
+ * they may go: none of their labels is named apart from a branch (in a
+ * .branchtargets list, in section data: sections, names_of_sections);
+ * else 0.  cfg_drop_dead removes them, and the labels and .loc lines
+ * before each (they belong to it); the last such .loc moves to the live
+ * instruction after them when that has none of its own: it said that
+ * instruction's line too.  g is stale after. */
+uint32_t cfg_dead_size(const Cfg *g, const Func *f, const struct Names *sections);
+void cfg_drop_dead(const Cfg *g, Func *f);
 /* Does block b end the function: its last instruction a ret, exit or
  * trap (guarded or not), or no successor? */
 int cfg_ends_function(const Cfg *, uint32_t b);

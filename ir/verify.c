@@ -92,7 +92,8 @@ static void fail(Verifier *v, Loc loc, const char *what)
 static const char *known_key(const Verifier *v, const char *what)
 {
 	char buf[512];
-	snprintf(buf, sizeof buf, "%.200s\n%s", v->f ? v->f->name : "", what);
+	const char *f = !v->f ? "" : v->f->verify_as ? v->f->verify_as : v->f->name;
+	snprintf(buf, sizeof buf, "%.200s\n%s", f, what);
 	return intern_cstr(buf);
 }
 

@@ -251,86 +251,6 @@ static unsigned fold_branches(Fd *d, Places *pl, Stats *st)
 	return changed;
 }
 
-/* The labels f's .branchtargets lists name (a .calltargets list names
- * functions): those of dead code keep it, as the lists stay. */
-static void branch_targets(const Func *f, Names *out)
-{
-	BodyIt it;
-	const char *word = intern_cstr(".branchtargets");
-	for (const Stmt *s = body_first(&f->body, &it); s; s = body_next(&it))
-		if (s->kind == S_TARGETS && s->list.word == word)
-			for (uint32_t k = 0; k < s->list.nitems; k++)
-				if (s->list.items[k]->kind == E_NAME)
-					names_add(out, s->list.items[k]->str, NULL);
-}
-
-typedef struct Pending {
-	Stmt **s;
-	List **in;
-	uint32_t n, cap, cap2;
-} Pending;
-
-/* How many instructions the blocks g says are unreachable hold, when
- * they may go: none of their labels is named apart from a branch (in a
- * .branchtargets list, in section data); else 0. */
-static uint32_t dead_size(const Cfg *g, const Func *f, const Names *sections)
-{
-	uint32_t n = 0;
-	BodyIt it;
-	for (uint32_t j = 0; j < g->nins; j++)
-		n += g->blocks[g->block_of[j]].rpo == UINT32_MAX;
-	if (!n)
-		return 0;
-	uint32_t j = 0;
-	Names targets = {0};
-	branch_targets(f, &targets);
-	for (const Stmt *s = body_first(&f->body, &it); s && n; s = body_next(&it))
-		if (s->kind == S_INS)
-			j++;
-		else if (s->kind == S_LABEL && j < g->nins && g->blocks[g->block_of[j]].rpo == UINT32_MAX &&
-			 (names_exact(&targets, s->label) || names_exact(sections, s->label)))
-			n = 0;
-	if (!n)
-		body_end(&it);
-	names_free(&targets);
-	return n;
-}
-
-/* The unreachable instructions go, and the labels and .loc lines before
- * each (they belong to it).  The last such .loc moves to the live
- * instruction after them when that has none of its own: it said that
- * instruction's line too. */
-static void drop_dead(const Cfg *g, Func *f)
-{
-	Pending p = {0};
-	BodyIt it;
-	uint32_t j = 0;
-	Stmt *loc = NULL;   /* the last .loc of dead code just passed */
-	for (Stmt *s = body_first(&f->body, &it); s; s = body_next(&it)) {
-		if (s->kind == S_LABEL || s->kind == S_LOC) {
-			p.s = array_grow(p.s, p.n, &p.cap, sizeof *p.s);
-			p.in = array_grow(p.in, p.n, &p.cap2, sizeof *p.in);
-			p.s[p.n] = s;
-			p.in[p.n++] = it.in;
-			loc = s->kind == S_LOC ? NULL : loc;
-		} else if (s->kind == S_INS) {
-			int dead = g->blocks[g->block_of[j++]].rpo == UINT32_MAX;
-			for (uint32_t k = 0; dead && k < p.n; k++) {
-				list_remove(p.in[k], p.s[k]);
-				loc = p.s[k]->kind == S_LOC ? p.s[k] : loc;
-			}
-			if (dead)
-				list_remove(it.in, s);
-			else if (loc)
-				list_insert_before(it.in, s, loc);
-			loc = dead ? loc : NULL;
-			p.n = 0;
-		}
-	}
-	free(p.s);
-	free(p.in);
-}
-
 static void release(Fd *d)
 {
 	ranges_free(d->rs);
@@ -406,9 +326,9 @@ static int fold_round(Fd *d, const Names *sections, Stats *st, int *changed)
 	*changed = 1;
 	if (!(d->g = cfg_build(d->f)))
 		return 0;
-	uint32_t dead = dead_size(d->g, d->f, sections);
+	uint32_t dead = cfg_dead_size(d->g, d->f, sections);
 	if (dead)
-		drop_dead(d->g, d->f);
+		cfg_drop_dead(d->g, d->f);
 	st->removed += dead;
 	release(d);
 	return dead != 0;

@@ -14,6 +14,8 @@ static const Stage stages[] = {
 	/* before inlining: a call whose results nothing reads is copied in
 	 * by no one, nor weighed by the cost model */
 	{"dce", dce},
+	/* before inlining: the chain of clones is no cycle, and goes in */
+	{"unrecurse", unrecurse},
 	/* after devirt: the calls it made direct inline too; before printf
 	 * lowering, so that an inlined callee's printf gets its buffer in
 	 * the function it ends in, one per function as the stage makes them;

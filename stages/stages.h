@@ -83,6 +83,11 @@ typedef struct RerollOptions {
 	int remarks;         /* -Rpass=reroll: a remark per loop rolled back */
 } RerollOptions;
 
+typedef struct UnrecurseOptions {
+	int on;              /* --unrecurse, --no-unrecurse (the default: tools/lib/opttab.h) */
+	int remarks;         /* -Rpass=unrecurse: a remark per call given a chain of clones */
+} UnrecurseOptions;
+
 /* address preparation's rewrites, by bit */
 enum { ADDRPREP_NARROW = 1, ADDRPREP_WIDEN = 2, ADDRPREP_FOLD = 4, ADDRPREP_SINK = 8, ADDRPREP_ALL = 15 };
 /* the rewrites that made no corpus function worse (tools/bench/addrprep-bench.sh) */
@@ -118,6 +123,7 @@ typedef struct StageOptions {
 	IpoOptions ipo;
 	AddrPrepOptions addrprep;
 	RerollOptions reroll;
+	UnrecurseOptions unrecurse;
 	FoldOptions fold;
 	DceOptions dce;
 } StageOptions;
@@ -145,6 +151,9 @@ void devirt(Module *, const StageOptions *);
 /* reroll.c: NVVM's fully unrolled copies of a loop around a call
  * rolled back into one loop, before inlining */
 void reroll(Module *, const StageOptions *);
+/* unrecurse.c: a call cycle that counts a parameter down to 0, cloned
+ * once per depth for calls whose counter is bounded, before inlining */
+void unrecurse(Module *, const StageOptions *);
 
 /* inline.c: direct calls to defined functions replaced by their bodies
  * (bottom-up, never on a call cycle), as the cost model or --inline says */

@@ -240,15 +240,15 @@ check "-v: inputs and where their names resolve" "[ $rc = 0 ] && grep -q \"^ptxl
 check "-v: each stage's counts, the time" "grep -q '^devirt: ' err && grep -q '^globalopt: ' err && grep -q '^ptxlink: done in [0-9.]* ms' err"
 "$ptxlink" --verify --time -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
 phases=$(sed -n 's/^ptxlink: time: \([a-z-]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
-check "--time: parse, link, each stage, print ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll dce inline printf globalopt ipo fold locals depot dce-late addrprep print ' ]"
+check "--time: parse, link, each stage, print ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll dce unrecurse inline printf globalopt ipo fold locals depot dce-late addrprep print ' ]"
 # --verify checks after each stage (in its time); without it (a release build's default)
 # the output is checked once, after the stages
 "$ptxlink" --no-verify --time -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
 phases=$(sed -n 's/^ptxlink: time: \([a-z-]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
-check "--no-verify --time: the output check ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll dce inline printf globalopt ipo fold locals depot dce-late addrprep check print ' ]"
+check "--no-verify --time: the output check ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll dce unrecurse inline printf globalopt ipo fold locals depot dce-late addrprep check print ' ]"
 "$ptxlink" --no-verify --no-check-output --time -arch=sm_80 main.ptx -Llibs -lfg -o v.ptx 2>err; rc=$?
 phases=$(sed -n 's/^ptxlink: time: \([a-z-]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
-check "--no-check-output: none ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll dce inline printf globalopt ipo fold locals depot dce-late addrprep print ' ]"
+check "--no-check-output: none ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll dce unrecurse inline printf globalopt ipo fold locals depot dce-late addrprep print ' ]"
 
 # nvlink's and ptxas's other options: passed to ptxas, ignored with a
 # warning, or refused, each saying why

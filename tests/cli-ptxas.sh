@@ -127,7 +127,7 @@ check "--ptxas needs -arch" "[ $rc = 2 ] && grep -q -- '--ptxas needs -arch=sm_X
 
 "$ptxlink" --ptxas --verify --time -arch=sm_80 main2.ptx fact.ptx -o t.cubin 2>err; rc=$?
 phases=$(sed -n 's/^ptxlink: time: \([a-z-]*\) *[0-9.]* ms$/\1/p' err | tr '\n' ' ')
-check "--time with --ptxas ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll dce inline printf globalopt ipo fold locals depot dce-late addrprep print ptxas ptxas nvlink ' ]"
+check "--time with --ptxas ($phases)" "[ $rc = 0 ] && [ '$phases' = 'parse link devirt reroll dce unrecurse inline printf globalopt ipo fold locals depot dce-late addrprep print ptxas ptxas nvlink ' ]"
 
 # several architectures in one fatbinary (fatbin_images: lib.sh)
 "$ptxlink" --fatbin -v -arch=sm_80 -arch=sm_90 main.ptx sq.ptx -o two.fatbin 2>err; rc=$?

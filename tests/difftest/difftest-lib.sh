@@ -325,7 +325,7 @@ difftest_compare() {
 # default's.
 DIFFTEST_VARIANTS="default O0 O1 O2 nodevirt fm1 fm2 fm64 never always t0 thuge noglobalopt
 	internalize noipo ipoconst nobyvalue nodepot nosroa addrprep narrow widen fold sink noaddrprep locals
-	localsalways noreroll rerollany nofold max"
+	localsalways noreroll rerollany nofold nounrecurse max"
 difftest_vflags() {
 	case $1 in
 	default | unlinked) ;;
@@ -350,6 +350,7 @@ difftest_vflags() {
 	noreroll) echo --no-reroll ;;
 	rerollany) echo --reroll --reroll-any ;;
 	nofold) echo --no-fold ;;
+	nounrecurse) echo --no-unrecurse ;;
 	max) echo --inline=always --ipo-constants --internalize --addrprep ;;
 	*) echo "difftest: unknown variant $1" >&2; return 1 ;;
 	esac

@@ -93,6 +93,7 @@ VARIANTS=(
 	"no-reroll|--no-reroll" "reroll-any|--reroll-any"
 	"reroll-any-always|--reroll-any --inline=always"
 	"no-fold|--no-fold" "always-nofold|--inline=always --no-fold"
+	"no-unrecurse|--no-unrecurse" "never-unrecurse|--inline=never"
 	"always-constants-internalize|--inline=always --ipo-constants --internalize"
 	"never-noipo-funnel1|--inline=never --no-ipo --devirt-funnel-max=1"
 	"big-threshold-addrprep|--inline-threshold=1000 --addrprep --internalize"

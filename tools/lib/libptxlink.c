@@ -135,6 +135,7 @@ static void opt_level(StageOptions *st, int level)
 		st->inlining.mode = PTXLINK_INLINE_NEVER;
 		st->ipo.on = 0;
 		st->reroll.on = 0;
+		st->unrecurse.on = 0;
 	}
 	if (level < 1)
 		st->globalopt.off = 1;

@@ -229,6 +229,16 @@ OPT(REROLL_ANY, V_ON, N("--reroll-any"), FS(reroll_any, reroll.any), 0, "--rerol
 OPT(RPASS_REROLL, V_BIT, N("-Rpass=reroll"), FS(remarks, reroll.remarks), PTXLINK_REMARK_REROLL,
 	"-Rpass=reroll",
 	"a remark for every unrolled loop rolled back")
+OPT(UNRECURSE, V_ON, N("--unrecurse"), FS(unrecurse, unrecurse.on), 1, "--unrecurse",
+	"before inlining, a call into a cycle of functions that count a\n"
+	"parameter down to 0, made with a counter of at most 4, goes to a\n"
+	"chain of clones, one per depth, the last without the call into\n"
+	"the cycle, which inlining can take (default: on)")
+OPT(NO_UNRECURSE, V_OFF, N("--no-unrecurse"), FS(unrecurse, unrecurse.on), 0, "--no-unrecurse",
+	"leave calls into counted cycles as they are")
+OPT(RPASS_UNRECURSE, V_BIT, N("-Rpass=unrecurse"), FS(remarks, unrecurse.remarks),
+	PTXLINK_REMARK_UNRECURSE, "-Rpass=unrecurse",
+	"a remark for every call given a chain of clones")
 OPT(NO_DEPOT, V_ON, N("--no-depot"), FS(no_depot, depot.off), 0, "--no-depot",
 	"leave every __local_depot's layout as it is")
 OPT(NO_SROA, V_ON, N("--no-sroa"), FS(no_sroa, depot.no_sroa), 0, "--no-sroa",

@@ -79,7 +79,8 @@ enum {
 	PTXLINK_REMARK_LOCALS = 256,        /* -Rpass=locals */
 	PTXLINK_REMARK_REROLL = 512,        /* -Rpass=reroll */
 	PTXLINK_REMARK_FOLD = 1024,         /* -Rpass=fold */
-	PTXLINK_REMARK_DCE = 2048           /* -Rpass=dce */
+	PTXLINK_REMARK_DCE = 2048,          /* -Rpass=dce */
+	PTXLINK_REMARK_UNRECURSE = 4096     /* -Rpass=unrecurse */
 };
 
 /* Inlining's modes (ptxlink_options.inline_mode), the command's
@@ -149,9 +150,10 @@ typedef struct ptxlink_options {
 	int no_check_output;      /* --no-check-output: write the stages' output unchecked */
 	int inline_growth;        /* --inline-growth=N (init: the default) */
 	/* -O0..-O3: which stages run (init: 3, every stage).  Below 3 no
-	 * depot, locals, folding or address preparation; below 2 no devirt, rerolling, inlining or ipo;
-	 * at 0 no globalopt (printf lowering always runs: ptxas rejects the
-	 * calls it lowers).  The other options cannot turn a stage back on. */
+	 * depot, locals, folding or address preparation; below 2 no devirt,
+	 * rerolling, unrecursing, inlining or ipo; at 0 no globalopt (printf
+	 * lowering always runs: ptxas rejects the calls it lowers).  The other
+	 * options cannot turn a stage back on. */
 	int opt_level;
 	int opt_locals;           /* --opt-locals, --no-opt-locals (init: the default) */
 	int reroll;               /* --reroll, --no-reroll (init: the default) */
@@ -160,6 +162,7 @@ typedef struct ptxlink_options {
 	int trust_layout;         /* --trust-layout */
 	int ipo_byvalue;          /* --ipo-byvalue, --no-ipo-byvalue (init: the default) */
 	int no_dce;               /* --no-dce */
+	int unrecurse;            /* --unrecurse, --no-unrecurse (init: the default) */
 } ptxlink_options;
 
 PTXLINK_API const char *ptxlink_version(void);
