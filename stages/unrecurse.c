@@ -451,15 +451,11 @@ void unrecurse(Module *m, const StageOptions *o)
 	for (uint32_t i = 0; i < cg_count(u.cg); i++)
 		any |= u.fns[i].def && u.fns[i].counter >= 0;
 	if (any) {
-		Names module = {0};
 		names_of_module(&u.names, m);
-		names_of_module(&module, m);
 		count_outside(&u);
-		Stmt *last = m->items.tail;   /* clones go after their originals: not visited */
-		for (Stmt *s = m->items.head; s; s = s == last ? NULL : s->next)
-			if (s->kind == S_FUNC && s->func->has_body && !names_shadowed(s->func))
-				outside_calls(&u, s->func, &module);
-		names_free(&module);
+		for (Stmt *s = m->items.head; s; s = s->next)   /* a clone (verify_as) is no outside caller */
+			if (s->kind == S_FUNC && s->func->has_body && !s->func->verify_as && !names_shadowed(s->func))
+				outside_calls(&u, s->func, &u.names);
 		names_free(&u.names);
 	}
 	free(u.fns);

@@ -231,9 +231,10 @@ OPT(RPASS_REROLL, V_BIT, N("-Rpass=reroll"), FS(remarks, reroll.remarks), PTXLIN
 	"a remark for every unrolled loop rolled back")
 OPT(UNRECURSE, V_ON, N("--unrecurse"), FS(unrecurse, unrecurse.on), 1, "--unrecurse",
 	"before inlining, a call into a cycle of functions that count a\n"
-	"parameter down to 0, made with a counter of at most 4, goes to a\n"
-	"chain of clones, one per depth, the last without the call into\n"
-	"the cycle, which inlining can take (default: on)")
+	"parameter down to 0, made with a counter of at most 4 by the one\n"
+	"function outside the cycle that calls it, goes to a chain of\n"
+	"clones, one per depth, the last without the call into the cycle,\n"
+	"which inlining can take (default: on)")
 OPT(NO_UNRECURSE, V_OFF, N("--no-unrecurse"), FS(unrecurse, unrecurse.on), 0, "--no-unrecurse",
 	"leave calls into counted cycles as they are")
 OPT(RPASS_UNRECURSE, V_BIT, N("-Rpass=unrecurse"), FS(remarks, unrecurse.remarks),
