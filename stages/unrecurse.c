@@ -89,25 +89,41 @@ static Fn *fn_of(Un *u, const char *name)
 }
 
 /* The register a direct call's k-th argument is stored from (the only
- * st.param into it, of 4 bytes at offset 0), or NULL. */
+ * st.param into it, of 4 bytes at offset 0, unguarded, in the call's
+ * list with no label or scope between: it runs right before the call),
+ * or NULL; *back: how many instructions before the call it is. */
 static const char *arg_value(const List *in, const Stmt *call, const CallParts *cp, uint32_t k,
-	const Stmt **store)
+	const Stmt **store, uint32_t *back)
 {
 	if (!cp->args || k >= cp->args->n || cp->args->kids[k]->kind != E_NAME)
 		return NULL;
 	const char *arg = cp->args->kids[k]->str, *v = NULL;
 	int n = 0;
+	uint32_t since = 0;   /* instructions since the store */
 	for (const Stmt *s = in->head; s && s != call; s = s->next) {
 		const char *name;
 		int64_t off;
+		if (s->kind == S_LABEL || s->kind == S_SCOPE)
+			v = NULL;
+		since += s->kind == S_INS;
 		if (s->kind != S_INS || param_at(&s->ins, &name, &off) != 0 || name != arg)
 			continue;
 		n++;
+		v = NULL;
 		if (off == 0 && s->ins.sp->type_bytes == 4 && s->ins.sp->vec == 1 && !s->ins.guard &&
 		    s->ins.ops[1]->kind == E_NAME)
-			v = s->ins.ops[1]->str, *store = s;
+			v = s->ins.ops[1]->str, *store = s, since = 0;
 	}
+	*back = since + 1;
 	return n == 1 ? v : NULL;
+}
+
+/* Does instruction a run before b on every way to b (a block that
+ * dominates b's, or earlier in b's)? */
+static int before(const Cfg *g, uint32_t a, uint32_t b)
+{
+	uint32_t x = g->block_of[a], y = g->block_of[b];
+	return x == y ? a < b : cfg_dominates(g, x, y);
 }
 
 /* The only instruction writing reg, or NULL. */
@@ -138,8 +154,9 @@ static const char *counter_test(const Cfg *g, const RegUses *ru, const Func *f, 
 	Stmt *set = only_writer(g, ru, br->guard, &at);
 	int64_t k;
 	if (!set || set->ins.sp->code != O_setp || set->ins.sp->cmp != CMP_EQ || set->ins.nops != 3 ||
-	    !is_int32(&set->ins))
+	    !is_int32(&set->ins) || !before(g, at, j))
 		return NULL;
+	uint32_t set_at = at;
 	int side = int_operand(set->ins.ops[2], &k) && k == 0 ? 1 : int_operand(set->ins.ops[1], &k) && k == 0 ? 2 : 0;
 	if (!side || set->ins.ops[side]->kind != E_NAME)
 		return NULL;
@@ -147,7 +164,7 @@ static const char *counter_test(const Cfg *g, const RegUses *ru, const Func *f, 
 	int64_t off;
 	Stmt *ld = only_writer(g, ru, r, &at);
 	if (!ld || param_at(&ld->ins, &name, &off) != 1 || off || ld->ins.sp->type_bytes != 4 ||
-	    !cfg_dominates(g, g->block_of[at], g->block_of[j]))
+	    !before(g, at, set_at))
 		return NULL;
 	for (uint32_t i = 0; i < f->nparams; i++)
 		if (f->params[i].nds == 1 && f->params[i].ds[0].name == name)
@@ -155,13 +172,14 @@ static const char *counter_test(const Cfg *g, const RegUses *ru, const Func *f, 
 	return *param >= 0 ? r : NULL;
 }
 
-/* Is v (written once) the counter r less one? */
-static int one_less(const Cfg *g, const RegUses *ru, const char *v, const char *r)
+/* Is v, stored at instruction use, the counter r less one (its only
+ * write, run before the store)? */
+static int one_less(const Cfg *g, const RegUses *ru, const char *v, const char *r, uint32_t use)
 {
 	uint32_t at;
 	Stmt *s = v ? only_writer(g, ru, v, &at) : NULL;
 	int64_t k;
-	if (!s || !is_int32(&s->ins) || s->ins.nops != 3 || s->ins.ops[1]->kind != E_NAME ||
+	if (!s || !before(g, at, use) || !is_int32(&s->ins) || s->ins.nops != 3 || s->ins.ops[1]->kind != E_NAME ||
 	    s->ins.ops[1]->str != r || !int_operand(s->ins.ops[2], &k))
 		return 0;
 	return (s->ins.sp->code == O_add && k == -1) || (s->ins.sp->code == O_sub && k == 1);
@@ -196,8 +214,9 @@ static int counts_down(Un *u, const Fn *fn, const Cfg *g, const RegUses *ru, uin
 		if (!c || c->comp != fn->comp)
 			continue;
 		const Stmt *store;
-		if (c->counter < 0 || !cfg_dominates(g, ft, g->block_of[here]) ||
-		    !one_less(g, ru, arg_value(it.in, s, &cp, (uint32_t)c->counter, &store), r)) {
+		uint32_t back = 0;
+		const char *v = c->counter < 0 ? NULL : arg_value(it.in, s, &cp, (uint32_t)c->counter, &store, &back);
+		if (!v || !cfg_dominates(g, ft, g->block_of[here]) || back > here || !one_less(g, ru, v, r, here - back)) {
 			body_end(&it);
 			return 0;
 		}
@@ -402,9 +421,11 @@ static void outside_calls(Un *u, Func *h, const Names *module)
 		CallParts cp;
 		Fn *fn;
 		const Stmt *store = NULL;
+		uint32_t back = 0, here = i - 1;
 		if (!ins_call_parts(&s->ins, &cp) || !cp.callee || cp.callee->kind != E_NAME ||
 		    !(fn = fn_of(u, cp.callee->str)) || fn->counter < 0 || fn->comp == comp ||
-		    fn->nins > MAX_CLONE_INS || fn->outside > MAX_CALLERS || !arg_value(it.in, s, &cp, (uint32_t)fn->counter, &store))
+		    fn->nins > MAX_CLONE_INS || fn->outside > MAX_CALLERS ||
+		    !arg_value(it.in, s, &cp, (uint32_t)fn->counter, &store, &back) || back > here)
 			continue;
 		if (!rs) {
 			names_in_module(&names, module, h);
@@ -412,10 +433,10 @@ static void outside_calls(Un *u, Func *h, const Names *module)
 			defs = defs_compute(g, live);
 			rs = ranges_compute(h, g, defs, &names);
 		}
-		uint32_t at = 0;
-		while (at < g->nins && g->ins[at] != store)
-			at++;
-		Range r = at < g->nins ? range_of(rs, at, store->ins.ops[1], 32) : (Range){0, UINT32_MAX};
+		uint32_t at = here - back;
+		if (g->ins[at] != store)
+			continue;
+		Range r = range_of(rs, at, store->ins.ops[1], 32);
 		if (r.hi > MAX_DEPTH)
 			continue;
 		const char *to = clone_of(u, fn, (uint32_t)r.hi);
