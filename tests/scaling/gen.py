@@ -7,6 +7,10 @@ writes the row's PTX files (and libraries) into DIR, and DIR/args: the
 ptxlink arguments that link them, one a line, relative to DIR.  Each row is
 an input that once took more than n log n time or memory in N:
 
+  counted-cycles    N/2 functions each calling itself and one cycle of N/2,
+                    every one counting a parameter down to 0, each called
+                    once from one kernel with a counter of at most 3
+                    (--inline=never: unrecurse's proofs and 4 clones each)
   archive-chain     an archive of N members, member i calling member i+1,
                     stored last-first (one member came in per pass)
   inline-MODE       the archive chain with --inline=MODE (always, auto, never;
@@ -496,6 +500,33 @@ def loop_chain(d, n):
     return ["-arch=sm_80", "--no-verify", "--no-check-output", "in.ptx"]
 
 
+def counted_fn(name, callee, step=-1):
+    """rec-like name(a, n): n == 0 ? a : callee(a + 1, n - 1) + a."""
+    return (".func (.param .b32 r) %s(.param .b32 a, .param .b32 n)\n{\n\t.reg .pred %%p<2>;\n"
+            "\t.reg .b32 %%r<8>;\n\tld.param.u32 %%r1, [a];\n\tld.param.u32 %%r2, [n];\n"
+            "\tsetp.eq.s32 %%p1, %%r2, 0;\n\t@%%p1 bra $Ldone;\n\tadd.s32 %%r3, %%r1, 1;\n"
+            "\tadd.s32 %%r4, %%r2, %d;\n\t{\n\t.param .b32 pa;\n\t.param .b32 pn;\n\t.param .b32 pr;\n"
+            "\tst.param.b32 [pa], %%r3;\n\tst.param.b32 [pn], %%r4;\n\tcall (pr), %s, (pa, pn);\n"
+            "\tld.param.b32 %%r5, [pr];\n\t}\n\tadd.s32 %%r1, %%r5, %%r1;\n$Ldone:\n"
+            "\tst.param.b32 [r], %%r1;\n\tret;\n}\n\n" % (name, step, callee))
+
+
+def counted_cycles(d, n):
+    """N/2 functions each calling itself, one cycle of N/2, counting down."""
+    half = max(n // 2, 1)
+    protos = "".join(".func (.param .b32 r) c%d(.param .b32 a, .param .b32 n);\n" % i for i in range(half))
+    fns = "".join(counted_fn("s%d" % i, "s%d" % i) for i in range(half))
+    fns += "".join(counted_fn("c%d" % i, "c%d" % ((i + 1) % half)) for i in range(half))
+    body = "\tand.b32 %r2, %r1, 3;\n"
+    for i in range(half):
+        body += ("\t{\n\t.param .b32 pa;\n\t.param .b32 pn;\n\t.param .b32 pr;\n\tst.param.b32 [pa], %%r1;\n"
+                 "\tst.param.b32 [pn], %%r2;\n\tcall (pr), s%d, (pa, pn);\n\tld.param.b32 %%r1, [pr];\n\t}\n" % i)
+    body += ("\t{\n\t.param .b32 pa;\n\t.param .b32 pn;\n\t.param .b32 pr;\n\tst.param.b32 [pa], %r1;\n"
+             "\tst.param.b32 [pn], %r2;\n\tcall (pr), c0, (pa, pn);\n\tld.param.b32 %r1, [pr];\n\t}\n")
+    write(d, "in.ptx", HEAD + protos + "\n" + fns + kernel("k", body))
+    return ["-arch=sm_80", "--inline=never", "--no-verify", "--no-check-output", "in.ptx"]
+
+
 def reroll_(any_, addrprep=False, branches=False):
     def gen(d, n):
         body, acc = "", "%r1"
@@ -539,6 +570,7 @@ ROWS = {
     "fold-chain": fold_chain, "labels": labels,
     "reroll": reroll_(0), "reroll-any": reroll_(1), "addrprep-calls": reroll_(0, True),
     "reroll-branches": reroll_(0, branches=True), "loop-chain": loop_chain,
+    "counted-cycles": counted_cycles,
 }
 
 

@@ -67,7 +67,8 @@ reroll-any 8000
 reroll-branches 8000
 addrprep-calls 8000
 fold-chain 8000
-loop-chain 8000"
+loop-chain 8000
+counted-cycles 2000"
 rows=${*:-$(echo "$sizes" | cut -d' ' -f1)}
 if [ -n "$SCALING_KEEP" ]; then
 	mkdir -p "$SCALING_KEEP" && tmp=$SCALING_KEEP
