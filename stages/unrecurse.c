@@ -77,6 +77,7 @@ typedef struct Un {
 	CallGraph *cg;
 	Fn *fns;              /* by call graph index; def NULL: not on a cycle */
 	Names names;          /* the module's, for the clones' */
+	Names sections;       /* what section data names: such a label keeps its code */
 	Stmt *first_func;     /* where the clones are declared */
 	Stats st;
 } Un;
@@ -329,12 +330,10 @@ static void end_chain(Un *u, Fn *fn, Func *f)
 	Cfg *g = cfg_build(f);
 	if (!g)
 		return;
-	Names none = {0};
-	uint32_t n = cfg_dead_size(g, f, &none);
+	uint32_t n = cfg_dead_size(g, f, &u->sections);
 	if (n)
 		cfg_drop_dead(g, f);
 	u->st.dropped += n;
-	names_free(&none);
 	cfg_free(g);
 }
 
@@ -473,11 +472,13 @@ void unrecurse(Module *m, const StageOptions *o)
 		any |= u.fns[i].def && u.fns[i].counter >= 0;
 	if (any) {
 		names_of_module(&u.names, m);
+		names_of_sections(&u.sections, m);
 		count_outside(&u);
 		for (Stmt *s = m->items.head; s; s = s->next)   /* a clone (verify_as) is no outside caller */
 			if (s->kind == S_FUNC && s->func->has_body && !s->func->verify_as && !names_shadowed(s->func))
 				outside_calls(&u, s->func, &u.names);
 		names_free(&u.names);
+		names_free(&u.sections);
 	}
 	free(u.fns);
 	callgraph_free(u.cg);
