@@ -300,11 +300,22 @@ static void copy_list(Un *u, const Fn *fn, uint32_t depth, const List *from, Lis
 		Stmt *c = stmt_new(u->m, (StmtKind)s->kind, s->loc);
 		*c = *s;
 		c->next = c->prev = NULL;
+		Arena *a = u->m->arena;
+		/* what later stages change in place is the clone's own (the
+		 * depot stage resizes a declarator: the clones shared one) */
+		if (s->kind == S_VAR && s->var.nds)
+			c->var.ds = arena_dup(a, s->var.ds, s->var.nds * sizeof *s->var.ds);
+		else if (s->kind == S_LOC)
+			c->locinfo = arena_dup(a, s->locinfo, sizeof *s->locinfo);
+		else if (s->kind == S_PROTO)
+			c->proto = arena_dup(a, s->proto, sizeof *s->proto);
+		else if (s->kind == S_TARGETS && s->list.nitems)
+			c->list.items = arena_dup(a, s->list.items, s->list.nitems * sizeof *s->list.items);
 		if (s->kind == S_SCOPE) {
 			c->scope = (List){0};
 			copy_list(u, fn, depth, &s->scope, &c->scope);
 		} else if (s->kind == S_INS && s->ins.nops) {
-			c->ins.ops = arena_dup(u->m->arena, s->ins.ops, s->ins.nops * sizeof *s->ins.ops);
+			c->ins.ops = arena_dup(a, s->ins.ops, s->ins.nops * sizeof *s->ins.ops);
 			CallParts cp;
 			Fn *callee;
 			if (depth > 0 && ins_call_parts(&s->ins, &cp) && cp.callee && cp.callee->kind == E_NAME &&
