@@ -13,7 +13,8 @@
 # - the archive lists what its members do alone, by their archive names;
 # - the host references name the PTX symbols each source's "host:" lines
 #   say (ID standing for the object's module id);
-# - doubling: an archive of 2N objects takes at most about twice N's time.
+# - doubling: an archive of 2N objects takes at most about twice N's time
+#   (or, on a second look, 4N at most about four times).
 # Skipped without nvcc.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
@@ -139,7 +140,16 @@ END
 }
 t1=$(cpu n.a) && t2=$(cpu 2n.a) || fail "reading the archives failed"
 echo "doubling: $n objects ${t1}s, $((2 * n)) objects ${t2}s"
-awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(b <= 2.5 * a) }' || fail "doubling: ${t1}s to ${t2}s"
+# Over 2.5, a second look, as tests/scaling does: 4N within 2.5 x 2.5 of
+# N (n^2 gives x16 over two doublings; a sanitizer build whose shadow
+# memory a larger input outgrows slowed one doubling alone, x2.83).
+if ! awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(b <= 2.5 * a) }'; then
+	for i in $(seq $((2 * n + 1)) $((4 * n))); do cp host.o "many/o$i.o"; done
+	(cd many && ar rcs ../4n.a $(seq -f 'o%g.o' $((4 * n))))
+	t4=$(cpu 4n.a) || fail "reading the archives failed"
+	echo "doubling, a second look: $((4 * n)) objects ${t4}s"
+	awk -v a="$t1" -v b="$t4" 'BEGIN { exit !(b <= 6.25 * a) }' || fail "doubling: ${t1}s to ${t2}s, ${t4}s at 4N"
+fi
 
 [ $fails = 0 ] && echo "objects: all passed"
 [ $fails = 0 ]
