@@ -1733,11 +1733,9 @@ static void move_debug_refs(Dp *d)
  * pinned (what reaches it through an escaped pointer may need the old). */
 static void resize(Dp *d, int64_t size)
 {
-	Declarator *ds = &d->decl->var.ds[0];
-	Expr **dims = arena_alloc(d->m->arena, sizeof *dims);
-	dims[0] = int_expr(size);
-	ds->dims = dims;
-	ds->ndims = 1;
+	/* copied on write (ir's decl_set_dim): a declarator may be shared,
+	 * as unrecurse's clones once shared their original's */
+	decl_set_dim(d->m, &d->decl->var, size);   /* a depot has one dimension (memobjs_depot) */
 	int64_t align = 1;
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		if (d->objs[i].pinned)
