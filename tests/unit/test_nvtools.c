@@ -218,6 +218,37 @@ START_TEST(mode_better)
 }
 END_TEST
 
+/* With the inputs compiled apart as the reference (the yard benchmark's
+ * y10: whole 56 spill bytes, 104 of stack, 48 warps and 52,736 bytes of
+ * SASS against relocatable's 72, 104, 28 and 36,224; -rdc's route 1,456,
+ * 1,856 and 42,112): the compile at or below it in spills and stack and
+ * within 105% of its SASS where the other is not, else the rule's. */
+START_TEST(mode_pick)
+{
+	NvFigures w = {.spill = 56, .stack = 104, .warps = 48, .text = 52736};
+	NvFigures r = {.spill = 72, .stack = 104, .warps = 28, .text = 36224};
+	NvFigures ref = {.spill = 1456, .stack = 1856, .warps = 48, .text = 42112};
+	ck_assert_int_eq(nv_mode_better(&r, &w), 0);   /* the rule alone: whole */
+	ck_assert_int_eq(nv_mode_needs_ref(&w, &r), 1);
+	ck_assert_int_eq(nv_mode_pick(&w, &r, NULL), 0);
+	ck_assert_int_eq(nv_mode_pick(&w, &r, &ref), 1);
+	w.text = 44217;                                /* within 105% (44,217.6): both are */
+	ck_assert_int_eq(nv_mode_pick(&w, &r, &ref), 0);
+	w.text = 44218;
+	ck_assert_int_eq(nv_mode_pick(&w, &r, &ref), 1);
+	r.spill = 1457;                                /* neither is at or below it */
+	ck_assert_int_eq(nv_mode_pick(&w, &r, &ref), 0);
+	r.spill = 72, r.stack = 1857;
+	ck_assert_int_eq(nv_mode_pick(&w, &r, &ref), 0);
+	r.stack = 104, ref.spill = -1;                 /* the reference failed */
+	ck_assert_int_eq(nv_mode_pick(&w, &r, &ref), 0);
+	w.text = 36224;                                /* whole no more in anything: no need */
+	ck_assert_int_eq(nv_mode_needs_ref(&w, &r), 0);
+	w.text = 52736, r.spill = -1;                  /* a failed compile: no need */
+	ck_assert_int_eq(nv_mode_needs_ref(&w, &r), 0);
+}
+END_TEST
+
 /* --tune's choice: the plan given's best compile (here of two modes)
  * unless a later one beats it by the yardstick's order, no worse in
  * spills and stack and within 110% of its SASS; the earlier of equals. */
@@ -365,6 +396,7 @@ Suite *nvtools_suite(void)
 	tcase_add_test(tc, warps);
 	tcase_add_test(tc, reloc_better);
 	tcase_add_test(tc, mode_better);
+	tcase_add_test(tc, mode_pick);
 	tcase_add_test(tc, tune_best);
 	tcase_add_test(tc, batch_cache);
 	tcase_add_test(tc, mode_rule);

@@ -8,10 +8,12 @@
 # plus what the rule of ptxlink --ptxas (tools/nvtools/mode.c) looks at, as
 # its -v says it: indirect call sites, address-taken functions and those of
 # them that call indirectly, functions with a call left, recursion; the mode
-# it picks, and whether that mode is no worse than the other ("right"): fewer
-# spill bytes, then a smaller frame, then more warps resident (the registers
-# of the cubin's .text sections, as tools/nvtools/ptxas.c's nv_warps counts), then
-# less SASS.  Prints a markdown table
+# it picks, and whether that mode is no worse than the other ("right"): the
+# one at or below the inputs compiled apart (nvcc -rdc's route: no more spill
+# bytes, no larger frame, at most 105% of its SASS) where the other is not,
+# else fewer spill bytes, then a smaller frame, then more warps resident (the
+# registers of the cubin's .text sections, as tools/nvtools/ptxas.c's nv_warps
+# counts), then less SASS.  Prints a markdown table
 # (docs/usage.md's).  Spill bytes are stores plus loads, summed over functions;
 # regs the most any function uses; frame the stack frames summed; .text the
 # final cubin's .text.* sections summed (SASS bytes).
@@ -70,20 +72,35 @@ row() { # program, variant, linked ptx, ptxlink's arguments...
 	local cc=${arch#sm_}; cc=${cc%a}
 	local w r; w="$(sums "$work/w.txt") | $(text "$work/w.cubin" "$cc")"; r="$(sums "$work/r.txt") | $(text "$work/r.cubin" "$cc")"
 	grep -q 'whole failed' "$work/w.txt" && w="fails | - | - | - | -"
-	# spill bytes, frame, warps (more is better), .text: the first that differs decides
+	# the inputs compiled apart, as nvcc -rdc does: the rule's reference
+	local f i=0 objs=() a="- | - | - | - | -"; : >"$work/a.txt"
+	for f in "$@"; do
+		case $f in *.ptx) ;; *) continue ;; esac
+		i=$((i + 1))
+		ptxas -arch="$arch" -c -v "$f" -o "$work/a$i.o" >>"$work/a.txt" 2>&1 || { objs=(); break; }
+		objs+=("$work/a$i.o")
+	done
+	[ ${#objs[@]} -gt 0 ] && nvlink -arch="$arch" "${objs[@]}" "${DEVRT[@]}" -o "$work/a.cubin" 2>/dev/null &&
+		a="$(sums "$work/a.txt") | $(text "$work/a.cubin" "$cc")"
+	# at or below the reference (spill bytes, frame, .text within 105%)
+	# where the other mode is not decides; else spill bytes, frame, warps
+	# (more is better), .text: the first that differs
 	local wk rk best=same
 	wk=$(awk -F' [|] ' '{ print $1, $3, $5, $4 }' <<<"$w"); rk=$(awk -F' [|] ' '{ print $1, $3, $5, $4 }' <<<"$r")
+	near() { awk -F' [|] ' -v a="$a" 'BEGIN { split(a, x, / [|] /) } { exit !(x[4] != "-" && $1 <= x[1] && $3 <= x[3] && $4 * 100 <= x[4] * 105) }' <<<"$1"; }
+	local nw=0 nr=0; near "$w" && nw=1; near "$r" && nr=1
 	if [ "${w%% *}" = fails ]; then best=reloc
+	elif [ $nw != $nr ]; then best=$([ $nr = 1 ] && echo reloc || echo whole)
 	elif [ "$wk" != "$rk" ]; then
 		best=$(printf '%s whole\n%s reloc\n' "$wk" "$rk" | sort -k1,1n -k2,2n -k3,3nr -k4,4n | head -1 | cut -d' ' -f5)
 	fi
 	local ok=yes; [ $best = same ] || [ $best = $pick ] || ok=NO
-	echo "| $p | $v | $icalls | $taken | $ti | $calling | $rec | $w | $r | $pick | $ok |"
+	echo "| $p | $v | $icalls | $taken | $ti | $calling | $rec | $w | $r | $a | $pick | $ok |"
 	[ $ok = yes ] || wrong=$((wrong+1))
 }
 
-echo "| program | stages | indirect calls | address-taken functions | of them calling indirectly | functions calling | recursion | whole: spill bytes | regs | frame | .text | warps | relocatable: spill bytes | regs | frame | .text | warps | auto picks | right |"
-echo "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+echo "| program | stages | indirect calls | address-taken functions | of them calling indirectly | functions calling | recursion | whole: spill bytes | regs | frame | .text | warps | relocatable: spill bytes | regs | frame | .text | warps | inputs apart (-rdc): spill bytes | regs | frame | .text | warps | auto picks | right |"
+echo "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
 wrong=0
 for d in "$ROOT"/corpus/ptx/*/; do
 	p=$(basename "$d")

@@ -24,13 +24,16 @@
 #include <sys/stat.h>
 #include "driver.h"
 #include "tools/lib/core.h"
+#include "tools/obj/obj.h"
 
 /* .o, .cubin, .ptx each; the PTX, the fatbinary, three measured (a cubin
  * whole, an object and its cubin relocatable); -dlink: the PTX and those
  * per architecture, nvlink's cubin, the registration, the fatbinary's C
  * file and the object; --tune: each plan's PTX and, each way, its
- * cubin, object and what ptxas said */
-enum { MAX_TMP = 6 * MAX_ARCHS + 5 + 7 * MAX_PLANS };
+ * cubin, object and what ptxas said; the mode rule's reference: an
+ * object for each input and their cubin */
+enum { MAX_APART = 64 };   /* inputs the reference compiles (more: none) */
+enum { MAX_TMP = 6 * MAX_ARCHS + 5 + 7 * MAX_PLANS + MAX_APART + 1 };
 static char tmpdir[PATH_MAX];
 static char *volatile tmpfiles[MAX_TMP];   /* removed by toolchain_cleanup */
 static int ntmp;
@@ -259,8 +262,42 @@ static void say_figures(char *buf, size_t n, const NvFigures *c, const char *way
 			c->regs, c->warps, c->text, way);
 }
 
+/* The mode rule's reference for the first architecture (nvtools.h,
+ * nv_mode_pick): the inputs compiled apart as nvcc -rdc compiles them,
+ * when each is a PTX file (not standard input) and there are at most
+ * MAX_APART; ref->spill -1 when not, or when a tool failed on them. */
+static void reference(Job *j, const Options *o, const char *base, NvFigures *ref)
+{
+	const char *ptx[MAX_APART], *obj[MAX_APART];
+	char *abs[MAX_APART];
+	int n = 0, ok = o->inputs.n > 0 && o->inputs.n <= MAX_APART;
+	*ref = (NvFigures){.spill = -1};
+	for (; ok && n < o->inputs.n; n++) {
+		const char *in = o->inputs.v[n];
+		abs[n] = strcmp(in, "-") != 0 && !obj_not_ptx_file(in) ? realpath(in, NULL) : NULL;
+		ok = abs[n] != NULL;
+	}
+	if (ok) {
+		for (int i = 0; i < n; i++) {
+			char tag[32];
+			snprintf(tag, sizeof tag, "apart%d", i + 1);
+			ptx[i] = abs[i];
+			obj[i] = tmpfile_named(base, tag, ".o");
+		}
+		NvCompile c = j->c;
+		c.arch = o->archs.v[0];
+		c.reloc = 1;
+		c.apart = ptx, c.apart_obj = obj, c.napart = n;
+		c.cubin = tmpfile_named(base, "apart", ".cubin");
+		nv_compile(&j->run, &c, ref);
+	}
+	for (int i = 0; i < n; i++)
+		free(abs[i]);
+}
+
 /* The mode the facts leave open, by compiling the first architecture
- * both ways (nv_better); why gets what was measured.  The chosen
+ * both ways, and the inputs apart where that may decide (nv_mode_pick);
+ * why gets what was measured.  The chosen
  * compile is the output's for that architecture: its cubin in *cubin
  * (NULL when both failed: the output's own compile says why), what its
  * ptxas said in *said (to be freed).  -1 without ptxas (said once, not
@@ -273,13 +310,21 @@ static int measured_mode(Job *j, const Options *o, const char *base, char *why, 
 		return -1;
 	free(exe);
 	const char *wc, *rc;
-	NvFigures w, r;
+	NvFigures w, r, ref = {.spill = -1};
 	compile_for(j, o->archs.v[0], 0, base, "whole", &wc, &w);
 	compile_for(j, o->archs.v[0], 1, base, "relocatable", &rc, &r);
-	int reloc = nv_mode_better(&r, &w);
+	if (nv_mode_needs_ref(&w, &r))
+		reference(j, o, base, &ref);
+	int reloc = nv_mode_pick(&w, &r, &ref);
 	snprintf(why, n, "measured for %s: spill bytes, stack, registers and .text bytes ", o->archs.v[0]);
 	say_figures(why, n, &w, "whole; ");
 	say_figures(why, n, &r, "relocatable");
+	if (ref.spill >= 0) {
+		size_t k = strlen(why);
+		snprintf(why + k, n - k, "; ");
+		say_figures(why, n, &ref, "the inputs compiled apart, as nvcc -rdc does");
+	}
+	nv_figures_free(&ref);
 	*cubin = (reloc ? r : w).spill < 0 ? NULL : reloc ? rc : wc;
 	NvFigures *chosen = reloc ? &r : &w;
 	*said = chosen->said;
@@ -336,7 +381,7 @@ static int compile_in_tmpdir(Module *m, const Options *o, int mode, const ModeFa
 		return -1;
 	phase_time("print", t);
 	Job j;
-	char measured[256] = "", *said = NULL;
+	char measured[384] = "", *said = NULL;
 	const char *reuse = tuned ? tuned->cubin : NULL;   /* the measured compile's cubin */
 	job_start(&j, o, objects, ptx);
 	if (o->dlink)   /* which libraries' modules nvlink linked (dlink_compile) */

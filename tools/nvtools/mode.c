@@ -184,6 +184,42 @@ int nv_mode_better(const NvFigures *a, const NvFigures *b)
 	return nv_better(a, b);
 }
 
+/* The reference is the build the user has without ptxlink: each input
+ * compiled apart by ptxas -c and linked by nvlink (nvcc -rdc's route).
+ * Where one mode's compile is at or below it in spills and stack and
+ * within NV_REF_SASS percent of its SASS and the other's is not, that
+ * one: a whole-program compile can take fewer spill bytes and more warps
+ * than a relocatable one and still be a quarter larger than the code
+ * -rdc gives (the generated yardstick's fitting sets: 4 of 178 programs
+ * reach the bar, relocatable 27% to 31% smaller; none leaves it at 105%
+ * to 110%, 3 do at 100%: docs/usage.md). */
+static int at_or_below(const NvFigures *c, const NvFigures *ref)
+{
+	return c->spill <= ref->spill && c->stack <= ref->stack &&
+		c->text * 100 <= ref->text * NV_REF_SASS;
+}
+
+/* p no more than q in spills, stack and SASS: at or below whatever q is. */
+static int no_more(const NvFigures *p, const NvFigures *q)
+{
+	return p->spill <= q->spill && p->stack <= q->stack && p->text <= q->text;
+}
+
+int nv_mode_needs_ref(const NvFigures *w, const NvFigures *r)
+{
+	if (w->spill < 0 || r->spill < 0)
+		return 0;
+	return nv_mode_better(r, w) ? !no_more(r, w) : !no_more(w, r);
+}
+
+int nv_mode_pick(const NvFigures *w, const NvFigures *r, const NvFigures *ref)
+{
+	if (ref && ref->spill >= 0 && w->spill >= 0 && r->spill >= 0 &&
+		at_or_below(w, ref) != at_or_below(r, ref))
+		return at_or_below(r, ref);
+	return nv_mode_better(r, w);
+}
+
 /* Whether c is no worse than the plan given's g in spills and stack,
  * and its SASS at most NV_TUNE_SASS percent of g's (any compile is, when
  * g failed). */

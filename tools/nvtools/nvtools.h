@@ -58,6 +58,11 @@ typedef struct NvCompile {
 	int nobjects, devrt;
 	int dlto;                         /* objects carry LTO-IR: nvlink -dlto, as nvcc -dlink -dlto */
 	const char *reg;                  /* nvlink --register-link-binaries=reg, or NULL */
+	/* the inputs compiled apart, as nvcc -rdc does (ptx and obj unused):
+	 * each of apart by ptxas -c into apart_obj's, then nvlink; what the
+	 * tools say is kept, not passed on (the mode rule's reference) */
+	const char *const *apart, *const *apart_obj;
+	int napart;
 } NvCompile;
 /* What ptxas -v says of one function. */
 typedef struct NvFunc {
@@ -157,6 +162,17 @@ int nv_better(const NvFigures *a, const NvFigures *b);
  * more, which wins. */
 enum { NV_MODE_SASS = 5, NV_MODE_SPILL = 8 };
 int nv_mode_better(const NvFigures *a, const NvFigures *b);
+/* Whether a module's compiles w (whole) and r (relocatable) leave the
+ * choice to the inputs' own compile, the -rdc route's figures: the one
+ * nv_mode_better picks has more spill bytes, stack or SASS than the
+ * other. */
+int nv_mode_needs_ref(const NvFigures *w, const NvFigures *r);
+/* The choice (1: relocatable) given ref, the -rdc route's figures (NULL
+ * or failed: none): a compile at or below ref in spill bytes and stack
+ * with at most NV_REF_SASS percent of its SASS, where the other is not;
+ * else nv_mode_better's. */
+enum { NV_REF_SASS = 105 };
+int nv_mode_pick(const NvFigures *w, const NvFigures *r, const NvFigures *ref);
 /* --tune's choice among n compiles, the first given of them (at least
  * one) the plan given's: the best of those by that order (the mode
  * rule's measuring), unless a later one beats it by that order with no

@@ -26,9 +26,10 @@ static int verbose_opts(const NvCompile *c)
 	return 0;
 }
 
-/* ptxas, -c when reloc, with the options given; with said -v too, and
- * what it says kept there instead of passed on. */
-static int ptxas(const NvRun *r, const NvCompile *c, const char *out, char **said)
+/* ptxas on ptx, -c when reloc, with the options given; with said -v
+ * too, and what it says kept there instead of passed on. */
+static int ptxas(const NvRun *r, const NvCompile *c, const char *ptx, const char *out,
+	char **said)
 {
 	char arch[64];
 	const char **v = xmalloc(((size_t)c->nopts + 8) * sizeof *v);
@@ -41,7 +42,7 @@ static int ptxas(const NvRun *r, const NvCompile *c, const char *out, char **sai
 		v[n++] = c->opts[i];
 	if (said && !verbose_opts(c))
 		v[n++] = "-v";
-	v[n++] = c->ptx, v[n++] = "-o", v[n++] = out, v[n] = NULL;
+	v[n++] = ptx, v[n++] = "-o", v[n++] = out, v[n] = NULL;
 	int rc = nv_run(r, v, said);
 	free(v);
 	return rc;
@@ -68,7 +69,7 @@ static char *devrt_dir(void)
 static int nvlink(const NvRun *r, const NvCompile *c)
 {
 	char arch[64];
-	const char **v = xmalloc(((size_t)c->nobjects + 11) * sizeof *v);
+	const char **v = xmalloc(((size_t)c->nobjects + (size_t)c->napart + 11) * sizeof *v);
 	int n = 0;
 	snprintf(arch, sizeof arch, "-arch=%s", c->arch);
 	v[n++] = "nvlink", v[n++] = arch;
@@ -86,15 +87,19 @@ static int nvlink(const NvRun *r, const NvCompile *c)
 		snprintf(reg, len, "--register-link-binaries=%s", c->reg);
 		v[n++] = reg;
 	}
-	if (c->obj)
+	if (c->obj && !c->napart)
 		v[n++] = c->obj;
+	for (int i = 0; i < c->napart; i++)
+		v[n++] = c->apart_obj[i];
 	for (int i = 0; i < c->nobjects; i++)
 		v[n++] = c->objects[i];
 	char *libdir = c->devrt ? devrt_dir() : NULL;
 	if (libdir)
 		v[n++] = libdir, v[n++] = "-lcudadevrt";
 	v[n++] = "-o", v[n++] = c->cubin, v[n] = NULL;
-	int rc = nv_run(r, v, NULL);
+	char *quiet = NULL;
+	int rc = nv_run(r, v, c->napart ? &quiet : NULL);
+	free(quiet);
 	free(libdir);
 	free(nvvm);
 	free(nvvmpath);
@@ -222,11 +227,31 @@ void nv_figures_read(const NvRun *r, const NvCompile *c, int rc, NvFigures *f)
 	free(path);
 }
 
+/* Each input by ptxas -c, what each said after the one before. */
+static int ptxas_apart(const NvRun *r, const NvCompile *c, char **said)
+{
+	size_t n = 0;
+	int rc = 0;
+	for (int i = 0; rc == 0 && i < c->napart; i++) {
+		char *one = NULL;
+		rc = ptxas(r, c, c->apart[i], c->apart_obj[i], &one);
+		size_t k = one ? strlen(one) : 0;
+		*said = xrealloc(*said, n + k + 1);
+		memcpy(*said + n, one ? one : "", k + 1);
+		n += k;
+		free(one);
+	}
+	return rc;
+}
+
 int nv_compile(const NvRun *r, const NvCompile *c, NvFigures *f)
 {
 	if (f)
 		*f = (NvFigures){0};
-	int rc = ptxas(r, c, c->reloc ? c->obj : c->cubin, f ? &f->said : NULL);
+	if (c->napart && !f)
+		return -1;   /* a reference is for its figures */
+	int rc = c->napart ? ptxas_apart(r, c, &f->said)
+		: ptxas(r, c, c->ptx, c->reloc ? c->obj : c->cubin, f ? &f->said : NULL);
 	if (rc == 0 && c->reloc)
 		rc = nvlink(r, c);
 	if (f)
