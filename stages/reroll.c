@@ -48,9 +48,11 @@
  * stays as it is.
  *
  * Runs are found by their calls: calls to one function (or, with
- * --reroll-any, instructions of one spelling) at equal distances; each
- * is tried at each place its copies may start, whole and without its
- * first or last copy or both (NVVM's first and last copies often differ).
+ * --reroll-any, instructions of one spelling) at equal distances, or m
+ * to a copy, each one copy after its like in the copy before; each is
+ * tried at each place its copies may start, with a first copy before it
+ * whose step NVVM folded away (given back), whole, and without its first
+ * or last copy or both (NVVM's first and last copies often differ).
  * Copies and their length are bounded, so the cost grows linearly with
  * the body.
  *
@@ -1046,6 +1048,173 @@ static void roll(Rr *r, uint32_t start, uint32_t len, uint32_t k)
 	}
 }
 
+/* ---- a first copy whose step NVVM folded away ------------------------------ */
+
+/* `h += i` is no instruction at i = 0: NVVM's first copy of a loop body
+ * is one statement shorter than the others and reads h where they read
+ * h + i.  Given the step back (add %rri, h, 0, and those reads of h made
+ * reads of %rri: the same value), it is a copy like the rest, and the
+ * callee goes in once rather than once before the loop and once in it.
+ * The step is the template's statement where the first copy first
+ * differs from it; what does not roll is put back as it was. */
+
+/* An integer step the first copy may lack: op %d, %a, C */
+static int step_ins(const Stmt *s)
+{
+	int64_t v;
+	if (!s || s->kind != S_INS || s->ins.guard || s->ins.nops != 3)
+		return 0;
+	switch (s->ins.sp->code) {
+	case O_add: case O_sub: case O_or: case O_xor: case O_shl: case O_shr:
+		break;
+	default:
+		return 0;
+	}
+	return prog_bits(&s->ins, 2) && s->ins.ops[0]->kind == E_NAME &&
+		s->ins.ops[1]->kind == E_NAME && int_operand(s->ins.ops[2], &v);
+}
+
+static int alike(const Stmt *a, const Stmt *b)
+{
+	return a->kind == b->kind && (a->kind != S_INS || a->ins.sp == b->ins.sp);
+}
+
+/* The statement of the template st[t ..) that copy 0, st[s0 ..), one
+ * shorter, lacks: the first where they differ in kind or spelling, the
+ * rest alike after it (the cheap test before the leaves are compared);
+ * len when there is none such. */
+static uint32_t missing(const Rr *r, uint32_t s0, uint32_t t, uint32_t len)
+{
+	uint32_t p = 0;
+	while (p + 1 < len && alike(r->st[s0 + p], r->st[t + p]))
+		p++;
+	for (uint32_t i = p; i + 1 < len; i++)
+		if (!alike(r->st[s0 + i], r->st[t + i + 1]))
+			return len;
+	return p;
+}
+
+typedef struct Renamed {
+	Stmt *s;
+	Expr **ops;          /* the instruction's operands before */
+} Renamed;
+
+/* Copy 0's reads where the template reads the step's result d: all of
+ * one register, written in copy 0 nowhere before; each such operand of
+ * copy 0 renamed to n (its old operands in *u).  That register, or NULL
+ * when there is none or not so. */
+static const char *rename_reads(Rr *r, uint32_t tp, const char *d, const char *n, Renamed *u,
+	uint32_t *nu)
+{
+	Copy *c = &r->cp[0], *t = &r->cp[1];
+	const char *x = NULL;
+	*nu = 0;
+	for (uint32_t i = 0; i < c->nitem; i++) {
+		uint32_t ti = i + (i >= tp), a = c->first[i], m = c->first[i + 1] - a;
+		if (!same_item(c->item[i], t->item[ti]) || m != t->first[ti + 1] - t->first[ti])
+			return NULL;
+		Stmt *s = c->item[i];
+		for (uint32_t o = 0; o < m; o++) {
+			const Leaf *y = &c->leaf[a + o], *z = &t->leaf[t->first[ti] + o];
+			if (y->def && y->name && y->name == x)
+				return NULL;   /* x written in copy 0: not the value before it */
+			if (z->name != d || z->def)
+				continue;
+			if (!y->name || (x && y->name != x) || y->k == K_GUARD)
+				return NULL;
+			x = y->name;
+			if (!*nu || u[*nu - 1].s != s) {
+				if (*nu == MAX_LEN * 4)
+					return NULL;
+				u[(*nu)++] = (Renamed){s, s->ins.ops};
+				count_stmt(r, s, -1);
+				s->ins.ops = arena_dup(r->m->arena, s->ins.ops, s->ins.nops * sizeof *s->ins.ops);
+				count_stmt(r, s, 1);
+			}
+			count_stmt(r, s, -1);
+			s->ins.ops[y->k] = expr_renamed(r->m, s->ins.ops[y->k], x, n);
+			count_stmt(r, s, 1);
+		}
+	}
+	return x;
+}
+
+static void unrename(Rr *r, Renamed *u, uint32_t nu)
+{
+	for (uint32_t i = 0; i < nu; i++) {
+		count_stmt(r, u[i].s, -1);
+		u[i].s->ins.ops = u[i].ops;
+		count_stmt(r, u[i].s, 1);
+	}
+}
+
+/* Copy 0 given the template's statement p as `op %n, x, 0`, then the
+ * run of copies 0 to n (from st[s0], n from st[t]) matched in w, a
+ * window of st with the new statement; rolled when it matches. */
+static int with_step(Rr *r, uint32_t s0, uint32_t t, uint32_t len, uint32_t n, uint32_t p,
+	Stmt **w, Renamed *u)
+{
+	Stmt *step = r->st[t + p];
+	const char *d = step->ins.ops[0]->str;
+	names_ready(r);
+	const char *type = names_type(&r->names, d);
+	HASH_CLEAR(hh, r->defs);   /* before the arena its entries live in */
+	arena_reset(r->arena);
+	if (!type || !flatten(r, &r->cp[0], s0, len - 1) || !flatten(r, &r->cp[1], t, len) ||
+	    r->cp[0].nitem + 1 != r->cp[1].nitem)
+		return 0;
+	uint32_t tp = 0, nu = 0;
+	while (tp < r->cp[1].nitem && r->cp[1].item[tp] != step)
+		tp++;
+	const char *reg = names_fresh(&r->names, "%rri");
+	const char *x = tp < r->cp[1].nitem ? rename_reads(r, tp, d, reg, u, &nu) : NULL;
+	if (!x || !same_type(r, x, d)) {
+		unrename(r, u, nu);
+		return 0;
+	}
+	Stmt *decl = var_new(r->m, r->f->body.head->loc, spell(".reg ", type), reg);
+	names_add_decls(&r->names, &decl->var, 1);
+	Stmt *ins = ins2(r, step->loc, step->ins.sp->text, name_expr(reg), name_expr(x), int_expr(0));
+	list_insert_before(&r->f->body, r->f->body.head, decl);
+	list_insert_before(&r->f->body, r->st[s0 + p], ins);
+	for (uint32_t i = 0; i < len; i++)
+		w[i] = i < p ? r->st[s0 + i] : i == p ? ins : r->st[s0 + i - 1];
+	memcpy(w + len, r->st + t, (size_t)n * len * sizeof *w);
+	Stmt **st = r->st;
+	uint32_t nst = r->nst;
+	r->st = w, r->nst = (n + 1) * len;
+	int ok = match(r, 0, len, n + 1);
+	if (ok)
+		roll(r, 0, len, n + 1);
+	r->st = st, r->nst = nst;
+	list_remove(&r->f->body, decl);   /* rolled, copy 0 is gone: none reads it */
+	if (ok)
+		return 1;
+	count_stmt(r, ins, -1);
+	list_remove(&r->f->body, ins);
+	unrename(r, u, nu);
+	return 0;
+}
+
+/* The run of n copies from st[t], len statements each, with the len - 1
+ * statements before it as a first copy whose step was folded away:
+ * whether it rolled. */
+static int try_first_step(Rr *r, uint32_t t, uint32_t len, uint32_t n, uint32_t done)
+{
+	if (len < 2 || t < len - 1 || t - (len - 1) < done || n < 2 || n + 1 > MAX_COPIES ||
+	    t + n * len > r->nst)
+		return 0;
+	uint32_t s0 = t - (len - 1), p = missing(r, s0, t, len);
+	if (p == len || !step_ins(r->st[t + p]))
+		return 0;
+	Stmt **w = xmalloc((size_t)(n + 1) * len * sizeof *w);
+	Renamed *u = xmalloc(MAX_LEN * 4 * sizeof *u);
+	int ok = with_step(r, s0, t, len, n, p, w, u);
+	free(u);
+	free(w);
+	return ok;
+}
+
 /* ---- finding runs -------------------------------------------------------- */
 
 /* What marks a copy: the function a statement calls (its callseq block's
@@ -1066,11 +1235,17 @@ static const void *anchor(const Rr *r, const Stmt *s)
 	return r->o->reroll.any ? (const void *)s->ins.sp : NULL;
 }
 
+/* Where one anchor key (a callee) is, in order */
 typedef struct Seen {
 	const void *key;
-	uint32_t at, gap, first, n;   /* the last anchor, the run's gap, first and count */
+	uint32_t *at, n, cap;
 	UT_hash_handle hh;
 } Seen;
+
+/* A run to try: n copies gap apart, the first anchor at st[first] */
+typedef struct Run {
+	uint32_t first, gap, n;
+} Run;
 
 /* Tries a run of n anchors gap apart from st[first]: each place its
  * copies may start, all of them, then without the first, the last or
@@ -1084,8 +1259,18 @@ static uint32_t try_run(Rr *r, uint32_t first, uint32_t gap, uint32_t n, uint32_
 	/* at each place the copies may start: all n, then without the first
 	 * copy (NVVM's first often reads the loop's start as it is), the
 	 * last (merged with what follows), both.  A part is at least 3
-	 * copies: any two make a progression, loop or not. */
-	for (uint32_t o = 0; o < gap && o <= first && first - o >= done; o++)
+	 * copies: any two make a progression, loop or not.  Before those,
+	 * the n with a first copy whose step was folded away before them. */
+	for (uint32_t o = 0; o < gap && o <= first && first - o >= done; o++) {
+		/* the anchors' first copy the one after the stepless one, or
+		 * the stepless one itself (a statement before it made up the
+		 * anchors' distance) */
+		if (try_first_step(r, first - o, gap, n, done))
+			return first - o + n * gap;
+		if (try_first_step(r, first - o + gap, gap, n - 1, done))
+			return first - o + n * gap;
+	}
+	for (uint32_t o = 0; o < gap && o <= first && first - o >= done; o++) {
 		for (uint32_t v = 0; v < 4; v++) {
 			uint32_t s = first - o + (v & 1 ? gap : 0), k = n - (v & 1) - (v >> 1);
 			if (k >= 2 + (v != 0) && k <= n && s + k * gap <= r->nst && match(r, s, gap, k)) {
@@ -1093,13 +1278,56 @@ static uint32_t try_run(Rr *r, uint32_t first, uint32_t gap, uint32_t n, uint32_
 				return s + k * gap;
 			}
 		}
+	}
 	return done;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const Run *x = a, *y = b;
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	if (x->gap * x->n != y->gap * y->n)
+		return x->gap * x->n > y->gap * y->n ? -1 : 1;
+	return x->gap < y->gap ? -1 : x->gap > y->gap;
+}
+
+/* Runs of one key: its anchors m to a copy (a callee called m times in
+ * each, MAX_STRIDE at most), the i-th anchor of each copy gap after the
+ * one before: the longest from each anchor that none before covers.
+ * Anchors all one distance apart are copies of one (m of them would
+ * be copies of anything, loop or not). */
+enum { MAX_STRIDE = 4 };
+
+static int evenly(const Seen *x, uint32_t from, uint32_t to)
+{
+	for (uint32_t q = from + 1; q < to; q++)
+		if (x->at[q + 1] - x->at[q] != x->at[from + 1] - x->at[from])
+			return 0;
+	return 1;
+}
+
+static Run *key_runs(const Seen *x, Run *v, uint32_t *n, uint32_t *cap)
+{
+	for (uint32_t m = 1; m <= MAX_STRIDE && m < x->n; m++)
+		for (uint32_t i = 0; i + m < x->n;) {
+			uint32_t gap = x->at[i + m] - x->at[i], j = i;
+			while (j + m < x->n && x->at[j + m] - x->at[j] == gap)
+				j++;
+			/* anchors i .. j + m - 1: (j - i) / m + 1 copies of m each */
+			uint32_t copies = (j - i) / m + 1;
+			if (copies >= 2 && gap <= MAX_LEN && (m == 1 || !evenly(x, i, j + m - 1))) {
+				v = array_grow(v, *n, cap, sizeof *v);
+				v[(*n)++] = (Run){x->at[i], gap, copies};
+			}
+			i = j > i ? j : i + 1;
+		}
+	return v;
 }
 
 static void find_runs(Rr *r)
 {
 	Seen *seen = NULL, *x, *tmp;
-	uint32_t done = 0;
 	for (uint32_t i = 0; i < r->nst; i++) {
 		const void *key = anchor(r, r->st[i]);
 		if (!key)
@@ -1107,29 +1335,26 @@ static void find_runs(Rr *r)
 		HASH_FIND_PTR(seen, &key, x);
 		if (!x) {
 			x = xcalloc(1, sizeof *x);
-			x->key = key, x->at = x->first = i, x->n = 1;
+			x->key = key;
 			HASH_ADD_PTR(seen, key, x);
-			continue;
 		}
-		if (x->n >= 2 && i - x->at != x->gap) {
-			done = try_run(r, x->first, x->gap, x->n, done);
-			x->first = x->at, x->n = 1;
-		}
-		x->gap = i - x->at, x->at = i, x->n++;
+		x->at = array_grow(x->at, x->n, &x->cap, sizeof *x->at);
+		x->at[x->n++] = i;
 	}
-	/* the runs still open, in the order they started */
-	for (uint32_t i = 0; i < r->nst; i++) {
-		const void *key = anchor(r, r->st[i]);
-		if (!key)
-			continue;
-		HASH_FIND_PTR(seen, &key, x);
-		if (x && x->first == i)
-			done = try_run(r, x->first, x->gap, x->n, done);
-	}
+	Run *v = NULL;
+	uint32_t n = 0, cap = 0, done = 0;
 	HASH_ITER(hh, seen, x, tmp) {
+		v = key_runs(x, v, &n, &cap);
 		HASH_DEL(seen, x);
+		free(x->at);
 		free(x);
 	}
+	if (n)
+		qsort(v, n, sizeof *v, by_start);
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i].first >= done)
+			done = try_run(r, v[i].first, v[i].gap, v[i].n, done);
+	free(v);
 }
 
 /* ---- the stage ----------------------------------------------------------- */

@@ -97,6 +97,10 @@ an input that once took more than n log n time or memory in N:
                     sides reading the previous copy's sum (each such read
                     a walk over the copy's items to see that no write of
                     the copy reaches it)
+  reroll-steps      a kernel of N/4 runs of 4 copies of h += j, a = f(h),
+                    b = f(a), h = a + b, the first copy of each without its
+                    step (each run tried with a first copy given its step
+                    back, f's calls two a copy)
   addrprep-calls    the reroll kernel with --no-reroll and address
                     preparation on (its sink walked the rest of the block
                     from each computation's use to see what it reads there)
@@ -554,6 +558,24 @@ def reroll_(any_, addrprep=False, branches=False):
     return gen
 
 
+def reroll_steps(d, n):
+    """N/4 runs of 4 copies, each h += j (none in the first) and two calls."""
+    body, acc, r = "", "%r1", 2
+    for g in range(n // 4):
+        for j in range(4):
+            src = acc
+            if j:
+                body += "\tadd.s32 %%r%d, %s, %d;\n" % (r, acc, j)
+                src, r = "%%r%d" % r, r + 1
+            a, b, acc, r = "%%r%d" % r, "%%r%d" % (r + 1), "%%r%d" % (r + 2), r + 3
+            body += call("f0", src, a) + call("f0", a, b) + "\tadd.s32 %s, %s, %s;\n" % (acc, a, b)
+    body += "\tmov.b32 %%r1, %s;\n" % acc
+    regs = "\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<4>;\n" % (r + 1)
+    write(d, "in.ptx", HEAD + func("f0") + kernel("k", body, regs))
+    return ["-arch=sm_80", "--reroll", "--inline=never", "--no-addrprep", "--no-verify", "--no-check-output",
+            "in.ptx"]
+
+
 ROWS = {
     "archive-chain": archive_chain, "archive-empty": archive_empty,
     "inline-always": inline_chain("always"), "inline-auto": inline_chain("auto"),
@@ -569,7 +591,7 @@ ROWS = {
     "move-chain": move_chain, "lend-chain": lend_chain, "byvalue-calls": byvalue_calls, "debug-depots": debug_depots,
     "fold-chain": fold_chain, "labels": labels,
     "reroll": reroll_(0), "reroll-any": reroll_(1), "addrprep-calls": reroll_(0, True),
-    "reroll-branches": reroll_(0, branches=True), "loop-chain": loop_chain,
+    "reroll-branches": reroll_(0, branches=True), "reroll-steps": reroll_steps, "loop-chain": loop_chain,
     "counted-cycles": counted_cycles,
 }
 

@@ -65,6 +65,7 @@ labels 8000
 reroll 8000
 reroll-any 8000
 reroll-branches 8000
+reroll-steps 8000
 addrprep-calls 8000
 fold-chain 8000
 loop-chain 8000
