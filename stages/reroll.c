@@ -1101,8 +1101,8 @@ typedef struct Renamed {
 
 /* Copy 0's reads where the template reads the step's result d: all of
  * one register, written in copy 0 nowhere before; each such operand of
- * copy 0 renamed to n (its old operands in *u).  That register, or NULL
- * when there is none or not so. */
+ * copy 0 renamed to n (its old operands in *u, at most one entry an
+ * item).  That register, or NULL when there is none or not so. */
 static const char *rename_reads(Rr *r, uint32_t tp, const char *d, const char *n, Renamed *u,
 	uint32_t *nu)
 {
@@ -1123,13 +1123,9 @@ static const char *rename_reads(Rr *r, uint32_t tp, const char *d, const char *n
 			if (!y->name || (x && y->name != x) || y->k == K_GUARD)
 				return NULL;
 			x = y->name;
-			if (!*nu || u[*nu - 1].s != s) {
-				if (*nu == MAX_LEN * 4)
-					return NULL;
+			if (!*nu || u[*nu - 1].s != s) {   /* its first: its operands kept */
 				u[(*nu)++] = (Renamed){s, s->ins.ops};
-				count_stmt(r, s, -1);
 				s->ins.ops = arena_dup(r->m->arena, s->ins.ops, s->ins.nops * sizeof *s->ins.ops);
-				count_stmt(r, s, 1);
 			}
 			count_stmt(r, s, -1);
 			s->ins.ops[y->k] = expr_renamed(r->m, s->ins.ops[y->k], x, n);
