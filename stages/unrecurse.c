@@ -90,33 +90,34 @@ static Fn *fn_of(Un *u, const char *name)
 }
 
 /* The register a direct call's k-th argument is stored from (the only
- * st.param into it, of 4 bytes at offset 0, unguarded, in the call's
- * list with no label or scope between: it runs right before the call),
- * or NULL; *back: how many instructions before the call it is. */
-static const char *arg_value(const List *in, const Stmt *call, const CallParts *cp, uint32_t k,
+ * st.param into it between the call and the label, block or call before
+ * it, of 4 bytes at offset 0, unguarded: it runs right before the call
+ * on every way to it), or NULL; *back: how many instructions before the
+ * call it is.  The walk goes back no further than that, so that the
+ * calls of a body written without call blocks cost their own stretch
+ * each, not the body's length each. */
+static const char *arg_value(const Stmt *call, const CallParts *cp, uint32_t k,
 	const Stmt **store, uint32_t *back)
 {
 	if (!cp->args || k >= cp->args->n || cp->args->kids[k]->kind != E_NAME)
 		return NULL;
 	const char *arg = cp->args->kids[k]->str, *v = NULL;
 	int n = 0;
-	uint32_t since = 0;   /* instructions since the store */
-	for (const Stmt *s = in->head; s && s != call; s = s->next) {
+	uint32_t dist = 0;   /* instructions back from the call */
+	for (const Stmt *s = call->prev; s && s->kind != S_LABEL && s->kind != S_SCOPE &&
+	     !stmt_is_call(s); s = s->prev) {
 		const char *name;
 		int64_t off;
-		if (s->kind == S_LABEL || s->kind == S_SCOPE)
-			v = NULL;
-		since += s->kind == S_INS;
+		dist += s->kind == S_INS;
 		if (s->kind != S_INS || param_at(&s->ins, &name, &off) != 0 || name != arg)
 			continue;
-		n++;
-		v = NULL;
+		if (n++)
+			return NULL;
 		if (off == 0 && s->ins.sp->type_bytes == 4 && s->ins.sp->vec == 1 && !s->ins.guard &&
 		    s->ins.ops[1]->kind == E_NAME)
-			v = s->ins.ops[1]->str, *store = s, since = 0;
+			v = s->ins.ops[1]->str, *store = s, *back = dist;
 	}
-	*back = since + 1;
-	return n == 1 ? v : NULL;
+	return v;
 }
 
 /* Does instruction a run before b on every way to b (a block that
@@ -216,7 +217,7 @@ static int counts_down(Un *u, const Fn *fn, const Cfg *g, const RegUses *ru, uin
 			continue;
 		const Stmt *store;
 		uint32_t back = 0;
-		const char *v = c->counter < 0 ? NULL : arg_value(it.in, s, &cp, (uint32_t)c->counter, &store, &back);
+		const char *v = c->counter < 0 ? NULL : arg_value(s, &cp, (uint32_t)c->counter, &store, &back);
 		if (!v || !cfg_dominates(g, ft, g->block_of[here]) || back > here || !one_less(g, ru, v, r, here - back)) {
 			body_end(&it);
 			return 0;
@@ -435,7 +436,7 @@ static void outside_calls(Un *u, Func *h, const Names *module)
 		if (!ins_call_parts(&s->ins, &cp) || !cp.callee || cp.callee->kind != E_NAME ||
 		    !(fn = fn_of(u, cp.callee->str)) || fn->counter < 0 || fn->comp == comp ||
 		    fn->nins > MAX_CLONE_INS || fn->outside > MAX_CALLERS ||
-		    !arg_value(it.in, s, &cp, (uint32_t)fn->counter, &store, &back) || back > here)
+		    !arg_value(s, &cp, (uint32_t)fn->counter, &store, &back) || back > here)
 			continue;
 		if (!rs) {
 			names_in_module(&names, module, h);
