@@ -142,6 +142,12 @@ typedef struct Stats {
 	unsigned loops, copies;
 } Stats;
 
+/* An instruction of a first copy renamed (try_first_step), to undo */
+typedef struct Renamed {
+	Stmt *s;
+	Expr **ops;          /* the instruction's operands before */
+} Renamed;
+
 typedef struct Rr {
 	Module *m;
 	const StageOptions *o;
@@ -159,6 +165,8 @@ typedef struct Rr {
 	int named;
 	int branchy;           /* the template has a branch */
 	uint32_t walks;        /* write_reaches' walks in this match */
+	Stmt **win;            /* try_first_step's window of copies, made once */
+	Renamed *undo;         /* and its renamed instructions */
 	Stats *stats;
 } Rr;
 
@@ -790,11 +798,17 @@ static int has_call(const Copy *c)
 	return 0;
 }
 
+/* An attempt's state forgotten: the defs, then the arena they live in. */
+static void attempt_begin(Rr *r)
+{
+	HASH_CLEAR(hh, r->defs);
+	arena_reset(r->arena);
+}
+
 /* Copies st[start + j*len ..) for j < k: whether they roll. */
 static int match(Rr *r, uint32_t start, uint32_t len, uint32_t k)
 {
-	HASH_CLEAR(hh, r->defs);   /* before the arena its entries live in */
-	arena_reset(r->arena);
+	attempt_begin(r);
 	for (uint32_t j = 0; j < k; j++)
 		if (!flatten(r, &r->cp[j], start + j * len, len))
 			return 0;
@@ -1094,11 +1108,6 @@ static uint32_t missing(const Rr *r, uint32_t s0, uint32_t t, uint32_t len)
 	return p;
 }
 
-typedef struct Renamed {
-	Stmt *s;
-	Expr **ops;          /* the instruction's operands before */
-} Renamed;
-
 /* Copy 0's reads where the template reads the step's result d: all of
  * one register, written in copy 0 nowhere before; each such operand of
  * copy 0 renamed to n (its old operands in *u, at most one entry an
@@ -1154,8 +1163,7 @@ static int with_step(Rr *r, uint32_t s0, uint32_t t, uint32_t len, uint32_t n, u
 	const char *d = step->ins.ops[0]->str;
 	names_ready(r);
 	const char *type = names_type(&r->names, d);
-	HASH_CLEAR(hh, r->defs);   /* before the arena its entries live in */
-	arena_reset(r->arena);
+	attempt_begin(r);
 	if (!type || !flatten(r, &r->cp[0], s0, len - 1) || !flatten(r, &r->cp[1], t, len) ||
 	    r->cp[0].nitem + 1 != r->cp[1].nitem)
 		return 0;
@@ -1203,12 +1211,11 @@ static int try_first_step(Rr *r, uint32_t t, uint32_t len, uint32_t n, uint32_t 
 	uint32_t s0 = t - (len - 1), p = missing(r, s0, t, len);
 	if (p == len || !step_ins(r->st[t + p]))
 		return 0;
-	Stmt **w = xmalloc((size_t)(n + 1) * len * sizeof *w);
-	Renamed *u = xmalloc(MAX_LEN * 4 * sizeof *u);
-	int ok = with_step(r, s0, t, len, n, p, w, u);
-	free(u);
-	free(w);
-	return ok;
+	if (!r->win) {
+		r->win = xmalloc((size_t)MAX_COPIES * MAX_LEN * sizeof *r->win);
+		r->undo = xmalloc(MAX_LEN * 4 * sizeof *r->undo);
+	}
+	return with_step(r, s0, t, len, n, p, r->win, r->undo);
 }
 
 /* ---- finding runs -------------------------------------------------------- */
@@ -1402,6 +1409,8 @@ void reroll(Module *m, const StageOptions *o)
 	arena_free(r->arena);
 	free(r->st);
 	free(r->scoped);
+	free(r->win);
+	free(r->undo);
 	free(r);
 	if (o->stats && st.loops)   /* as addrprep: a line only where it acted */
 		diag_note("reroll: %u loops rolled back, %u copies removed", st.loops, st.copies);
